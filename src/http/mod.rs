@@ -1,0 +1,187 @@
+//! The router and handlers. Every GET surface is answered from the current
+//! snapshot: one load, one map lookup, one write; nothing is rendered here
+//! and no path ever reaches the file system.
+
+pub mod problem;
+pub mod server;
+
+use crate::snapshot::{CachePolicy, Encoded, Resource, Snapshot};
+use arc_swap::ArcSwap;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use problem::Problem;
+use std::sync::Arc;
+
+/// Everything a handler needs; cloning is shallow.
+#[derive(Clone)]
+pub struct AppState {
+    pub snapshot: Arc<ArcSwap<Snapshot>>,
+    /// `Cache-Control` of current surfaces, e.g. `public, max-age=60`.
+    pub cache_current: HeaderValue,
+}
+
+impl AppState {
+    pub fn new(snapshot: Arc<ArcSwap<Snapshot>>, max_age: u32) -> AppState {
+        AppState {
+            snapshot,
+            cache_current: HeaderValue::from_str(&format!("public, max-age={max_age}")).expect("valid header"),
+        }
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .fallback(surface)
+        .with_state(state)
+}
+
+/// Headers every response carries.
+pub fn common_headers(h: &mut HeaderMap) {
+    h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+}
+
+async fn healthz() -> Response {
+    let mut res = (StatusCode::OK, "ok\n").into_response();
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    common_headers(res.headers_mut());
+    res
+}
+
+async fn readyz(State(app): State<AppState>) -> Response {
+    if !app.snapshot.load().ready {
+        return Problem::new(StatusCode::SERVICE_UNAVAILABLE, "the first snapshot has not been built yet")
+            .header(header::RETRY_AFTER, "1")
+            .into_response();
+    }
+    healthz().await
+}
+
+/// Which coding to send: the smallest one the client accepts.
+fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> (&'r Encoded, Option<&'static str>) {
+    let accept = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",");
+    let q = |coding: &str| -> f32 {
+        let mut star = None;
+        for item in accept.split(',') {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let quality = parts
+                .filter_map(|p| p.trim().strip_prefix("q=").and_then(|v| v.trim().parse::<f32>().ok()))
+                .next()
+                .unwrap_or(1.0);
+            if name.eq_ignore_ascii_case(coding) {
+                return quality;
+            }
+            if name == "*" {
+                star = Some(quality);
+            }
+        }
+        star.unwrap_or(0.0)
+    };
+    match (&r.br, &r.gzip) {
+        (Some(br), _) if q("br") > 0.0 => (br, Some("br")),
+        (_, Some(gz)) if q("gzip") > 0.0 || q("x-gzip") > 0.0 => (gz, Some("gzip")),
+        _ => (&r.identity, None),
+    }
+}
+
+/// True when `If-None-Match` lists `etag` (weak comparison, RFC 9110 §13.1.2) or `*`.
+fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let ours = etag.as_bytes();
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag).as_bytes() == ours)
+}
+
+/// Answers a request for a snapshot resource.
+pub fn respond(app: &AppState, r: &Resource, method: &Method, headers: &HeaderMap) -> Response {
+    let (encoded, coding) = choose(r, headers);
+    let not_modified = none_match(headers, &encoded.etag);
+    let status = if not_modified { StatusCode::NOT_MODIFIED } else { StatusCode::OK };
+    let body = if not_modified || method == Method::HEAD { Body::empty() } else { Body::from(encoded.body.clone()) };
+    let mut res = Response::new(body);
+    *res.status_mut() = status;
+    let h = res.headers_mut();
+    h.insert(header::ETAG, encoded.etag.clone());
+    h.insert(
+        header::CACHE_CONTROL,
+        match r.cache {
+            CachePolicy::Current => app.cache_current.clone(),
+            CachePolicy::Immutable => HeaderValue::from_static("public, max-age=31536000, immutable"),
+            CachePolicy::NoStore => HeaderValue::from_static("no-store"),
+        },
+    );
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("ETag"));
+    common_headers(h);
+    for (name, value) in &r.headers {
+        h.insert(*name, value.clone());
+    }
+    if !not_modified {
+        h.insert(header::CONTENT_TYPE, r.content_type.clone());
+        h.insert(header::CONTENT_LENGTH, HeaderValue::from(encoded.body.len()));
+        if let Some(c) = coding {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(c));
+        }
+    }
+    res
+}
+
+const ALLOWED: &str = "GET, HEAD, OPTIONS";
+
+async fn surface(State(app): State<AppState>, method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    let snapshot = app.snapshot.load();
+    let path = uri.path();
+    let resource = snapshot.get(path);
+    match method {
+        Method::GET | Method::HEAD => match resource {
+            Some(r) => respond(&app, r, &method, &headers),
+            None => not_found(path).into_response(),
+        },
+        Method::OPTIONS => {
+            let mut res = StatusCode::NO_CONTENT.into_response();
+            let h = res.headers_mut();
+            common_headers(h);
+            h.insert(header::ALLOW, HeaderValue::from_static(ALLOWED));
+            h.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, HEAD, POST, OPTIONS"));
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_HEADERS,
+                HeaderValue::from_static("content-type, if-none-match, accept"),
+            );
+            h.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("86400"));
+            res
+        }
+        _ if resource.is_some() => Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("{path} is read-only: use GET or HEAD"),
+        )
+        .header(header::ALLOW, ALLOWED)
+        .into_response(),
+        _ => not_found(path).into_response(),
+    }
+}
+
+/// A 404 that says what was not found: a brand, a surface of a brand, or a path.
+fn not_found(path: &str) -> Problem {
+    let detail = match path.strip_prefix("/brand/").map(|rest| rest.split_once('/').unwrap_or((rest, ""))) {
+        Some((slug, "")) => format!("no brand named \"{slug}\" is published here"),
+        Some((slug, surface)) => format!("brand \"{slug}\" has no surface \"{surface}\" (or the brand is not published)"),
+        None => format!("nothing is published at {path}"),
+    };
+    Problem::not_found(detail)
+}

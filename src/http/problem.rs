@@ -1,0 +1,67 @@
+//! RFC 9457 problem details: the one error type at the HTTP edge. Client
+//! errors say what was wrong; server errors say nothing of the cause, which
+//! is logged instead.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// Extension members, e.g. `promptIds`.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    #[serde(skip)]
+    pub headers: Vec<(header::HeaderName, HeaderValue)>,
+}
+
+impl Problem {
+    pub fn new(status: StatusCode, detail: impl Into<String>) -> Problem {
+        Problem {
+            kind: "about:blank".into(),
+            title: status.canonical_reason().unwrap_or("Error").into(),
+            status: status.as_u16(),
+            detail: detail.into(),
+            extra: Map::new(),
+            headers: Vec::new(),
+        }
+    }
+
+    pub fn not_found(detail: impl Into<String>) -> Problem {
+        Problem::new(StatusCode::NOT_FOUND, detail)
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Problem {
+        self.extra.insert(key.into(), value.into());
+        self
+    }
+
+    pub fn header(mut self, name: header::HeaderName, value: &str) -> Problem {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            self.headers.push((name, v));
+        }
+        self
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = serde_json::to_vec(&self).unwrap_or_default();
+        let mut res = (status, body).into_response();
+        let h = res.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        super::common_headers(h);
+        for (k, v) in self.headers {
+            h.insert(k, v);
+        }
+        res
+    }
+}

@@ -1,0 +1,29 @@
+//! marque publishes brand books as machine-readable surfaces, straight from git.
+//!
+//! Reading order:
+//! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
+//! - [`color`]: PURE. colour-space conversion and WCAG contrast.
+//! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
+//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, llms.txt, pages, embed.
+//! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
+//! - [`build`]: content → catalog of brands (last good render kept per brand) → snapshot.
+//! - [`source`]: IO. read a content folder into memory.
+//! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`).
+//! - [`http`]: the router, handlers, problem+json errors, and the connection loop.
+//! - [`app`], [`cli`], [`config`]: the commands and their flags.
+//!
+//! Invariants: the pure core does no IO; nothing is rendered on the request
+//! path; one brand's errors never affect another brand.
+
+pub mod app;
+pub mod build;
+pub mod cli;
+pub mod color;
+pub mod config;
+pub mod http;
+pub mod prompt;
+pub mod reload;
+pub mod render;
+pub mod snapshot;
+pub mod source;
+pub mod spec;

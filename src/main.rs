@@ -1,0 +1,35 @@
+//! The `marque` binary: parse the command line, start logging, run a command.
+
+use clap::Parser;
+use marque::config::{Cli, Command, LogFormat};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.log_format);
+    let result = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+        Command::Serve(args) => tokio::runtime::Runtime::new()
+            .map_err(anyhow::Error::from)
+            .and_then(|rt| rt.block_on(marque::app::serve(args, marque::http::server::shutdown_signal(), |_| {})))
+            .map(|()| 0),
+        Command::Check(args) => marque::cli::check(&args, &mut std::io::stdout().lock()),
+        Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("marque=info,warn"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Human => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}

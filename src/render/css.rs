@@ -1,0 +1,167 @@
+//! CSS values of tokens, shared by tokens.css, spec.json (`value`) and the
+//! HTML pages. Aliases are written as `var(--…)` references or resolved to
+//! literals, as the caller asks.
+
+use super::escape;
+use crate::spec::brand::css_name;
+use crate::spec::tokens::{fmt_num, Color, Component, StrokeStyle, TokenSet, TokenValue};
+
+/// How aliases are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Refs {
+    /// `var(--color-brand)`, as tokens.css does.
+    Var,
+    /// The resolved literal, as spec.json's `value` does.
+    Resolve,
+}
+
+/// Generic font families, written without quotes.
+const GENERIC_FAMILIES: &[&str] = &[
+    "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
+    "ui-monospace", "ui-rounded", "math", "emoji", "fangsong",
+];
+
+pub fn color(c: &Color) -> String {
+    let comp = |x: Component| match x {
+        Component::Num(n) => fmt_num(round(n, 6)),
+        Component::None => "none".to_string(),
+    };
+    let [a, b, cc] = c.components.map(comp);
+    let alpha = if c.alpha < 1.0 { format!(" / {}", fmt_num(round(c.alpha, 6))) } else { String::new() };
+    match c.space.as_str() {
+        "srgb" => match (&c.hex, c.alpha < 1.0) {
+            (Some(hex), false) => hex.clone(),
+            _ => crate::color::hex(c.srgb(), c.alpha),
+        },
+        "hsl" => format!("hsl({a} {b}% {cc}%{alpha})"),
+        "hwb" => format!("hwb({a} {b}% {cc}%{alpha})"),
+        "lab" | "lch" | "oklab" | "oklch" => format!("{}({a} {b} {cc}{alpha})", c.space),
+        space => format!("color({space} {a} {b} {cc}{alpha})"),
+    }
+}
+
+fn round(v: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (v * f).round() / f
+}
+
+/// True when a family name can be written without quotes: one CSS
+/// identifier that is not a keyword (Style Dictionary quotes the same way).
+fn plain_family(name: &str) -> bool {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    first_ok
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !matches!(name.to_ascii_lowercase().as_str(), "inherit" | "initial" | "unset" | "revert" | "revert-layer" | "default")
+}
+
+pub fn font_family(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| {
+            if GENERIC_FAMILIES.contains(&n.as_str()) || plain_family(n) {
+                n.clone()
+            } else {
+                escape::css_string(n)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The CSS value of a token value. `Refs::Var` keeps aliases as references.
+pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
+    let sub = |v: &TokenValue| value(v, set, refs);
+    match v {
+        TokenValue::Alias(target) => match refs {
+            Refs::Var => {
+                let path: Vec<String> = target.split('.').map(String::from).collect();
+                format!("var(--{})", css_name(&path))
+            }
+            Refs::Resolve => set.resolve(v).map(|r| value(r, set, refs)).unwrap_or_default(),
+        },
+        TokenValue::Color(c) => color(c),
+        TokenValue::Dimension(d) => format!("{}{}", fmt_num(d.value), d.unit.as_str()),
+        TokenValue::FontFamily(names) => font_family(names),
+        TokenValue::FontWeight(w) | TokenValue::Number(w) => fmt_num(*w),
+        TokenValue::Duration(d) => format!("{}{}", fmt_num(d.value), d.unit_str()),
+        TokenValue::CubicBezier(p) => format!(
+            "cubic-bezier({}, {}, {}, {})",
+            fmt_num(p[0]),
+            fmt_num(p[1]),
+            fmt_num(p[2]),
+            fmt_num(p[3])
+        ),
+        // CSS has no dash-array for borders; a custom dash pattern is shown as `dashed`.
+        TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => k.clone(),
+        TokenValue::StrokeStyle(StrokeStyle::Dashed { .. }) => "dashed".to_string(),
+        TokenValue::Border { color, width, style } => format!("{} {} {}", sub(width), sub(style), sub(color)),
+        TokenValue::Transition { duration, delay, timing_function } => {
+            format!("{} {} {}", sub(duration), sub(timing_function), sub(delay))
+        }
+        TokenValue::Shadow(layers) => layers
+            .iter()
+            .map(|l| {
+                let inset = if l.inset { "inset " } else { "" };
+                format!(
+                    "{inset}{} {} {} {} {}",
+                    sub(&l.offset_x),
+                    sub(&l.offset_y),
+                    sub(&l.blur),
+                    sub(&l.spread),
+                    sub(&l.color)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        TokenValue::Gradient(stops) => {
+            let parts: Vec<String> = stops
+                .iter()
+                .map(|s| {
+                    let pos = match set.resolve(&s.position) {
+                        Some(TokenValue::Number(n)) => format!("{}%", fmt_num(round(n * 100.0, 4))),
+                        _ => String::new(),
+                    };
+                    format!("{} {pos}", sub(&s.color)).trim_end().to_string()
+                })
+                .collect();
+            format!("linear-gradient(90deg, {})", parts.join(", "))
+        }
+        TokenValue::Typography(t) => format!(
+            "{} {}/{} {}",
+            sub(&t.font_weight),
+            sub(&t.font_size),
+            sub(&t.line_height),
+            sub(&t.font_family)
+        ),
+    }
+}
+
+/// The parts a composite token expands into in tokens.css, in the order of
+/// [`css_part_suffixes`](crate::spec::brand::css_part_suffixes).
+pub fn parts(v: &TokenValue) -> Vec<&TokenValue> {
+    match v {
+        TokenValue::Border { color, width, style } => vec![color, width, style],
+        TokenValue::Transition { duration, delay, timing_function } => vec![duration, delay, timing_function],
+        TokenValue::Typography(t) => vec![&t.font_family, &t.font_size, &t.font_weight, &t.letter_spacing, &t.line_height],
+        _ => vec![],
+    }
+}
+
+/// The shorthand of a composite whose parts are custom properties named
+/// `--{name}-{suffix}`, so overriding one part changes the shorthand too.
+pub fn shorthand_of_parts(v: &TokenValue, name: &str) -> Option<String> {
+    let p = |s: &str| format!("var(--{name}-{s})");
+    Some(match v {
+        TokenValue::Border { .. } => format!("{} {} {}", p("width"), p("style"), p("color")),
+        TokenValue::Transition { .. } => format!("{} {} {}", p("duration"), p("timing-function"), p("delay")),
+        TokenValue::Typography(_) => format!(
+            "{} {}/{} {}",
+            p("font-weight"),
+            p("font-size"),
+            p("line-height"),
+            p("font-family")
+        ),
+        _ => return None,
+    })
+}

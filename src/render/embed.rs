@@ -1,0 +1,108 @@
+//! The embed script: `<div data-marque-brand="slug">` plus
+//! `<script async src=".../embed/brand/slug">` renders a live brand card.
+//!
+//! The script carries the card's data as a JSON literal escaped for script
+//! context; every text reaches the page through `textContent`, and colours
+//! through `style.setProperty`, so content can never become markup. The
+//! card lives in an open shadow root so host styles and card styles do not
+//! meet.
+
+use super::css::{self, Refs};
+use super::escape;
+use super::spec_json::reference_value;
+use super::Context;
+use crate::spec::tokens::TokenValue;
+use crate::spec::Brand;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Card {
+    slug: String,
+    name: String,
+    version: String,
+    updated: String,
+    page: String,
+    logo: Option<Logo>,
+    swatches: Vec<Swatch>,
+    fonts: Vec<Font>,
+}
+
+#[derive(Serialize)]
+struct Logo {
+    url: String,
+    alt: String,
+}
+
+#[derive(Serialize)]
+struct Swatch {
+    name: String,
+    css: String,
+    hex: String,
+}
+
+#[derive(Serialize)]
+struct Font {
+    role: String,
+    family: String,
+    css: String,
+}
+
+/// The hex (sRGB) of a colour reference, for labels.
+pub fn reference_hex(brand: &Brand, reference: &str) -> Option<String> {
+    match brand.tokens.resolve_reference(reference)? {
+        TokenValue::Color(c) => Some(crate::color::hex(c.srgb(), c.alpha)),
+        _ => None,
+    }
+}
+
+/// The logo variant a card on a light background shows.
+pub fn primary_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
+    let variants = &brand.doc.logo.variants;
+    variants
+        .iter()
+        .find(|v| v.background.as_deref() != Some("dark"))
+        .or(variants.first())
+}
+
+const SCRIPT: &str = include_str!("embed.js");
+
+pub fn render(brand: &Brand, ctx: &Context) -> String {
+    let card = Card {
+        slug: brand.slug.clone(),
+        name: brand.doc.name.clone(),
+        version: brand.version.to_string(),
+        updated: brand.updated.to_string(),
+        page: ctx.brand_url(&brand.slug, ""),
+        logo: primary_logo(brand).map(|v| Logo {
+            url: ctx.brand_url(&brand.slug, &v.file),
+            alt: format!("{} logo", brand.doc.name),
+        }),
+        swatches: brand
+            .doc
+            .color
+            .palette
+            .iter()
+            .map(|p| Swatch {
+                name: p.name.clone(),
+                css: reference_value(&brand.tokens, &p.token),
+                hex: reference_hex(brand, &p.token).unwrap_or_default(),
+            })
+            .collect(),
+        fonts: brand
+            .doc
+            .typography
+            .families
+            .iter()
+            .filter_map(|f| {
+                let v = brand.tokens.resolve_reference(&f.token)?;
+                let TokenValue::FontFamily(names) = v else { return None };
+                Some(Font {
+                    role: f.role.clone(),
+                    family: names.first()?.clone(),
+                    css: css::value(v, &brand.tokens, Refs::Resolve),
+                })
+            })
+            .collect(),
+    };
+    SCRIPT.replace("/*CARD*/null", &escape::json_for_script(&card))
+}

@@ -1,0 +1,389 @@
+//! The HTML pages: a brand's API page at `/brand/<slug>` and the index at `/`.
+//!
+//! Self-contained (no external fonts, styles or scripts), styled with the
+//! brand's own tokens, every content string escaped with `escape::html`.
+//! Pages ship a Content-Security-Policy that allows only their own inline
+//! script (by hash), so even a missed escape could not run script.
+
+use super::css::{self, Refs};
+use super::embed::{primary_logo, reference_hex};
+use super::escape::html;
+use super::spec_json::reference_value;
+use super::Context;
+use crate::spec::Brand;
+use sha2::{Digest, Sha256};
+use std::fmt::Write;
+
+const PAGE_SCRIPT: &str = include_str!("page.js");
+
+/// A rendered page and the Content-Security-Policy it needs.
+pub struct Page {
+    pub body: String,
+    pub csp: String,
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The CSP of a page whose only script is PAGE_SCRIPT (plus same-origin embed scripts).
+pub fn csp() -> String {
+    let hash = base64(&Sha256::digest(PAGE_SCRIPT.as_bytes()));
+    format!(
+        "default-src 'none'; script-src 'self' 'sha256-{hash}'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
+    )
+}
+
+/// The theme of a page: CSS declarations for the page's own custom properties.
+fn theme(brand: &Brand) -> String {
+    let value_of = |reference: &str| reference_value(&brand.tokens, reference);
+    let palette = &brand.doc.color.palette;
+    let accent = palette
+        .iter()
+        .find(|p| matches!(p.role.as_deref(), Some("brand" | "primary")))
+        .or(palette.first())
+        .map(|p| value_of(&p.token));
+    let family = |roles: &[&str]| {
+        brand
+            .doc
+            .typography
+            .families
+            .iter()
+            .find(|f| roles.contains(&f.role.as_str()))
+            .map(|f| value_of(&f.token))
+    };
+    let mut t = String::new();
+    if let Some(a) = accent.filter(|a| !a.is_empty()) {
+        let _ = write!(t, "--accent:{a};");
+    }
+    if let Some(f) = family(&["body", "text", "sans"]).filter(|f| !f.is_empty()) {
+        let _ = write!(t, "--font-body:{f}, system-ui, sans-serif;");
+    }
+    if let Some(f) = family(&["display", "heading", "headline", "serif"]).filter(|f| !f.is_empty()) {
+        let _ = write!(t, "--font-heading:{f}, Georgia, serif;");
+    }
+    t
+}
+
+const STYLE: &str = "*{box-sizing:border-box}\
+body{margin:0;font:16px/1.55 var(--font-body,system-ui,sans-serif);color:#1b1f24;background:#fbfbfa}\
+header{background:#fff;border-bottom:6px solid var(--accent,#1b1f24);padding:32px 24px}\
+header .inner,main,footer{max-width:980px;margin:0 auto}\
+h1,h2,h3{font-family:var(--font-heading,var(--font-body,system-ui));line-height:1.2}\
+h1{font-size:2.2rem;margin:8px 0}\
+.version{font-weight:600;margin:0 0 8px}\
+.logo{max-height:56px;max-width:260px}\
+main{padding:8px 24px 48px}\
+section{margin-top:40px}\
+table{border-collapse:collapse;width:100%;font-size:.95rem}\
+th,td{text-align:left;padding:8px;border-bottom:1px solid #d9dde1;vertical-align:top}\
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}\
+pre{background:#f1f3f5;border:1px solid #d9dde1;border-radius:8px;padding:12px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:0}\
+.snippet{position:relative;margin:8px 0 16px}\
+.snippet button{position:absolute;top:6px;right:6px;font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid #9aa4ad;border-radius:6px;background:#fff;cursor:pointer}\
+.swatches{display:flex;flex-wrap:wrap;gap:12px;list-style:none;padding:0}\
+.swatches li{width:120px;font-size:.85rem}\
+.chip{height:56px;border-radius:8px;border:1px solid rgba(0,0,0,.15)}\
+.preview{padding:16px;border:1px dashed #9aa4ad;border-radius:8px;background:#fff}\
+a{color:#0b5cad}\
+footer{padding:24px;color:#4b5560;font-size:.9rem}\
+@media (max-width:640px){th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid #d9dde1;padding:8px 0}}";
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+struct Snippets {
+    next: usize,
+}
+
+impl Snippets {
+    /// A copyable code block.
+    fn code(&mut self, out: &mut String, code: &str) {
+        self.next += 1;
+        let id = format!("snippet-{}", self.next);
+        let _ = write!(
+            out,
+            "<div class=\"snippet\"><pre><code id=\"{id}\">{}</code></pre><button type=\"button\" data-copy=\"{id}\">Copy</button></div>",
+            html(code)
+        );
+    }
+}
+
+fn head(out: &mut String, title: &str, description: &str, theme: &str, alternates: &[(&str, String)]) {
+    let _ = write!(
+        out,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<meta name=\"description\" content=\"{}\">\n",
+        html(title),
+        html(description)
+    );
+    for (ty, href) in alternates {
+        let _ = writeln!(out, "<link rel=\"alternate\" type=\"{ty}\" href=\"{}\">", html(href));
+    }
+    let _ = write!(out, "<style>:root{{{theme}}}{STYLE}</style>\n</head>\n<body>\n");
+}
+
+fn foot(out: &mut String, ctx: &Context) {
+    let _ = write!(
+        out,
+        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a></footer>\n<script>{PAGE_SCRIPT}</script>\n</body>\n</html>\n",
+        html(&ctx.url("/llms.txt")),
+        html(&ctx.url("/brands.json")),
+        html(&ctx.url("/schema/brand.schema.json"))
+    );
+}
+
+/// The brand's API page.
+pub fn render(brand: &Brand, ctx: &Context) -> Page {
+    let doc = &brand.doc;
+    let s = &brand.slug;
+    let mut o = String::new();
+    let summary = doc.summary.clone().unwrap_or_default();
+    head(
+        &mut o,
+        &format!("{} · brand API", doc.name),
+        &summary,
+        &theme(brand),
+        &[("text/markdown", ctx.brand_url(s, "spec.md")), ("application/json", ctx.brand_url(s, "spec.json"))],
+    );
+    o.push_str("<header><div class=\"inner\">");
+    if let Some(logo) = primary_logo(brand) {
+        let _ = write!(
+            o,
+            "<img class=\"logo\" src=\"{}\" alt=\"{}\">",
+            html(&ctx.brand_url(s, &logo.file)),
+            html(&format!("{} logo", doc.name))
+        );
+    }
+    let _ = write!(
+        o,
+        "<h1>{}</h1><p class=\"version\">Spec version {} as of {}</p>",
+        html(&doc.name),
+        html(&brand.version.to_string()),
+        brand.updated
+    );
+    if !summary.is_empty() {
+        let _ = write!(o, "<p>{}</p>", html(&summary));
+    }
+    o.push_str("</div></header>\n<main>\n");
+    let mut snip = Snippets { next: 0 };
+
+    // Endpoints
+    o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");
+    let endpoints: [(&str, &str, String); 7] = [
+        ("spec.json: canonical structured spec", "application/json", ctx.brand_url(s, "spec.json")),
+        ("spec.md: prose for a system prompt", "text/markdown", ctx.brand_url(s, "spec.md")),
+        ("tokens.css: CSS custom properties", "text/css", ctx.brand_url(s, "tokens.css")),
+        ("tokens.figma.json: Figma variables body", "application/json", ctx.brand_url(s, "tokens.figma.json")),
+        ("llms.txt: discovery for AI tools", "text/plain", ctx.brand_url(s, "llms.txt")),
+        ("Embed script", "text/javascript", ctx.url(&format!("/embed/brand/{s}"))),
+        ("This page", "text/html", ctx.brand_url(s, "")),
+    ];
+    for (label, media, url) in &endpoints {
+        let _ = write!(o, "<tr><td><a href=\"{}\">{}</a></td><td><code>{media}</code></td><td>", html(url), html(label));
+        snip.code(&mut o, &format!("curl -sS --compressed {url}"));
+        o.push_str("</td></tr>\n");
+    }
+    let demo_url = ctx.url(&format!("/api/brand-spec/{s}/demo"));
+    let _ = write!(
+        o,
+        "<tr><td>Prompt demo (POST, rate limited)</td><td><code>application/json</code></td><td>See <a href=\"#prompts\">Prompt kit</a>: <code>{}</code></td></tr>\n</tbody></table></section>\n",
+        html(&demo_url)
+    );
+
+    // Four use patterns
+    o.push_str("<section id=\"use\"><h2>Use this brand</h2>\n");
+    o.push_str("<h3 id=\"use-llm\">1. Give a language model the brand</h3><p>spec.md carries every fact of the spec as prose. Use it as the system prompt:</p>");
+    snip.code(
+        &mut o,
+        &format!(
+            "SPEC=\"$(curl -sS {})\"\n# then send it as the system message of your chat request",
+            ctx.brand_url(s, "spec.md")
+        ),
+    );
+    o.push_str("<h3 id=\"use-css\">2. Style a page with the design tokens</h3><p>Every token is a CSS custom property on <code>:root</code>:</p>");
+    snip.code(&mut o, &format!("<link rel=\"stylesheet\" href=\"{}\">", ctx.brand_url(s, "tokens.css")));
+    if let Some(t) = brand.tokens.tokens.first() {
+        snip.code(
+            &mut o,
+            &format!(".button {{ color: var(--{}); }}", crate::spec::brand::css_name(&t.path)),
+        );
+    }
+    let embed_url = ctx.url(&format!("/embed/brand/{s}"));
+    o.push_str("<h3 id=\"use-embed\">3. Embed the live brand card</h3><p>Paste this anywhere; the card follows every published change:</p>");
+    snip.code(
+        &mut o,
+        &format!("<div data-marque-brand=\"{s}\"></div>\n<script async src=\"{embed_url}\"></script>"),
+    );
+    let _ = write!(
+        o,
+        "<p>Preview:</p><div class=\"preview\"><div data-marque-brand=\"{}\"></div></div><script async src=\"{}\"></script>\n",
+        html(s),
+        html(&embed_url)
+    );
+    o.push_str("<h3 id=\"use-demo\">4. Run a prompt from the prompt kit</h3><p>Each prompt below has a ready-made call. Without an API key on the server, the demo runs dry and returns the exact messages it would send.</p>\n");
+    o.push_str("<h3 id=\"use-figma\">Also: load the tokens into Figma</h3>");
+    snip.code(
+        &mut o,
+        &format!(
+            "curl -sS {} -o tokens.figma.json\ncurl -sS -X POST -H \"X-Figma-Token: $FIGMA_TOKEN\" -H 'Content-Type: application/json' \\\n  --data @tokens.figma.json https://api.figma.com/v1/files/$FILE_KEY/variables",
+            ctx.brand_url(s, "tokens.figma.json")
+        ),
+    );
+    o.push_str("</section>\n");
+
+    // Prompt kit
+    o.push_str("<section id=\"prompts\"><h2>Prompt kit</h2>\n");
+    if doc.prompt_kit.prompts.is_empty() {
+        o.push_str("<p>This brand has no prompts yet.</p>\n");
+    }
+    for p in &doc.prompt_kit.prompts {
+        let _ = write!(
+            o,
+            "<article id=\"prompt-{}\"><h3>{}</h3><p><code>{}</code></p>",
+            html(&p.id),
+            html(p.title.as_deref().unwrap_or(&p.id)),
+            html(&p.id)
+        );
+        if let Some(d) = &p.description {
+            let _ = write!(o, "<p>{}</p>", html(d));
+        }
+        if !p.variables.is_empty() {
+            o.push_str("<table><thead><tr><th>Variable</th><th>Required</th><th>Max length</th><th>Description</th></tr></thead><tbody>");
+            for v in &p.variables {
+                let _ = write!(
+                    o,
+                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    html(&v.name),
+                    if v.required { "yes" } else { "no" },
+                    v.max_length,
+                    html(v.description.as_deref().unwrap_or(""))
+                );
+            }
+            o.push_str("</tbody></table>");
+        }
+        let vars: serde_json::Map<String, serde_json::Value> = p
+            .variables
+            .iter()
+            .filter(|v| v.required || v.example.is_some())
+            .map(|v| (v.name.clone(), serde_json::Value::String(v.example.clone().unwrap_or_default())))
+            .collect();
+        let body = serde_json::json!({"promptId": p.id, "variables": vars}).to_string();
+        snip.code(
+            &mut o,
+            &format!(
+                "curl -sS -X POST {demo_url} \\\n  -H 'content-type: application/json' \\\n  -d {}",
+                shell_quote(&body)
+            ),
+        );
+        o.push_str("</article>\n");
+    }
+    o.push_str("</section>\n");
+
+    // Palette
+    if !doc.color.palette.is_empty() {
+        o.push_str("<section id=\"palette\"><h2>Palette</h2><ul class=\"swatches\">");
+        for p in &doc.color.palette {
+            let value = reference_value(&brand.tokens, &p.token);
+            let hex = reference_hex(brand, &p.token).unwrap_or_default();
+            let _ = write!(
+                o,
+                "<li><div class=\"chip\" style=\"background:{}\"></div><strong>{}</strong><br><code>{}</code><br><code>{}</code></li>",
+                html(&value),
+                html(&p.name),
+                html(&hex),
+                html(&p.token)
+            );
+        }
+        o.push_str("</ul></section>\n");
+    }
+
+    // Typography
+    if !doc.typography.families.is_empty() {
+        o.push_str("<section id=\"typography\"><h2>Typography</h2><table><thead><tr><th>Role</th><th>Family</th><th>Usage</th></tr></thead><tbody>");
+        for f in &doc.typography.families {
+            let family = brand
+                .tokens
+                .resolve_reference(&f.token)
+                .map(|v| css::value(v, &brand.tokens, Refs::Resolve))
+                .unwrap_or_default();
+            let _ = write!(
+                o,
+                "<tr><td>{}</td><td><span style=\"font-family:{}\">{}</span></td><td>{}</td></tr>",
+                html(&f.role),
+                html(&family),
+                html(&family),
+                html(f.usage.as_deref().unwrap_or(""))
+            );
+        }
+        o.push_str("</tbody></table></section>\n");
+    }
+
+    o.push_str("<section id=\"changelog\"><h2>Changelog</h2><p>Releases are tagged <code>");
+    let _ = write!(o, "{}@&lt;version&gt;", html(s));
+    o.push_str("</code> in the content repository.</p></section>\n");
+    o.push_str("</main>\n");
+    foot(&mut o, ctx);
+    Page { body: o, csp: csp() }
+}
+
+/// The index page at `/`, listing every brand.
+pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
+    let mut o = String::new();
+    head(
+        &mut o,
+        "Brand books · marque",
+        "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
+        "",
+        &[("text/plain", ctx.url("/llms.txt")), ("application/json", ctx.url("/brands.json"))],
+    );
+    o.push_str("<header><div class=\"inner\"><h1>Brand books</h1><p>Specs for language models, design tokens for code and Figma, and prompt kits: one URL each.</p></div></header>\n<main><section><table><thead><tr><th>Brand</th><th>Version</th><th>Surfaces</th></tr></thead><tbody>\n");
+    for b in brands {
+        let links: Vec<String> = ["spec.json", "spec.md", "tokens.css", "tokens.figma.json", "llms.txt"]
+            .iter()
+            .map(|f| format!("<a href=\"{}\">{f}</a>", html(&ctx.brand_url(&b.slug, f))))
+            .collect();
+        let _ = writeln!(
+            o,
+            "<tr><td><a href=\"{}\"><strong>{}</strong></a><br>{}</td><td>{} as of {}</td><td>{}</td></tr>",
+            html(&ctx.brand_url(&b.slug, "")),
+            html(&b.doc.name),
+            html(b.doc.summary.as_deref().unwrap_or("")),
+            html(&b.version.to_string()),
+            b.updated,
+            links.join(" · ")
+        );
+    }
+    if brands.is_empty() {
+        o.push_str("<tr><td colspan=\"3\">No brands are published yet.</td></tr>\n");
+    }
+    o.push_str("</tbody></table></section></main>\n");
+    foot(&mut o, ctx);
+    Page { body: o, csp: csp() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+}

@@ -1,0 +1,73 @@
+//! llms.txt (llmstxt.org): an H1, a one-line `>` summary, prose, then H2
+//! sections of links with absolute URLs; `## Optional` holds what an agent
+//! may skip. One per brand, and one at the root listing every brand.
+
+use super::escape::collapse_ws;
+use super::Context;
+use crate::spec::Brand;
+use std::fmt::Write;
+
+/// Text for a link title or description: one line, no brackets that would end the link.
+fn text(s: &str) -> String {
+    collapse_ws(s).replace('[', "(").replace(']', ")")
+}
+
+pub fn render(brand: &Brand, ctx: &Context) -> String {
+    let s = &brand.slug;
+    let name = text(&brand.doc.name);
+    let mut o = String::new();
+    let _ = writeln!(o, "# {name}\n");
+    let summary = brand
+        .doc
+        .summary
+        .as_deref()
+        .map(text)
+        .unwrap_or_else(|| format!("Brand guidelines, design tokens and prompts of {name}."));
+    let _ = writeln!(o, "> {summary}\n");
+    let _ = writeln!(
+        o,
+        "Spec version {} as of {}. Published by marque; every link below is a public, cacheable document.\n",
+        brand.version, brand.updated
+    );
+    o.push_str("## Spec\n\n");
+    let _ = writeln!(o, "- [spec.md]({}): The whole brand in Markdown: voice, audience, logo, typography, colour, applications, prompt kit and tokens. Use it as a system prompt.", ctx.brand_url(s, "spec.md"));
+    let _ = writeln!(o, "- [spec.json]({}): The same spec as structured JSON, with resolved token values and contrast ratios.", ctx.brand_url(s, "spec.json"));
+    o.push_str("\n## Design tokens\n\n");
+    let _ = writeln!(o, "- [tokens.css]({}): CSS custom properties for every design token.", ctx.brand_url(s, "tokens.css"));
+    let _ = writeln!(o, "- [tokens.figma.json]({}): A request body for Figma's variables API.", ctx.brand_url(s, "tokens.figma.json"));
+    if !brand.doc.prompt_kit.prompts.is_empty() {
+        o.push_str("\n## Prompts\n\n");
+        for p in &brand.doc.prompt_kit.prompts {
+            let title = text(p.title.as_deref().unwrap_or(&p.id));
+            let desc = p.description.as_deref().map(text).unwrap_or_default();
+            let sep = if desc.is_empty() { String::new() } else { format!(": {desc}") };
+            let _ = writeln!(o, "- [{title}]({}#prompt-{}){sep} Run it with POST {} and {{\"promptId\": \"{}\"}}.", ctx.brand_url(s, ""), p.id, ctx.url(&format!("/api/brand-spec/{s}/demo")), p.id);
+        }
+    }
+    o.push_str("\n## Optional\n\n");
+    let _ = writeln!(o, "- [API page]({}): Every endpoint of this brand with copyable examples.", ctx.brand_url(s, ""));
+    let _ = writeln!(o, "- [brand.json schema]({}): JSON Schema of the source format.", ctx.url("/schema/brand.schema.json"));
+    let _ = writeln!(o, "- [All brands]({}): Discovery file listing every brand on this server.", ctx.url("/llms.txt"));
+    o
+}
+
+/// The root `/llms.txt`, listing every brand.
+pub fn render_index(brands: &[&Brand], ctx: &Context) -> String {
+    let mut o = String::from("# Brand books\n\n");
+    let _ = writeln!(
+        o,
+        "> Machine-readable brand books published by marque: {} brand{}, each with a spec for language models, design tokens and a prompt kit.\n",
+        brands.len(),
+        if brands.len() == 1 { "" } else { "s" }
+    );
+    o.push_str("Each brand has its own llms.txt with every surface.\n\n## Brands\n\n");
+    for b in brands {
+        let summary = b.doc.summary.as_deref().map(text).unwrap_or_default();
+        let sep = if summary.is_empty() { String::new() } else { format!(": {summary}") };
+        let _ = writeln!(o, "- [{}]({}){sep}", text(&b.doc.name), ctx.brand_url(&b.slug, "llms.txt"));
+    }
+    o.push_str("\n## Optional\n\n");
+    let _ = writeln!(o, "- [brands.json]({}): Every brand with its version and links, as JSON.", ctx.url("/brands.json"));
+    let _ = writeln!(o, "- [brand.json schema]({}): JSON Schema of the source format.", ctx.url("/schema/brand.schema.json"));
+    o
+}

@@ -1,0 +1,51 @@
+//! PURE: one module per surface, each `render(&Brand, &Context)`. Renderers
+//! take validated brands and return text; they never fail and never do IO,
+//! and the same input always gives byte-identical output.
+
+pub mod css;
+pub mod embed;
+pub mod escape;
+pub mod figma;
+pub mod html;
+pub mod llms_txt;
+pub mod spec_json;
+pub mod spec_md;
+pub mod tokens_css;
+
+/// What a render needs besides the brand: where it is published, and from which revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    /// Absolute base URL without a trailing slash, e.g. `https://brand.example.com`.
+    pub public_url: String,
+    /// The content revision (a commit id), when the content comes from git.
+    pub revision: Option<String>,
+}
+
+impl Context {
+    pub fn new(public_url: &str, revision: Option<String>) -> Context {
+        Context { public_url: public_url.trim_end_matches('/').to_string(), revision }
+    }
+
+    /// Absolute URL of a path that starts with `/`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.public_url)
+    }
+
+    /// Absolute URL of a brand's surface (`spec.json`), or of its page when `surface` is empty.
+    pub fn brand_url(&self, slug: &str, surface: &str) -> String {
+        if surface.is_empty() {
+            self.url(&format!("/brand/{slug}"))
+        } else {
+            self.url(&format!("/brand/{slug}/{surface}"))
+        }
+    }
+}
+
+/// The surfaces every brand publishes, as (file name, media type).
+pub const SURFACES: &[(&str, &str)] = &[
+    ("spec.json", "application/json"),
+    ("spec.md", "text/markdown; charset=utf-8"),
+    ("tokens.css", "text/css; charset=utf-8"),
+    ("tokens.figma.json", "application/json"),
+    ("llms.txt", "text/plain; charset=utf-8"),
+];

@@ -1,0 +1,318 @@
+//! spec.json: the canonical structured spec. Its shape is a published
+//! contract, so it has its own types here; sections whose published form
+//! equals the input (voice, audience, applications, promptKit) reuse the
+//! model types, and the others wrap them to add computed fields.
+
+use super::css::{self, Refs};
+use super::Context;
+use crate::spec::brand::pair_contrast;
+use crate::spec::model::{self, Ext};
+use crate::spec::tokens::{Component, StrokeStyle, TokenSet, TokenValue};
+use crate::spec::Brand;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spec<'a> {
+    pub slug: &'a str,
+    pub name: &'a str,
+    pub version: String,
+    pub updated: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<&'a str>,
+    pub revision: Option<&'a str>,
+    pub links: Links,
+    pub tokens: Value,
+    pub voice: &'a model::Voice,
+    pub audience: &'a model::Audience,
+    pub logo: Logo<'a>,
+    pub typography: Typography<'a>,
+    pub color: ColorSection<'a>,
+    pub applications: &'a [model::Application],
+    pub prompt_kit: &'a model::PromptKit,
+    #[serde(flatten)]
+    pub ext: &'a Ext,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Links {
+    pub page: String,
+    pub spec_json: String,
+    pub spec_md: String,
+    pub tokens_css: String,
+    pub tokens_figma_json: String,
+    pub llms_txt: String,
+    pub embed: String,
+    pub demo: String,
+    pub schema: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Logo<'a> {
+    pub variants: Vec<LogoVariant<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clear_space: Option<&'a str>,
+    pub misuse: &'a [String],
+    #[serde(flatten)]
+    pub ext: &'a Ext,
+}
+
+#[derive(Serialize)]
+pub struct LogoVariant<'a> {
+    #[serde(flatten)]
+    pub variant: &'a model::LogoVariant,
+    pub url: String,
+}
+
+#[derive(Serialize)]
+pub struct Typography<'a> {
+    pub families: Vec<WithValue<'a, model::FontRole>>,
+    pub styles: Vec<WithValue<'a, model::TextStyle>>,
+    #[serde(flatten)]
+    pub ext: &'a Ext,
+}
+
+#[derive(Serialize)]
+pub struct WithValue<'a, T> {
+    #[serde(flatten)]
+    pub entry: &'a T,
+    /// The resolved CSS value of the entry's token.
+    pub value: String,
+}
+
+#[derive(Serialize)]
+pub struct ColorSection<'a> {
+    pub palette: Vec<WithValue<'a, model::PaletteEntry>>,
+    pub pairs: Vec<Pair<'a>>,
+    #[serde(flatten)]
+    pub ext: &'a Ext,
+}
+
+#[derive(Serialize)]
+pub struct Pair<'a> {
+    #[serde(flatten)]
+    pub pair: &'a model::ContrastPair,
+    /// WCAG 2 contrast ratio with two decimals, e.g. `"7.12"`... as a number.
+    pub contrast: f64,
+    pub passes: bool,
+}
+
+/// The resolved CSS value of a `{reference}`.
+pub fn reference_value(tokens: &TokenSet, reference: &str) -> String {
+    tokens.resolve_reference(reference).map(|v| css::value(v, tokens, Refs::Resolve)).unwrap_or_default()
+}
+
+pub fn links(brand: &Brand, ctx: &Context) -> Links {
+    let s = &brand.slug;
+    Links {
+        page: ctx.brand_url(s, ""),
+        spec_json: ctx.brand_url(s, "spec.json"),
+        spec_md: ctx.brand_url(s, "spec.md"),
+        tokens_css: ctx.brand_url(s, "tokens.css"),
+        tokens_figma_json: ctx.brand_url(s, "tokens.figma.json"),
+        llms_txt: ctx.brand_url(s, "llms.txt"),
+        embed: ctx.url(&format!("/embed/brand/{s}")),
+        demo: ctx.url(&format!("/api/brand-spec/{s}/demo")),
+        schema: ctx.url("/schema/brand.schema.json"),
+    }
+}
+
+pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
+    let doc = &brand.doc;
+    let tokens = &brand.tokens;
+    Spec {
+        slug: &brand.slug,
+        name: &doc.name,
+        version: brand.version.to_string(),
+        updated: brand.updated.to_string(),
+        summary: doc.summary.as_deref(),
+        revision: ctx.revision.as_deref(),
+        links: links(brand, ctx),
+        tokens: tokens_tree(tokens),
+        voice: &doc.voice,
+        audience: &doc.audience,
+        logo: Logo {
+            variants: doc
+                .logo
+                .variants
+                .iter()
+                .map(|v| LogoVariant { variant: v, url: ctx.brand_url(&brand.slug, &v.file) })
+                .collect(),
+            clear_space: doc.logo.clear_space.as_deref(),
+            misuse: &doc.logo.misuse,
+            ext: &doc.logo.ext,
+        },
+        typography: Typography {
+            families: doc
+                .typography
+                .families
+                .iter()
+                .map(|f| WithValue { entry: f, value: reference_value(tokens, &f.token) })
+                .collect(),
+            styles: doc
+                .typography
+                .styles
+                .iter()
+                .map(|s| WithValue { entry: s, value: reference_value(tokens, &s.token) })
+                .collect(),
+            ext: &doc.typography.ext,
+        },
+        color: ColorSection {
+            palette: doc
+                .color
+                .palette
+                .iter()
+                .map(|p| WithValue { entry: p, value: reference_value(tokens, &p.token) })
+                .collect(),
+            pairs: doc
+                .color
+                .pairs
+                .iter()
+                .map(|p| {
+                    let (contrast, passes) =
+                        pair_contrast(tokens, &p.foreground, &p.background, &p.level).unwrap_or((0.0, false));
+                    Pair { pair: p, contrast, passes }
+                })
+                .collect(),
+            ext: &doc.color.ext,
+        },
+        applications: &doc.applications,
+        prompt_kit: &doc.prompt_kit,
+        ext: &doc.ext,
+    }
+}
+
+pub fn render(brand: &Brand, ctx: &Context) -> String {
+    let mut s = serde_json::to_string_pretty(&build(brand, ctx)).expect("serialisable");
+    s.push('\n');
+    s
+}
+
+/// The DTCG 2025.10 JSON of one value: aliases as `{…}`, legacy forms normalised.
+pub fn dtcg_value(v: &TokenValue) -> Value {
+    let num = |n: f64| serde_json::Number::from_f64(n).map(Value::Number).unwrap_or(Value::Null);
+    match v {
+        TokenValue::Alias(t) => Value::String(format!("{{{t}}}")),
+        TokenValue::Color(c) => {
+            let mut o = Map::new();
+            o.insert("colorSpace".into(), json!(c.space));
+            o.insert(
+                "components".into(),
+                Value::Array(
+                    c.components
+                        .iter()
+                        .map(|x| match x {
+                            Component::Num(n) => num(*n),
+                            Component::None => json!("none"),
+                        })
+                        .collect(),
+                ),
+            );
+            if c.alpha < 1.0 {
+                o.insert("alpha".into(), num(c.alpha));
+            }
+            if let Some(h) = &c.hex {
+                o.insert("hex".into(), json!(h));
+            }
+            Value::Object(o)
+        }
+        TokenValue::Dimension(d) => json!({"value": num(d.value), "unit": d.unit.as_str()}),
+        TokenValue::Duration(d) => json!({"value": num(d.value), "unit": d.unit_str()}),
+        TokenValue::FontFamily(names) if names.len() == 1 => json!(names[0]),
+        TokenValue::FontFamily(names) => json!(names),
+        TokenValue::FontWeight(n) | TokenValue::Number(n) => num(*n),
+        TokenValue::CubicBezier(p) => Value::Array(p.iter().map(|x| num(*x)).collect()),
+        TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => json!(k),
+        TokenValue::StrokeStyle(StrokeStyle::Dashed { dash_array, line_cap }) => {
+            json!({"dashArray": dash_array.iter().map(dtcg_value).collect::<Vec<_>>(), "lineCap": line_cap})
+        }
+        TokenValue::Border { color, width, style } => {
+            json!({"color": dtcg_value(color), "width": dtcg_value(width), "style": dtcg_value(style)})
+        }
+        TokenValue::Transition { duration, delay, timing_function } => json!({
+            "duration": dtcg_value(duration), "delay": dtcg_value(delay), "timingFunction": dtcg_value(timing_function)
+        }),
+        TokenValue::Shadow(layers) => {
+            let list: Vec<Value> = layers
+                .iter()
+                .map(|l| {
+                    let mut o = json!({
+                        "color": dtcg_value(&l.color), "offsetX": dtcg_value(&l.offset_x), "offsetY": dtcg_value(&l.offset_y),
+                        "blur": dtcg_value(&l.blur), "spread": dtcg_value(&l.spread)
+                    });
+                    if l.inset {
+                        o["inset"] = json!(true);
+                    }
+                    o
+                })
+                .collect();
+            if list.len() == 1 {
+                list.into_iter().next().unwrap_or_default()
+            } else {
+                Value::Array(list)
+            }
+        }
+        TokenValue::Gradient(stops) => Value::Array(
+            stops
+                .iter()
+                .map(|s| json!({"color": dtcg_value(&s.color), "position": dtcg_value(&s.position)}))
+                .collect(),
+        ),
+        TokenValue::Typography(t) => json!({
+            "fontFamily": dtcg_value(&t.font_family), "fontSize": dtcg_value(&t.font_size),
+            "fontWeight": dtcg_value(&t.font_weight), "letterSpacing": dtcg_value(&t.letter_spacing),
+            "lineHeight": dtcg_value(&t.line_height)
+        }),
+    }
+}
+
+/// The token set as a DTCG 2025.10 document in source order, with an
+/// explicit `$type` on every token so consumers need not implement type
+/// inheritance. Group descriptions and extensions are kept.
+pub fn tokens_tree(set: &TokenSet) -> Value {
+    let groups: std::collections::HashMap<&[String], &crate::spec::tokens::Group> =
+        set.groups.iter().map(|g| (g.path.as_slice(), g)).collect();
+    let mut root = Map::new();
+    if let Some(g) = groups.get(&[][..]) {
+        if let Some(d) = &g.description {
+            root.insert("$description".into(), json!(d));
+        }
+    }
+    for t in &set.tokens {
+        let (last, parents) = t.path.split_last().expect("tokens have a name");
+        let mut node = &mut root;
+        for depth in 1..=parents.len() {
+            let seg = &parents[depth - 1];
+            if !node.contains_key(seg) {
+                let mut meta = Map::new();
+                if let Some(g) = groups.get(&parents[..depth]) {
+                    if let Some(d) = &g.description {
+                        meta.insert("$description".into(), json!(d));
+                    }
+                    if let Some(e) = &g.extensions {
+                        meta.insert("$extensions".into(), e.clone());
+                    }
+                }
+                node.insert(seg.clone(), Value::Object(meta));
+            }
+            node = node.get_mut(seg).and_then(Value::as_object_mut).expect("groups are objects");
+        }
+        let mut o = Map::new();
+        o.insert("$type".into(), json!(t.ty.as_str()));
+        o.insert("$value".into(), dtcg_value(&t.value));
+        if let Some(d) = &t.description {
+            o.insert("$description".into(), json!(d));
+        }
+        if let Some(d) = &t.deprecated {
+            o.insert("$deprecated".into(), d.clone());
+        }
+        if let Some(e) = &t.extensions {
+            o.insert("$extensions".into(), e.clone());
+        }
+        node.insert(last.clone(), Value::Object(o));
+    }
+    Value::Object(root)
+}

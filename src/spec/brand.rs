@@ -1,0 +1,453 @@
+//! One brand, parsed and validated from its files: brand.json, tokens.json,
+//! BRAND_BOOK.md and assets. Pure: files come in as bytes, today's date comes
+//! in as a value, and every problem goes out as a diagnostic.
+
+use super::diag::{file_error, has_errors, Diagnostic, FileDiags};
+use super::json::{join, PosIndex};
+use super::model::BrandDoc;
+use super::schema;
+use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
+use crate::color;
+use chrono::NaiveDate;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+
+/// Largest asset file marque publishes.
+pub const MAX_ASSET_BYTES: usize = 5 * 1024 * 1024;
+
+/// The files of one brand folder, keyed by path relative to the folder
+/// (`brand.json`, `assets/logo.svg`), as read by a source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BrandFiles {
+    pub slug: String,
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+/// A brand that passed validation: everything a renderer needs.
+#[derive(Debug, Clone)]
+pub struct Brand {
+    pub slug: String,
+    pub doc: BrandDoc,
+    pub version: semver::Version,
+    pub updated: NaiveDate,
+    pub tokens: TokenSet,
+    pub brand_book: Option<String>,
+    /// Files under `assets/`, keyed by their path below `assets/`.
+    pub assets: BTreeMap<String, Vec<u8>>,
+    /// Warnings found while validating (the brand is still published).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// True for a slug: lowercase ASCII words joined by single hyphens, at most 64 characters.
+pub fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.split('-').all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+}
+
+/// Parses a brand version: semver with an optional pre-release, no `v`, no build metadata.
+pub fn parse_version(s: &str) -> Result<semver::Version, String> {
+    if s.starts_with(['v', 'V']) {
+        return Err(format!("version \"{s}\" must not start with `v`: write \"{}\"", &s[1..]));
+    }
+    let v = semver::Version::parse(s).map_err(|e| format!("version \"{s}\" is not a semantic version MAJOR.MINOR.PATCH ({e})"))?;
+    if !v.build.is_empty() {
+        return Err(format!("version \"{s}\" has build metadata (`+{}`), which marque does not allow", v.build));
+    }
+    Ok(v)
+}
+
+/// Parses a calendar date `YYYY-MM-DD` that exists and is not after `today`.
+pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, String> {
+    let shaped = s.len() == 10
+        && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+    if !shaped {
+        return Err(format!("date \"{s}\" must be written YYYY-MM-DD"));
+    }
+    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| format!("date \"{s}\" does not exist in the calendar"))?;
+    if d > today {
+        return Err(format!("date \"{s}\" is in the future (today is {today})"));
+    }
+    Ok(d)
+}
+
+fn parse_json<'t>(text: &'t [u8], brand: &str, file: &str, out: &mut Vec<Diagnostic>) -> Option<(Value, PosIndex, &'t str)> {
+    let Ok(text) = std::str::from_utf8(text) else {
+        out.push(file_error(brand, file, "file is not valid UTF-8"));
+        return None;
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => {
+            let index = PosIndex::new(text);
+            Some((v, index, text))
+        }
+        Err(e) => {
+            let mut d = file_error(brand, file, format!("invalid JSON: {}", strip_position(&e.to_string())));
+            d.line = e.line().max(1) as u32;
+            d.column = e.column().max(1) as u32;
+            out.push(d);
+            None
+        }
+    }
+}
+
+/// serde_json appends " at line L column C"; the diagnostic carries those already.
+fn strip_position(msg: &str) -> &str {
+    msg.rfind(" at line ").map_or(msg, |i| &msg[..i])
+}
+
+/// Parses and validates one brand. Returns the brand when it has no errors,
+/// and every diagnostic (errors and warnings) either way.
+pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<Diagnostic>) {
+    let slug = files.slug.as_str();
+    let mut out = Vec::new();
+    if !is_slug(slug) {
+        out.push(file_error(
+            slug,
+            &format!("{slug}/"),
+            format!("folder name \"{slug}\" is not a valid slug: use lowercase letters and digits in words joined by single hyphens (at most 64 characters)"),
+        ));
+    }
+
+    let tokens_file = format!("{slug}/tokens.json");
+    let tokens = match files.files.get("tokens.json") {
+        None => {
+            out.push(file_error(slug, &tokens_file, "missing tokens.json: every brand needs its design tokens"));
+            None
+        }
+        Some(bytes) => parse_json(bytes, slug, &tokens_file, &mut out).map(|(doc, index, _)| {
+            let mut d = FileDiags { brand: slug, file: tokens_file.clone(), index: &index, out: &mut out };
+            let set = parse_tokens(&doc, &mut d);
+            check_css_names(&set, &mut d);
+            set
+        }),
+    };
+
+    let brand_file = format!("{slug}/brand.json");
+    let mut parsed = None;
+    match files.files.get("brand.json") {
+        None => out.push(file_error(slug, &brand_file, "missing brand.json")),
+        Some(bytes) => {
+            if let Some((value, index, _)) = parse_json(bytes, slug, &brand_file, &mut out) {
+                let mut d = FileDiags { brand: slug, file: brand_file.clone(), index: &index, out: &mut out };
+                let before = d.out.len();
+                schema::check_brand(&value, &mut d);
+                let shape_ok = !has_errors(&d.out[before..]);
+                if shape_ok {
+                    match serde_json::from_value::<BrandDoc>(value.clone()) {
+                        Ok(doc) => parsed = check_semantics(doc, files, tokens.as_ref(), today, &mut d),
+                        Err(e) => d.error("", format!("brand.json does not have the expected shape: {e}")),
+                    }
+                }
+            }
+        }
+    }
+
+    let brand_book = match files.files.get("BRAND_BOOK.md") {
+        None => None,
+        Some(bytes) => match String::from_utf8(bytes.clone()) {
+            Ok(s) => Some(s),
+            Err(_) => {
+                out.push(file_error(slug, &format!("{slug}/BRAND_BOOK.md"), "file is not valid UTF-8"));
+                None
+            }
+        },
+    };
+
+    let assets: BTreeMap<String, Vec<u8>> = files
+        .files
+        .iter()
+        .filter_map(|(path, bytes)| path.strip_prefix("assets/").map(|p| (p.to_string(), bytes.clone())))
+        .collect();
+    for (path, bytes) in &assets {
+        if bytes.len() > MAX_ASSET_BYTES {
+            out.push(file_error(slug, &format!("{slug}/assets/{path}"), format!("asset is {} bytes; the limit is 5 MiB", bytes.len())));
+        }
+    }
+
+    if has_errors(&out) {
+        return (None, out);
+    }
+    let (Some((doc, version, updated)), Some(tokens)) = (parsed, tokens) else {
+        return (None, out);
+    };
+    let brand = Brand {
+        slug: slug.to_string(),
+        doc,
+        version,
+        updated,
+        tokens,
+        brand_book,
+        assets,
+        warnings: out.clone(),
+    };
+    (Some(brand), out)
+}
+
+/// Kebab case of one path segment: `fontSize` → `font-size`, `Brand Blue` → `brand-blue`.
+pub fn kebab(segment: &str) -> String {
+    let mut out = String::new();
+    let mut prev: Option<char> = None;
+    for c in segment.chars() {
+        if c.is_alphanumeric() {
+            let boundary = c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
+            if boundary || (prev.is_none() && !out.is_empty()) {
+                out.push('-');
+            }
+            out.extend(c.to_lowercase());
+            prev = Some(c);
+        } else {
+            prev = None;
+        }
+    }
+    out
+}
+
+/// The suffixes of the custom properties a composite token expands into in
+/// tokens.css (`--typography-body-font-size`), besides its shorthand.
+pub fn css_part_suffixes(ty: TokenType) -> &'static [&'static str] {
+    match ty {
+        TokenType::Border => &["color", "width", "style"],
+        TokenType::Transition => &["duration", "delay", "timing-function"],
+        TokenType::Typography => &["font-family", "font-size", "font-weight", "letter-spacing", "line-height"],
+        _ => &[],
+    }
+}
+
+/// The CSS custom property name of a token path, without the leading `--`.
+pub fn css_name(path: &[String]) -> String {
+    path.iter().map(|s| kebab(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-")
+}
+
+fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for t in &set.tokens {
+        let name = css_name(&t.path);
+        if name.is_empty() {
+            d.error(&t.pointer, format!("token `{}` has no letters or digits to make a CSS name from", t.name()));
+            continue;
+        }
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            d.error(&t.pointer, format!("token `{}` gives the CSS name `--{name}`; use ASCII letters and digits in token names", t.name()));
+            continue;
+        }
+        let parts = css_part_suffixes(t.ty).iter().map(|s| format!("{name}-{s}"));
+        for n in std::iter::once(name.clone()).chain(parts) {
+            if let Some(other) = seen.insert(n.clone(), t.name()) {
+                d.error(&t.pointer, format!("tokens `{other}` and `{}` both map to the CSS name `--{n}`", t.name()));
+            }
+        }
+    }
+}
+
+fn check_semantics(
+    doc: BrandDoc,
+    files: &BrandFiles,
+    tokens: Option<&TokenSet>,
+    today: NaiveDate,
+    d: &mut FileDiags<'_>,
+) -> Option<(BrandDoc, semver::Version, NaiveDate)> {
+    let version = parse_version(&doc.version).map_err(|m| d.error("/version", m)).ok();
+    let updated = parse_date(&doc.updated, today).map_err(|m| d.error("/updated", m)).ok();
+
+    if let Some(tokens) = tokens {
+        let want = |pointer: String, reference: &str, ty: TokenType, d: &mut FileDiags<'_>| {
+            let Some(name) = parse_reference(reference) else {
+                d.error(&pointer, format!("\"{reference}\" is not a token reference: write it as {{group.token}}"));
+                return;
+            };
+            match tokens.get(name) {
+                None => d.error(&pointer, format!("reference `{reference}` does not name a token in tokens.json")),
+                Some(t) if t.ty != ty => d.error(
+                    &pointer,
+                    format!("reference `{reference}` is a {} token; a {} token is needed here", t.ty.as_str(), ty.as_str()),
+                ),
+                Some(_) => {}
+            }
+        };
+        for (i, f) in doc.typography.families.iter().enumerate() {
+            want(format!("/typography/families/{i}/token"), &f.token, TokenType::FontFamily, d);
+        }
+        for (i, s) in doc.typography.styles.iter().enumerate() {
+            want(format!("/typography/styles/{i}/token"), &s.token, TokenType::Typography, d);
+        }
+        for (i, p) in doc.color.palette.iter().enumerate() {
+            want(format!("/color/palette/{i}/token"), &p.token, TokenType::Color, d);
+        }
+        for (i, pair) in doc.color.pairs.iter().enumerate() {
+            let base = format!("/color/pairs/{i}");
+            want(join(&base, "foreground"), &pair.foreground, TokenType::Color, d);
+            want(join(&base, "background"), &pair.background, TokenType::Color, d);
+            if let Some((ratio, passes)) = pair_contrast(tokens, &pair.foreground, &pair.background, &pair.level) {
+                if !passes {
+                    d.error(
+                        &base,
+                        format!(
+                            "contrast of {} on {} is {:.2}:1, below the {} minimum of {}:1",
+                            pair.foreground,
+                            pair.background,
+                            ratio,
+                            pair.level,
+                            level_minimum(&pair.level)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    check_logo(&doc, files, d);
+    check_prompts(&doc, d);
+    Some((doc, version?, updated?))
+}
+
+/// The WCAG 2 minimum ratio of a conformance level.
+pub fn level_minimum(level: &str) -> f64 {
+    match level {
+        "AAA" => 7.0,
+        "AA-large" => 3.0,
+        _ => 4.5,
+    }
+}
+
+/// The contrast ratio of two colour references and whether it meets `level`.
+/// A translucent foreground is composited over the background first.
+pub fn pair_contrast(tokens: &TokenSet, fg: &str, bg: &str, level: &str) -> Option<(f64, bool)> {
+    let color_of = |r: &str| match tokens.resolve_reference(r)? {
+        TokenValue::Color(c) => Some(c.clone()),
+        _ => None,
+    };
+    let (f, b) = (color_of(fg)?, color_of(bg)?);
+    let fg_seen = color::over(f.srgb(), f.alpha, b.srgb());
+    let ratio = color::contrast(fg_seen, b.srgb());
+    // Compare at the two decimals that are published, so the verdict matches the number shown.
+    let shown = (ratio * 100.0).floor() / 100.0;
+    Some((shown, shown >= level_minimum(level)))
+}
+
+fn check_logo(doc: &BrandDoc, files: &BrandFiles, d: &mut FileDiags<'_>) {
+    let mut ids = HashSet::new();
+    for (i, v) in doc.logo.variants.iter().enumerate() {
+        let base = format!("/logo/variants/{i}");
+        if !is_slug(&v.id) {
+            d.error(&join(&base, "id"), format!("logo id \"{}\" must be slug-shaped (lowercase words joined by hyphens)", v.id));
+        } else if !ids.insert(v.id.as_str()) {
+            d.error(&join(&base, "id"), format!("logo id \"{}\" is used twice", v.id));
+        }
+        let p = join(&base, "file");
+        match check_asset_path(&v.file) {
+            Err(m) => d.error(&p, m),
+            Ok(()) if !files.files.contains_key(&v.file) => {
+                d.error(&p, format!("logo file \"{}\" does not exist in the brand folder", v.file))
+            }
+            Ok(()) => {}
+        }
+    }
+}
+
+/// An asset path must be relative, inside `assets/`, without `..` or empty segments.
+pub fn check_asset_path(path: &str) -> Result<(), String> {
+    if path.starts_with('/') || path.contains('\\') || path.contains(':') {
+        return Err(format!("\"{path}\" must be a relative path inside the brand folder, such as \"assets/logo.svg\""));
+    }
+    if path.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
+        return Err(format!("\"{path}\" must stay inside the brand folder (no `..`, `.` or empty segments)"));
+    }
+    if !path.starts_with("assets/") {
+        return Err(format!("\"{path}\" must lie in the brand's assets/ folder, which marque publishes"));
+    }
+    Ok(())
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
+    let mut ids = HashSet::new();
+    for (i, prompt) in doc.prompt_kit.prompts.iter().enumerate() {
+        let base = format!("/promptKit/prompts/{i}");
+        if !is_slug(&prompt.id) {
+            d.error(&join(&base, "id"), format!("prompt id \"{}\" must be slug-shaped (lowercase words joined by hyphens)", prompt.id));
+        } else if !ids.insert(prompt.id.as_str()) {
+            d.error(&join(&base, "id"), format!("prompt id \"{}\" is used twice", prompt.id));
+        }
+        let mut declared = HashSet::new();
+        for (j, var) in prompt.variables.iter().enumerate() {
+            let vp = format!("{base}/variables/{j}/name");
+            if !is_identifier(&var.name) {
+                d.error(&vp, format!("variable name \"{}\" must be an identifier (letters, digits and _)", var.name));
+            } else if !declared.insert(var.name.as_str()) {
+                d.error(&vp, format!("variable \"{}\" is declared twice", var.name));
+            }
+        }
+        let tp = join(&base, "template");
+        match crate::prompt::template_variables(&prompt.template) {
+            Err(e) => d.error(&tp, format!("template does not parse: {e}")),
+            Ok(used) => {
+                for name in used.iter().filter(|n| !declared.contains(n.as_str())) {
+                    d.error(&tp, format!("template uses `{name}`, which is not declared in `variables`"));
+                }
+                for (j, var) in prompt.variables.iter().enumerate() {
+                    if !used.contains(&var.name) {
+                        d.warning(&format!("{base}/variables/{j}"), format!("variable \"{}\" is declared but the template never uses it", var.name));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn today() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, 22).unwrap()
+    }
+
+    #[test]
+    fn versions_must_be_plain_semver() {
+        assert!(parse_version("1.2.3").is_ok());
+        assert!(parse_version("3.0.0-beta.1").is_ok());
+        for bad in ["3.2", "v1.0.0", "01.2.0", "1.0.0+build.5", ""] {
+            assert!(parse_version(bad).is_err(), "{bad} should be rejected");
+        }
+    }
+
+    #[test]
+    fn dates_must_exist_and_not_be_in_the_future() {
+        assert!(parse_date("2024-02-29", today()).is_ok());
+        assert_eq!(parse_date("2026-02-30", today()).unwrap_err(), "date \"2026-02-30\" does not exist in the calendar");
+        assert!(parse_date("2026-11-23", today()).unwrap_err().contains("future"));
+        assert!(parse_date("2026-1-05", today()).is_err());
+        assert!(parse_date("26-01-05", today()).is_err());
+    }
+
+    #[test]
+    fn slugs_are_lowercase_hyphenated_words() {
+        assert!(is_slug("acme"));
+        assert!(is_slug("lumen-health-2"));
+        for bad in ["Acme", "-acme", "acme-", "ac--me", "ac_me", "", &"a".repeat(65)] {
+            assert!(!is_slug(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn css_names_are_kebab_case_paths() {
+        let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(css_name(&path(&["color", "brandBlue", "500"])), "color-brand-blue-500");
+        assert_eq!(css_name(&path(&["font", "Body Text"])), "font-body-text");
+        assert_eq!(css_name(&path(&["space", "2xl"])), "space-2xl");
+        assert_eq!(css_name(&path(&["a_b"])), "a-b");
+    }
+
+    #[test]
+    fn asset_paths_stay_inside_the_assets_folder() {
+        assert!(check_asset_path("assets/logo.svg").is_ok());
+        for bad in ["../x.svg", "assets/../../x", "/etc/passwd", "logo.svg", "assets//x", "C:\\x"] {
+            assert!(check_asset_path(bad).is_err(), "{bad}");
+        }
+    }
+}
