@@ -30,7 +30,9 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
     on_listening: impl FnOnce(&Running),
 ) -> Result<()> {
-    let listener = TcpListener::bind(args.listen).await.with_context(|| format!("cannot listen on {}", args.listen))?;
+    let listener = TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
     let addr = listener.local_addr()?;
     let public_url = args.public_url(addr);
     let ctx = Context::new(&public_url, None);
@@ -45,7 +47,11 @@ pub async fn serve(
     };
     let serving = tokio::spawn(server::serve(listener, router(state), limits, shutdown));
     tracing::info!(%addr, %public_url, "marque is listening");
-    on_listening(&Running { addr, public_url, snapshot });
+    on_listening(&Running {
+        addr,
+        public_url,
+        snapshot,
+    });
 
     // The first build runs on a blocking thread: it reads files and compresses.
     let content_dir = args.content.clone();

@@ -92,12 +92,24 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
 
 /// Validates and renders every brand of `content`, reusing `previous` where
 /// a brand's input did not change.
-pub fn build_catalog(content: &Content, ctx: &Context, today: NaiveDate, previous: &Catalog) -> Catalog {
-    let mut next = Catalog { brands: BTreeMap::new(), source_diagnostics: Vec::new() };
+pub fn build_catalog(
+    content: &Content,
+    ctx: &Context,
+    today: NaiveDate,
+    previous: &Catalog,
+) -> Catalog {
+    let mut next = Catalog {
+        brands: BTreeMap::new(),
+        source_diagnostics: Vec::new(),
+    };
     for files in &content.brands {
         let slug = files.slug.clone();
-        let source_diags: Vec<Diagnostic> =
-            content.diagnostics.iter().filter(|d| d.brand == slug).cloned().collect();
+        let source_diags: Vec<Diagnostic> = content
+            .diagnostics
+            .iter()
+            .filter(|d| d.brand == slug)
+            .cloned()
+            .collect();
         let hash = input_hash(files, ctx, today);
         let prev = previous.brands.get(&slug);
         if let Some(p) = prev.filter(|p| p.attempted == hash) {
@@ -111,7 +123,15 @@ pub fn build_catalog(content: &Content, ctx: &Context, today: NaiveDate, previou
             Some(brand) if !has_errors(&all) => Some(Arc::new(render_brand(brand, ctx, hash))),
             _ => prev.and_then(|p| p.published.clone()),
         };
-        next.brands.insert(slug.clone(), BrandState { slug, published, diagnostics: all, attempted: hash });
+        next.brands.insert(
+            slug.clone(),
+            BrandState {
+                slug,
+                published,
+                diagnostics: all,
+                attempted: hash,
+            },
+        );
     }
     next.source_diagnostics = content
         .diagnostics
@@ -137,13 +157,20 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
             "llms.txt" => render::llms_txt::render(&brand, ctx),
             _ => unreachable!("every surface has a renderer"),
         };
-        add(format!("/brand/{s}/{file}"), Resource::new(media, body.into_bytes(), CachePolicy::Current));
+        add(
+            format!("/brand/{s}/{file}"),
+            Resource::new(media, body.into_bytes(), CachePolicy::Current),
+        );
     }
     let page = render::html::render(&brand, ctx);
     add(
         format!("/brand/{s}"),
-        Resource::new("text/html; charset=utf-8", page.body.into_bytes(), CachePolicy::Current)
-            .with_header("content-security-policy", &page.csp),
+        Resource::new(
+            "text/html; charset=utf-8",
+            page.body.into_bytes(),
+            CachePolicy::Current,
+        )
+        .with_header("content-security-policy", &page.csp),
     );
     add(
         format!("/embed/brand/{s}"),
@@ -158,7 +185,10 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
         let mut r = Resource::new(media, bytes.clone(), CachePolicy::Current);
         if media == "image/svg+xml" {
             // An SVG opened directly is a document that could run script; forbid it.
-            r = r.with_header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+            r = r.with_header(
+                "content-security-policy",
+                "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+            );
         }
         add(format!("/brand/{s}/assets/{path}"), r);
     }
@@ -175,7 +205,12 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
             message,
         });
     }
-    Published { brand: Arc::new(brand), input, resources, warnings }
+    Published {
+        brand: Arc::new(brand),
+        input,
+        resources,
+        warnings,
+    }
 }
 
 /// What `/status` reports besides the brands: filled in by the reload loop.
@@ -246,7 +281,10 @@ struct BrandsEntry<'a> {
 
 /// Assembles the snapshot: every brand's resources plus the global documents.
 pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapshot {
-    let mut snap = Snapshot { resources: Default::default(), ready: true };
+    let mut snap = Snapshot {
+        resources: Default::default(),
+        ready: true,
+    };
     let brands: Vec<&Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
     for p in catalog.published() {
         for (path, r) in &p.resources {
@@ -257,8 +295,12 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
     snap.resources.insert(
         "/".into(),
         Arc::new(
-            Resource::new("text/html; charset=utf-8", index.body.into_bytes(), CachePolicy::Current)
-                .with_header("content-security-policy", &index.csp),
+            Resource::new(
+                "text/html; charset=utf-8",
+                index.body.into_bytes(),
+                CachePolicy::Current,
+            )
+            .with_header("content-security-policy", &index.csp),
         ),
     );
     let list: Vec<BrandsEntry> = brands
@@ -272,9 +314,17 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
             links: render::spec_json::links(b, ctx),
         })
         .collect();
-    let mut brands_json = serde_json::to_string_pretty(&serde_json::json!({ "brands": list })).expect("serialisable");
+    let mut brands_json =
+        serde_json::to_string_pretty(&serde_json::json!({ "brands": list })).expect("serialisable");
     brands_json.push('\n');
-    snap.resources.insert("/brands.json".into(), Arc::new(Resource::new("application/json", brands_json.into_bytes(), CachePolicy::Current)));
+    snap.resources.insert(
+        "/brands.json".into(),
+        Arc::new(Resource::new(
+            "application/json",
+            brands_json.into_bytes(),
+            CachePolicy::Current,
+        )),
+    );
     snap.resources.insert(
         "/llms.txt".into(),
         Arc::new(Resource::new(
@@ -318,13 +368,23 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
             .brands
             .values()
             .filter(|s| s.published.is_none())
-            .map(|s| Unpublished { slug: &s.slug, diagnostics: &s.diagnostics })
+            .map(|s| Unpublished {
+                slug: &s.slug,
+                diagnostics: &s.diagnostics,
+            })
             .collect(),
         content_diagnostics: &catalog.source_diagnostics,
         snapshot_bytes: snap.memory(),
     };
     let mut status_json = serde_json::to_string_pretty(&status).expect("serialisable");
     status_json.push('\n');
-    snap.resources.insert("/status".into(), Arc::new(Resource::new("application/json", status_json.into_bytes(), CachePolicy::NoStore)));
+    snap.resources.insert(
+        "/status".into(),
+        Arc::new(Resource::new(
+            "application/json",
+            status_json.into_bytes(),
+            CachePolicy::NoStore,
+        )),
+    );
     snap
 }

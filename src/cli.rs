@@ -23,7 +23,10 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<i32> {
         .published()
         .map(|p| p.warnings.iter().filter(|w| !diags.contains(w)).count())
         .sum();
-    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     let warnings = diags.len() - errors;
     match args.format {
         OutputFormat::Human => {
@@ -31,7 +34,11 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<i32> {
                 writeln!(out, "{d}\n")?;
             }
             let brands = catalog.brands.len();
-            let ok = catalog.brands.values().filter(|s| !s.stale() && s.published.is_some()).count();
+            let ok = catalog
+                .brands
+                .values()
+                .filter(|s| !s.stale() && s.published.is_some())
+                .count();
             writeln!(
                 out,
                 "{brands} brand(s) checked, {ok} valid: {errors} error(s), {warnings} warning(s)"
@@ -68,8 +75,19 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
     let content = read_content(&args.dir)?;
     let ctx = Context::new(&args.public_url, None);
     let catalog = build_catalog(&content, &ctx, today(), &Catalog::default());
-    let snap = assemble(&catalog, &ctx, &ReloadInfo { source: format!("directory {}", args.dir.display()), ..ReloadInfo::default() });
-    let mut paths: Vec<&String> = snap.resources.keys().filter(|p| p.as_str() != "/status").collect();
+    let snap = assemble(
+        &catalog,
+        &ctx,
+        &ReloadInfo {
+            source: format!("directory {}", args.dir.display()),
+            ..ReloadInfo::default()
+        },
+    );
+    let mut paths: Vec<&String> = snap
+        .resources
+        .keys()
+        .filter(|p| p.as_str() != "/status")
+        .collect();
     paths.sort();
     let mut headers = String::new();
     for path in &paths {
@@ -88,14 +106,24 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
                 write_file(&args.out, &format!("{target}.br"), &br.body)?;
             }
         }
-        headers.push_str(&format!("{path}\n  Content-Type: {}\n", r.content_type.to_str().unwrap_or_default()));
+        headers.push_str(&format!(
+            "{path}\n  Content-Type: {}\n",
+            r.content_type.to_str().unwrap_or_default()
+        ));
         for (name, value) in &r.headers {
-            headers.push_str(&format!("  {name}: {}\n", value.to_str().unwrap_or_default()));
+            headers.push_str(&format!(
+                "  {name}: {}\n",
+                value.to_str().unwrap_or_default()
+            ));
         }
         headers.push_str("  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n");
     }
     write_file(&args.out, "_headers", headers.as_bytes())?;
-    let errors = catalog.diagnostics().iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = catalog
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     for d in catalog.diagnostics() {
         writeln!(out, "{d}\n")?;
     }
@@ -112,7 +140,8 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
 fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     let path = root.join(rel);
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -6,7 +6,11 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
-#[command(name = "marque", version, about = "Publishes brand books as machine-readable surfaces, straight from git.")]
+#[command(
+    name = "marque",
+    version,
+    about = "Publishes brand books as machine-readable surfaces, straight from git."
+)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -109,6 +113,10 @@ pub struct BuildArgs {
     #[arg(long, env = "MARQUE_OUT")]
     pub out: PathBuf,
     /// Absolute base URL the files will be served from.
-    #[arg(long, env = "MARQUE_PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
+    #[arg(
+        long,
+        env = "MARQUE_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
     pub public_url: String,
 }

@@ -10,7 +10,13 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(args) => tokio::runtime::Runtime::new()
             .map_err(anyhow::Error::from)
-            .and_then(|rt| rt.block_on(marque::app::serve(args, marque::http::server::shutdown_signal(), |_| {})))
+            .and_then(|rt| {
+                rt.block_on(marque::app::serve(
+                    args,
+                    marque::http::server::shutdown_signal(),
+                    |_| {},
+                ))
+            })
             .map(|()| 0),
         Command::Check(args) => marque::cli::check(&args, &mut std::io::stdout().lock()),
         Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
@@ -27,7 +33,9 @@ fn main() -> ExitCode {
 fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("marque=info,warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     match format {
         LogFormat::Human => builder.init(),
         LogFormat::Json => builder.json().init(),

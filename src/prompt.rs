@@ -7,7 +7,17 @@ use minijinja::{Environment, UndefinedBehavior};
 use std::collections::BTreeSet;
 
 /// Names MiniJinja provides itself; a template may use them without declaring.
-const BUILTINS: &[&str] = &["range", "dict", "namespace", "loop", "self", "super", "caller", "varargs", "kwargs"];
+const BUILTINS: &[&str] = &[
+    "range",
+    "dict",
+    "namespace",
+    "loop",
+    "self",
+    "super",
+    "caller",
+    "varargs",
+    "kwargs",
+];
 
 fn environment() -> Environment<'static> {
     let mut env = Environment::new();
@@ -18,10 +28,15 @@ fn environment() -> Environment<'static> {
 /// The top-level variables `template` reads, or the syntax error (with its line).
 pub fn template_variables(template: &str) -> Result<BTreeSet<String>, String> {
     let env = environment();
-    let tmpl = env.template_from_str(template).map_err(|e| match e.line() {
-        Some(line) => format!("{} (template line {line})", e.detail().unwrap_or("syntax error")),
-        None => e.to_string(),
-    })?;
+    let tmpl = env
+        .template_from_str(template)
+        .map_err(|e| match e.line() {
+            Some(line) => format!(
+                "{} (template line {line})",
+                e.detail().unwrap_or("syntax error")
+            ),
+            None => e.to_string(),
+        })?;
     Ok(tmpl
         .undeclared_variables(false)
         .into_iter()
@@ -36,7 +51,10 @@ mod tests {
     #[test]
     fn lists_the_variables_a_template_reads() {
         let vars = template_variables("Write about {{ product }} for {{ audience|upper }}.{% for x in range(2) %}{{ x }}{% endfor %}").unwrap();
-        assert_eq!(vars.into_iter().collect::<Vec<_>>(), ["audience", "product"]);
+        assert_eq!(
+            vars.into_iter().collect::<Vec<_>>(),
+            ["audience", "product"]
+        );
     }
 
     #[test]

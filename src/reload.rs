@@ -31,7 +31,10 @@ impl Reloader {
             snapshot: Arc::new(ArcSwap::from_pointee(Snapshot::default())),
             ctx,
             catalog: Catalog::default(),
-            info: ReloadInfo { source, ..ReloadInfo::default() },
+            info: ReloadInfo {
+                source,
+                ..ReloadInfo::default()
+            },
         }
     }
 
@@ -49,7 +52,12 @@ impl Reloader {
         self.info.reloads += 1;
         self.info.revision = revision.clone();
         self.info.last_reload_at = Some(now.clone());
-        let diagnostics: Vec<_> = self.catalog.diagnostics().into_iter().filter(|d| d.severity == crate::spec::Severity::Error).collect();
+        let diagnostics: Vec<_> = self
+            .catalog
+            .diagnostics()
+            .into_iter()
+            .filter(|d| d.severity == crate::spec::Severity::Error)
+            .collect();
         if diagnostics.is_empty() {
             self.info.last_failure = None;
         } else {
@@ -61,7 +69,10 @@ impl Reloader {
             self.info.last_failure = Some(Failure {
                 revision,
                 since,
-                error: format!("{} error(s) in the content; affected brands keep their last good version", diagnostics.len()),
+                error: format!(
+                    "{} error(s) in the content; affected brands keep their last good version",
+                    diagnostics.len()
+                ),
                 diagnostics,
             });
         }

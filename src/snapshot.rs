@@ -72,10 +72,18 @@ impl Resource {
     /// Builds a resource, compressing `body` with gzip and brotli when that pays.
     pub fn new(content_type: &str, body: Vec<u8>, cache: CachePolicy) -> Resource {
         let worth = |c: &[u8]| (c.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
-        let encoded = |bytes: Vec<u8>, suffix: &str| Encoded { etag: etag(&bytes, suffix), body: Bytes::from(bytes) };
-        let (gz, br) = if body.len() >= 128 { (gzip(&body), brotli(&body)) } else { (Vec::new(), Vec::new()) };
+        let encoded = |bytes: Vec<u8>, suffix: &str| Encoded {
+            etag: etag(&bytes, suffix),
+            body: Bytes::from(bytes),
+        };
+        let (gz, br) = if body.len() >= 128 {
+            (gzip(&body), brotli(&body))
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Resource {
-            content_type: HeaderValue::from_str(content_type).expect("media types are valid header values"),
+            content_type: HeaderValue::from_str(content_type)
+                .expect("media types are valid header values"),
             gzip: (!gz.is_empty() && worth(&gz)).then(|| encoded(gz, "-gz")),
             br: (!br.is_empty() && worth(&br)).then(|| encoded(br, "-br")),
             identity: encoded(body, ""),
@@ -101,7 +109,11 @@ impl Resource {
 
 /// Media type of an asset, by extension.
 pub fn media_type_of(path: &str) -> &'static str {
-    let ext = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    let ext = path
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     match ext.as_str() {
         "svg" => "image/svg+xml",
         "png" => "image/png",
@@ -150,17 +162,25 @@ mod tests {
     #[test]
     fn each_coding_has_its_own_strong_etag_and_round_trips() {
         let body = "a body that compresses well. ".repeat(40).into_bytes();
-        let r = Resource::new("text/plain; charset=utf-8", body.clone(), CachePolicy::Current);
+        let r = Resource::new(
+            "text/plain; charset=utf-8",
+            body.clone(),
+            CachePolicy::Current,
+        );
         let gz = r.gzip.as_ref().unwrap();
         let br = r.br.as_ref().unwrap();
         assert_ne!(r.identity.etag, gz.etag);
         assert_ne!(gz.etag, br.etag);
         assert!(r.identity.etag.to_str().unwrap().starts_with('"'));
         let mut out = Vec::new();
-        flate2::read::GzDecoder::new(&gz.body[..]).read_to_end(&mut out).unwrap();
+        flate2::read::GzDecoder::new(&gz.body[..])
+            .read_to_end(&mut out)
+            .unwrap();
         assert_eq!(out, body);
         let mut out = Vec::new();
-        brotli::Decompressor::new(&br.body[..], 4096).read_to_end(&mut out).unwrap();
+        brotli::Decompressor::new(&br.body[..], 4096)
+            .read_to_end(&mut out)
+            .unwrap();
         assert_eq!(out, body);
     }
 

@@ -28,7 +28,8 @@ impl AppState {
     pub fn new(snapshot: Arc<ArcSwap<Snapshot>>, max_age: u32) -> AppState {
         AppState {
             snapshot,
-            cache_current: HeaderValue::from_str(&format!("public, max-age={max_age}")).expect("valid header"),
+            cache_current: HeaderValue::from_str(&format!("public, max-age={max_age}"))
+                .expect("valid header"),
         }
     }
 }
@@ -43,22 +44,32 @@ pub fn router(state: AppState) -> Router {
 
 /// Headers every response carries.
 pub fn common_headers(h: &mut HeaderMap) {
-    h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
 }
 
 async fn healthz() -> Response {
     let mut res = (StatusCode::OK, "ok\n").into_response();
-    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     common_headers(res.headers_mut());
     res
 }
 
 async fn readyz(State(app): State<AppState>) -> Response {
     if !app.snapshot.load().ready {
-        return Problem::new(StatusCode::SERVICE_UNAVAILABLE, "the first snapshot has not been built yet")
-            .header(header::RETRY_AFTER, "1")
-            .into_response();
+        return Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the first snapshot has not been built yet",
+        )
+        .header(header::RETRY_AFTER, "1")
+        .into_response();
     }
     healthz().await
 }
@@ -77,7 +88,11 @@ fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> (&'r Encoded, Option<&'st
             let mut parts = item.split(';');
             let name = parts.next().unwrap_or("").trim();
             let quality = parts
-                .filter_map(|p| p.trim().strip_prefix("q=").and_then(|v| v.trim().parse::<f32>().ok()))
+                .filter_map(|p| {
+                    p.trim()
+                        .strip_prefix("q=")
+                        .and_then(|v| v.trim().parse::<f32>().ok())
+                })
                 .next()
                 .unwrap_or(1.0);
             if name.eq_ignore_ascii_case(coding) {
@@ -112,8 +127,16 @@ fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 pub fn respond(app: &AppState, r: &Resource, method: &Method, headers: &HeaderMap) -> Response {
     let (encoded, coding) = choose(r, headers);
     let not_modified = none_match(headers, &encoded.etag);
-    let status = if not_modified { StatusCode::NOT_MODIFIED } else { StatusCode::OK };
-    let body = if not_modified || method == Method::HEAD { Body::empty() } else { Body::from(encoded.body.clone()) };
+    let status = if not_modified {
+        StatusCode::NOT_MODIFIED
+    } else {
+        StatusCode::OK
+    };
+    let body = if not_modified || method == Method::HEAD {
+        Body::empty()
+    } else {
+        Body::from(encoded.body.clone())
+    };
     let mut res = Response::new(body);
     *res.status_mut() = status;
     let h = res.headers_mut();
@@ -122,19 +145,27 @@ pub fn respond(app: &AppState, r: &Resource, method: &Method, headers: &HeaderMa
         header::CACHE_CONTROL,
         match r.cache {
             CachePolicy::Current => app.cache_current.clone(),
-            CachePolicy::Immutable => HeaderValue::from_static("public, max-age=31536000, immutable"),
+            CachePolicy::Immutable => {
+                HeaderValue::from_static("public, max-age=31536000, immutable")
+            }
             CachePolicy::NoStore => HeaderValue::from_static("no-store"),
         },
     );
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-    h.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("ETag"));
+    h.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("ETag"),
+    );
     common_headers(h);
     for (name, value) in &r.headers {
         h.insert(*name, value.clone());
     }
     if !not_modified {
         h.insert(header::CONTENT_TYPE, r.content_type.clone());
-        h.insert(header::CONTENT_LENGTH, HeaderValue::from(encoded.body.len()));
+        h.insert(
+            header::CONTENT_LENGTH,
+            HeaderValue::from(encoded.body.len()),
+        );
         if let Some(c) = coding {
             h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(c));
         }
@@ -144,7 +175,12 @@ pub fn respond(app: &AppState, r: &Resource, method: &Method, headers: &HeaderMa
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
 
-async fn surface(State(app): State<AppState>, method: Method, uri: Uri, headers: HeaderMap) -> Response {
+async fn surface(
+    State(app): State<AppState>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     let snapshot = app.snapshot.load();
     let path = uri.path();
     let resource = snapshot.get(path);
@@ -158,12 +194,18 @@ async fn surface(State(app): State<AppState>, method: Method, uri: Uri, headers:
             let h = res.headers_mut();
             common_headers(h);
             h.insert(header::ALLOW, HeaderValue::from_static(ALLOWED));
-            h.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, HEAD, POST, OPTIONS"));
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_METHODS,
+                HeaderValue::from_static("GET, HEAD, POST, OPTIONS"),
+            );
             h.insert(
                 header::ACCESS_CONTROL_ALLOW_HEADERS,
                 HeaderValue::from_static("content-type, if-none-match, accept"),
             );
-            h.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("86400"));
+            h.insert(
+                header::ACCESS_CONTROL_MAX_AGE,
+                HeaderValue::from_static("86400"),
+            );
             res
         }
         _ if resource.is_some() => Problem::new(
@@ -178,9 +220,14 @@ async fn surface(State(app): State<AppState>, method: Method, uri: Uri, headers:
 
 /// A 404 that says what was not found: a brand, a surface of a brand, or a path.
 fn not_found(path: &str) -> Problem {
-    let detail = match path.strip_prefix("/brand/").map(|rest| rest.split_once('/').unwrap_or((rest, ""))) {
+    let detail = match path
+        .strip_prefix("/brand/")
+        .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
+    {
         Some((slug, "")) => format!("no brand named \"{slug}\" is published here"),
-        Some((slug, surface)) => format!("brand \"{slug}\" has no surface \"{surface}\" (or the brand is not published)"),
+        Some((slug, surface)) => {
+            format!("brand \"{slug}\" has no surface \"{surface}\" (or the brand is not published)")
+        }
         None => format!("nothing is published at {path}"),
     };
     Problem::not_found(detail)

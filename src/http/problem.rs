@@ -56,7 +56,10 @@ impl IntoResponse for Problem {
         let body = serde_json::to_vec(&self).unwrap_or_default();
         let mut res = (status, body).into_response();
         let h = res.headers_mut();
-        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         super::common_headers(h);
         for (k, v) in self.headers {

@@ -35,7 +35,12 @@ impl Default for Limits {
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves, then drains.
-pub async fn serve(listener: TcpListener, router: Router, limits: Limits, shutdown: impl Future<Output = ()>) {
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    shutdown: impl Future<Output = ()>,
+) {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
@@ -59,7 +64,10 @@ pub async fn serve(listener: TcpListener, router: Router, limits: Limits, shutdo
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(router.clone());
         let mut builder = hyper::server::conn::http1::Builder::new();
-        builder.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout).keep_alive(true);
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(limits.header_timeout)
+            .keep_alive(true);
         let conn = builder.serve_connection(TokioIo::new(stream), service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {

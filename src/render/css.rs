@@ -17,8 +17,19 @@ pub enum Refs {
 
 /// Generic font families, written without quotes.
 const GENERIC_FAMILIES: &[&str] = &[
-    "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
-    "ui-monospace", "ui-rounded", "math", "emoji", "fangsong",
+    "serif",
+    "sans-serif",
+    "monospace",
+    "cursive",
+    "fantasy",
+    "system-ui",
+    "ui-serif",
+    "ui-sans-serif",
+    "ui-monospace",
+    "ui-rounded",
+    "math",
+    "emoji",
+    "fangsong",
 ];
 
 pub fn color(c: &Color) -> String {
@@ -27,7 +38,11 @@ pub fn color(c: &Color) -> String {
         Component::None => "none".to_string(),
     };
     let [a, b, cc] = c.components.map(comp);
-    let alpha = if c.alpha < 1.0 { format!(" / {}", fmt_num(round(c.alpha, 6))) } else { String::new() };
+    let alpha = if c.alpha < 1.0 {
+        format!(" / {}", fmt_num(round(c.alpha, 6)))
+    } else {
+        String::new()
+    };
     match c.space.as_str() {
         "srgb" => match (&c.hex, c.alpha < 1.0) {
             (Some(hex), false) => hex.clone(),
@@ -49,10 +64,15 @@ fn round(v: f64, places: i32) -> f64 {
 /// identifier that is not a keyword (Style Dictionary quotes the same way).
 fn plain_family(name: &str) -> bool {
     let mut chars = name.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
     first_ok
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        && !matches!(name.to_ascii_lowercase().as_str(), "inherit" | "initial" | "unset" | "revert" | "revert-layer" | "default")
+        && !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "inherit" | "initial" | "unset" | "revert" | "revert-layer" | "default"
+        )
 }
 
 pub fn font_family(names: &[String]) -> String {
@@ -78,7 +98,10 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
                 let path: Vec<String> = target.split('.').map(String::from).collect();
                 format!("var(--{})", css_name(&path))
             }
-            Refs::Resolve => set.resolve(v).map(|r| value(r, set, refs)).unwrap_or_default(),
+            Refs::Resolve => set
+                .resolve(v)
+                .map(|r| value(r, set, refs))
+                .unwrap_or_default(),
         },
         TokenValue::Color(c) => color(c),
         TokenValue::Dimension(d) => format!("{}{}", fmt_num(d.value), d.unit.as_str()),
@@ -95,8 +118,16 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         // CSS has no dash-array for borders; a custom dash pattern is shown as `dashed`.
         TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => k.clone(),
         TokenValue::StrokeStyle(StrokeStyle::Dashed { .. }) => "dashed".to_string(),
-        TokenValue::Border { color, width, style } => format!("{} {} {}", sub(width), sub(style), sub(color)),
-        TokenValue::Transition { duration, delay, timing_function } => {
+        TokenValue::Border {
+            color,
+            width,
+            style,
+        } => format!("{} {} {}", sub(width), sub(style), sub(color)),
+        TokenValue::Transition {
+            duration,
+            delay,
+            timing_function,
+        } => {
             format!("{} {} {}", sub(duration), sub(timing_function), sub(delay))
         }
         TokenValue::Shadow(layers) => layers
@@ -141,9 +172,23 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
 /// [`css_part_suffixes`](crate::spec::brand::css_part_suffixes).
 pub fn parts(v: &TokenValue) -> Vec<&TokenValue> {
     match v {
-        TokenValue::Border { color, width, style } => vec![color, width, style],
-        TokenValue::Transition { duration, delay, timing_function } => vec![duration, delay, timing_function],
-        TokenValue::Typography(t) => vec![&t.font_family, &t.font_size, &t.font_weight, &t.letter_spacing, &t.line_height],
+        TokenValue::Border {
+            color,
+            width,
+            style,
+        } => vec![color, width, style],
+        TokenValue::Transition {
+            duration,
+            delay,
+            timing_function,
+        } => vec![duration, delay, timing_function],
+        TokenValue::Typography(t) => vec![
+            &t.font_family,
+            &t.font_size,
+            &t.font_weight,
+            &t.letter_spacing,
+            &t.line_height,
+        ],
         _ => vec![],
     }
 }
@@ -154,7 +199,9 @@ pub fn shorthand_of_parts(v: &TokenValue, name: &str) -> Option<String> {
     let p = |s: &str| format!("var(--{name}-{s})");
     Some(match v {
         TokenValue::Border { .. } => format!("{} {} {}", p("width"), p("style"), p("color")),
-        TokenValue::Transition { .. } => format!("{} {} {}", p("duration"), p("timing-function"), p("delay")),
+        TokenValue::Transition { .. } => {
+            format!("{} {} {}", p("duration"), p("timing-function"), p("delay"))
+        }
         TokenValue::Typography(_) => format!(
             "{} {}/{} {}",
             p("font-weight"),

@@ -1,4 +1,4 @@
-/* marque brand card. Usage: <div data-marque-brand="SLUG"></div> <script async src=".../embed/brand/SLUG"></script> */
+/* marque brand card: renders into every element with data-marque-brand="SLUG". */
 (function () {
   "use strict";
   var card = /*CARD*/null;

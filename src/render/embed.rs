@@ -95,7 +95,9 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             .iter()
             .filter_map(|f| {
                 let v = brand.tokens.resolve_reference(&f.token)?;
-                let TokenValue::FontFamily(names) = v else { return None };
+                let TokenValue::FontFamily(names) = v else {
+                    return None;
+                };
                 Some(Font {
                     role: f.role.clone(),
                     family: names.first()?.clone(),

@@ -69,13 +69,35 @@ pub fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Inline Markdown text: folds line breaks (so content cannot start a heading
-/// or a list), and backslash-escapes the characters that would start HTML,
-/// links, emphasis or code, or break a table cell.
+/// Inline Markdown text: folds line breaks (so content cannot start a
+/// heading or a list), and backslash-escapes what would start HTML, a link,
+/// an image, emphasis, code, an entity or a table cell. Characters that are
+/// harmless where they stand (`!` not before `[`, `_` inside a word) are
+/// left alone so the text reads naturally to a language model.
 pub fn md(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in collapse_ws(s).chars() {
-        if matches!(c, '\\' | '<' | '>' | '[' | ']' | '*' | '_' | '`' | '|' | '#' | '!' | '&') {
+    let text = collapse_ws(s);
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = if i == 0 { None } else { Some(chars[i - 1]) };
+        let next = chars.get(i + 1).copied();
+        let word = |x: Option<char>| x.is_some_and(char::is_alphanumeric);
+        let escape = match c {
+            '\\' | '<' | '[' | ']' | '*' | '`' | '|' => true,
+            '!' => next == Some('['),
+            // Only `&name;` or `&#123;` would be read as an entity.
+            '&' => {
+                let run = chars[i + 1..]
+                    .iter()
+                    .take_while(|n| n.is_ascii_alphanumeric() || **n == '#')
+                    .count();
+                run > 0 && chars.get(i + 1 + run) == Some(&';')
+            }
+            '_' => !(word(prev) && word(next)),
+            '#' | '>' | '+' | '-' | '=' => i == 0,
+            _ => false,
+        };
+        if escape {
             out.push('\\');
         }
         out.push(c);
@@ -115,7 +137,10 @@ mod tests {
 
     #[test]
     fn html_escapes_markup() {
-        assert_eq!(html("<img onerror=\"x\">&'"), "&lt;img onerror=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            html("<img onerror=\"x\">&'"),
+            "&lt;img onerror=&quot;x&quot;&gt;&amp;&#39;"
+        );
     }
 
     #[test]
@@ -135,7 +160,12 @@ mod tests {
 
     #[test]
     fn markdown_text_is_inert() {
-        assert_eq!(md("<b>x</b>\n# y | z"), "\\<b\\>x\\</b\\> \\# y \\| z");
+        assert_eq!(md("<b>x</b>\n# y | z"), "\\<b>x\\</b> # y \\| z");
+        assert_eq!(md("# Title"), "\\# Title");
+        assert_eq!(
+            md("Wow! ![x](y) snake_case _em_ R&D &amp;"),
+            "Wow! \\!\\[x\\](y) snake_case \\_em\\_ R&D \\&amp;"
+        );
         assert_eq!(md_code("a`b"), "``a`b``");
     }
 

@@ -63,7 +63,12 @@ pub struct ModeValue {
 #[derive(Serialize, Clone)]
 #[serde(untagged)]
 pub enum Value {
-    Color { r: f64, g: f64, b: f64, a: f64 },
+    Color {
+        r: f64,
+        g: f64,
+        b: f64,
+        a: f64,
+    },
     Float(f64),
     String(String),
     Alias {
@@ -83,15 +88,19 @@ fn round(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
+/// Temporary ids live only inside one request body. They must not look like
+/// Figma's real ids (`VariableID:1:23`), which Figma would try to look up.
 fn var_id(path: &str) -> String {
-    format!("VariableID:{path}")
+    format!("var:{path}")
 }
 
 /// Figma's type for a token type, or `None` when Figma has no variable for it.
 fn figma_type(ty: TokenType) -> Option<&'static str> {
     match ty {
         TokenType::Color => Some("COLOR"),
-        TokenType::Dimension | TokenType::FontWeight | TokenType::Number | TokenType::Duration => Some("FLOAT"),
+        TokenType::Dimension | TokenType::FontWeight | TokenType::Number | TokenType::Duration => {
+            Some("FLOAT")
+        }
         TokenType::FontFamily => Some("STRING"),
         _ => None,
     }
@@ -129,7 +138,12 @@ fn literal(v: &TokenValue) -> Option<Value> {
     Some(match v {
         TokenValue::Color(c) => {
             let [r, g, b] = c.srgb().map(round);
-            Value::Color { r, g, b, a: round(c.alpha) }
+            Value::Color {
+                r,
+                g,
+                b,
+                a: round(c.alpha),
+            }
         }
         TokenValue::Dimension(d) => Value::Float(round(d.px())),
         TokenValue::FontWeight(n) | TokenValue::Number(n) => Value::Float(round(*n)),
@@ -149,14 +163,24 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     /// Adds one variable; `value` may be an alias to an exported token.
-    fn add(&mut self, name_path: &[String], ty: TokenType, value: &TokenValue, description: Option<&String>, web: String) {
-        let Some(resolved_type) = figma_type(ty) else { return };
+    fn add(
+        &mut self,
+        name_path: &[String],
+        ty: TokenType,
+        value: &TokenValue,
+        description: Option<&String>,
+        web: String,
+    ) {
+        let Some(resolved_type) = figma_type(ty) else {
+            return;
+        };
         let dotted = name_path.join(".");
         let id = var_id(&dotted);
         let v = match value {
-            TokenValue::Alias(target) if self.exported.contains(target) => {
-                Value::Alias { kind: "VARIABLE_ALIAS", id: var_id(target) }
-            }
+            TokenValue::Alias(target) if self.exported.contains(target) => Value::Alias {
+                kind: "VARIABLE_ALIAS",
+                id: var_id(target),
+            },
             other => match self.set.resolve(other).and_then(literal) {
                 Some(v) => v,
                 None => return,
@@ -172,21 +196,30 @@ impl Builder<'_> {
             scopes: scopes(ty, name_path),
             code_syntax: CodeSyntax { web },
         });
-        self.body.variable_mode_values.push(ModeValue { variable_id: id, mode_id: self.mode.clone(), value: v });
+        self.body.variable_mode_values.push(ModeValue {
+            variable_id: id,
+            mode_id: self.mode.clone(),
+            value: v,
+        });
     }
 }
 
 pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     let set = &brand.tokens;
     let mut skipped = Vec::new();
-    let collection = format!("VariableCollectionId:{}", brand.slug);
-    let mode = format!("{collection}/mode:default");
+    let collection = format!("collection:{}", brand.slug);
+    let mode = format!("mode:{}:default", brand.slug);
     let exportable = |t: &Token| figma_type(t.ty).is_some();
     let mut b = Builder {
         set,
         collection: collection.clone(),
         mode: mode.clone(),
-        exported: set.tokens.iter().filter(|t| exportable(t)).map(Token::name).collect(),
+        exported: set
+            .tokens
+            .iter()
+            .filter(|t| exportable(t))
+            .map(Token::name)
+            .collect(),
         body: Body {
             variable_collections: vec![CollectionCreate {
                 action: "CREATE",
@@ -248,12 +281,20 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
             None,
         ));
         b.body.variables.truncate(MAX_VARIABLES_PER_COLLECTION);
-        b.body.variable_mode_values.truncate(MAX_VARIABLES_PER_COLLECTION);
+        b.body
+            .variable_mode_values
+            .truncate(MAX_VARIABLES_PER_COLLECTION);
     }
     let mut body = serde_json::to_string_pretty(&b.body).expect("serialisable");
     body.push('\n');
     if body.len() > MAX_BODY_BYTES {
-        skipped.push((format!("tokens.figma.json is {} bytes, over Figma's 4 MB request limit", body.len()), None));
+        skipped.push((
+            format!(
+                "tokens.figma.json is {} bytes, over Figma's 4 MB request limit",
+                body.len()
+            ),
+            None,
+        ));
     }
     Output { body, skipped }
 }

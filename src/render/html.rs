@@ -26,7 +26,10 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
         for i in 0..4 {
             if i <= chunk.len() {
                 out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
@@ -71,7 +74,8 @@ fn theme(brand: &Brand) -> String {
     if let Some(f) = family(&["body", "text", "sans"]).filter(|f| !f.is_empty()) {
         let _ = write!(t, "--font-body:{f}, system-ui, sans-serif;");
     }
-    if let Some(f) = family(&["display", "heading", "headline", "serif"]).filter(|f| !f.is_empty()) {
+    if let Some(f) = family(&["display", "heading", "headline", "serif"]).filter(|f| !f.is_empty())
+    {
         let _ = write!(t, "--font-heading:{f}, Georgia, serif;");
     }
     t
@@ -122,7 +126,13 @@ impl Snippets {
     }
 }
 
-fn head(out: &mut String, title: &str, description: &str, theme: &str, alternates: &[(&str, String)]) {
+fn head(
+    out: &mut String,
+    title: &str,
+    description: &str,
+    theme: &str,
+    alternates: &[(&str, String)],
+) {
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<meta name=\"description\" content=\"{}\">\n",
@@ -130,9 +140,16 @@ fn head(out: &mut String, title: &str, description: &str, theme: &str, alternate
         html(description)
     );
     for (ty, href) in alternates {
-        let _ = writeln!(out, "<link rel=\"alternate\" type=\"{ty}\" href=\"{}\">", html(href));
+        let _ = writeln!(
+            out,
+            "<link rel=\"alternate\" type=\"{ty}\" href=\"{}\">",
+            html(href)
+        );
     }
-    let _ = write!(out, "<style>:root{{{theme}}}{STYLE}</style>\n</head>\n<body>\n");
+    let _ = write!(
+        out,
+        "<style>:root{{{theme}}}{STYLE}</style>\n</head>\n<body>\n"
+    );
 }
 
 fn foot(out: &mut String, ctx: &Context) {
@@ -156,7 +173,10 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
         &format!("{} · brand API", doc.name),
         &summary,
         &theme(brand),
-        &[("text/markdown", ctx.brand_url(s, "spec.md")), ("application/json", ctx.brand_url(s, "spec.json"))],
+        &[
+            ("text/markdown", ctx.brand_url(s, "spec.md")),
+            ("application/json", ctx.brand_url(s, "spec.json")),
+        ],
     );
     o.push_str("<header><div class=\"inner\">");
     if let Some(logo) = primary_logo(brand) {
@@ -183,16 +203,45 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
     // Endpoints
     o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");
     let endpoints: [(&str, &str, String); 7] = [
-        ("spec.json: canonical structured spec", "application/json", ctx.brand_url(s, "spec.json")),
-        ("spec.md: prose for a system prompt", "text/markdown", ctx.brand_url(s, "spec.md")),
-        ("tokens.css: CSS custom properties", "text/css", ctx.brand_url(s, "tokens.css")),
-        ("tokens.figma.json: Figma variables body", "application/json", ctx.brand_url(s, "tokens.figma.json")),
-        ("llms.txt: discovery for AI tools", "text/plain", ctx.brand_url(s, "llms.txt")),
-        ("Embed script", "text/javascript", ctx.url(&format!("/embed/brand/{s}"))),
+        (
+            "spec.json: canonical structured spec",
+            "application/json",
+            ctx.brand_url(s, "spec.json"),
+        ),
+        (
+            "spec.md: prose for a system prompt",
+            "text/markdown",
+            ctx.brand_url(s, "spec.md"),
+        ),
+        (
+            "tokens.css: CSS custom properties",
+            "text/css",
+            ctx.brand_url(s, "tokens.css"),
+        ),
+        (
+            "tokens.figma.json: Figma variables body",
+            "application/json",
+            ctx.brand_url(s, "tokens.figma.json"),
+        ),
+        (
+            "llms.txt: discovery for AI tools",
+            "text/plain",
+            ctx.brand_url(s, "llms.txt"),
+        ),
+        (
+            "Embed script",
+            "text/javascript",
+            ctx.url(&format!("/embed/brand/{s}")),
+        ),
         ("This page", "text/html", ctx.brand_url(s, "")),
     ];
     for (label, media, url) in &endpoints {
-        let _ = write!(o, "<tr><td><a href=\"{}\">{}</a></td><td><code>{media}</code></td><td>", html(url), html(label));
+        let _ = write!(
+            o,
+            "<tr><td><a href=\"{}\">{}</a></td><td><code>{media}</code></td><td>",
+            html(url),
+            html(label)
+        );
         snip.code(&mut o, &format!("curl -sS --compressed {url}"));
         o.push_str("</td></tr>\n");
     }
@@ -214,22 +263,33 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
         ),
     );
     o.push_str("<h3 id=\"use-css\">2. Style a page with the design tokens</h3><p>Every token is a CSS custom property on <code>:root</code>:</p>");
-    snip.code(&mut o, &format!("<link rel=\"stylesheet\" href=\"{}\">", ctx.brand_url(s, "tokens.css")));
+    snip.code(
+        &mut o,
+        &format!(
+            "<link rel=\"stylesheet\" href=\"{}\">",
+            ctx.brand_url(s, "tokens.css")
+        ),
+    );
     if let Some(t) = brand.tokens.tokens.first() {
         snip.code(
             &mut o,
-            &format!(".button {{ color: var(--{}); }}", crate::spec::brand::css_name(&t.path)),
+            &format!(
+                ".button {{ color: var(--{}); }}",
+                crate::spec::brand::css_name(&t.path)
+            ),
         );
     }
     let embed_url = ctx.url(&format!("/embed/brand/{s}"));
     o.push_str("<h3 id=\"use-embed\">3. Embed the live brand card</h3><p>Paste this anywhere; the card follows every published change:</p>");
     snip.code(
         &mut o,
-        &format!("<div data-marque-brand=\"{s}\"></div>\n<script async src=\"{embed_url}\"></script>"),
+        &format!(
+            "<div data-marque-brand=\"{s}\"></div>\n<script async src=\"{embed_url}\"></script>"
+        ),
     );
-    let _ = write!(
+    let _ = writeln!(
         o,
-        "<p>Preview:</p><div class=\"preview\"><div data-marque-brand=\"{}\"></div></div><script async src=\"{}\"></script>\n",
+        "<p>Preview:</p><div class=\"preview\"><div data-marque-brand=\"{}\"></div></div><script async src=\"{}\"></script>",
         html(s),
         html(&embed_url)
     );
@@ -278,7 +338,12 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
             .variables
             .iter()
             .filter(|v| v.required || v.example.is_some())
-            .map(|v| (v.name.clone(), serde_json::Value::String(v.example.clone().unwrap_or_default())))
+            .map(|v| {
+                (
+                    v.name.clone(),
+                    serde_json::Value::String(v.example.clone().unwrap_or_default()),
+                )
+            })
             .collect();
         let body = serde_json::json!({"promptId": p.id, "variables": vars}).to_string();
         snip.code(
@@ -336,7 +401,10 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
     o.push_str("</code> in the content repository.</p></section>\n");
     o.push_str("</main>\n");
     foot(&mut o, ctx);
-    Page { body: o, csp: csp() }
+    Page {
+        body: o,
+        csp: csp(),
+    }
 }
 
 /// The index page at `/`, listing every brand.
@@ -347,14 +415,23 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
         "Brand books · marque",
         "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
         "",
-        &[("text/plain", ctx.url("/llms.txt")), ("application/json", ctx.url("/brands.json"))],
+        &[
+            ("text/plain", ctx.url("/llms.txt")),
+            ("application/json", ctx.url("/brands.json")),
+        ],
     );
     o.push_str("<header><div class=\"inner\"><h1>Brand books</h1><p>Specs for language models, design tokens for code and Figma, and prompt kits: one URL each.</p></div></header>\n<main><section><table><thead><tr><th>Brand</th><th>Version</th><th>Surfaces</th></tr></thead><tbody>\n");
     for b in brands {
-        let links: Vec<String> = ["spec.json", "spec.md", "tokens.css", "tokens.figma.json", "llms.txt"]
-            .iter()
-            .map(|f| format!("<a href=\"{}\">{f}</a>", html(&ctx.brand_url(&b.slug, f))))
-            .collect();
+        let links: Vec<String> = [
+            "spec.json",
+            "spec.md",
+            "tokens.css",
+            "tokens.figma.json",
+            "llms.txt",
+        ]
+        .iter()
+        .map(|f| format!("<a href=\"{}\">{f}</a>", html(&ctx.brand_url(&b.slug, f))))
+        .collect();
         let _ = writeln!(
             o,
             "<tr><td><a href=\"{}\"><strong>{}</strong></a><br>{}</td><td>{} as of {}</td><td>{}</td></tr>",
@@ -371,7 +448,10 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
     }
     o.push_str("</tbody></table></section></main>\n");
     foot(&mut o, ctx);
-    Page { body: o, csp: csp() }
+    Page {
+        body: o,
+        csp: csp(),
+    }
 }
 
 #[cfg(test)]

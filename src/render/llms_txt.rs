@@ -33,21 +33,51 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let _ = writeln!(o, "- [spec.md]({}): The whole brand in Markdown: voice, audience, logo, typography, colour, applications, prompt kit and tokens. Use it as a system prompt.", ctx.brand_url(s, "spec.md"));
     let _ = writeln!(o, "- [spec.json]({}): The same spec as structured JSON, with resolved token values and contrast ratios.", ctx.brand_url(s, "spec.json"));
     o.push_str("\n## Design tokens\n\n");
-    let _ = writeln!(o, "- [tokens.css]({}): CSS custom properties for every design token.", ctx.brand_url(s, "tokens.css"));
-    let _ = writeln!(o, "- [tokens.figma.json]({}): A request body for Figma's variables API.", ctx.brand_url(s, "tokens.figma.json"));
+    let _ = writeln!(
+        o,
+        "- [tokens.css]({}): CSS custom properties for every design token.",
+        ctx.brand_url(s, "tokens.css")
+    );
+    let _ = writeln!(
+        o,
+        "- [tokens.figma.json]({}): A request body for Figma's variables API.",
+        ctx.brand_url(s, "tokens.figma.json")
+    );
     if !brand.doc.prompt_kit.prompts.is_empty() {
         o.push_str("\n## Prompts\n\n");
         for p in &brand.doc.prompt_kit.prompts {
             let title = text(p.title.as_deref().unwrap_or(&p.id));
-            let desc = p.description.as_deref().map(text).unwrap_or_default();
-            let sep = if desc.is_empty() { String::new() } else { format!(": {desc}") };
-            let _ = writeln!(o, "- [{title}]({}#prompt-{}){sep} Run it with POST {} and {{\"promptId\": \"{}\"}}.", ctx.brand_url(s, ""), p.id, ctx.url(&format!("/api/brand-spec/{s}/demo")), p.id);
+            let desc = p
+                .description
+                .as_deref()
+                .map(|d| format!("{} ", text(d)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "- [{title}]({}#prompt-{}): {desc}Run it with POST {} and {{\"promptId\": \"{}\"}}.",
+                ctx.brand_url(s, ""),
+                p.id,
+                ctx.url(&format!("/api/brand-spec/{s}/demo")),
+                p.id
+            );
         }
     }
     o.push_str("\n## Optional\n\n");
-    let _ = writeln!(o, "- [API page]({}): Every endpoint of this brand with copyable examples.", ctx.brand_url(s, ""));
-    let _ = writeln!(o, "- [brand.json schema]({}): JSON Schema of the source format.", ctx.url("/schema/brand.schema.json"));
-    let _ = writeln!(o, "- [All brands]({}): Discovery file listing every brand on this server.", ctx.url("/llms.txt"));
+    let _ = writeln!(
+        o,
+        "- [API page]({}): Every endpoint of this brand with copyable examples.",
+        ctx.brand_url(s, "")
+    );
+    let _ = writeln!(
+        o,
+        "- [brand.json schema]({}): JSON Schema of the source format.",
+        ctx.url("/schema/brand.schema.json")
+    );
+    let _ = writeln!(
+        o,
+        "- [All brands]({}): Discovery file listing every brand on this server.",
+        ctx.url("/llms.txt")
+    );
     o
 }
 
@@ -63,11 +93,28 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> String {
     o.push_str("Each brand has its own llms.txt with every surface.\n\n## Brands\n\n");
     for b in brands {
         let summary = b.doc.summary.as_deref().map(text).unwrap_or_default();
-        let sep = if summary.is_empty() { String::new() } else { format!(": {summary}") };
-        let _ = writeln!(o, "- [{}]({}){sep}", text(&b.doc.name), ctx.brand_url(&b.slug, "llms.txt"));
+        let sep = if summary.is_empty() {
+            String::new()
+        } else {
+            format!(": {summary}")
+        };
+        let _ = writeln!(
+            o,
+            "- [{}]({}){sep}",
+            text(&b.doc.name),
+            ctx.brand_url(&b.slug, "llms.txt")
+        );
     }
     o.push_str("\n## Optional\n\n");
-    let _ = writeln!(o, "- [brands.json]({}): Every brand with its version and links, as JSON.", ctx.url("/brands.json"));
-    let _ = writeln!(o, "- [brand.json schema]({}): JSON Schema of the source format.", ctx.url("/schema/brand.schema.json"));
+    let _ = writeln!(
+        o,
+        "- [brands.json]({}): Every brand with its version and links, as JSON.",
+        ctx.url("/brands.json")
+    );
+    let _ = writeln!(
+        o,
+        "- [brand.json schema]({}): JSON Schema of the source format.",
+        ctx.url("/schema/brand.schema.json")
+    );
     o
 }

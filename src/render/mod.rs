@@ -23,7 +23,10 @@ pub struct Context {
 
 impl Context {
     pub fn new(public_url: &str, revision: Option<String>) -> Context {
-        Context { public_url: public_url.trim_end_matches('/').to_string(), revision }
+        Context {
+            public_url: public_url.trim_end_matches('/').to_string(),
+            revision,
+        }
     }
 
     /// Absolute URL of a path that starts with `/`.

@@ -102,7 +102,10 @@ pub struct Pair<'a> {
 
 /// The resolved CSS value of a `{reference}`.
 pub fn reference_value(tokens: &TokenSet, reference: &str) -> String {
-    tokens.resolve_reference(reference).map(|v| css::value(v, tokens, Refs::Resolve)).unwrap_or_default()
+    tokens
+        .resolve_reference(reference)
+        .map(|v| css::value(v, tokens, Refs::Resolve))
+        .unwrap_or_default()
 }
 
 pub fn links(brand: &Brand, ctx: &Context) -> Links {
@@ -139,7 +142,10 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                 .logo
                 .variants
                 .iter()
-                .map(|v| LogoVariant { variant: v, url: ctx.brand_url(&brand.slug, &v.file) })
+                .map(|v| LogoVariant {
+                    variant: v,
+                    url: ctx.brand_url(&brand.slug, &v.file),
+                })
                 .collect(),
             clear_space: doc.logo.clear_space.as_deref(),
             misuse: &doc.logo.misuse,
@@ -150,13 +156,19 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                 .typography
                 .families
                 .iter()
-                .map(|f| WithValue { entry: f, value: reference_value(tokens, &f.token) })
+                .map(|f| WithValue {
+                    entry: f,
+                    value: reference_value(tokens, &f.token),
+                })
                 .collect(),
             styles: doc
                 .typography
                 .styles
                 .iter()
-                .map(|s| WithValue { entry: s, value: reference_value(tokens, &s.token) })
+                .map(|s| WithValue {
+                    entry: s,
+                    value: reference_value(tokens, &s.token),
+                })
                 .collect(),
             ext: &doc.typography.ext,
         },
@@ -165,7 +177,10 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                 .color
                 .palette
                 .iter()
-                .map(|p| WithValue { entry: p, value: reference_value(tokens, &p.token) })
+                .map(|p| WithValue {
+                    entry: p,
+                    value: reference_value(tokens, &p.token),
+                })
                 .collect(),
             pairs: doc
                 .color
@@ -173,8 +188,13 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                 .iter()
                 .map(|p| {
                     let (contrast, passes) =
-                        pair_contrast(tokens, &p.foreground, &p.background, &p.level).unwrap_or((0.0, false));
-                    Pair { pair: p, contrast, passes }
+                        pair_contrast(tokens, &p.foreground, &p.background, &p.level)
+                            .unwrap_or((0.0, false));
+                    Pair {
+                        pair: p,
+                        contrast,
+                        passes,
+                    }
                 })
                 .collect(),
             ext: &doc.color.ext,
@@ -193,7 +213,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
 
 /// The DTCG 2025.10 JSON of one value: aliases as `{…}`, legacy forms normalised.
 pub fn dtcg_value(v: &TokenValue) -> Value {
-    let num = |n: f64| serde_json::Number::from_f64(n).map(Value::Number).unwrap_or(Value::Null);
+    let num = |n: f64| {
+        serde_json::Number::from_f64(n)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
+    };
     match v {
         TokenValue::Alias(t) => Value::String(format!("{{{t}}}")),
         TokenValue::Color(c) => {
@@ -226,13 +250,24 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         TokenValue::FontWeight(n) | TokenValue::Number(n) => num(*n),
         TokenValue::CubicBezier(p) => Value::Array(p.iter().map(|x| num(*x)).collect()),
         TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => json!(k),
-        TokenValue::StrokeStyle(StrokeStyle::Dashed { dash_array, line_cap }) => {
+        TokenValue::StrokeStyle(StrokeStyle::Dashed {
+            dash_array,
+            line_cap,
+        }) => {
             json!({"dashArray": dash_array.iter().map(dtcg_value).collect::<Vec<_>>(), "lineCap": line_cap})
         }
-        TokenValue::Border { color, width, style } => {
+        TokenValue::Border {
+            color,
+            width,
+            style,
+        } => {
             json!({"color": dtcg_value(color), "width": dtcg_value(width), "style": dtcg_value(style)})
         }
-        TokenValue::Transition { duration, delay, timing_function } => json!({
+        TokenValue::Transition {
+            duration,
+            delay,
+            timing_function,
+        } => json!({
             "duration": dtcg_value(duration), "delay": dtcg_value(delay), "timingFunction": dtcg_value(timing_function)
         }),
         TokenValue::Shadow(layers) => {
@@ -258,7 +293,9 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         TokenValue::Gradient(stops) => Value::Array(
             stops
                 .iter()
-                .map(|s| json!({"color": dtcg_value(&s.color), "position": dtcg_value(&s.position)}))
+                .map(
+                    |s| json!({"color": dtcg_value(&s.color), "position": dtcg_value(&s.position)}),
+                )
                 .collect(),
         ),
         TokenValue::Typography(t) => json!({
@@ -298,7 +335,10 @@ pub fn tokens_tree(set: &TokenSet) -> Value {
                 }
                 node.insert(seg.clone(), Value::Object(meta));
             }
-            node = node.get_mut(seg).and_then(Value::as_object_mut).expect("groups are objects");
+            node = node
+                .get_mut(seg)
+                .and_then(Value::as_object_mut)
+                .expect("groups are objects");
         }
         let mut o = Map::new();
         o.insert("$type".into(), json!(t.ty.as_str()));

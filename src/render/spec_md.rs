@@ -31,7 +31,12 @@ fn para(out: &mut String, text: Option<&str>) {
 
 fn ext(out: &mut String, e: &Ext) {
     for (k, v) in e {
-        let _ = writeln!(out, "- Extension {}: {}", md_code(k), md_code(&v.to_string()));
+        let _ = writeln!(
+            out,
+            "- Extension {}: {}",
+            md_code(k),
+            md_code(&v.to_string())
+        );
     }
     if !e.is_empty() {
         out.push('\n');
@@ -54,7 +59,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let spec = spec_json::build(brand, ctx);
     let mut o = String::new();
     let _ = writeln!(o, "# {}\n", md(&doc.name));
-    let _ = writeln!(o, "Spec version {} as of {}.\n", brand.version, brand.updated);
+    let _ = writeln!(
+        o,
+        "Spec version {} as of {}.\n",
+        brand.version, brand.updated
+    );
     para(&mut o, doc.summary.as_deref());
     let _ = writeln!(o, "Brand slug: {}.", md_code(&brand.slug));
     if let Some(rev) = &ctx.revision {
@@ -146,7 +155,13 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         o.push_str("| Variant | File | URL | Background | Minimum width | Description |\n|---|---|---|---|---|---|\n");
         for lv in &spec.logo.variants {
             let v = lv.variant;
-            let min = v.min_width.map(|d| format!("{}{}", crate::spec::tokens::fmt_num(d.value), d.unit.as_str()));
+            let min = v.min_width.map(|d| {
+                format!(
+                    "{}{}",
+                    crate::spec::tokens::fmt_num(d.value),
+                    d.unit.as_str()
+                )
+            });
             let _ = writeln!(
                 o,
                 "| {} | {} | <{}> | {} | {} | {} |",
@@ -211,7 +226,9 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     // Colour
     o.push_str("## Color\n\n");
     if !spec.color.palette.is_empty() {
-        o.push_str("### Palette\n\n| Name | Token | CSS value | Role | Usage |\n|---|---|---|---|---|\n");
+        o.push_str(
+            "### Palette\n\n| Name | Token | CSS value | Role | Usage |\n|---|---|---|---|---|\n",
+        );
         for p in &spec.color.palette {
             let e = p.entry;
             let _ = writeln!(
@@ -263,7 +280,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     o.push_str("## Prompt kit\n\n");
     ext(&mut o, &doc.prompt_kit.ext);
     for p in &doc.prompt_kit.prompts {
-        let _ = writeln!(o, "### {}\n", p.title.as_deref().map(md).unwrap_or_else(|| md(&p.id)));
+        let _ = writeln!(
+            o,
+            "### {}\n",
+            p.title.as_deref().map(md).unwrap_or_else(|| md(&p.id))
+        );
         let _ = writeln!(o, "Prompt id: {}.\n", md_code(&p.id));
         para(&mut o, p.description.as_deref());
         if let Some(sys) = &p.system {
@@ -330,11 +351,20 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         );
     }
     o.push('\n');
-    let group_notes: Vec<_> = brand.tokens.groups.iter().filter(|g| g.description.is_some() || g.extensions.is_some()).collect();
+    let group_notes: Vec<_> = brand
+        .tokens
+        .groups
+        .iter()
+        .filter(|g| g.description.is_some() || g.extensions.is_some())
+        .collect();
     if !group_notes.is_empty() {
         o.push_str("Token groups:\n\n");
         for g in group_notes {
-            let name = if g.path.is_empty() { "(root)".to_string() } else { g.path.join(".") };
+            let name = if g.path.is_empty() {
+                "(root)".to_string()
+            } else {
+                g.path.join(".")
+            };
             let mut line = format!("- {}", md_code(&name));
             if let Some(d) = &g.description {
                 let _ = write!(line, ": {}", md(d));
@@ -388,9 +418,18 @@ pub fn demote_headings(text: &str) -> String {
                 continue;
             }
             let hashes = trimmed.chars().take_while(|c| *c == '#').count();
-            if (1..=6).contains(&hashes) && trimmed[hashes..].chars().next().is_none_or(|c| c == ' ' || c == '\t') {
+            if (1..=6).contains(&hashes)
+                && trimmed[hashes..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c == ' ' || c == '\t')
+            {
                 let level = (hashes + 1).min(6);
-                out.push(format!("{} {}", "#".repeat(level), trimmed[hashes..].trim()));
+                out.push(format!(
+                    "{} {}",
+                    "#".repeat(level),
+                    trimmed[hashes..].trim()
+                ));
                 i += 1;
                 continue;
             }
@@ -398,7 +437,11 @@ pub fn demote_headings(text: &str) -> String {
             if let Some(next) = lines.get(i + 1) {
                 let n = next.trim();
                 let para = !trimmed.is_empty() && !trimmed.starts_with(['-', '*', '>', '+']);
-                if para && !n.is_empty() && (n.chars().all(|c| c == '=') || (n.chars().all(|c| c == '-') && n.len() >= 2)) {
+                if para
+                    && !n.is_empty()
+                    && (n.chars().all(|c| c == '=')
+                        || (n.chars().all(|c| c == '-') && n.len() >= 2))
+                {
                     let level = if n.starts_with('=') { 2 } else { 3 };
                     out.push(format!("{} {}", "#".repeat(level), trimmed.trim()));
                     i += 2;

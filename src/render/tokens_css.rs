@@ -30,7 +30,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         let parts = css::parts(&token.value);
         for (suffix, part) in css_part_suffixes(token.ty).iter().zip(&parts) {
-            let _ = writeln!(out, "  --{name}-{suffix}: {};", css::value(part, &brand.tokens, Refs::Var));
+            let _ = writeln!(
+                out,
+                "  --{name}-{suffix}: {};",
+                css::value(part, &brand.tokens, Refs::Var)
+            );
         }
         let value = css::shorthand_of_parts(&token.value, &name)
             .unwrap_or_else(|| css::value(&token.value, &brand.tokens, Refs::Var));

@@ -32,7 +32,8 @@ pub fn is_scratch_name(name: &str) -> bool {
 /// Reads every brand under `root`. Fails only when `root` itself cannot be read.
 pub fn read_content(root: &Path) -> Result<Content> {
     let mut content = Content::default();
-    let entries = fs::read_dir(root).with_context(|| format!("cannot read content folder {}", root.display()))?;
+    let entries = fs::read_dir(root)
+        .with_context(|| format!("cannot read content folder {}", root.display()))?;
     let mut slugs: Vec<String> = entries
         .filter_map(|e| e.ok())
         .filter(|e| e.path().is_dir())
@@ -55,7 +56,13 @@ pub fn read_brand(root: &Path, slug: &str) -> (BrandFiles, Vec<crate::spec::Diag
     let mut files = BTreeMap::new();
     let mut diags = Vec::new();
     let Ok(base) = dir.canonicalize() else {
-        return (BrandFiles { slug: slug.to_string(), files }, diags);
+        return (
+            BrandFiles {
+                slug: slug.to_string(),
+                files,
+            },
+            diags,
+        );
     };
     for name in BRAND_FILES {
         if let Some(bytes) = read_inside(&base, &dir.join(name), slug, name, &mut diags) {
@@ -64,9 +71,13 @@ pub fn read_brand(root: &Path, slug: &str) -> (BrandFiles, Vec<crate::spec::Diag
     }
     let mut stack: Vec<(PathBuf, String)> = vec![(dir.join("assets"), "assets".to_string())];
     while let Some((path, rel)) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&path) else { continue };
+        let Ok(entries) = fs::read_dir(&path) else {
+            continue;
+        };
         for entry in entries.filter_map(|e| e.ok()) {
-            let Ok(name) = entry.file_name().into_string() else { continue };
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
             if is_scratch_name(&name) {
                 continue;
             }
@@ -76,32 +87,56 @@ pub fn read_brand(root: &Path, slug: &str) -> (BrandFiles, Vec<crate::spec::Diag
                 if within(&base, &child) {
                     stack.push((child, child_rel));
                 } else {
-                    diags.push(file_error(slug, &format!("{slug}/{child_rel}"), "folder links outside the brand folder; it is not published"));
+                    diags.push(file_error(
+                        slug,
+                        &format!("{slug}/{child_rel}"),
+                        "folder links outside the brand folder; it is not published",
+                    ));
                 }
             } else if let Some(bytes) = read_inside(&base, &child, slug, &child_rel, &mut diags) {
                 files.insert(child_rel, bytes);
             }
         }
     }
-    (BrandFiles { slug: slug.to_string(), files }, diags)
+    (
+        BrandFiles {
+            slug: slug.to_string(),
+            files,
+        },
+        diags,
+    )
 }
 
 fn within(base: &Path, path: &Path) -> bool {
     path.canonicalize().is_ok_and(|p| p.starts_with(base))
 }
 
-fn read_inside(base: &Path, path: &Path, slug: &str, rel: &str, diags: &mut Vec<crate::spec::Diagnostic>) -> Option<Vec<u8>> {
+fn read_inside(
+    base: &Path,
+    path: &Path,
+    slug: &str,
+    rel: &str,
+    diags: &mut Vec<crate::spec::Diagnostic>,
+) -> Option<Vec<u8>> {
     let meta = fs::metadata(path).ok()?;
     if !meta.is_file() {
         return None;
     }
     let file = format!("{slug}/{rel}");
     if !within(base, path) {
-        diags.push(file_error(slug, &file, "file links outside the brand folder; it is not read"));
+        diags.push(file_error(
+            slug,
+            &file,
+            "file links outside the brand folder; it is not read",
+        ));
         return None;
     }
     if meta.len() > MAX_ASSET_BYTES as u64 {
-        diags.push(file_error(slug, &file, format!("file is {} bytes; the limit is 5 MiB", meta.len())));
+        diags.push(file_error(
+            slug,
+            &file,
+            format!("file is {} bytes; the limit is 5 MiB", meta.len()),
+        ));
         return None;
     }
     match fs::read(path) {

@@ -42,17 +42,29 @@ pub struct Brand {
 pub fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
-        && s.split('-').all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && s.split('-').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// Parses a brand version: semver with an optional pre-release, no `v`, no build metadata.
 pub fn parse_version(s: &str) -> Result<semver::Version, String> {
     if s.starts_with(['v', 'V']) {
-        return Err(format!("version \"{s}\" must not start with `v`: write \"{}\"", &s[1..]));
+        return Err(format!(
+            "version \"{s}\" must not start with `v`: write \"{}\"",
+            &s[1..]
+        ));
     }
-    let v = semver::Version::parse(s).map_err(|e| format!("version \"{s}\" is not a semantic version MAJOR.MINOR.PATCH ({e})"))?;
+    let v = semver::Version::parse(s).map_err(|e| {
+        format!("version \"{s}\" is not a semantic version MAJOR.MINOR.PATCH ({e})")
+    })?;
     if !v.build.is_empty() {
-        return Err(format!("version \"{s}\" has build metadata (`+{}`), which marque does not allow", v.build));
+        return Err(format!(
+            "version \"{s}\" has build metadata (`+{}`), which marque does not allow",
+            v.build
+        ));
     }
     Ok(v)
 }
@@ -60,18 +72,30 @@ pub fn parse_version(s: &str) -> Result<semver::Version, String> {
 /// Parses a calendar date `YYYY-MM-DD` that exists and is not after `today`.
 pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, String> {
     let shaped = s.len() == 10
-        && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+        && s.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
     if !shaped {
         return Err(format!("date \"{s}\" must be written YYYY-MM-DD"));
     }
-    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| format!("date \"{s}\" does not exist in the calendar"))?;
+    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .map_err(|_| format!("date \"{s}\" does not exist in the calendar"))?;
     if d > today {
         return Err(format!("date \"{s}\" is in the future (today is {today})"));
     }
     Ok(d)
 }
 
-fn parse_json<'t>(text: &'t [u8], brand: &str, file: &str, out: &mut Vec<Diagnostic>) -> Option<(Value, PosIndex, &'t str)> {
+fn parse_json<'t>(
+    text: &'t [u8],
+    brand: &str,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<(Value, PosIndex, &'t str)> {
     let Ok(text) = std::str::from_utf8(text) else {
         out.push(file_error(brand, file, "file is not valid UTF-8"));
         return None;
@@ -82,7 +106,11 @@ fn parse_json<'t>(text: &'t [u8], brand: &str, file: &str, out: &mut Vec<Diagnos
             Some((v, index, text))
         }
         Err(e) => {
-            let mut d = file_error(brand, file, format!("invalid JSON: {}", strip_position(&e.to_string())));
+            let mut d = file_error(
+                brand,
+                file,
+                format!("invalid JSON: {}", strip_position(&e.to_string())),
+            );
             d.line = e.line().max(1) as u32;
             d.column = e.column().max(1) as u32;
             out.push(d);
@@ -112,11 +140,20 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     let tokens_file = format!("{slug}/tokens.json");
     let tokens = match files.files.get("tokens.json") {
         None => {
-            out.push(file_error(slug, &tokens_file, "missing tokens.json: every brand needs its design tokens"));
+            out.push(file_error(
+                slug,
+                &tokens_file,
+                "missing tokens.json: every brand needs its design tokens",
+            ));
             None
         }
         Some(bytes) => parse_json(bytes, slug, &tokens_file, &mut out).map(|(doc, index, _)| {
-            let mut d = FileDiags { brand: slug, file: tokens_file.clone(), index: &index, out: &mut out };
+            let mut d = FileDiags {
+                brand: slug,
+                file: tokens_file.clone(),
+                index: &index,
+                out: &mut out,
+            };
             let set = parse_tokens(&doc, &mut d);
             check_css_names(&set, &mut d);
             set
@@ -129,14 +166,24 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         None => out.push(file_error(slug, &brand_file, "missing brand.json")),
         Some(bytes) => {
             if let Some((value, index, _)) = parse_json(bytes, slug, &brand_file, &mut out) {
-                let mut d = FileDiags { brand: slug, file: brand_file.clone(), index: &index, out: &mut out };
+                let mut d = FileDiags {
+                    brand: slug,
+                    file: brand_file.clone(),
+                    index: &index,
+                    out: &mut out,
+                };
                 let before = d.out.len();
                 schema::check_brand(&value, &mut d);
                 let shape_ok = !has_errors(&d.out[before..]);
                 if shape_ok {
                     match serde_json::from_value::<BrandDoc>(value.clone()) {
-                        Ok(doc) => parsed = check_semantics(doc, files, tokens.as_ref(), today, &mut d),
-                        Err(e) => d.error("", format!("brand.json does not have the expected shape: {e}")),
+                        Ok(doc) => {
+                            parsed = check_semantics(doc, files, tokens.as_ref(), today, &mut d)
+                        }
+                        Err(e) => d.error(
+                            "",
+                            format!("brand.json does not have the expected shape: {e}"),
+                        ),
                     }
                 }
             }
@@ -148,7 +195,11 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         Some(bytes) => match String::from_utf8(bytes.clone()) {
             Ok(s) => Some(s),
             Err(_) => {
-                out.push(file_error(slug, &format!("{slug}/BRAND_BOOK.md"), "file is not valid UTF-8"));
+                out.push(file_error(
+                    slug,
+                    &format!("{slug}/BRAND_BOOK.md"),
+                    "file is not valid UTF-8",
+                ));
                 None
             }
         },
@@ -157,11 +208,18 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     let assets: BTreeMap<String, Vec<u8>> = files
         .files
         .iter()
-        .filter_map(|(path, bytes)| path.strip_prefix("assets/").map(|p| (p.to_string(), bytes.clone())))
+        .filter_map(|(path, bytes)| {
+            path.strip_prefix("assets/")
+                .map(|p| (p.to_string(), bytes.clone()))
+        })
         .collect();
     for (path, bytes) in &assets {
         if bytes.len() > MAX_ASSET_BYTES {
-            out.push(file_error(slug, &format!("{slug}/assets/{path}"), format!("asset is {} bytes; the limit is 5 MiB", bytes.len())));
+            out.push(file_error(
+                slug,
+                &format!("{slug}/assets/{path}"),
+                format!("asset is {} bytes; the limit is 5 MiB", bytes.len()),
+            ));
         }
     }
 
@@ -190,7 +248,8 @@ pub fn kebab(segment: &str) -> String {
     let mut prev: Option<char> = None;
     for c in segment.chars() {
         if c.is_alphanumeric() {
-            let boundary = c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
+            let boundary =
+                c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
             if boundary || (prev.is_none() && !out.is_empty()) {
                 out.push('-');
             }
@@ -209,14 +268,24 @@ pub fn css_part_suffixes(ty: TokenType) -> &'static [&'static str] {
     match ty {
         TokenType::Border => &["color", "width", "style"],
         TokenType::Transition => &["duration", "delay", "timing-function"],
-        TokenType::Typography => &["font-family", "font-size", "font-weight", "letter-spacing", "line-height"],
+        TokenType::Typography => &[
+            "font-family",
+            "font-size",
+            "font-weight",
+            "letter-spacing",
+            "line-height",
+        ],
         _ => &[],
     }
 }
 
 /// The CSS custom property name of a token path, without the leading `--`.
 pub fn css_name(path: &[String]) -> String {
-    path.iter().map(|s| kebab(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-")
+    path.iter()
+        .map(|s| kebab(s))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
@@ -224,17 +293,31 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
     for t in &set.tokens {
         let name = css_name(&t.path);
         if name.is_empty() {
-            d.error(&t.pointer, format!("token `{}` has no letters or digits to make a CSS name from", t.name()));
+            d.error(
+                &t.pointer,
+                format!(
+                    "token `{}` has no letters or digits to make a CSS name from",
+                    t.name()
+                ),
+            );
             continue;
         }
         if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
             d.error(&t.pointer, format!("token `{}` gives the CSS name `--{name}`; use ASCII letters and digits in token names", t.name()));
             continue;
         }
-        let parts = css_part_suffixes(t.ty).iter().map(|s| format!("{name}-{s}"));
+        let parts = css_part_suffixes(t.ty)
+            .iter()
+            .map(|s| format!("{name}-{s}"));
         for n in std::iter::once(name.clone()).chain(parts) {
             if let Some(other) = seen.insert(n.clone(), t.name()) {
-                d.error(&t.pointer, format!("tokens `{other}` and `{}` both map to the CSS name `--{n}`", t.name()));
+                d.error(
+                    &t.pointer,
+                    format!(
+                        "tokens `{other}` and `{}` both map to the CSS name `--{n}`",
+                        t.name()
+                    ),
+                );
             }
         }
     }
@@ -247,38 +330,82 @@ fn check_semantics(
     today: NaiveDate,
     d: &mut FileDiags<'_>,
 ) -> Option<(BrandDoc, semver::Version, NaiveDate)> {
-    let version = parse_version(&doc.version).map_err(|m| d.error("/version", m)).ok();
-    let updated = parse_date(&doc.updated, today).map_err(|m| d.error("/updated", m)).ok();
+    let version = parse_version(&doc.version)
+        .map_err(|m| d.error("/version", m))
+        .ok();
+    let updated = parse_date(&doc.updated, today)
+        .map_err(|m| d.error("/updated", m))
+        .ok();
 
     if let Some(tokens) = tokens {
         let want = |pointer: String, reference: &str, ty: TokenType, d: &mut FileDiags<'_>| {
             let Some(name) = parse_reference(reference) else {
-                d.error(&pointer, format!("\"{reference}\" is not a token reference: write it as {{group.token}}"));
+                d.error(
+                    &pointer,
+                    format!(
+                        "\"{reference}\" is not a token reference: write it as {{group.token}}"
+                    ),
+                );
                 return;
             };
             match tokens.get(name) {
-                None => d.error(&pointer, format!("reference `{reference}` does not name a token in tokens.json")),
+                None if tokens.unparsed.contains(name) => {}
+                None => d.error(
+                    &pointer,
+                    format!("reference `{reference}` does not name a token in tokens.json"),
+                ),
                 Some(t) if t.ty != ty => d.error(
                     &pointer,
-                    format!("reference `{reference}` is a {} token; a {} token is needed here", t.ty.as_str(), ty.as_str()),
+                    format!(
+                        "reference `{reference}` is a {} token; a {} token is needed here",
+                        t.ty.as_str(),
+                        ty.as_str()
+                    ),
                 ),
                 Some(_) => {}
             }
         };
         for (i, f) in doc.typography.families.iter().enumerate() {
-            want(format!("/typography/families/{i}/token"), &f.token, TokenType::FontFamily, d);
+            want(
+                format!("/typography/families/{i}/token"),
+                &f.token,
+                TokenType::FontFamily,
+                d,
+            );
         }
         for (i, s) in doc.typography.styles.iter().enumerate() {
-            want(format!("/typography/styles/{i}/token"), &s.token, TokenType::Typography, d);
+            want(
+                format!("/typography/styles/{i}/token"),
+                &s.token,
+                TokenType::Typography,
+                d,
+            );
         }
         for (i, p) in doc.color.palette.iter().enumerate() {
-            want(format!("/color/palette/{i}/token"), &p.token, TokenType::Color, d);
+            want(
+                format!("/color/palette/{i}/token"),
+                &p.token,
+                TokenType::Color,
+                d,
+            );
         }
         for (i, pair) in doc.color.pairs.iter().enumerate() {
             let base = format!("/color/pairs/{i}");
-            want(join(&base, "foreground"), &pair.foreground, TokenType::Color, d);
-            want(join(&base, "background"), &pair.background, TokenType::Color, d);
-            if let Some((ratio, passes)) = pair_contrast(tokens, &pair.foreground, &pair.background, &pair.level) {
+            want(
+                join(&base, "foreground"),
+                &pair.foreground,
+                TokenType::Color,
+                d,
+            );
+            want(
+                join(&base, "background"),
+                &pair.background,
+                TokenType::Color,
+                d,
+            );
+            if let Some((ratio, passes)) =
+                pair_contrast(tokens, &pair.foreground, &pair.background, &pair.level)
+            {
                 if !passes {
                     d.error(
                         &base,
@@ -330,16 +457,29 @@ fn check_logo(doc: &BrandDoc, files: &BrandFiles, d: &mut FileDiags<'_>) {
     for (i, v) in doc.logo.variants.iter().enumerate() {
         let base = format!("/logo/variants/{i}");
         if !is_slug(&v.id) {
-            d.error(&join(&base, "id"), format!("logo id \"{}\" must be slug-shaped (lowercase words joined by hyphens)", v.id));
+            d.error(
+                &join(&base, "id"),
+                format!(
+                    "logo id \"{}\" must be slug-shaped (lowercase words joined by hyphens)",
+                    v.id
+                ),
+            );
         } else if !ids.insert(v.id.as_str()) {
-            d.error(&join(&base, "id"), format!("logo id \"{}\" is used twice", v.id));
+            d.error(
+                &join(&base, "id"),
+                format!("logo id \"{}\" is used twice", v.id),
+            );
         }
         let p = join(&base, "file");
         match check_asset_path(&v.file) {
             Err(m) => d.error(&p, m),
-            Ok(()) if !files.files.contains_key(&v.file) => {
-                d.error(&p, format!("logo file \"{}\" does not exist in the brand folder", v.file))
-            }
+            Ok(()) if !files.files.contains_key(&v.file) => d.error(
+                &p,
+                format!(
+                    "logo file \"{}\" does not exist in the brand folder",
+                    v.file
+                ),
+            ),
             Ok(()) => {}
         }
     }
@@ -350,18 +490,28 @@ pub fn check_asset_path(path: &str) -> Result<(), String> {
     if path.starts_with('/') || path.contains('\\') || path.contains(':') {
         return Err(format!("\"{path}\" must be a relative path inside the brand folder, such as \"assets/logo.svg\""));
     }
-    if path.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
-        return Err(format!("\"{path}\" must stay inside the brand folder (no `..`, `.` or empty segments)"));
+    if path
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        return Err(format!(
+            "\"{path}\" must stay inside the brand folder (no `..`, `.` or empty segments)"
+        ));
     }
     if !path.starts_with("assets/") {
-        return Err(format!("\"{path}\" must lie in the brand's assets/ folder, which marque publishes"));
+        return Err(format!(
+            "\"{path}\" must lie in the brand's assets/ folder, which marque publishes"
+        ));
     }
     Ok(())
 }
 
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
@@ -369,15 +519,30 @@ fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
     for (i, prompt) in doc.prompt_kit.prompts.iter().enumerate() {
         let base = format!("/promptKit/prompts/{i}");
         if !is_slug(&prompt.id) {
-            d.error(&join(&base, "id"), format!("prompt id \"{}\" must be slug-shaped (lowercase words joined by hyphens)", prompt.id));
+            d.error(
+                &join(&base, "id"),
+                format!(
+                    "prompt id \"{}\" must be slug-shaped (lowercase words joined by hyphens)",
+                    prompt.id
+                ),
+            );
         } else if !ids.insert(prompt.id.as_str()) {
-            d.error(&join(&base, "id"), format!("prompt id \"{}\" is used twice", prompt.id));
+            d.error(
+                &join(&base, "id"),
+                format!("prompt id \"{}\" is used twice", prompt.id),
+            );
         }
         let mut declared = HashSet::new();
         for (j, var) in prompt.variables.iter().enumerate() {
             let vp = format!("{base}/variables/{j}/name");
             if !is_identifier(&var.name) {
-                d.error(&vp, format!("variable name \"{}\" must be an identifier (letters, digits and _)", var.name));
+                d.error(
+                    &vp,
+                    format!(
+                        "variable name \"{}\" must be an identifier (letters, digits and _)",
+                        var.name
+                    ),
+                );
             } else if !declared.insert(var.name.as_str()) {
                 d.error(&vp, format!("variable \"{}\" is declared twice", var.name));
             }
@@ -387,11 +552,20 @@ fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
             Err(e) => d.error(&tp, format!("template does not parse: {e}")),
             Ok(used) => {
                 for name in used.iter().filter(|n| !declared.contains(n.as_str())) {
-                    d.error(&tp, format!("template uses `{name}`, which is not declared in `variables`"));
+                    d.error(
+                        &tp,
+                        format!("template uses `{name}`, which is not declared in `variables`"),
+                    );
                 }
                 for (j, var) in prompt.variables.iter().enumerate() {
                     if !used.contains(&var.name) {
-                        d.warning(&format!("{base}/variables/{j}"), format!("variable \"{}\" is declared but the template never uses it", var.name));
+                        d.warning(
+                            &format!("{base}/variables/{j}"),
+                            format!(
+                                "variable \"{}\" is declared but the template never uses it",
+                                var.name
+                            ),
+                        );
                     }
                 }
             }
@@ -419,8 +593,13 @@ mod tests {
     #[test]
     fn dates_must_exist_and_not_be_in_the_future() {
         assert!(parse_date("2024-02-29", today()).is_ok());
-        assert_eq!(parse_date("2026-02-30", today()).unwrap_err(), "date \"2026-02-30\" does not exist in the calendar");
-        assert!(parse_date("2026-11-23", today()).unwrap_err().contains("future"));
+        assert_eq!(
+            parse_date("2026-02-30", today()).unwrap_err(),
+            "date \"2026-02-30\" does not exist in the calendar"
+        );
+        assert!(parse_date("2026-11-23", today())
+            .unwrap_err()
+            .contains("future"));
         assert!(parse_date("2026-1-05", today()).is_err());
         assert!(parse_date("26-01-05", today()).is_err());
     }
@@ -429,7 +608,15 @@ mod tests {
     fn slugs_are_lowercase_hyphenated_words() {
         assert!(is_slug("acme"));
         assert!(is_slug("lumen-health-2"));
-        for bad in ["Acme", "-acme", "acme-", "ac--me", "ac_me", "", &"a".repeat(65)] {
+        for bad in [
+            "Acme",
+            "-acme",
+            "acme-",
+            "ac--me",
+            "ac_me",
+            "",
+            &"a".repeat(65),
+        ] {
             assert!(!is_slug(bad), "{bad}");
         }
     }
@@ -437,7 +624,10 @@ mod tests {
     #[test]
     fn css_names_are_kebab_case_paths() {
         let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(css_name(&path(&["color", "brandBlue", "500"])), "color-brand-blue-500");
+        assert_eq!(
+            css_name(&path(&["color", "brandBlue", "500"])),
+            "color-brand-blue-500"
+        );
         assert_eq!(css_name(&path(&["font", "Body Text"])), "font-body-text");
         assert_eq!(css_name(&path(&["space", "2xl"])), "space-2xl");
         assert_eq!(css_name(&path(&["a_b"])), "a-b");
@@ -446,7 +636,14 @@ mod tests {
     #[test]
     fn asset_paths_stay_inside_the_assets_folder() {
         assert!(check_asset_path("assets/logo.svg").is_ok());
-        for bad in ["../x.svg", "assets/../../x", "/etc/passwd", "logo.svg", "assets//x", "C:\\x"] {
+        for bad in [
+            "../x.svg",
+            "assets/../../x",
+            "/etc/passwd",
+            "logo.svg",
+            "assets//x",
+            "C:\\x",
+        ] {
             assert!(check_asset_path(bad).is_err(), "{bad}");
         }
     }

@@ -96,7 +96,10 @@ impl Scanner<'_> {
     }
 
     fn skip_ws(&mut self) {
-        while matches!(self.chars.peek(), Some(' ' | '\t' | '\n' | '\r' | '\u{feff}')) {
+        while matches!(
+            self.chars.peek(),
+            Some(' ' | '\t' | '\n' | '\r' | '\u{feff}')
+        ) {
             self.bump();
         }
     }
@@ -198,9 +201,27 @@ mod tests {
         assert_eq!(idx.value(""), Pos { line: 1, column: 1 });
         assert_eq!(idx.key("/a"), Pos { line: 2, column: 3 });
         assert_eq!(idx.value("/a"), Pos { line: 2, column: 8 });
-        assert_eq!(idx.value("/b~1c/0"), Pos { line: 3, column: 11 });
-        assert_eq!(idx.key("/b~1c/1/d"), Pos { line: 3, column: 18 });
-        assert_eq!(idx.value("/b~1c/1/d"), Pos { line: 3, column: 23 });
+        assert_eq!(
+            idx.value("/b~1c/0"),
+            Pos {
+                line: 3,
+                column: 11
+            }
+        );
+        assert_eq!(
+            idx.key("/b~1c/1/d"),
+            Pos {
+                line: 3,
+                column: 18
+            }
+        );
+        assert_eq!(
+            idx.value("/b~1c/1/d"),
+            Pos {
+                line: 3,
+                column: 23
+            }
+        );
     }
 
     #[test]
@@ -212,6 +233,12 @@ mod tests {
     #[test]
     fn columns_count_characters_not_bytes() {
         let idx = PosIndex::new("{\"é\": \"ü\", \"k\": 2}");
-        assert_eq!(idx.key("/k"), Pos { line: 1, column: 12 });
+        assert_eq!(
+            idx.key("/k"),
+            Pos {
+                line: 1,
+                column: 12
+            }
+        );
     }
 }

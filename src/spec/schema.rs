@@ -19,7 +19,9 @@ pub const BRAND_SCHEMA: &str = include_str!("brand.schema.json");
 
 fn schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| serde_json::from_str(BRAND_SCHEMA).expect("brand.schema.json is valid JSON"))
+    SCHEMA.get_or_init(|| {
+        serde_json::from_str(BRAND_SCHEMA).expect("brand.schema.json is valid JSON")
+    })
 }
 
 /// Checks `value` against the brand.json schema, reporting every mismatch.
@@ -77,7 +79,10 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
                 "integer" => "a whole number",
                 _ => ty,
             };
-            diags.error(pointer, format!("expected {wanted}, found {}", type_name(value)));
+            diags.error(
+                pointer,
+                format!("expected {wanted}, found {}", type_name(value)),
+            );
             return;
         }
     }
@@ -91,7 +96,10 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
             return;
         }
     }
-    if let (Some(min), Some(s)) = (schema.get("minLength").and_then(Value::as_u64), value.as_str()) {
+    if let (Some(min), Some(s)) = (
+        schema.get("minLength").and_then(Value::as_u64),
+        value.as_str(),
+    ) {
         if (s.trim().chars().count() as u64) < min {
             diags.error(pointer, "must not be empty");
         }
@@ -130,7 +138,9 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
                             .unwrap_or_default();
                         diags.error_at_key(
                             &member_pointer,
-                            format!("unknown key `{key}`{hint} (extension keys must start with `x-`)"),
+                            format!(
+                                "unknown key `{key}`{hint} (extension keys must start with `x-`)"
+                            ),
                         );
                     }
                     None => {}
@@ -168,14 +178,24 @@ mod tests {
         let value: Value = serde_json::from_str(text).unwrap();
         let index = PosIndex::new(text);
         let mut out = Vec::new();
-        let mut d = FileDiags { brand: "b", file: "b/brand.json".into(), index: &index, out: &mut out };
+        let mut d = FileDiags {
+            brand: "b",
+            file: "b/brand.json".into(),
+            index: &index,
+            out: &mut out,
+        };
         check_brand(&value, &mut d);
-        out.iter().map(|d| format!("{}:{} {} {}", d.line, d.column, d.pointer, d.message)).collect()
+        out.iter()
+            .map(|d| format!("{}:{} {} {}", d.line, d.column, d.pointer, d.message))
+            .collect()
     }
 
     #[test]
     fn accepts_minimal_brand_and_extension_keys() {
-        assert!(run(r#"{"name":"A","version":"1.0.0","updated":"2026-01-01","x-owner":"me"}"#).is_empty());
+        assert!(
+            run(r#"{"name":"A","version":"1.0.0","updated":"2026-01-01","x-owner":"me"}"#)
+                .is_empty()
+        );
     }
 
     #[test]

@@ -194,7 +194,10 @@ pub enum TokenValue {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StrokeStyle {
     Keyword(String),
-    Dashed { dash_array: Vec<TokenValue>, line_cap: String },
+    Dashed {
+        dash_array: Vec<TokenValue>,
+        line_cap: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -252,6 +255,9 @@ pub struct TokenSet {
     pub tokens: Vec<Token>,
     /// Group-level `$description`s, keyed by dotted group path, kept for spec.json.
     pub groups: Vec<Group>,
+    /// Tokens that exist but could not be parsed (their error is already
+    /// reported), so references to them add no second error.
+    pub unparsed: std::collections::HashSet<String>,
     by_name: HashMap<String, usize>,
 }
 
@@ -297,13 +303,34 @@ impl TokenSet {
 
     /// The type a reference resolves to.
     pub fn type_of_reference(&self, reference: &str) -> Option<TokenType> {
-        parse_reference(reference).and_then(|n| self.get(n)).map(|t| t.ty)
+        parse_reference(reference)
+            .and_then(|n| self.get(n))
+            .map(|t| t.ty)
+    }
+}
+
+/// The type a token gets from its group chain.
+#[derive(Debug, Clone, Copy)]
+enum Inherit {
+    Unset,
+    Type(TokenType),
+    /// A `$type` on the way was invalid (already reported).
+    Invalid,
+}
+
+impl Inherit {
+    fn or(self, own: Result<Option<TokenType>, ()>) -> Inherit {
+        match own {
+            Ok(Some(t)) => Inherit::Type(t),
+            Ok(None) => self,
+            Err(()) => Inherit::Invalid,
+        }
     }
 }
 
 struct RawToken {
     path: Vec<String>,
-    ty: Option<TokenType>,
+    ty: Inherit,
     value: Value,
     description: Option<String>,
     deprecated: Option<Value>,
@@ -319,11 +346,35 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> TokenSet {
     };
     let mut raw = Vec::new();
     let mut groups = Vec::new();
-    walk_group(root, &mut Vec::new(), None, "", &mut raw, &mut groups, diags);
+    walk_group(
+        root,
+        &mut Vec::new(),
+        Inherit::Unset,
+        "",
+        &mut raw,
+        &mut groups,
+        diags,
+    );
+    let mut unparsed: std::collections::HashSet<String> = raw
+        .iter()
+        .filter(|t| matches!(t.ty, Inherit::Invalid))
+        .map(|t| t.path.join("."))
+        .collect();
 
     // Pass 2: aliases without a declared type take their target's type.
-    let mut types: HashMap<String, Option<TokenType>> =
-        raw.iter().map(|t| (t.path.join("."), t.ty)).collect();
+    let mut types: HashMap<String, Option<TokenType>> = raw
+        .iter()
+        .map(|t| {
+            (
+                t.path.join("."),
+                if let Inherit::Type(ty) = t.ty {
+                    Some(ty)
+                } else {
+                    None
+                },
+            )
+        })
+        .collect();
     let targets: HashMap<String, String> = raw
         .iter()
         .filter_map(|t| {
@@ -355,12 +406,24 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> TokenSet {
     }
 
     // Pass 3: typed values.
-    let mut set = TokenSet { groups, ..TokenSet::default() };
+    let mut set = TokenSet {
+        groups,
+        ..TokenSet::default()
+    };
     for t in raw {
         let name = t.path.join(".");
         let value_pointer = join(&t.pointer, "$value");
+        if unparsed.contains(&name) {
+            continue;
+        }
         let Some(ty) = types[&name] else {
-            match t.value.as_str().and_then(parse_reference) {
+            let target = t.value.as_str().and_then(parse_reference);
+            if target.is_some_and(|n| unparsed.contains(n)) {
+                unparsed.insert(name);
+                continue;
+            }
+            unparsed.insert(name.clone());
+            match target {
                 Some(target) if !types.contains_key(target) => diags.error(
                     &value_pointer,
                     format!("reference `{{{target}}}` does not name a token"),
@@ -377,7 +440,10 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> TokenSet {
             continue;
         };
         let value = parse_value(ty, &t.value, &value_pointer, diags);
-        let Some(value) = value else { continue };
+        let Some(value) = value else {
+            unparsed.insert(name);
+            continue;
+        };
         set.by_name.insert(name, set.tokens.len());
         set.tokens.push(Token {
             path: t.path,
@@ -390,6 +456,7 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> TokenSet {
             pointer: t.pointer,
         });
     }
+    set.unparsed = unparsed;
     check_references(&set, diags);
     set
 }
@@ -406,7 +473,12 @@ fn check_name(name: &str, pointer: &str, diags: &mut FileDiags<'_>) -> bool {
     true
 }
 
-fn string_prop(obj: &Map<String, Value>, key: &str, pointer: &str, diags: &mut FileDiags<'_>) -> Option<String> {
+fn string_prop(
+    obj: &Map<String, Value>,
+    key: &str,
+    pointer: &str,
+    diags: &mut FileDiags<'_>,
+) -> Option<String> {
     match obj.get(key) {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -417,22 +489,30 @@ fn string_prop(obj: &Map<String, Value>, key: &str, pointer: &str, diags: &mut F
     }
 }
 
-fn declared_type(obj: &Map<String, Value>, pointer: &str, diags: &mut FileDiags<'_>) -> Option<TokenType> {
-    let v = obj.get("$type")?;
+/// The `$type` an object declares: `Ok(None)` when it declares none, `Err`
+/// when it declares an invalid one (reported here).
+fn declared_type(
+    obj: &Map<String, Value>,
+    pointer: &str,
+    diags: &mut FileDiags<'_>,
+) -> Result<Option<TokenType>, ()> {
+    let Some(v) = obj.get("$type") else {
+        return Ok(None);
+    };
     let p = join(pointer, "$type");
     match v.as_str().map(|s| (s, TokenType::parse(s))) {
-        Some((_, Some(t))) => Some(t),
+        Some((_, Some(t))) => Ok(Some(t)),
         Some((s, None)) => {
             let known: Vec<&str> = TokenType::ALL.iter().map(|t| t.as_str()).collect();
             let hint = super::diag::closest(s, known.iter().copied())
                 .map(|c| format!("; did you mean `{c}`?"))
                 .unwrap_or_default();
             diags.error(&p, format!("unknown `$type` \"{s}\"{hint}"));
-            None
+            Err(())
         }
         None => {
             diags.error(&p, "`$type` must be a string");
-            None
+            Err(())
         }
     }
 }
@@ -440,14 +520,15 @@ fn declared_type(obj: &Map<String, Value>, pointer: &str, diags: &mut FileDiags<
 fn walk_group(
     obj: &Map<String, Value>,
     path: &mut Vec<String>,
-    inherited: Option<TokenType>,
+    inherited: Inherit,
     pointer: &str,
     raw: &mut Vec<RawToken>,
     groups: &mut Vec<Group>,
     diags: &mut FileDiags<'_>,
 ) {
     let own_type = declared_type(obj, pointer, diags);
-    let ty = own_type.or(inherited);
+    let ty = inherited.or(own_type);
+    let own_type = own_type.ok().flatten();
     if !path.is_empty() || obj.contains_key("$description") {
         groups.push(Group {
             path: path.clone(),
@@ -467,13 +548,19 @@ fn walk_group(
             continue;
         }
         let Some(child_obj) = child.as_object() else {
-            diags.error(&child_pointer, format!("`{key}` must be a token (an object with `$value`) or a group (an object)"));
+            diags.error(
+                &child_pointer,
+                format!("`{key}` must be a token (an object with `$value`) or a group (an object)"),
+            );
             continue;
         };
         path.push(key.clone());
         if let Some(value) = child_obj.get("$value") {
             for k in child_obj.keys() {
-                if !matches!(k.as_str(), "$value" | "$type" | "$description" | "$extensions" | "$deprecated") {
+                if !matches!(
+                    k.as_str(),
+                    "$value" | "$type" | "$description" | "$extensions" | "$deprecated"
+                ) {
                     let msg = if k.starts_with('$') {
                         format!("unknown token property `{k}`")
                     } else {
@@ -484,7 +571,7 @@ fn walk_group(
             }
             raw.push(RawToken {
                 path: path.clone(),
-                ty: declared_type(child_obj, &child_pointer, diags).or(ty),
+                ty: ty.or(declared_type(child_obj, &child_pointer, diags)),
                 value: value.clone(),
                 description: string_prop(child_obj, "$description", &child_pointer, diags),
                 deprecated: child_obj.get("$deprecated").cloned(),
@@ -521,18 +608,36 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
             }
         },
         TokenType::FontFamily => match v {
-            Value::String(s) if !s.trim().is_empty() => Some(TokenValue::FontFamily(vec![s.clone()])),
-            Value::Array(items) if !items.is_empty() && items.iter().all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) => {
-                Some(TokenValue::FontFamily(items.iter().filter_map(|i| i.as_str().map(String::from)).collect()))
+            Value::String(s) if !s.trim().is_empty() => {
+                Some(TokenValue::FontFamily(vec![s.clone()]))
+            }
+            Value::Array(items)
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
+            {
+                Some(TokenValue::FontFamily(
+                    items
+                        .iter()
+                        .filter_map(|i| i.as_str().map(String::from))
+                        .collect(),
+                ))
             }
             _ => {
-                diags.error(p, "a fontFamily value must be a font name or a non-empty array of font names");
+                diags.error(
+                    p,
+                    "a fontFamily value must be a font name or a non-empty array of font names",
+                );
                 None
             }
         },
         TokenType::FontWeight => parse_font_weight(v, p, diags).map(TokenValue::FontWeight),
         TokenType::CubicBezier => {
-            let pts: Option<Vec<f64>> = v.as_array().filter(|a| a.len() == 4).and_then(|a| a.iter().map(num).collect());
+            let pts: Option<Vec<f64>> = v
+                .as_array()
+                .filter(|a| a.len() == 4)
+                .and_then(|a| a.iter().map(num).collect());
             match pts {
                 Some(p4) if (0.0..=1.0).contains(&p4[0]) && (0.0..=1.0).contains(&p4[2]) => {
                     Some(TokenValue::CubicBezier([p4[0], p4[1], p4[2], p4[3]]))
@@ -542,7 +647,10 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
                     None
                 }
                 None => {
-                    diags.error(p, "a cubicBezier value must be an array of four numbers [x1, y1, x2, y2]");
+                    diags.error(
+                        p,
+                        "a cubicBezier value must be an array of four numbers [x1, y1, x2, y2]",
+                    );
                     None
                 }
             }
@@ -561,12 +669,22 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
             Some(TokenValue::Transition {
                 duration: Box::new(part(o, "duration", TokenType::Duration, p, diags)?),
                 delay: Box::new(part(o, "delay", TokenType::Duration, p, diags)?),
-                timing_function: Box::new(part(o, "timingFunction", TokenType::CubicBezier, p, diags)?),
+                timing_function: Box::new(part(
+                    o,
+                    "timingFunction",
+                    TokenType::CubicBezier,
+                    p,
+                    diags,
+                )?),
             })
         }
         TokenType::Shadow => {
             let layers: Vec<(&Value, String)> = match v {
-                Value::Array(items) => items.iter().enumerate().map(|(i, x)| (x, format!("{p}/{i}"))).collect(),
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (x, format!("{p}/{i}")))
+                    .collect(),
                 other => vec![(other, p.to_string())],
             };
             let mut out = Vec::new();
@@ -581,7 +699,10 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
         }
         TokenType::Gradient => {
             let Some(items) = v.as_array().filter(|a| !a.is_empty()) else {
-                diags.error(p, "a gradient value must be a non-empty array of stops {color, position}");
+                diags.error(
+                    p,
+                    "a gradient value must be a non-empty array of stops {color, position}",
+                );
                 return None;
             };
             let mut stops = Vec::new();
@@ -591,10 +712,16 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
                 let position = part(o, "position", TokenType::Number, &sp, diags)?;
                 if let TokenValue::Number(n) = position {
                     if !(0.0..=1.0).contains(&n) {
-                        diags.error(&join(&sp, "position"), "a gradient stop position must lie between 0 and 1");
+                        diags.error(
+                            &join(&sp, "position"),
+                            "a gradient stop position must lie between 0 and 1",
+                        );
                     }
                 }
-                stops.push(GradientStop { color: part(o, "color", TokenType::Color, &sp, diags)?, position });
+                stops.push(GradientStop {
+                    color: part(o, "color", TokenType::Color, &sp, diags)?,
+                    position,
+                });
             }
             Some(TokenValue::Gradient(stops))
         }
@@ -602,7 +729,13 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
             let o = composite(
                 v,
                 p,
-                &["fontFamily", "fontSize", "fontWeight", "letterSpacing", "lineHeight"],
+                &[
+                    "fontFamily",
+                    "fontSize",
+                    "fontWeight",
+                    "letterSpacing",
+                    "lineHeight",
+                ],
                 &[],
                 diags,
             )?;
@@ -632,7 +765,10 @@ fn composite<'v>(
     diags: &mut FileDiags<'_>,
 ) -> Option<&'v Map<String, Value>> {
     let Some(o) = v.as_object() else {
-        diags.error(p, format!("expected an object with {}", required.join(", ")));
+        diags.error(
+            p,
+            format!("expected an object with {}", required.join(", ")),
+        );
         return None;
     };
     let mut ok = true;
@@ -651,12 +787,24 @@ fn composite<'v>(
     ok.then_some(o)
 }
 
-fn part(o: &Map<String, Value>, key: &str, ty: TokenType, p: &str, diags: &mut FileDiags<'_>) -> Option<TokenValue> {
+fn part(
+    o: &Map<String, Value>,
+    key: &str,
+    ty: TokenType,
+    p: &str,
+    diags: &mut FileDiags<'_>,
+) -> Option<TokenValue> {
     parse_value(ty, o.get(key)?, &join(p, key), diags)
 }
 
 fn parse_shadow_layer(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<ShadowLayer> {
-    let o = composite(v, p, &["color", "offsetX", "offsetY", "blur", "spread"], &["inset"], diags)?;
+    let o = composite(
+        v,
+        p,
+        &["color", "offsetX", "offsetY", "blur", "spread"],
+        &["inset"],
+        diags,
+    )?;
     let inset = match o.get("inset") {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -675,32 +823,58 @@ fn parse_shadow_layer(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<S
     })
 }
 
-const STROKE_KEYWORDS: &[&str] = &["solid", "dashed", "dotted", "double", "groove", "ridge", "outset", "inset"];
+const STROKE_KEYWORDS: &[&str] = &[
+    "solid", "dashed", "dotted", "double", "groove", "ridge", "outset", "inset",
+];
 
 fn parse_stroke_style(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<StrokeStyle> {
     match v {
-        Value::String(s) if STROKE_KEYWORDS.contains(&s.as_str()) => Some(StrokeStyle::Keyword(s.clone())),
+        Value::String(s) if STROKE_KEYWORDS.contains(&s.as_str()) => {
+            Some(StrokeStyle::Keyword(s.clone()))
+        }
         Value::String(s) => {
-            diags.error(p, format!("unknown stroke style \"{s}\"; expected one of {}", STROKE_KEYWORDS.join(", ")));
+            diags.error(
+                p,
+                format!(
+                    "unknown stroke style \"{s}\"; expected one of {}",
+                    STROKE_KEYWORDS.join(", ")
+                ),
+            );
             None
         }
         _ => {
             let o = composite(v, p, &["dashArray", "lineCap"], &[], diags)?;
             let cap = o["lineCap"].as_str().unwrap_or_default();
             if !matches!(cap, "round" | "butt" | "square") {
-                diags.error(&join(p, "lineCap"), "lineCap must be \"round\", \"butt\" or \"square\"");
+                diags.error(
+                    &join(p, "lineCap"),
+                    "lineCap must be \"round\", \"butt\" or \"square\"",
+                );
                 return None;
             }
             let Some(items) = o["dashArray"].as_array().filter(|a| !a.is_empty()) else {
-                diags.error(&join(p, "dashArray"), "dashArray must be a non-empty array of dimensions");
+                diags.error(
+                    &join(p, "dashArray"),
+                    "dashArray must be a non-empty array of dimensions",
+                );
                 return None;
             };
             let dash_array: Option<Vec<TokenValue>> = items
                 .iter()
                 .enumerate()
-                .map(|(i, d)| parse_value(TokenType::Dimension, d, &format!("{p}/dashArray/{i}"), diags))
+                .map(|(i, d)| {
+                    parse_value(
+                        TokenType::Dimension,
+                        d,
+                        &format!("{p}/dashArray/{i}"),
+                        diags,
+                    )
+                })
                 .collect();
-            Some(StrokeStyle::Dashed { dash_array: dash_array?, line_cap: cap.to_string() })
+            Some(StrokeStyle::Dashed {
+                dash_array: dash_array?,
+                line_cap: cap.to_string(),
+            })
         }
     }
 }
@@ -726,25 +900,40 @@ fn parse_color(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Color> {
             }
         };
     }
-    let o = composite(v, p, &["colorSpace", "components"], &["alpha", "hex"], diags)?;
+    let o = composite(
+        v,
+        p,
+        &["colorSpace", "components"],
+        &["alpha", "hex"],
+        diags,
+    )?;
     let space = o["colorSpace"].as_str().unwrap_or_default();
     if !color::COLOR_SPACES.contains(&space) {
         diags.error(
             &join(p, "colorSpace"),
-            format!("unknown colorSpace \"{space}\"; expected one of {}", color::COLOR_SPACES.join(", ")),
+            format!(
+                "unknown colorSpace \"{space}\"; expected one of {}",
+                color::COLOR_SPACES.join(", ")
+            ),
         );
         return None;
     }
-    let comps: Option<Vec<Component>> = o["components"].as_array().filter(|a| a.len() == 3).and_then(|a| {
-        a.iter()
-            .map(|c| match c {
-                Value::String(s) if s == "none" => Some(Component::None),
-                other => num(other).map(Component::Num),
-            })
-            .collect()
-    });
+    let comps: Option<Vec<Component>> = o["components"]
+        .as_array()
+        .filter(|a| a.len() == 3)
+        .and_then(|a| {
+            a.iter()
+                .map(|c| match c {
+                    Value::String(s) if s == "none" => Some(Component::None),
+                    other => num(other).map(Component::Num),
+                })
+                .collect()
+        });
     let Some(comps) = comps else {
-        diags.error(&join(p, "components"), "components must be an array of three numbers (or \"none\")");
+        diags.error(
+            &join(p, "components"),
+            "components must be an array of three numbers (or \"none\")",
+        );
         return None;
     };
     let alpha = match o.get("alpha") {
@@ -759,13 +948,23 @@ fn parse_color(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Color> {
     };
     let hex = match o.get("hex") {
         None => None,
-        Some(Value::String(h)) if h.len() == 7 && color::parse_hex(h).is_some() => Some(h.to_lowercase()),
+        Some(Value::String(h)) if h.len() == 7 && color::parse_hex(h).is_some() => {
+            Some(h.to_lowercase())
+        }
         Some(_) => {
-            diags.error(&join(p, "hex"), "hex must be a 6-digit CSS hex colour such as \"#0b5fff\"");
+            diags.error(
+                &join(p, "hex"),
+                "hex must be a 6-digit CSS hex colour such as \"#0b5fff\"",
+            );
             return None;
         }
     };
-    Some(Color { space: space.to_string(), components: [comps[0], comps[1], comps[2]], alpha, hex })
+    Some(Color {
+        space: space.to_string(),
+        components: [comps[0], comps[1], comps[2]],
+        alpha,
+        hex,
+    })
 }
 
 fn round(v: f64, places: i32) -> f64 {
@@ -776,7 +975,9 @@ fn round(v: f64, places: i32) -> f64 {
 /// Splits a legacy `"16px"` / `"120ms"` string into number and unit.
 fn split_unit(s: &str) -> Option<(f64, &str)> {
     let s = s.trim();
-    let idx = s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+')).unwrap_or(s.len());
+    let idx = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(s.len());
     let n: f64 = s[..idx].parse().ok()?;
     Some((n, &s[idx..]))
 }
@@ -789,7 +990,10 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
     };
     if let Some(s) = v.as_str() {
         let parsed = split_unit(s).and_then(|(n, u)| match u {
-            "" if n == 0.0 => Some(Dimension { value: 0.0, unit: DimUnit::Px }),
+            "" if n == 0.0 => Some(Dimension {
+                value: 0.0,
+                unit: DimUnit::Px,
+            }),
             u => unit_of(u).map(|unit| Dimension { value: n, unit }),
         });
         return match parsed {
@@ -813,7 +1017,10 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
             None
         }
         (_, None) => {
-            diags.error(&join(p, "unit"), "a dimension's unit must be \"px\" or \"rem\"");
+            diags.error(
+                &join(p, "unit"),
+                "a dimension's unit must be \"px\" or \"rem\"",
+            );
             None
         }
     }
@@ -826,7 +1033,8 @@ fn parse_duration(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Durat
         _ => None,
     };
     if let Some(s) = v.as_str() {
-        let parsed = split_unit(s).and_then(|(n, u)| unit_of(u).map(|unit| Duration { value: n, unit }));
+        let parsed =
+            split_unit(s).and_then(|(n, u)| unit_of(u).map(|unit| Duration { value: n, unit }));
         return match parsed {
             Some(d) => {
                 diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes durations as {{\"value\": {}, \"unit\": \"{}\"}}", fmt_num(d.value), d.unit_str()));
@@ -839,14 +1047,23 @@ fn parse_duration(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Durat
         };
     }
     let o = composite(v, p, &["value", "unit"], &[], diags)?;
-    match (num(&o["value"]).filter(|n| *n >= 0.0), o["unit"].as_str().and_then(unit_of)) {
+    match (
+        num(&o["value"]).filter(|n| *n >= 0.0),
+        o["unit"].as_str().and_then(unit_of),
+    ) {
         (Some(value), Some(unit)) => Some(Duration { value, unit }),
         (None, _) => {
-            diags.error(&join(p, "value"), "a duration's value must be a non-negative number");
+            diags.error(
+                &join(p, "value"),
+                "a duration's value must be a non-negative number",
+            );
             None
         }
         (_, None) => {
-            diags.error(&join(p, "unit"), "a duration's unit must be \"ms\" or \"s\"");
+            diags.error(
+                &join(p, "unit"),
+                "a duration's unit must be \"ms\" or \"s\"",
+            );
             None
         }
     }
@@ -903,13 +1120,26 @@ pub fn fmt_num(n: f64) -> String {
 fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
     for token in &set.tokens {
         let mut refs = Vec::new();
-        collect_aliases(&token.value, token.ty, &join(&token.pointer, "$value"), &mut refs);
+        collect_aliases(
+            &token.value,
+            token.ty,
+            &join(&token.pointer, "$value"),
+            &mut refs,
+        );
         for (target, want, pointer) in refs {
             match set.get(&target) {
-                None => diags.error(&pointer, format!("reference `{{{target}}}` does not name a token")),
+                None if set.unparsed.contains(&target) => {}
+                None => diags.error(
+                    &pointer,
+                    format!("reference `{{{target}}}` does not name a token"),
+                ),
                 Some(t) if t.ty != want => diags.error(
                     &pointer,
-                    format!("reference `{{{target}}}` is a {} token; a {} is needed here", t.ty.as_str(), want.as_str()),
+                    format!(
+                        "reference `{{{target}}}` is a {} token; a {} is needed here",
+                        t.ty.as_str(),
+                        want.as_str()
+                    ),
                 ),
                 Some(_) => {}
             }
@@ -941,16 +1171,29 @@ fn alias_chain_is_cycle(set: &TokenSet, token: &Token) -> bool {
     false
 }
 
-fn collect_aliases(v: &TokenValue, ty: TokenType, p: &str, out: &mut Vec<(String, TokenType, String)>) {
+fn collect_aliases(
+    v: &TokenValue,
+    ty: TokenType,
+    p: &str,
+    out: &mut Vec<(String, TokenType, String)>,
+) {
     let mut sub = |v: &TokenValue, ty, key: &str| collect_aliases(v, ty, &join(p, key), out);
     match v {
         TokenValue::Alias(t) => out.push((t.clone(), ty, p.to_string())),
-        TokenValue::Border { color, width, style } => {
+        TokenValue::Border {
+            color,
+            width,
+            style,
+        } => {
             sub(color, TokenType::Color, "color");
             sub(width, TokenType::Dimension, "width");
             sub(style, TokenType::StrokeStyle, "style");
         }
-        TokenValue::Transition { duration, delay, timing_function } => {
+        TokenValue::Transition {
+            duration,
+            delay,
+            timing_function,
+        } => {
             sub(duration, TokenType::Duration, "duration");
             sub(delay, TokenType::Duration, "delay");
             sub(timing_function, TokenType::CubicBezier, "timingFunction");
@@ -964,7 +1207,11 @@ fn collect_aliases(v: &TokenValue, ty: TokenType, p: &str, out: &mut Vec<(String
         }
         TokenValue::Shadow(layers) => {
             for (i, l) in layers.iter().enumerate() {
-                let lp = if layers.len() == 1 { p.to_string() } else { format!("{p}/{i}") };
+                let lp = if layers.len() == 1 {
+                    p.to_string()
+                } else {
+                    format!("{p}/{i}")
+                };
                 for (val, t, k) in [
                     (&l.color, TokenType::Color, "color"),
                     (&l.offset_x, TokenType::Dimension, "offsetX"),
@@ -979,7 +1226,12 @@ fn collect_aliases(v: &TokenValue, ty: TokenType, p: &str, out: &mut Vec<(String
         TokenValue::Gradient(stops) => {
             for (i, s) in stops.iter().enumerate() {
                 collect_aliases(&s.color, TokenType::Color, &format!("{p}/{i}/color"), out);
-                collect_aliases(&s.position, TokenType::Number, &format!("{p}/{i}/position"), out);
+                collect_aliases(
+                    &s.position,
+                    TokenType::Number,
+                    &format!("{p}/{i}/position"),
+                    out,
+                );
             }
         }
         TokenValue::StrokeStyle(StrokeStyle::Dashed { dash_array, .. }) => {
@@ -1001,39 +1253,69 @@ mod tests {
         let doc: Value = serde_json::from_str(text).unwrap();
         let index = PosIndex::new(text);
         let mut out = Vec::new();
-        let set = parse_tokens(&doc, &mut FileDiags { brand: "b", file: "b/tokens.json".into(), index: &index, out: &mut out });
+        let set = parse_tokens(
+            &doc,
+            &mut FileDiags {
+                brand: "b",
+                file: "b/tokens.json".into(),
+                index: &index,
+                out: &mut out,
+            },
+        );
         (set, out)
     }
 
     fn errors(text: &str) -> Vec<String> {
-        parse(text).1.into_iter().filter(|d| d.severity == Severity::Error).map(|d| format!("{} {}", d.pointer, d.message)).collect()
+        parse(text)
+            .1
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| format!("{} {}", d.pointer, d.message))
+            .collect()
     }
 
     #[test]
     fn group_type_is_inherited_and_aliases_take_their_target_type() {
-        let (set, diags) = parse(r#"{"color": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}},
-            "link": {"$value": "{color.blue}"}}"#);
+        let (set, diags) = parse(
+            r#"{"color": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}},
+            "link": {"$value": "{color.blue}"}}"#,
+        );
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(set.get("color.blue").unwrap().ty, TokenType::Color);
         assert_eq!(set.get("link").unwrap().ty, TokenType::Color);
-        assert!(matches!(set.resolve(&set.get("link").unwrap().value), Some(TokenValue::Color(_))));
+        assert!(matches!(
+            set.resolve(&set.get("link").unwrap().value),
+            Some(TokenValue::Color(_))
+        ));
     }
 
     #[test]
     fn legacy_strings_are_accepted_with_a_warning() {
-        let (set, diags) = parse(r##"{"c": {"$type": "color", "$value": "#0b5fff"}, "d": {"$type": "dimension", "$value": "1.5rem"}, "t": {"$type": "duration", "$value": "120ms"}}"##);
+        let (set, diags) = parse(
+            r##"{"c": {"$type": "color", "$value": "#0b5fff"}, "d": {"$type": "dimension", "$value": "1.5rem"}, "t": {"$type": "duration", "$value": "120ms"}}"##,
+        );
         assert_eq!(diags.len(), 3);
         assert!(diags.iter().all(|d| d.severity == Severity::Warning));
-        assert_eq!(set.get("d").unwrap().value, TokenValue::Dimension(Dimension { value: 1.5, unit: DimUnit::Rem }));
-        let TokenValue::Color(c) = &set.get("c").unwrap().value else { panic!() };
+        assert_eq!(
+            set.get("d").unwrap().value,
+            TokenValue::Dimension(Dimension {
+                value: 1.5,
+                unit: DimUnit::Rem
+            })
+        );
+        let TokenValue::Color(c) = &set.get("c").unwrap().value else {
+            panic!()
+        };
         assert_eq!(c.hex.as_deref(), Some("#0b5fff"));
     }
 
     #[test]
     fn reports_cycles_dangling_references_and_type_mismatches() {
-        let errs = errors(r#"{"a": {"$type": "color", "$value": "{b}"}, "b": {"$type": "color", "$value": "{a}"},
+        let errs = errors(
+            r#"{"a": {"$type": "color", "$value": "{b}"}, "b": {"$type": "color", "$value": "{a}"},
             "c": {"$type": "dimension", "$value": "{nope}"},
-            "n": {"$type": "number", "$value": 1}, "d": {"$type": "dimension", "$value": "{n}"}}"#);
+            "n": {"$type": "number", "$value": 1}, "d": {"$type": "dimension", "$value": "{n}"}}"#,
+        );
         assert_eq!(
             errs,
             vec![
@@ -1047,14 +1329,15 @@ mod tests {
 
     #[test]
     fn rejects_bad_values_with_clear_messages() {
-        let errs = errors(r#"{"x": {"$type": "colour", "$value": 1}, "w": {"$type": "fontWeight", "$value": "fat"},
-            "e": {"$type": "cubicBezier", "$value": [2, 0, 1, 1]}, "u": {"$value": 3}, "bad.name": {"$type": "number", "$value": 1}}"#);
+        let errs = errors(
+            r#"{"x": {"$type": "colour", "$value": 1}, "w": {"$type": "fontWeight", "$value": "fat"},
+            "e": {"$type": "cubicBezier", "$value": [2, 0, 1, 1]}, "u": {"$value": 3}, "bad.name": {"$type": "number", "$value": 1}}"#,
+        );
         assert_eq!(
             errs,
             vec![
                 "/x/$type unknown `$type` \"colour\"; did you mean `color`?",
                 "/bad.name invalid token or group name `bad.name`: names must not be empty or contain `{`, `}` or `.`",
-                "/x token `x` has no `$type`, on itself or an enclosing group",
                 "/w/$value unknown font weight \"fat\"; use a number from 1 to 1000 or a DTCG name such as \"bold\"",
                 "/e/$value cubicBezier x coordinates (first and third numbers) must lie between 0 and 1",
                 "/u token `u` has no `$type`, on itself or an enclosing group",
@@ -1064,11 +1347,15 @@ mod tests {
 
     #[test]
     fn composites_parse_with_aliased_parts() {
-        let (set, diags) = parse(r#"{"size": {"$type": "dimension", "m": {"$value": {"value": 16, "unit": "px"}}},
+        let (set, diags) = parse(
+            r#"{"size": {"$type": "dimension", "m": {"$value": {"value": 16, "unit": "px"}}},
             "font": {"$type": "fontFamily", "body": {"$value": ["Inter", "sans-serif"]}},
-            "type": {"$type": "typography", "body": {"$value": {"fontFamily": "{font.body}", "fontSize": "{size.m}", "fontWeight": "regular", "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}}}}"#);
+            "type": {"$type": "typography", "body": {"$value": {"fontFamily": "{font.body}", "fontSize": "{size.m}", "fontWeight": "regular", "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}}}}"#,
+        );
         assert!(diags.is_empty(), "{diags:?}");
-        let TokenValue::Typography(t) = &set.get("type.body").unwrap().value else { panic!() };
+        let TokenValue::Typography(t) = &set.get("type.body").unwrap().value else {
+            panic!()
+        };
         assert_eq!(*t.font_weight, TokenValue::FontWeight(400.0));
         assert_eq!(*t.font_size, TokenValue::Alias("size.m".into()));
     }

@@ -1,0 +1,21 @@
+# Everyday recipes. Plain cargo works too: see README.md.
+
+# Serve the bundled content on http://127.0.0.1:8080 with hot reload.
+run:
+    cargo run --release
+
+# Run every test.
+test:
+    cargo test
+
+# Format, lint and test, as CI does.
+check:
+    bash .ci/run
+
+# Validate the bundled content.
+check-content:
+    cargo run --release -- check content
+
+# Write the static site to ./site.
+build-site:
+    cargo run --release -- build content --out site

@@ -1,0 +1,259 @@
+//! Test helpers: spawn the real server on 127.0.0.1:0 and speak HTTP/1.1 to
+//! it over a plain TCP socket, so tests see exactly the bytes a client sees
+//! (no automatic decompression, redirects or header rewriting).
+
+use marque::config::ServeArgs;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub public_url: String,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The repository's example content.
+pub fn example_content() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("content")
+}
+
+pub fn serve_args(content: &Path) -> ServeArgs {
+    ServeArgs {
+        content: content.to_path_buf(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        public_url: None,
+        ..ServeArgs::default()
+    }
+}
+
+/// Starts marque on `content` and waits until it is ready.
+pub fn spawn_app(content: &Path) -> TestApp {
+    spawn_with(serve_args(content))
+}
+
+pub fn spawn_with(args: ServeArgs) -> TestApp {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let (ready_tx, ready_rx) = mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let shutdown = async move {
+                let _ = rx.await;
+            };
+            let result = marque::app::serve(args, shutdown, |running| {
+                let _ = ready_tx.send((running.addr, running.public_url.clone()));
+            })
+            .await;
+            if let Err(e) = result {
+                panic!("server failed: {e:#}");
+            }
+        });
+    });
+    let (addr, public_url) = ready_rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("server starts listening");
+    let app = TestApp {
+        addr,
+        public_url,
+        shutdown: Some(tx),
+        thread: Some(thread),
+    };
+    app.wait_until(|a| a.get("/readyz").status == 200, "server becomes ready");
+    app
+}
+
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: u16,
+    pub headers: BTreeMap<String, Vec<String>>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(&name.to_ascii_lowercase())
+            .and_then(|v| v.first())
+            .map(String::as_str)
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("body is UTF-8")
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "body is JSON ({e}): {}",
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+}
+
+impl TestApp {
+    pub fn get(&self, path: &str) -> Response {
+        self.request("GET", path, &[], None)
+    }
+
+    pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Response {
+        self.request("GET", path, headers, None)
+    }
+
+    /// Sends one request on a fresh connection and reads the whole response.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> Response {
+        raw_request(self.addr, method, path, headers, body)
+    }
+
+    /// Polls `cond` until it holds, failing after 20 s.
+    pub fn wait_until(&self, mut cond: impl FnMut(&TestApp) -> bool, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if cond(self) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("timed out waiting until {what}");
+    }
+}
+
+pub fn raw_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Response {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(b) = body {
+        req.push_str(&format!("Content-Length: {}\r\n", b.len()));
+    }
+    req.push_str("\r\n");
+    stream.write_all(req.as_bytes()).unwrap();
+    if let Some(b) = body {
+        stream.write_all(b).unwrap();
+    }
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read response");
+    parse_response(&raw, method == "HEAD")
+}
+
+fn parse_response(raw: &[u8], head: bool) -> Response {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("response has a head");
+    let head_text = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = head_text.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut headers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in lines {
+        let (k, v) = line.split_once(':').unwrap();
+        headers
+            .entry(k.trim().to_ascii_lowercase())
+            .or_default()
+            .push(v.trim().to_string());
+    }
+    let mut body = raw[end + 4..].to_vec();
+    if head {
+        assert!(body.is_empty(), "HEAD response has no body");
+    }
+    if headers
+        .get("transfer-encoding")
+        .is_some_and(|v| v.iter().any(|x| x.contains("chunked")))
+    {
+        body = dechunk(&body);
+    }
+    Response {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = data.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&data[..line_end]).unwrap().trim(), 16)
+                .unwrap();
+        data = &data[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&data[..size]);
+        data = &data[size + 2..];
+    }
+}
+
+pub fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+pub fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// Copies a folder tree (for tests that edit content).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

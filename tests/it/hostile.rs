@@ -1,0 +1,274 @@
+//! A brand whose every text field is hostile (markup, script, CSS that tries
+//! to end a declaration, U+2028) renders inert in every surface.
+
+use crate::helpers::*;
+use crate::surfaces::{assert_figma_accepts, brands_of, ctx, parse_llms_txt, surfaces};
+use marque::render;
+use marque::spec::Brand;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
+}
+
+fn evil() -> Arc<Brand> {
+    brands_of(&fixture()).into_iter().next().unwrap()
+}
+
+/// Tag names that appear in markup (`<name` or `</name`).
+fn tags(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = html.as_bytes();
+    for (i, _) in html.match_indices('<') {
+        let rest = &html[i + 1..];
+        let rest = rest.strip_prefix('/').unwrap_or(rest);
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if !name.is_empty() || bytes.get(i + 1) == Some(&b'!') {
+            out.push(if name.is_empty() {
+                "!".into()
+            } else {
+                name.to_ascii_lowercase()
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn html_pages_show_hostile_text_as_text() {
+    let brand = evil();
+    let refs = vec![brand.as_ref()];
+    for html in [
+        render::html::render(&brand, &ctx()).body,
+        render::html::render_index(&refs, &ctx()).body,
+    ] {
+        let found = tags(&html);
+        let allowed = [
+            "!", "html", "head", "meta", "title", "link", "style", "body", "header", "div", "h1",
+            "h2", "h3", "p", "main", "section", "table", "thead", "tbody", "tr", "th", "td", "a",
+            "code", "pre", "button", "article", "ul", "li", "strong", "br", "span", "img",
+            "footer", "script",
+        ];
+        for t in &found {
+            assert!(allowed.contains(&t.as_str()), "unexpected <{t}> in page");
+        }
+        // Only marque's own scripts: the embed preview (API page) and the copy helper.
+        let scripts = found.iter().filter(|t| *t == "script").count();
+        assert!(scripts <= 4, "{scripts} script tags");
+        assert!(!html.contains("<img src=x"), "no element from content");
+        assert!(!html.contains('\u{2028}') || html.contains("&lt;/script&gt;"));
+        assert!(
+            html.contains("&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"),
+            "the name is shown as text"
+        );
+        // The <style> element ends where marque ends it.
+        let style = html
+            .split_once("<style>")
+            .unwrap()
+            .1
+            .split_once("</style>")
+            .unwrap()
+            .0;
+        assert!(!style.contains('<'), "no markup inside the style element");
+    }
+}
+
+/// Strips comments and quoted strings from CSS, leaving its structure.
+fn css_structure(css: &str) -> String {
+    let mut out = String::new();
+    let mut chars = css.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = ' ';
+                for n in chars.by_ref() {
+                    if prev == '*' && n == '/' {
+                        break;
+                    }
+                    prev = n;
+                }
+            }
+            '"' | '\'' => {
+                while let Some(n) = chars.next() {
+                    if n == '\\' {
+                        chars.next();
+                    } else if n == c {
+                        break;
+                    } else {
+                        assert_ne!(n, '\n', "a string in CSS never spans lines");
+                    }
+                }
+                out.push('S');
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn tokens_css_declares_exactly_the_tokens_and_nothing_else() {
+    let brand = evil();
+    let css = render::tokens_css::render(&brand, &ctx());
+    let structure = css_structure(&css);
+    assert_eq!(structure.matches('{').count(), 1, "{structure}");
+    assert_eq!(structure.matches('}').count(), 1, "{structure}");
+    let declarations = structure.matches(';').count();
+    // color.ink, color.paper, font.evil, and type.evil's 5 parts plus its shorthand.
+    assert_eq!(declarations, 9, "{structure}");
+    assert!(
+        !css.contains("</style"),
+        "cannot close an enclosing style element"
+    );
+}
+
+/// Tracks fenced code blocks line by line (CommonMark: a fence closes on a
+/// run of at least as many backticks).
+#[derive(Default)]
+struct Fence {
+    open: usize,
+}
+
+impl Fence {
+    /// True when `line` is part of a fenced block (its fences included).
+    fn code(&mut self, line: &str) -> bool {
+        let run = line.chars().take_while(|c| *c == '`').count();
+        if self.open == 0 {
+            if run >= 3 {
+                self.open = run;
+                return true;
+            }
+            return false;
+        }
+        if run >= self.open && line[run..].trim().is_empty() {
+            self.open = 0;
+        }
+        true
+    }
+}
+
+/// A Markdown line with its code spans removed (escapes kept, so they can be checked).
+fn strip_code_spans(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '\\' && i + 1 < chars.len() {
+            out.push(chars[i]);
+            out.push(chars[i + 1]);
+            i += 2;
+            continue;
+        }
+        if chars[i] == '`' {
+            let run = chars[i..].iter().take_while(|x| **x == '`').count();
+            let rest: String = chars[i + run..].iter().collect();
+            if let Some(end) = rest.find(&"`".repeat(run)) {
+                i += run + rest[..end].chars().count() + run;
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn spec_md_shows_hostile_text_without_markup_or_structure() {
+    let md = render::spec_md::render(&evil(), &ctx());
+    // Outside code, every `<` is escaped, and content never starts a line.
+    let mut fence = Fence::default();
+    for line in md.lines() {
+        if fence.code(line) {
+            continue;
+        }
+        let without_code = strip_code_spans(line);
+        for (i, _) in without_code.match_indices('<') {
+            let escaped = i > 0 && without_code.as_bytes()[i - 1] == b'\\';
+            let autolink = without_code[i..].starts_with("<https://");
+            assert!(escaped || autolink, "unescaped < in {line:?}");
+        }
+        assert!(
+            !line.starts_with("# Not a heading"),
+            "summary cannot open a heading"
+        );
+        for (i, _) in without_code.match_indices("](") {
+            let escaped = i > 0 && without_code.as_bytes()[i - 1] == b'\\';
+            assert!(escaped, "no live link: {line:?}");
+        }
+    }
+    assert_eq!(fence.open, 0, "every fence is closed");
+    let mut fence = Fence::default();
+    let headings: Vec<&str> = md
+        .lines()
+        .filter(|l| !fence.code(l) && l.starts_with("# "))
+        .collect();
+    assert_eq!(headings.len(), 1, "one H1: {headings:?}");
+}
+
+#[test]
+fn json_surfaces_round_trip_the_exact_text() {
+    let brand = evil();
+    let spec: Value = serde_json::from_str(&render::spec_json::render(&brand, &ctx())).unwrap();
+    assert_eq!(spec["name"].as_str().unwrap(), brand.doc.name);
+    assert!(spec["name"].as_str().unwrap().contains('\u{2028}'));
+    assert_figma_accepts(&render::figma::render(&brand, &ctx()).body);
+}
+
+#[test]
+fn embed_script_carries_the_data_as_an_inert_literal() {
+    let js = render::embed::render(&evil(), &ctx());
+    assert!(!js.contains("</script"), "cannot close a script element");
+    assert!(!js.contains("<!--"));
+    assert!(!js.contains('\u{2028}') && !js.contains('\u{2029}'));
+    let literal = js
+        .split_once("var card = ")
+        .unwrap()
+        .1
+        .split_once(";\n")
+        .unwrap()
+        .0;
+    let card: Value = serde_json::from_str(literal).unwrap();
+    assert_eq!(card["name"].as_str().unwrap(), evil().doc.name);
+    assert!(!js.contains("innerHTML"), "text is set as text");
+}
+
+#[test]
+fn llms_txt_keeps_its_structure() {
+    let brand = evil();
+    let text = render::llms_txt::render(&brand, &ctx());
+    let (title, summary, sections) = parse_llms_txt(&text);
+    assert!(title.starts_with("Evil "));
+    assert!(!summary.contains('\n'));
+    let names: Vec<&str> = sections.iter().map(|(h, _)| h.as_str()).collect();
+    assert_eq!(names, ["Spec", "Design tokens", "Prompts", "Optional"]);
+    for (_, urls) in &sections {
+        for u in urls {
+            assert!(u.starts_with("https://brand.example.com/"), "{u}");
+        }
+    }
+}
+
+#[test]
+fn every_surface_serves_over_http_and_the_svg_is_sandboxed() {
+    let app = spawn_app(&fixture());
+    for (name, _) in surfaces(&evil(), &ctx()) {
+        let path = match name {
+            "page.html" => "/brand/evil".to_string(),
+            "embed.js" => "/embed/brand/evil".to_string(),
+            file => format!("/brand/evil/{file}"),
+        };
+        assert_eq!(app.get(&path).status, 200, "{path}");
+    }
+    let svg = app.get("/brand/evil/assets/logo.svg");
+    assert!(svg
+        .header("content-security-policy")
+        .unwrap()
+        .contains("sandbox"));
+}

@@ -1,0 +1,8 @@
+//! marque's integration tests: one binary, so the library links once.
+
+mod cli;
+mod helpers;
+mod hostile;
+mod http_rules;
+mod surfaces;
+mod validation;

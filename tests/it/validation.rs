@@ -1,0 +1,430 @@
+//! Invalid content, one case per rule: each asserts the diagnostic's text,
+//! file and line. Validation is pure, so these run on bytes in memory.
+
+use crate::surfaces::today;
+use marque::spec::{parse_brand, BrandFiles, Diagnostic, Severity};
+use std::collections::BTreeMap;
+
+const BRAND: &str = r##"{
+  "name": "Acme",
+  "version": "1.2.0",
+  "updated": "2026-03-01",
+  "logo": {
+    "variants": [
+      { "id": "primary", "file": "assets/logo.svg" }
+    ]
+  },
+  "typography": {
+    "families": [ { "role": "body", "token": "{font.body}" } ]
+  },
+  "color": {
+    "palette": [ { "name": "Ink", "token": "{color.ink}" } ],
+    "pairs": [ { "foreground": "{color.ink}", "background": "{color.paper}", "level": "AA" } ]
+  },
+  "promptKit": {
+    "prompts": [
+      {
+        "id": "tagline",
+        "template": "Write a tagline for {{ product }}.",
+        "variables": [ { "name": "product" } ]
+      }
+    ]
+  }
+}
+"##;
+
+const TOKENS: &str = r##"{
+  "color": {
+    "$type": "color",
+    "ink": { "$value": { "colorSpace": "srgb", "components": [0.1, 0.1, 0.1] } },
+    "paper": { "$value": { "colorSpace": "srgb", "components": [1, 1, 1] } },
+    "mist": { "$value": { "colorSpace": "srgb", "components": [0.8, 0.8, 0.8] } }
+  },
+  "space": {
+    "$type": "dimension",
+    "md": { "$value": { "value": 16, "unit": "px" } }
+  },
+  "font": {
+    "body": { "$type": "fontFamily", "$value": ["Inter", "sans-serif"] }
+  }
+}
+"##;
+
+fn files(slug: &str, brand: &str, tokens: &str) -> BrandFiles {
+    let mut files = BTreeMap::new();
+    files.insert("brand.json".to_string(), brand.as_bytes().to_vec());
+    files.insert("tokens.json".to_string(), tokens.as_bytes().to_vec());
+    files.insert("assets/logo.svg".to_string(), b"<svg/>".to_vec());
+    BrandFiles {
+        slug: slug.to_string(),
+        files,
+    }
+}
+
+fn errors_of(f: &BrandFiles) -> Vec<Diagnostic> {
+    let (brand, diags) = parse_brand(f, today());
+    let errors: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(
+        brand.is_some(),
+        errors.is_empty(),
+        "a brand is published exactly when it has no errors"
+    );
+    errors
+}
+
+/// Applies `from → to` to brand.json (or tokens.json) and expects exactly one
+/// error, in `file` at `line`, whose message contains `message`.
+fn expect_error(in_tokens: bool, from: &str, to: &str, file: &str, line: u32, message: &str) {
+    let (mut b, mut t) = (BRAND.to_string(), TOKENS.to_string());
+    let target = if in_tokens { &mut t } else { &mut b };
+    assert!(target.contains(from), "fixture contains {from:?}");
+    *target = target.replacen(from, to, 1);
+    let errors = errors_of(&files("acme", &b, &t));
+    assert_eq!(errors.len(), 1, "one error for {to:?}: {errors:#?}");
+    let e = &errors[0];
+    assert_eq!(e.file, file, "{e:?}");
+    assert_eq!(e.line, line, "{e:?}");
+    assert!(
+        e.message.contains(message),
+        "message {:?} should contain {message:?}",
+        e.message
+    );
+    assert_eq!(e.brand, "acme");
+}
+
+#[test]
+fn the_base_fixture_is_valid() {
+    assert!(errors_of(&files("acme", BRAND, TOKENS)).is_empty());
+}
+
+#[test]
+fn malformed_json_points_at_the_syntax_error() {
+    expect_error(
+        false,
+        "\"version\": \"1.2.0\",",
+        "\"version\": \"1.2.0\"",
+        "acme/brand.json",
+        4,
+        "invalid JSON",
+    );
+    expect_error(
+        true,
+        "\"mist\"",
+        "mist",
+        "acme/tokens.json",
+        6,
+        "invalid JSON",
+    );
+}
+
+#[test]
+fn unknown_keys_are_errors_with_a_suggestion_but_x_keys_pass() {
+    expect_error(
+        false,
+        "\"color\": {",
+        "\"colour\": {",
+        "acme/brand.json",
+        13,
+        "unknown key `colour`; did you mean `color`?",
+    );
+    expect_error(
+        false,
+        "\"role\": \"body\"",
+        "\"role\": \"body\", \"weight\": 3",
+        "acme/brand.json",
+        11,
+        "unknown key `weight`",
+    );
+    let with_x = BRAND.replacen(
+        "\"name\": \"Acme\",",
+        "\"name\": \"Acme\", \"x-team\": {\"any\": [1]},",
+        1,
+    );
+    assert!(errors_of(&files("acme", &with_x, TOKENS)).is_empty());
+}
+
+#[test]
+fn required_keys_and_types_are_enforced() {
+    expect_error(
+        false,
+        "\"name\": \"Acme\",",
+        "",
+        "acme/brand.json",
+        1,
+        "missing required key `name`",
+    );
+    expect_error(
+        false,
+        "\"name\": \"Acme\"",
+        "\"name\": 7",
+        "acme/brand.json",
+        2,
+        "expected a string, found an integer",
+    );
+    expect_error(
+        false,
+        "\"level\": \"AA\"",
+        "\"level\": \"A\"",
+        "acme/brand.json",
+        15,
+        "expected one of \"AA\", \"AA-large\", \"AAA\"",
+    );
+}
+
+#[test]
+fn versions_must_be_semver_without_prefix_or_leading_zeros() {
+    for bad in ["3.2", "v1.0.0", "01.2.0", "1.0.0+build.7"] {
+        expect_error(
+            false,
+            "\"1.2.0\"",
+            &format!("\"{bad}\""),
+            "acme/brand.json",
+            3,
+            &format!("version \"{bad}\""),
+        );
+    }
+}
+
+#[test]
+fn dates_must_be_real_and_not_in_the_future() {
+    expect_error(
+        false,
+        "\"2026-03-01\"",
+        "\"2026-02-30\"",
+        "acme/brand.json",
+        4,
+        "does not exist in the calendar",
+    );
+    expect_error(
+        false,
+        "\"2026-03-01\"",
+        "\"2099-01-01\"",
+        "acme/brand.json",
+        4,
+        "is in the future",
+    );
+    expect_error(
+        false,
+        "\"2026-03-01\"",
+        "\"1 March 2026\"",
+        "acme/brand.json",
+        4,
+        "must be written YYYY-MM-DD",
+    );
+}
+
+#[test]
+fn folder_names_must_be_slugs() {
+    let errors = errors_of(&files("Acme_Brand", BRAND, TOKENS));
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].message.contains("is not a valid slug"));
+    assert_eq!(errors[0].file, "Acme_Brand/");
+}
+
+#[test]
+fn references_must_resolve_to_the_right_type() {
+    expect_error(
+        false,
+        "\"{color.ink}\" }",
+        "\"{color.nope}\" }",
+        "acme/brand.json",
+        14,
+        "does not name a token",
+    );
+    expect_error(
+        false,
+        "\"{font.body}\"",
+        "\"{space.md}\"",
+        "acme/brand.json",
+        11,
+        "is a dimension token; a fontFamily token is needed",
+    );
+    expect_error(
+        false,
+        "\"{color.ink}\" }",
+        "\"color.ink\" }",
+        "acme/brand.json",
+        14,
+        "is not a token reference",
+    );
+}
+
+#[test]
+fn alias_cycles_and_dangling_aliases_in_tokens_are_errors() {
+    let cyclic = TOKENS.replacen(
+        "\"mist\": { \"$value\": { \"colorSpace\": \"srgb\", \"components\": [0.8, 0.8, 0.8] } }",
+        "\"mist\": { \"$value\": \"{color.fog}\" },\n    \"fog\": { \"$value\": \"{color.mist}\" }",
+        1,
+    );
+    let errors = errors_of(&files("acme", BRAND, &cyclic));
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors
+        .iter()
+        .all(|e| e.message.contains("alias cycle") && e.file == "acme/tokens.json"));
+    assert_eq!(errors[0].line, 6);
+    expect_error(
+        true,
+        "\"components\": [0.8, 0.8, 0.8] }",
+        "\"components\": [0.8, 0.8, 0.8] }, \"$description\": 5",
+        "acme/tokens.json",
+        6,
+        "`$description` must",
+    );
+}
+
+#[test]
+fn two_tokens_with_one_css_name_are_an_error() {
+    expect_error(
+        true,
+        "\"space\": {",
+        "\"space-md\": { \"$type\": \"number\", \"$value\": 1 },\n  \"space\": {",
+        "acme/tokens.json",
+        11,
+        "both map to the CSS name `--space-md`",
+    );
+}
+
+#[test]
+fn contrast_pairs_below_their_level_are_errors() {
+    expect_error(
+        false,
+        "\"foreground\": \"{color.ink}\"",
+        "\"foreground\": \"{color.mist}\"",
+        "acme/brand.json",
+        15,
+        "below the AA minimum of 4.5:1",
+    );
+}
+
+#[test]
+fn prompt_ids_and_templates_are_checked_strictly() {
+    expect_error(
+        false,
+        "\"id\": \"tagline\"",
+        "\"id\": \"Tag Line\"",
+        "acme/brand.json",
+        20,
+        "must be slug-shaped",
+    );
+    expect_error(
+        false,
+        "{{ product }}",
+        "{{ product }} in {{ market }}",
+        "acme/brand.json",
+        21,
+        "template uses `market`, which is not declared",
+    );
+    expect_error(
+        false,
+        "{{ product }}.",
+        "{{ product }.",
+        "acme/brand.json",
+        21,
+        "template does not parse",
+    );
+}
+
+#[test]
+fn logo_files_must_exist_inside_the_brand_folder() {
+    expect_error(
+        false,
+        "\"assets/logo.svg\"",
+        "\"../secret.svg\"",
+        "acme/brand.json",
+        7,
+        "must stay inside the brand folder",
+    );
+    expect_error(
+        false,
+        "\"assets/logo.svg\"",
+        "\"assets/missing.svg\"",
+        "acme/brand.json",
+        7,
+        "does not exist",
+    );
+}
+
+#[test]
+fn token_values_are_checked_by_type() {
+    expect_error(
+        true,
+        "\"unit\": \"px\"",
+        "\"unit\": \"em\"",
+        "acme/tokens.json",
+        10,
+        "unit must be \"px\" or \"rem\"",
+    );
+    expect_error(
+        true,
+        "\"$type\": \"color\"",
+        "\"$type\": \"colour\"",
+        "acme/tokens.json",
+        3,
+        "did you mean `color`?",
+    );
+}
+
+#[test]
+fn legacy_token_strings_are_accepted_with_a_warning() {
+    let legacy = TOKENS.replacen("{ \"value\": 16, \"unit\": \"px\" }", "\"16px\"", 1);
+    let (brand, diags) = parse_brand(&files("acme", BRAND, &legacy), today());
+    assert!(brand.is_some());
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].severity, Severity::Warning);
+    assert_eq!(diags[0].line, 10);
+    assert!(diags[0].message.contains("older string form"));
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let broken = BRAND
+        .replacen("\"1.2.0\"", "\"1.2\"", 1)
+        .replacen("\"2026-03-01\"", "\"2026-02-30\"", 1)
+        .replacen("\"color\": {", "\"colour\": {", 1);
+    let errors = errors_of(&files("acme", &broken, TOKENS));
+    let lines: Vec<u32> = errors.iter().map(|e| e.line).collect();
+    // The unknown key is a shape error; semantic checks wait until the shape is right.
+    assert_eq!(lines, [13], "{errors:#?}");
+    let broken = BRAND
+        .replacen("\"1.2.0\"", "\"1.2\"", 1)
+        .replacen("\"2026-03-01\"", "\"2026-02-30\"", 1)
+        .replacen("{color.ink}\" }", "{color.nope}\" }", 1);
+    let errors = errors_of(&files("acme", &broken, TOKENS));
+    let lines: Vec<u32> = errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [3, 4, 14], "{errors:#?}");
+}
+
+#[test]
+fn missing_files_are_reported() {
+    let mut f = files("acme", BRAND, TOKENS);
+    f.files.remove("tokens.json");
+    let errors = errors_of(&f);
+    assert!(errors
+        .iter()
+        .any(|e| e.file == "acme/tokens.json" && e.message.contains("missing tokens.json")));
+}
+
+#[test]
+fn one_broken_brand_never_affects_another() {
+    use marque::build::{build_catalog, Catalog};
+    use marque::source::Content;
+    let content = Content {
+        brands: vec![
+            files("good", BRAND, TOKENS),
+            files("bad", &BRAND.replacen("\"1.2.0\"", "\"1.2\"", 1), TOKENS),
+        ],
+        diagnostics: vec![],
+    };
+    let catalog = build_catalog(
+        &content,
+        &crate::surfaces::ctx(),
+        today(),
+        &Catalog::default(),
+    );
+    let published: Vec<&str> = catalog.published().map(|p| p.brand.slug.as_str()).collect();
+    assert_eq!(published, ["good"]);
+    assert!(catalog.brands["bad"].stale());
+}
