@@ -1,10 +1,11 @@
 //! `marque serve`: listen at once, build the first snapshot in the
-//! background (`/readyz` answers 503 until it is in), then keep serving.
+//! background (`/readyz` answers 503 until it is in), then keep it current
+//! by watching the content folder, unless told not to.
 
 use crate::config::ServeArgs;
 use crate::http::server::{self, Limits};
 use crate::http::{router, AppState};
-use crate::reload::Reloader;
+use crate::reload::{watch_loop, Reloader};
 use crate::render::Context;
 use crate::snapshot::Snapshot;
 use crate::source::dir::read_content;
@@ -15,6 +16,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
 
 /// A running server, as tests and `main` see it.
 pub struct Running {
@@ -23,8 +25,9 @@ pub struct Running {
     pub snapshot: Arc<ArcSwap<Snapshot>>,
 }
 
-/// Binds, serves, and builds the first snapshot, until `shutdown` resolves.
-/// `on_listening` receives the bound address as soon as connections are accepted.
+/// Binds, serves, builds the first snapshot and watches, until `shutdown`
+/// resolves. `on_listening` receives the bound address as soon as
+/// connections are accepted.
 pub async fn serve(
     args: ServeArgs,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -35,23 +38,49 @@ pub async fn serve(
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let addr = listener.local_addr()?;
     let public_url = args.public_url(addr);
-    let ctx = Context::new(&public_url, None);
+    let watching = !args.no_watch;
+    let mut ctx = Context::new(&public_url, None);
+    ctx.live_reload = watching;
     let mut reloader = Reloader::new(ctx, format!("directory {}", args.content.display()));
     let snapshot = reloader.snapshot.clone();
 
-    let state = AppState::new(snapshot.clone(), args.cache_max_age);
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (gen_tx, gen_rx) = watch::channel(0u64);
+    let mut state = AppState::new(snapshot.clone(), args.cache_max_age, stop_rx.clone());
+    if watching {
+        state.live = Some(gen_rx);
+    }
     let limits = Limits {
         max_connections: args.max_connections,
         header_timeout: Duration::from_secs(args.header_timeout),
         ..Limits::default()
     };
-    let serving = tokio::spawn(server::serve(listener, router(state), limits, shutdown));
+    let mut stopped = stop_rx.clone();
+    let serving = tokio::spawn(server::serve(listener, router(state), limits, async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    }));
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
     tracing::info!(%addr, %public_url, "marque is listening");
     on_listening(&Running {
         addr,
         public_url,
         snapshot,
     });
+
+    // Watch before the first build, so an edit made during it is not missed.
+    let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
+    let watcher = if watching {
+        let w = crate::watch::watch(&args.content, args.watch_poll, trigger_tx)
+            .with_context(|| format!("cannot watch {}", args.content.display()))?;
+        tracing::info!(polling = w.polling, "watching the content folder");
+        Some(w)
+    } else {
+        drop(trigger_tx);
+        None
+    };
 
     // The first build runs on a blocking thread: it reads files and compresses.
     let content_dir = args.content.clone();
@@ -61,10 +90,23 @@ pub async fn serve(
         Ok(reloader)
     })
     .await?;
-    if let Err(e) = built {
-        serving.abort();
-        return Err(e);
+    let reloader = match built {
+        Ok(r) => r,
+        Err(e) => {
+            serving.abort();
+            return Err(e);
+        }
+    };
+    let _ = gen_tx.send(reloader.snapshot.load().generation);
+    if watching {
+        tokio::spawn(watch_loop(
+            reloader,
+            args.content.clone(),
+            trigger_rx,
+            gen_tx,
+        ));
     }
     serving.await?;
+    drop(watcher);
     Ok(())
 }

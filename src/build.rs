@@ -87,6 +87,7 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
     h.update(ctx.revision.as_deref().unwrap_or("").as_bytes());
     h.update([0]);
     h.update(today.to_string().as_bytes());
+    h.update([u8::from(ctx.live_reload)]);
     h.finalize().into()
 }
 
@@ -284,6 +285,7 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
     let mut snap = Snapshot {
         resources: Default::default(),
         ready: true,
+        generation: reload.generation,
     };
     let brands: Vec<&Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
     for p in catalog.published() {

@@ -67,6 +67,12 @@ pub struct ServeArgs {
     /// Seconds a client may take to send a request head (idle keep-alive included).
     #[arg(long, env = "MARQUE_HEADER_TIMEOUT", default_value_t = 10)]
     pub header_timeout: u64,
+    /// Do not watch the content folder (no hot reload, no /events).
+    #[arg(long, env = "MARQUE_NO_WATCH")]
+    pub no_watch: bool,
+    /// Watch by polling instead of native file events (network drives, containers).
+    #[arg(long, env = "MARQUE_WATCH_POLL", conflicts_with = "no_watch")]
+    pub watch_poll: bool,
 }
 
 impl Default for ServeArgs {

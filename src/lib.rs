@@ -8,7 +8,8 @@
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
 //! - [`build`]: content → catalog of brands (last good render kept per brand) → snapshot.
 //! - [`source`]: IO. read a content folder into memory.
-//! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`).
+//! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`), debounced on file events.
+//! - [`watch`]: IO. file events (notify, with a polling fallback), filtered by a pure, tested function.
 //! - [`http`]: the router, handlers, problem+json errors, and the connection loop.
 //! - [`app`], [`cli`], [`config`]: the commands and their flags.
 //!
@@ -27,3 +28,4 @@ pub mod render;
 pub mod snapshot;
 pub mod source;
 pub mod spec;
+pub mod watch;

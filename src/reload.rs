@@ -8,8 +8,10 @@ use crate::snapshot::Snapshot;
 use crate::source::Content;
 use arc_swap::ArcSwap;
 use chrono::{NaiveDate, Utc};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
 
 /// The latest calendar date anywhere on Earth (UTC+14), so an author who
 /// writes today's date is never told it is in the future.
@@ -43,6 +45,7 @@ impl Reloader {
     }
 
     /// Rebuilds from `content` and swaps the result in. Returns the new snapshot.
+    /// Unchanged brands keep their render; a brand that gained errors keeps its last good one.
     pub fn rebuild(&mut self, content: &Content, revision: Option<String>) -> Arc<Snapshot> {
         let started = Instant::now();
         self.ctx.revision = revision.clone();
@@ -93,5 +96,53 @@ impl Reloader {
             "snapshot swapped in"
         );
         snap
+    }
+}
+
+/// Quiet time after the last file event before a rebuild starts.
+pub const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// Rebuilds from `dir` whenever `triggers` fire, debounced; events that
+/// arrive during a build are coalesced into one follow-up build. Publishes
+/// each new generation on `generations`. Returns when `triggers` closes.
+pub async fn watch_loop(
+    mut reloader: Reloader,
+    dir: PathBuf,
+    mut triggers: mpsc::UnboundedReceiver<()>,
+    generations: watch::Sender<u64>,
+) {
+    while triggers.recv().await.is_some() {
+        // Wait for a quiet moment: editors write several events per save.
+        loop {
+            match tokio::time::timeout(DEBOUNCE, triggers.recv()).await {
+                Ok(Some(())) => continue,
+                Ok(None) => return,
+                Err(_) => break,
+            }
+        }
+        let dir = dir.clone();
+        let built = tokio::task::spawn_blocking(move || {
+            let result = crate::source::dir::read_content(&dir)
+                .map(|content| reloader.rebuild(&content, None).generation);
+            (reloader, result)
+        })
+        .await;
+        match built {
+            Ok((r, result)) => {
+                reloader = r;
+                match result {
+                    Ok(generation) => {
+                        let _ = generations.send(generation);
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %format!("{e:#}"), "cannot read the content folder; still serving the last snapshot")
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "rebuild panicked; the watcher stops");
+                return;
+            }
+        }
     }
 }

@@ -141,6 +141,8 @@ pub struct Snapshot {
     pub resources: HashMap<String, Arc<Resource>>,
     /// False only for the empty snapshot served before the first build.
     pub ready: bool,
+    /// Counts builds; a new snapshot has a higher generation.
+    pub generation: u64,
 }
 
 impl Snapshot {

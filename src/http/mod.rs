@@ -10,11 +10,13 @@ use arc_swap::ArcSwap;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use problem::Problem;
 use std::sync::Arc;
+use tokio::sync::watch;
 
 /// Everything a handler needs; cloning is shallow.
 #[derive(Clone)]
@@ -22,14 +24,24 @@ pub struct AppState {
     pub snapshot: Arc<ArcSwap<Snapshot>>,
     /// `Cache-Control` of current surfaces, e.g. `public, max-age=60`.
     pub cache_current: HeaderValue,
+    /// The generation of the snapshot being served, in watch mode (for `/events`).
+    pub live: Option<watch::Receiver<u64>>,
+    /// Turns true when the server shuts down, so long-lived streams end.
+    pub stopping: watch::Receiver<bool>,
 }
 
 impl AppState {
-    pub fn new(snapshot: Arc<ArcSwap<Snapshot>>, max_age: u32) -> AppState {
+    pub fn new(
+        snapshot: Arc<ArcSwap<Snapshot>>,
+        max_age: u32,
+        stopping: watch::Receiver<bool>,
+    ) -> AppState {
         AppState {
             snapshot,
             cache_current: HeaderValue::from_str(&format!("public, max-age={max_age}"))
                 .expect("valid header"),
+            live: None,
+            stopping,
         }
     }
 }
@@ -38,8 +50,49 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/events", get(events))
         .fallback(surface)
         .with_state(state)
+}
+
+/// Server-sent events: `snapshot` with `{"generation": n}` now and after
+/// every swap, in watch mode. Pages use it to reload themselves.
+async fn events(State(app): State<AppState>) -> Response {
+    let Some(live) = app.live.clone() else {
+        return Problem::not_found("live reload is off: marque runs without watching (--no-watch)")
+            .into_response();
+    };
+    struct Feed {
+        live: watch::Receiver<u64>,
+        stopping: watch::Receiver<bool>,
+        first: bool,
+    }
+    let feed = Feed {
+        live,
+        stopping: app.stopping.clone(),
+        first: true,
+    };
+    let stream = futures_util::stream::unfold(feed, |mut f| async move {
+        if !f.first {
+            tokio::select! {
+                changed = f.live.changed() => changed.ok()?,
+                _ = f.stopping.wait_for(|s| *s) => return None,
+            }
+        }
+        f.first = false;
+        let generation = *f.live.borrow_and_update();
+        let event = Event::default()
+            .event("snapshot")
+            .data(format!("{{\"generation\":{generation}}}"));
+        Some((Ok::<_, std::convert::Infallible>(event), f))
+    });
+    let mut res = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    common_headers(res.headers_mut());
+    res
 }
 
 /// Headers every response carries.

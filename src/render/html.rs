@@ -15,6 +15,16 @@ use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
 const PAGE_SCRIPT: &str = include_str!("page.js");
+/// Added in watch mode: reload on a new snapshot, show a stale brand's errors.
+const LIVE_SCRIPT: &str = include_str!("live.js");
+
+fn page_script(ctx: &Context) -> String {
+    if ctx.live_reload {
+        format!("{PAGE_SCRIPT}{LIVE_SCRIPT}")
+    } else {
+        PAGE_SCRIPT.to_string()
+    }
+}
 
 /// A rendered page and the Content-Security-Policy it needs.
 pub struct Page {
@@ -41,9 +51,9 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// The CSP of a page whose only script is PAGE_SCRIPT (plus same-origin embed scripts).
-pub fn csp() -> String {
-    let hash = base64(&Sha256::digest(PAGE_SCRIPT.as_bytes()));
+/// The CSP of a page whose only inline script is `script` (plus same-origin embed scripts).
+pub fn csp(script: &str) -> String {
+    let hash = base64(&Sha256::digest(script.as_bytes()));
     format!(
         "default-src 'none'; script-src 'self' 'sha256-{hash}'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
     )
@@ -103,6 +113,7 @@ pre{background:#f1f3f5;border:1px solid #d9dde1;border-radius:8px;padding:12px;o
 .preview{padding:16px;border:1px dashed #9aa4ad;border-radius:8px;background:#fff}\
 a{color:#0b5cad}\
 footer{padding:24px;color:#4b5560;font-size:.9rem}\
+#marque-diagnostics{background:#fff4e5;border-bottom:3px solid #b54708;padding:12px 24px;color:#3d1f00}\
 @media (max-width:640px){th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid #d9dde1;padding:8px 0}}";
 
 fn shell_quote(s: &str) -> String {
@@ -132,6 +143,7 @@ fn head(
     description: &str,
     theme: &str,
     alternates: &[(&str, String)],
+    slug: &str,
 ) {
     let _ = write!(
         out,
@@ -148,18 +160,22 @@ fn head(
     }
     let _ = write!(
         out,
-        "<style>:root{{{theme}}}{STYLE}</style>\n</head>\n<body>\n"
+        "<style>:root{{{theme}}}{STYLE}</style>\n</head>\n<body data-marque-slug=\"{}\">\n",
+        html(slug)
     );
 }
 
-fn foot(out: &mut String, ctx: &Context) {
+/// Closes the page and returns its Content-Security-Policy.
+fn foot(out: &mut String, ctx: &Context) -> String {
+    let script = page_script(ctx);
     let _ = write!(
         out,
-        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a></footer>\n<script>{PAGE_SCRIPT}</script>\n</body>\n</html>\n",
+        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a></footer>\n<script>{script}</script>\n</body>\n</html>\n",
         html(&ctx.url("/llms.txt")),
         html(&ctx.url("/brands.json")),
         html(&ctx.url("/schema/brand.schema.json"))
     );
+    csp(&script)
 }
 
 /// The brand's API page.
@@ -177,6 +193,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
             ("text/markdown", ctx.brand_url(s, "spec.md")),
             ("application/json", ctx.brand_url(s, "spec.json")),
         ],
+        s,
     );
     o.push_str("<header><div class=\"inner\">");
     if let Some(logo) = primary_logo(brand) {
@@ -400,11 +417,8 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
     let _ = write!(o, "{}@&lt;version&gt;", html(s));
     o.push_str("</code> in the content repository.</p></section>\n");
     o.push_str("</main>\n");
-    foot(&mut o, ctx);
-    Page {
-        body: o,
-        csp: csp(),
-    }
+    let csp = foot(&mut o, ctx);
+    Page { body: o, csp }
 }
 
 /// The index page at `/`, listing every brand.
@@ -419,6 +433,7 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
             ("text/plain", ctx.url("/llms.txt")),
             ("application/json", ctx.url("/brands.json")),
         ],
+        "",
     );
     o.push_str("<header><div class=\"inner\"><h1>Brand books</h1><p>Specs for language models, design tokens for code and Figma, and prompt kits: one URL each.</p></div></header>\n<main><section><table><thead><tr><th>Brand</th><th>Version</th><th>Surfaces</th></tr></thead><tbody>\n");
     for b in brands {
@@ -447,11 +462,8 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
         o.push_str("<tr><td colspan=\"3\">No brands are published yet.</td></tr>\n");
     }
     o.push_str("</tbody></table></section></main>\n");
-    foot(&mut o, ctx);
-    Page {
-        body: o,
-        csp: csp(),
-    }
+    let csp = foot(&mut o, ctx);
+    Page { body: o, csp }
 }
 
 #[cfg(test)]

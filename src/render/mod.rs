@@ -19,6 +19,8 @@ pub struct Context {
     pub public_url: String,
     /// The content revision (a commit id), when the content comes from git.
     pub revision: Option<String>,
+    /// Pages subscribe to `/events` and reload when a new snapshot is in (watch mode).
+    pub live_reload: bool,
 }
 
 impl Context {
@@ -26,6 +28,7 @@ impl Context {
         Context {
             public_url: public_url.trim_end_matches('/').to_string(),
             revision,
+            live_reload: false,
         }
     }
 

@@ -99,3 +99,50 @@ fn build_writes_every_surface_with_compressed_siblings() {
         "operational documents are not published"
     );
 }
+
+#[test]
+fn serve_reads_its_config_from_the_environment_and_drains_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .env("MARQUE_CONTENT", example_content())
+        .env("MARQUE_LISTEN", "127.0.0.1:0")
+        .env("MARQUE_PUBLIC_URL", "https://brand.example.com/")
+        .env("MARQUE_LOG_FORMAT", "json")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let addr: std::net::SocketAddr = loop {
+        let line = lines.next().expect("marque logs that it listens").unwrap();
+        let log: serde_json::Value = serde_json::from_str(&line).expect("JSON logs");
+        if log["fields"]["message"] == "marque is listening" {
+            break log["fields"]["addr"].as_str().unwrap().parse().unwrap();
+        }
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while raw_request(addr, "GET", "/readyz", &[], None).status != 200 {
+        assert!(std::time::Instant::now() < deadline, "ready in time");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let spec = raw_request(addr, "GET", "/brand/northwind/spec.json", &[], None);
+    assert!(String::from_utf8_lossy(&spec.body)
+        .contains("\"https://brand.example.com/brand/northwind/spec.md\""));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "exits cleanly: {status}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "exits after SIGTERM");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "stops listening"
+    );
+}

@@ -4,5 +4,6 @@ mod cli;
 mod helpers;
 mod hostile;
 mod http_rules;
+mod reload;
 mod surfaces;
 mod validation;

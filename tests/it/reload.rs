@@ -1,0 +1,383 @@
+//! Hot reload over real files and the real server: every save is served,
+//! a broken brand keeps its last good version, other brands keep updating.
+
+use crate::helpers::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+struct Workspace {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+fn workspace() -> Workspace {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    copy_dir(&example_content(), &root);
+    Workspace { _dir: dir, root }
+}
+
+/// Saves like an editor does: write a temporary file, then rename it over the target.
+fn save(path: &Path, text: &str) {
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp",
+        path.file_name().unwrap().to_str().unwrap()
+    ));
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} contains {from:?}", path.display());
+    save(path, &text.replacen(from, to, 1));
+}
+
+fn brand_status(app: &TestApp, slug: &str) -> Option<Value> {
+    let s = app.get("/status").json();
+    s["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(s["unpublished"].as_array().unwrap())
+        .find(|b| b["slug"] == slug)
+        .cloned()
+}
+
+fn summary(app: &TestApp, slug: &str) -> Option<String> {
+    let res = app.get(&format!("/brand/{slug}/spec.json"));
+    (res.status == 200).then(|| {
+        res.json()["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    })
+}
+
+const NW_SUMMARY: &str = "Outdoor gear for people who go out in any weather.";
+
+#[test]
+fn a_saved_edit_is_served() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        NW_SUMMARY,
+        "Gear for every weather, tested on the fjords.",
+    );
+    app.wait_until(
+        |a| {
+            summary(a, "northwind")
+                .unwrap()
+                .starts_with("Gear for every weather")
+        },
+        "the edit is served",
+    );
+    assert_eq!(brand_status(&app, "northwind").unwrap()["state"], "ok");
+}
+
+#[test]
+fn a_broken_brand_keeps_its_last_good_version_and_others_keep_updating() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+    let before = app.get("/brand/northwind/spec.json").body;
+
+    // Broken JSON.
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"version\": \"2.4.0\",",
+        "\"version\": \"2.4.0\"",
+    );
+    app.wait_until(
+        |a| brand_status(a, "northwind").unwrap()["state"] == "stale",
+        "northwind is stale",
+    );
+    let st = brand_status(&app, "northwind").unwrap();
+    let d = &st["diagnostics"][0];
+    assert_eq!(d["file"], "northwind/brand.json");
+    assert_eq!(d["line"], 5);
+    assert!(d["message"].as_str().unwrap().starts_with("invalid JSON"));
+    assert_eq!(
+        st["version"], "2.4.0",
+        "the served version is the last good one"
+    );
+    assert_eq!(
+        app.get("/brand/northwind/spec.json").body,
+        before,
+        "last good render is served"
+    );
+    let status = app.get("/status").json();
+    assert!(status["lastFailure"]["since"].is_string());
+    assert_eq!(
+        status["lastFailure"]["diagnostics"][0]["file"],
+        "northwind/brand.json"
+    );
+
+    // Another brand keeps updating meanwhile.
+    edit(
+        &ws.root.join("lumen-health/brand.json"),
+        "warm, exact and never alarming",
+        "warm, exact and calm",
+    );
+    app.wait_until(
+        |a| {
+            summary(a, "lumen-health")
+                .unwrap()
+                .contains("warm, exact and calm")
+        },
+        "lumen-health updates",
+    );
+    assert_eq!(brand_status(&app, "northwind").unwrap()["state"], "stale");
+
+    // Fixed, but with an invalid version, then an impossible date.
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"version\": \"2.4.0\"",
+        "\"version\": \"2.5\",",
+    );
+    app.wait_until(
+        |a| {
+            brand_status(a, "northwind").unwrap()["diagnostics"][0]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("\"2.5\"")
+        },
+        "the semver error is reported",
+    );
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"version\": \"2.5\",",
+        "\"version\": \"2.5.0\",",
+    );
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"2026-10-14\"",
+        "\"2026-02-30\"",
+    );
+    app.wait_until(
+        |a| {
+            brand_status(a, "northwind").unwrap()["diagnostics"][0]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("does not exist")
+        },
+        "the date error is reported",
+    );
+    assert_eq!(app.get("/brand/northwind/spec.json").body, before);
+
+    // Fixed for real: the new version is served and the failure clears.
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"2026-02-30\"",
+        "\"2026-10-20\"",
+    );
+    app.wait_until(
+        |a| a.get("/brand/northwind/spec.json").json()["version"] == "2.5.0",
+        "the fix is served",
+    );
+    assert_eq!(brand_status(&app, "northwind").unwrap()["state"], "ok");
+    assert!(app.get("/status").json()["lastFailure"].is_null());
+}
+
+#[test]
+fn brands_appear_and_disappear_with_their_folders() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+
+    // A new, valid brand is published.
+    copy_dir(&ws.root.join("northwind"), &ws.root.join("southwind"));
+    app.wait_until(
+        |a| a.get("/brand/southwind/spec.json").status == 200,
+        "the new brand is served",
+    );
+    assert!(app.get("/brands.json").text().contains("\"southwind\""));
+
+    // A new brand with errors is not published, and says why.
+    let bad = ws.root.join("eastwind");
+    copy_dir(&ws.root.join("northwind"), &bad);
+    edit(&bad.join("brand.json"), "\"2.4.0\"", "\"v2\"");
+    app.wait_until(
+        |a| brand_status(a, "eastwind").is_some(),
+        "the broken brand is reported",
+    );
+    assert_eq!(app.get("/brand/eastwind/spec.json").status, 404);
+    let st = app.get("/status").json();
+    assert_eq!(st["unpublished"][0]["slug"], "eastwind");
+
+    // A deleted brand is unpublished.
+    std::fs::remove_dir_all(ws.root.join("southwind")).unwrap();
+    app.wait_until(
+        |a| a.get("/brand/southwind/spec.json").status == 404,
+        "the deleted brand is gone",
+    );
+    assert!(!app.get("/brands.json").text().contains("\"southwind\""));
+    assert_eq!(app.get("/brand/northwind/spec.json").status, 200);
+}
+
+#[test]
+fn rapid_saves_end_with_the_last_one_served() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+    let path = ws.root.join("northwind/brand.json");
+    let original = std::fs::read_to_string(&path).unwrap();
+    for i in 0..30 {
+        save(
+            &path,
+            &original.replacen(NW_SUMMARY, &format!("Save number {i}."), 1),
+        );
+    }
+    app.wait_until(
+        |a| {
+            summary(a, "northwind")
+                .unwrap()
+                .starts_with("Save number 29.")
+        },
+        "the last save wins",
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(
+        summary(&app, "northwind")
+            .unwrap()
+            .starts_with("Save number 29."),
+        "and stays"
+    );
+}
+
+#[test]
+fn requests_during_continuous_reloads_never_fail_or_tear() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+    let path = ws.root.join("northwind/brand.json");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..4)
+        .map(|_| {
+            let addr = app.addr;
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut seen = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let res = raw_request(
+                        addr,
+                        "GET",
+                        "/brand/northwind/spec.json",
+                        &[("Accept-Encoding", "br")],
+                        None,
+                    );
+                    assert_eq!(res.status, 200);
+                    let body = if res.header("content-encoding") == Some("br") {
+                        unbrotli(&res.body)
+                    } else {
+                        res.body.clone()
+                    };
+                    let spec: Value =
+                        serde_json::from_slice(&body).expect("a whole document, never a torn one");
+                    assert_eq!(spec["slug"], "northwind");
+                    seen += 1;
+                }
+                seen
+            })
+        })
+        .collect();
+    for i in 0..20 {
+        save(
+            &path,
+            &original.replacen(NW_SUMMARY, &format!("Reload {i}."), 1),
+        );
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    app.wait_until(
+        |a| summary(a, "northwind").unwrap().starts_with("Reload 19."),
+        "the last edit is served",
+    );
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let total: usize = readers
+        .into_iter()
+        .map(|r| r.join().expect("no reader saw an error"))
+        .sum();
+    assert!(
+        total > 20,
+        "readers ran during the reloads ({total} requests)"
+    );
+}
+
+/// Reads server-sent events from `/events` until `count` `snapshot` events arrived.
+fn read_events(addr: std::net::SocketAddr, count: usize, during: impl FnOnce()) -> Vec<u64> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .write_all(b"GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut generations = Vec::new();
+    let mut during = Some(during);
+    let mut line = String::new();
+    while generations.len() < count {
+        line.clear();
+        reader.read_line(&mut line).expect("events arrive");
+        if let Some(data) = line.trim().strip_prefix("data:") {
+            let v: Value = serde_json::from_str(data.trim()).unwrap();
+            generations.push(v["generation"].as_u64().unwrap());
+            if let Some(f) = during.take() {
+                f();
+            }
+        }
+    }
+    generations
+}
+
+#[test]
+fn pages_learn_of_new_snapshots_through_server_sent_events() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+    let page = app.get("/brand/northwind").text();
+    assert!(
+        page.contains("new EventSource(\"/events\")"),
+        "the page subscribes in watch mode"
+    );
+    let path = ws.root.join("northwind/brand.json");
+    let generations = read_events(app.addr, 2, || edit(&path, NW_SUMMARY, "Evented."));
+    assert!(generations[1] > generations[0], "{generations:?}");
+}
+
+#[test]
+fn without_watching_there_is_no_live_reload() {
+    let ws = workspace();
+    let mut args = serve_args(&ws.root);
+    args.no_watch = true;
+    let app = spawn_with(args);
+    assert_eq!(app.get("/events").status, 404);
+    assert!(!app.get("/brand/northwind").text().contains("EventSource"));
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        NW_SUMMARY,
+        "Not watched.",
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(summary(&app, "northwind").unwrap().starts_with(NW_SUMMARY));
+}
+
+#[test]
+fn the_polling_watcher_picks_up_edits_too() {
+    let ws = workspace();
+    let mut args = serve_args(&ws.root);
+    args.watch_poll = true;
+    let app = spawn_with(args);
+    edit(
+        &ws.root.join("northwind/tokens.json"),
+        "\"hex\": \"#1560a0\"",
+        "\"hex\": \"#1560a1\"",
+    );
+    app.wait_until(
+        |a| {
+            a.get("/brand/northwind/tokens.css")
+                .text()
+                .contains("#1560a1")
+        },
+        "the polled edit is served",
+    );
+}
