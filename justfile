@@ -19,3 +19,10 @@ check-content:
 # Write the static site to ./site.
 build-site:
     cargo run --release -- build content --out site
+
+# Benchmarks: hot reload (save-to-served, rebuilds, load during reloads).
+bench:
+    cargo bench --bench reload
+
+bench-reload:
+    cargo bench --bench reload

@@ -99,41 +99,39 @@ pub fn build_catalog(
     today: NaiveDate,
     previous: &Catalog,
 ) -> Catalog {
+    // Brands are independent, so they are validated and rendered in parallel.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = content.brands.len().div_ceil(threads).max(1);
+    let states: Vec<BrandState> = std::thread::scope(|scope| {
+        let workers: Vec<_> = content
+            .brands
+            .chunks(chunk)
+            .map(|brands| {
+                scope.spawn(move || {
+                    brands
+                        .iter()
+                        .map(|files| {
+                            brand_state(
+                                files,
+                                content,
+                                ctx,
+                                today,
+                                previous.brands.get(&files.slug),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("rendering a brand does not panic"))
+            .collect()
+    });
     let mut next = Catalog {
-        brands: BTreeMap::new(),
+        brands: states.into_iter().map(|s| (s.slug.clone(), s)).collect(),
         source_diagnostics: Vec::new(),
     };
-    for files in &content.brands {
-        let slug = files.slug.clone();
-        let source_diags: Vec<Diagnostic> = content
-            .diagnostics
-            .iter()
-            .filter(|d| d.brand == slug)
-            .cloned()
-            .collect();
-        let hash = input_hash(files, ctx, today);
-        let prev = previous.brands.get(&slug);
-        if let Some(p) = prev.filter(|p| p.attempted == hash) {
-            next.brands.insert(slug, p.clone());
-            continue;
-        }
-        let (brand, mut diags) = parse_brand(files, today);
-        let mut all = source_diags;
-        all.append(&mut diags);
-        let published = match brand {
-            Some(brand) if !has_errors(&all) => Some(Arc::new(render_brand(brand, ctx, hash))),
-            _ => prev.and_then(|p| p.published.clone()),
-        };
-        next.brands.insert(
-            slug.clone(),
-            BrandState {
-                slug,
-                published,
-                diagnostics: all,
-                attempted: hash,
-            },
-        );
-    }
     next.source_diagnostics = content
         .diagnostics
         .iter()
@@ -141,6 +139,39 @@ pub fn build_catalog(
         .cloned()
         .collect();
     next
+}
+
+/// Validates and renders one brand, or reuses its previous state when its
+/// input did not change. A brand with errors keeps its last good render.
+fn brand_state(
+    files: &BrandFiles,
+    content: &Content,
+    ctx: &Context,
+    today: NaiveDate,
+    prev: Option<&BrandState>,
+) -> BrandState {
+    let hash = input_hash(files, ctx, today);
+    if let Some(p) = prev.filter(|p| p.attempted == hash) {
+        return p.clone();
+    }
+    let mut all: Vec<Diagnostic> = content
+        .diagnostics
+        .iter()
+        .filter(|d| d.brand == files.slug)
+        .cloned()
+        .collect();
+    let (brand, mut diags) = parse_brand(files, today);
+    all.append(&mut diags);
+    let published = match brand {
+        Some(brand) if !has_errors(&all) => Some(Arc::new(render_brand(brand, ctx, hash))),
+        _ => prev.and_then(|p| p.published.clone()),
+    };
+    BrandState {
+        slug: files.slug.clone(),
+        published,
+        diagnostics: all,
+        attempted: hash,
+    }
 }
 
 /// Renders every surface of one valid brand.

@@ -42,9 +42,12 @@ pub struct Resource {
 
 /// Compressed codings are kept only when they save at least this share.
 const MIN_SAVING: f64 = 0.05;
-// Quality 9 compresses within a few percent of 11 at a fraction of the time, which
-// keeps hot reload fast; bodies are compressed once per change, not per request.
-const BROTLI_QUALITY: u32 = 9;
+// Measured on a 20 KB spec.json: quality 6 takes 1.4 ms and is 1 % larger
+// than quality 9 (9 ms); quality 11 is 10 % smaller but takes 50 ms. Bodies
+// are compressed on every change of their brand, so reload speed wins.
+const BROTLI_QUALITY: u32 = 6;
+/// A 4 MiB window. (Smaller windows made brotli slower at qualities 5 to 8 in
+/// the measurement above, with no gain in size.)
 const BROTLI_WINDOW: u32 = 22;
 
 fn etag(body: &[u8], suffix: &str) -> HeaderValue {
