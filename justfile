@@ -20,9 +20,12 @@ check-content:
 build-site:
     cargo run --release -- build content --out site
 
-# Benchmarks: hot reload (save-to-served, rebuilds, load during reloads).
+# Benchmarks: hot reload (save-to-served, rebuilds, load during reloads) and the prompt demo.
 bench:
-    cargo bench --bench reload
+    cargo bench
 
 bench-reload:
     cargo bench --bench reload
+
+bench-demo:
+    cargo bench --bench demo

@@ -46,7 +46,10 @@ pub async fn serve(
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let (gen_tx, gen_rx) = watch::channel(0u64);
-    let mut state = AppState::new(snapshot.clone(), args.cache_max_age, stop_rx.clone());
+    let demo = Arc::new(demo_from(&args));
+    demo.spawn_purger(Duration::from_secs(60));
+    tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
+    let mut state = AppState::new(snapshot.clone(), args.cache_max_age, stop_rx.clone(), demo);
     if watching {
         state.live = Some(gen_rx);
     }
@@ -109,4 +112,28 @@ pub async fn serve(
     serving.await?;
     drop(watcher);
     Ok(())
+}
+
+/// The demo endpoint's settings. The API key comes only from the environment.
+fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
+    use crate::demo::llm::{LlmClient, ProviderKind};
+    let key = args.llm_api_key.clone().filter(|k| !k.trim().is_empty());
+    let kind = args.llm_provider.unwrap_or(if key.is_some() {
+        ProviderKind::Openai
+    } else {
+        ProviderKind::DryRun
+    });
+    crate::demo::Demo {
+        limiter: crate::demo::limit::DemoLimiter::new(args.demo_per_minute, args.demo_burst),
+        trusted: args.trusted_proxy.clone(),
+        client: LlmClient::new(
+            kind,
+            args.llm_base_url.clone(),
+            args.llm_model.clone(),
+            key,
+            args.llm_timeout,
+        ),
+        permits: Arc::new(tokio::sync::Semaphore::new(args.llm_concurrency.max(1))),
+        max_tokens: args.llm_max_tokens.max(1),
+    }
 }

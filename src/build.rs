@@ -6,6 +6,7 @@
 //! Pure apart from CPU: content comes in as bytes, today's date and the
 //! reload history come in as values.
 
+use crate::demo::DemoBrand;
 use crate::render::{self, Context};
 use crate::snapshot::{CachePolicy, Resource, Snapshot};
 use crate::source::Content;
@@ -26,6 +27,8 @@ pub struct Published {
     pub resources: Vec<(String, Arc<Resource>)>,
     /// Validation warnings plus what a surface had to leave out.
     pub warnings: Vec<Diagnostic>,
+    /// The prompt kit and spec.md, for the demo endpoint.
+    pub demo: Arc<DemoBrand>,
 }
 
 /// What marque knows of one brand folder.
@@ -180,10 +183,11 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
     let mut resources = Vec::new();
     let mut add = |path: String, r: Resource| resources.push((path, Arc::new(r)));
     let figma = render::figma::render(&brand, ctx);
+    let spec_md = render::spec_md::render(&brand, ctx);
     for (file, media) in render::SURFACES {
         let body = match *file {
             "spec.json" => render::spec_json::render(&brand, ctx),
-            "spec.md" => render::spec_md::render(&brand, ctx),
+            "spec.md" => spec_md.clone(),
             "tokens.css" => render::tokens_css::render(&brand, ctx),
             "tokens.figma.json" => figma.body.clone(),
             "llms.txt" => render::llms_txt::render(&brand, ctx),
@@ -237,11 +241,18 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
             message,
         });
     }
+    let demo = Arc::new(DemoBrand {
+        slug: s.clone(),
+        version: brand.version.to_string(),
+        spec_md,
+        prompts: brand.doc.prompt_kit.prompts.clone(),
+    });
     Published {
         brand: Arc::new(brand),
         input,
         resources,
         warnings,
+        demo,
     }
 }
 
@@ -317,12 +328,14 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
         resources: Default::default(),
         ready: true,
         generation: reload.generation,
+        demo: Default::default(),
     };
     let brands: Vec<&Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
     for p in catalog.published() {
         for (path, r) in &p.resources {
             snap.resources.insert(path.clone(), r.clone());
         }
+        snap.demo.insert(p.brand.slug.clone(), p.demo.clone());
     }
     let index = render::html::render_index(&brands, ctx);
     snap.resources.insert(

@@ -73,6 +73,60 @@ pub struct ServeArgs {
     /// Watch by polling instead of native file events (network drives, containers).
     #[arg(long, env = "MARQUE_WATCH_POLL", conflicts_with = "no_watch")]
     pub watch_poll: bool,
+    /// Language-model API for the prompt demo (default: openai when MARQUE_LLM_API_KEY is set, else dry-run).
+    #[arg(long, env = "MARQUE_LLM_PROVIDER", value_enum)]
+    pub llm_provider: Option<crate::demo::llm::ProviderKind>,
+    /// Base URL of the model's API (default: the provider's public API).
+    #[arg(long, env = "MARQUE_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+    /// Model name (default: gpt-4o-mini for openai, claude-3-5-haiku-latest for anthropic).
+    #[arg(long, env = "MARQUE_LLM_MODEL")]
+    pub llm_model: Option<String>,
+    /// Deadline of one call to the model, retries included (e.g. 30s, 1500ms, 2m).
+    #[arg(long, env = "MARQUE_LLM_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub llm_timeout: std::time::Duration,
+    /// Cap on the output tokens of any prompt.
+    #[arg(long, env = "MARQUE_LLM_MAX_TOKENS", default_value_t = 1024)]
+    pub llm_max_tokens: u32,
+    /// Calls to the model in flight at once.
+    #[arg(long, env = "MARQUE_LLM_CONCURRENCY", default_value_t = 4)]
+    pub llm_concurrency: usize,
+    /// Demo calls allowed per client address per minute.
+    #[arg(long, env = "MARQUE_DEMO_PER_MINUTE", default_value_t = 10)]
+    pub demo_per_minute: u32,
+    /// Demo calls a client may make in a burst.
+    #[arg(long, env = "MARQUE_DEMO_BURST", default_value_t = 5)]
+    pub demo_burst: u32,
+    /// Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded headers are believed.
+    #[arg(long, env = "MARQUE_TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxy: Vec<crate::demo::limit::Cidr>,
+    /// The model API key. Never a flag (it would show in `ps`): `main` reads
+    /// it from MARQUE_LLM_API_KEY.
+    #[arg(skip)]
+    pub llm_api_key: Option<String>,
+}
+
+/// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a duration such as 30s or 1500ms"))?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(format!("\"{s}\" has an unknown unit; use ms, s, m or h")),
+    };
+    if !(secs > 0.0 && secs.is_finite()) {
+        return Err(format!("\"{s}\" must be longer than zero"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 impl Default for ServeArgs {

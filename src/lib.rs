@@ -10,6 +10,7 @@
 //! - [`source`]: IO. read a content folder into memory.
 //! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`), debounced on file events.
 //! - [`watch`]: IO. file events (notify, with a polling fallback), filtered by a pure, tested function.
+//! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, and the connection loop.
 //! - [`app`], [`cli`], [`config`]: the commands and their flags.
 //!
@@ -21,6 +22,7 @@ pub mod build;
 pub mod cli;
 pub mod color;
 pub mod config;
+pub mod demo;
 pub mod http;
 pub mod prompt;
 pub mod reload;

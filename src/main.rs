@@ -1,23 +1,18 @@
 //! The `marque` binary: parse the command line, start logging, run a command.
 
 use clap::Parser;
-use marque::config::{Cli, Command, LogFormat};
+use marque::config::{Cli, Command, LogFormat, ServeArgs};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
     let result = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
-        Command::Serve(args) => tokio::runtime::Runtime::new()
-            .map_err(anyhow::Error::from)
-            .and_then(|rt| {
-                rt.block_on(marque::app::serve(
-                    args,
-                    marque::http::server::shutdown_signal(),
-                    |_| {},
-                ))
-            })
-            .map(|()| 0),
+        Command::Serve(mut args) => {
+            // The key is read from the environment only, never from a flag.
+            args.llm_api_key = std::env::var("MARQUE_LLM_API_KEY").ok();
+            serve(args)
+        }
         Command::Check(args) => marque::cli::check(&args, &mut std::io::stdout().lock()),
         Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
     };
@@ -28,6 +23,16 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<i32> {
+    let rt = tokio::runtime::Runtime::new()?;
+    rt.block_on(marque::app::serve(
+        args,
+        marque::http::server::shutdown_signal(),
+        |_| {},
+    ))?;
+    Ok(0)
 }
 
 fn init_logging(format: LogFormat) {

@@ -63,3 +63,36 @@ mod tests {
         assert!(err.contains("line 2"), "{err}");
     }
 }
+
+/// Renders a prompt template with `vars`, strictly: an undefined variable is an error.
+pub fn render_template(
+    template: &str,
+    vars: &std::collections::BTreeMap<String, String>,
+) -> Result<String, String> {
+    let env = environment();
+    let tmpl = env.template_from_str(template).map_err(|e| e.to_string())?;
+    tmpl.render(vars).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+
+    #[test]
+    fn renders_with_variables_and_fails_on_undefined_ones() {
+        let mut vars = std::collections::BTreeMap::new();
+        vars.insert("product".to_string(), "a shell".to_string());
+        assert_eq!(
+            render_template("Sell {{ product }}.", &vars).unwrap(),
+            "Sell a shell."
+        );
+        assert!(render_template("Sell {{ nope }}.", &vars).is_err());
+    }
+
+    #[test]
+    fn values_are_data_not_template_code() {
+        let mut vars = std::collections::BTreeMap::new();
+        vars.insert("x".to_string(), "{{ 7 * 7 }}".to_string());
+        assert_eq!(render_template("{{ x }}", &vars).unwrap(), "{{ 7 * 7 }}");
+    }
+}

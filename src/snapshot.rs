@@ -146,6 +146,8 @@ pub struct Snapshot {
     pub ready: bool,
     /// Counts builds; a new snapshot has a higher generation.
     pub generation: u64,
+    /// What the prompt demo needs of each published brand.
+    pub demo: HashMap<String, Arc<crate::demo::DemoBrand>>,
 }
 
 impl Snapshot {

@@ -28,6 +28,8 @@ pub struct AppState {
     pub live: Option<watch::Receiver<u64>>,
     /// Turns true when the server shuts down, so long-lived streams end.
     pub stopping: watch::Receiver<bool>,
+    /// The prompt demo's client, limiter and limits.
+    pub demo: Arc<crate::demo::Demo>,
 }
 
 impl AppState {
@@ -35,6 +37,7 @@ impl AppState {
         snapshot: Arc<ArcSwap<Snapshot>>,
         max_age: u32,
         stopping: watch::Receiver<bool>,
+        demo: Arc<crate::demo::Demo>,
     ) -> AppState {
         AppState {
             snapshot,
@@ -42,6 +45,7 @@ impl AppState {
                 .expect("valid header"),
             live: None,
             stopping,
+            demo,
         }
     }
 }
@@ -51,6 +55,10 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/events", get(events))
+        .route(
+            "/api/brand-spec/{slug}/demo",
+            axum::routing::post(crate::demo::handle).fallback(demo_method_not_allowed),
+        )
         .fallback(surface)
         .with_state(state)
 }
@@ -93,6 +101,15 @@ async fn events(State(app): State<AppState>) -> Response {
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     common_headers(res.headers_mut());
     res
+}
+
+async fn demo_method_not_allowed() -> Response {
+    Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "the demo endpoint takes POST with a JSON body",
+    )
+    .header(header::ALLOW, "POST")
+    .into_response()
 }
 
 /// Headers every response carries.

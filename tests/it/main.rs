@@ -1,9 +1,11 @@
 //! marque's integration tests: one binary, so the library links once.
 
 mod cli;
+mod demo;
 mod helpers;
 mod hostile;
 mod http_rules;
+mod llm_mock;
 mod reload;
 mod surfaces;
 mod validation;
