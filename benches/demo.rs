@@ -24,7 +24,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn rss_mib() -> f64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0.0);
     pages * 4096.0 / 1048576.0
 }
 
@@ -53,11 +57,23 @@ fn main() {
     let upstream_body = serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "x".repeat(14_000)}], "max_tokens": 200}).to_string();
     let n = 2000;
     let direct = timed(n, || {
-        let r = raw_request(mock.addr, "POST", "/v1/chat/completions", &[("Content-Type", "application/json")], Some(upstream_body.as_bytes()));
+        let r = raw_request(
+            mock.addr,
+            "POST",
+            "/v1/chat/completions",
+            &[("Content-Type", "application/json")],
+            Some(upstream_body.as_bytes()),
+        );
         assert_eq!(r.status, 200);
     });
     let through = timed(n, || {
-        let r = raw_request(app.addr, "POST", "/api/brand-spec/northwind/demo", &[("Content-Type", "application/json")], Some(body.as_bytes()));
+        let r = raw_request(
+            app.addr,
+            "POST",
+            "/api/brand-spec/northwind/demo",
+            &[("Content-Type", "application/json")],
+            Some(body.as_bytes()),
+        );
         assert_eq!(r.status, 200);
     });
     println!(
@@ -84,7 +100,10 @@ fn main() {
         let ip = IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + (i % 1000)));
         std::hint::black_box(limiter.check(ip));
     }
-    println!("limiter: {:.0} ns per check (1,000 clients, {checks} checks)", t.elapsed().as_nanos() as f64 / checks as f64);
+    println!(
+        "limiter: {:.0} ns per check (1,000 clients, {checks} checks)",
+        t.elapsed().as_nanos() as f64 / checks as f64
+    );
 
     // Memory after 1,000,000 distinct addresses, then after a purge.
     let before = rss_mib();
