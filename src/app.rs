@@ -8,7 +8,6 @@ use crate::http::{router, AppState};
 use crate::reload::{watch_loop, Reloader};
 use crate::render::Context;
 use crate::snapshot::Snapshot;
-use crate::source::dir::read_content;
 use anyhow::{Context as _, Result};
 use arc_swap::ArcSwap;
 use std::future::Future;
@@ -38,10 +37,19 @@ pub async fn serve(
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let addr = listener.local_addr()?;
     let public_url = args.public_url(addr);
-    let watching = !args.no_watch;
+    let git_mode = args.git_url.is_some();
+    let watching = !args.no_watch && !git_mode;
     let mut ctx = Context::new(&public_url, None);
     ctx.live_reload = watching;
-    let mut reloader = Reloader::new(ctx, format!("directory {}", args.content.display()));
+    let source = match &args.git_url {
+        Some(url) => format!(
+            "git {} ({})",
+            crate::source::git::redact_url(url),
+            args.git_branch
+        ),
+        None => format!("directory {}", args.content.display()),
+    };
+    let mut reloader = Reloader::new(ctx, source);
     let snapshot = reloader.snapshot.clone();
 
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -52,6 +60,15 @@ pub async fn serve(
     let mut state = AppState::new(snapshot.clone(), args.cache_max_age, stop_rx.clone(), demo);
     if watching {
         state.live = Some(gen_rx);
+    }
+    let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
+    if git_mode {
+        state.git_trigger = Some(git_tx.clone());
+        state.webhook_secret = args
+            .webhook_secret
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .map(Arc::from);
     }
     let limits = Limits {
         max_connections: args.max_connections,
@@ -73,6 +90,29 @@ pub async fn serve(
         snapshot,
     });
 
+    if let Some(url) = args.git_url.clone() {
+        let cfg = crate::gitmode::GitConfig {
+            url,
+            branch: args.git_branch.clone(),
+            poll: args.git_poll,
+            cache_dir: args.cache_dir.clone(),
+            prefix: normalise_prefix(&args.git_path),
+        };
+        // One blocking worker owns the repository for the server's lifetime;
+        // it stops when its channel closes, at shutdown.
+        let worker =
+            tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, git_rx, |_| {}));
+        let mut stopping = stop_rx.clone();
+        tokio::spawn(async move {
+            let _ = stopping.wait_for(|s| *s).await;
+            drop(git_tx);
+        });
+        serving.await?;
+        drop(worker);
+        return Ok(());
+    }
+    drop((git_tx, git_rx));
+
     // Watch before the first build, so an edit made during it is not missed.
     let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
     let watcher = if watching {
@@ -88,7 +128,7 @@ pub async fn serve(
     // The first build runs on a blocking thread: it reads files and compresses.
     let content_dir = args.content.clone();
     let built = tokio::task::spawn_blocking(move || -> Result<Reloader> {
-        let content = read_content(&content_dir)?;
+        let content = crate::source::read_folder(&content_dir)?;
         reloader.rebuild(&content, None);
         Ok(reloader)
     })
@@ -135,5 +175,15 @@ fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
         ),
         permits: Arc::new(tokio::sync::Semaphore::new(args.llm_concurrency.max(1))),
         max_tokens: args.llm_max_tokens.max(1),
+    }
+}
+
+/// `content`, `content/` and `/content/` all mean the folder `content/`.
+fn normalise_prefix(path: &str) -> String {
+    let p = path.trim_matches('/');
+    if p.is_empty() {
+        String::new()
+    } else {
+        format!("{p}/")
     }
 }

@@ -53,6 +53,9 @@ impl BrandState {
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     pub brands: BTreeMap<String, BrandState>,
+    /// Released versions, rendered once per tag commit and kept across builds,
+    /// keyed by `<slug>@<version>`.
+    pub pinned: BTreeMap<String, (String, Arc<Published>)>,
     /// Problems reading the content that belong to no single brand file.
     pub source_diagnostics: Vec<Diagnostic>,
 }
@@ -85,6 +88,7 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
         h.update((bytes.len() as u64).to_le_bytes());
         h.update(bytes);
     }
+    h.update(serde_json::to_vec(&files.releases).unwrap_or_default());
     h.update(ctx.public_url.as_bytes());
     h.update([0]);
     h.update(ctx.revision.as_deref().unwrap_or("").as_bytes());
@@ -134,7 +138,35 @@ pub fn build_catalog(
     let mut next = Catalog {
         brands: states.into_iter().map(|s| (s.slug.clone(), s)).collect(),
         source_diagnostics: Vec::new(),
+        pinned: BTreeMap::new(),
     };
+    for pin in &content.pinned {
+        let key = format!("{}@{}", pin.files.slug, pin.release.version);
+        if let Some(prev) = previous
+            .pinned
+            .get(&key)
+            .filter(|(commit, _)| *commit == pin.release.commit)
+        {
+            next.pinned.insert(key, prev.clone());
+            continue;
+        }
+        // A release is rendered as it was; a version that no longer validates is not served.
+        let (brand, diags) = parse_brand(&pin.files, today);
+        match brand {
+            Some(brand) => {
+                let mut pinned_ctx = ctx.clone();
+                pinned_ctx.pin = Some(pin.release.version.to_string());
+                pinned_ctx.live_reload = false;
+                let hash = input_hash(&pin.files, &pinned_ctx, today);
+                let published = Arc::new(render_brand(brand, &pinned_ctx, hash));
+                next.pinned
+                    .insert(key, (pin.release.commit.clone(), published));
+            }
+            None => {
+                tracing::warn!(release = %key, errors = diags.len(), "a released version does not validate today; it is not served")
+            }
+        }
+    }
     next.source_diagnostics = content
         .diagnostics
         .iter()
@@ -180,6 +212,13 @@ fn brand_state(
 /// Renders every surface of one valid brand.
 pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
     let s = brand.slug.clone();
+    // A released version lives under `<slug>@<version>` and never changes.
+    let key = ctx.brand_key(&s);
+    let policy = if ctx.pin.is_some() {
+        CachePolicy::Immutable
+    } else {
+        CachePolicy::Current
+    };
     let mut resources = Vec::new();
     let mut add = |path: String, r: Resource| resources.push((path, Arc::new(r)));
     let figma = render::figma::render(&brand, ctx);
@@ -194,31 +233,39 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
             _ => unreachable!("every surface has a renderer"),
         };
         add(
-            format!("/brand/{s}/{file}"),
-            Resource::new(media, body.into_bytes(), CachePolicy::Current),
+            format!("/brand/{key}/{file}"),
+            Resource::new(media, body.into_bytes(), policy),
+        );
+    }
+    if ctx.pin.is_none() {
+        let md = crate::changelog::render_md(&brand.doc.name, &brand.version, &brand.releases);
+        let json = crate::changelog::render_json(&s, &brand.version, &brand.releases);
+        add(
+            format!("/brand/{s}/changelog.md"),
+            Resource::new("text/markdown; charset=utf-8", md.into_bytes(), policy),
+        );
+        add(
+            format!("/brand/{s}/changelog.json"),
+            Resource::new("application/json", json.into_bytes(), policy),
         );
     }
     let page = render::html::render(&brand, ctx);
     add(
-        format!("/brand/{s}"),
-        Resource::new(
-            "text/html; charset=utf-8",
-            page.body.into_bytes(),
-            CachePolicy::Current,
-        )
-        .with_header("content-security-policy", &page.csp),
+        format!("/brand/{key}"),
+        Resource::new("text/html; charset=utf-8", page.body.into_bytes(), policy)
+            .with_header("content-security-policy", &page.csp),
     );
     add(
-        format!("/embed/brand/{s}"),
+        format!("/embed/brand/{key}"),
         Resource::new(
             "text/javascript; charset=utf-8",
             render::embed::render(&brand, ctx).into_bytes(),
-            CachePolicy::Current,
+            policy,
         ),
     );
     for (path, bytes) in &brand.assets {
         let media = crate::snapshot::media_type_of(path);
-        let mut r = Resource::new(media, bytes.clone(), CachePolicy::Current);
+        let mut r = Resource::new(media, bytes.clone(), policy);
         if media == "image/svg+xml" {
             // An SVG opened directly is a document that could run script; forbid it.
             r = r.with_header(
@@ -226,7 +273,7 @@ pub fn render_brand(brand: Brand, ctx: &Context, input: [u8; 32]) -> Published {
                 "default-src 'none'; style-src 'unsafe-inline'; sandbox",
             );
         }
-        add(format!("/brand/{s}/assets/{path}"), r);
+        add(format!("/brand/{key}/assets/{path}"), r);
     }
     let mut warnings = brand.warnings.clone();
     for (message, token) in figma.skipped {
@@ -336,6 +383,11 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
             snap.resources.insert(path.clone(), r.clone());
         }
         snap.demo.insert(p.brand.slug.clone(), p.demo.clone());
+    }
+    for (_, p) in catalog.pinned.values() {
+        for (path, r) in &p.resources {
+            snap.resources.insert(path.clone(), r.clone());
+        }
     }
     let index = render::html::render_index(&brands, ctx);
     snap.resources.insert(

@@ -2,10 +2,9 @@
 //! writing to the terminal or to files instead of answering requests.
 
 use crate::build::{assemble, build_catalog, Catalog, ReloadInfo};
-use crate::config::{BuildArgs, CheckArgs, OutputFormat};
+use crate::config::{BuildArgs, ChangelogArgs, CheckArgs, OutputFormat};
 use crate::reload::today;
 use crate::render::Context;
-use crate::source::dir::read_content;
 use crate::spec::Severity;
 use anyhow::{Context as _, Result};
 use std::fs;
@@ -14,7 +13,7 @@ use std::path::Path;
 
 /// Validates a content folder. Returns the process exit code: 1 on errors.
 pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<i32> {
-    let content = read_content(&args.dir)?;
+    let content = crate::source::read_folder(&args.dir)?;
     let ctx = Context::new("http://127.0.0.1:8080", None);
     let catalog = build_catalog(&content, &ctx, today(), &Catalog::default());
     // Validation diagnostics only; what a surface leaves out is reported in /status.
@@ -72,7 +71,7 @@ fn file_for(path: &str) -> String {
 /// `_headers` file giving the media type and caching of each path for hosts
 /// that read one (Netlify, Cloudflare Pages).
 pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
-    let content = read_content(&args.dir)?;
+    let content = crate::source::read_folder(&args.dir)?;
     let ctx = Context::new(&args.public_url, None);
     let catalog = build_catalog(&content, &ctx, today(), &Catalog::default());
     let snap = assemble(
@@ -144,4 +143,64 @@ fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes the changelog of every brand (or one) of a content folder in a git
+/// work tree: Keep a Changelog Markdown, one document per brand.
+pub fn changelog(args: &ChangelogArgs, out: &mut impl Write) -> Result<i32> {
+    let content = crate::source::read_folder(&args.dir)?;
+    if crate::source::git::discover(&args.dir).is_none() {
+        anyhow::bail!(
+            "{} is not inside a git work tree: releases are git tags",
+            args.dir.display()
+        );
+    }
+    let mut text = String::new();
+    let mut found = false;
+    for files in &content.brands {
+        if args.brand.as_deref().is_some_and(|b| b != files.slug) {
+            continue;
+        }
+        found = true;
+        let (brand, diags) = crate::spec::parse_brand(files, today());
+        let Some(brand) = brand else {
+            for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+                eprintln!("{d}\n");
+            }
+            anyhow::bail!(
+                "brand {} has errors; fix them first (marque check)",
+                files.slug
+            );
+        };
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&crate::changelog::render_md(
+            &brand.doc.name,
+            &brand.version,
+            &brand.releases,
+        ));
+    }
+    for d in content
+        .diagnostics
+        .iter()
+        .filter(|d| d.pointer == "/version")
+    {
+        eprintln!("{d}\n");
+    }
+    if !found {
+        anyhow::bail!(
+            "no brand {} in {}",
+            args.brand.as_deref().unwrap_or(""),
+            args.dir.display()
+        );
+    }
+    match &args.output {
+        Some(path) => {
+            fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+            writeln!(out, "wrote {}", path.display())?;
+        }
+        None => out.write_all(text.as_bytes())?,
+    }
+    Ok(0)
 }

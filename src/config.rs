@@ -26,11 +26,26 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve every surface of every brand (the default command).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Validate a content folder and print every problem; exit 1 on errors.
     Check(CheckArgs),
     /// Write every surface as static files, with .gz and .br siblings.
     Build(BuildArgs),
+    /// Print or write the changelog generated from release tags.
+    Changelog(ChangelogArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ChangelogArgs {
+    /// Content folder (inside a git work tree).
+    #[arg(default_value = "content", env = "MARQUE_CONTENT")]
+    pub dir: PathBuf,
+    /// Only this brand.
+    #[arg(long)]
+    pub brand: Option<String>,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,6 +115,24 @@ pub struct ServeArgs {
     /// Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded headers are believed.
     #[arg(long, env = "MARQUE_TRUSTED_PROXY", value_delimiter = ',')]
     pub trusted_proxy: Vec<crate::demo::limit::Cidr>,
+    /// Serve from a git repository (https, ssh or file URL) instead of a folder.
+    #[arg(long, env = "MARQUE_GIT_URL")]
+    pub git_url: Option<String>,
+    /// Branch to serve in git mode.
+    #[arg(long, env = "MARQUE_GIT_BRANCH", default_value = "main")]
+    pub git_branch: String,
+    /// Folder of the brands inside the repository (default: its root).
+    #[arg(long, env = "MARQUE_GIT_PATH", default_value = "")]
+    pub git_path: String,
+    /// How often to fetch in git mode (e.g. 30s, 5m), with ±10 % jitter.
+    #[arg(long, env = "MARQUE_GIT_POLL", default_value = "30s", value_parser = parse_duration)]
+    pub git_poll: std::time::Duration,
+    /// Where git mode keeps its bare mirror.
+    #[arg(long, env = "MARQUE_CACHE_DIR", default_value = ".marque-cache")]
+    pub cache_dir: PathBuf,
+    /// Secret of POST /hooks/git (GitHub, Gitea/Forgejo HMAC or GitLab token); off when unset.
+    #[arg(long, env = "MARQUE_WEBHOOK_SECRET", hide_env_values = true)]
+    pub webhook_secret: Option<String>,
     /// The model API key. Never a flag (it would show in `ps`): `main` reads
     /// it from MARQUE_LLM_API_KEY.
     #[arg(skip)]

@@ -7,14 +7,15 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
-    let result = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+    let result = match cli.command.unwrap_or(Command::Serve(Box::new(cli.serve))) {
         Command::Serve(mut args) => {
             // The key is read from the environment only, never from a flag.
             args.llm_api_key = std::env::var("MARQUE_LLM_API_KEY").ok();
-            serve(args)
+            serve(*args)
         }
         Command::Check(args) => marque::cli::check(&args, &mut std::io::stdout().lock()),
         Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
+        Command::Changelog(args) => marque::cli::changelog(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

@@ -44,6 +44,28 @@ impl Reloader {
         &self.catalog
     }
 
+    /// Records a failure that produced no build (a fetch that failed, a commit
+    /// that cannot be read) and republishes /status; brands keep serving.
+    pub fn record_failure(&mut self, revision: Option<String>, error: String) {
+        let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        self.info.failed_reloads += 1;
+        let since = match &self.info.last_failure {
+            Some(f) if f.error == error => f.since.clone(),
+            _ => now,
+        };
+        self.info.last_failure = Some(Failure {
+            revision,
+            since,
+            error,
+            diagnostics: Vec::new(),
+        });
+        // Publish /status even before the first build, so an operator can see
+        // why marque is not ready; readiness still waits for a build.
+        let mut snap = assemble(&self.catalog, &self.ctx, &self.info);
+        snap.ready = self.info.generation > 0;
+        self.snapshot.store(Arc::new(snap));
+    }
+
     /// Rebuilds from `content` and swaps the result in. Returns the new snapshot.
     /// Unchanged brands keep their render; a brand that gained errors keeps its last good one.
     pub fn rebuild(&mut self, content: &Content, revision: Option<String>) -> Arc<Snapshot> {
@@ -122,7 +144,7 @@ pub async fn watch_loop(
         }
         let dir = dir.clone();
         let built = tokio::task::spawn_blocking(move || {
-            let result = crate::source::dir::read_content(&dir)
+            let result = crate::source::read_folder(&dir)
                 .map(|content| reloader.rebuild(&content, None).generation);
             (reloader, result)
         })

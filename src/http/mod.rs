@@ -4,6 +4,7 @@
 
 pub mod problem;
 pub mod server;
+pub mod webhook;
 
 use crate::snapshot::{CachePolicy, Encoded, Resource, Snapshot};
 use arc_swap::ArcSwap;
@@ -30,6 +31,10 @@ pub struct AppState {
     pub stopping: watch::Receiver<bool>,
     /// The prompt demo's client, limiter and limits.
     pub demo: Arc<crate::demo::Demo>,
+    /// Git mode: wakes the git worker (webhook deliveries).
+    pub git_trigger: Option<std::sync::mpsc::Sender<()>>,
+    /// The shared secret that webhook deliveries must be signed with.
+    pub webhook_secret: Option<Arc<str>>,
 }
 
 impl AppState {
@@ -46,6 +51,8 @@ impl AppState {
             live: None,
             stopping,
             demo,
+            git_trigger: None,
+            webhook_secret: None,
         }
     }
 }
@@ -55,6 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/events", get(events))
+        .route("/hooks/git", axum::routing::post(webhook::handle))
         .route(
             "/api/brand-spec/{slug}/demo",
             axum::routing::post(crate::demo::handle).fallback(demo_method_not_allowed),

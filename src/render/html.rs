@@ -245,11 +245,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
             "text/plain",
             ctx.brand_url(s, "llms.txt"),
         ),
-        (
-            "Embed script",
-            "text/javascript",
-            ctx.url(&format!("/embed/brand/{s}")),
-        ),
+        ("Embed script", "text/javascript", ctx.embed_url(s)),
         ("This page", "text/html", ctx.brand_url(s, "")),
     ];
     for (label, media, url) in &endpoints {
@@ -296,7 +292,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
             ),
         );
     }
-    let embed_url = ctx.url(&format!("/embed/brand/{s}"));
+    let embed_url = ctx.embed_url(s);
     o.push_str("<h3 id=\"use-embed\">3. Embed the live brand card</h3><p>Paste this anywhere; the card follows every published change:</p>");
     snip.code(
         &mut o,
@@ -413,12 +409,60 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
         o.push_str("</tbody></table></section>\n");
     }
 
-    o.push_str("<section id=\"changelog\"><h2>Changelog</h2><p>Releases are tagged <code>");
-    let _ = write!(o, "{}@&lt;version&gt;", html(s));
-    o.push_str("</code> in the content repository.</p></section>\n");
+    changelog(&mut o, brand, ctx);
     o.push_str("</main>\n");
     let csp = foot(&mut o, ctx);
     Page { body: o, csp }
+}
+
+/// The releases, newest first, each linking to its pinned surfaces.
+fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
+    let s = &brand.slug;
+    o.push_str("<section id=\"changelog\"><h2>Changelog</h2>");
+    if ctx.pin.is_some() {
+        let _ = write!(
+            o,
+            "<p>This is a released version; its documents never change. The current version is at <a href=\"{}\">{}</a>.</p>",
+            html(&ctx.url(&format!("/brand/{s}"))),
+            html(&ctx.url(&format!("/brand/{s}")))
+        );
+    } else {
+        let _ = write!(
+            o,
+            "<p>Releases are git tags <code>{}@&lt;version&gt;</code>. Also as <a href=\"{}\">changelog.md</a> and <a href=\"{}\">changelog.json</a>.</p>",
+            html(s),
+            html(&ctx.brand_url(s, "changelog.md")),
+            html(&ctx.brand_url(s, "changelog.json"))
+        );
+        if let Some(v) = crate::changelog::unreleased(&brand.version, &brand.releases) {
+            let _ = write!(o, "<h3>Unreleased: {}</h3>", html(&v.to_string()));
+        }
+        if brand.releases.is_empty() {
+            o.push_str("<p>No release is tagged yet.</p>");
+        }
+        for r in &brand.releases {
+            let pinned = ctx.url(&format!("/brand/{s}@{}", r.version));
+            let _ = write!(
+                o,
+                "<h3><a href=\"{}\">{}</a> <small>{}</small></h3>",
+                html(&pinned),
+                html(&r.version.to_string()),
+                r.date
+            );
+            if !r.notes.is_empty() {
+                o.push_str("<ul>");
+                for n in &r.notes {
+                    let _ = write!(
+                        o,
+                        "<li>{}</li>",
+                        html(n.trim_start_matches(['-', '*', ' ']))
+                    );
+                }
+                o.push_str("</ul>");
+            }
+        }
+    }
+    o.push_str("</section>\n");
 }
 
 /// The index page at `/`, listing every brand.

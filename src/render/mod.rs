@@ -21,6 +21,8 @@ pub struct Context {
     pub revision: Option<String>,
     /// Pages subscribe to `/events` and reload when a new snapshot is in (watch mode).
     pub live_reload: bool,
+    /// Set when rendering a released version: links point at `/brand/<slug>@<version>/…`.
+    pub pin: Option<String>,
 }
 
 impl Context {
@@ -29,6 +31,7 @@ impl Context {
             public_url: public_url.trim_end_matches('/').to_string(),
             revision,
             live_reload: false,
+            pin: None,
         }
     }
 
@@ -37,13 +40,27 @@ impl Context {
         format!("{}{path}", self.public_url)
     }
 
+    /// The brand's path segment: `acme`, or `acme@1.2.0` for a released version.
+    pub fn brand_key(&self, slug: &str) -> String {
+        match &self.pin {
+            Some(v) => format!("{slug}@{v}"),
+            None => slug.to_string(),
+        }
+    }
+
     /// Absolute URL of a brand's surface (`spec.json`), or of its page when `surface` is empty.
     pub fn brand_url(&self, slug: &str, surface: &str) -> String {
+        let key = self.brand_key(slug);
         if surface.is_empty() {
-            self.url(&format!("/brand/{slug}"))
+            self.url(&format!("/brand/{key}"))
         } else {
-            self.url(&format!("/brand/{slug}/{surface}"))
+            self.url(&format!("/brand/{key}/{surface}"))
         }
+    }
+
+    /// Absolute URL of the brand's embed script.
+    pub fn embed_url(&self, slug: &str) -> String {
+        self.url(&format!("/embed/brand/{}", self.brand_key(slug)))
     }
 }
 

@@ -117,7 +117,7 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         tokens_css: ctx.brand_url(s, "tokens.css"),
         tokens_figma_json: ctx.brand_url(s, "tokens.figma.json"),
         llms_txt: ctx.brand_url(s, "llms.txt"),
-        embed: ctx.url(&format!("/embed/brand/{s}")),
+        embed: ctx.embed_url(s),
         demo: ctx.url(&format!("/api/brand-spec/{s}/demo")),
         schema: ctx.url("/schema/brand.schema.json"),
     }

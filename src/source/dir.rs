@@ -60,6 +60,7 @@ pub fn read_brand(root: &Path, slug: &str) -> (BrandFiles, Vec<crate::spec::Diag
             BrandFiles {
                 slug: slug.to_string(),
                 files,
+                releases: Vec::new(),
             },
             diags,
         );
@@ -102,6 +103,7 @@ pub fn read_brand(root: &Path, slug: &str) -> (BrandFiles, Vec<crate::spec::Diag
         BrandFiles {
             slug: slug.to_string(),
             files,
+            releases: Vec::new(),
         },
         diags,
     )

@@ -4,6 +4,7 @@
 //! is pure.
 
 pub mod dir;
+pub mod git;
 
 use crate::spec::{BrandFiles, Diagnostic};
 
@@ -13,4 +14,16 @@ pub struct Content {
     pub brands: Vec<BrandFiles>,
     /// Problems found while reading (a symlink escaping its brand, an oversized asset).
     pub diagnostics: Vec<Diagnostic>,
+    /// Released versions, when the content comes from (or lives in) git.
+    pub pinned: Vec<git::Pinned>,
+}
+
+/// Reads a content folder; when it lies in a git work tree, its tags add
+/// releases (changelog and pinned versions).
+pub fn read_folder(dir: &std::path::Path) -> anyhow::Result<Content> {
+    let mut content = dir::read_content(dir)?;
+    if let Some((repo, prefix)) = git::discover(dir) {
+        git::add_history(&repo, &prefix, &mut content);
+    }
+    Ok(content)
 }

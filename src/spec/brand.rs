@@ -21,6 +21,8 @@ pub const MAX_ASSET_BYTES: usize = 5 * 1024 * 1024;
 pub struct BrandFiles {
     pub slug: String,
     pub files: BTreeMap<String, Vec<u8>>,
+    /// Releases from git tags, newest first (empty outside git).
+    pub releases: Vec<crate::changelog::Release>,
 }
 
 /// A brand that passed validation: everything a renderer needs.
@@ -36,6 +38,8 @@ pub struct Brand {
     pub assets: BTreeMap<String, Vec<u8>>,
     /// Warnings found while validating (the brand is still published).
     pub warnings: Vec<Diagnostic>,
+    /// Releases from git tags, newest first.
+    pub releases: Vec<crate::changelog::Release>,
 }
 
 /// True for a slug: lowercase ASCII words joined by single hyphens, at most 64 characters.
@@ -238,6 +242,7 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         brand_book,
         assets,
         warnings: out.clone(),
+        releases: files.releases.clone(),
     };
     (Some(brand), out)
 }

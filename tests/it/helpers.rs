@@ -48,6 +48,11 @@ pub fn spawn_app(content: &Path) -> TestApp {
 }
 
 pub fn spawn_with(args: ServeArgs) -> TestApp {
+    spawn_with_readiness(args, true)
+}
+
+/// Starts marque; with `wait_ready`, waits until `/readyz` answers 200.
+pub fn spawn_with_readiness(args: ServeArgs, wait_ready: bool) -> TestApp {
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let (ready_tx, ready_rx) = mpsc::channel();
     let thread = std::thread::spawn(move || {
@@ -78,7 +83,9 @@ pub fn spawn_with(args: ServeArgs) -> TestApp {
         shutdown: Some(tx),
         thread: Some(thread),
     };
-    app.wait_until(|a| a.get("/readyz").status == 200, "server becomes ready");
+    if wait_ready {
+        app.wait_until(|a| a.get("/readyz").status == 200, "server becomes ready");
+    }
     app
 }
 

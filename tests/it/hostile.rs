@@ -51,7 +51,7 @@ fn html_pages_show_hostile_text_as_text() {
         let allowed = [
             "!", "html", "head", "meta", "title", "link", "style", "body", "header", "div", "h1",
             "h2", "h3", "p", "main", "section", "table", "thead", "tbody", "tr", "th", "td", "a",
-            "code", "pre", "button", "article", "ul", "li", "strong", "br", "span", "img",
+            "code", "pre", "button", "article", "ul", "li", "strong", "br", "span", "img", "small",
             "footer", "script",
         ];
         for t in &found {

@@ -41,6 +41,11 @@ fn every_get_path() -> Vec<(String, &'static str)> {
             "text/javascript; charset=utf-8",
         ));
         paths.push((format!("/brand/{slug}/assets/logo.svg"), "image/svg+xml"));
+        paths.push((
+            format!("/brand/{slug}/changelog.md"),
+            "text/markdown; charset=utf-8",
+        ));
+        paths.push((format!("/brand/{slug}/changelog.json"), "application/json"));
     }
     paths
 }

@@ -2,6 +2,7 @@
 
 mod cli;
 mod demo;
+mod git;
 mod helpers;
 mod hostile;
 mod http_rules;

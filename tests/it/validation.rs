@@ -58,6 +58,7 @@ fn files(slug: &str, brand: &str, tokens: &str) -> BrandFiles {
     BrandFiles {
         slug: slug.to_string(),
         files,
+        releases: Vec::new(),
     }
 }
 
@@ -417,6 +418,7 @@ fn one_broken_brand_never_affects_another() {
             files("bad", &BRAND.replacen("\"1.2.0\"", "\"1.2\"", 1), TOKENS),
         ],
         diagnostics: vec![],
+        pinned: vec![],
     };
     let catalog = build_catalog(
         &content,

@@ -1,0 +1,177 @@
+//! Releases and changelogs. A release is a git tag `<slug>@<version>` (or
+//! `<slug>/v<version>`) whose version equals brand.json's at the tagged
+//! commit. This module is pure: the git source finds the tags and their
+//! dates and notes; here they are ordered by semver precedence (never by
+//! name or time) and written as Keep a Changelog Markdown and as JSON.
+
+use crate::render::escape;
+use chrono::NaiveDate;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// One release of one brand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Release {
+    #[serde(serialize_with = "as_string")]
+    pub version: semver::Version,
+    /// The tagger's date for an annotated tag, else the commit's.
+    pub date: NaiveDate,
+    pub tag: String,
+    pub commit: String,
+    /// The tag message's lines, or the subjects of the commits that touched
+    /// the brand since the previous release.
+    pub notes: Vec<String>,
+}
+
+fn as_string<S: serde::Serializer>(v: &semver::Version, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.to_string())
+}
+
+/// Splits a tag name into brand slug and version text: `acme@1.2.0` or `acme/v1.2.0`.
+pub fn parse_tag(name: &str) -> Option<(&str, &str)> {
+    if let Some((slug, version)) = name.split_once('@') {
+        return Some((slug, version));
+    }
+    let (slug, rest) = name.split_once('/')?;
+    Some((slug, rest.strip_prefix('v')?))
+}
+
+/// Newest first, by semver precedence: `2.10.0` after `2.9.0`, `3.0.0-beta.1` before `3.0.0`.
+pub fn sort_newest_first(releases: &mut [Release]) {
+    releases.sort_by(|a, b| {
+        b.version
+            .cmp_precedence(&a.version)
+            .then_with(|| b.date.cmp(&a.date))
+    });
+}
+
+/// The version brand.json is at, when it is ahead of every release.
+pub fn unreleased<'a>(
+    current: &'a semver::Version,
+    releases: &[Release],
+) -> Option<&'a semver::Version> {
+    match releases
+        .iter()
+        .map(|r| &r.version)
+        .max_by(|a, b| a.cmp_precedence(b))
+    {
+        Some(latest) if current.cmp_precedence(latest) != std::cmp::Ordering::Greater => None,
+        _ => Some(current),
+    }
+}
+
+/// Keep a Changelog Markdown, newest first.
+pub fn render_md(name: &str, current: &semver::Version, releases: &[Release]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "# Changelog: {}\n", escape::md(name));
+    o.push_str("All notable changes to this brand are listed here, newest first.\n");
+    o.push_str("The format follows [Keep a Changelog](https://keepachangelog.com/en/1.1.0/) and versions follow [Semantic Versioning](https://semver.org/).\n\n");
+    if let Some(v) = unreleased(current, releases) {
+        let _ = writeln!(o, "## [Unreleased]\n");
+        match releases.first() {
+            Some(last) => {
+                let _ = writeln!(
+                    o,
+                    "brand.json is at {v}, ahead of the latest release {}.\n",
+                    last.version
+                );
+            }
+            None => {
+                let _ = writeln!(o, "brand.json is at {v}; no release is tagged yet.\n");
+            }
+        }
+    }
+    for r in releases {
+        let _ = writeln!(o, "## [{}] - {}\n", r.version, r.date);
+        if r.notes.is_empty() {
+            let _ = writeln!(o, "- Released as tag {}.", escape::md_code(&r.tag));
+        }
+        for n in &r.notes {
+            let n = n.trim_start_matches(['-', '*', ' ']).trim();
+            if !n.is_empty() {
+                let _ = writeln!(o, "- {}", escape::md(n));
+            }
+        }
+        o.push('\n');
+    }
+    o.trim_end().to_string() + "\n"
+}
+
+#[derive(Serialize)]
+struct ChangelogJson<'a> {
+    brand: &'a str,
+    unreleased: Option<Unreleased>,
+    releases: &'a [Release],
+}
+
+#[derive(Serialize)]
+struct Unreleased {
+    version: String,
+}
+
+/// The same data as JSON.
+pub fn render_json(slug: &str, current: &semver::Version, releases: &[Release]) -> String {
+    let doc = ChangelogJson {
+        brand: slug,
+        unreleased: unreleased(current, releases).map(|v| Unreleased {
+            version: v.to_string(),
+        }),
+        releases,
+    };
+    serde_json::to_string_pretty(&doc).expect("serialisable") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rel(v: &str, date: &str) -> Release {
+        Release {
+            version: v.parse().unwrap(),
+            date: date.parse().unwrap(),
+            tag: format!("acme@{v}"),
+            commit: "c0ffee".into(),
+            notes: vec![format!("Release {v}")],
+        }
+    }
+
+    #[test]
+    fn tags_name_a_brand_and_a_version() {
+        assert_eq!(parse_tag("acme@1.2.0"), Some(("acme", "1.2.0")));
+        assert_eq!(
+            parse_tag("lumen-health/v3.0.0-beta.1"),
+            Some(("lumen-health", "3.0.0-beta.1"))
+        );
+        assert_eq!(parse_tag("v1.0.0"), None);
+        assert_eq!(parse_tag("acme/1.0.0"), None);
+    }
+
+    #[test]
+    fn releases_sort_by_semver_precedence_not_by_name_or_date() {
+        let mut r = vec![
+            rel("2.9.0", "2026-05-01"),
+            rel("2.10.0", "2026-04-01"),
+            rel("3.0.0", "2026-06-01"),
+            rel("3.0.0-beta.1", "2026-07-01"),
+        ];
+        sort_newest_first(&mut r);
+        let order: Vec<String> = r.iter().map(|r| r.version.to_string()).collect();
+        assert_eq!(order, ["3.0.0", "3.0.0-beta.1", "2.10.0", "2.9.0"]);
+    }
+
+    #[test]
+    fn unreleased_appears_only_when_brand_json_is_ahead() {
+        let r = vec![rel("1.2.0", "2026-01-01")];
+        assert_eq!(
+            unreleased(&"1.3.0".parse().unwrap(), &r).map(|v| v.to_string()),
+            Some("1.3.0".into())
+        );
+        assert_eq!(unreleased(&"1.2.0".parse().unwrap(), &r), None);
+        assert_eq!(unreleased(&"1.2.0-rc.1".parse().unwrap(), &r), None);
+        let md = render_md("Acme", &"1.3.0".parse().unwrap(), &r);
+        assert!(md.contains(
+            "## [Unreleased]\n\nbrand.json is at 1.3.0, ahead of the latest release 1.2.0."
+        ));
+        assert!(md.contains("## [1.2.0] - 2026-01-01\n\n- Release 1.2.0\n"));
+    }
+}

@@ -1,0 +1,191 @@
+//! IO: git mode. A bare mirror of the remote lives in the cache folder; one
+//! blocking worker owns it, fetches on start, on every poll (with jitter)
+//! and on every webhook, and rebuilds when the branch head or the tags
+//! moved. The snapshot is built from one commit's tree, read from the
+//! object database. A failed fetch keeps the last good snapshot and retries
+//! with capped exponential backoff; a warm cache serves even when the
+//! remote is unreachable at start. Credentials come from the environment
+//! and never reach logs or /status.
+
+use crate::reload::Reloader;
+use crate::source::git::{describe, no_branch, redact_url, snapshot_input};
+use anyhow::{Context as _, Result};
+use git2::{
+    AutotagOption, Cred, CredentialType, FetchOptions, FetchPrune, RemoteCallbacks, Repository,
+};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone)]
+pub struct GitConfig {
+    pub url: String,
+    pub branch: String,
+    pub poll: Duration,
+    pub cache_dir: PathBuf,
+    /// Path of the content folder inside the repository (`""` for its root).
+    pub prefix: String,
+}
+
+/// Longest wait between retries after failed fetches.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
+
+/// The mirror's folder: one per remote URL, so changing `--git-url` starts afresh.
+pub fn mirror_path(cache_dir: &Path, url: &str) -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(redact_url(url).as_bytes());
+    let id: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    cache_dir.join(format!("mirror-{id}.git"))
+}
+
+pub fn open_mirror(path: &Path) -> Result<Repository> {
+    if path.exists() {
+        return Repository::open_bare(path)
+            .with_context(|| format!("cannot open the git cache {}", path.display()));
+    }
+    std::fs::create_dir_all(path)?;
+    Ok(Repository::init_bare(path)?)
+}
+
+/// Credentials from the environment: `MARQUE_GIT_TOKEN` for https, the ssh
+/// agent or `MARQUE_GIT_SSH_KEY` for ssh. Gives up after a few attempts, so a
+/// wrong token fails the fetch instead of looping.
+fn callbacks<'a>() -> RemoteCallbacks<'a> {
+    let mut attempts = 0;
+    let mut cb = RemoteCallbacks::new();
+    cb.credentials(move |_url, username, allowed| {
+        attempts += 1;
+        if attempts > 3 {
+            return Err(git2::Error::from_str("the remote refused the credentials"));
+        }
+        if allowed.contains(CredentialType::USER_PASS_PLAINTEXT) {
+            if let Ok(token) = std::env::var("MARQUE_GIT_TOKEN") {
+                return Cred::userpass_plaintext(username.unwrap_or("x-access-token"), &token);
+            }
+        }
+        if allowed.contains(CredentialType::SSH_KEY) {
+            let user = username.unwrap_or("git");
+            return match std::env::var("MARQUE_GIT_SSH_KEY") {
+                Ok(path) => Cred::ssh_key(user, None, Path::new(&path), None),
+                Err(_) => Cred::ssh_key_from_agent(user),
+            };
+        }
+        Cred::default()
+    });
+    cb
+}
+
+/// Fetches the branch and every tag into the mirror, pruning deleted tags.
+pub fn fetch(repo: &Repository, cfg: &GitConfig) -> Result<()> {
+    let mut remote = repo.remote_anonymous(&cfg.url)?;
+    let mut fo = FetchOptions::new();
+    fo.remote_callbacks(callbacks())
+        .prune(FetchPrune::On)
+        .download_tags(AutotagOption::All);
+    let refspecs = [
+        format!("+refs/heads/{b}:refs/heads/{b}", b = cfg.branch),
+        "+refs/tags/*:refs/tags/*".to_string(),
+    ];
+    remote
+        .fetch(&refspecs, Some(&mut fo), None)
+        .map_err(anyhow::Error::from)
+}
+
+/// What decides whether a rebuild is needed: the head commit and every tag.
+fn state_of(repo: &Repository, branch: &str) -> Result<(git2::Oid, Vec<(String, git2::Oid)>)> {
+    let head = repo
+        .find_reference(&format!("refs/heads/{branch}"))
+        .map_err(|_| no_branch(branch))?
+        .peel_to_commit()?
+        .id();
+    let mut tags = Vec::new();
+    repo.tag_foreach(|oid, name| {
+        tags.push((String::from_utf8_lossy(name).into_owned(), oid));
+        true
+    })?;
+    tags.sort();
+    Ok((head, tags))
+}
+
+/// A small random spread so replicas do not fetch in lockstep.
+fn jitter(base: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let spread = base.as_millis() as u64 / 10;
+    if spread == 0 {
+        return base;
+    }
+    base - Duration::from_millis(spread) + Duration::from_millis(u64::from(nanos) % (2 * spread))
+}
+
+/// The worker: runs until `triggers` is closed. Each message on `triggers`
+/// (a webhook) causes a fetch; bursts coalesce into one.
+pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_built: impl Fn(u64)) {
+    let shown = redact_url(&cfg.url);
+    let repo = match open_mirror(&mirror_path(&cfg.cache_dir, &cfg.url)) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), "git mode cannot start");
+            reloader.record_failure(None, format!("{e:#}"));
+            return;
+        }
+    };
+    let mut built: Option<(git2::Oid, Vec<(String, git2::Oid)>)> = None;
+    let mut failures: u32 = 0;
+    loop {
+        let started = Instant::now();
+        let fetched = fetch(&repo, &cfg);
+        match &fetched {
+            Ok(()) => {
+                if failures > 0 {
+                    tracing::info!(remote = %shown, "fetch works again");
+                }
+                failures = 0;
+            }
+            Err(e) => {
+                failures += 1;
+                tracing::warn!(remote = %shown, error = %describe(e, &cfg.url), "fetch failed; serving the last good snapshot");
+            }
+        }
+        // Build when the mirror has something new (also after a failed fetch,
+        // so a warm cache serves at start).
+        match state_of(&repo, &cfg.branch) {
+            Ok(state) if built.as_ref() != Some(&state) => {
+                let head = state.0;
+                match snapshot_input(&repo, head, &cfg.prefix) {
+                    Ok(content) => {
+                        let snap = reloader.rebuild(&content, Some(head.to_string()));
+                        tracing::info!(commit = %head, ms = started.elapsed().as_millis() as u64, "built from git");
+                        on_built(snap.generation);
+                        built = Some(state);
+                    }
+                    Err(e) => {
+                        let msg = format!("{e:#}");
+                        tracing::warn!(commit = %head, error = %msg, "cannot read the commit; serving the last good snapshot");
+                        reloader.record_failure(Some(head.to_string()), msg);
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(e) if fetched.is_ok() => reloader.record_failure(None, format!("{e:#}")),
+            Err(_) => {}
+        }
+        // Recorded after any build, which would otherwise clear it: a failing
+        // remote stays visible in /status until a fetch works again.
+        if let Err(e) = &fetched {
+            let msg = format!("fetch from {shown} failed: {}", describe(e, &cfg.url));
+            reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), msg);
+        }
+        let wait = if failures == 0 {
+            jitter(cfg.poll)
+        } else {
+            Duration::from_secs(1u64 << failures.min(9)).min(MAX_BACKOFF)
+        };
+        match triggers.recv_timeout(wait) {
+            Ok(()) => while triggers.try_recv().is_ok() {},
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}

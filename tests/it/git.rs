@@ -1,0 +1,505 @@
+//! Git mode, the webhook, changelogs from tags and pinned versions, over
+//! real repositories built in temp dirs with real commits and tags.
+
+use crate::helpers::*;
+use git2::{IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
+use hmac::{Hmac, Mac};
+use serde_json::Value;
+use sha2::Sha256;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A content repository playing the remote: brands at its root.
+pub struct Remote {
+    pub dir: tempfile::TempDir,
+    pub repo: Repository,
+}
+
+/// 2026-10-01T12:00:00Z plus `days`.
+fn at(days: i64) -> Time {
+    Time::new(1_790_856_000 + days * 86_400, 0)
+}
+
+fn sig(days: i64) -> Signature<'static> {
+    Signature::new("Brand Bot", "bot@example.com", &at(days)).unwrap()
+}
+
+impl Remote {
+    pub fn new() -> Remote {
+        let dir = tempfile::tempdir().unwrap();
+        let mut opts = RepositoryInitOptions::new();
+        opts.initial_head("main");
+        let repo = Repository::init_opts(dir.path(), &opts).unwrap();
+        copy_dir(&example_content(), dir.path());
+        let r = Remote { dir, repo };
+        r.commit("Add Northwind and Lumen Health", 0);
+        r
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn url(&self) -> String {
+        format!("file://{}", self.path().display())
+    }
+
+    /// Commits the whole work tree as it is.
+    pub fn commit(&self, message: &str, days: i64) -> Oid {
+        let mut index = self.repo.index().unwrap();
+        index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
+        index.update_all(["*"], None).unwrap();
+        index.write().unwrap();
+        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let parent = self.repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let parents: Vec<&git2::Commit> = parent.iter().collect();
+        self.repo
+            .commit(
+                Some("HEAD"),
+                &sig(days),
+                &sig(days),
+                message,
+                &tree,
+                &parents,
+            )
+            .unwrap()
+    }
+
+    pub fn edit(&self, file: &str, from: &str, to: &str) {
+        let path = self.path().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} contains {from:?}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
+
+    pub fn set_version(&self, slug: &str, from: &str, to: &str) {
+        self.edit(
+            &format!("{slug}/brand.json"),
+            &format!("\"version\": \"{from}\""),
+            &format!("\"version\": \"{to}\""),
+        );
+    }
+
+    pub fn tag_annotated(&self, name: &str, message: &str, days: i64) {
+        let head = self
+            .repo
+            .head()
+            .unwrap()
+            .peel(git2::ObjectType::Commit)
+            .unwrap();
+        self.repo
+            .tag(name, &head, &sig(days), message, false)
+            .unwrap();
+    }
+
+    pub fn tag_light(&self, name: &str) {
+        let head = self
+            .repo
+            .head()
+            .unwrap()
+            .peel(git2::ObjectType::Commit)
+            .unwrap();
+        self.repo.tag_lightweight(name, &head, false).unwrap();
+    }
+
+    pub fn head(&self) -> String {
+        self.repo
+            .head()
+            .unwrap()
+            .peel_to_commit()
+            .unwrap()
+            .id()
+            .to_string()
+    }
+}
+
+const SECRET: &str = "It's a Secret to Everybody";
+
+struct GitApp {
+    app: TestApp,
+    _cache: tempfile::TempDir,
+}
+
+fn serve_git(remote_url: &str, cache: Option<PathBuf>) -> GitApp {
+    let cache_dir = tempfile::tempdir().unwrap();
+    let mut args = serve_args(&example_content());
+    args.git_url = Some(remote_url.to_string());
+    args.git_poll = Duration::from_secs(3600); // only the webhook and the start fetch
+    args.cache_dir = cache.unwrap_or_else(|| cache_dir.path().to_path_buf());
+    args.webhook_secret = Some(SECRET.into());
+    GitApp {
+        app: spawn_with(args),
+        _cache: cache_dir,
+    }
+}
+
+fn github_sig(body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
+    mac.update(body);
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256={hex}")
+}
+
+fn hook(app: &TestApp, headers: &[(&str, &str)], body: &[u8]) -> Response {
+    app.request("POST", "/hooks/git", headers, Some(body))
+}
+
+fn push_hook(app: &TestApp) {
+    let body = br#"{"ref":"refs/heads/main"}"#;
+    let res = hook(
+        app,
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Hub-Signature-256", &github_sig(body)),
+        ],
+        body,
+    );
+    assert_eq!(res.status, 202);
+}
+
+fn status(app: &TestApp) -> Value {
+    app.get("/status").json()
+}
+
+#[test]
+fn serves_the_head_of_the_branch_from_the_mirror() {
+    let remote = Remote::new();
+    let g = serve_git(&remote.url(), None);
+    let s = status(&g.app);
+    assert_eq!(s["revision"], remote.head());
+    assert_eq!(s["source"], format!("git {} (main)", remote.url()));
+    let spec = g.app.get("/brand/northwind/spec.json").json();
+    assert_eq!(
+        spec["revision"],
+        remote.head(),
+        "spec.json names the commit it was built from"
+    );
+    assert_eq!(
+        g.app.get("/events").status,
+        404,
+        "no live reload in git mode"
+    );
+}
+
+#[test]
+fn a_push_with_a_signed_webhook_is_served_and_bad_signatures_are_refused() {
+    let remote = Remote::new();
+    let g = serve_git(&remote.url(), None);
+    let app = &g.app;
+
+    let body = br#"{"ref":"refs/heads/main"}"#;
+    for headers in [
+        vec![("X-Hub-Signature-256", "sha256=0000")],
+        vec![(
+            "X-Hub-Signature-256",
+            github_sig(b"another body").leak() as &str,
+        )],
+        vec![("X-Gitlab-Token", "wrong")],
+        vec![],
+    ] {
+        let res = hook(app, &headers, body);
+        assert_eq!(res.status, 401, "{headers:?}");
+        assert_eq!(res.header("content-type"), Some("application/problem+json"));
+    }
+
+    remote.edit(
+        "northwind/brand.json",
+        "Outdoor gear for people",
+        "Pushed: outdoor gear for people",
+    );
+    remote.commit("Sharper summary", 1);
+    let started = Instant::now();
+    push_hook(app);
+    app.wait_until(
+        |a| {
+            a.get("/brand/northwind/spec.json")
+                .text()
+                .contains("Pushed: outdoor gear")
+        },
+        "the push is served",
+    );
+    println!("push + webhook to served: {:?}", started.elapsed());
+    assert_eq!(status(app)["revision"], remote.head());
+
+    // GitLab's token form works too, and a burst of deliveries coalesces.
+    remote.edit(
+        "northwind/brand.json",
+        "Pushed: outdoor",
+        "Pushed twice: outdoor",
+    );
+    remote.commit("Again", 2);
+    for _ in 0..10 {
+        assert_eq!(hook(app, &[("X-Gitlab-Token", SECRET)], b"{}").status, 202);
+    }
+    app.wait_until(
+        |a| {
+            a.get("/brand/northwind/spec.json")
+                .text()
+                .contains("Pushed twice")
+        },
+        "the second push is served",
+    );
+    let reloads = status(app)["reloads"].as_u64().unwrap();
+    assert!(reloads <= 4, "deliveries coalesce: {reloads} builds");
+}
+
+#[test]
+fn a_broken_head_keeps_the_last_good_brand_and_status_names_the_commit() {
+    let remote = Remote::new();
+    let g = serve_git(&remote.url(), None);
+    let good = g.app.get("/brand/northwind/spec.json").body;
+    remote.set_version("northwind", "2.4.0", "2.5");
+    let bad = remote.commit("Oops", 1).to_string();
+    push_hook(&g.app);
+    g.app.wait_until(
+        |a| status(a)["revision"] == bad.as_str(),
+        "the broken commit is processed",
+    );
+    let s = status(&g.app);
+    assert_eq!(s["lastFailure"]["revision"], bad);
+    assert_eq!(s["brands"][1]["state"], "stale");
+    assert!(s["brands"][1]["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("\"2.5\""));
+    assert_eq!(g.app.get("/brand/northwind/spec.json").body, good);
+    assert_eq!(s["brands"][0]["state"], "ok", "lumen-health is unaffected");
+}
+
+#[test]
+fn a_warm_cache_serves_when_the_remote_is_gone() {
+    let remote = Remote::new();
+    let cache = tempfile::tempdir().unwrap();
+    let head = remote.head();
+    let url = remote.url();
+    drop(serve_git(&url, Some(cache.path().to_path_buf())));
+    drop(remote); // the remote is deleted
+    let g = serve_git(&url, Some(cache.path().to_path_buf()));
+    assert_eq!(g.app.get("/brand/northwind/spec.json").status, 200);
+    let s = status(&g.app);
+    assert_eq!(s["revision"], head);
+    let err = s["lastFailure"]["error"].as_str().unwrap();
+    assert!(err.starts_with("fetch from"), "{err}");
+}
+
+#[test]
+fn credentials_never_reach_status() {
+    let remote = Remote::new();
+    // A URL with userinfo for a remote that does not exist: the fetch fails.
+    let url = format!(
+        "https://x-access-token:ghp_supersecret@127.0.0.1:9/{}",
+        remote.path().display()
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let mut args = serve_args(&example_content());
+    args.git_url = Some(url);
+    args.git_poll = Duration::from_secs(3600);
+    args.cache_dir = cache.path().to_path_buf();
+    let app = spawn_app_unready(args);
+    app.wait_until(
+        |a| a.get("/status").status == 200,
+        "/status reports the failed fetch",
+    );
+    assert_eq!(app.get("/readyz").status, 503, "not ready without content");
+    let s = status(&app);
+    let err = s["lastFailure"]["error"].as_str().unwrap();
+    assert!(err.starts_with("fetch from https://127.0.0.1:9/"), "{err}");
+    assert!(
+        !s.to_string().contains("supersecret") && !s.to_string().contains("x-access-token"),
+        "{s}"
+    );
+}
+
+/// Starts marque without waiting for readiness (git mode with a dead remote never gets ready).
+fn spawn_app_unready(args: marque::config::ServeArgs) -> TestApp {
+    spawn_with_readiness(args, false)
+}
+
+fn changelog_remote() -> Remote {
+    let remote = Remote::new();
+    remote.tag_annotated(
+        "northwind@2.4.0",
+        "First public palette\n\n- Signal orange for calls to action",
+        3,
+    );
+    remote.set_version("northwind", "2.4.0", "2.9.0");
+    remote.edit("northwind/brand.json", "Outdoor gear", "Weatherproof gear");
+    remote.commit("Tighten the summary", 10);
+    remote.edit("lumen-health/brand.json", "warm, exact", "warm and exact");
+    remote.commit("Lumen: wording", 11);
+    remote.tag_light("northwind@2.9.0");
+    remote.set_version("northwind", "2.9.0", "2.10.0");
+    remote.commit("Release 2.10", 20);
+    remote.tag_annotated("northwind@2.10.0", "Two-digit minor", 21);
+    remote.tag_annotated("northwind@3.0.0", "Says 3.0.0 but brand.json does not", 22);
+    remote.tag_annotated("lumen-health/v3.0.0-beta.2", "Beta two", 23);
+    remote.set_version("northwind", "2.10.0", "2.11.0");
+    remote.commit("Start 2.11", 24);
+    remote
+}
+
+#[test]
+fn changelogs_come_from_tags_sorted_by_semver_with_unreleased_work() {
+    let remote = changelog_remote();
+    let g = serve_git(&remote.url(), None);
+    let app = &g.app;
+    let cl = app.get("/brand/northwind/changelog.json").json();
+    let versions: Vec<&str> = cl["releases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        versions,
+        ["2.10.0", "2.9.0", "2.4.0"],
+        "semver order, not lexical; the disagreeing tag is skipped"
+    );
+    assert_eq!(cl["unreleased"]["version"], "2.11.0");
+    let r = &cl["releases"];
+    assert_eq!(
+        r[0]["date"], "2026-10-22",
+        "tagger date of an annotated tag"
+    );
+    assert_eq!(r[0]["notes"], serde_json::json!(["Two-digit minor"]));
+    assert_eq!(
+        r[1]["date"], "2026-10-12",
+        "commit date of a lightweight tag"
+    );
+    assert_eq!(
+        r[1]["notes"],
+        serde_json::json!(["Tighten the summary"]),
+        "subjects of commits that touched the brand"
+    );
+    assert_eq!(
+        r[2]["notes"],
+        serde_json::json!([
+            "First public palette",
+            "- Signal orange for calls to action"
+        ])
+    );
+
+    let md = app.get("/brand/northwind/changelog.md").text();
+    assert_eq!(
+        app.get("/brand/northwind/changelog.md")
+            .header("content-type"),
+        Some("text/markdown; charset=utf-8")
+    );
+    let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "## [Unreleased]",
+            "## [2.10.0] - 2026-10-22",
+            "## [2.9.0] - 2026-10-12",
+            "## [2.4.0] - 2026-10-04"
+        ]
+    );
+    assert!(md.contains("- Signal orange for calls to action"));
+
+    let warnings = &status(app)["brands"][1]["diagnostics"];
+    assert!(
+        warnings.as_array().unwrap().iter().any(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .contains("tag northwind@3.0.0 is skipped")),
+        "{warnings}"
+    );
+    let lumen = app.get("/brand/lumen-health/changelog.json").json();
+    assert_eq!(
+        lumen["releases"][0]["version"], "3.0.0-beta.2",
+        "the <slug>/v<version> form"
+    );
+    assert!(
+        app.get("/brand/northwind").text().contains("2.10.0"),
+        "the API page shows the changelog"
+    );
+}
+
+#[test]
+fn released_versions_are_served_immutable_from_their_tags() {
+    let remote = changelog_remote();
+    let g = serve_git(&remote.url(), None);
+    let app = &g.app;
+    let res = app.get("/brand/northwind@2.9.0/spec.json");
+    assert_eq!(res.status, 200);
+    assert_eq!(
+        res.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    let spec = res.json();
+    assert_eq!(spec["version"], "2.9.0");
+    assert!(spec["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("Weatherproof gear"));
+    assert!(spec["links"]["specMd"]
+        .as_str()
+        .unwrap()
+        .ends_with("/brand/northwind@2.9.0/spec.md"));
+    let old = app.get("/brand/northwind@2.4.0/spec.md").text();
+    assert!(old.contains("Spec version 2.4.0 as of 2026-10-14."));
+    for path in [
+        "/brand/northwind@2.4.0",
+        "/brand/northwind@2.4.0/tokens.css",
+        "/brand/northwind@2.4.0/assets/logo.svg",
+        "/embed/brand/northwind@2.4.0",
+    ] {
+        let res = app.get(path);
+        assert_eq!(res.status, 200, "{path}");
+        assert_eq!(
+            res.header("cache-control"),
+            Some("public, max-age=31536000, immutable"),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        app.get("/brand/northwind/spec.json").json()["version"],
+        "2.11.0"
+    );
+    for path in [
+        "/brand/northwind@9.9.9/spec.json",
+        "/brand/northwind@3.0.0/spec.json",
+        "/brand/northwind@2.9/spec.json",
+    ] {
+        let res = app.get(path);
+        assert_eq!(res.status, 404, "{path}");
+        assert_eq!(res.header("content-type"), Some("application/problem+json"));
+    }
+}
+
+#[test]
+fn directory_mode_in_a_work_tree_reads_tags_and_the_cli_writes_the_changelog() {
+    let remote = changelog_remote();
+    // The remote is itself a work tree whose root is the content folder.
+    let app = spawn_app(remote.path());
+    assert_eq!(
+        app.get("/brand/northwind/changelog.json").json()["releases"][0]["version"],
+        "2.10.0"
+    );
+    let out = remote.path().join("CHANGELOG.md");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args([
+            "changelog",
+            remote.path().to_str().unwrap(),
+            "--brand",
+            "northwind",
+            "--output",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let md = std::fs::read_to_string(out).unwrap();
+    assert!(md.starts_with("# Changelog: Northwind Outfitters\n"));
+    assert!(md.contains("## [2.10.0] - 2026-10-22"));
+}
