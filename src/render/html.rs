@@ -106,6 +106,7 @@ th,td{text-align:left;padding:8px;border-bottom:1px solid #d9dde1;vertical-align
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}\
 pre{background:#f1f3f5;border:1px solid #d9dde1;border-radius:8px;padding:12px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:0}\
 .snippet{position:relative;margin:8px 0 16px}\
+.snippet pre{padding-right:76px}\
 .snippet button{position:absolute;top:6px;right:6px;font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid #9aa4ad;border-radius:6px;background:#fff;cursor:pointer}\
 .swatches{display:flex;flex-wrap:wrap;gap:12px;list-style:none;padding:0}\
 .swatches li{width:120px;font-size:.85rem}\

@@ -174,9 +174,41 @@ pub fn raw_request(
     if let Some(b) = body {
         stream.write_all(b).unwrap();
     }
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("read response");
+    let raw = read_message(&mut stream, method == "HEAD");
     parse_response(&raw, method == "HEAD")
+}
+
+/// Reads one response: to its Content-Length, to the last chunk, or to EOF
+/// (some servers keep the connection open despite `Connection: close`).
+fn read_message(stream: &mut TcpStream, head: bool) -> Vec<u8> {
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 16384];
+    loop {
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head_text = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let body = raw.len() - end - 4;
+            let length = head_text
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            let status_no_body =
+                head_text.starts_with("http/1.1 304") || head_text.starts_with("http/1.1 204");
+            if head || status_no_body || length == Some(body) {
+                return raw;
+            }
+            if length.is_none()
+                && head_text.contains("transfer-encoding: chunked")
+                && raw.ends_with(b"\r\n0\r\n\r\n")
+            {
+                return raw;
+            }
+        }
+        match stream.read(&mut buf) {
+            Ok(0) => return raw,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e) => panic!("read response: {e}"),
+        }
+    }
 }
 
 fn parse_response(raw: &[u8], head: bool) -> Response {

@@ -1,0 +1,534 @@
+//! The embed script and the API page in a real headless Chromium, driven
+//! over the WebDriver protocol (chromedriver) with plain HTTP.
+//!
+//! `.ci/run` installs Debian's `chromium` and `chromium-driver`. Where they
+//! are missing, these tests fail under CI (`CI=true`) and are skipped with
+//! a note elsewhere, so `cargo test` works on a machine with only Rust.
+
+use crate::helpers::*;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// One browser at a time: this machine has two cores.
+static BROWSER_LOCK: Mutex<()> = Mutex::new(());
+
+struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = raw_request(
+            self.addr,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            &[],
+            None,
+        );
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Starts chromedriver and a headless Chromium session, or says why it cannot.
+fn browser() -> Option<Browser> {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        let msg = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)";
+        if std::env::var("CI").is_ok() {
+            panic!("{msg}");
+        }
+        eprintln!("skipping browser test: {msg}");
+        return None;
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let driver = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver listens");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let profile = tempfile::tempdir().unwrap().keep();
+    let caps = json!({"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1200,1600",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    }}});
+    let res = webdriver(addr, "POST", "/session", Some(caps));
+    let session = res["value"]["sessionId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a session starts: {res}"))
+        .to_string();
+    Some(Browser {
+        driver,
+        addr,
+        session,
+    })
+}
+
+fn webdriver(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> Value {
+    let bytes = body.map(|b| b.to_string().into_bytes());
+    let res = raw_request(
+        addr,
+        method,
+        path,
+        &[("Content-Type", "application/json")],
+        bytes.as_deref(),
+    );
+    serde_json::from_slice(&res.body).unwrap_or(Value::Null)
+}
+
+impl Browser {
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        webdriver(
+            self.addr,
+            method,
+            &format!("/session/{}{path}", self.session),
+            body,
+        )
+    }
+
+    fn goto(&self, url: &str) {
+        let res = self.cmd("POST", "/url", Some(json!({"url": url})));
+        assert!(res["value"].is_null(), "navigation to {url}: {res}");
+    }
+
+    /// Runs JavaScript in the page and returns its result.
+    fn js(&self, script: &str) -> Value {
+        let res = self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        );
+        if res["value"].get("error").is_some() {
+            panic!("script failed: {}\n{script}", res["value"]);
+        }
+        res["value"].clone()
+    }
+
+    /// Polls `script` until it returns true.
+    fn wait_for(&self, script: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < deadline {
+            if self.js(script) == Value::Bool(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("timed out waiting for {what}");
+    }
+
+    /// Saves a screenshot as a test artifact and returns its path.
+    fn screenshot(&self, name: &str) -> PathBuf {
+        let res = self.cmd("GET", "/screenshot", None);
+        let png = base64_decode(res["value"].as_str().expect("a screenshot"));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).unwrap();
+        path
+    }
+
+    /// True when a JavaScript dialog (alert) is open.
+    fn dialog_open(&self) -> bool {
+        self.cmd("GET", "/alert/text", None)["value"].is_string()
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let clean: Vec<u8> = s
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .collect();
+    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
+    for chunk in clean.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, c)| {
+            acc | (u32::from(val(*c)) << (18 - 6 * i))
+        });
+        for i in 0..chunk.len().saturating_sub(1) {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}
+
+/// A host page on another origin (`localhost` instead of `127.0.0.1`) with
+/// styles that try to reach into the cards, and a class name the card uses.
+struct HostPage {
+    addr: SocketAddr,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn host_page(html: String) -> HostPage {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let addr = rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = axum::Router::new().fallback(move || {
+            let html = html.clone();
+            async move { ([("content-type", "text/html; charset=utf-8")], html) }
+        });
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        addr
+    });
+    HostPage { addr, _rt: rt }
+}
+
+impl HostPage {
+    fn url(&self) -> String {
+        format!("http://localhost:{}/", self.addr.port())
+    }
+}
+
+const HOSTILE_HOST_STYLES: &str = "<style>
+  h2 { color: rgb(255, 0, 0) !important; font-size: 64px !important; }
+  .card { border-top: 0 !important; background: rgb(255, 255, 0); }
+  img { display: none !important; }
+</style>";
+
+fn shadow(id: &str, expr: &str) -> String {
+    format!("var r = document.getElementById('{id}').shadowRoot; return {expr};")
+}
+
+#[test]
+fn the_brand_card_renders_on_another_origin_isolated_both_ways() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let marque = spawn_app(&example_content());
+    let m = &marque.public_url;
+    let host = host_page(format!(
+        "<!doctype html><html><head><title>Host</title>{HOSTILE_HOST_STYLES}</head><body>
+         <p class=\"card\" id=\"host-card\">A host element that happens to use the class name card.</p>
+         <div data-marque-brand=\"northwind\" id=\"nw\"></div>
+         <div data-marque-brand=\"lumen-health\" id=\"lh\"></div>
+         <div data-marque-brand=\"northwind\" id=\"nw2\"></div>
+         <script async src=\"{m}/embed/brand/northwind\"></script>
+         <script async src=\"{m}/embed/brand/northwind\"></script>
+         <script async src=\"{m}/embed/brand/lumen-health\"></script>
+         </body></html>"
+    ));
+    b.goto(&host.url());
+    b.wait_for(
+        "return ['nw','lh','nw2'].every(function(id){ var e = document.getElementById(id); return e.shadowRoot && e.shadowRoot.querySelector('.card'); })",
+        "three cards",
+    );
+    b.wait_for(
+        &shadow(
+            "nw",
+            "r.querySelector('img').complete && r.querySelector('img').naturalWidth > 0",
+        ),
+        "the logo loads",
+    );
+
+    // Text, logo and version.
+    assert_eq!(
+        b.js(&shadow("nw", "r.querySelector('h2').textContent")),
+        "Northwind Outfitters"
+    );
+    assert_eq!(
+        b.js(&shadow("nw", "r.querySelector('.version').textContent")),
+        "Spec version 2.4.0 as of 2026-10-14"
+    );
+    assert_eq!(
+        b.js(&shadow("nw", "r.querySelector('img').alt")),
+        "Northwind Outfitters logo"
+    );
+    assert_eq!(
+        b.js(&shadow("lh", "r.querySelector('.version').textContent")),
+        "Spec version 3.0.0-beta.2 as of 2026-11-02"
+    );
+    assert_eq!(
+        b.js(&shadow("nw", "r.querySelector('a').href")),
+        format!("{m}/brand/northwind")
+    );
+
+    // Swatches: labelled, with their hex and their real colour.
+    let swatches = b.js(&shadow(
+        "nw",
+        "Array.prototype.map.call(r.querySelectorAll('.swatch'), function(s){ return [s.querySelector('.label').textContent, s.querySelector('.hex').textContent, getComputedStyle(s.querySelector('.chip')).backgroundColor, s.querySelector('.chip').getAttribute('aria-label')]; })",
+    ));
+    assert_eq!(
+        swatches[0],
+        json!([
+            "Fjord 900",
+            "#0a2742",
+            "rgb(10, 39, 66)",
+            "Fjord 900 #0a2742"
+        ])
+    );
+    assert_eq!(
+        swatches[1],
+        json!([
+            "Fjord 600",
+            "#1560a0",
+            "rgb(21, 96, 160)",
+            "Fjord 600 #1560a0"
+        ])
+    );
+    assert_eq!(swatches.as_array().unwrap().len(), 6);
+    assert!(
+        swatches[3][2]
+            .as_str()
+            .unwrap()
+            .starts_with("oklch(0.62 0.11 150"),
+        "wide-gamut colours stay in their space: {}",
+        swatches[3][2]
+    );
+    let fonts = b.js(&shadow("nw", "Array.prototype.map.call(r.querySelectorAll('.family'), function(f){ return f.textContent; })"));
+    assert_eq!(fonts, json!(["Fraunces", "Inter", "JetBrains Mono"]));
+
+    // Host styles do not reach in; card styles do not reach out.
+    assert_eq!(
+        b.js(&shadow(
+            "nw",
+            "getComputedStyle(r.querySelector('h2')).color"
+        )),
+        "rgb(27, 31, 36)"
+    );
+    assert_eq!(
+        b.js(&shadow(
+            "nw",
+            "getComputedStyle(r.querySelector('h2')).fontSize"
+        )),
+        "20px"
+    );
+    assert_eq!(
+        b.js(&shadow(
+            "nw",
+            "getComputedStyle(r.querySelector('img')).display"
+        )),
+        "block"
+    );
+    assert_eq!(
+        b.js(&shadow(
+            "nw",
+            "getComputedStyle(r.querySelector('.card')).borderTopWidth"
+        )),
+        "6px"
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.getElementById('host-card')).borderTopWidth"),
+        "0px"
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.getElementById('host-card')).backgroundColor"),
+        "rgb(255, 255, 0)"
+    );
+
+    // Size, idempotence, contrast of the card's own text.
+    let size = b.js(&shadow("nw", "(function(){ var q = r.querySelector('.card').getBoundingClientRect(); return [q.width, q.height]; })()"));
+    let (w, h) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+    assert!(
+        (300.0..=520.0).contains(&w) && h > 150.0,
+        "card size {w}x{h}"
+    );
+    assert_eq!(
+        b.js(&shadow("nw", "r.querySelectorAll('.card').length")),
+        1,
+        "loading the script twice renders once"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('[data-marque-brand] .card').length"),
+        0,
+        "cards live in shadow roots only"
+    );
+
+    // Elements added later are picked up.
+    b.js("var d = document.createElement('div'); d.id = 'late'; d.setAttribute('data-marque-brand', 'lumen-health'); document.body.appendChild(d); return true;");
+    b.wait_for("var e = document.getElementById('late'); return !!(e.shadowRoot && e.shadowRoot.querySelector('h2'));", "a card for the element added later");
+    assert_eq!(
+        b.js(&shadow("late", "r.querySelector('h2').textContent")),
+        "Lumen Health"
+    );
+
+    let shot = b.screenshot("embed-two-brands");
+    println!("screenshot: {}", shot.display());
+}
+
+#[test]
+fn a_hostile_brand_shows_as_text_and_runs_nothing() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
+    let marque = spawn_app(&fixture);
+    let m = &marque.public_url;
+    let name: String = serde_json::from_str::<Value>(
+        &std::fs::read_to_string(fixture.join("evil/brand.json")).unwrap(),
+    )
+    .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let host = host_page(format!(
+        "<!doctype html><html><head><script>window.__ran = 0; window.alert = function(){{ window.__ran++; }};</script></head><body>
+         <div data-marque-brand=\"evil\" id=\"evil\"></div>
+         <script src=\"{m}/embed/brand/evil\"></script></body></html>"
+    ));
+    b.goto(&host.url());
+    b.wait_for("var e = document.getElementById('evil'); return !!(e.shadowRoot && e.shadowRoot.querySelector('h2'));", "the hostile card");
+    assert_eq!(
+        b.js(&shadow("evil", "r.querySelector('h2').textContent")),
+        name
+    );
+    assert_eq!(
+        b.js(&shadow("evil", "r.querySelectorAll('img').length")),
+        1,
+        "only the logo"
+    );
+    assert_eq!(
+        b.js(&shadow(
+            "evil",
+            "r.querySelectorAll('script, iframe, object').length"
+        )),
+        0
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('img[src=x]').length"),
+        0
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(b.js("return window.__ran"), 0, "no script from content ran");
+    b.screenshot("embed-hostile");
+
+    // The API page and the index render the same content inert.
+    for path in ["/brand/evil", "/"] {
+        b.goto(&format!("{m}{path}"));
+        b.wait_for(
+            "return document.readyState === 'complete'",
+            "the page loads",
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!b.dialog_open(), "no alert on {path}");
+        assert_eq!(
+            b.js("return document.querySelectorAll('img[src=x]').length"),
+            0,
+            "{path}"
+        );
+        assert!(
+            b.js("return document.body.textContent")
+                .as_str()
+                .unwrap()
+                .contains("</script><img src=x onerror=alert(1)>"),
+            "{path} shows the name as text"
+        );
+    }
+    b.screenshot("api-page-hostile");
+}
+
+#[test]
+fn the_api_page_renders_its_preview_and_every_link_resolves() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let marque = spawn_app(&example_content());
+    let m = marque.public_url.clone();
+    b.goto(&format!("{m}/brand/northwind"));
+    b.wait_for("var p = document.querySelector('.preview [data-marque-brand]'); return !!(p && p.shadowRoot && p.shadowRoot.querySelector('.card'));", "the preview card");
+    assert_eq!(
+        b.js("return document.querySelector('h1').textContent"),
+        "Northwind Outfitters"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('.version').textContent"),
+        "Spec version 2.4.0 as of 2026-10-14"
+    );
+    assert_eq!(
+        b.js("return document.title"),
+        "Northwind Outfitters · brand API"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#prompts article').length"),
+        3,
+        "one block per prompt"
+    );
+    let snippets = b.js("return Array.prototype.map.call(document.querySelectorAll('pre code'), function(c){ return c.textContent; })");
+    let snippets: Vec<&str> = snippets
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(snippets.iter().any(|s| s.contains(&format!(
+        "<link rel=\"stylesheet\" href=\"{m}/brand/northwind/tokens.css\">"
+    ))));
+    assert!(snippets
+        .iter()
+        .any(|s| s.contains("data-marque-brand=\"northwind\"")));
+    assert!(snippets
+        .iter()
+        .any(|s| s.contains("\"promptId\":\"weather-notice\"")));
+    assert_eq!(
+        b.js("return document.querySelectorAll('button[data-copy]').length")
+            .as_u64()
+            .unwrap() as usize,
+        snippets.len(),
+        "every snippet has a copy button"
+    );
+    // The page is styled with the brand's own tokens.
+    assert_eq!(
+        b.js("return getComputedStyle(document.querySelector('header')).borderBottomColor"),
+        "rgb(21, 96, 160)"
+    );
+    // Every same-origin link resolves.
+    let links = b.js("return Array.prototype.map.call(document.querySelectorAll('a[href], link[href], img[src], script[src]'), function(a){ return a.href || a.src; })");
+    let mut checked = 0;
+    for url in links.as_array().unwrap().iter().filter_map(Value::as_str) {
+        let Some(path) = url.strip_prefix(&m) else {
+            continue;
+        };
+        let path = path.split('#').next().unwrap();
+        let path = if path.is_empty() { "/" } else { path };
+        assert_eq!(marque.get(path).status, 200, "{url}");
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked} links checked");
+    let shot = b.screenshot("api-page-northwind");
+    println!("screenshot: {}", shot.display());
+    // A narrow screen still shows everything (responsive layout).
+    b.cmd(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 420, "height": 1400})),
+    );
+    assert!(
+        b.js("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+            == Value::Bool(true),
+        "no horizontal scrolling on a phone"
+    );
+    b.screenshot("api-page-northwind-narrow");
+}
