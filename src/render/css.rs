@@ -4,7 +4,9 @@
 
 use super::escape;
 use crate::spec::brand::css_name;
-use crate::spec::tokens::{fmt_num, Color, Component, StrokeStyle, TokenSet, TokenValue};
+use crate::spec::tokens::{
+    fmt_num, Color, Component, GradientStop, Item, StrokeStyle, TokenSet, TokenValue,
+};
 
 /// How aliases are written.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -132,7 +134,11 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         }
         TokenValue::Shadow(layers) => layers
             .iter()
-            .map(|l| {
+            .map(|item| {
+                let l = match item {
+                    Item::Alias(t) => return sub(&TokenValue::Alias(t.clone())),
+                    Item::Literal(l) => l,
+                };
                 let inset = if l.inset { "inset " } else { "" };
                 format!(
                     "{inset}{} {} {} {} {}",
@@ -145,19 +151,10 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
             })
             .collect::<Vec<_>>()
             .join(", "),
-        TokenValue::Gradient(stops) => {
-            let parts: Vec<String> = stops
-                .iter()
-                .map(|s| {
-                    let pos = match set.resolve(&s.position) {
-                        Some(TokenValue::Number(n)) => format!("{}%", fmt_num(round(n * 100.0, 4))),
-                        _ => String::new(),
-                    };
-                    format!("{} {pos}", sub(&s.color)).trim_end().to_string()
-                })
-                .collect();
-            format!("linear-gradient(90deg, {})", parts.join(", "))
-        }
+        TokenValue::Gradient(stops) => format!(
+            "linear-gradient(90deg, {})",
+            gradient_stops(stops, set, refs, 0).join(", ")
+        ),
         TokenValue::Typography(t) => format!(
             "{} {}/{} {}",
             sub(&t.font_weight),
@@ -166,6 +163,41 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
             sub(&t.font_family)
         ),
     }
+}
+
+/// The colour stops of a gradient; an aliased element is replaced by the
+/// stops of the gradient it names (a `var()` cannot stand for stops).
+fn gradient_stops(
+    stops: &[Item<GradientStop>],
+    set: &TokenSet,
+    refs: Refs,
+    depth: usize,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in stops {
+        match item {
+            Item::Alias(t) if depth < 8 => {
+                if let Some(TokenValue::Gradient(inner)) =
+                    set.resolve(&TokenValue::Alias(t.clone()))
+                {
+                    out.extend(gradient_stops(inner, set, refs, depth + 1));
+                }
+            }
+            Item::Alias(_) => {}
+            Item::Literal(s) => {
+                let pos = match set.resolve(&s.position) {
+                    Some(TokenValue::Number(n)) => format!("{}%", fmt_num(round(n * 100.0, 4))),
+                    _ => String::new(),
+                };
+                out.push(
+                    format!("{} {pos}", value(&s.color, set, refs))
+                        .trim_end()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// The parts a composite token expands into in tokens.css, in the order of

@@ -7,7 +7,7 @@ use super::css::{self, Refs};
 use super::Context;
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
-use crate::spec::tokens::{Component, StrokeStyle, TokenSet, TokenValue};
+use crate::spec::tokens::{Component, Item, StrokeStyle, TokenSet, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -273,7 +273,11 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         TokenValue::Shadow(layers) => {
             let list: Vec<Value> = layers
                 .iter()
-                .map(|l| {
+                .map(|item| {
+                    let l = match item {
+                        Item::Alias(t) => return Value::String(format!("{{{t}}}")),
+                        Item::Literal(l) => l,
+                    };
                     let mut o = json!({
                         "color": dtcg_value(&l.color), "offsetX": dtcg_value(&l.offset_x), "offsetY": dtcg_value(&l.offset_y),
                         "blur": dtcg_value(&l.blur), "spread": dtcg_value(&l.spread)
@@ -293,9 +297,12 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         TokenValue::Gradient(stops) => Value::Array(
             stops
                 .iter()
-                .map(
-                    |s| json!({"color": dtcg_value(&s.color), "position": dtcg_value(&s.position)}),
-                )
+                .map(|item| match item {
+                    Item::Alias(t) => Value::String(format!("{{{t}}}")),
+                    Item::Literal(s) => {
+                        json!({"color": dtcg_value(&s.color), "position": dtcg_value(&s.position)})
+                    }
+                })
                 .collect(),
         ),
         TokenValue::Typography(t) => json!({

@@ -287,6 +287,7 @@ pub fn css_part_suffixes(ty: TokenType) -> &'static [&'static str] {
 /// The CSS custom property name of a token path, without the leading `--`.
 pub fn css_name(path: &[String]) -> String {
     path.iter()
+        .filter(|s| s.as_str() != crate::spec::tokens::ROOT)
         .map(|s| kebab(s))
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()

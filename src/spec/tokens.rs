@@ -186,9 +186,17 @@ pub enum TokenValue {
         delay: Box<TokenValue>,
         timing_function: Box<TokenValue>,
     },
-    Shadow(Vec<ShadowLayer>),
-    Gradient(Vec<GradientStop>),
+    Shadow(Vec<Item<ShadowLayer>>),
+    Gradient(Vec<Item<GradientStop>>),
     Typography(Typography),
+}
+
+/// An element of a shadow or gradient array: written out, or an alias to a
+/// token of the same type whose elements stand in its place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item<T> {
+    Literal(T),
+    Alias(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -340,6 +348,7 @@ struct RawToken {
 
 /// Parses tokens.json, pushing every problem into `diags`.
 pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> TokenSet {
+    let doc = &preprocess(doc, diags);
     let Some(root) = doc.as_object() else {
         diags.error("", "tokens.json must be a JSON object of token groups");
         return TokenSet::default();
@@ -542,9 +551,12 @@ fn walk_group(
         match key.as_str() {
             "$type" | "$description" | "$extensions" | "$deprecated" => continue,
             "$schema" if path.is_empty() => continue,
+            // Resolved by `preprocess`; reaching here means it could not be.
+            "$extends" => continue,
             _ => {}
         }
-        if !check_name(key, &child_pointer, diags) {
+        // `$root` is a group's own token (DTCG 2025.10 §6.3), referenced as `{group.$root}`.
+        if key != ROOT && !check_name(key, &child_pointer, diags) {
             continue;
         }
         let Some(child_obj) = child.as_object() else {
@@ -587,6 +599,148 @@ fn walk_group(
 
 fn num(v: &Value) -> Option<f64> {
     v.as_f64().filter(|n| n.is_finite())
+}
+
+/// The name of a group's own token.
+pub const ROOT: &str = "$root";
+
+const MAX_REF_DEPTH: usize = 16;
+
+/// Resolves the two DTCG features that rewrite the document before it is
+/// read: group `$extends` (the referenced group's members, overridden by the
+/// local ones) and JSON Pointer `$ref` objects. A `$ref` to a whole token
+/// (or its `$value`) becomes a curly alias, so it stays a reference in every
+/// surface; a `$ref` into part of a value becomes a copy of that part.
+pub fn preprocess(doc: &Value, diags: &mut FileDiags<'_>) -> Value {
+    let mut out = doc.clone();
+    resolve_extends(doc, &mut out, "", 0, diags);
+    let snapshot = out.clone();
+    resolve_refs(&snapshot, &mut out, "", 0, diags);
+    out
+}
+
+fn resolve_extends(
+    doc: &Value,
+    node: &mut Value,
+    pointer: &str,
+    depth: usize,
+    diags: &mut FileDiags<'_>,
+) {
+    let Some(obj) = node.as_object_mut() else {
+        return;
+    };
+    if obj.contains_key("$value") {
+        return;
+    }
+    if let Some(target) = obj.remove("$extends") {
+        let p = join(pointer, "$extends");
+        let base = target
+            .as_str()
+            .and_then(parse_reference)
+            .map(|t| {
+                t.split('.')
+                    .map(crate::spec::json::escape_token)
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .and_then(|path| doc.pointer(&format!("/{path}")).cloned());
+        match base {
+            Some(Value::Object(mut base))
+                if depth < MAX_REF_DEPTH && !base.contains_key("$value") =>
+            {
+                let mut base_value = Value::Object(base.clone());
+                resolve_extends(doc, &mut base_value, &p, depth + 1, diags);
+                base = base_value.as_object().cloned().unwrap_or_default();
+                for (k, v) in std::mem::take(obj) {
+                    match (base.get_mut(&k), v) {
+                        (Some(Value::Object(b)), Value::Object(local))
+                            if !local.contains_key("$value") =>
+                        {
+                            for (lk, lv) in local {
+                                b.insert(lk, lv);
+                            }
+                        }
+                        (_, v) => {
+                            base.insert(k, v);
+                        }
+                    }
+                }
+                *obj = base;
+            }
+            _ => diags.error(
+                &p,
+                "`$extends` must name a group, as {group.name}, without a cycle",
+            ),
+        }
+    }
+    let keys: Vec<String> = obj.keys().cloned().collect();
+    for k in keys {
+        if let Some(child) = obj.get_mut(&k) {
+            resolve_extends(doc, child, &join(pointer, &k), depth, diags);
+        }
+    }
+}
+
+/// The dotted token name a pointer names, when it names a token or its `$value`.
+fn token_name_of(doc: &Value, target: &str) -> Option<String> {
+    let path = target.strip_suffix("/$value").unwrap_or(target);
+    doc.pointer(path)?.get("$value")?;
+    let segs: Vec<String> = path
+        .trim_start_matches('/')
+        .split('/')
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    Some(segs.join("."))
+}
+
+fn resolve_refs(
+    doc: &Value,
+    node: &mut Value,
+    pointer: &str,
+    depth: usize,
+    diags: &mut FileDiags<'_>,
+) {
+    match node {
+        Value::Object(obj) => {
+            if let Some(Value::String(r)) = obj.get("$ref").cloned() {
+                let p = join(pointer, "$ref");
+                let target = r.strip_prefix('#').unwrap_or("\u{0}");
+                // A token that is nothing but a `$ref` to another token is an alias token.
+                let token_level = !pointer.contains("/$value");
+                if let Some(name) = token_name_of(doc, target) {
+                    let alias = Value::String(format!("{{{name}}}"));
+                    obj.remove("$ref");
+                    if token_level {
+                        obj.insert("$value".into(), alias);
+                    } else {
+                        *node = alias;
+                    }
+                    return;
+                }
+                match doc.pointer(target) {
+                    Some(v) if target.contains("/$value/") && depth < MAX_REF_DEPTH => {
+                        let mut copy = v.clone();
+                        resolve_refs(doc, &mut copy, pointer, depth + 1, diags);
+                        *node = copy;
+                    }
+                    _ => diags.error(&p, format!("`$ref` \"{r}\" must be a JSON Pointer (#/…) to a token or to part of a token's $value")),
+                }
+                return;
+            }
+            let keys: Vec<String> = obj.keys().cloned().collect();
+            for k in keys {
+                if let Some(child) = obj.get_mut(&k) {
+                    resolve_refs(doc, child, &join(pointer, &k), depth, diags);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                resolve_refs(doc, item, &format!("{pointer}/{i}"), depth, diags);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Parses one `$value` (or a part of a composite) of type `ty`.
@@ -690,8 +844,12 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
             let mut out = Vec::new();
             let mut ok = true;
             for (layer, lp) in layers {
+                if let Some(target) = layer.as_str().and_then(parse_reference) {
+                    out.push(Item::Alias(target.to_string()));
+                    continue;
+                }
                 match parse_shadow_layer(layer, &lp, diags) {
-                    Some(l) => out.push(l),
+                    Some(l) => out.push(Item::Literal(l)),
                     None => ok = false,
                 }
             }
@@ -708,6 +866,10 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
             let mut stops = Vec::new();
             for (i, s) in items.iter().enumerate() {
                 let sp = format!("{p}/{i}");
+                if let Some(target) = s.as_str().and_then(parse_reference) {
+                    stops.push(Item::Alias(target.to_string()));
+                    continue;
+                }
                 let o = composite(s, &sp, &["color", "position"], &[], diags)?;
                 let position = part(o, "position", TokenType::Number, &sp, diags)?;
                 if let TokenValue::Number(n) = position {
@@ -718,10 +880,10 @@ fn parse_value(ty: TokenType, v: &Value, p: &str, diags: &mut FileDiags<'_>) -> 
                         );
                     }
                 }
-                stops.push(GradientStop {
+                stops.push(Item::Literal(GradientStop {
                     color: part(o, "color", TokenType::Color, &sp, diags)?,
                     position,
-                });
+                }));
             }
             Some(TokenValue::Gradient(stops))
         }
@@ -1206,11 +1368,18 @@ fn collect_aliases(
             sub(&t.line_height, TokenType::Number, "lineHeight");
         }
         TokenValue::Shadow(layers) => {
-            for (i, l) in layers.iter().enumerate() {
+            for (i, item) in layers.iter().enumerate() {
                 let lp = if layers.len() == 1 {
                     p.to_string()
                 } else {
                     format!("{p}/{i}")
+                };
+                let l = match item {
+                    Item::Alias(t) => {
+                        out.push((t.clone(), TokenType::Shadow, lp));
+                        continue;
+                    }
+                    Item::Literal(l) => l,
                 };
                 for (val, t, k) in [
                     (&l.color, TokenType::Color, "color"),
@@ -1224,7 +1393,14 @@ fn collect_aliases(
             }
         }
         TokenValue::Gradient(stops) => {
-            for (i, s) in stops.iter().enumerate() {
+            for (i, item) in stops.iter().enumerate() {
+                let s = match item {
+                    Item::Alias(t) => {
+                        out.push((t.clone(), TokenType::Gradient, format!("{p}/{i}")));
+                        continue;
+                    }
+                    Item::Literal(s) => s,
+                };
                 collect_aliases(&s.color, TokenType::Color, &format!("{p}/{i}/color"), out);
                 collect_aliases(
                     &s.position,

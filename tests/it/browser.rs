@@ -532,3 +532,82 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
     );
     b.screenshot("api-page-northwind-narrow");
 }
+
+#[test]
+fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let marque = spawn_app(&example_content());
+    let css = marque.get("/brand/northwind/tokens.css").text();
+    let declared = css
+        .lines()
+        .filter(|l| l.trim_start().starts_with("--"))
+        .count();
+    let host = host_page(format!(
+        "<!doctype html><html><head><link rel=\"stylesheet\" crossorigin=\"anonymous\" href=\"{}/brand/northwind/tokens.css\"></head><body>
+         <h1 id=\"t\" style=\"font: var(--typography-display); letter-spacing: var(--typography-display-letter-spacing)\">Display</h1>
+         <div id=\"box\" style=\"box-shadow: var(--elevation-card); border: var(--border-hairline); transition: var(--motion-transition-fade); background-image: var(--gradient-horizon); color: var(--color-lichen-500); padding: var(--space-md); border-radius: var(--radius-card); opacity: var(--opacity-disabled)\">Box</div>
+         </body></html>",
+        marque.public_url
+    ));
+    b.goto(&host.url());
+    b.wait_for(
+        "return document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length === 1",
+        "tokens.css loads",
+    );
+    assert_eq!(
+        b.js("return document.styleSheets[0].cssRules[0].style.length")
+            .as_u64()
+            .unwrap() as usize,
+        declared,
+        "every declaration parses"
+    );
+    let root = |name: &str| {
+        b.js(&format!(
+            "return getComputedStyle(document.documentElement).getPropertyValue('{name}').trim()"
+        ))
+    };
+    assert_eq!(
+        root("--color-text-primary"),
+        "#0a2742",
+        "aliases resolve through var()"
+    );
+    assert_eq!(
+        root("--font-family-body"),
+        "Inter, \"Helvetica Neue\", Arial, sans-serif"
+    );
+    let style = |id: &str, prop: &str| {
+        b.js(&format!(
+            "return getComputedStyle(document.getElementById('{id}'))['{prop}']"
+        ))
+    };
+    assert_eq!(style("t", "fontSize"), "48px", "3rem");
+    assert_eq!(style("t", "fontWeight"), "700");
+    assert_eq!(style("t", "lineHeight"), "52.8px");
+    assert_eq!(style("t", "letterSpacing"), "-0.5px");
+    assert_eq!(style("box", "borderTopWidth"), "1px");
+    assert_eq!(style("box", "borderTopStyle"), "solid");
+    assert_eq!(style("box", "borderTopColor"), "rgb(225, 236, 246)");
+    assert_eq!(style("box", "transitionDuration"), "0.12s");
+    assert_eq!(
+        style("box", "transitionTimingFunction"),
+        "cubic-bezier(0.2, 0, 0, 1)"
+    );
+    assert!(
+        style("box", "boxShadow")
+            .as_str()
+            .unwrap()
+            .matches("px")
+            .count()
+            >= 8,
+        "two shadow layers"
+    );
+    assert!(style("box", "backgroundImage")
+        .as_str()
+        .unwrap()
+        .starts_with("linear-gradient("));
+    assert_eq!(style("box", "color"), "oklch(0.62 0.11 150)");
+    assert_eq!(style("box", "paddingTop"), "16px");
+    assert_eq!(style("box", "borderTopLeftRadius"), "12px");
+    assert_eq!(style("box", "opacity"), "0.4");
+}

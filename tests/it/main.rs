@@ -8,6 +8,7 @@ mod helpers;
 mod hostile;
 mod http_rules;
 mod llm_mock;
+mod reference;
 mod reload;
 mod surfaces;
 mod validation;
