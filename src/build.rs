@@ -376,6 +376,7 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
         ready: true,
         generation: reload.generation,
         demo: Default::default(),
+        stats: Default::default(),
     };
     let brands: Vec<&Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
     for p in catalog.published() {
@@ -473,6 +474,15 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
             .collect(),
         content_diagnostics: &catalog.source_diagnostics,
         snapshot_bytes: snap.memory(),
+    };
+    snap.stats = crate::snapshot::Stats {
+        brands_ok: status.brands.iter().filter(|b| b.state == "ok").count(),
+        brands_stale: status.brands.iter().filter(|b| b.state == "stale").count(),
+        brands_unpublished: status.unpublished.len(),
+        reloads: reload.reloads,
+        failed_reloads: reload.failed_reloads,
+        last_reload_ms: reload.last_reload_ms,
+        bytes: status.snapshot_bytes,
     };
     let mut status_json = serde_json::to_string_pretty(&status).expect("serialisable");
     status_json.push('\n');

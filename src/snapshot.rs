@@ -148,6 +148,20 @@ pub struct Snapshot {
     pub generation: u64,
     /// What the prompt demo needs of each published brand.
     pub demo: HashMap<String, Arc<crate::demo::DemoBrand>>,
+    /// Figures for /metrics.
+    pub stats: Stats,
+}
+
+/// Figures of a snapshot and of the builds that led to it, for /metrics.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Stats {
+    pub brands_ok: usize,
+    pub brands_stale: usize,
+    pub brands_unpublished: usize,
+    pub reloads: u64,
+    pub failed_reloads: u64,
+    pub last_reload_ms: f64,
+    pub bytes: usize,
 }
 
 impl Snapshot {

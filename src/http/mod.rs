@@ -35,6 +35,14 @@ pub struct AppState {
     pub git_trigger: Option<std::sync::mpsc::Sender<()>>,
     /// The shared secret that webhook deliveries must be signed with.
     pub webhook_secret: Option<Arc<str>>,
+    /// Request counters for /metrics.
+    pub counters: Arc<Counters>,
+}
+
+/// Responses served, by status class.
+#[derive(Debug, Default)]
+pub struct Counters {
+    pub by_class: [std::sync::atomic::AtomicU64; 5],
 }
 
 impl AppState {
@@ -53,12 +61,15 @@ impl AppState {
             demo,
             git_trigger: None,
             webhook_secret: None,
+            counters: Arc::default(),
         }
     }
 }
 
 pub fn router(state: AppState) -> Router {
+    let counters = state.counters.clone();
     Router::new()
+        .route("/metrics", get(metrics))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/events", get(events))
@@ -69,6 +80,94 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(surface)
         .with_state(state)
+        .layer(axum::middleware::map_response(move |res: Response| {
+            let class = (res.status().as_u16() / 100).clamp(1, 5) as usize - 1;
+            counters.by_class[class].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::future::ready(res)
+        }))
+}
+
+/// Prometheus text exposition format: requests, snapshot, brands, reloads, demo.
+async fn metrics(State(app): State<AppState>) -> Response {
+    use std::fmt::Write;
+    let snap = app.snapshot.load();
+    let st = snap.stats;
+    let mut o = String::new();
+    o.push_str("# HELP marque_http_responses_total Responses served, by status class.\n# TYPE marque_http_responses_total counter\n");
+    for (i, c) in app.counters.by_class.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "marque_http_responses_total{{class=\"{}xx\"}} {}",
+            i + 1,
+            c.load(std::sync::atomic::Ordering::Relaxed)
+        );
+    }
+    let gauges: [(&str, &str, &str, f64); 7] = [
+        (
+            "marque_ready",
+            "gauge",
+            "1 once the first snapshot is served.",
+            f64::from(u8::from(snap.ready)),
+        ),
+        (
+            "marque_snapshot_generation",
+            "gauge",
+            "Builds swapped in since start.",
+            snap.generation as f64,
+        ),
+        (
+            "marque_snapshot_bytes",
+            "gauge",
+            "Bytes held by the snapshot, all codings.",
+            st.bytes as f64,
+        ),
+        (
+            "marque_reloads_total",
+            "counter",
+            "Builds attempted.",
+            st.reloads as f64,
+        ),
+        (
+            "marque_reload_failures_total",
+            "counter",
+            "Builds or fetches that reported errors.",
+            st.failed_reloads as f64,
+        ),
+        (
+            "marque_last_reload_seconds",
+            "gauge",
+            "Duration of the last build.",
+            st.last_reload_ms / 1000.0,
+        ),
+        (
+            "marque_demo_clients",
+            "gauge",
+            "Client addresses the demo rate limiter remembers.",
+            app.demo.limiter.len() as f64,
+        ),
+    ];
+    for (name, kind, help, value) in gauges {
+        let _ = writeln!(
+            o,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    }
+    o.push_str("# HELP marque_brands Brands by state.\n# TYPE marque_brands gauge\n");
+    for (state, n) in [
+        ("ok", st.brands_ok),
+        ("stale", st.brands_stale),
+        ("unpublished", st.brands_unpublished),
+    ] {
+        let _ = writeln!(o, "marque_brands{{state=\"{state}\"}} {n}");
+    }
+    let mut res = (StatusCode::OK, o).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
 }
 
 /// Server-sent events: `snapshot` with `{"generation": n}` now and after

@@ -378,3 +378,42 @@ fn connections_over_the_cap_wait_until_a_slot_frees() {
         String::from_utf8_lossy(&out)
     );
 }
+
+#[test]
+fn metrics_are_exposed_for_prometheus() {
+    let app = spawn_app(&example_content());
+    app.get("/brand/nope/spec.json");
+    let res = app.get("/metrics");
+    assert_eq!(res.status, 200);
+    assert_eq!(
+        res.header("content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+    let text = res.text();
+    for line in [
+        "marque_ready 1",
+        "marque_brands{state=\"ok\"} 2",
+        "marque_brands{state=\"stale\"} 0",
+        "marque_snapshot_generation 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+    }
+    let count = |class: &str| -> u64 {
+        text.lines()
+            .find_map(|l| {
+                l.strip_prefix(&format!(
+                    "marque_http_responses_total{{class=\"{class}\"}} "
+                ))
+            })
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(count("2xx") >= 1, "the readiness probes");
+    assert_eq!(count("4xx"), 1, "the 404 above");
+    // Every metric line is `name{labels} value` or a # comment.
+    for l in text.lines().filter(|l| !l.starts_with('#')) {
+        let value = l.rsplit(' ').next().unwrap();
+        assert!(value.parse::<f64>().is_ok(), "{l}");
+    }
+}
