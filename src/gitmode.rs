@@ -136,6 +136,12 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_bu
     loop {
         let started = Instant::now();
         let fetched = fetch(&repo, &cfg);
+        // Known before any build, so the snapshot that serves a warm cache
+        // already reports why it may be old.
+        reloader.source_error = fetched
+            .as_ref()
+            .err()
+            .map(|e| format!("fetch from {shown} failed: {}", describe(e, &cfg.url)));
         match &fetched {
             Ok(()) => {
                 if failures > 0 {
@@ -150,6 +156,7 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_bu
         }
         // Build when the mirror has something new (also after a failed fetch,
         // so a warm cache serves at start).
+        let mut rebuilt = false;
         match state_of(&repo, &cfg.branch) {
             Ok(state) if built.as_ref() != Some(&state) => {
                 let head = state.0;
@@ -159,6 +166,7 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_bu
                         tracing::info!(commit = %head, ms = started.elapsed().as_millis() as u64, "built from git");
                         on_built(snap.generation);
                         built = Some(state);
+                        rebuilt = true;
                     }
                     Err(e) => {
                         let msg = format!("{e:#}");
@@ -171,11 +179,11 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_bu
             Err(e) if fetched.is_ok() => reloader.record_failure(None, format!("{e:#}")),
             Err(_) => {}
         }
-        // Recorded after any build, which would otherwise clear it: a failing
-        // remote stays visible in /status until a fetch works again.
-        if let Err(e) = &fetched {
-            let msg = format!("fetch from {shown} failed: {}", describe(e, &cfg.url));
-            reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), msg);
+        // Without a build to carry it, publish the fetch failure on its own.
+        if let (Err(_), Some(msg)) = (&fetched, reloader.source_error.clone()) {
+            if !rebuilt {
+                reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), msg);
+            }
         }
         let wait = if failures == 0 {
             jitter(cfg.poll)

@@ -25,6 +25,9 @@ pub struct Reloader {
     pub ctx: Context,
     catalog: Catalog,
     info: ReloadInfo,
+    /// A failure of the source itself (a fetch), reported until it clears,
+    /// even when the content it left in place builds cleanly.
+    pub source_error: Option<String>,
 }
 
 impl Reloader {
@@ -37,6 +40,7 @@ impl Reloader {
                 source,
                 ..ReloadInfo::default()
             },
+            source_error: None,
         }
     }
 
@@ -84,7 +88,15 @@ impl Reloader {
             .filter(|d| d.severity == crate::spec::Severity::Error)
             .collect();
         if diagnostics.is_empty() {
-            self.info.last_failure = None;
+            self.info.last_failure = self.source_error.clone().map(|error| Failure {
+                since: match &self.info.last_failure {
+                    Some(f) if f.error == error => f.since.clone(),
+                    _ => now.clone(),
+                },
+                revision: revision.clone(),
+                error,
+                diagnostics: Vec::new(),
+            });
         } else {
             self.info.failed_reloads += 1;
             let since = match &self.info.last_failure {

@@ -145,15 +145,14 @@ fn a_broken_brand_keeps_its_last_good_version_and_others_keep_updating() {
         },
         "the semver error is reported",
     );
-    edit(
-        &ws.root.join("northwind/brand.json"),
-        "\"version\": \"2.5\",",
-        "\"version\": \"2.5.0\",",
-    );
-    edit(
-        &ws.root.join("northwind/brand.json"),
-        "\"2026-10-14\"",
-        "\"2026-02-30\"",
+    // One save: the version is fixed and the date broken at once.
+    let path = ws.root.join("northwind/brand.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    save(
+        &path,
+        &text
+            .replacen("\"version\": \"2.5\",", "\"version\": \"2.5.0\",", 1)
+            .replacen("\"2026-10-14\"", "\"2026-02-30\"", 1),
     );
     app.wait_until(
         |a| {
