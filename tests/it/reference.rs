@@ -8,6 +8,7 @@
 use crate::helpers::*;
 use marque::spec::diag::FileDiags;
 use marque::spec::json::PosIndex;
+use marque::spec::tokens::TokenSet;
 use marque::spec::Severity;
 use serde_json::Value;
 use std::path::Path;
@@ -100,7 +101,8 @@ fn examples() -> Vec<(String, String)> {
     out
 }
 
-fn load(text: &str) -> (usize, Vec<String>) {
+/// Parses a tokens.json text; returns the set and its errors as `pointer message`.
+fn parse(text: &str) -> (TokenSet, Vec<String>) {
     let doc: Value = serde_json::from_str(text).unwrap();
     let index = PosIndex::new(text);
     let mut out = Vec::new();
@@ -118,6 +120,11 @@ fn load(text: &str) -> (usize, Vec<String>) {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("{} {}", d.pointer, d.message))
         .collect();
+    (set, errors)
+}
+
+fn load(text: &str) -> (usize, Vec<String>) {
+    let (set, errors) = parse(text);
     (set.tokens.len(), errors)
 }
 
@@ -207,19 +214,8 @@ fn json_pointer_references_and_root_tokens_resolve() {
         "gap": {"$type": "dimension", "$value": "{spacing.$root}"},
         "half": {"$type": "dimension", "$value": {"value": {"$ref": "#/spacing/small/$value/value"}, "unit": "rem"}},
         "alias": {"$ref": "#/spacing/small"}}"##;
-    let doc: Value = serde_json::from_str(text).unwrap();
-    let index = PosIndex::new(text);
-    let mut out = Vec::new();
-    let set = marque::spec::tokens::parse_tokens(
-        &doc,
-        &mut FileDiags {
-            brand: "x",
-            file: "x".into(),
-            index: &index,
-            out: &mut out,
-        },
-    );
-    assert!(out.is_empty(), "{out:?}");
+    let (set, errors) = parse(text);
+    assert!(errors.is_empty(), "{errors:?}");
     let css = |name: &str| {
         let t = set.get(name).unwrap_or_else(|| panic!("{name}"));
         marque::render::css::value(&t.value, &set, marque::render::css::Refs::Var)
@@ -252,20 +248,9 @@ fn a_fragment_loads_once_the_tokens_it_names_exist() {
     doc["base"] = serde_json::json!({"shadow": {"$type": "shadow", "$value": {"color": {"colorSpace": "srgb", "components": [0, 0, 0], "alpha": 0.5}, "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 2, "unit": "px"}, "blur": {"value": 4, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}}});
     doc["brand"] = serde_json::json!({"accent": {"$type": "color", "$value": {"colorSpace": "oklch", "components": [0.7, 0.1, 200]}}});
     let text = serde_json::to_string_pretty(&doc).unwrap();
-    let (tokens, errors) = load(&text);
+    let (set, errors) = parse(&text);
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(tokens, 3);
-    let index = PosIndex::new(&text);
-    let mut out = Vec::new();
-    let set = marque::spec::tokens::parse_tokens(
-        &doc,
-        &mut FileDiags {
-            brand: "x",
-            file: "x".into(),
-            index: &index,
-            out: &mut out,
-        },
-    );
+    assert_eq!(set.tokens.len(), 3);
     let layered = &set.get("layered-shadow").unwrap().value;
     assert_eq!(
         marque::render::css::value(layered, &set, marque::render::css::Refs::Var),
