@@ -41,10 +41,10 @@ pub struct ChangelogArgs {
     #[arg(default_value = "content", env = "MARQUE_CONTENT")]
     pub dir: PathBuf,
     /// Only this brand.
-    #[arg(long)]
+    #[arg(long, env = "MARQUE_BRAND")]
     pub brand: Option<String>,
     /// Write to this file instead of standard output.
-    #[arg(long)]
+    #[arg(long, env = "MARQUE_CHANGELOG_OUTPUT")]
     pub output: Option<PathBuf>,
 }
 
@@ -193,7 +193,7 @@ pub struct CheckArgs {
     #[arg(default_value = "content", env = "MARQUE_CONTENT")]
     pub dir: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    #[arg(long, env = "MARQUE_CHECK_FORMAT", value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
 }
 
