@@ -49,7 +49,34 @@ pub fn needs_rebuild(event: &Event, root: &Path) -> bool {
 /// A running watcher; dropping it stops watching.
 pub struct ContentWatcher {
     _inner: Box<dyn Watcher + Send>,
+    /// Watches the tags of the git repository the folder lives in, if any.
+    _tags: Option<Box<dyn Watcher + Send>>,
     pub polling: bool,
+}
+
+/// True for a change to a repository's tags: `refs/tags/…` or `packed-refs`.
+pub fn is_tag_change(path: &Path) -> bool {
+    let parts: Vec<&str> = path.iter().filter_map(|c| c.to_str()).collect();
+    parts.last() == Some(&"packed-refs") || parts.windows(2).any(|w| w == ["refs", "tags"])
+}
+
+/// When `root` lies in a git work tree, watches its tags so that tagging a
+/// release updates the changelog without an edit.
+fn watch_tags(root: &Path, tx: UnboundedSender<()>) -> Option<Box<dyn Watcher + Send>> {
+    let (repo, _) = crate::source::git::discover(root)?;
+    let gitdir = repo.path().to_path_buf();
+    let tags = gitdir.join("refs").join("tags");
+    let mut w = notify::recommended_watcher(move |res: notify::Result<Event>| {
+        if res.is_ok_and(|e| e.paths.iter().any(|p| is_tag_change(p))) {
+            let _ = tx.send(());
+        }
+    })
+    .ok()?;
+    w.watch(&gitdir, RecursiveMode::NonRecursive).ok()?;
+    if tags.is_dir() {
+        w.watch(&tags, RecursiveMode::Recursive).ok()?;
+    }
+    Some(Box::new(w))
 }
 
 /// Watches `root` recursively and sends `()` for every event that needs a
@@ -57,6 +84,7 @@ pub struct ContentWatcher {
 /// again"). Falls back to polling when native watching cannot start.
 pub fn watch(root: &Path, force_poll: bool, tx: UnboundedSender<()>) -> Result<ContentWatcher> {
     let root = root.canonicalize()?;
+    let tags = watch_tags(&root, tx.clone());
     let handler_root = root.clone();
     let handler = move |res: notify::Result<Event>| match res {
         Ok(event) => {
@@ -78,6 +106,7 @@ pub fn watch(root: &Path, force_poll: bool, tx: UnboundedSender<()>) -> Result<C
             Ok(w) => {
                 return Ok(ContentWatcher {
                     _inner: Box::new(w),
+                    _tags: tags,
                     polling: false,
                 })
             }
@@ -91,6 +120,7 @@ pub fn watch(root: &Path, force_poll: bool, tx: UnboundedSender<()>) -> Result<C
     w.watch(&root, RecursiveMode::Recursive)?;
     Ok(ContentWatcher {
         _inner: Box::new(w),
+        _tags: tags,
         polling: true,
     })
 }
@@ -133,6 +163,15 @@ mod tests {
 
     fn event(kind: EventKind, path: &str) -> Event {
         Event::new(kind).add_path(PathBuf::from("/c").join(path))
+    }
+
+    #[test]
+    fn tag_changes_are_recognised() {
+        assert!(is_tag_change(Path::new("/r/.git/refs/tags/acme@1.0.0")));
+        assert!(is_tag_change(Path::new("/r/.git/refs/tags/acme/v1.0.0")));
+        assert!(is_tag_change(Path::new("/r/.git/packed-refs")));
+        assert!(!is_tag_change(Path::new("/r/.git/refs/heads/main")));
+        assert!(!is_tag_change(Path::new("/r/.git/index")));
     }
 
     #[test]

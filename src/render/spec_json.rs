@@ -339,6 +339,9 @@ pub fn tokens_tree(set: &TokenSet) -> Value {
                     if let Some(e) = &g.extensions {
                         meta.insert("$extensions".into(), e.clone());
                     }
+                    if let Some(d) = &g.deprecated {
+                        meta.insert("$deprecated".into(), d.clone());
+                    }
                 }
                 node.insert(seg.clone(), Value::Object(meta));
             }

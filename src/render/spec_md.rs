@@ -355,7 +355,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         .tokens
         .groups
         .iter()
-        .filter(|g| g.description.is_some() || g.extensions.is_some())
+        .filter(|g| g.description.is_some() || g.extensions.is_some() || g.deprecated.is_some())
         .collect();
     if !group_notes.is_empty() {
         o.push_str("Token groups:\n\n");
@@ -368,6 +368,13 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             let mut line = format!("- {}", md_code(&name));
             if let Some(d) = &g.description {
                 let _ = write!(line, ": {}", md(d));
+            }
+            match &g.deprecated {
+                Some(serde_json::Value::String(why)) => {
+                    let _ = write!(line, " Deprecated: {}", md(why));
+                }
+                Some(serde_json::Value::Bool(true)) => line.push_str(" Deprecated."),
+                _ => {}
             }
             if let Some(e) = &g.extensions {
                 let _ = write!(line, " Extensions: {}", md_code(&e.to_string()));

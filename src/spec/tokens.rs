@@ -275,6 +275,8 @@ pub struct Group {
     pub description: Option<String>,
     pub ty: Option<TokenType>,
     pub extensions: Option<Value>,
+    /// `$deprecated` on the group: `true`, or an explanation.
+    pub deprecated: Option<Value>,
 }
 
 /// Parses a `{a.b.c}` reference into its dotted target.
@@ -544,6 +546,7 @@ fn walk_group(
             description: string_prop(obj, "$description", pointer, diags),
             ty: own_type,
             extensions: obj.get("$extensions").cloned(),
+            deprecated: obj.get("$deprecated").cloned(),
         });
     }
     for (key, child) in obj {
