@@ -32,14 +32,20 @@
       banner(errors);
     }).catch(function () {});
   }
-  var events = new EventSource("/events");
-  events.addEventListener("snapshot", function (e) {
-    var generation = JSON.parse(e.data).generation;
-    if (seen !== null && generation !== seen) {
-      location.reload();
-      return;
-    }
-    seen = generation;
-    check();
-  });
+  // Connect once the page has loaded: an open stream started earlier keeps
+  // the page "loading" (a spinning tab, and headless screenshots wait).
+  function connect() {
+    var events = new EventSource("/events");
+    events.addEventListener("snapshot", function (e) {
+      var generation = JSON.parse(e.data).generation;
+      if (seen !== null && generation !== seen) {
+        location.reload();
+        return;
+      }
+      seen = generation;
+      check();
+    });
+  }
+  if (document.readyState === "complete") setTimeout(connect, 0);
+  else window.addEventListener("load", function () { setTimeout(connect, 0); });
 })();

@@ -184,6 +184,16 @@ fn base64_decode(s: &str) -> Vec<u8> {
     out
 }
 
+/// marque without watching. With watching, pages hold an EventSource open,
+/// and headless Chromium's screenshots then time out waiting for the
+/// renderer (seen here: two 10 s retries per screenshot, on and off). The
+/// live-reload stream itself is tested over HTTP in `reload.rs`.
+fn marque_for_browser(content: &Path) -> TestApp {
+    let mut args = serve_args(content);
+    args.no_watch = true;
+    spawn_with(args)
+}
+
 /// A host page on another origin (`localhost` instead of `127.0.0.1`) with
 /// styles that try to reach into the cards, and a class name the card uses.
 struct HostPage {
@@ -230,7 +240,7 @@ fn shadow(id: &str, expr: &str) -> String {
 fn the_brand_card_renders_on_another_origin_isolated_both_ways() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
-    let marque = spawn_app(&example_content());
+    let marque = marque_for_browser(&example_content());
     let m = &marque.public_url;
     let host = host_page(format!(
         "<!doctype html><html><head><title>Host</title>{HOSTILE_HOST_STYLES}</head><body>
@@ -386,7 +396,7 @@ fn a_hostile_brand_shows_as_text_and_runs_nothing() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
-    let marque = spawn_app(&fixture);
+    let marque = marque_for_browser(&fixture);
     let m = &marque.public_url;
     let name: String = serde_json::from_str::<Value>(
         &std::fs::read_to_string(fixture.join("evil/brand.json")).unwrap(),
@@ -455,7 +465,7 @@ fn a_hostile_brand_shows_as_text_and_runs_nothing() {
 fn the_api_page_renders_its_preview_and_every_link_resolves() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
-    let marque = spawn_app(&example_content());
+    let marque = marque_for_browser(&example_content());
     let m = marque.public_url.clone();
     b.goto(&format!("{m}/brand/northwind"));
     b.wait_for("var p = document.querySelector('.preview [data-marque-brand]'); return !!(p && p.shadowRoot && p.shadowRoot.querySelector('.card'));", "the preview card");
@@ -537,7 +547,7 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
 fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
-    let marque = spawn_app(&example_content());
+    let marque = marque_for_browser(&example_content());
     let css = marque.get("/brand/northwind/tokens.css").text();
     let declared = css
         .lines()

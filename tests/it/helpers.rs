@@ -174,13 +174,13 @@ pub fn raw_request(
     if let Some(b) = body {
         stream.write_all(b).unwrap();
     }
-    let raw = read_message(&mut stream, method == "HEAD");
+    let raw = read_message(&mut stream, method == "HEAD", &format!("{method} {path}"));
     parse_response(&raw, method == "HEAD")
 }
 
 /// Reads one response: to its Content-Length, to the last chunk, or to EOF
 /// (some servers keep the connection open despite `Connection: close`).
-fn read_message(stream: &mut TcpStream, head: bool) -> Vec<u8> {
+fn read_message(stream: &mut TcpStream, head: bool, what: &str) -> Vec<u8> {
     let mut raw = Vec::new();
     let mut buf = [0u8; 16384];
     loop {
@@ -206,7 +206,7 @@ fn read_message(stream: &mut TcpStream, head: bool) -> Vec<u8> {
         match stream.read(&mut buf) {
             Ok(0) => return raw,
             Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(e) => panic!("read response: {e}"),
+            Err(e) => panic!("read response to {what}: {e}"),
         }
     }
 }
