@@ -101,7 +101,7 @@ pub async fn serve(
         // One blocking worker owns the repository for the server's lifetime;
         // it stops when its channel closes, at shutdown.
         let worker =
-            tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, git_rx, |_| {}));
+            tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, git_rx));
         let mut stopping = stop_rx.clone();
         tokio::spawn(async move {
             let _ = stopping.wait_for(|s| *s).await;

@@ -121,7 +121,7 @@ fn jitter(base: Duration) -> Duration {
 
 /// The worker: runs until `triggers` is closed. Each message on `triggers`
 /// (a webhook) causes a fetch; bursts coalesce into one.
-pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_built: impl Fn(u64)) {
+pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
     let shown = redact_url(&cfg.url);
     let repo = match open_mirror(&mirror_path(&cfg.cache_dir, &cfg.url)) {
         Ok(r) => r,
@@ -162,9 +162,8 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>, on_bu
                 let head = state.0;
                 match snapshot_input(&repo, head, &cfg.prefix) {
                     Ok(content) => {
-                        let snap = reloader.rebuild(&content, Some(head.to_string()));
+                        reloader.rebuild(&content, Some(head.to_string()));
                         tracing::info!(commit = %head, ms = started.elapsed().as_millis() as u64, "built from git");
-                        on_built(snap.generation);
                         built = Some(state);
                         rebuilt = true;
                     }

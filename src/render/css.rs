@@ -5,7 +5,7 @@
 use super::escape;
 use crate::spec::brand::css_name;
 use crate::spec::tokens::{
-    fmt_num, Color, Component, GradientStop, Item, StrokeStyle, TokenSet, TokenValue,
+    fmt_num, round, Color, Component, GradientStop, Item, StrokeStyle, TokenSet, TokenValue,
 };
 
 /// How aliases are written.
@@ -55,11 +55,6 @@ pub fn color(c: &Color) -> String {
         "lab" | "lch" | "oklab" | "oklch" => format!("{}({a} {b} {cc}{alpha})", c.space),
         space => format!("color({space} {a} {b} {cc}{alpha})"),
     }
-}
-
-fn round(v: f64, places: i32) -> f64 {
-    let f = 10f64.powi(places);
-    (v * f).round() / f
 }
 
 /// True when a family name can be written without quotes: one CSS

@@ -84,8 +84,9 @@ pub struct Output {
     pub skipped: Vec<(String, Option<Token>)>,
 }
 
+/// Six decimals: finer than Figma stores, and stable across runs.
 fn round(v: f64) -> f64 {
-    (v * 1e6).round() / 1e6
+    crate::spec::tokens::round(v, 6)
 }
 
 /// Temporary ids live only inside one request body. They must not look like

@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Files at the top of a brand folder that marque reads.
-const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
+pub const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
 
 /// True for names editors and tools leave behind, which are never content.
 pub fn is_scratch_name(name: &str) -> bool {

@@ -6,7 +6,7 @@
 
 use super::Content;
 use crate::changelog::{parse_tag, sort_newest_first, Release};
-use crate::source::dir::is_scratch_name;
+use crate::source::dir::{is_scratch_name, BRAND_FILES};
 use crate::spec::brand::{parse_version, MAX_ASSET_BYTES};
 use crate::spec::diag::{file_error, Severity};
 use crate::spec::{BrandFiles, Diagnostic};
@@ -15,7 +15,6 @@ use chrono::{DateTime, NaiveDate};
 use git2::{ObjectType, Oid, Repository, Tree, TreeWalkMode, TreeWalkResult};
 use std::collections::{BTreeMap, HashSet};
 
-const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
 const LINK_MODE: i32 = 0o120000;
 
 /// A released version's files, to render at `/brand/<slug>@<version>/…`.
@@ -145,8 +144,7 @@ fn version_at(repo: &Repository, commit: Oid, prefix: &str, slug: &str) -> Optio
 }
 
 /// The id of the brand folder's tree at a commit (to tell whether a commit touched it).
-fn brand_tree_id(repo: &Repository, commit: &git2::Commit<'_>, path: &str) -> Option<Oid> {
-    let _ = repo;
+fn brand_tree_id(commit: &git2::Commit<'_>, path: &str) -> Option<Oid> {
     commit
         .tree()
         .ok()?
@@ -171,8 +169,8 @@ fn subjects_between(repo: &Repository, from: Option<Oid>, to: Oid, path: &str) -
     walk.filter_map(|id| id.ok())
         .filter_map(|id| repo.find_commit(id).ok())
         .filter(|c| {
-            let mine = brand_tree_id(repo, c, path);
-            let parent = c.parent(0).ok().and_then(|p| brand_tree_id(repo, &p, path));
+            let mine = brand_tree_id(c, path);
+            let parent = c.parent(0).ok().and_then(|p| brand_tree_id(&p, path));
             mine != parent
         })
         .filter_map(|c| c.summary().map(str::to_string))

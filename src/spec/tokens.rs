@@ -1132,7 +1132,8 @@ fn parse_color(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Color> {
     })
 }
 
-fn round(v: f64, places: i32) -> f64 {
+/// Rounds to `places` decimals, for output that reads well and stays stable.
+pub fn round(v: f64, places: i32) -> f64 {
     let f = 10f64.powi(places);
     (v * f).round() / f
 }
