@@ -478,3 +478,42 @@ fn anthropic_errors_and_stream_errors_are_reported() {
     assert_eq!(events.last().unwrap().0, "error");
     assert_eq!(events.last().unwrap().1["status"], 502);
 }
+
+#[test]
+fn calls_beyond_the_concurrency_cap_are_turned_away_with_retry_after() {
+    let mock = MockLlm::start(Wire::OpenAi);
+    let app = with_llm(ProviderKind::Openai, &mock, |a| a.llm_concurrency = 1);
+    mock.push(Reply::Slow(
+        Duration::from_secs(3),
+        Box::new(success(Wire::OpenAi, &json!({}))),
+    ));
+    let addr = app.addr;
+    let slow = std::thread::spawn(move || {
+        raw_request(
+            addr,
+            "POST",
+            &demo_path("northwind"),
+            &[("Content-Type", "application/json")],
+            Some(notice().as_bytes()),
+        )
+        .status
+    });
+    // Wait until the first call holds the only slot at the upstream.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while mock.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first call reaches the upstream"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let res = post(&app, "northwind", &notice());
+    problem(&res, 503);
+    assert_eq!(res.header("retry-after"), Some("1"));
+    assert_eq!(
+        mock.requests().len(),
+        1,
+        "the turned-away call never reached the upstream"
+    );
+    assert_eq!(slow.join().unwrap(), 200);
+}
