@@ -371,9 +371,12 @@ struct BrandsEntry<'a> {
 
 /// Assembles the snapshot: every brand's resources plus the global documents.
 pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapshot {
+    // Ready once a build has happened; a snapshot assembled only to publish
+    // a failure (say, a fetch before any content) serves /status but not /readyz.
+    let ready = reload.generation > 0;
     let mut snap = Snapshot {
         resources: Default::default(),
-        ready: true,
+        ready,
         generation: reload.generation,
         demo: Default::default(),
         stats: Default::default(),
@@ -443,7 +446,7 @@ pub fn assemble(catalog: &Catalog, ctx: &Context, reload: &ReloadInfo) -> Snapsh
     let status = Status {
         service: "marque",
         version: env!("CARGO_PKG_VERSION"),
-        ready: true,
+        ready,
         reload,
         brands: catalog
             .brands

@@ -64,9 +64,8 @@ impl Reloader {
             diagnostics: Vec::new(),
         });
         // Publish /status even before the first build, so an operator can see
-        // why marque is not ready; readiness still waits for a build.
-        let mut snap = assemble(&self.catalog, &self.ctx, &self.info);
-        snap.ready = self.info.generation > 0;
+        // why marque is not ready.
+        let snap = assemble(&self.catalog, &self.ctx, &self.info);
         self.snapshot.store(Arc::new(snap));
     }
 

@@ -307,6 +307,7 @@ fn credentials_never_reach_status() {
     );
     assert_eq!(app.get("/readyz").status, 503, "not ready without content");
     let s = status(&app);
+    assert_eq!(s["ready"], false, "/status agrees with /readyz");
     let err = s["lastFailure"]["error"].as_str().unwrap();
     assert!(err.starts_with("fetch from https://127.0.0.1:9/"), "{err}");
     assert!(
