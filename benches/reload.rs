@@ -10,9 +10,9 @@
 mod helpers;
 
 use helpers::*;
-use marque::build::{assemble, build_catalog, Catalog, ReloadInfo};
+use marque::build::{assemble, build_catalog, BuildOptions, Catalog};
 use marque::render::Context;
-use marque::source::dir::read_content;
+use marque::source::read_folder;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -52,10 +52,16 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
     let mut bytes = 0;
     for _ in 0..runs {
         let started = Instant::now();
-        let content = read_content(root).unwrap();
-        let ctx = Context::new("http://127.0.0.1:8080", None);
-        let catalog = build_catalog(&content, &ctx, marque::reload::today(), &Catalog::default());
-        let snap = assemble(&catalog, &ctx, &ReloadInfo::default());
+        let content = read_folder(root).unwrap();
+        let ctx = Context::new("http://127.0.0.1:8080");
+        let catalog = build_catalog(
+            &content,
+            &ctx,
+            marque::reload::today(),
+            &Catalog::default(),
+            &BuildOptions::default(),
+        );
+        let snap = assemble(&catalog, &ctx, 1, serde_json::json!({}));
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         bytes = snap.memory();
     }

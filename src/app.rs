@@ -8,6 +8,7 @@ use crate::http::{router, AppState};
 use crate::reload::{watch_loop, Reloader};
 use crate::render::Context;
 use crate::snapshot::Snapshot;
+use crate::source::dir::DirSource;
 use anyhow::{Context as _, Result};
 use arc_swap::ArcSwap;
 use std::future::Future;
@@ -39,7 +40,7 @@ pub async fn serve(
     let public_url = args.public_url(addr);
     let git_mode = args.git_url.is_some();
     let watching = !args.no_watch && !git_mode;
-    let mut ctx = Context::new(&public_url, None);
+    let mut ctx = Context::new(&public_url);
     ctx.live_reload = watching;
     let source = match &args.git_url {
         Some(url) => format!(
@@ -50,6 +51,11 @@ pub async fn serve(
         None => format!("directory {}", args.content.display()),
     };
     let mut reloader = Reloader::new(ctx, source);
+    reloader.options = args.build.clone();
+    reloader.reporter = crate::report::Reporter {
+        json: args.log_json,
+        colour: crate::report::stderr_colour(),
+    };
     let snapshot = reloader.snapshot.clone();
 
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -126,14 +132,23 @@ pub async fn serve(
     };
 
     // The first build runs on a blocking thread: it reads files and compresses.
+    // A shutdown signal during it stops the server without waiting for it.
     let content_dir = args.content.clone();
-    let built = tokio::task::spawn_blocking(move || -> Result<Reloader> {
-        let content = crate::source::read_folder(&content_dir)?;
-        reloader.rebuild(&content, None);
-        Ok(reloader)
-    })
-    .await?;
-    let reloader = match built {
+    let first = tokio::task::spawn_blocking(move || -> Result<(Reloader, DirSource)> {
+        let mut source = DirSource::new(&content_dir);
+        source.read_all()?;
+        reloader.rebuild(&source.content(), None, "");
+        Ok((reloader, source))
+    });
+    let mut stopping = stop_rx.clone();
+    let built = tokio::select! {
+        built = first => built?,
+        _ = stopping.wait_for(|s| *s) => {
+            serving.await?;
+            return Ok(());
+        }
+    };
+    let (reloader, source) = match built {
         Ok(r) => r,
         Err(e) => {
             serving.abort();
@@ -142,12 +157,7 @@ pub async fn serve(
     };
     let _ = gen_tx.send(reloader.snapshot.load().generation);
     if watching {
-        tokio::spawn(watch_loop(
-            reloader,
-            args.content.clone(),
-            trigger_rx,
-            gen_tx,
-        ));
+        tokio::spawn(watch_loop(reloader, source, trigger_rx, gen_tx));
     }
     serving.await?;
     drop(watcher);

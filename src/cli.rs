@@ -1,36 +1,48 @@
-//! `marque check` and `marque build`: the same pipeline as the server,
-//! writing to the terminal or to files instead of answering requests.
+//! `marque check`, `marque build` and `marque changelog`: the same pipeline
+//! as the server, writing to the terminal or to files instead of answering
+//! requests.
 
-use crate::build::{assemble, build_catalog, Catalog, ReloadInfo};
+use crate::build::{assemble, build_catalog, BuildOptions, Catalog};
 use crate::config::{BuildArgs, ChangelogArgs, CheckArgs, OutputFormat};
 use crate::reload::today;
 use crate::render::Context;
-use crate::spec::Severity;
+use crate::source::Content;
+use crate::spec::diag::count;
+use crate::spec::{Diagnostic, Severity};
 use anyhow::{Context as _, Result};
 use std::fs;
 use std::io::Write;
 use std::path::Path;
 
+/// The text of the file a diagnostic points into, for a frame.
+pub fn source_of<'c>(content: &'c Content, d: &Diagnostic) -> Option<&'c str> {
+    let files = content.brands.iter().find(|b| b.slug == d.brand)?;
+    let rel = d.file.strip_prefix(&format!("{}/", d.brand))?;
+    std::str::from_utf8(files.get(rel)?).ok()
+}
+
 /// Validates a content folder. Returns the process exit code: 1 on errors.
-pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<i32> {
+pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
-    let ctx = Context::new("http://127.0.0.1:8080", None);
-    let catalog = build_catalog(&content, &ctx, today(), &Catalog::default());
-    // Validation diagnostics only; what a surface leaves out is reported in /status.
+    let ctx = Context::new("http://127.0.0.1:8080");
+    let catalog = build_catalog(
+        &content,
+        &ctx,
+        today(),
+        &Catalog::default(),
+        &BuildOptions::default(),
+    );
+    // One list: what /status reports and the server's log counts.
     let diags = catalog.diagnostics();
-    let left_out: usize = catalog
-        .published()
-        .map(|p| p.warnings.iter().filter(|w| !diags.contains(w)).count())
-        .sum();
-    let errors = diags
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    let warnings = diags.len() - errors;
+    let (errors, warnings) = count(&diags);
     match args.format {
         OutputFormat::Human => {
             for d in &diags {
-                writeln!(out, "{d}\n")?;
+                writeln!(
+                    out,
+                    "{}",
+                    crate::report::frame(d, source_of(&content, d), colour)
+                )?;
             }
             let brands = catalog.brands.len();
             let ok = catalog
@@ -42,9 +54,6 @@ pub fn check(args: &CheckArgs, out: &mut impl Write) -> Result<i32> {
                 out,
                 "{brands} brand(s) checked, {ok} valid: {errors} error(s), {warnings} warning(s)"
             )?;
-            if left_out > 0 {
-                writeln!(out, "note: {left_out} token(s) have no Figma variable type and are left out of tokens.figma.json")?;
-            }
         }
         OutputFormat::Json => {
             for d in &diags {
@@ -72,16 +81,15 @@ fn file_for(path: &str) -> String {
 /// that read one (Netlify, Cloudflare Pages).
 pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
-    let ctx = Context::new(&args.public_url, None);
-    let catalog = build_catalog(&content, &ctx, today(), &Catalog::default());
-    let snap = assemble(
-        &catalog,
+    let ctx = Context::new(&args.public_url);
+    let catalog = build_catalog(
+        &content,
         &ctx,
-        &ReloadInfo {
-            source: format!("directory {}", args.dir.display()),
-            ..ReloadInfo::default()
-        },
+        today(),
+        &Catalog::default(),
+        &BuildOptions::default(),
     );
+    let snap = assemble(&catalog, &ctx, 1, serde_json::json!({}));
     let mut paths: Vec<&String> = snap
         .resources
         .keys()
@@ -118,13 +126,13 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         headers.push_str("  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n");
     }
     write_file(&args.out, "_headers", headers.as_bytes())?;
-    let errors = catalog
-        .diagnostics()
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    for d in catalog.diagnostics() {
-        writeln!(out, "{d}\n")?;
+    let diags = catalog.diagnostics();
+    for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+        writeln!(
+            out,
+            "{}",
+            crate::report::frame(d, source_of(&content, d), false)
+        )?;
     }
     writeln!(
         out,
@@ -133,7 +141,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         catalog.published().count(),
         args.out.display()
     )?;
-    Ok(if errors > 0 { 1 } else { 0 })
+    Ok(if count(&diags).0 > 0 { 1 } else { 0 })
 }
 
 fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
@@ -147,7 +155,7 @@ fn write_file(root: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
 
 /// Writes the changelog of every brand (or one) of a content folder in a git
 /// work tree: Keep a Changelog Markdown, one document per brand.
-pub fn changelog(args: &ChangelogArgs, out: &mut impl Write) -> Result<i32> {
+pub fn changelog(args: &ChangelogArgs, out: &mut impl Write, err: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
     if crate::source::git::discover(&args.dir).is_none() {
         anyhow::bail!(
@@ -165,7 +173,11 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write) -> Result<i32> {
         let (brand, diags) = crate::spec::parse_brand(files, today());
         let Some(brand) = brand else {
             for d in diags.iter().filter(|d| d.severity == Severity::Error) {
-                eprintln!("{d}\n");
+                writeln!(
+                    err,
+                    "{}",
+                    crate::report::frame(d, source_of(&content, d), false)
+                )?;
             }
             anyhow::bail!(
                 "brand {} has errors; fix them first (marque check)",
@@ -175,7 +187,7 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write) -> Result<i32> {
         if !text.is_empty() {
             text.push('\n');
         }
-        text.push_str(&crate::changelog::render_md(
+        text.push_str(&crate::render::changelog::render_md(
             &brand.doc.name,
             &brand.version,
             &brand.releases,
@@ -186,7 +198,7 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write) -> Result<i32> {
         .iter()
         .filter(|d| d.pointer == "/version")
     {
-        eprintln!("{d}\n");
+        writeln!(err, "{d}\n")?;
     }
     if !found {
         anyhow::bail!(

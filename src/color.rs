@@ -217,8 +217,15 @@ fn hsl_to_srgb(h: f64, s: f64, l: f64) -> [f64; 3] {
 }
 
 /// Converts components of `space` (with `none` read as 0) to gamma-encoded
-/// sRGB in 0..=1. Returns `None` for an unknown colour space.
+/// sRGB in 0..=1, clipped to the gamut. Returns `None` for an unknown colour space.
 pub fn to_srgb(space: &str, c: [f64; 3]) -> Option<[f64; 3]> {
+    let rgb = to_srgb_unclipped(space, c)?;
+    Some(rgb.map(|v| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }))
+}
+
+/// Like [`to_srgb`], without clipping: a colour outside sRGB has channels
+/// below 0 or above 1.
+pub fn to_srgb_unclipped(space: &str, c: [f64; 3]) -> Option<[f64; 3]> {
     let rgb = match space {
         "srgb" => c,
         "srgb-linear" => c.map(srgb_encode),
@@ -273,7 +280,7 @@ pub fn to_srgb(space: &str, c: [f64; 3]) -> Option<[f64; 3]> {
         "xyz-d50" => xyz_d65_to_srgb(mul(&D50_TO_D65, c)),
         _ => return None,
     };
-    Some(rgb.map(|v| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }))
+    Some(rgb)
 }
 
 /// WCAG 2 relative luminance of a gamma-encoded sRGB colour.

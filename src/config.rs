@@ -137,6 +137,13 @@ pub struct ServeArgs {
     /// it from MARQUE_LLM_API_KEY.
     #[arg(skip)]
     pub llm_api_key: Option<String>,
+    /// Rebuild reports as JSON log events (set from `--log-format json`).
+    #[arg(skip)]
+    pub log_json: bool,
+    /// How builds run: the time budget per brand, and (for tests only) an injected fault.
+    #[arg(skip)]
+    #[doc(hidden)]
+    pub build: crate::build::BuildOptions,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.

@@ -8,7 +8,7 @@
 //! and never reach logs or /status.
 
 use crate::reload::Reloader;
-use crate::source::git::{describe, no_branch, redact_url, snapshot_input};
+use crate::source::git::{describe, no_branch, redact_url, GitSource};
 use anyhow::{Context as _, Result};
 use git2::{
     AutotagOption, Cred, CredentialType, FetchOptions, FetchPrune, RemoteCallbacks, Repository,
@@ -120,7 +120,8 @@ fn jitter(base: Duration) -> Duration {
 }
 
 /// The worker: runs until `triggers` is closed. Each message on `triggers`
-/// (a webhook) causes a fetch; bursts coalesce into one.
+/// (a webhook) causes a fetch; bursts coalesce into one. A failure of the
+/// worker itself is logged and reported in /status, and the worker goes on.
 pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
     let shown = redact_url(&cfg.url);
     let repo = match open_mirror(&mirror_path(&cfg.cache_dir, &cfg.url)) {
@@ -131,58 +132,31 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
             return;
         }
     };
+    let mut source = GitSource::new(&cfg.prefix);
     let mut built: Option<(git2::Oid, Vec<(String, git2::Oid)>)> = None;
     let mut failures: u32 = 0;
     loop {
-        let started = Instant::now();
-        let fetched = fetch(&repo, &cfg);
-        // Known before any build, so the snapshot that serves a warm cache
-        // already reports why it may be old.
-        reloader.source_error = fetched
-            .as_ref()
-            .err()
-            .map(|e| format!("fetch from {shown} failed: {}", describe(e, &cfg.url)));
-        match &fetched {
-            Ok(()) => {
-                if failures > 0 {
-                    tracing::info!(remote = %shown, "fetch works again");
-                }
-                failures = 0;
-            }
-            Err(e) => {
-                failures += 1;
-                tracing::warn!(remote = %shown, error = %describe(e, &cfg.url), "fetch failed; serving the last good snapshot");
-            }
-        }
-        // Build when the mirror has something new (also after a failed fetch,
-        // so a warm cache serves at start).
-        let mut rebuilt = false;
-        match state_of(&repo, &cfg.branch) {
-            Ok(state) if built.as_ref() != Some(&state) => {
-                let head = state.0;
-                match snapshot_input(&repo, head, &cfg.prefix) {
-                    Ok(content) => {
-                        reloader.rebuild(&content, Some(head.to_string()));
-                        tracing::info!(commit = %head, ms = started.elapsed().as_millis() as u64, "built from git");
-                        built = Some(state);
-                        rebuilt = true;
-                    }
-                    Err(e) => {
-                        let msg = format!("{e:#}");
-                        tracing::warn!(commit = %head, error = %msg, "cannot read the commit; serving the last good snapshot");
-                        reloader.record_failure(Some(head.to_string()), msg);
-                    }
-                }
-            }
-            Ok(_) => {}
-            Err(e) if fetched.is_ok() => reloader.record_failure(None, format!("{e:#}")),
-            Err(_) => {}
-        }
-        // Without a build to carry it, publish the fetch failure on its own.
-        if let (Err(_), Some(msg)) = (&fetched, reloader.source_error.clone()) {
-            if !rebuilt {
-                reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), msg);
-            }
+        let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            step(
+                &repo,
+                &cfg,
+                &shown,
+                &mut reloader,
+                &mut source,
+                &mut built,
+                &mut failures,
+            )
+        }));
+        if step.is_err() {
+            failures += 1;
+            let error =
+                "the git worker failed (a bug; please report it); still serving the last snapshot"
+                    .to_string();
+            tracing::error!(remote = %shown, %error);
+            reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), error);
+            // Read every brand again next time: what the worker held is unknown.
+            source = GitSource::new(&cfg.prefix);
+            built = None;
         }
         let wait = if failures == 0 {
             jitter(cfg.poll)
@@ -193,6 +167,76 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
             Ok(()) => while triggers.try_recv().is_ok() {},
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}
+
+/// One fetch, and a rebuild when the branch head or the tags moved.
+fn step(
+    repo: &Repository,
+    cfg: &GitConfig,
+    shown: &str,
+    reloader: &mut Reloader,
+    source: &mut GitSource,
+    built: &mut Option<(git2::Oid, Vec<(String, git2::Oid)>)>,
+    failures: &mut u32,
+) {
+    let started = Instant::now();
+    let fetched = fetch(repo, cfg);
+    // Known before any build, so the snapshot that serves a warm cache
+    // already reports why it may be old.
+    reloader.source_error = fetched
+        .as_ref()
+        .err()
+        .map(|e| format!("fetch from {shown} failed: {}", describe(e, &cfg.url)));
+    match &fetched {
+        Ok(()) => {
+            if *failures > 0 {
+                tracing::info!(remote = %shown, "fetch works again");
+            }
+            *failures = 0;
+        }
+        Err(e) => {
+            *failures += 1;
+            tracing::warn!(remote = %shown, error = %describe(e, &cfg.url), "fetch failed; serving the last good snapshot");
+        }
+    }
+    // Build when the mirror has something new (also after a failed fetch,
+    // so a warm cache serves at start).
+    let mut rebuilt = false;
+    match state_of(repo, &cfg.branch) {
+        Ok(state) if built.as_ref() != Some(&state) => {
+            let head = state.0;
+            match source.read(repo, head) {
+                Ok((content, changed)) => {
+                    let short = &head.to_string()[..12];
+                    let mut cause = format!("commit {short}");
+                    if !changed.brands.is_empty() {
+                        cause.push_str(&format!(": {}", changed.brands.join(", ")));
+                    }
+                    if changed.tags {
+                        cause.push_str(" (tags moved)");
+                    }
+                    reloader.rebuild(&content, Some(head.to_string()), &cause);
+                    tracing::debug!(commit = %head, ms = started.elapsed().as_millis() as u64, "built from git");
+                    *built = Some(state);
+                    rebuilt = true;
+                }
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    tracing::warn!(commit = %head, error = %msg, "cannot read the commit; serving the last good snapshot");
+                    reloader.record_failure(Some(head.to_string()), msg);
+                }
+            }
+        }
+        Ok(_) => {}
+        Err(e) if fetched.is_ok() => reloader.record_failure(None, format!("{e:#}")),
+        Err(_) => {}
+    }
+    // Without a build to carry it, publish the fetch failure on its own.
+    if let (Err(_), Some(msg)) = (&fetched, reloader.source_error.clone()) {
+        if !rebuilt {
+            reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), msg);
         }
     }
 }

@@ -6,10 +6,10 @@
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
 //! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, llms.txt, pages, embed.
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
-//! - [`changelog`]: PURE. releases from tags, ordered by semver, as Keep a Changelog and JSON.
-//! - [`build`]: content → catalog of brands (last good render kept per brand) → snapshot.
+//! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job) → snapshot.
 //! - [`source`]: IO. read a content folder into memory.
-//! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`), debounced on file events.
+//! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`), debounced on file events; nothing is swapped when nothing changed.
+//! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
 //! - [`gitmode`]: IO. git mode: a bare mirror, fetched on start, on a poll and on webhooks, one worker owning it.
 //! - [`watch`]: IO. file events (notify, with a polling fallback), filtered by a pure, tested function.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
@@ -21,7 +21,6 @@
 
 pub mod app;
 pub mod build;
-pub mod changelog;
 pub mod cli;
 pub mod color;
 pub mod config;
@@ -31,6 +30,7 @@ pub mod http;
 pub mod prompt;
 pub mod reload;
 pub mod render;
+pub mod report;
 pub mod snapshot;
 pub mod source;
 pub mod spec;

@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use marque::config::{Cli, Command, LogFormat, ServeArgs};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -11,11 +12,19 @@ fn main() -> ExitCode {
         Command::Serve(mut args) => {
             // The key is read from the environment only, never from a flag.
             args.llm_api_key = std::env::var("MARQUE_LLM_API_KEY").ok();
+            args.log_json = cli.log_format == LogFormat::Json;
             serve(*args)
         }
-        Command::Check(args) => marque::cli::check(&args, &mut std::io::stdout().lock()),
+        Command::Check(args) => {
+            let colour = marque::report::use_colour(std::io::stdout().is_terminal());
+            marque::cli::check(&args, colour, &mut std::io::stdout().lock())
+        }
         Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
-        Command::Changelog(args) => marque::cli::changelog(&args, &mut std::io::stdout().lock()),
+        Command::Changelog(args) => marque::cli::changelog(
+            &args,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        ),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
@@ -28,11 +37,15 @@ fn main() -> ExitCode {
 
 fn serve(args: ServeArgs) -> anyhow::Result<i32> {
     let rt = tokio::runtime::Runtime::new()?;
-    rt.block_on(marque::app::serve(
+    let result = rt.block_on(marque::app::serve(
         args,
         marque::http::server::shutdown_signal(),
         |_| {},
-    ))?;
+    ));
+    // Exit now, whatever a build or a fetch is still doing: their work is
+    // in memory or in the git cache, and both are safe to abandon.
+    rt.shutdown_timeout(std::time::Duration::from_millis(100));
+    result?;
     Ok(0)
 }
 
@@ -41,6 +54,7 @@ fn init_logging(format: LogFormat) {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("marque=info,warn"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(marque::report::stderr_colour())
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Human => builder.init(),

@@ -1,10 +1,11 @@
 //! Prompt templates of a brand's prompt kit: MiniJinja, checked strictly.
 //!
 //! Validation needs the set of variables a template reads, so that one used
-//! but not declared is an error before any model is ever called.
+//! but not declared is an error before any model is ever called. Rendering
+//! runs with a fuel budget, so no template can loop for long.
 
 use minijinja::{Environment, UndefinedBehavior};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Names MiniJinja provides itself; a template may use them without declaring.
 const BUILTINS: &[&str] = &[
@@ -19,9 +20,13 @@ const BUILTINS: &[&str] = &[
     "kwargs",
 ];
 
+/// Instructions one render may run: far above any real prompt, far below a stall.
+const FUEL: u64 = 50_000;
+
 fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_fuel(Some(FUEL));
     env
 }
 
@@ -44,9 +49,35 @@ pub fn template_variables(template: &str) -> Result<BTreeSet<String>, String> {
         .collect())
 }
 
+/// Renders a prompt template with `vars`, strictly: an undefined variable is
+/// an error, and so is a filter that fails on a value, or running out of fuel.
+pub fn render_template(template: &str, vars: &BTreeMap<String, String>) -> Result<String, String> {
+    let env = environment();
+    let tmpl = env.template_from_str(template).map_err(|e| describe(&e))?;
+    tmpl.render(vars).map_err(|e| describe(&e))
+}
+
+/// MiniJinja's error in one line: what went wrong, and where in the template.
+fn describe(e: &minijinja::Error) -> String {
+    let what = e
+        .detail()
+        .map_or_else(|| e.kind().to_string(), str::to_string);
+    match e.line() {
+        Some(line) => format!("{what} (template line {line})"),
+        None => what,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
 
     #[test]
     fn lists_the_variables_a_template_reads() {
@@ -62,37 +93,35 @@ mod tests {
         let err = template_variables("line one\n{{ unclosed").unwrap_err();
         assert!(err.contains("line 2"), "{err}");
     }
-}
-
-/// Renders a prompt template with `vars`, strictly: an undefined variable is an error.
-pub fn render_template(
-    template: &str,
-    vars: &std::collections::BTreeMap<String, String>,
-) -> Result<String, String> {
-    let env = environment();
-    let tmpl = env.template_from_str(template).map_err(|e| e.to_string())?;
-    tmpl.render(vars).map_err(|e| e.to_string())
-}
-
-#[cfg(test)]
-mod render_tests {
-    use super::*;
 
     #[test]
     fn renders_with_variables_and_fails_on_undefined_ones() {
-        let mut vars = std::collections::BTreeMap::new();
-        vars.insert("product".to_string(), "a shell".to_string());
+        let v = vars(&[("product", "a shell")]);
         assert_eq!(
-            render_template("Sell {{ product }}.", &vars).unwrap(),
+            render_template("Sell {{ product }}.", &v).unwrap(),
             "Sell a shell."
         );
-        assert!(render_template("Sell {{ nope }}.", &vars).is_err());
+        assert!(render_template("Sell {{ nope }}.", &v).is_err());
     }
 
     #[test]
     fn values_are_data_not_template_code() {
-        let mut vars = std::collections::BTreeMap::new();
-        vars.insert("x".to_string(), "{{ 7 * 7 }}".to_string());
-        assert_eq!(render_template("{{ x }}", &vars).unwrap(), "{{ 7 * 7 }}");
+        let v = vars(&[("x", "{{ 7 * 7 }}")]);
+        assert_eq!(render_template("{{ x }}", &v).unwrap(), "{{ 7 * 7 }}");
+    }
+
+    #[test]
+    fn a_filter_that_fails_on_text_is_an_error_not_a_panic() {
+        let err = render_template("{{ words|int + 1 }}", &vars(&[("words", "four")]));
+        assert!(err.is_err(), "{err:?}");
+    }
+
+    #[test]
+    fn a_runaway_loop_runs_out_of_fuel() {
+        let t = "{% for a in range(1000) %}{% for b in range(1000) %}x{% endfor %}{% endfor %}";
+        let started = std::time::Instant::now();
+        let err = render_template(t, &BTreeMap::new()).unwrap_err();
+        assert!(err.contains("fuel"), "{err}");
+        assert!(started.elapsed().as_secs() < 2);
     }
 }

@@ -1,14 +1,22 @@
-//! IO: keep the served snapshot current. Each rebuild reads the content
-//! again, rebuilds only what changed, keeps every brand's last good render,
-//! and swaps the new snapshot in with one `ArcSwap::store`.
+//! IO: keep the served snapshot current. Each rebuild validates and renders
+//! only the brands whose input changed, keeps every brand's last good
+//! render, and swaps the new snapshot in with one `ArcSwap::store`, unless
+//! nothing changed: then nothing is swapped, counted or announced. Each
+//! rebuild is reported (see [`crate::report`]).
 
-use crate::build::{assemble, build_catalog, Catalog, Failure, ReloadInfo};
+use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog};
 use crate::render::Context;
+use crate::report::{Fate, Rebuild, Reporter};
 use crate::snapshot::Snapshot;
+use crate::source::dir::DirSource;
 use crate::source::Content;
+use crate::spec::{Diagnostic, Severity};
+use crate::watch::Trigger;
 use arc_swap::ArcSwap;
 use chrono::{NaiveDate, Utc};
-use std::path::PathBuf;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
@@ -17,6 +25,35 @@ use tokio::sync::{mpsc, watch};
 /// writes today's date is never told it is in the future.
 pub fn today() -> NaiveDate {
     (Utc::now() + chrono::Duration::hours(14)).date_naive()
+}
+
+fn now() -> String {
+    Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// What `/status` reports besides the brands.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReloadInfo {
+    /// `directory` or `git`, and where from (credentials removed).
+    pub source: String,
+    /// The revision being served (a commit id), if known.
+    pub revision: Option<String>,
+    pub generation: u64,
+    pub reloads: u64,
+    pub failed_reloads: u64,
+    pub last_reload_ms: f64,
+    pub last_reload_at: Option<String>,
+    pub last_failure: Option<Failure>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failure {
+    pub revision: Option<String>,
+    pub since: String,
+    pub error: String,
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Owns the state carried between builds and the handle readers load from.
@@ -28,6 +65,8 @@ pub struct Reloader {
     /// A failure of the source itself (a fetch), reported until it clears,
     /// even when the content it left in place builds cleanly.
     pub source_error: Option<String>,
+    pub options: BuildOptions,
+    pub reporter: Reporter,
 }
 
 impl Reloader {
@@ -41,6 +80,11 @@ impl Reloader {
                 ..ReloadInfo::default()
             },
             source_error: None,
+            options: BuildOptions::default(),
+            reporter: Reporter {
+                json: false,
+                colour: false,
+            },
         }
     }
 
@@ -48,14 +92,30 @@ impl Reloader {
         &self.catalog
     }
 
+    pub fn info(&self) -> &ReloadInfo {
+        &self.info
+    }
+
+    /// Assembles and swaps in a snapshot of the current catalog.
+    fn publish(&self) -> Arc<Snapshot> {
+        let report = serde_json::to_value(&self.info).unwrap_or_default();
+        let mut snap = assemble(&self.catalog, &self.ctx, self.info.generation, report);
+        snap.stats.reloads = self.info.reloads;
+        snap.stats.failed_reloads = self.info.failed_reloads;
+        snap.stats.last_reload_ms = self.info.last_reload_ms;
+        let snap = Arc::new(snap);
+        self.snapshot.store(snap.clone());
+        snap
+    }
+
     /// Records a failure that produced no build (a fetch that failed, a commit
-    /// that cannot be read) and republishes /status; brands keep serving.
+    /// that cannot be read, the reload loop itself) and republishes /status;
+    /// brands keep serving.
     pub fn record_failure(&mut self, revision: Option<String>, error: String) {
-        let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         self.info.failed_reloads += 1;
         let since = match &self.info.last_failure {
             Some(f) if f.error == error => f.since.clone(),
-            _ => now,
+            _ => now(),
         };
         self.info.last_failure = Some(Failure {
             revision,
@@ -65,32 +125,45 @@ impl Reloader {
         });
         // Publish /status even before the first build, so an operator can see
         // why marque is not ready.
-        let snap = assemble(&self.catalog, &self.ctx, &self.info);
-        self.snapshot.store(Arc::new(snap));
+        self.publish();
     }
 
-    /// Rebuilds from `content` and swaps the result in. Returns the new snapshot.
-    /// Unchanged brands keep their render; a brand that gained errors keeps its last good one.
-    pub fn rebuild(&mut self, content: &Content, revision: Option<String>) -> Arc<Snapshot> {
+    /// Rebuilds from `content` and swaps the result in, unless nothing
+    /// changed. `cause` says what triggered it, for the report. Returns the
+    /// new snapshot, if one was swapped in.
+    pub fn rebuild(
+        &mut self,
+        content: &Content,
+        revision: Option<String>,
+        cause: &str,
+    ) -> Option<Arc<Snapshot>> {
         let started = Instant::now();
-        self.ctx.revision = revision.clone();
-        self.catalog = build_catalog(content, &self.ctx, today(), &self.catalog);
-        let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let next = build_catalog(content, &self.ctx, today(), &self.catalog, &self.options);
+        let first = self.info.generation == 0;
+        let changed = first || revision != self.info.revision || differs(&self.catalog, &next);
+        if !changed {
+            self.catalog = next;
+            tracing::debug!(cause, "nothing changed; nothing swapped");
+            return None;
+        }
+        let mut report = compare(&self.catalog, &next, content, first);
+        report.cause = cause.to_string();
+        self.catalog = next;
         self.info.generation += 1;
         self.info.reloads += 1;
         self.info.revision = revision.clone();
-        self.info.last_reload_at = Some(now.clone());
-        let diagnostics: Vec<_> = self
+        self.info.last_reload_at = Some(now());
+        let errors: Vec<Diagnostic> = self
             .catalog
             .diagnostics()
             .into_iter()
-            .filter(|d| d.severity == crate::spec::Severity::Error)
+            .filter(|d| d.severity == Severity::Error)
             .collect();
-        if diagnostics.is_empty() {
+        if errors.is_empty() {
             self.info.last_failure = self.source_error.clone().map(|error| Failure {
                 since: match &self.info.last_failure {
                     Some(f) if f.error == error => f.since.clone(),
-                    _ => now.clone(),
+                    _ => now(),
                 },
                 revision: revision.clone(),
                 error,
@@ -100,80 +173,213 @@ impl Reloader {
             self.info.failed_reloads += 1;
             let since = match &self.info.last_failure {
                 Some(f) => f.since.clone(),
-                None => now,
+                None => now(),
             };
             self.info.last_failure = Some(Failure {
                 revision,
                 since,
                 error: format!(
                     "{} error(s) in the content; affected brands keep their last good version",
-                    diagnostics.len()
+                    errors.len()
                 ),
-                diagnostics,
+                diagnostics: errors,
             });
         }
         // Measure before assembling so /status can report this build's own duration.
         self.info.last_reload_ms = started.elapsed().as_secs_f64() * 1000.0;
-        let snap = Arc::new(assemble(&self.catalog, &self.ctx, &self.info));
-        self.snapshot.store(snap.clone());
-        for d in self.catalog.diagnostics() {
+        let snap = self.publish();
+        report.millis = started.elapsed().as_secs_f64() * 1000.0;
+        report.generation = self.info.generation;
+        self.reporter.rebuild(&report);
+        Some(snap)
+    }
+}
+
+/// True when `next` would publish anything different from `prev`.
+fn differs(prev: &Catalog, next: &Catalog) -> bool {
+    let same_brand = |a: &BrandState, b: &BrandState| {
+        a.attempted == b.attempted
+            && a.diagnostics == b.diagnostics
+            && match (&a.published, &b.published) {
+                (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+                (None, None) => true,
+                _ => false,
+            }
+    };
+    prev.brands.len() != next.brands.len()
+        || prev
+            .brands
+            .iter()
+            .zip(&next.brands)
+            .any(|((ka, a), (kb, b))| ka != kb || !same_brand(a, b))
+        || prev.pinned.len() != next.pinned.len()
+        || prev
+            .pinned
+            .iter()
+            .zip(&next.pinned)
+            .any(|((ka, a), (kb, b))| ka != kb || a.commit != b.commit)
+        || prev.source_diagnostics != next.source_diagnostics
+}
+
+/// What happened to each brand between two catalogs, with the errors of
+/// those that changed (and the source text of their files, for frames).
+fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Rebuild {
+    let mut r = Rebuild::default();
+    let source = |d: &Diagnostic| -> Option<String> {
+        let files = content.brands.iter().find(|b| b.slug == d.brand)?;
+        let rel = d.file.strip_prefix(&format!("{}/", d.brand))?;
+        let bytes = files.get(rel)?;
+        std::str::from_utf8(bytes).ok().map(str::to_string)
+    };
+    for (slug, s) in &next.brands {
+        let before = prev.brands.get(slug);
+        if !first && before.is_some_and(|b| b.attempted == s.attempted) {
+            continue;
+        }
+        let version = s.published.as_ref().map(|p| p.brand.version.to_string());
+        let fate = match (before, s.stale(), &s.published) {
+            (None, false, _) => Fate::Added,
+            (None, true, _) => Fate::AddedBroken,
+            (Some(_), true, Some(_)) => Fate::Stale,
+            (Some(_), true, None) => Fate::Unpublished,
+            (Some(b), false, _) if b.stale() => Fate::Recovered,
+            (Some(_), false, _) => Fate::Rebuilt,
+        };
+        r.brands.push((slug.clone(), fate, version));
+        for d in &s.diagnostics {
             match d.severity {
-                crate::spec::Severity::Error => tracing::warn!(brand = %d.brand, "{d}"),
-                crate::spec::Severity::Warning => tracing::debug!(brand = %d.brand, "{d}"),
+                Severity::Error => r.errors.push((d.clone(), source(d))),
+                Severity::Warning => r.warnings += 1,
             }
         }
-        tracing::info!(
-            generation = self.info.generation,
-            brands = self.catalog.published().count(),
-            ms = format!("{:.1}", self.info.last_reload_ms),
-            "snapshot swapped in"
-        );
-        snap
     }
+    for slug in prev.brands.keys().filter(|s| !next.brands.contains_key(*s)) {
+        r.brands.push((slug.clone(), Fate::Removed, None));
+    }
+    for d in &next.source_diagnostics {
+        if !prev.source_diagnostics.contains(d) && d.severity == Severity::Error {
+            r.errors.push((d.clone(), None));
+        }
+    }
+    r
 }
 
 /// Quiet time after the last file event before a rebuild starts.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
-/// Rebuilds from `dir` whenever `triggers` fire, debounced; events that
-/// arrive during a build are coalesced into one follow-up build. Publishes
-/// each new generation on `generations`. Returns when `triggers` closes.
+/// What a burst of triggers asks to read again.
+#[derive(Debug, Default)]
+struct Pending {
+    slugs: BTreeSet<String>,
+    files: BTreeSet<String>,
+    all: bool,
+    tags: bool,
+}
+
+impl Pending {
+    fn add(&mut self, t: Trigger) {
+        match t {
+            Trigger::Brand { slug, file } => {
+                self.slugs.insert(slug);
+                self.files.insert(file);
+            }
+            Trigger::Tags => self.tags = true,
+            Trigger::All => self.all = true,
+        }
+    }
+
+    /// Reads what changed into `source`.
+    fn apply(&self, source: &mut DirSource) -> anyhow::Result<()> {
+        if self.all {
+            return source.read_all();
+        }
+        if !self.slugs.is_empty() {
+            source.reread(&self.slugs)?;
+        }
+        if self.tags {
+            source.read_tags();
+        }
+        Ok(())
+    }
+
+    /// The changed files, for the report: those read before or there now
+    /// (an editor's or a tool's temporary file is neither).
+    fn cause(&self, source: &DirSource) -> String {
+        let files: Vec<&String> = self.files.iter().filter(|f| source.is_known(f)).collect();
+        let mut parts: Vec<String> = files.iter().take(5).map(|f| f.to_string()).collect();
+        if files.len() > 5 {
+            parts.push(format!("and {} more", files.len() - 5));
+        }
+        if self.tags {
+            parts.push("tags".into());
+        }
+        if self.all {
+            parts.push("the content folder".into());
+        }
+        parts.join(", ")
+    }
+}
+
+/// Rebuilds whenever `triggers` fire, debounced; triggers that arrive during
+/// a build are coalesced into one follow-up build. Publishes each new
+/// generation on `generations`. Returns when `triggers` closes.
 pub async fn watch_loop(
     mut reloader: Reloader,
-    dir: PathBuf,
-    mut triggers: mpsc::UnboundedReceiver<()>,
+    mut source: DirSource,
+    mut triggers: mpsc::UnboundedReceiver<Trigger>,
     generations: watch::Sender<u64>,
 ) {
-    while triggers.recv().await.is_some() {
+    while let Some(first) = triggers.recv().await {
+        let mut pending = Pending::default();
+        pending.add(first);
         // Wait for a quiet moment: editors write several events per save.
         loop {
             match tokio::time::timeout(DEBOUNCE, triggers.recv()).await {
-                Ok(Some(())) => continue,
+                Ok(Some(t)) => pending.add(t),
                 Ok(None) => return,
                 Err(_) => break,
             }
         }
-        let dir = dir.clone();
         let built = tokio::task::spawn_blocking(move || {
-            let result = crate::source::read_folder(&dir)
-                .map(|content| reloader.rebuild(&content, None).generation);
-            (reloader, result)
+            // A failure of the loop itself is reported, never the end of reloading.
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                let cause = pending.cause(&source);
+                pending
+                    .apply(&mut source)
+                    .map(|()| reloader.rebuild(&source.content(), None, &cause))
+            }));
+            let generation = match result {
+                Ok(Ok(Some(snap))) => Some(snap.generation),
+                Ok(Ok(None)) => None,
+                Ok(Err(e)) => {
+                    let error = format!("cannot read the content folder: {e:#}");
+                    tracing::warn!(%error, "still serving the last snapshot");
+                    reloader.record_failure(None, error);
+                    None
+                }
+                Err(_) => {
+                    let error = "the reload loop failed (a bug; please report it); still serving the last snapshot".to_string();
+                    tracing::error!(%error);
+                    reloader.record_failure(None, error);
+                    // Read everything again next time: the folder state is unknown.
+                    let _ = source.read_all();
+                    None
+                }
+            };
+            (reloader, source, generation)
         })
         .await;
         match built {
-            Ok((r, result)) => {
+            Ok((r, s, generation)) => {
                 reloader = r;
-                match result {
-                    Ok(generation) => {
-                        let _ = generations.send(generation);
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %format!("{e:#}"), "cannot read the content folder; still serving the last snapshot")
-                    }
+                source = s;
+                if let Some(g) = generation {
+                    let _ = generations.send(g);
                 }
             }
             Err(e) => {
-                tracing::error!(error = %e, "rebuild panicked; the watcher stops");
+                // Only a cancelled runtime gets here: the server is stopping.
+                tracing::debug!(error = %e, "the reload loop stops");
                 return;
             }
         }

@@ -73,11 +73,12 @@ pub fn brotli(body: &[u8]) -> Vec<u8> {
 
 impl Resource {
     /// Builds a resource, compressing `body` with gzip and brotli when that pays.
-    pub fn new(content_type: &str, body: Vec<u8>, cache: CachePolicy) -> Resource {
+    pub fn new(content_type: &str, body: impl Into<Bytes>, cache: CachePolicy) -> Resource {
+        let body: Bytes = body.into();
         let worth = |c: &[u8]| (c.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
-        let encoded = |bytes: Vec<u8>, suffix: &str| Encoded {
+        let encoded = |bytes: Bytes, suffix: &str| Encoded {
             etag: etag(&bytes, suffix),
-            body: Bytes::from(bytes),
+            body: bytes,
         };
         let (gz, br) = if body.len() >= 128 {
             (gzip(&body), brotli(&body))
@@ -87,8 +88,8 @@ impl Resource {
         Resource {
             content_type: HeaderValue::from_str(content_type)
                 .expect("media types are valid header values"),
-            gzip: (!gz.is_empty() && worth(&gz)).then(|| encoded(gz, "-gz")),
-            br: (!br.is_empty() && worth(&br)).then(|| encoded(br, "-br")),
+            gzip: (!gz.is_empty() && worth(&gz)).then(|| encoded(gz.into(), "-gz")),
+            br: (!br.is_empty() && worth(&br)).then(|| encoded(br.into(), "-br")),
             identity: encoded(body, ""),
             cache,
             headers: Vec::new(),
@@ -138,22 +139,35 @@ pub fn media_type_of(path: &str) -> &'static str {
     }
 }
 
+/// What the prompt demo needs of one published brand, kept in the snapshot.
+#[derive(Debug)]
+pub struct DemoBrand {
+    pub slug: String,
+    pub version: String,
+    /// spec.md: the system context of every prompt.
+    pub spec_md: String,
+    pub prompts: Vec<crate::spec::model::Prompt>,
+}
+
 /// The immutable set of everything marque serves at one moment.
 #[derive(Debug, Default)]
 pub struct Snapshot {
     pub resources: HashMap<String, Arc<Resource>>,
+    /// Pages of brands that are not published, by path: what a browser
+    /// asking for `/brand/<slug>` gets, with status 404.
+    pub unpublished: HashMap<String, Arc<Resource>>,
     /// False only for the empty snapshot served before the first build.
     pub ready: bool,
     /// Counts builds; a new snapshot has a higher generation.
     pub generation: u64,
     /// What the prompt demo needs of each published brand.
-    pub demo: HashMap<String, Arc<crate::demo::DemoBrand>>,
+    pub demo: HashMap<String, Arc<DemoBrand>>,
     /// Figures for /metrics.
     pub stats: Stats,
 }
 
 /// Figures of a snapshot and of the builds that led to it, for /metrics.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct Stats {
     pub brands_ok: usize,
     pub brands_stale: usize,
@@ -161,7 +175,10 @@ pub struct Stats {
     pub reloads: u64,
     pub failed_reloads: u64,
     pub last_reload_ms: f64,
+    /// Bytes held by every resource, all codings.
     pub bytes: usize,
+    /// Bytes held by each published brand's resources, by slug.
+    pub brand_bytes: Vec<(String, usize)>,
 }
 
 impl Snapshot {

@@ -1,49 +1,82 @@
-//! Watching a content folder. A batch of file events is only a trigger: the
-//! folder is read again, because editors save by writing a temporary file
-//! and renaming it, and checkouts produce removals that are not real.
-//!
-//! Which events matter is decided by a pure function, `is_relevant`, so the
-//! filter is table-tested and a change to it cannot silently drop edits.
+//! Watching a content folder. Each file event is classified by a pure,
+//! table-tested function into what must be read again: one brand folder,
+//! the tags, or everything. Editors save by writing a temporary file and
+//! renaming it, and a read is an event too (inotify reports opens): only
+//! changes to content files and to tags count, so marque is quiet when idle.
 
-use crate::source::dir::is_scratch_name;
+use crate::source::is_ignored;
 use anyhow::Result;
 use notify::{Event, EventKind, RecursiveMode, Watcher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// How often the polling watcher scans, when native watching is unavailable or refused.
 pub const POLL_INTERVAL: Duration = Duration::from_millis(250);
 
-/// True when a change at `path` (relative to the content root) can change
-/// what marque serves.
-pub fn is_relevant(rel: &Path) -> bool {
-    let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
-    let Some(first) = parts.first() else {
-        return true; // the root itself
-    };
-    if first.starts_with('.') || first.starts_with('_') || *first == "target" {
-        return false;
-    }
-    match parts.last() {
-        Some(name) => !is_scratch_name(name) && !parts.contains(&".git"),
-        None => true,
-    }
+/// What a file event asks to read again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// A file of one brand folder changed: the slug, and the path relative to the content root.
+    Brand { slug: String, file: String },
+    /// A tag was created, moved or deleted.
+    Tags,
+    /// Read everything again: a change at the top level, a rescan flag, a watcher error.
+    All,
 }
 
-/// True when an event needs a rebuild: a relevant path changed, or the
-/// watcher lost track (rescan flag) and everything must be read again.
-pub fn needs_rebuild(event: &Event, root: &Path) -> bool {
-    if event.need_rescan() {
-        return true;
+/// What a change at `rel` (relative to the content root) asks for, if anything.
+pub fn classify_path(rel: &Path) -> Option<Trigger> {
+    let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
+    if parts.len() != rel.iter().count() {
+        return Some(Trigger::All); // a name that is not UTF-8: be safe
     }
-    if matches!(event.kind, EventKind::Access(_)) {
-        return false;
+    if parts.is_empty() {
+        return Some(Trigger::All);
     }
-    event.paths.iter().any(|p| match p.strip_prefix(root) {
-        Ok(rel) => is_relevant(rel),
-        Err(_) => true,
+    if is_ignored(&parts) {
+        return None;
+    }
+    if parts.len() == 1 {
+        return Some(Trigger::All);
+    }
+    Some(Trigger::Brand {
+        slug: parts[0].to_string(),
+        file: parts.join("/"),
     })
+}
+
+/// True for event kinds that mean something was written, created, moved or removed.
+fn is_change(kind: &EventKind) -> bool {
+    !matches!(kind, EventKind::Access(_))
+}
+
+/// What an event in the content folder asks for.
+pub fn classify(event: &Event, root: &Path) -> Vec<Trigger> {
+    if event.need_rescan() {
+        return vec![Trigger::All];
+    }
+    if !is_change(&event.kind) {
+        return Vec::new();
+    }
+    event
+        .paths
+        .iter()
+        .filter_map(|p| match p.strip_prefix(root) {
+            Ok(rel) => classify_path(rel),
+            Err(_) => Some(Trigger::All),
+        })
+        .collect()
+}
+
+/// True for a change to a repository's tags: `refs/tags/…` or `packed-refs`
+/// written, created, moved or removed (reading them is no change).
+pub fn is_tag_change(event: &Event) -> bool {
+    is_change(&event.kind)
+        && event.paths.iter().any(|path| {
+            let parts: Vec<&str> = path.iter().filter_map(|c| c.to_str()).collect();
+            parts.last() == Some(&"packed-refs") || parts.windows(2).any(|w| w == ["refs", "tags"])
+        })
 }
 
 /// A running watcher; dropping it stops watching.
@@ -54,21 +87,15 @@ pub struct ContentWatcher {
     pub polling: bool,
 }
 
-/// True for a change to a repository's tags: `refs/tags/…` or `packed-refs`.
-pub fn is_tag_change(path: &Path) -> bool {
-    let parts: Vec<&str> = path.iter().filter_map(|c| c.to_str()).collect();
-    parts.last() == Some(&"packed-refs") || parts.windows(2).any(|w| w == ["refs", "tags"])
-}
-
 /// When `root` lies in a git work tree, watches its tags so that tagging a
 /// release updates the changelog without an edit.
-fn watch_tags(root: &Path, tx: UnboundedSender<()>) -> Option<Box<dyn Watcher + Send>> {
+fn watch_tags(root: &Path, tx: UnboundedSender<Trigger>) -> Option<Box<dyn Watcher + Send>> {
     let (repo, _) = crate::source::git::discover(root)?;
     let gitdir = repo.path().to_path_buf();
     let tags = gitdir.join("refs").join("tags");
     let mut w = notify::recommended_watcher(move |res: notify::Result<Event>| {
-        if res.is_ok_and(|e| e.paths.iter().any(|p| is_tag_change(p))) {
-            let _ = tx.send(());
+        if res.is_ok_and(|e| is_tag_change(&e)) {
+            let _ = tx.send(Trigger::Tags);
         }
     })
     .ok()?;
@@ -79,22 +106,26 @@ fn watch_tags(root: &Path, tx: UnboundedSender<()>) -> Option<Box<dyn Watcher + 
     Some(Box::new(w))
 }
 
-/// Watches `root` recursively and sends `()` for every event that needs a
-/// rebuild (and for every watcher error, which also means "read it all
-/// again"). Falls back to polling when native watching cannot start.
-pub fn watch(root: &Path, force_poll: bool, tx: UnboundedSender<()>) -> Result<ContentWatcher> {
-    let root = root.canonicalize()?;
+/// Watches `root` recursively and sends what each change asks for (every
+/// watcher error asks to read everything again). Falls back to polling
+/// when native watching cannot start.
+pub fn watch(
+    root: &Path,
+    force_poll: bool,
+    tx: UnboundedSender<Trigger>,
+) -> Result<ContentWatcher> {
+    let root: PathBuf = root.canonicalize()?;
     let tags = watch_tags(&root, tx.clone());
     let handler_root = root.clone();
     let handler = move |res: notify::Result<Event>| match res {
         Ok(event) => {
-            if needs_rebuild(&event, &handler_root) {
-                let _ = tx.send(());
+            for t in classify(&event, &handler_root) {
+                let _ = tx.send(t);
             }
         }
         Err(e) => {
-            tracing::warn!(error = %e, "file watcher error; rebuilding everything");
-            let _ = tx.send(());
+            tracing::warn!(error = %e, "file watcher error; reading everything again");
+            let _ = tx.send(Trigger::All);
         }
     };
     if !force_poll {
@@ -128,36 +159,45 @@ pub fn watch(root: &Path, force_poll: bool, tx: UnboundedSender<()>) -> Result<C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use notify::event::{AccessKind, CreateKind, ModifyKind, RemoveKind, RenameMode};
-    use std::path::PathBuf;
+    use notify::event::{AccessKind, AccessMode, CreateKind, ModifyKind, RemoveKind, RenameMode};
+
+    fn brand(slug: &str, file: &str) -> Option<Trigger> {
+        Some(Trigger::Brand {
+            slug: slug.into(),
+            file: file.into(),
+        })
+    }
 
     #[test]
-    fn relevant_paths_are_brand_files_not_scratch_or_tooling() {
-        let table: &[(&str, bool)] = &[
-            ("", true),
-            ("acme", true),
-            ("acme/brand.json", true),
-            ("acme/tokens.json", true),
-            ("acme/BRAND_BOOK.md", true),
-            ("acme/assets/logo.svg", true),
-            ("new-brand", true),
-            ("acme/.brand.json.swp", false),
-            ("acme/brand.json.swx", false),
-            ("acme/brand.json~", false),
-            ("acme/4913", false),
-            ("acme/.#brand.json", false),
-            ("acme/brand.json___jb_tmp___", false),
-            ("acme/brand.json___jb_old___", false),
-            ("acme/brand.json.tmp", false),
-            (".git/index", false),
-            (".git/refs/heads/main", false),
-            ("acme/.git/HEAD", false),
-            ("target/debug/x", false),
-            ("_drafts/brand.json", false),
-            (".hidden/brand.json", false),
+    fn paths_map_to_their_brand_or_to_everything() {
+        let table: &[(&str, Option<Trigger>)] = &[
+            ("", Some(Trigger::All)),
+            ("acme", Some(Trigger::All)),
+            ("new-brand", Some(Trigger::All)),
+            ("acme/brand.json", brand("acme", "acme/brand.json")),
+            ("acme/tokens.json", brand("acme", "acme/tokens.json")),
+            ("acme/BRAND_BOOK.md", brand("acme", "acme/BRAND_BOOK.md")),
+            (
+                "acme/assets/logo.svg",
+                brand("acme", "acme/assets/logo.svg"),
+            ),
+            ("acme/.brand.json.swp", None),
+            ("acme/brand.json.swx", None),
+            ("acme/brand.json~", None),
+            ("acme/4913", None),
+            ("acme/.#brand.json", None),
+            ("acme/brand.json___jb_tmp___", None),
+            ("acme/brand.json___jb_old___", None),
+            ("acme/brand.json.tmp", None),
+            (".git/index", None),
+            (".git/refs/heads/main", None),
+            ("acme/.git/HEAD", None),
+            ("target/debug/x", None),
+            ("_drafts/brand.json", None),
+            (".hidden/brand.json", None),
         ];
         for (path, want) in table {
-            assert_eq!(is_relevant(Path::new(path)), *want, "{path}");
+            assert_eq!(&classify_path(Path::new(path)), want, "{path}");
         }
     }
 
@@ -166,16 +206,7 @@ mod tests {
     }
 
     #[test]
-    fn tag_changes_are_recognised() {
-        assert!(is_tag_change(Path::new("/r/.git/refs/tags/acme@1.0.0")));
-        assert!(is_tag_change(Path::new("/r/.git/refs/tags/acme/v1.0.0")));
-        assert!(is_tag_change(Path::new("/r/.git/packed-refs")));
-        assert!(!is_tag_change(Path::new("/r/.git/refs/heads/main")));
-        assert!(!is_tag_change(Path::new("/r/.git/index")));
-    }
-
-    #[test]
-    fn every_kind_of_change_to_a_brand_file_triggers_a_rebuild() {
+    fn every_kind_of_change_to_a_brand_file_counts_and_reads_do_not() {
         let root = Path::new("/c");
         let kinds = [
             EventKind::Create(CreateKind::File),
@@ -190,23 +221,48 @@ mod tests {
             EventKind::Other,
         ];
         for kind in kinds {
-            assert!(
-                needs_rebuild(&event(kind, "acme/brand.json"), root),
+            assert_eq!(
+                classify(&event(kind, "acme/brand.json"), root),
+                vec![brand("acme", "acme/brand.json").unwrap()],
                 "{kind:?}"
             );
             assert!(
-                !needs_rebuild(&event(kind, "acme/.brand.json.swp"), root),
+                classify(&event(kind, "acme/.brand.json.swp"), root).is_empty(),
                 "{kind:?} on a swap file"
             );
         }
-        assert!(!needs_rebuild(
-            &event(EventKind::Access(AccessKind::Read), "acme/brand.json"),
-            root
-        ));
+        for access in [
+            AccessKind::Read,
+            AccessKind::Open(AccessMode::Read),
+            AccessKind::Close(AccessMode::Read),
+        ] {
+            assert!(
+                classify(&event(EventKind::Access(access), "acme/brand.json"), root).is_empty()
+            );
+        }
         let rescan = Event::new(EventKind::Other).set_flag(notify::event::Flag::Rescan);
-        assert!(
-            needs_rebuild(&rescan, root),
-            "a rescan flag rebuilds everything"
+        assert_eq!(
+            classify(&rescan, root),
+            vec![Trigger::All],
+            "a rescan flag reads everything"
         );
+    }
+
+    #[test]
+    fn tag_changes_count_but_reading_the_tags_does_not() {
+        let change = |p: &str| Event::new(EventKind::Create(CreateKind::File)).add_path(p.into());
+        let opened = |p: &str| {
+            Event::new(EventKind::Access(AccessKind::Open(AccessMode::Any))).add_path(p.into())
+        };
+        assert!(is_tag_change(&change("/r/.git/refs/tags/acme@1.0.0")));
+        assert!(is_tag_change(&change("/r/.git/refs/tags/acme/v1.0.0")));
+        assert!(is_tag_change(&change("/r/.git/packed-refs")));
+        assert!(!is_tag_change(&change("/r/.git/refs/heads/main")));
+        assert!(!is_tag_change(&change("/r/.git/index")));
+        assert!(
+            !is_tag_change(&opened("/r/.git/packed-refs")),
+            "reading tags is no change"
+        );
+        assert!(!is_tag_change(&opened("/r/.git/refs/tags/acme@1.0.0")));
     }
 }

@@ -9,6 +9,7 @@ pub mod llm;
 
 use crate::http::problem::Problem;
 use crate::http::AppState;
+use crate::snapshot::DemoBrand;
 use crate::spec::model::Prompt;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, State};
@@ -28,16 +29,6 @@ use tokio::sync::Semaphore;
 
 /// Largest request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
-
-/// What the demo needs of one brand, kept in the snapshot.
-#[derive(Debug)]
-pub struct DemoBrand {
-    pub slug: String,
-    pub version: String,
-    /// spec.md: the system context of every prompt.
-    pub spec_md: String,
-    pub prompts: Vec<Prompt>,
-}
 
 /// The endpoint's settings and shared state.
 pub struct Demo {

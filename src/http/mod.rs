@@ -91,7 +91,7 @@ pub fn router(state: AppState) -> Router {
 async fn metrics(State(app): State<AppState>) -> Response {
     use std::fmt::Write;
     let snap = app.snapshot.load();
-    let st = snap.stats;
+    let st = &snap.stats;
     let mut o = String::new();
     o.push_str("# HELP marque_http_responses_total Responses served, by status class.\n# TYPE marque_http_responses_total counter\n");
     for (i, c) in app.counters.by_class.iter().enumerate() {
@@ -366,7 +366,7 @@ async fn surface(
     match method {
         Method::GET | Method::HEAD => match resource {
             Some(r) => respond(&app, r, &method, &headers),
-            None => not_found(path).into_response(),
+            None => missing(&app, &snapshot, path, &method, &headers),
         },
         Method::OPTIONS => {
             let mut res = StatusCode::NO_CONTENT.into_response();
@@ -395,6 +395,58 @@ async fn surface(
         .into_response(),
         _ => not_found(path).into_response(),
     }
+}
+
+/// What a GET for a path that is not in the snapshot gets: a redirect when
+/// only a trailing slash is wrong, a browser the page of a brand that is
+/// not published (with its errors, status 404), anyone else a problem.
+fn missing(
+    app: &AppState,
+    snapshot: &Snapshot,
+    path: &str,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Response {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.len() < path.len()
+        && !trimmed.is_empty()
+        && (snapshot.get(trimmed).is_some() || snapshot.unpublished.contains_key(trimmed))
+    {
+        let mut res = StatusCode::PERMANENT_REDIRECT.into_response();
+        if let Ok(v) = HeaderValue::from_str(trimmed) {
+            res.headers_mut().insert(header::LOCATION, v);
+        }
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, app.cache_current.clone());
+        common_headers(res.headers_mut());
+        return res;
+    }
+    if let Some(page) = snapshot.unpublished.get(path) {
+        if accepts_html(headers) {
+            let mut res = respond(app, page, method, headers);
+            *res.status_mut() = StatusCode::NOT_FOUND;
+            return res;
+        }
+    }
+    not_found(path).into_response()
+}
+
+/// True when the client lists `text/html` as acceptable (a browser).
+fn accepts_html(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';');
+            let media = parts.next().unwrap_or("").trim();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            media.eq_ignore_ascii_case("text/html") && q > 0.0
+        })
 }
 
 /// A 404 that says what was not found: a brand, a surface of a brand, or a path.

@@ -78,10 +78,10 @@ pub enum Value {
     },
 }
 
-/// The body, and a warning for each token left out (with the token, when one is to blame).
+/// The body, and a warning for each token left out (with the token's pointer, when one is to blame).
 pub struct Output {
     pub body: String,
-    pub skipped: Vec<(String, Option<Token>)>,
+    pub skipped: Vec<(String, Option<String>)>,
 }
 
 /// Six decimals: finer than Figma stores, and stable across runs.
@@ -269,7 +269,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                     t.name(),
                     ty.as_str()
                 ),
-                Some(t.clone()),
+                Some(t.pointer.clone()),
             )),
         }
     }

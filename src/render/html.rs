@@ -9,8 +9,8 @@ use super::css::{self, Refs};
 use super::embed::{primary_logo, reference_hex};
 use super::escape::html;
 use super::spec_json::reference_value;
-use super::Context;
-use crate::spec::Brand;
+use super::{Context, Surface};
+use crate::spec::{Brand, Diagnostic, Severity};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
@@ -115,6 +115,11 @@ pre{background:#f1f3f5;border:1px solid #d9dde1;border-radius:8px;padding:12px;o
 a{color:#0b5cad}\
 footer{padding:24px;color:#4b5560;font-size:.9rem}\
 #marque-diagnostics{background:#fff4e5;border-bottom:3px solid #b54708;padding:12px 24px;color:#3d1f00}\
+#marque-diagnostics ul{margin:8px 0 0;padding-left:20px}\
+.badge{display:inline-block;font-size:.78rem;font-weight:600;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}\
+.badge.stale{background:#fff4e5;color:#8a3a00;border:1px solid #e8a86b}\
+.badge.unpublished{background:#fdecec;color:#8a1111;border:1px solid #e59a9a}\
+.slug{color:#4b5560;font-size:.85rem}\
 @media (max-width:640px){th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid #d9dde1;padding:8px 0}}";
 
 fn shell_quote(s: &str) -> String {
@@ -174,13 +179,50 @@ fn foot(out: &mut String, ctx: &Context) -> String {
         "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a></footer>\n<script>{script}</script>\n</body>\n</html>\n",
         html(&ctx.url("/llms.txt")),
         html(&ctx.url("/brands.json")),
-        html(&ctx.url("/schema/brand.schema.json"))
+        html(&ctx.schema_url())
     );
     csp(&script)
 }
 
 /// The brand's API page.
 pub fn render(brand: &Brand, ctx: &Context) -> Page {
+    render_page(brand, ctx, &[])
+}
+
+/// The API page of a stale brand: its last good version, with the errors
+/// that keep the new one from being published on top.
+pub fn render_with_errors(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
+    render_page(brand, ctx, diagnostics)
+}
+
+/// The banner that lists a brand's errors (nothing when it has none).
+fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
+    let errors: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if errors.is_empty() {
+        return;
+    }
+    let _ = write!(
+        o,
+        "<aside id=\"marque-diagnostics\" role=\"alert\"><strong>{}</strong><ul>",
+        html(title)
+    );
+    for d in errors {
+        let _ = write!(
+            o,
+            "<li><code>{}:{}:{}</code> {}</li>",
+            html(&d.file),
+            d.line,
+            d.column,
+            html(&d.message)
+        );
+    }
+    o.push_str("</ul></aside>\n");
+}
+
+fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
     let doc = &brand.doc;
     let s = &brand.slug;
     let mut o = String::new();
@@ -195,6 +237,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
             ("application/json", ctx.brand_url(s, "spec.json")),
         ],
         s,
+    );
+    banner(
+        &mut o,
+        "This brand has errors; the last good version is shown.",
+        diagnostics,
     );
     o.push_str("<header><div class=\"inner\">");
     if let Some(logo) = primary_logo(brand) {
@@ -220,35 +267,18 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
 
     // Endpoints
     o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");
-    let endpoints: [(&str, &str, String); 7] = [
-        (
-            "spec.json: canonical structured spec",
-            "application/json",
-            ctx.brand_url(s, "spec.json"),
-        ),
-        (
-            "spec.md: prose for a system prompt",
-            "text/markdown",
-            ctx.brand_url(s, "spec.md"),
-        ),
-        (
-            "tokens.css: CSS custom properties",
-            "text/css",
-            ctx.brand_url(s, "tokens.css"),
-        ),
-        (
-            "tokens.figma.json: Figma variables body",
-            "application/json",
-            ctx.brand_url(s, "tokens.figma.json"),
-        ),
-        (
-            "llms.txt: discovery for AI tools",
-            "text/plain",
-            ctx.brand_url(s, "llms.txt"),
-        ),
-        ("Embed script", "text/javascript", ctx.embed_url(s)),
-        ("This page", "text/html", ctx.brand_url(s, "")),
-    ];
+    let mut endpoints: Vec<(String, &str, String)> = Surface::ALL
+        .iter()
+        .map(|sf| {
+            (
+                format!("{}: {}", sf.file(), sf.label()),
+                sf.media_type().split(';').next().unwrap_or(""),
+                ctx.brand_url(s, sf.file()),
+            )
+        })
+        .collect();
+    endpoints.push(("Embed script".into(), "text/javascript", ctx.embed_url(s)));
+    endpoints.push(("This page".into(), "text/html", ctx.brand_url(s, "")));
     for (label, media, url) in &endpoints {
         let _ = write!(
             o,
@@ -259,7 +289,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
         snip.code(&mut o, &format!("curl -sS --compressed {url}"));
         o.push_str("</td></tr>\n");
     }
-    let demo_url = ctx.url(&format!("/api/brand-spec/{s}/demo"));
+    let demo_url = ctx.demo_url(s);
     let _ = write!(
         o,
         "<tr><td>Prompt demo (POST, rate limited)</td><td><code>application/json</code></td><td>See <a href=\"#prompts\">Prompt kit</a>: <code>{}</code></td></tr>\n</tbody></table></section>\n",
@@ -435,13 +465,13 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
             html(&ctx.brand_url(s, "changelog.md")),
             html(&ctx.brand_url(s, "changelog.json"))
         );
-        if let Some(v) = crate::changelog::unreleased(&brand.version, &brand.releases) {
+        if let Some(v) = crate::spec::release::unreleased(&brand.version, &brand.releases) {
             let _ = write!(o, "<h3>Unreleased: {}</h3>", html(&v.to_string()));
         }
         if brand.releases.is_empty() {
             o.push_str("<p>No release is tagged yet.</p>");
         }
-        for r in &brand.releases {
+        for r in brand.releases.iter() {
             let pinned = ctx.url(&format!("/brand/{s}@{}", r.version));
             let _ = write!(
                 o,
@@ -466,8 +496,28 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
     o.push_str("</section>\n");
 }
 
-/// The index page at `/`, listing every brand.
-pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
+/// A brand's state, as the index shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Ok,
+    /// Served from its last good version; the latest has errors.
+    Stale,
+    /// Never valid: not served.
+    Unpublished,
+}
+
+/// One row of the index: a brand folder, whether or not it is published.
+pub struct IndexEntry<'a> {
+    pub slug: &'a str,
+    /// The version being served, if any.
+    pub brand: Option<&'a Brand>,
+    pub state: State,
+    pub errors: usize,
+}
+
+/// The index page at `/`, listing every brand folder with its slug and
+/// state, so two copies of a brand, or a broken new one, can be told apart.
+pub fn render_index(entries: &[IndexEntry<'_>], ctx: &Context) -> Page {
     let mut o = String::new();
     head(
         &mut o,
@@ -481,32 +531,83 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> Page {
         "",
     );
     o.push_str("<header><div class=\"inner\"><h1>Brand books</h1><p>Specs for language models, design tokens for code and Figma, and prompt kits: one URL each.</p></div></header>\n<main><section><table><thead><tr><th>Brand</th><th>Version</th><th>Surfaces</th></tr></thead><tbody>\n");
-    for b in brands {
-        let links: Vec<String> = [
-            "spec.json",
-            "spec.md",
-            "tokens.css",
-            "tokens.figma.json",
-            "llms.txt",
-        ]
-        .iter()
-        .map(|f| format!("<a href=\"{}\">{f}</a>", html(&ctx.brand_url(&b.slug, f))))
-        .collect();
-        let _ = writeln!(
-            o,
-            "<tr><td><a href=\"{}\"><strong>{}</strong></a><br>{}</td><td>{} as of {}</td><td>{}</td></tr>",
-            html(&ctx.brand_url(&b.slug, "")),
-            html(&b.doc.name),
-            html(b.doc.summary.as_deref().unwrap_or("")),
-            html(&b.version.to_string()),
-            b.updated,
-            links.join(" · ")
-        );
+    for e in entries {
+        let badge = match e.state {
+            State::Ok => String::new(),
+            State::Stale => format!(
+                "<span class=\"badge stale\" title=\"the last good version is served\">stale: {} error(s)</span>",
+                e.errors
+            ),
+            State::Unpublished => format!(
+                "<span class=\"badge unpublished\">not published: {} error(s)</span>",
+                e.errors
+            ),
+        };
+        let page = html(&ctx.brand_url(e.slug, ""));
+        match e.brand {
+            Some(b) => {
+                let links: Vec<String> = Surface::ALL
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "<a href=\"{}\">{}</a>",
+                            html(&ctx.brand_url(&b.slug, f.file())),
+                            f.file()
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(
+                    o,
+                    "<tr><td><a href=\"{page}\"><strong>{}</strong></a>{badge}<br><code class=\"slug\">{}</code><br>{}</td><td>{} as of {}</td><td>{}</td></tr>",
+                    html(&b.doc.name),
+                    html(e.slug),
+                    html(b.doc.summary.as_deref().unwrap_or("")),
+                    html(&b.version.to_string()),
+                    b.updated,
+                    links.join(" · ")
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "<tr><td><a href=\"{page}\"><code>{}</code></a>{badge}</td><td>—</td><td>—</td></tr>",
+                    html(e.slug)
+                );
+            }
+        }
     }
-    if brands.is_empty() {
+    if entries.is_empty() {
         o.push_str("<tr><td colspan=\"3\">No brands are published yet.</td></tr>\n");
     }
     o.push_str("</tbody></table></section></main>\n");
+    let csp = foot(&mut o, ctx);
+    Page { body: o, csp }
+}
+
+/// The page a browser gets at `/brand/<slug>` for a brand folder that is
+/// not published: why, with every error and where it is.
+pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
+    let mut o = String::new();
+    head(
+        &mut o,
+        &format!("{slug} · not published"),
+        "This brand is not published because its content has errors.",
+        "",
+        &[],
+        slug,
+    );
+    banner(
+        &mut o,
+        "This brand is not published: fix these errors and it will be.",
+        diagnostics,
+    );
+    let _ = write!(
+        o,
+        "<header><div class=\"inner\"><h1><code>{}</code> is not published</h1><p>The folder <code>{}/</code> holds a brand.json, but the brand has errors, so none of its surfaces are served yet. Each error above names the file, line and column; <code>marque check</code> shows them with the source line.</p></div></header>\n<main><p><a href=\"{}\">All brands</a></p></main>\n",
+        html(slug),
+        html(slug),
+        html(&ctx.url("/"))
+    );
     let csp = foot(&mut o, ctx);
     Page { body: o, csp }
 }

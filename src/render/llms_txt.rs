@@ -57,7 +57,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
                 "- [{title}]({}#prompt-{}): {desc}Run it with POST {} and {{\"promptId\": \"{}\"}}.",
                 ctx.brand_url(s, ""),
                 p.id,
-                ctx.url(&format!("/api/brand-spec/{s}/demo")),
+                ctx.demo_url(s),
                 p.id
             );
         }
@@ -71,7 +71,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [brand.json schema]({}): JSON Schema of the source format.",
-        ctx.url("/schema/brand.schema.json")
+        ctx.schema_url()
     );
     let _ = writeln!(
         o,
@@ -114,7 +114,7 @@ pub fn render_index(brands: &[&Brand], ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [brand.json schema]({}): JSON Schema of the source format.",
-        ctx.url("/schema/brand.schema.json")
+        ctx.schema_url()
     );
     o
 }

@@ -2,6 +2,7 @@
 //! take validated brands and return text; they never fail and never do IO,
 //! and the same input always gives byte-identical output.
 
+pub mod changelog;
 pub mod css;
 pub mod embed;
 pub mod escape;
@@ -17,8 +18,6 @@ pub mod tokens_css;
 pub struct Context {
     /// Absolute base URL without a trailing slash, e.g. `https://brand.example.com`.
     pub public_url: String,
-    /// The content revision (a commit id), when the content comes from git.
-    pub revision: Option<String>,
     /// Pages subscribe to `/events` and reload when a new snapshot is in (watch mode).
     pub live_reload: bool,
     /// Set when rendering a released version: links point at `/brand/<slug>@<version>/…`.
@@ -26,10 +25,9 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn new(public_url: &str, revision: Option<String>) -> Context {
+    pub fn new(public_url: &str) -> Context {
         Context {
             public_url: public_url.trim_end_matches('/').to_string(),
-            revision,
             live_reload: false,
             pin: None,
         }
@@ -62,13 +60,70 @@ impl Context {
     pub fn embed_url(&self, slug: &str) -> String {
         self.url(&format!("/embed/brand/{}", self.brand_key(slug)))
     }
+
+    /// Absolute URL of the brand's demo endpoint.
+    pub fn demo_url(&self, slug: &str) -> String {
+        self.url(&format!("/api/brand-spec/{slug}/demo"))
+    }
+
+    /// Absolute URL of the published brand.json schema.
+    pub fn schema_url(&self) -> String {
+        self.url(SCHEMA_PATH)
+    }
 }
 
-/// The surfaces every brand publishes, as (file name, media type).
-pub const SURFACES: &[(&str, &str)] = &[
-    ("spec.json", "application/json"),
-    ("spec.md", "text/markdown; charset=utf-8"),
-    ("tokens.css", "text/css; charset=utf-8"),
-    ("tokens.figma.json", "application/json"),
-    ("llms.txt", "text/plain; charset=utf-8"),
-];
+/// Where the brand.json schema is published.
+pub const SCHEMA_PATH: &str = "/schema/brand.schema.json";
+
+/// The documents every brand publishes under `/brand/<slug>/<file>`: the one
+/// list that the builder, the pages, spec.json's links and the tests use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Surface {
+    SpecJson,
+    SpecMd,
+    TokensCss,
+    TokensFigma,
+    LlmsTxt,
+}
+
+impl Surface {
+    pub const ALL: [Surface; 5] = [
+        Surface::SpecJson,
+        Surface::SpecMd,
+        Surface::TokensCss,
+        Surface::TokensFigma,
+        Surface::LlmsTxt,
+    ];
+
+    /// The file name in the brand's path.
+    pub fn file(self) -> &'static str {
+        match self {
+            Surface::SpecJson => "spec.json",
+            Surface::SpecMd => "spec.md",
+            Surface::TokensCss => "tokens.css",
+            Surface::TokensFigma => "tokens.figma.json",
+            Surface::LlmsTxt => "llms.txt",
+        }
+    }
+
+    /// The exact `Content-Type` it is served with.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Surface::SpecJson | Surface::TokensFigma => "application/json",
+            Surface::SpecMd => "text/markdown; charset=utf-8",
+            Surface::TokensCss => "text/css; charset=utf-8",
+            Surface::LlmsTxt => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// What it is, for people: one line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Surface::SpecJson => "canonical structured spec",
+            Surface::SpecMd => "prose for a system prompt",
+            Surface::TokensCss => "CSS custom properties",
+            Surface::TokensFigma => "Figma variables body",
+            Surface::LlmsTxt => "discovery for AI tools",
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //! model types, and the others wrap them to add computed fields.
 
 use super::css::{self, Refs};
-use super::Context;
+use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
 use crate::spec::tokens::{Component, Item, StrokeStyle, TokenSet, TokenValue};
@@ -110,16 +110,17 @@ pub fn reference_value(tokens: &TokenSet, reference: &str) -> String {
 
 pub fn links(brand: &Brand, ctx: &Context) -> Links {
     let s = &brand.slug;
+    let url = |surface: Surface| ctx.brand_url(s, surface.file());
     Links {
         page: ctx.brand_url(s, ""),
-        spec_json: ctx.brand_url(s, "spec.json"),
-        spec_md: ctx.brand_url(s, "spec.md"),
-        tokens_css: ctx.brand_url(s, "tokens.css"),
-        tokens_figma_json: ctx.brand_url(s, "tokens.figma.json"),
-        llms_txt: ctx.brand_url(s, "llms.txt"),
+        spec_json: url(Surface::SpecJson),
+        spec_md: url(Surface::SpecMd),
+        tokens_css: url(Surface::TokensCss),
+        tokens_figma_json: url(Surface::TokensFigma),
+        llms_txt: url(Surface::LlmsTxt),
         embed: ctx.embed_url(s),
-        demo: ctx.url(&format!("/api/brand-spec/{s}/demo")),
-        schema: ctx.url("/schema/brand.schema.json"),
+        demo: ctx.demo_url(s),
+        schema: ctx.schema_url(),
     }
 }
 
@@ -132,7 +133,7 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
         version: brand.version.to_string(),
         updated: brand.updated.to_string(),
         summary: doc.summary.as_deref(),
-        revision: ctx.revision.as_deref(),
+        revision: brand.revision.as_deref(),
         links: links(brand, ctx),
         tokens: tokens_tree(tokens),
         voice: &doc.voice,

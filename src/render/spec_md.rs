@@ -66,7 +66,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     );
     para(&mut o, doc.summary.as_deref());
     let _ = writeln!(o, "Brand slug: {}.", md_code(&brand.slug));
-    if let Some(rev) = &ctx.revision {
+    if let Some(rev) = &brand.revision {
         let _ = writeln!(o, "Content revision: {}.", md_code(rev));
     }
     o.push('\n');

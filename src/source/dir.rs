@@ -1,151 +1,395 @@
-//! Directory source: reads `<root>/<slug>/…` from the file system.
+//! Directory source: reads `<root>/<slug>/…` from the file system, and keeps
+//! what it read so a reload reads again only the brand folders that changed.
 //!
-//! A top-level folder is a brand when it holds `brand.json`; folders whose
-//! names start with `.` or `_` are ignored. Of each brand, marque reads
+//! A top-level folder is a brand when it holds an entry named `brand.json`
+//! (whatever that entry turns out to be: a directory or a FIFO there is a
+//! diagnostic, never a silent unpublish). Of each brand, marque reads
 //! brand.json, tokens.json, BRAND_BOOK.md and everything under assets/.
-//! Symbolic links are followed only when they stay inside the brand folder.
+//!
+//! Only regular files are read, and never by waiting on them (a FIFO is
+//! opened non-blocking and refused). Symbolic links are followed only when
+//! they stay inside the brand folder (the brand folder itself: inside the
+//! content folder), and a folder is entered at most once, so a link loop
+//! cannot multiply the files or the work. A brand folder holds at most
+//! [`limits::MAX_BRAND_BYTES`] and [`limits::MAX_ASSETS`] files.
 
-use super::Content;
-use crate::spec::brand::MAX_ASSET_BYTES;
-use crate::spec::diag::file_error;
-use crate::spec::BrandFiles;
+use super::{is_ignored, is_scratch_name, Content, Releases};
+use crate::spec::diag::{file_error, file_warning};
+use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{Context as _, Result};
-use std::collections::BTreeMap;
+use bytes::Bytes;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Files at the top of a brand folder that marque reads.
 pub const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
 
-/// True for names editors and tools leave behind, which are never content.
-pub fn is_scratch_name(name: &str) -> bool {
-    name.starts_with('.')
-        || name.ends_with('~')
-        || name.ends_with(".swp")
-        || name.ends_with(".swx")
-        || name.ends_with(".tmp")
-        || name.ends_with("___jb_tmp___")
-        || name.ends_with("___jb_old___")
-        || name == "4913"
+/// A content folder, read once and then kept current brand by brand.
+pub struct DirSource {
+    root: PathBuf,
+    brands: BTreeMap<String, Arc<BrandFiles>>,
+    history: Option<super::git::History>,
+    /// Whether the folder lies in a git work tree whose tags give releases.
+    in_git: Option<bool>,
 }
 
-/// Reads every brand under `root`. Fails only when `root` itself cannot be read.
-pub fn read_content(root: &Path) -> Result<Content> {
-    let mut content = Content::default();
+impl DirSource {
+    pub fn new(root: &Path) -> DirSource {
+        DirSource {
+            root: root.to_path_buf(),
+            brands: BTreeMap::new(),
+            history: None,
+            in_git: None,
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// True when `rel` (`acme/brand.json`) is a file that was read, or one
+    /// that exists now: what a report of changed files should name.
+    pub fn is_known(&self, rel: &str) -> bool {
+        let read_before = rel
+            .split_once('/')
+            .and_then(|(slug, path)| self.brands.get(slug).map(|b| b.get(path).is_some()))
+            .unwrap_or(false);
+        read_before || self.root.join(rel).exists()
+    }
+
+    /// Reads every brand folder again, and the tags. Fails only when the
+    /// content folder itself cannot be read.
+    pub fn read_all(&mut self) -> Result<()> {
+        let slugs = list_brands(&self.root)?;
+        self.brands.clear();
+        for slug in slugs {
+            if let Some(files) = read_brand(&self.root, &slug) {
+                self.brands.insert(slug, Arc::new(files));
+            }
+        }
+        self.read_tags();
+        Ok(())
+    }
+
+    /// Reads again only the named brand folders (a folder that is gone, or
+    /// no longer a brand, is dropped).
+    pub fn reread(&mut self, slugs: &BTreeSet<String>) -> Result<()> {
+        if !self.root.is_dir() {
+            anyhow::bail!("cannot read content folder {}", self.root.display());
+        }
+        for slug in slugs {
+            let is_brand = !is_ignored(&[slug.as_str()]) && holds_brand_json(&self.root, slug);
+            match is_brand.then(|| read_brand(&self.root, slug)).flatten() {
+                Some(files) => {
+                    self.brands.insert(slug.clone(), Arc::new(files));
+                }
+                None => {
+                    self.brands.remove(slug);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the tags of the git work tree the folder lies in, if any; only
+    /// tags that are new or moved since the last read cost anything.
+    pub fn read_tags(&mut self) {
+        if self.in_git == Some(false) {
+            return;
+        }
+        match super::git::discover(&self.root) {
+            Some((repo, prefix)) => {
+                self.in_git = Some(true);
+                let history = super::git::History::read(&repo, &prefix, self.history.take());
+                self.history = Some(history);
+            }
+            None => self.in_git = Some(false),
+        }
+    }
+
+    /// What was read, with each brand's releases attached.
+    pub fn content(&self) -> Content {
+        let empty = Releases::new();
+        let (releases, diagnostics, pinned) = match &self.history {
+            Some(h) => (&h.releases, h.diagnostics.clone(), h.pinned.clone()),
+            None => (&empty, Vec::new(), Vec::new()),
+        };
+        let brands: Vec<Arc<BrandFiles>> = self
+            .brands
+            .values()
+            .map(|b| super::with_releases(b, releases))
+            .collect();
+        let slugs: HashSet<&str> = brands.iter().map(|b| b.slug.as_str()).collect();
+        Content {
+            diagnostics: diagnostics
+                .into_iter()
+                .filter(|d| slugs.contains(d.brand.as_str()))
+                .collect(),
+            pinned: pinned
+                .into_iter()
+                .filter(|p| slugs.contains(p.files.slug.as_str()))
+                .collect(),
+            brands,
+        }
+    }
+}
+
+/// True when `<root>/<slug>` holds an entry named brand.json (of any kind).
+fn holds_brand_json(root: &Path, slug: &str) -> bool {
+    fs::symlink_metadata(root.join(slug).join("brand.json")).is_ok()
+}
+
+/// The top-level folders of `root` that are brands, sorted.
+fn list_brands(root: &Path) -> Result<Vec<String>> {
     let entries = fs::read_dir(root)
         .with_context(|| format!("cannot read content folder {}", root.display()))?;
     let mut slugs: Vec<String> = entries
         .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_dir())
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| !n.starts_with('.') && !n.starts_with('_') && n != "target")
-        .filter(|n| root.join(n).join("brand.json").is_file())
+        .filter(|n| !is_ignored(&[n.as_str()]))
+        .filter(|n| root.join(n).is_dir() && holds_brand_json(root, n))
         .collect();
     slugs.sort();
-    for slug in slugs {
-        let (files, mut diags) = read_brand(root, &slug);
-        content.diagnostics.append(&mut diags);
-        content.brands.push(files);
-    }
-    Ok(content)
+    Ok(slugs)
 }
 
-/// Reads one brand folder. Missing files are simply absent (validation reports them).
-pub fn read_brand(root: &Path, slug: &str) -> (BrandFiles, Vec<crate::spec::Diagnostic>) {
+/// Reads one brand folder, or `None` when it is not a brand (any more).
+/// Whatever cannot be read becomes a problem carried with the files.
+pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
     let dir = root.join(slug);
+    let mut problems = Vec::new();
     let mut files = BTreeMap::new();
-    let mut diags = Vec::new();
-    let Ok(base) = dir.canonicalize() else {
-        return (
-            BrandFiles {
-                slug: slug.to_string(),
-                files,
-                releases: Vec::new(),
-            },
-            diags,
-        );
+    let base = match dir.canonicalize() {
+        Ok(b) => b,
+        Err(_) => return None,
+    };
+    let root_base = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    if !base.starts_with(&root_base) || base == root_base {
+        problems.push(file_error(
+            slug,
+            &format!("{slug}/"),
+            "the brand folder is a link to a folder outside the content folder; it is not read",
+        ));
+        return Some(BrandFiles::new(slug, files, problems));
+    }
+    if !holds_brand_json(root, slug) {
+        return None;
+    }
+    let mut reader = Reader {
+        slug,
+        base: &base,
+        problems: &mut problems,
+        bytes: 0,
+        count: 0,
     };
     for name in BRAND_FILES {
-        if let Some(bytes) = read_inside(&base, &dir.join(name), slug, name, &mut diags) {
+        if let Some(bytes) = reader.read_file(&dir.join(name), name, true) {
             files.insert((*name).to_string(), bytes);
         }
     }
-    let mut stack: Vec<(PathBuf, String)> = vec![(dir.join("assets"), "assets".to_string())];
-    while let Some((path, rel)) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&path) else {
-            continue;
-        };
-        for entry in entries.filter_map(|e| e.ok()) {
-            let Ok(name) = entry.file_name().into_string() else {
-                continue;
-            };
-            if is_scratch_name(&name) {
-                continue;
+    reader.read_assets(&dir.join("assets"), &mut files);
+    Some(BrandFiles::new(slug, files, problems))
+}
+
+/// Reads the files of one brand folder, counting what it read against the limits.
+struct Reader<'a> {
+    slug: &'a str,
+    /// The brand folder, canonical.
+    base: &'a Path,
+    problems: &'a mut Vec<Diagnostic>,
+    bytes: usize,
+    count: usize,
+}
+
+impl Reader<'_> {
+    fn error(&mut self, rel: &str, message: impl Into<String>) {
+        let file = format!("{}/{rel}", self.slug);
+        self.problems.push(file_error(self.slug, &file, message));
+    }
+
+    fn warning(&mut self, rel: &str, message: impl Into<String>) {
+        let file = format!("{}/{rel}", self.slug);
+        self.problems.push(file_warning(self.slug, &file, message));
+    }
+
+    /// Reads a regular file inside the brand folder. `required_kind`: the
+    /// file must be a regular file if it exists at all (brand.json and
+    /// friends); anything else at that name is an error.
+    fn read_file(&mut self, path: &Path, rel: &str, required_kind: bool) -> Option<Bytes> {
+        let link = fs::symlink_metadata(path).ok()?;
+        let meta = match fs::metadata(path) {
+            Ok(m) => m,
+            Err(_) if link.file_type().is_symlink() => {
+                self.error(rel, "is a symbolic link to nothing; it is not read");
+                return None;
             }
-            let child = entry.path();
-            let child_rel = format!("{rel}/{name}");
-            if child.is_dir() {
-                if within(&base, &child) {
-                    stack.push((child, child_rel));
-                } else {
-                    diags.push(file_error(
-                        slug,
-                        &format!("{slug}/{child_rel}"),
-                        "folder links outside the brand folder; it is not published",
-                    ));
-                }
-            } else if let Some(bytes) = read_inside(&base, &child, slug, &child_rel, &mut diags) {
-                files.insert(child_rel, bytes);
+            Err(e) => {
+                self.error(rel, format!("cannot be read: {e}"));
+                return None;
+            }
+        };
+        if !meta.is_file() {
+            let kind = kind_of(&meta);
+            if required_kind {
+                self.error(rel, format!("is {kind}, not a file"));
+            } else {
+                self.warning(rel, format!("is {kind}, not a file; it is not published"));
+            }
+            return None;
+        }
+        if link.file_type().is_symlink() && !within(self.base, path) {
+            self.error(
+                rel,
+                "is a link to a file outside the brand folder; it is not read",
+            );
+            return None;
+        }
+        if meta.len() > limits::MAX_FILE_BYTES as u64 {
+            self.error(
+                rel,
+                format!(
+                    "file is {} bytes; the limit is {}",
+                    meta.len(),
+                    limits::describe_bytes(limits::MAX_FILE_BYTES)
+                ),
+            );
+            return None;
+        }
+        if self.bytes + meta.len() as usize > limits::MAX_BRAND_BYTES {
+            self.error(
+                rel,
+                format!(
+                    "the brand folder holds more than {}; this file and any after it are not read",
+                    limits::describe_bytes(limits::MAX_BRAND_BYTES)
+                ),
+            );
+            return None;
+        }
+        match read_regular(path, limits::MAX_FILE_BYTES) {
+            Ok(bytes) => {
+                self.bytes += bytes.len();
+                self.count += 1;
+                Some(Bytes::from(bytes))
+            }
+            Err(e) => {
+                self.error(rel, format!("cannot be read: {e}"));
+                None
             }
         }
     }
-    (
-        BrandFiles {
-            slug: slug.to_string(),
-            files,
-            releases: Vec::new(),
-        },
-        diags,
-    )
+
+    /// Walks assets/, entering each real folder once.
+    fn read_assets(&mut self, assets: &Path, files: &mut BTreeMap<String, Bytes>) {
+        let mut visited: HashSet<PathBuf> = HashSet::new();
+        let mut stack: Vec<(PathBuf, String, usize)> =
+            vec![(assets.to_path_buf(), "assets".into(), 0)];
+        while let Some((path, rel, depth)) = stack.pop() {
+            let Ok(real) = path.canonicalize() else {
+                continue;
+            };
+            if !real.starts_with(self.base) {
+                self.error(
+                    &rel,
+                    "is a link to a folder outside the brand folder; it is not published",
+                );
+                continue;
+            }
+            if !visited.insert(real) {
+                self.warning(
+                    &rel,
+                    "is a link to a folder already published; it is skipped (a link loop?)",
+                );
+                continue;
+            }
+            if depth > limits::MAX_ASSET_DEPTH {
+                self.error(&rel, "folders are nested too deeply; it is not published");
+                continue;
+            }
+            let Ok(entries) = fs::read_dir(&path) else {
+                continue;
+            };
+            let mut names: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| !is_scratch_name(n))
+                .collect();
+            names.sort();
+            for name in names.into_iter().rev() {
+                let child = path.join(&name);
+                let child_rel = format!("{rel}/{name}");
+                if child.is_dir() {
+                    stack.push((child, child_rel, depth + 1));
+                    continue;
+                }
+                if self.count >= limits::MAX_ASSETS {
+                    self.error(
+                        &child_rel,
+                        format!(
+                            "the brand folder holds more than {} files; this one and any after it are not published",
+                            limits::MAX_ASSETS
+                        ),
+                    );
+                    return;
+                }
+                if let Some(bytes) = self.read_file(&child, &child_rel, false) {
+                    files.insert(child_rel, bytes);
+                }
+            }
+        }
+    }
+}
+
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
 }
 
 fn within(base: &Path, path: &Path) -> bool {
     path.canonicalize().is_ok_and(|p| p.starts_with(base))
 }
 
-fn read_inside(
-    base: &Path,
-    path: &Path,
-    slug: &str,
-    rel: &str,
-    diags: &mut Vec<crate::spec::Diagnostic>,
-) -> Option<Vec<u8>> {
-    let meta = fs::metadata(path).ok()?;
+/// Reads a regular file without ever blocking on it: opened non-blocking
+/// (a FIFO swapped in after the check cannot stall the reader), checked
+/// again on the open handle, and read to at most `limit` bytes.
+fn read_regular(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
     if !meta.is_file() {
-        return None;
+        return Err(std::io::Error::other("not a regular file"));
     }
-    let file = format!("{slug}/{rel}");
-    if !within(base, path) {
-        diags.push(file_error(
-            slug,
-            &file,
-            "file links outside the brand folder; it is not read",
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(std::io::Error::other(
+            "the file grew past the size limit while being read",
         ));
-        return None;
     }
-    if meta.len() > MAX_ASSET_BYTES as u64 {
-        diags.push(file_error(
-            slug,
-            &file,
-            format!("file is {} bytes; the limit is 5 MiB", meta.len()),
-        ));
-        return None;
-    }
-    match fs::read(path) {
-        Ok(bytes) => Some(bytes),
-        Err(e) => {
-            diags.push(file_error(slug, &file, format!("cannot read file: {e}")));
-            None
-        }
-    }
+    Ok(bytes)
 }

@@ -1,28 +1,26 @@
 //! Git source: read one commit's tree from the object database (no work
-//! tree), and the brand's releases from its tags.
+//! tree), and the brands' releases from the repository's tags.
 //!
-//! Everything here is synchronous: git2's `Repository` is `Send` but not
-//! `Sync`, so one blocking worker owns it and calls these functions.
+//! Both are kept between reads: a brand folder is read again only when its
+//! subtree id changed between the old and the new commit, and a tag costs
+//! work only when it is new or moved. Everything here is synchronous:
+//! git2's `Repository` is `Send` but not `Sync`, so one blocking worker owns
+//! it and calls these functions.
 
-use super::Content;
-use crate::changelog::{parse_tag, sort_newest_first, Release};
-use crate::source::dir::{is_scratch_name, BRAND_FILES};
-use crate::spec::brand::{parse_version, MAX_ASSET_BYTES};
+use super::{is_ignored, is_scratch_name, Content, Pinned, Releases};
+use crate::source::dir::BRAND_FILES;
+use crate::spec::brand::parse_version;
 use crate::spec::diag::{file_error, Severity};
-use crate::spec::{BrandFiles, Diagnostic};
+use crate::spec::release::{parse_tag, sort_newest_first, Release};
+use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{anyhow, Context as _, Result};
+use bytes::Bytes;
 use chrono::{DateTime, NaiveDate};
 use git2::{ObjectType, Oid, Repository, Tree, TreeWalkMode, TreeWalkResult};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 const LINK_MODE: i32 = 0o120000;
-
-/// A released version's files, to render at `/brand/<slug>@<version>/…`.
-#[derive(Debug, Clone)]
-pub struct Pinned {
-    pub release: Release,
-    pub files: BrandFiles,
-}
 
 /// The content tree below `prefix` (`""` or `"content/"`) of a commit.
 fn content_tree<'r>(repo: &'r Repository, commit: Oid, prefix: &str) -> Result<Tree<'r>> {
@@ -37,62 +35,142 @@ fn content_tree<'r>(repo: &'r Repository, commit: Oid, prefix: &str) -> Result<T
     Ok(entry.to_object(repo)?.peel_to_tree()?)
 }
 
-/// Reads every brand of a commit.
-pub fn content_at(repo: &Repository, commit: Oid, prefix: &str) -> Result<Content> {
-    let root = content_tree(repo, commit, prefix)?;
-    let mut content = Content::default();
-    for entry in root.iter() {
-        let Some(name) = entry.name() else { continue };
-        if entry.kind() != Some(ObjectType::Tree) || name.starts_with('.') || name.starts_with('_')
-        {
-            continue;
-        }
-        let tree = entry.to_object(repo)?.peel_to_tree()?;
-        if tree.get_name("brand.json").is_none() {
-            continue;
-        }
-        let (files, mut diags) = brand_files(repo, &tree, name);
-        content.diagnostics.append(&mut diags);
-        content.brands.push(files);
-    }
-    content.brands.sort_by(|a, b| a.slug.cmp(&b.slug));
-    Ok(content)
+/// The brand folders of one branch, read commit by commit.
+pub struct GitSource {
+    prefix: String,
+    /// Each brand's subtree id and files, as of the last commit read.
+    brands: BTreeMap<String, (Oid, Arc<BrandFiles>)>,
+    history: Option<History>,
 }
 
-/// Reads one brand folder of a tree: brand.json, tokens.json, BRAND_BOOK.md and assets/.
-pub fn brand_files(
-    repo: &Repository,
-    tree: &Tree<'_>,
-    slug: &str,
-) -> (BrandFiles, Vec<Diagnostic>) {
+/// What changed between two reads.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Changed {
+    /// Brands whose folder was added, changed or removed.
+    pub brands: Vec<String>,
+    /// Whether tags were added, moved or deleted.
+    pub tags: bool,
+}
+
+impl GitSource {
+    pub fn new(prefix: &str) -> GitSource {
+        GitSource {
+            prefix: prefix.to_string(),
+            brands: BTreeMap::new(),
+            history: None,
+        }
+    }
+
+    /// Reads the brands of `commit`, reusing every brand folder whose tree
+    /// did not change, and the releases from the tags.
+    pub fn read(&mut self, repo: &Repository, commit: Oid) -> Result<(Content, Changed)> {
+        let root = content_tree(repo, commit, &self.prefix)?;
+        let mut next = BTreeMap::new();
+        let mut changed = Changed::default();
+        for entry in root.iter() {
+            let Some(name) = entry.name() else { continue };
+            if entry.kind() != Some(ObjectType::Tree) || is_ignored(&[name]) {
+                continue;
+            }
+            let oid = entry.id();
+            if let Some((old, files)) = self.brands.get(name).filter(|(old, _)| *old == oid) {
+                next.insert(name.to_string(), (*old, files.clone()));
+                continue;
+            }
+            let tree = entry.to_object(repo)?.peel_to_tree()?;
+            if tree.get_name("brand.json").is_none() {
+                continue;
+            }
+            let files = brand_files(repo, &tree, name);
+            changed.brands.push(name.to_string());
+            next.insert(name.to_string(), (oid, Arc::new(files)));
+        }
+        changed.brands.extend(
+            self.brands
+                .keys()
+                .filter(|s| !next.contains_key(*s))
+                .cloned(),
+        );
+        changed.brands.sort();
+        self.brands = next;
+        let before = self.history.as_ref().map(|h| h.tags.clone());
+        let history = History::read(repo, &self.prefix, self.history.take());
+        changed.tags = before.as_ref() != Some(&history.tags);
+        let content = history.content(self.brands.values().map(|(_, f)| f));
+        self.history = Some(history);
+        Ok((content, changed))
+    }
+}
+
+/// Reads one brand folder of a tree: brand.json, tokens.json, BRAND_BOOK.md
+/// and assets/. Symbolic links are never published from git.
+pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles {
     let mut files = BTreeMap::new();
-    let mut diags = Vec::new();
-    let mut take = |path: String, entry: &git2::TreeEntry<'_>, diags: &mut Vec<Diagnostic>| {
+    let mut problems = Vec::new();
+    let mut total = 0usize;
+    let mut take = |path: String,
+                    entry: &git2::TreeEntry<'_>,
+                    problems: &mut Vec<Diagnostic>|
+     -> bool {
         let file = format!("{slug}/{path}");
         if entry.filemode() == LINK_MODE {
-            diags.push(file_error(
+            problems.push(file_error(
                 slug,
                 &file,
                 "symbolic links are not published from git",
             ));
-            return;
+            return true;
+        }
+        match entry.kind() {
+            Some(ObjectType::Blob) => {}
+            Some(ObjectType::Tree) => {
+                problems.push(file_error(slug, &file, "is a folder, not a file"));
+                return true;
+            }
+            _ => {
+                problems.push(file_error(slug, &file, "is not a file (a submodule?)"));
+                return true;
+            }
         }
         let Ok(blob) = entry.to_object(repo).and_then(|o| o.peel_to_blob()) else {
-            return;
-        };
-        if blob.size() > MAX_ASSET_BYTES {
-            diags.push(file_error(
+            problems.push(file_error(
                 slug,
                 &file,
-                format!("file is {} bytes; the limit is 5 MiB", blob.size()),
+                "cannot be read from the repository",
             ));
-            return;
+            return true;
+        };
+        if blob.size() > limits::MAX_FILE_BYTES {
+            problems.push(file_error(
+                slug,
+                &file,
+                format!(
+                    "file is {} bytes; the limit is {}",
+                    blob.size(),
+                    limits::describe_bytes(limits::MAX_FILE_BYTES)
+                ),
+            ));
+            return true;
         }
-        files.insert(path, blob.content().to_vec());
+        if total + blob.size() > limits::MAX_BRAND_BYTES || files.len() >= limits::MAX_ASSETS {
+            problems.push(file_error(
+                slug,
+                &file,
+                format!(
+                    "the brand folder holds more than {} or {} files; this file and any after it are not read",
+                    limits::describe_bytes(limits::MAX_BRAND_BYTES),
+                    limits::MAX_ASSETS
+                ),
+            ));
+            return false;
+        }
+        total += blob.size();
+        files.insert(path, Bytes::copy_from_slice(blob.content()));
+        true
     };
     for name in BRAND_FILES {
         if let Some(entry) = tree.get_name(name) {
-            take((*name).to_string(), &entry, &mut diags);
+            take((*name).to_string(), &entry, &mut problems);
         }
     }
     if let Some(assets) = tree
@@ -102,27 +180,26 @@ pub fn brand_files(
     {
         let _ = assets.walk(TreeWalkMode::PreOrder, |dir, entry| {
             let name = entry.name().unwrap_or_default();
+            if is_scratch_name(name) {
+                return TreeWalkResult::Skip;
+            }
             if entry.kind() == Some(ObjectType::Tree) {
-                return if name.starts_with('.') {
+                return if dir.matches('/').count() >= limits::MAX_ASSET_DEPTH {
                     TreeWalkResult::Skip
                 } else {
                     TreeWalkResult::Ok
                 };
             }
-            if !is_scratch_name(name) {
-                take(format!("assets/{dir}{name}"), entry, &mut diags);
+            if take(format!("assets/{dir}{name}"), entry, &mut problems) {
+                TreeWalkResult::Ok
+            } else {
+                TreeWalkResult::Abort
             }
-            TreeWalkResult::Ok
         });
     }
-    (
-        BrandFiles {
-            slug: slug.to_string(),
-            files,
-            releases: Vec::new(),
-        },
-        diags,
-    )
+    let mut files = BrandFiles::new(slug, files, problems);
+    files.revision = Some(tree.id().to_string());
+    files
 }
 
 fn date_of(time: git2::Time) -> NaiveDate {
@@ -139,6 +216,9 @@ fn version_at(repo: &Repository, commit: Oid, prefix: &str, slug: &str) -> Optio
         .get_path(std::path::Path::new(&format!("{slug}/brand.json")))
         .ok()?;
     let blob = entry.to_object(repo).ok()?.peel_to_blob().ok()?;
+    if blob.size() > limits::MAX_FILE_BYTES {
+        return None;
+    }
     let v: serde_json::Value = serde_json::from_slice(blob.content()).ok()?;
     v["version"].as_str().map(str::to_string)
 }
@@ -153,6 +233,9 @@ fn brand_tree_id(commit: &git2::Commit<'_>, path: &str) -> Option<Oid> {
         .map(|e| e.id())
 }
 
+/// Most commits walked for one lightweight tag's notes.
+const MAX_NOTES_WALK: usize = 1_000;
+
 /// Subjects of the commits reachable from `to` but not from `from` that
 /// changed the brand folder, newest first.
 fn subjects_between(repo: &Repository, from: Option<Oid>, to: Oid, path: &str) -> Vec<String> {
@@ -166,7 +249,8 @@ fn subjects_between(repo: &Repository, from: Option<Oid>, to: Oid, path: &str) -
     if let Some(f) = from {
         let _ = walk.hide(f);
     }
-    walk.filter_map(|id| id.ok())
+    walk.take(MAX_NOTES_WALK)
+        .filter_map(|id| id.ok())
         .filter_map(|id| repo.find_commit(id).ok())
         .filter(|c| {
             let mine = brand_tree_id(c, path);
@@ -177,158 +261,220 @@ fn subjects_between(repo: &Repository, from: Option<Oid>, to: Oid, path: &str) -
         .collect()
 }
 
-/// Every valid release of the brands in `slugs`, from the repository's tags.
-/// A tag whose version is not semver or disagrees with brand.json at the
-/// tagged commit is reported (as a warning on that brand) and skipped.
-pub fn history(
-    repo: &Repository,
-    prefix: &str,
-    slugs: &HashSet<String>,
-) -> (BTreeMap<String, Vec<Release>>, Vec<Diagnostic>) {
-    let mut releases: BTreeMap<String, Vec<Release>> = BTreeMap::new();
-    let mut diags = Vec::new();
-    let mut lightweight = HashSet::new();
-    let names = repo
-        .tag_names(None)
-        .map(|n| n.iter().flatten().map(str::to_string).collect::<Vec<_>>())
-        .unwrap_or_default();
-    for name in names {
-        let Some((slug, version_text)) = parse_tag(&name) else {
-            continue;
-        };
-        if !slugs.contains(slug) {
-            continue;
-        }
-        let warn = |message: String| Diagnostic {
-            severity: Severity::Warning,
-            brand: slug.to_string(),
-            file: format!("{slug}/brand.json"),
-            pointer: "/version".into(),
-            line: 1,
-            column: 1,
-            message,
-        };
-        let Ok(reference) = repo.find_reference(&format!("refs/tags/{name}")) else {
-            continue;
-        };
-        let Ok(commit) = reference.peel_to_commit() else {
-            continue;
-        };
-        let annotated = reference.peel_to_tag().ok();
-        let version = match parse_version(version_text) {
-            Ok(v) => v,
-            Err(e) => {
-                diags.push(warn(format!("tag {name} is skipped: {e}")));
-                continue;
-            }
-        };
-        match version_at(repo, commit.id(), prefix, slug) {
-            Some(v) if v == version_text => {}
-            Some(v) => {
-                diags.push(warn(format!(
-                    "tag {name} is skipped: brand.json at {} says version \"{v}\"",
-                    &commit.id().to_string()[..12]
-                )));
-                continue;
-            }
-            None => {
-                diags.push(warn(format!(
-                    "tag {name} is skipped: the tagged commit has no readable {slug}/brand.json"
-                )));
-                continue;
-            }
-        }
-        let (date, notes) = match &annotated {
-            Some(tag) => (
-                tag.tagger()
-                    .map_or_else(|| date_of(commit.time()), |t| date_of(t.when())),
-                tag.message()
-                    .unwrap_or_default()
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            ),
-            None => {
-                lightweight.insert(name.clone());
-                (date_of(commit.time()), Vec::new())
-            }
-        };
-        releases.entry(slug.to_string()).or_default().push(Release {
-            version,
-            date,
-            tag: name.clone(),
-            commit: commit.id().to_string(),
-            notes,
-        });
-    }
-    // Lightweight tags carry no message: list the commits since the previous release.
-    for (slug, list) in releases.iter_mut() {
-        sort_newest_first(list);
-        let path = format!("{}{slug}", prefix);
-        for i in 0..list.len() {
-            if !lightweight.contains(&list[i].tag) {
-                continue;
-            }
-            let to = Oid::from_str(&list[i].commit).ok();
-            let from = list.get(i + 1).and_then(|p| Oid::from_str(&p.commit).ok());
-            if let Some(to) = to {
-                list[i].notes = subjects_between(repo, from, to, &path);
-            }
-        }
-    }
-    (releases, diags)
+/// What one tag says, computed once per (name, target).
+#[derive(Debug, Clone)]
+struct TagEntry {
+    /// The release, or `None` when the tag is skipped.
+    release: Option<Release>,
+    lightweight: bool,
+    problem: Option<Diagnostic>,
+    files: Option<Arc<BrandFiles>>,
 }
 
-/// The files of every release, for pinned URLs.
-pub fn pinned(
-    repo: &Repository,
-    prefix: &str,
-    releases: &BTreeMap<String, Vec<Release>>,
-) -> Vec<Pinned> {
-    let mut out = Vec::new();
-    for (slug, list) in releases {
-        for r in list {
-            let Ok(oid) = Oid::from_str(&r.commit) else {
-                continue;
+/// Every brand's releases, from the repository's tags.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    /// Every tag name with the id it points at, sorted: when this is
+    /// unchanged, nothing else needs reading.
+    pub tags: Vec<(String, Oid)>,
+    pub releases: Releases,
+    /// Tags that are skipped, as warnings on their brand.
+    pub diagnostics: Vec<Diagnostic>,
+    pub pinned: Vec<Arc<Pinned>>,
+    entries: HashMap<(String, Oid), TagEntry>,
+    notes: HashMap<(Oid, Option<Oid>), Vec<String>>,
+}
+
+impl History {
+    /// Reads the tags, reusing `previous` for every tag that did not move.
+    pub fn read(repo: &Repository, prefix: &str, previous: Option<History>) -> History {
+        let mut tags = Vec::new();
+        let _ = repo.tag_foreach(|oid, name| {
+            let name = String::from_utf8_lossy(name);
+            if let Some(short) = name.strip_prefix("refs/tags/") {
+                if parse_tag(short).is_some() {
+                    tags.push((short.to_string(), oid));
+                }
+            }
+            true
+        });
+        tags.sort();
+        let previous = previous.unwrap_or_default();
+        if previous.tags == tags && !tags.is_empty() {
+            return previous;
+        }
+        let mut entries = HashMap::new();
+        for (name, oid) in &tags {
+            let key = (name.clone(), *oid);
+            let entry = match previous.entries.get(&key) {
+                Some(e) => e.clone(),
+                None => tag_entry(repo, prefix, name),
             };
-            let Ok(root) = content_tree(repo, oid, prefix) else {
-                continue;
-            };
-            let Some(tree) = root
-                .get_name(slug)
+            entries.insert(key, entry);
+        }
+        let mut by_slug: BTreeMap<String, Vec<Release>> = BTreeMap::new();
+        let mut lightweight = std::collections::HashSet::new();
+        let mut diagnostics = Vec::new();
+        let mut pinned = Vec::new();
+        for e in entries.values() {
+            if let Some(p) = &e.problem {
+                diagnostics.push(p.clone());
+            }
+            let Some(r) = &e.release else { continue };
+            let slug = parse_tag(&r.tag)
+                .map(|(s, _)| s.to_string())
+                .unwrap_or_default();
+            if e.lightweight {
+                lightweight.insert(r.tag.clone());
+            }
+            if let Some(files) = &e.files {
+                pinned.push(Arc::new(Pinned {
+                    release: r.clone(),
+                    files: files.clone(),
+                }));
+            }
+            by_slug.entry(slug).or_default().push(r.clone());
+        }
+        diagnostics.sort_by(|a: &Diagnostic, b| a.message.cmp(&b.message));
+        pinned.sort_by(|a, b| a.release.tag.cmp(&b.release.tag));
+        // Lightweight tags carry no message: list the commits since the previous release.
+        let mut notes_cache = previous.notes;
+        let mut notes = HashMap::new();
+        let mut releases = Releases::new();
+        for (slug, mut list) in by_slug {
+            sort_newest_first(&mut list);
+            let path = format!("{prefix}{slug}");
+            for i in 0..list.len() {
+                if !lightweight.contains(&list[i].tag) {
+                    continue;
+                }
+                let Ok(to) = Oid::from_str(&list[i].commit) else {
+                    continue;
+                };
+                let from = list.get(i + 1).and_then(|p| Oid::from_str(&p.commit).ok());
+                let key = (to, from);
+                let subjects = notes_cache
+                    .remove(&key)
+                    .unwrap_or_else(|| subjects_between(repo, from, to, &path));
+                list[i].notes = subjects.clone();
+                notes.insert(key, subjects);
+            }
+            releases.insert(slug, Arc::from(list));
+        }
+        History {
+            tags,
+            releases,
+            diagnostics,
+            pinned,
+            entries,
+            notes,
+        }
+    }
+
+    /// The content made of `brands` and these releases.
+    fn content<'a>(&self, brands: impl Iterator<Item = &'a Arc<BrandFiles>>) -> Content {
+        let brands: Vec<Arc<BrandFiles>> = brands
+            .map(|b| super::with_releases(b, &self.releases))
+            .collect();
+        let slugs: std::collections::HashSet<&str> =
+            brands.iter().map(|b| b.slug.as_str()).collect();
+        Content {
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .filter(|d| slugs.contains(d.brand.as_str()))
+                .cloned()
+                .collect(),
+            pinned: self
+                .pinned
+                .iter()
+                .filter(|p| slugs.contains(p.files.slug.as_str()))
+                .cloned()
+                .collect(),
+            brands,
+        }
+    }
+}
+
+/// Reads what one tag says: its release, or why it is skipped.
+fn tag_entry(repo: &Repository, prefix: &str, name: &str) -> TagEntry {
+    let skipped = |problem: Option<Diagnostic>| TagEntry {
+        release: None,
+        lightweight: false,
+        problem,
+        files: None,
+    };
+    let Some((slug, version_text)) = parse_tag(name) else {
+        return skipped(None);
+    };
+    let warn = |message: String| Diagnostic {
+        severity: Severity::Warning,
+        brand: slug.to_string(),
+        file: format!("{slug}/brand.json"),
+        pointer: "/version".into(),
+        line: 1,
+        column: 1,
+        message,
+    };
+    let Ok(reference) = repo.find_reference(&format!("refs/tags/{name}")) else {
+        return skipped(None);
+    };
+    let Ok(commit) = reference.peel_to_commit() else {
+        return skipped(None);
+    };
+    let version = match parse_version(version_text) {
+        Ok(v) => v,
+        Err(e) => return skipped(Some(warn(format!("tag {name} is skipped: {e}")))),
+    };
+    match version_at(repo, commit.id(), prefix, slug) {
+        Some(v) if v == version_text => {}
+        Some(v) => {
+            return skipped(Some(warn(format!(
+                "tag {name} is skipped: brand.json at {} says version \"{v}\"",
+                &commit.id().to_string()[..12]
+            ))))
+        }
+        None => {
+            return skipped(Some(warn(format!(
+                "tag {name} is skipped: the tagged commit has no readable {slug}/brand.json"
+            ))))
+        }
+    }
+    let annotated = reference.peel_to_tag().ok();
+    let (date, notes) = match &annotated {
+        Some(tag) => (
+            tag.tagger()
+                .map_or_else(|| date_of(commit.time()), |t| date_of(t.when())),
+            tag.message()
+                .unwrap_or_default()
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect(),
+        ),
+        None => (date_of(commit.time()), Vec::new()),
+    };
+    let files = content_tree(repo, commit.id(), prefix)
+        .ok()
+        .and_then(|root| {
+            root.get_name(slug)
                 .and_then(|e| e.to_object(repo).ok())
                 .and_then(|o| o.peel_to_tree().ok())
-            else {
-                continue;
-            };
-            let (files, _) = brand_files(repo, &tree, slug);
-            out.push(Pinned {
-                release: r.clone(),
-                files,
-            });
-        }
+                .map(|tree| Arc::new(brand_files(repo, &tree, slug)))
+        });
+    TagEntry {
+        release: Some(Release {
+            version,
+            date,
+            tag: name.to_string(),
+            commit: commit.id().to_string(),
+            notes,
+        }),
+        lightweight: annotated.is_none(),
+        problem: None,
+        files,
     }
-    out
-}
-
-/// Reads a commit's content plus the releases of its brands.
-pub fn snapshot_input(repo: &Repository, commit: Oid, prefix: &str) -> Result<Content> {
-    let mut content = content_at(repo, commit, prefix)?;
-    add_history(repo, prefix, &mut content);
-    Ok(content)
-}
-
-/// Adds the releases (from tags) of the content's brands.
-pub fn add_history(repo: &Repository, prefix: &str, content: &mut Content) {
-    let slugs: HashSet<String> = content.brands.iter().map(|b| b.slug.clone()).collect();
-    let (releases, mut diags) = history(repo, prefix, &slugs);
-    content.pinned = pinned(repo, prefix, &releases);
-    for b in &mut content.brands {
-        b.releases = releases.get(&b.slug).cloned().unwrap_or_default();
-    }
-    content.diagnostics.append(&mut diags);
 }
 
 /// For a content folder inside a git work tree: the repository and the

@@ -1,29 +1,109 @@
 //! IO: read a content repository into memory. A source's only job is to
-//! turn a folder (or, later, one git commit) into `Content`: bytes keyed by
-//! path, plus diagnostics for what could not be read. Everything after that
-//! is pure.
+//! turn a folder or one git commit into [`Content`]: bytes keyed by path,
+//! plus the problems found while reading. Everything after that is pure.
+//!
+//! Both sources keep what they read, so a reload reads again only the brand
+//! folders that changed ([`dir::DirSource`], [`git::GitSource`]).
 
 pub mod dir;
 pub mod git;
 
+use crate::spec::release::Release;
 use crate::spec::{BrandFiles, Diagnostic};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Every brand folder of a content repository, read into memory.
 #[derive(Debug, Clone, Default)]
 pub struct Content {
-    pub brands: Vec<BrandFiles>,
-    /// Problems found while reading (a symlink escaping its brand, an oversized asset).
+    pub brands: Vec<Arc<BrandFiles>>,
+    /// Problems that belong to no brand folder.
     pub diagnostics: Vec<Diagnostic>,
     /// Released versions, when the content comes from (or lives in) git.
-    pub pinned: Vec<git::Pinned>,
+    pub pinned: Vec<Arc<Pinned>>,
 }
 
-/// Reads a content folder; when it lies in a git work tree, its tags add
-/// releases (changelog and pinned versions).
-pub fn read_folder(dir: &std::path::Path) -> anyhow::Result<Content> {
-    let mut content = dir::read_content(dir)?;
-    if let Some((repo, prefix)) = git::discover(dir) {
-        git::add_history(&repo, &prefix, &mut content);
+/// A released version's files, to render at `/brand/<slug>@<version>/…`.
+#[derive(Debug, Clone)]
+pub struct Pinned {
+    pub release: Release,
+    pub files: Arc<BrandFiles>,
+}
+
+/// The one rule for paths that are never content, used by the folder
+/// reader, the git reader and the watcher alike. `parts` is a path relative
+/// to the content root, split into its components.
+///
+/// - At the top, folders starting with `.` or `_`, and `target` (a Rust or
+///   Node build folder next to the content), are not brands.
+/// - Anywhere, names that editors and tools leave behind are not content.
+pub fn is_ignored(parts: &[&str]) -> bool {
+    let Some(first) = parts.first() else {
+        return false;
+    };
+    first.starts_with('_') || *first == "target" || parts.iter().any(|p| is_scratch_name(p))
+}
+
+/// True for names editors and tools leave behind, which are never content:
+/// dot files (`.git`, `.DS_Store`, vim's `.x.swp`), backups and temporaries.
+pub fn is_scratch_name(name: &str) -> bool {
+    name.starts_with('.')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
+        || name.ends_with("___jb_tmp___")
+        || name.ends_with("___jb_old___")
+        || name == "4913"
+}
+
+/// Releases of each brand, newest first, keyed by slug.
+pub type Releases = BTreeMap<String, Arc<[Release]>>;
+
+/// Attaches each brand's releases (from tags) to its files.
+fn with_releases(files: &Arc<BrandFiles>, releases: &Releases) -> Arc<BrandFiles> {
+    let want: Arc<[Release]> = releases.get(&files.slug).cloned().unwrap_or_default();
+    if files.releases == want {
+        return files.clone();
     }
-    Ok(content)
+    let mut f = BrandFiles::clone(files);
+    f.releases = want;
+    Arc::new(f)
+}
+
+/// Reads a content folder once (for `check`, `build` and `changelog`); when
+/// it lies in a git work tree, its tags add releases.
+pub fn read_folder(dir: &std::path::Path) -> anyhow::Result<Content> {
+    let mut source = dir::DirSource::new(dir);
+    source.read_all()?;
+    Ok(source.content())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rule_says_what_is_never_content() {
+        let table: &[(&str, bool)] = &[
+            ("acme/brand.json", false),
+            ("acme/assets/logo.svg", false),
+            ("acme", false),
+            (".git/index", true),
+            ("acme/.git/HEAD", true),
+            ("_drafts/brand.json", true),
+            (".hidden/brand.json", true),
+            ("target/debug/x", true),
+            ("acme/target/x", false),
+            ("acme/.brand.json.swp", true),
+            ("acme/brand.json~", true),
+            ("acme/4913", true),
+            ("acme/brand.json___jb_tmp___", true),
+            ("acme/assets/.DS_Store", true),
+        ];
+        for (path, want) in table {
+            let parts: Vec<&str> = path.split('/').collect();
+            assert_eq!(is_ignored(&parts), *want, "{path}");
+        }
+    }
 }

@@ -2,28 +2,19 @@
 //! BRAND_BOOK.md and assets. Pure: files come in as bytes, today's date comes
 //! in as a value, and every problem goes out as a diagnostic.
 
-use super::diag::{file_error, has_errors, Diagnostic, FileDiags};
-use super::json::{join, PosIndex};
+use super::diag::{file_error, has_errors, quoted, Diagnostic, FileDiags};
+pub use super::files::BrandFiles;
+use super::json::join;
+use super::limits::{MAX_JSON_DEPTH, MAX_KEY_CHARS};
 use super::model::BrandDoc;
-use super::schema;
+use super::schema::{self, Checked};
 use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
 use crate::color;
+use bytes::Bytes;
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
-
-/// Largest asset file marque publishes.
-pub const MAX_ASSET_BYTES: usize = 5 * 1024 * 1024;
-
-/// The files of one brand folder, keyed by path relative to the folder
-/// (`brand.json`, `assets/logo.svg`), as read by a source.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BrandFiles {
-    pub slug: String,
-    pub files: BTreeMap<String, Vec<u8>>,
-    /// Releases from git tags, newest first (empty outside git).
-    pub releases: Vec<crate::changelog::Release>,
-}
+use std::sync::Arc;
 
 /// A brand that passed validation: everything a renderer needs.
 #[derive(Debug, Clone)]
@@ -35,11 +26,11 @@ pub struct Brand {
     pub tokens: TokenSet,
     pub brand_book: Option<String>,
     /// Files under `assets/`, keyed by their path below `assets/`.
-    pub assets: BTreeMap<String, Vec<u8>>,
-    /// Warnings found while validating (the brand is still published).
-    pub warnings: Vec<Diagnostic>,
+    pub assets: BTreeMap<String, Bytes>,
     /// Releases from git tags, newest first.
-    pub releases: Vec<crate::changelog::Release>,
+    pub releases: Arc<[crate::spec::release::Release]>,
+    /// Git mode: the object id of the brand folder's tree.
+    pub revision: Option<String>,
 }
 
 /// True for a slug: lowercase ASCII words joined by single hyphens, at most 64 characters.
@@ -57,16 +48,21 @@ pub fn is_slug(s: &str) -> bool {
 pub fn parse_version(s: &str) -> Result<semver::Version, String> {
     if s.starts_with(['v', 'V']) {
         return Err(format!(
-            "version \"{s}\" must not start with `v`: write \"{}\"",
-            &s[1..]
+            "version {} must not start with `v`: write {}",
+            quoted(s),
+            quoted(&s[1..])
         ));
     }
     let v = semver::Version::parse(s).map_err(|e| {
-        format!("version \"{s}\" is not a semantic version MAJOR.MINOR.PATCH ({e})")
+        format!(
+            "version {} is not a semantic version MAJOR.MINOR.PATCH ({e})",
+            quoted(s)
+        )
     })?;
     if !v.build.is_empty() {
         return Err(format!(
-            "version \"{s}\" has build metadata (`+{}`), which marque does not allow",
+            "version {} has build metadata (`+{}`), which marque does not allow",
+            quoted(s),
             v.build
         ));
     }
@@ -84,7 +80,7 @@ pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, String> {
             }
         });
     if !shaped {
-        return Err(format!("date \"{s}\" must be written YYYY-MM-DD"));
+        return Err(format!("date {} must be written YYYY-MM-DD", quoted(s)));
     }
     let d = NaiveDate::parse_from_str(s, "%Y-%m-%d")
         .map_err(|_| format!("date \"{s}\" does not exist in the calendar"))?;
@@ -94,21 +90,20 @@ pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, String> {
     Ok(d)
 }
 
-fn parse_json<'t>(
-    text: &'t [u8],
+/// Parses a JSON file. A file that is not UTF-8 or not JSON is one
+/// diagnostic (with serde_json's line and column) straight into `out`.
+fn read_json<'t>(
+    bytes: &'t [u8],
     brand: &str,
     file: &str,
     out: &mut Vec<Diagnostic>,
-) -> Option<(Value, PosIndex, &'t str)> {
-    let Ok(text) = std::str::from_utf8(text) else {
+) -> Option<(Value, &'t str)> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
         out.push(file_error(brand, file, "file is not valid UTF-8"));
         return None;
     };
     match serde_json::from_str::<Value>(text) {
-        Ok(v) => {
-            let index = PosIndex::new(text);
-            Some((v, index, text))
-        }
+        Ok(v) => Some((v, text)),
         Err(e) => {
             let mut d = file_error(
                 brand,
@@ -128,76 +123,130 @@ fn strip_position(msg: &str) -> &str {
     msg.rfind(" at line ").map_or(msg, |i| &msg[..i])
 }
 
+/// Enforces the nesting and key-length limits before anything else walks
+/// the document: a member whose key is too long is reported at its object
+/// and removed, a value nested too deeply is reported and replaced by null.
+/// Iterative, so no document can exhaust the stack here.
+fn enforce_limits(value: &mut Value, d: &mut FileDiags<'_>) {
+    let mut stack: Vec<(&mut Value, String, usize)> = vec![(value, String::new(), 0)];
+    while let Some((v, pointer, depth)) = stack.pop() {
+        if depth >= MAX_JSON_DEPTH && (v.is_object() || v.is_array()) {
+            d.error(
+                &pointer,
+                format!("values are nested more than {MAX_JSON_DEPTH} levels deep here; what lies deeper is not read"),
+            );
+            *v = Value::Null;
+            continue;
+        }
+        match v {
+            Value::Object(map) => {
+                let long: Vec<String> = map
+                    .keys()
+                    .filter(|k| k.chars().count() > MAX_KEY_CHARS)
+                    .cloned()
+                    .collect();
+                for k in long {
+                    d.error(
+                        &pointer,
+                        format!(
+                            "a key of {} characters ({}); keys may have at most {MAX_KEY_CHARS}, so the member is not read",
+                            k.chars().count(),
+                            quoted(&k)
+                        ),
+                    );
+                    map.remove(&k);
+                }
+                for (k, child) in map.iter_mut() {
+                    stack.push((child, join(&pointer, k), depth + 1));
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter_mut().enumerate() {
+                    stack.push((child, format!("{pointer}/{i}"), depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// True when a read problem already names `file` (so "missing" would say it twice).
+fn named_in(problems: &[Diagnostic], file: &str) -> bool {
+    problems.iter().any(|p| p.file == file)
+}
+
 /// Parses and validates one brand. Returns the brand when it has no errors,
 /// and every diagnostic (errors and warnings) either way.
 pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<Diagnostic>) {
     let slug = files.slug.as_str();
-    let mut out = Vec::new();
+    let mut out = files.problems.clone();
     if !is_slug(slug) {
         out.push(file_error(
             slug,
             &format!("{slug}/"),
-            format!("folder name \"{slug}\" is not a valid slug: use lowercase letters and digits in words joined by single hyphens (at most 64 characters)"),
+            format!("folder name {} is not a valid slug: use lowercase letters and digits in words joined by single hyphens (at most 64 characters)", quoted(slug)),
         ));
     }
 
     let tokens_file = format!("{slug}/tokens.json");
-    let tokens = match files.files.get("tokens.json") {
+    let tokens = match files.get("tokens.json") {
         None => {
-            out.push(file_error(
-                slug,
-                &tokens_file,
-                "missing tokens.json: every brand needs its design tokens",
-            ));
+            if !named_in(&files.problems, &tokens_file) {
+                out.push(file_error(
+                    slug,
+                    &tokens_file,
+                    "missing tokens.json: every brand needs its design tokens",
+                ));
+            }
             None
         }
-        Some(bytes) => parse_json(bytes, slug, &tokens_file, &mut out).map(|(doc, index, _)| {
-            let mut d = FileDiags {
-                brand: slug,
-                file: tokens_file.clone(),
-                index: &index,
-                out: &mut out,
-            };
-            let set = parse_tokens(&doc, &mut d);
-            check_css_names(&set, &mut d);
-            set
-        }),
+        Some(bytes) => match read_json(bytes, slug, &tokens_file, &mut out) {
+            None => None,
+            Some((mut doc, text)) => {
+                let mut d = FileDiags::new(slug, tokens_file.clone());
+                enforce_limits(&mut doc, &mut d);
+                let set = parse_tokens(&doc, &mut d);
+                if let Some(set) = &set {
+                    check_css_names(set, &mut d);
+                }
+                d.finish(Some(text), &mut out);
+                set
+            }
+        },
     };
 
     let brand_file = format!("{slug}/brand.json");
     let mut parsed = None;
-    match files.files.get("brand.json") {
-        None => out.push(file_error(slug, &brand_file, "missing brand.json")),
+    match files.get("brand.json") {
+        None => {
+            if !named_in(&files.problems, &brand_file) {
+                out.push(file_error(slug, &brand_file, "missing brand.json"));
+            }
+        }
         Some(bytes) => {
-            if let Some((value, index, _)) = parse_json(bytes, slug, &brand_file, &mut out) {
-                let mut d = FileDiags {
-                    brand: slug,
-                    file: brand_file.clone(),
-                    index: &index,
-                    out: &mut out,
-                };
-                let before = d.out.len();
-                schema::check_brand(&value, &mut d);
-                let shape_ok = !has_errors(&d.out[before..]);
-                if shape_ok {
-                    match serde_json::from_value::<BrandDoc>(value.clone()) {
-                        Ok(doc) => {
-                            parsed = check_semantics(doc, files, tokens.as_ref(), today, &mut d)
-                        }
-                        Err(e) => d.error(
-                            "",
-                            format!("brand.json does not have the expected shape: {e}"),
-                        ),
+            if let Some((mut value, text)) = read_json(bytes, slug, &brand_file, &mut out) {
+                let mut d = FileDiags::new(slug, brand_file.clone());
+                enforce_limits(&mut value, &mut d);
+                let checked = schema::check_brand(&value, &mut d);
+                match serde_json::from_value::<BrandDoc>(checked.value.clone()) {
+                    Ok(doc) => {
+                        parsed =
+                            check_semantics(doc, &checked, files, tokens.as_ref(), today, &mut d)
                     }
+                    Err(e) => d.error(
+                        "",
+                        format!("brand.json does not have the expected shape: {e}"),
+                    ),
                 }
+                d.finish(Some(text), &mut out);
             }
         }
     }
 
-    let brand_book = match files.files.get("BRAND_BOOK.md") {
+    let brand_book = match files.get("BRAND_BOOK.md") {
         None => None,
-        Some(bytes) => match String::from_utf8(bytes.clone()) {
-            Ok(s) => Some(s),
+        Some(bytes) => match std::str::from_utf8(bytes) {
+            Ok(s) => Some(s.to_string()),
             Err(_) => {
                 out.push(file_error(
                     slug,
@@ -209,23 +258,14 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         },
     };
 
-    let assets: BTreeMap<String, Vec<u8>> = files
-        .files
+    let assets: BTreeMap<String, Bytes> = files
+        .files()
         .iter()
         .filter_map(|(path, bytes)| {
             path.strip_prefix("assets/")
                 .map(|p| (p.to_string(), bytes.clone()))
         })
         .collect();
-    for (path, bytes) in &assets {
-        if bytes.len() > MAX_ASSET_BYTES {
-            out.push(file_error(
-                slug,
-                &format!("{slug}/assets/{path}"),
-                format!("asset is {} bytes; the limit is 5 MiB", bytes.len()),
-            ));
-        }
-    }
 
     if has_errors(&out) {
         return (None, out);
@@ -241,8 +281,8 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         tokens,
         brand_book,
         assets,
-        warnings: out.clone(),
         releases: files.releases.clone(),
+        revision: files.revision.clone(),
     };
     (Some(brand), out)
 }
@@ -329,109 +369,129 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
     }
 }
 
+/// The checks that need meaning, not just shape: version, date, references,
+/// contrast, logo files and prompts. Each runs on whatever could be read;
+/// only what failed the shape check (`checked.blocked`) is skipped.
 fn check_semantics(
     doc: BrandDoc,
+    checked: &Checked,
     files: &BrandFiles,
     tokens: Option<&TokenSet>,
     today: NaiveDate,
     d: &mut FileDiags<'_>,
 ) -> Option<(BrandDoc, semver::Version, NaiveDate)> {
-    let version = parse_version(&doc.version)
-        .map_err(|m| d.error("/version", m))
-        .ok();
-    let updated = parse_date(&doc.updated, today)
-        .map_err(|m| d.error("/updated", m))
-        .ok();
-
+    let version = (!checked.blocked("/version"))
+        .then(|| {
+            parse_version(&doc.version)
+                .map_err(|m| d.error("/version", m))
+                .ok()
+        })
+        .flatten();
+    let updated = (!checked.blocked("/updated"))
+        .then(|| {
+            parse_date(&doc.updated, today)
+                .map_err(|m| d.error("/updated", m))
+                .ok()
+        })
+        .flatten();
     if let Some(tokens) = tokens {
-        let want = |pointer: String, reference: &str, ty: TokenType, d: &mut FileDiags<'_>| {
-            let Some(name) = parse_reference(reference) else {
+        check_references(&doc, checked, tokens, d);
+    }
+    check_logo(&doc, checked, files, d);
+    check_prompts(&doc, checked, d);
+    Some((doc, version?, updated?))
+}
+
+/// Every token reference in brand.json must resolve, to the right type;
+/// every contrast pair must meet its level.
+fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mut FileDiags<'_>) {
+    let want = |pointer: String, reference: &str, ty: TokenType, d: &mut FileDiags<'_>| {
+        if checked.blocked(&pointer) {
+            return;
+        }
+        let Some(name) = parse_reference(reference) else {
+            d.error(
+                &pointer,
+                format!(
+                    "{} is not a token reference: write it as {{group.token}}",
+                    quoted(reference)
+                ),
+            );
+            return;
+        };
+        match tokens.get(name) {
+            None if tokens.unparsed.contains(name) => {}
+            None => d.error(
+                &pointer,
+                format!(
+                    "reference `{}` does not name a token in tokens.json",
+                    quoted(reference).trim_matches('"')
+                ),
+            ),
+            Some(t) if t.ty != ty => d.error(
+                &pointer,
+                format!(
+                    "reference `{reference}` is a {} token; a {} token is needed here",
+                    t.ty.as_str(),
+                    ty.as_str()
+                ),
+            ),
+            Some(_) => {}
+        }
+    };
+    for (i, f) in doc.typography.families.iter().enumerate() {
+        want(
+            format!("/typography/families/{i}/token"),
+            &f.token,
+            TokenType::FontFamily,
+            d,
+        );
+    }
+    for (i, s) in doc.typography.styles.iter().enumerate() {
+        want(
+            format!("/typography/styles/{i}/token"),
+            &s.token,
+            TokenType::Typography,
+            d,
+        );
+    }
+    for (i, p) in doc.color.palette.iter().enumerate() {
+        want(
+            format!("/color/palette/{i}/token"),
+            &p.token,
+            TokenType::Color,
+            d,
+        );
+    }
+    for (i, pair) in doc.color.pairs.iter().enumerate() {
+        let base = format!("/color/pairs/{i}");
+        let (fg, bg) = (join(&base, "foreground"), join(&base, "background"));
+        want(fg.clone(), &pair.foreground, TokenType::Color, d);
+        want(bg.clone(), &pair.background, TokenType::Color, d);
+        if [fg, bg, join(&base, "level")]
+            .iter()
+            .any(|p| checked.blocked(p))
+        {
+            continue;
+        }
+        if let Some((ratio, passes)) =
+            pair_contrast(tokens, &pair.foreground, &pair.background, &pair.level)
+        {
+            if !passes {
                 d.error(
-                    &pointer,
+                    &base,
                     format!(
-                        "\"{reference}\" is not a token reference: write it as {{group.token}}"
+                        "contrast of {} on {} is {:.2}:1, below the {} minimum of {}:1",
+                        pair.foreground,
+                        pair.background,
+                        ratio,
+                        pair.level,
+                        level_minimum(&pair.level)
                     ),
                 );
-                return;
-            };
-            match tokens.get(name) {
-                None if tokens.unparsed.contains(name) => {}
-                None => d.error(
-                    &pointer,
-                    format!("reference `{reference}` does not name a token in tokens.json"),
-                ),
-                Some(t) if t.ty != ty => d.error(
-                    &pointer,
-                    format!(
-                        "reference `{reference}` is a {} token; a {} token is needed here",
-                        t.ty.as_str(),
-                        ty.as_str()
-                    ),
-                ),
-                Some(_) => {}
-            }
-        };
-        for (i, f) in doc.typography.families.iter().enumerate() {
-            want(
-                format!("/typography/families/{i}/token"),
-                &f.token,
-                TokenType::FontFamily,
-                d,
-            );
-        }
-        for (i, s) in doc.typography.styles.iter().enumerate() {
-            want(
-                format!("/typography/styles/{i}/token"),
-                &s.token,
-                TokenType::Typography,
-                d,
-            );
-        }
-        for (i, p) in doc.color.palette.iter().enumerate() {
-            want(
-                format!("/color/palette/{i}/token"),
-                &p.token,
-                TokenType::Color,
-                d,
-            );
-        }
-        for (i, pair) in doc.color.pairs.iter().enumerate() {
-            let base = format!("/color/pairs/{i}");
-            want(
-                join(&base, "foreground"),
-                &pair.foreground,
-                TokenType::Color,
-                d,
-            );
-            want(
-                join(&base, "background"),
-                &pair.background,
-                TokenType::Color,
-                d,
-            );
-            if let Some((ratio, passes)) =
-                pair_contrast(tokens, &pair.foreground, &pair.background, &pair.level)
-            {
-                if !passes {
-                    d.error(
-                        &base,
-                        format!(
-                            "contrast of {} on {} is {:.2}:1, below the {} minimum of {}:1",
-                            pair.foreground,
-                            pair.background,
-                            ratio,
-                            pair.level,
-                            level_minimum(&pair.level)
-                        ),
-                    );
-                }
             }
         }
     }
-
-    check_logo(&doc, files, d);
-    check_prompts(&doc, d);
-    Some((doc, version?, updated?))
 }
 
 /// The WCAG 2 minimum ratio of a conformance level.
@@ -458,32 +518,34 @@ pub fn pair_contrast(tokens: &TokenSet, fg: &str, bg: &str, level: &str) -> Opti
     Some((shown, shown >= level_minimum(level)))
 }
 
-fn check_logo(doc: &BrandDoc, files: &BrandFiles, d: &mut FileDiags<'_>) {
+fn check_logo(doc: &BrandDoc, checked: &Checked, files: &BrandFiles, d: &mut FileDiags<'_>) {
     let mut ids = HashSet::new();
     for (i, v) in doc.logo.variants.iter().enumerate() {
         let base = format!("/logo/variants/{i}");
-        if !is_slug(&v.id) {
+        let id = join(&base, "id");
+        if checked.blocked(&id) {
+        } else if !is_slug(&v.id) {
             d.error(
-                &join(&base, "id"),
+                &id,
                 format!(
-                    "logo id \"{}\" must be slug-shaped (lowercase words joined by hyphens)",
-                    v.id
+                    "logo id {} must be slug-shaped (lowercase words joined by hyphens)",
+                    quoted(&v.id)
                 ),
             );
         } else if !ids.insert(v.id.as_str()) {
-            d.error(
-                &join(&base, "id"),
-                format!("logo id \"{}\" is used twice", v.id),
-            );
+            d.error(&id, format!("logo id \"{}\" is used twice", v.id));
         }
         let p = join(&base, "file");
+        if checked.blocked(&p) {
+            continue;
+        }
         match check_asset_path(&v.file) {
             Err(m) => d.error(&p, m),
-            Ok(()) if !files.files.contains_key(&v.file) => d.error(
+            Ok(()) if files.get(&v.file).is_none() => d.error(
                 &p,
                 format!(
-                    "logo file \"{}\" does not exist in the brand folder",
-                    v.file
+                    "logo file {} does not exist in the brand folder",
+                    quoted(&v.file)
                 ),
             ),
             Ok(()) => {}
@@ -520,44 +582,68 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
+fn check_prompts(doc: &BrandDoc, checked: &Checked, d: &mut FileDiags<'_>) {
     let mut ids = HashSet::new();
     for (i, prompt) in doc.prompt_kit.prompts.iter().enumerate() {
         let base = format!("/promptKit/prompts/{i}");
-        if !is_slug(&prompt.id) {
+        let id = join(&base, "id");
+        if checked.blocked(&id) {
+        } else if !is_slug(&prompt.id) {
             d.error(
-                &join(&base, "id"),
+                &id,
                 format!(
-                    "prompt id \"{}\" must be slug-shaped (lowercase words joined by hyphens)",
-                    prompt.id
+                    "prompt id {} must be slug-shaped (lowercase words joined by hyphens)",
+                    quoted(&prompt.id)
                 ),
             );
         } else if !ids.insert(prompt.id.as_str()) {
-            d.error(
-                &join(&base, "id"),
-                format!("prompt id \"{}\" is used twice", prompt.id),
-            );
+            d.error(&id, format!("prompt id \"{}\" is used twice", prompt.id));
         }
         let mut declared = HashSet::new();
         for (j, var) in prompt.variables.iter().enumerate() {
-            let vp = format!("{base}/variables/{j}/name");
+            let vp = format!("{base}/variables/{j}");
+            if checked.blocked(&join(&vp, "name")) {
+                continue;
+            }
             if !is_identifier(&var.name) {
                 d.error(
-                    &vp,
+                    &join(&vp, "name"),
                     format!(
-                        "variable name \"{}\" must be an identifier (letters, digits and _)",
-                        var.name
+                        "variable name {} must be an identifier (letters, digits and _)",
+                        quoted(&var.name)
                     ),
                 );
             } else if !declared.insert(var.name.as_str()) {
-                d.error(&vp, format!("variable \"{}\" is declared twice", var.name));
+                d.error(
+                    &join(&vp, "name"),
+                    format!("variable \"{}\" is declared twice", var.name),
+                );
+            }
+            if let Some(example) = &var.example {
+                let len = example.chars().count();
+                if len > var.max_length as usize && !checked.blocked(&join(&vp, "maxLength")) {
+                    d.error(
+                        &join(&vp, "example"),
+                        format!(
+                            "the example of \"{}\" is {len} characters long, more than its maxLength of {}: the demo would refuse it",
+                            var.name, var.max_length
+                        ),
+                    );
+                }
             }
         }
         let tp = join(&base, "template");
+        if checked.blocked(&tp) {
+            continue;
+        }
         match crate::prompt::template_variables(&prompt.template) {
             Err(e) => d.error(&tp, format!("template does not parse: {e}")),
             Ok(used) => {
-                for name in used.iter().filter(|n| !declared.contains(n.as_str())) {
+                let undeclared: Vec<&String> = used
+                    .iter()
+                    .filter(|n| !declared.contains(n.as_str()))
+                    .collect();
+                for name in &undeclared {
                     d.error(
                         &tp,
                         format!("template uses `{name}`, which is not declared in `variables`"),
@@ -566,7 +652,7 @@ fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
                 for (j, var) in prompt.variables.iter().enumerate() {
                     if !used.contains(&var.name) {
                         d.warning(
-                            &format!("{base}/variables/{j}"),
+                            &format!("{base}/variables/{j}/name"),
                             format!(
                                 "variable \"{}\" is declared but the template never uses it",
                                 var.name
@@ -574,8 +660,45 @@ fn check_prompts(doc: &BrandDoc, d: &mut FileDiags<'_>) {
                         );
                     }
                 }
+                if undeclared.is_empty() {
+                    check_template_renders(prompt, &tp, d);
+                }
             }
         }
+    }
+}
+
+/// A template must render with its examples, and with plain text in every
+/// variable: the demo's values are always strings, so a filter that fails
+/// on text (`{{ words|int + 1 }}` given "four") would fail a visitor's call.
+fn check_template_renders(prompt: &super::model::Prompt, tp: &str, d: &mut FileDiags<'_>) {
+    let examples: BTreeMap<String, String> = prompt
+        .variables
+        .iter()
+        .map(|v| {
+            (
+                v.name.clone(),
+                v.example.clone().unwrap_or_else(|| "text".into()),
+            )
+        })
+        .collect();
+    if let Err(e) = crate::prompt::render_template(&prompt.template, &examples) {
+        d.error(
+            tp,
+            format!("template fails with the variables' examples: {e}"),
+        );
+        return;
+    }
+    let text: BTreeMap<String, String> = prompt
+        .variables
+        .iter()
+        .map(|v| (v.name.clone(), "some text".to_string()))
+        .collect();
+    if let Err(e) = crate::prompt::render_template(&prompt.template, &text) {
+        d.error(
+            tp,
+            format!("template fails when a variable holds ordinary text ({e}); variables are always strings, so use filters that accept any text"),
+        );
     }
 }
 

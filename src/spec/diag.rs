@@ -1,23 +1,34 @@
 //! Diagnostics: every problem found in a content repository, with the file,
 //! JSON Pointer, line and column it points at.
 //!
-//! Validation never stops at the first problem; it pushes into a [`Diags`]
-//! collector and the caller decides what an error means (the brand is not
-//! published) once everything has been looked at.
+//! Validation never stops at the first problem; it pushes into a
+//! [`FileDiags`] collector and the caller decides what an error means (the
+//! brand is not published) once everything has been looked at. Positions are
+//! filled in at the end, in one pass over the file's text.
 
-use super::json::PosIndex;
+use super::json::{locate, Anchor, Pos};
+use super::limits::MAX_DIAGNOSTICS_PER_FILE;
 use serde::Serialize;
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
 }
 
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// One problem, as `marque check` prints it and `/status` reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// The brand's slug (the top-level folder name).
@@ -34,14 +45,14 @@ pub struct Diagnostic {
 impl fmt::Display for Diagnostic {
     /// Compiler style: `error: message\n  --> acme/brand.json:3:14`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let label = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
         write!(
             f,
-            "{label}: {}\n  --> {}:{}:{}",
-            self.message, self.file, self.line, self.column
+            "{}: {}\n  --> {}:{}:{}",
+            self.severity.as_str(),
+            self.message,
+            self.file,
+            self.line,
+            self.column
         )?;
         if !self.pointer.is_empty() {
             write!(f, " (at {})", self.pointer)?;
@@ -50,49 +61,123 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Collects diagnostics for one file of one brand, placing each one with the
-/// file's position index.
+/// Collects the diagnostics of one file of one brand. Positions are found
+/// by [`FileDiags::finish`], once, from the file's text.
 pub struct FileDiags<'a> {
     pub brand: &'a str,
     pub file: String,
-    pub index: &'a PosIndex,
-    pub out: &'a mut Vec<Diagnostic>,
+    pending: Vec<(Diagnostic, Anchor)>,
+    /// Diagnostics past the cap, counted but not kept.
+    dropped: usize,
 }
 
-impl FileDiags<'_> {
+impl<'a> FileDiags<'a> {
+    pub fn new(brand: &'a str, file: impl Into<String>) -> FileDiags<'a> {
+        FileDiags {
+            brand,
+            file: file.into(),
+            pending: Vec::new(),
+            dropped: 0,
+        }
+    }
+
     /// An error at the value that `pointer` names.
     pub fn error(&mut self, pointer: &str, message: impl Into<String>) {
-        let pos = self.index.value(pointer);
-        self.push(Severity::Error, pointer, pos, message.into());
+        self.push(Severity::Error, pointer, Anchor::Value, message.into());
     }
 
     /// An error at the key of the member that `pointer` names.
     pub fn error_at_key(&mut self, pointer: &str, message: impl Into<String>) {
-        let pos = self.index.key(pointer);
-        self.push(Severity::Error, pointer, pos, message.into());
+        self.push(Severity::Error, pointer, Anchor::Key, message.into());
     }
 
     pub fn warning(&mut self, pointer: &str, message: impl Into<String>) {
-        let pos = self.index.value(pointer);
-        self.push(Severity::Warning, pointer, pos, message.into());
+        self.push(Severity::Warning, pointer, Anchor::Value, message.into());
     }
 
-    fn push(&mut self, severity: Severity, pointer: &str, pos: super::json::Pos, message: String) {
-        self.out.push(Diagnostic {
-            severity,
-            brand: self.brand.to_string(),
-            file: self.file.clone(),
-            pointer: pointer.to_string(),
-            line: pos.line,
-            column: pos.column,
-            message,
-        });
+    /// True when an error has been recorded (kept or dropped).
+    pub fn has_errors(&self) -> bool {
+        self.dropped > 0
+            || self
+                .pending
+                .iter()
+                .any(|(d, _)| d.severity == Severity::Error)
+    }
+
+    /// Errors recorded so far.
+    pub fn error_count(&self) -> usize {
+        self.pending
+            .iter()
+            .filter(|(d, _)| d.severity == Severity::Error)
+            .count()
+            + self.dropped
+    }
+
+    fn push(&mut self, severity: Severity, pointer: &str, anchor: Anchor, message: String) {
+        if self.pending.len() >= MAX_DIAGNOSTICS_PER_FILE {
+            self.dropped += 1;
+            return;
+        }
+        self.pending.push((
+            Diagnostic {
+                severity,
+                brand: self.brand.to_string(),
+                file: self.file.clone(),
+                pointer: pointer.to_string(),
+                line: 1,
+                column: 1,
+                message,
+            },
+            anchor,
+        ));
+    }
+
+    /// Places every diagnostic in `text` (valid JSON, or `None` to leave
+    /// them at 1:1) and appends them to `out`.
+    pub fn finish(self, text: Option<&str>, out: &mut Vec<Diagnostic>) {
+        let FileDiags {
+            brand,
+            file,
+            pending,
+            dropped,
+        } = self;
+        let positions = match text {
+            Some(t) => {
+                let wanted: Vec<(&str, Anchor)> = pending
+                    .iter()
+                    .map(|(d, a)| (d.pointer.as_str(), *a))
+                    .collect();
+                locate(t, &wanted)
+            }
+            None => vec![Pos::START; pending.len()],
+        };
+        for ((mut d, _), pos) in pending.into_iter().zip(positions) {
+            d.line = pos.line;
+            d.column = pos.column;
+            out.push(d);
+        }
+        if dropped > 0 {
+            out.push(file_error(
+                brand,
+                &file,
+                format!("{dropped} more problem(s) in this file are not listed; fix the ones above first"),
+            ));
+        }
     }
 }
 
 /// True when any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
+}
+
+/// Errors and warnings in a list of diagnostics.
+pub fn count(diags: &[Diagnostic]) -> (usize, usize) {
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    (errors, diags.len() - errors)
 }
 
 /// A diagnostic that is not inside a JSON document (a bad folder name, a missing file).
@@ -108,8 +193,30 @@ pub fn file_error(brand: &str, file: &str, message: impl Into<String>) -> Diagno
     }
 }
 
+/// A warning about a whole file.
+pub fn file_warning(brand: &str, file: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        ..file_error(brand, file, message)
+    }
+}
+
+/// A content string for a message: quoted, and cut after 60 characters so
+/// a hostile value cannot blow a diagnostic up to megabytes.
+pub fn quoted(s: &str) -> String {
+    if s.chars().count() > 60 {
+        format!("\"{}…\"", s.chars().take(60).collect::<String>())
+    } else {
+        format!("\"{s}\"")
+    }
+}
+
 /// Suggests the closest candidate to a misspelt key, for "did you mean" hints.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // Edit distance is quadratic; a key longer than any candidate by far is no typo.
+    if word.chars().count() > 64 {
+        return None;
+    }
     candidates
         .into_iter()
         .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
@@ -142,11 +249,25 @@ mod tests {
         assert_eq!(closest("colour", keys), Some("color"));
         assert_eq!(closest("typografy", keys), Some("typography"));
         assert_eq!(closest("banana", keys), None);
+        assert_eq!(closest(&"c".repeat(100_000), keys), None);
     }
 
     #[test]
     fn displays_like_a_compiler() {
         let d = file_error("acme", "acme/brand.json", "boom");
         assert_eq!(d.to_string(), "error: boom\n  --> acme/brand.json:1:1");
+    }
+
+    #[test]
+    fn diagnostics_are_placed_at_the_end_and_capped() {
+        let mut d = FileDiags::new("acme", "acme/tokens.json");
+        for i in 0..(MAX_DIAGNOSTICS_PER_FILE + 5) {
+            d.error(&format!("/a/{i}"), "bad");
+        }
+        let mut out = Vec::new();
+        d.finish(Some("{\n\"a\": [1, 2]}"), &mut out);
+        assert_eq!(out.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
+        assert_eq!((out[0].line, out[0].column), (2, 7));
+        assert!(out.last().unwrap().message.starts_with("5 more problem(s)"));
     }
 }

@@ -1,10 +1,12 @@
-//! A position index for JSON text: maps every RFC 6901 pointer to the line
-//! and column where its value (and, for object members, its key) starts.
+//! Positions in JSON text: the line and column where the value (or the key)
+//! that an RFC 6901 pointer names starts.
 //!
 //! serde_json reports positions only for syntax errors; diagnostics about a
-//! well-formed document (an unknown key, a bad version) need them too. The
-//! text is parsed by serde_json first, so this scanner only ever sees valid
-//! JSON and can stay small.
+//! well-formed document (an unknown key, a bad version) need them too. They
+//! are found lazily: validation records pointers, and one pass over the text
+//! places them all, following only the branches of the document that hold a
+//! wanted pointer. Time is linear in the text, memory in the pointers wanted,
+//! whatever the document holds (a million-character key costs nothing extra).
 
 use std::collections::HashMap;
 
@@ -15,48 +17,17 @@ pub struct Pos {
     pub column: u32,
 }
 
-/// Where each value and each member key of a JSON document starts.
-#[derive(Debug, Default, Clone)]
-pub struct PosIndex {
-    values: HashMap<String, Pos>,
-    keys: HashMap<String, Pos>,
+impl Pos {
+    pub const START: Pos = Pos { line: 1, column: 1 };
 }
 
-impl PosIndex {
-    /// Indexes `text`, which must be valid JSON (parse it with serde_json first).
-    pub fn new(text: &str) -> PosIndex {
-        let mut scanner = Scanner {
-            chars: text.chars().peekable(),
-            line: 1,
-            column: 1,
-            index: PosIndex::default(),
-        };
-        scanner.skip_ws();
-        scanner.value(String::new());
-        scanner.index
-    }
-
-    /// The position of the value at `pointer`, or of its nearest indexed ancestor.
-    pub fn value(&self, pointer: &str) -> Pos {
-        let mut p = pointer;
-        loop {
-            if let Some(pos) = self.values.get(p) {
-                return *pos;
-            }
-            match p.rfind('/') {
-                Some(i) => p = &p[..i],
-                None => return Pos { line: 1, column: 1 },
-            }
-        }
-    }
-
-    /// The position of the key of the member at `pointer` (falls back to its value).
-    pub fn key(&self, pointer: &str) -> Pos {
-        self.keys
-            .get(pointer)
-            .copied()
-            .unwrap_or_else(|| self.value(pointer))
-    }
+/// Which end of a member a position is wanted for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// Where the value starts.
+    Value,
+    /// Where the member's key starts (falls back to the value for array items and the root).
+    Key,
 }
 
 /// Escapes one reference token for a JSON Pointer (RFC 6901 section 3).
@@ -69,14 +40,97 @@ pub fn join(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", escape_token(token))
 }
 
-struct Scanner<'a> {
+/// The unescaped reference tokens of a pointer (`/a~1b/0` → `["a/b", "0"]`).
+pub fn tokens(pointer: &str) -> Vec<String> {
+    if pointer.is_empty() {
+        return Vec::new();
+    }
+    pointer
+        .trim_start_matches('/')
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// A trie of the wanted pointers; each node records where it was seen.
+#[derive(Default)]
+struct Node {
+    children: HashMap<String, usize>,
+    value: Option<Pos>,
+    key: Option<Pos>,
+}
+
+/// Finds the position of each `(pointer, anchor)` in `text`, which must be
+/// valid JSON. A pointer that names nothing in the document gets the
+/// position of its nearest ancestor that exists.
+pub fn locate(text: &str, wanted: &[(&str, Anchor)]) -> Vec<Pos> {
+    let mut nodes = vec![Node::default()];
+    let mut ends = Vec::with_capacity(wanted.len());
+    for (pointer, _) in wanted {
+        let mut path = vec![0usize];
+        let mut cur = 0;
+        for t in tokens(pointer) {
+            let next = match nodes[cur].children.get(&t) {
+                Some(&n) => n,
+                None => {
+                    nodes.push(Node::default());
+                    let n = nodes.len() - 1;
+                    nodes[cur].children.insert(t, n);
+                    n
+                }
+            };
+            cur = next;
+            path.push(cur);
+        }
+        ends.push(path);
+    }
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    Scanner::new(text, &mut nodes).run();
+    wanted
+        .iter()
+        .zip(ends)
+        .map(|((_, anchor), path)| {
+            let last = *path.last().unwrap_or(&0);
+            if *anchor == Anchor::Key {
+                if let Some(p) = nodes[last].key {
+                    return p;
+                }
+            }
+            path.iter()
+                .rev()
+                .find_map(|&n| nodes[n].value)
+                .unwrap_or(Pos::START)
+        })
+        .collect()
+}
+
+/// What the scanner is inside of.
+enum Frame {
+    /// An object; `node` is its trie node (or `None` when nothing under it is wanted).
+    Object(Option<usize>),
+    /// An array and the index of the next item.
+    Array(Option<usize>, usize),
+}
+
+struct Scanner<'a, 'n> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     line: u32,
     column: u32,
-    index: PosIndex,
+    nodes: &'n mut Vec<Node>,
 }
 
-impl Scanner<'_> {
+impl<'a, 'n> Scanner<'a, 'n> {
+    fn new(text: &'a str, nodes: &'n mut Vec<Node>) -> Scanner<'a, 'n> {
+        Scanner {
+            chars: text.chars().peekable(),
+            line: 1,
+            column: 1,
+            nodes,
+        }
+    }
+
     fn pos(&self) -> Pos {
         Pos {
             line: self.line,
@@ -104,73 +158,99 @@ impl Scanner<'_> {
         }
     }
 
-    fn value(&mut self, pointer: String) {
-        self.index.values.insert(pointer.clone(), self.pos());
-        match self.chars.peek() {
-            Some('{') => self.object(pointer),
-            Some('[') => self.array(pointer),
-            Some('"') => {
-                self.string();
+    fn child(&self, node: Option<usize>, token: &str) -> Option<usize> {
+        node.and_then(|n| self.nodes[n].children.get(token).copied())
+    }
+
+    /// Walks the whole document with an explicit stack (no recursion).
+    fn run(&mut self) {
+        let mut stack: Vec<Frame> = Vec::new();
+        self.skip_ws();
+        // The value that starts here belongs to `node`.
+        let mut pending: Option<Option<usize>> = Some(Some(0));
+        loop {
+            if let Some(node) = pending.take() {
+                self.skip_ws();
+                if let Some(n) = node {
+                    self.nodes[n].value = Some(self.pos());
+                }
+                match self.chars.peek() {
+                    Some('{') => {
+                        self.bump();
+                        stack.push(Frame::Object(node));
+                    }
+                    Some('[') => {
+                        self.bump();
+                        stack.push(Frame::Array(node, 0));
+                    }
+                    Some('"') => self.skip_string(),
+                    Some(_) => {
+                        while matches!(self.chars.peek(), Some(c) if !matches!(c, ',' | '}' | ']' | ' ' | '\t' | '\n' | '\r'))
+                        {
+                            self.bump();
+                        }
+                    }
+                    None => return,
+                }
             }
-            _ => {
-                while matches!(self.chars.peek(), Some(c) if !matches!(c, ',' | '}' | ']' | ' ' | '\t' | '\n' | '\r'))
-                {
+            self.skip_ws();
+            let Some(frame) = stack.last_mut() else {
+                return;
+            };
+            match self.chars.peek().copied() {
+                None => return,
+                Some(',') => {
                     self.bump();
                 }
+                Some('}' | ']') => {
+                    self.bump();
+                    stack.pop();
+                }
+                Some(_) => match frame {
+                    Frame::Object(node) => {
+                        let node = *node;
+                        let key_pos = self.pos();
+                        let child = if node.is_some() {
+                            let key = self.read_string();
+                            self.child(node, &key)
+                        } else {
+                            self.skip_string();
+                            None
+                        };
+                        if let Some(c) = child {
+                            self.nodes[c].key = Some(key_pos);
+                        }
+                        self.skip_ws();
+                        self.bump(); // ':'
+                        pending = Some(child);
+                    }
+                    Frame::Array(node, i) => {
+                        let child = node.and_then(|n| {
+                            self.nodes[n].children.get(i.to_string().as_str()).copied()
+                        });
+                        *i += 1;
+                        pending = Some(child);
+                    }
+                },
             }
         }
     }
 
-    fn object(&mut self, pointer: String) {
+    fn skip_string(&mut self) {
         self.bump();
-        loop {
-            self.skip_ws();
-            match self.chars.peek() {
-                Some('}') | None => {
+        while let Some(c) = self.bump() {
+            match c {
+                '\\' => {
                     self.bump();
-                    return;
                 }
-                Some(',') => {
-                    self.bump();
-                    continue;
-                }
+                '"' => break,
                 _ => {}
             }
-            let key_pos = self.pos();
-            let key = self.string();
-            let member = join(&pointer, &key);
-            self.index.keys.insert(member.clone(), key_pos);
-            self.skip_ws();
-            self.bump(); // ':'
-            self.skip_ws();
-            self.value(member);
-        }
-    }
-
-    fn array(&mut self, pointer: String) {
-        self.bump();
-        let mut i = 0usize;
-        loop {
-            self.skip_ws();
-            match self.chars.peek() {
-                Some(']') | None => {
-                    self.bump();
-                    return;
-                }
-                Some(',') => {
-                    self.bump();
-                    continue;
-                }
-                _ => {}
-            }
-            self.value(format!("{pointer}/{i}"));
-            i += 1;
         }
     }
 
     /// Reads a string literal and returns its decoded text.
-    fn string(&mut self) -> String {
-        let start = self.pos();
+    fn read_string(&mut self) -> String {
         let mut raw = String::from("\"");
         self.bump();
         while let Some(c) = self.bump() {
@@ -185,7 +265,6 @@ impl Scanner<'_> {
                 _ => {}
             }
         }
-        let _ = start;
         serde_json::from_str(&raw).unwrap_or_default()
     }
 }
@@ -194,51 +273,64 @@ impl Scanner<'_> {
 mod tests {
     use super::*;
 
+    fn at(text: &str, pointer: &str, anchor: Anchor) -> Pos {
+        locate(text, &[(pointer, anchor)])[0]
+    }
+
+    fn p(line: u32, column: u32) -> Pos {
+        Pos { line, column }
+    }
+
     #[test]
-    fn indexes_values_and_keys_with_one_based_positions() {
+    fn places_values_and_keys_with_one_based_positions() {
         let text = "{\n  \"a\": 1,\n  \"b/c\": [true, {\"d\": \"x\\\"y\"}]\n}";
-        let idx = PosIndex::new(text);
-        assert_eq!(idx.value(""), Pos { line: 1, column: 1 });
-        assert_eq!(idx.key("/a"), Pos { line: 2, column: 3 });
-        assert_eq!(idx.value("/a"), Pos { line: 2, column: 8 });
+        assert_eq!(at(text, "", Anchor::Value), p(1, 1));
+        assert_eq!(at(text, "/a", Anchor::Key), p(2, 3));
+        assert_eq!(at(text, "/a", Anchor::Value), p(2, 8));
+        assert_eq!(at(text, "/b~1c/0", Anchor::Value), p(3, 11));
+        assert_eq!(at(text, "/b~1c/1/d", Anchor::Key), p(3, 18));
+        assert_eq!(at(text, "/b~1c/1/d", Anchor::Value), p(3, 23));
         assert_eq!(
-            idx.value("/b~1c/0"),
-            Pos {
-                line: 3,
-                column: 11
-            }
+            at(text, "/b~1c/1", Anchor::Key),
+            p(3, 17),
+            "array items have no key"
         );
-        assert_eq!(
-            idx.key("/b~1c/1/d"),
-            Pos {
-                line: 3,
-                column: 18
-            }
+    }
+
+    #[test]
+    fn many_pointers_are_placed_in_one_pass() {
+        let text = "{\"a\": {\"b\": 1, \"c\": [0, 1, {\"d\": 2}]}}";
+        let got = locate(
+            text,
+            &[
+                ("/a/b", Anchor::Value),
+                ("/a/c/2/d", Anchor::Value),
+                ("/a", Anchor::Key),
+            ],
         );
-        assert_eq!(
-            idx.value("/b~1c/1/d"),
-            Pos {
-                line: 3,
-                column: 23
-            }
-        );
+        assert_eq!(got, vec![p(1, 13), p(1, 34), p(1, 2)]);
     }
 
     #[test]
     fn unknown_pointer_falls_back_to_nearest_ancestor() {
-        let idx = PosIndex::new("{\"a\": {\"b\": 1}}");
-        assert_eq!(idx.value("/a/zzz"), idx.value("/a"));
+        let text = "{\"a\": {\"b\": 1}}";
+        assert_eq!(
+            at(text, "/a/zzz", Anchor::Value),
+            at(text, "/a", Anchor::Value)
+        );
+        assert_eq!(at(text, "/nope/x", Anchor::Key), p(1, 1));
     }
 
     #[test]
     fn columns_count_characters_not_bytes() {
-        let idx = PosIndex::new("{\"é\": \"ü\", \"k\": 2}");
-        assert_eq!(
-            idx.key("/k"),
-            Pos {
-                line: 1,
-                column: 12
-            }
-        );
+        assert_eq!(at("{\"é\": \"ü\", \"k\": 2}", "/k", Anchor::Key), p(1, 12));
+    }
+
+    #[test]
+    fn a_huge_key_off_the_wanted_path_is_skipped_not_kept() {
+        let key = "k".repeat(1_000_000);
+        let text = format!("{{\"{key}\": [0, 0, 0], \"x\": 1}}");
+        let column = text.find(": 1}").unwrap() as u32 + 3;
+        assert_eq!(at(&text, "/x", Anchor::Value), p(1, column));
     }
 }

@@ -1,13 +1,18 @@
 //! PURE: parse and validate brand.json and tokens.json into typed values.
 //! No file system, no clock, no network: files arrive as bytes and today's
-//! date arrives as a value, so every rule is testable in isolation.
+//! date arrives as a value, so every rule is testable in isolation. Every
+//! step runs within the budgets of [`limits`], whatever the content holds.
 
 pub mod brand;
 pub mod diag;
+pub mod files;
 pub mod json;
+pub mod limits;
 pub mod model;
+pub mod release;
 pub mod schema;
 pub mod tokens;
 
-pub use brand::{parse_brand, Brand, BrandFiles};
+pub use brand::{parse_brand, Brand};
 pub use diag::{Diagnostic, Severity};
+pub use files::BrandFiles;

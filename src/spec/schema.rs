@@ -24,10 +24,36 @@ fn schema() -> &'static Value {
     })
 }
 
-/// Checks `value` against the brand.json schema, reporting every mismatch.
-pub fn check_brand(value: &Value, diags: &mut FileDiags<'_>) {
+/// The outcome of the shape check: a value of the right shape, and where it
+/// had to be repaired.
+pub struct Checked {
+    /// The document with every node that failed replaced by a default of
+    /// the right shape (and unknown keys removed), so it deserialises.
+    pub value: Value,
+    /// Pointers of the nodes that failed; checks of what they hold are skipped.
+    pub failed: Vec<String>,
+}
+
+impl Checked {
+    /// True when `pointer` failed the shape check, or lies inside or around a node that did.
+    pub fn blocked(&self, pointer: &str) -> bool {
+        let inside = |a: &str, b: &str| {
+            a == b || (a.starts_with(b) && a.as_bytes().get(b.len()) == Some(&b'/'))
+        };
+        self.failed
+            .iter()
+            .any(|f| inside(pointer, f) || inside(f, pointer))
+    }
+}
+
+/// Checks `value` against the brand.json schema, reporting every mismatch,
+/// and repairs what failed so the rest can still be checked.
+pub fn check_brand(value: &Value, diags: &mut FileDiags<'_>) -> Checked {
     let root = schema();
-    check(root, root, value, "", diags);
+    let mut value = value.clone();
+    let mut failed = Vec::new();
+    check(root, root, &mut value, "", diags, &mut failed);
+    Checked { value, failed }
 }
 
 fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
@@ -66,7 +92,52 @@ fn type_matches(ty: &str, v: &Value) -> bool {
     }
 }
 
-fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut FileDiags<'_>) {
+/// A value of the shape `schema` describes: its first enum option, its
+/// minimum, or an empty value of its type with its required members.
+fn default_for(root: &Value, schema: &Value) -> Value {
+    let schema = resolve(root, schema);
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|o| o.first())
+    {
+        return first.clone();
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut obj = serde_json::Map::new();
+            let props = schema.get("properties");
+            for req in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                let sub = props.and_then(|p| p.get(req)).unwrap_or(&Value::Null);
+                obj.insert(req.to_string(), default_for(root, sub));
+            }
+            Value::Object(obj)
+        }
+        Some("array") => Value::Array(Vec::new()),
+        Some("string") => Value::String(String::new()),
+        Some("boolean") => Value::Bool(false),
+        Some("integer" | "number") => schema
+            .get("minimum")
+            .cloned()
+            .unwrap_or_else(|| Value::from(0)),
+        _ => Value::Null,
+    }
+}
+
+fn check(
+    root: &Value,
+    schema: &Value,
+    value: &mut Value,
+    pointer: &str,
+    diags: &mut FileDiags<'_>,
+    failed: &mut Vec<String>,
+) {
     let schema = resolve(root, schema);
     if let Some(ty) = schema.get("type").and_then(Value::as_str) {
         if !type_matches(ty, value) {
@@ -83,6 +154,8 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
                 pointer,
                 format!("expected {wanted}, found {}", type_name(value)),
             );
+            failed.push(pointer.to_string());
+            *value = default_for(root, schema);
             return;
         }
     }
@@ -91,8 +164,14 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
             let list: Vec<String> = options.iter().map(Value::to_string).collect();
             diags.error(
                 pointer,
-                format!("expected one of {}, found {value}", list.join(", ")),
+                format!(
+                    "expected one of {}, found {}",
+                    list.join(", "),
+                    short(value)
+                ),
             );
+            failed.push(pointer.to_string());
+            *value = options.first().cloned().unwrap_or(Value::Null);
             return;
         }
     }
@@ -102,18 +181,31 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
     ) {
         if (s.trim().chars().count() as u64) < min {
             diags.error(pointer, "must not be empty");
+            failed.push(pointer.to_string());
         }
     }
     if let Some(n) = value.as_f64() {
-        if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
-            if n < min {
+        let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
+        let clamped = match (bound("minimum"), bound("maximum")) {
+            (Some(min), _) if n < min => {
                 diags.error(pointer, format!("must be at least {min}, found {n}"));
+                Some(min)
             }
-        }
-        if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
-            if n > max {
+            (_, Some(max)) if n > max => {
                 diags.error(pointer, format!("must be at most {max}, found {n}"));
+                Some(max)
             }
+            _ => None,
+        };
+        if let Some(c) = clamped {
+            failed.push(pointer.to_string());
+            *value = serde_json::Number::from_f64(c).map_or(Value::Null, |num| {
+                if value.is_i64() || value.is_u64() {
+                    Value::from(c as i64)
+                } else {
+                    Value::Number(num)
+                }
+            });
         }
     }
     match value {
@@ -125,23 +217,31 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
                 .map(|p| p.keys().filter_map(|k| k.strip_prefix('^')).collect())
                 .unwrap_or_default();
             let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
-            for (key, member) in map {
-                let member_pointer = join(pointer, key);
-                match props.and_then(|p| p.get(key)) {
-                    Some(sub) => check(root, sub, member, &member_pointer, diags),
+            let keys: Vec<String> = map.keys().cloned().collect();
+            for key in keys {
+                let member_pointer = join(pointer, &key);
+                match props.and_then(|p| p.get(&key)) {
+                    Some(sub) => {
+                        if let Some(member) = map.get_mut(&key) {
+                            check(root, sub, member, &member_pointer, diags, failed);
+                        }
+                    }
                     None if prefixes.iter().any(|p| key.starts_with(p)) => {}
                     None if closed => {
                         let known = props.map(|p| p.keys().map(String::as_str).collect::<Vec<_>>());
                         let hint = known
-                            .and_then(|k| closest(key, k))
+                            .and_then(|k| closest(&key, k))
                             .map(|c| format!("; did you mean `{c}`?"))
                             .unwrap_or_default();
                         diags.error_at_key(
                             &member_pointer,
                             format!(
-                                "unknown key `{key}`{hint} (extension keys must start with `x-`)"
+                                "unknown key `{}`{hint} (extension keys must start with `x-`)",
+                                short_key(&key)
                             ),
                         );
+                        failed.push(member_pointer);
+                        map.remove(&key);
                     }
                     None => {}
                 }
@@ -155,13 +255,23 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
             {
                 if !map.contains_key(req) {
                     diags.error(pointer, format!("missing required key `{req}`"));
+                    failed.push(join(pointer, req));
+                    let sub = props.and_then(|p| p.get(req)).unwrap_or(&Value::Null);
+                    map.insert(req.to_string(), default_for(root, sub));
                 }
             }
         }
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items") {
-                for (i, item) in items.iter().enumerate() {
-                    check(root, item_schema, item, &format!("{pointer}/{i}"), diags);
+                for (i, item) in items.iter_mut().enumerate() {
+                    check(
+                        root,
+                        item_schema,
+                        item,
+                        &format!("{pointer}/{i}"),
+                        diags,
+                        failed,
+                    );
                 }
             }
         }
@@ -169,22 +279,39 @@ fn check(root: &Value, schema: &Value, value: &Value, pointer: &str, diags: &mut
     }
 }
 
+/// A value for a message: short ones as they are, long ones cut.
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// A key for a message: cut when very long.
+fn short_key(k: &str) -> String {
+    if k.chars().count() > 60 {
+        format!("{}…", k.chars().take(60).collect::<String>())
+    } else {
+        k.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::json::PosIndex;
 
     fn run(text: &str) -> Vec<String> {
         let value: Value = serde_json::from_str(text).unwrap();
-        let index = PosIndex::new(text);
+        let mut d = FileDiags::new("b", "b/brand.json");
+        let checked = check_brand(&value, &mut d);
+        assert!(
+            serde_json::from_value::<crate::spec::model::BrandDoc>(checked.value).is_ok(),
+            "the repaired document deserialises"
+        );
         let mut out = Vec::new();
-        let mut d = FileDiags {
-            brand: "b",
-            file: "b/brand.json".into(),
-            index: &index,
-            out: &mut out,
-        };
-        check_brand(&value, &mut d);
+        d.finish(Some(text), &mut out);
         out.iter()
             .map(|d| format!("{}:{} {} {}", d.line, d.column, d.pointer, d.message))
             .collect()

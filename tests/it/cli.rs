@@ -40,10 +40,18 @@ fn check_prints_compiler_style_errors_and_exits_1() {
         out.contains("error: version \"2.4\" is not a semantic version"),
         "{out}"
     );
-    assert!(out.contains("  --> northwind/brand.json:4:14"), "{out}");
+    assert!(out.contains(" --> northwind/brand.json:4:14\n"), "{out}");
+    assert!(
+        out.contains("4 |   \"version\": \"2.4\",\n  |              ^^^^^\n"),
+        "the source line and a caret under the value: {out}"
+    );
     let (code, out) = marque(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 1);
-    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let line: serde_json::Value = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|d| d["severity"] == "error")
+        .expect("one error line");
     assert_eq!(line["severity"], "error");
     assert_eq!(line["file"], "northwind/brand.json");
     assert_eq!(line["pointer"], "/version");

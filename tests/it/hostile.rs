@@ -45,7 +45,7 @@ fn html_pages_show_hostile_text_as_text() {
     let refs = vec![brand.as_ref()];
     for html in [
         render::html::render(&brand, &ctx()).body,
-        render::html::render_index(&refs, &ctx()).body,
+        render::html::render_index(&crate::surfaces::index_entries(&refs), &ctx()).body,
     ] {
         let found = tags(&html);
         let allowed = [

@@ -1,5 +1,6 @@
 //! marque's integration tests: one binary, so the library links once.
 
+mod authoring;
 mod browser;
 mod cli;
 mod demo;

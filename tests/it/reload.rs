@@ -371,8 +371,8 @@ fn the_polling_watcher_picks_up_edits_too() {
     let app = spawn_with(args);
     edit(
         &ws.root.join("northwind/tokens.json"),
-        "\"hex\": \"#1560a0\"",
-        "\"hex\": \"#1560a1\"",
+        "[0.0824, 0.3765, 0.6275], \"hex\": \"#1560a0\"",
+        "[0.0824, 0.3765, 0.6314], \"hex\": \"#1560a1\"",
     );
     app.wait_until(
         |a| {

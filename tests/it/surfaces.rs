@@ -4,9 +4,10 @@
 
 use crate::helpers::*;
 use chrono::NaiveDate;
-use marque::build::{build_catalog, Catalog};
+use marque::build::{build_catalog, BuildOptions, Catalog};
+use marque::render::html::{IndexEntry, State};
 use marque::render::{self, Context};
-use marque::source::dir::read_content;
+use marque::source::read_folder;
 use marque::spec::Brand;
 use serde_json::Value;
 use std::path::Path;
@@ -17,16 +18,28 @@ pub fn today() -> NaiveDate {
 }
 
 pub fn ctx() -> Context {
-    Context::new(
-        "https://brand.example.com",
-        Some("0123456789abcdef0123456789abcdef01234567".into()),
-    )
+    Context::new("https://brand.example.com")
 }
 
-/// The valid brands of a content folder, parsed with a fixed date.
+/// The revision the golden surfaces are rendered at (in git mode, the id of
+/// the brand folder's tree).
+pub const REVISION: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// The valid brands of a content folder, parsed with a fixed date and revision.
 pub fn brands_of(dir: &Path) -> Vec<Arc<Brand>> {
-    let content = read_content(dir).unwrap();
-    let catalog = build_catalog(&content, &ctx(), today(), &Catalog::default());
+    let mut content = read_folder(dir).unwrap();
+    for b in &mut content.brands {
+        let mut files = marque::spec::BrandFiles::clone(b);
+        files.revision = Some(REVISION.into());
+        *b = Arc::new(files);
+    }
+    let catalog = build_catalog(
+        &content,
+        &ctx(),
+        today(),
+        &Catalog::default(),
+        &BuildOptions::default(),
+    );
     assert!(!catalog.has_errors(), "{:#?}", catalog.diagnostics());
     catalog.published().map(|p| p.brand.clone()).collect()
 }
@@ -60,8 +73,21 @@ fn every_surface_of_every_example_brand_matches_its_snapshot() {
     );
     insta::assert_snapshot!(
         "root__index.html",
-        render::html::render_index(&refs, &ctx()).body
+        render::html::render_index(&index_entries(&refs), &ctx()).body
     );
+}
+
+/// Index rows for published, valid brands.
+pub fn index_entries<'a>(brands: &[&'a Brand]) -> Vec<IndexEntry<'a>> {
+    brands
+        .iter()
+        .map(|b| IndexEntry {
+            slug: &b.slug,
+            brand: Some(*b),
+            state: State::Ok,
+            errors: 0,
+        })
+        .collect()
 }
 
 #[test]

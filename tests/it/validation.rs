@@ -3,7 +3,6 @@
 
 use crate::surfaces::today;
 use marque::spec::{parse_brand, BrandFiles, Diagnostic, Severity};
-use std::collections::BTreeMap;
 
 const BRAND: &str = r##"{
   "name": "Acme",
@@ -51,15 +50,14 @@ const TOKENS: &str = r##"{
 "##;
 
 fn files(slug: &str, brand: &str, tokens: &str) -> BrandFiles {
-    let mut files = BTreeMap::new();
-    files.insert("brand.json".to_string(), brand.as_bytes().to_vec());
-    files.insert("tokens.json".to_string(), tokens.as_bytes().to_vec());
-    files.insert("assets/logo.svg".to_string(), b"<svg/>".to_vec());
-    BrandFiles {
-        slug: slug.to_string(),
-        files,
-        releases: Vec::new(),
-    }
+    BrandFiles::from_texts(
+        slug,
+        [
+            ("brand.json", brand.as_bytes()),
+            ("tokens.json", tokens.as_bytes()),
+            ("assets/logo.svg", b"<svg/>".as_slice()),
+        ],
+    )
 }
 
 fn errors_of(f: &BrandFiles) -> Vec<Diagnostic> {
@@ -387,8 +385,8 @@ fn every_problem_is_reported_at_once() {
         .replacen("\"color\": {", "\"colour\": {", 1);
     let errors = errors_of(&files("acme", &broken, TOKENS));
     let lines: Vec<u32> = errors.iter().map(|e| e.line).collect();
-    // The unknown key is a shape error; semantic checks wait until the shape is right.
-    assert_eq!(lines, [13], "{errors:#?}");
+    // A shape error never hides the semantic checks of what could be read.
+    assert_eq!(lines, [13, 3, 4], "{errors:#?}");
     let broken = BRAND
         .replacen("\"1.2.0\"", "\"1.2\"", 1)
         .replacen("\"2026-03-01\"", "\"2026-02-30\"", 1)
@@ -400,8 +398,13 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn missing_files_are_reported() {
-    let mut f = files("acme", BRAND, TOKENS);
-    f.files.remove("tokens.json");
+    let f = BrandFiles::from_texts(
+        "acme",
+        [
+            ("brand.json", BRAND.as_bytes()),
+            ("assets/logo.svg", b"<svg/>".as_slice()),
+        ],
+    );
     let errors = errors_of(&f);
     assert!(errors
         .iter()
@@ -414,8 +417,8 @@ fn one_broken_brand_never_affects_another() {
     use marque::source::Content;
     let content = Content {
         brands: vec![
-            files("good", BRAND, TOKENS),
-            files("bad", &BRAND.replacen("\"1.2.0\"", "\"1.2\"", 1), TOKENS),
+            files("good", BRAND, TOKENS).into(),
+            files("bad", &BRAND.replacen("\"1.2.0\"", "\"1.2\"", 1), TOKENS).into(),
         ],
         diagnostics: vec![],
         pinned: vec![],
@@ -425,8 +428,85 @@ fn one_broken_brand_never_affects_another() {
         &crate::surfaces::ctx(),
         today(),
         &Catalog::default(),
+        &Default::default(),
     );
     let published: Vec<&str> = catalog.published().map(|p| p.brand.slug.as_str()).collect();
     assert_eq!(published, ["good"]);
     assert!(catalog.brands["bad"].stale());
+}
+
+#[test]
+fn an_unknown_key_a_bad_version_and_a_dangling_reference_are_reported_together() {
+    // The three mistakes of the authoring-loop report, in one brand.json.
+    let broken = BRAND
+        .replacen("\"1.2.0\"", "\"3.2\"", 1)
+        .replacen(
+            "\"families\": [ { \"role\": \"body\", \"token\": \"{font.body}\" } ]",
+            "\"families\": [ { \"role\": \"body\", \"token\": \"{font.body}\" } ],\n    \"styles\": [ { \"name\": \"Body\", \"token\": \"{type.body}\", \"colour\": \"ink\" } ]",
+            1,
+        )
+        .replacen("{color.ink}\" }", "{color.harbor.navvy}\" }", 1);
+    let errors = errors_of(&files("acme", &broken, TOKENS));
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("unknown key `colour`")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("version \"3.2\" is not a semantic version")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`{color.harbor.navvy}` does not name a token")),
+        "{messages:#?}"
+    );
+}
+
+#[test]
+fn a_hex_that_disagrees_with_its_components_is_an_error_in_tokens_json() {
+    let tokens = TOKENS.replacen(
+        "\"components\": [0.1, 0.1, 0.1] }",
+        "\"components\": [0.1, 0.1, 0.1], \"hex\": \"#1a1a1a\" }",
+        1,
+    );
+    // 0.1 × 255 = 25.5, which rounds to 26 = 0x1a: the hex agrees.
+    assert!(errors_of(&files("acme", BRAND, &tokens)).is_empty());
+    expect_error(
+        true,
+        "\"components\": [0.1, 0.1, 0.1] }",
+        "\"components\": [0.1, 0.1, 0.1], \"hex\": \"#0a0a0a\" }",
+        "acme/tokens.json",
+        4,
+        "hex #0a0a0a does not match the components, which give #1a1a1a",
+    );
+}
+
+#[test]
+fn an_example_longer_than_its_max_length_is_an_error() {
+    expect_error(
+        false,
+        "\"variables\": [ { \"name\": \"product\" } ]",
+        "\"variables\": [ { \"name\": \"product\", \"maxLength\": 5, \"example\": \"a kayak\" } ]",
+        "acme/brand.json",
+        22,
+        "the example of \"product\" is 7 characters long, more than its maxLength of 5",
+    );
+}
+
+#[test]
+fn a_template_that_fails_on_ordinary_text_is_an_error() {
+    expect_error(
+        false,
+        "\"Write a tagline for {{ product }}.\"",
+        "\"Write {{ product|int + 1 }} taglines.\"",
+        "acme/brand.json",
+        21,
+        "template fails",
+    );
 }

@@ -1,0 +1,449 @@
+//! From content to catalog: validate each brand and render its surfaces.
+//! A brand is validated and rendered again only when its input (files,
+//! releases, revision, render context, today's date) changed; a brand with
+//! errors keeps its last good render, marked stale, and never affects
+//! another brand.
+//!
+//! Each brand is one job on a thread pool. A job that panics becomes an
+//! error diagnostic of its brand; a job that runs past the time budget is
+//! left behind and its brand marked stale, so one hostile brand can never
+//! stop the build of the others. [`assemble`] turns the catalog into a
+//! snapshot.
+//!
+//! Pure apart from CPU and the clock that watches the budget: content comes
+//! in as bytes, today's date and the previous catalog come in as values.
+
+mod assemble;
+mod jobs;
+
+pub use assemble::assemble;
+
+use crate::render::{self, Context, Surface};
+use crate::snapshot::{CachePolicy, DemoBrand, Resource};
+use crate::source::{Content, Pinned};
+use crate::spec::diag::{file_error, has_errors, Severity};
+use crate::spec::json::{locate, Anchor};
+use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
+use chrono::NaiveDate;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One brand's rendered surfaces.
+#[derive(Debug)]
+pub struct Published {
+    pub brand: Arc<Brand>,
+    /// Hash of the brand's input and the render context it was rendered with.
+    pub input: [u8; 32],
+    pub resources: Vec<(String, Arc<Resource>)>,
+    /// The prompt kit and spec.md, for the demo endpoint.
+    pub demo: Arc<DemoBrand>,
+}
+
+/// What marque knows of one brand folder.
+#[derive(Debug, Clone)]
+pub struct BrandState {
+    pub slug: String,
+    /// The render being served, if the brand was ever valid.
+    pub published: Option<Arc<Published>>,
+    /// Every diagnostic of the latest attempt: its errors (then `published`
+    /// is older: stale) and warnings, validation's and rendering's alike.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Input hash of the latest attempt, so an unchanged brand is not redone.
+    pub attempted: [u8; 32],
+}
+
+impl BrandState {
+    pub fn stale(&self) -> bool {
+        has_errors(&self.diagnostics)
+    }
+}
+
+/// A released version, rendered once per tag commit.
+#[derive(Debug, Clone)]
+pub struct PinnedState {
+    pub commit: String,
+    /// `None` when the release does not validate today (it is then not served).
+    pub published: Option<Arc<Published>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The state carried from one build to the next.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub brands: BTreeMap<String, BrandState>,
+    /// Released versions, keyed by `<slug>@<version>`.
+    pub pinned: BTreeMap<String, PinnedState>,
+    /// Problems reading the content that belong to no brand folder.
+    pub source_diagnostics: Vec<Diagnostic>,
+}
+
+impl Catalog {
+    /// Brands that are served, in slug order.
+    pub fn published(&self) -> impl Iterator<Item = &Arc<Published>> {
+        self.brands.values().filter_map(|s| s.published.as_ref())
+    }
+
+    /// Every diagnostic, source problems first, then each brand's (with a
+    /// warning for each of its releases that is not served).
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = self.source_diagnostics.clone();
+        for s in self.brands.values() {
+            all.extend(self.brand_diagnostics(s));
+        }
+        all
+    }
+
+    /// One brand's diagnostics, with a warning for each of its releases that is not served.
+    pub fn brand_diagnostics(&self, s: &BrandState) -> Vec<Diagnostic> {
+        let mut all = s.diagnostics.clone();
+        let prefix = format!("{}@", s.slug);
+        for (key, p) in self.pinned.range(prefix.clone()..) {
+            if !key.starts_with(&prefix) {
+                break;
+            }
+            if p.published.is_none() {
+                let first = p
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .map(|d| format!(": {} ({}:{})", d.message, d.file, d.line))
+                    .unwrap_or_default();
+                all.push(Diagnostic {
+                    severity: Severity::Warning,
+                    ..file_error(
+                        &s.slug,
+                        &format!("{}/brand.json", s.slug),
+                        format!("release {key} is not served: it does not validate today{first}"),
+                    )
+                });
+            }
+        }
+        all
+    }
+
+    pub fn has_errors(&self) -> bool {
+        has_errors(&self.diagnostics())
+    }
+}
+
+/// A fault to inject into one brand's job, so tests can show that a panic
+/// or a stall in one brand leaves the others serving. Not reachable from the
+/// command line or the environment.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Panic while rendering this brand.
+    Panic(String),
+    /// Sleep this long while rendering this brand.
+    Stall(String, Duration),
+}
+
+/// How builds run.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Longest a brand's validation and render may take before it is left
+    /// behind and marked stale.
+    pub budget: Duration,
+    #[doc(hidden)]
+    pub fault: Option<Fault>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            budget: Duration::from_secs(10),
+            fault: None,
+        }
+    }
+}
+
+/// Hash of everything that decides a brand's render.
+fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(files.digest());
+    h.update(ctx.public_url.as_bytes());
+    h.update([0]);
+    h.update(ctx.pin.as_deref().unwrap_or("").as_bytes());
+    h.update([0, u8::from(ctx.live_reload)]);
+    h.update(today.to_string().as_bytes());
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.finalize().into()
+}
+
+/// Validates and renders every brand of `content`, reusing `previous` where
+/// a brand's input did not change.
+pub fn build_catalog(
+    content: &Content,
+    ctx: &Context,
+    today: NaiveDate,
+    previous: &Catalog,
+    opts: &BuildOptions,
+) -> Catalog {
+    let mut next = Catalog::default();
+    let mut work: Vec<jobs::Job> = Vec::new();
+    // What each job is for, by its index.
+    enum Kind {
+        Brand { slug: String, input: [u8; 32] },
+        Pinned { key: String, commit: String },
+    }
+    let mut kinds = Vec::new();
+    for files in &content.brands {
+        let hash = input_hash(files, ctx, today);
+        let prev = previous.brands.get(&files.slug);
+        if let Some(p) = prev.filter(|p| p.attempted == hash) {
+            next.brands.insert(files.slug.clone(), p.clone());
+            continue;
+        }
+        let (files, ctx, fault) = (files.clone(), ctx.clone(), opts.fault.clone());
+        kinds.push(Kind::Brand {
+            slug: files.slug.clone(),
+            input: hash,
+        });
+        work.push(Box::new(move || {
+            attempt(&files, &ctx, today, hash, fault.as_ref())
+        }));
+    }
+    for pin in &content.pinned {
+        let key = format!("{}@{}", pin.files.slug, pin.release.version);
+        if let Some(prev) = previous
+            .pinned
+            .get(&key)
+            .filter(|p| p.commit == pin.release.commit)
+        {
+            next.pinned.insert(key, prev.clone());
+            continue;
+        }
+        let mut pinned_ctx = ctx.clone();
+        pinned_ctx.pin = Some(pin.release.version.to_string());
+        pinned_ctx.live_reload = false;
+        let pin: Arc<Pinned> = pin.clone();
+        let hash = input_hash(&pin.files, &pinned_ctx, today);
+        kinds.push(Kind::Pinned {
+            key,
+            commit: pin.release.commit.clone(),
+        });
+        work.push(Box::new(move || {
+            attempt(&pin.files, &pinned_ctx, today, hash, None)
+        }));
+    }
+    for (kind, outcome) in kinds.into_iter().zip(jobs::run(work, opts.budget)) {
+        let slug = match &kind {
+            Kind::Brand { slug, .. } => slug.clone(),
+            Kind::Pinned { key, .. } => brand_of(key).to_string(),
+        };
+        let (published, diagnostics) = match outcome {
+            jobs::Outcome::Done(r) => r,
+            jobs::Outcome::Panicked(message) => (
+                None,
+                vec![file_error(
+                    &slug,
+                    &format!("{slug}/"),
+                    format!("marque failed while checking this brand (a bug; please report it): {message}"),
+                )],
+            ),
+            jobs::Outcome::TimedOut => (
+                None,
+                vec![file_error(
+                    &slug,
+                    &format!("{slug}/"),
+                    format!(
+                        "checking and rendering this brand took longer than {} s, so it was stopped; simplify its tokens or assets",
+                        opts.budget.as_secs_f64()
+                    ),
+                )],
+            ),
+        };
+        match kind {
+            Kind::Pinned { key, commit } => {
+                next.pinned.insert(
+                    key,
+                    PinnedState {
+                        commit,
+                        published,
+                        diagnostics,
+                    },
+                );
+            }
+            Kind::Brand { slug, input } => {
+                let keep = previous.brands.get(&slug).and_then(|p| p.published.clone());
+                next.brands.insert(
+                    slug.clone(),
+                    BrandState {
+                        published: published.or(keep),
+                        slug,
+                        diagnostics,
+                        attempted: input,
+                    },
+                );
+            }
+        }
+    }
+    next.source_diagnostics = content
+        .diagnostics
+        .iter()
+        .filter(|d| !next.brands.contains_key(&d.brand))
+        .cloned()
+        .collect();
+    // Content diagnostics of a brand (a skipped tag) join its own.
+    for d in &content.diagnostics {
+        if let Some(s) = next.brands.get_mut(&d.brand) {
+            if !s.diagnostics.contains(d) {
+                s.diagnostics.push(d.clone());
+            }
+        }
+    }
+    next
+}
+
+/// The brand slug of a job key (`acme` or `acme@1.2.0`).
+fn brand_of(key: &str) -> &str {
+    key.split('@').next().unwrap_or(key)
+}
+
+/// Validates one brand and, when it has no errors, renders it.
+fn attempt(
+    files: &BrandFiles,
+    ctx: &Context,
+    today: NaiveDate,
+    input: [u8; 32],
+    fault: Option<&Fault>,
+) -> (Option<Arc<Published>>, Vec<Diagnostic>) {
+    let (brand, mut diagnostics) = parse_brand(files, today);
+    let Some(brand) = brand else {
+        return (None, diagnostics);
+    };
+    match fault {
+        Some(Fault::Panic(s)) if *s == files.slug => panic!("injected fault in {s}"),
+        Some(Fault::Stall(s, d)) if *s == files.slug => std::thread::sleep(*d),
+        _ => {}
+    }
+    let (published, mut warnings) = render_brand(brand, ctx, input, files);
+    diagnostics.append(&mut warnings);
+    (Some(Arc::new(published)), diagnostics)
+}
+
+/// Renders every surface of one valid brand. Returns what a surface had to
+/// leave out as warnings, placed in the files they come from.
+pub fn render_brand(
+    brand: Brand,
+    ctx: &Context,
+    input: [u8; 32],
+    files: &BrandFiles,
+) -> (Published, Vec<Diagnostic>) {
+    let s = brand.slug.clone();
+    // A released version lives under `<slug>@<version>` and never changes.
+    let key = ctx.brand_key(&s);
+    let policy = if ctx.pin.is_some() {
+        CachePolicy::Immutable
+    } else {
+        CachePolicy::Current
+    };
+    let mut resources = Vec::new();
+    let mut add = |path: String, r: Resource| resources.push((path, Arc::new(r)));
+    let figma = render::figma::render(&brand, ctx);
+    let spec_md = render::spec_md::render(&brand, ctx);
+    for surface in Surface::ALL {
+        let body = match surface {
+            Surface::SpecJson => render::spec_json::render(&brand, ctx),
+            Surface::SpecMd => spec_md.clone(),
+            Surface::TokensCss => render::tokens_css::render(&brand, ctx),
+            Surface::TokensFigma => figma.body.clone(),
+            Surface::LlmsTxt => render::llms_txt::render(&brand, ctx),
+        };
+        add(
+            format!("/brand/{key}/{}", surface.file()),
+            Resource::new(surface.media_type(), body, policy),
+        );
+    }
+    if ctx.pin.is_none() {
+        let md = render::changelog::render_md(&brand.doc.name, &brand.version, &brand.releases);
+        let json = render::changelog::render_json(&s, &brand.version, &brand.releases);
+        add(
+            format!("/brand/{s}/changelog.md"),
+            Resource::new("text/markdown; charset=utf-8", md, policy),
+        );
+        add(
+            format!("/brand/{s}/changelog.json"),
+            Resource::new("application/json", json, policy),
+        );
+    }
+    let page = render::html::render(&brand, ctx);
+    add(
+        format!("/brand/{key}"),
+        Resource::new("text/html; charset=utf-8", page.body, policy)
+            .with_header("content-security-policy", &page.csp),
+    );
+    add(
+        format!("/embed/brand/{key}"),
+        Resource::new(
+            "text/javascript; charset=utf-8",
+            render::embed::render(&brand, ctx),
+            policy,
+        ),
+    );
+    for (path, bytes) in &brand.assets {
+        let media = crate::snapshot::media_type_of(path);
+        let mut r = Resource::new(media, bytes.clone(), policy);
+        if media == "image/svg+xml" {
+            // An SVG opened directly is a document that could run script; forbid it.
+            r = r.with_header(
+                "content-security-policy",
+                "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+            );
+        }
+        add(format!("/brand/{key}/assets/{path}"), r);
+    }
+    let warnings = left_out_warnings(&s, &figma.skipped, files);
+    let demo = Arc::new(DemoBrand {
+        slug: s.clone(),
+        version: brand.version.to_string(),
+        spec_md,
+        prompts: brand.doc.prompt_kit.prompts.clone(),
+    });
+    (
+        Published {
+            brand: Arc::new(brand),
+            input,
+            resources,
+            demo,
+        },
+        warnings,
+    )
+}
+
+/// A warning for each token a surface had to leave out, at the token in tokens.json.
+fn left_out_warnings(
+    slug: &str,
+    skipped: &[(String, Option<String>)],
+    files: &BrandFiles,
+) -> Vec<Diagnostic> {
+    if skipped.is_empty() {
+        return Vec::new();
+    }
+    let text = files
+        .get("tokens.json")
+        .and_then(|b| std::str::from_utf8(b).ok());
+    let wanted: Vec<(&str, Anchor)> = skipped
+        .iter()
+        .map(|(_, p)| (p.as_deref().unwrap_or(""), Anchor::Key))
+        .collect();
+    let positions = text.map(|t| locate(t, &wanted)).unwrap_or_default();
+    skipped
+        .iter()
+        .enumerate()
+        .map(|(i, (message, pointer))| {
+            let pos = positions.get(i).copied().unwrap_or_default();
+            Diagnostic {
+                severity: Severity::Warning,
+                brand: slug.to_string(),
+                file: format!("{slug}/tokens.json"),
+                pointer: pointer.clone().unwrap_or_default(),
+                line: pos.line.max(1),
+                column: pos.column.max(1),
+                message: message.clone(),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,313 @@
+//! What marque tells a person: diagnostics as rustc-style frames (file,
+//! line and column, the source line, a caret), and after each rebuild what
+//! changed, which brands were rebuilt, kept stale, recovered, added or
+//! removed, and how long it took. Colour only on a terminal, never with
+//! `NO_COLOR`. This is the one place that writes to the terminal directly;
+//! with `--log-format json` the same report goes out as tracing events.
+
+use crate::spec::{Diagnostic, Severity};
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+/// Whether to colour output written to a stream that is (or is not) a terminal.
+pub fn use_colour(is_terminal: bool) -> bool {
+    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// True when standard error should be coloured.
+pub fn stderr_colour() -> bool {
+    use_colour(std::io::stderr().is_terminal())
+}
+
+/// ANSI styles, or nothing.
+#[derive(Clone, Copy)]
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(self, code: &str, s: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn severity(self, s: Severity) -> String {
+        match s {
+            Severity::Error => self.wrap("1;31", "error"),
+            Severity::Warning => self.wrap("1;33", "warning"),
+        }
+    }
+    fn blue(self, s: &str) -> String {
+        self.wrap("1;34", s)
+    }
+    fn bold(self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn green(self, s: &str) -> String {
+        self.wrap("1;32", s)
+    }
+    fn red(self, s: &str) -> String {
+        self.wrap("1;31", s)
+    }
+    fn yellow(self, s: &str) -> String {
+        self.wrap("1;33", s)
+    }
+}
+
+/// Widest part of a source line shown in a frame, in characters.
+const WINDOW: usize = 100;
+
+/// A diagnostic as rustc shows one:
+///
+/// ```text
+/// error: version "3.2" is not a semantic version
+///   --> northwind/brand.json:4:14
+///    |
+///  4 |   "version": "3.2",
+///    |              ^^^^^
+/// ```
+///
+/// `source` is the text of the diagnostic's file, when there is one.
+pub fn frame(d: &Diagnostic, source: Option<&str>, colour: bool) -> String {
+    let p = Paint(colour);
+    let mut o = String::new();
+    let _ = writeln!(o, "{}: {}", p.severity(d.severity), p.bold(&d.message));
+    let width = d.line.to_string().len();
+    let pad = " ".repeat(width);
+    let _ = writeln!(
+        o,
+        "{pad}{} {}:{}:{}",
+        p.blue("-->"),
+        d.file,
+        d.line,
+        d.column
+    );
+    let line = source.and_then(|s| s.lines().nth(d.line.saturating_sub(1) as usize));
+    if let Some(line) = line.filter(|_| !d.pointer.is_empty() || d.line > 1 || d.column > 1) {
+        let chars: Vec<char> = line.chars().collect();
+        let col = (d.column.max(1) as usize - 1).min(chars.len());
+        // Show a window of long lines (minified JSON) around the column.
+        let start = col.saturating_sub(WINDOW / 2);
+        let end = (start + WINDOW).min(chars.len());
+        let mut shown: String = chars[start..end].iter().collect();
+        let mut caret_at = col - start;
+        if start > 0 {
+            shown.insert(0, '…');
+            caret_at += 1;
+        }
+        if end < chars.len() {
+            shown.push('…');
+        }
+        let len = span_len(&chars[col..end]);
+        let _ = writeln!(o, "{pad} {}", p.blue("|"));
+        let _ = writeln!(
+            o,
+            "{} {} {}",
+            p.blue(&d.line.to_string()),
+            p.blue("|"),
+            shown.trim_end()
+        );
+        let carets = "^".repeat(len.max(1));
+        let marks = match d.severity {
+            Severity::Error => p.red(&carets),
+            Severity::Warning => p.yellow(&carets),
+        };
+        let _ = writeln!(o, "{pad} {} {}{marks}", p.blue("|"), " ".repeat(caret_at));
+    }
+    o
+}
+
+/// How many characters of the value that starts at `rest` to underline: a
+/// whole string literal, a word or number, or one character.
+fn span_len(rest: &[char]) -> usize {
+    match rest.first() {
+        Some('"') => {
+            let mut escaped = false;
+            for (i, c) in rest.iter().enumerate().skip(1) {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => return i + 1,
+                    _ => escaped = false,
+                }
+            }
+            rest.len()
+        }
+        Some(c) if c.is_alphanumeric() || *c == '-' => rest
+            .iter()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | '+' | '_'))
+            .count(),
+        Some(_) => 1,
+        None => 1,
+    }
+}
+
+/// What happened to one brand in a rebuild.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// New and valid: published.
+    Added,
+    /// New with errors: not published.
+    AddedBroken,
+    /// Changed and valid: the new version is served.
+    Rebuilt,
+    /// Changed and valid again after errors.
+    Recovered,
+    /// Changed with errors: the last good version keeps serving.
+    Stale,
+    /// Changed with errors and never valid: still not published.
+    Unpublished,
+    /// Its folder is gone: no longer served.
+    Removed,
+}
+
+impl Fate {
+    fn word(self) -> &'static str {
+        match self {
+            Fate::Added => "added",
+            Fate::AddedBroken => "not published",
+            Fate::Rebuilt => "rebuilt",
+            Fate::Recovered => "recovered",
+            Fate::Stale => "kept stale",
+            Fate::Unpublished => "not published",
+            Fate::Removed => "removed",
+        }
+    }
+}
+
+/// One rebuild, as the reload loop saw it.
+#[derive(Debug, Clone, Default)]
+pub struct Rebuild {
+    /// What triggered it: changed files, a commit, a tag, or the start.
+    pub cause: String,
+    /// Each brand that changed, with what happened to it and, when it
+    /// still serves, the version it serves.
+    pub brands: Vec<(String, Fate, Option<String>)>,
+    /// Errors of the brands that changed (with their source text), and their warning count.
+    pub errors: Vec<(Diagnostic, Option<String>)>,
+    pub warnings: usize,
+    pub millis: f64,
+    pub generation: u64,
+}
+
+/// Writes rebuild reports: to standard error for people, or as tracing events.
+#[derive(Debug, Clone, Copy)]
+pub struct Reporter {
+    pub json: bool,
+    pub colour: bool,
+}
+
+impl Reporter {
+    /// The report as a person reads it.
+    pub fn human(&self, r: &Rebuild) -> String {
+        let p = Paint(self.colour);
+        let mut o = String::new();
+        if !r.cause.is_empty() {
+            let _ = writeln!(o, "{} {}", p.blue("change"), r.cause);
+        }
+        for (d, source) in &r.errors {
+            o.push_str(&frame(d, source.as_deref(), self.colour));
+            o.push('\n');
+        }
+        let mut parts: Vec<String> = Vec::new();
+        for (slug, fate, version) in &r.brands {
+            let word = match fate {
+                Fate::Added | Fate::Rebuilt | Fate::Recovered => p.green(fate.word()),
+                Fate::Stale | Fate::Unpublished | Fate::AddedBroken => p.red(fate.word()),
+                Fate::Removed => p.yellow(fate.word()),
+            };
+            let serving = match (fate, version) {
+                (Fate::Stale, Some(v)) => format!(" (still serving {v})"),
+                (Fate::Added | Fate::Rebuilt | Fate::Recovered, Some(v)) => format!(" {v}"),
+                _ => String::new(),
+            };
+            parts.push(format!("{} {word}{serving}", p.bold(slug)));
+        }
+        let summary = if parts.is_empty() {
+            "nothing changed".to_string()
+        } else {
+            parts.join(", ")
+        };
+        let mut counts = String::new();
+        if !r.errors.is_empty() || r.warnings > 0 {
+            counts = format!("; {} error(s), {} warning(s)", r.errors.len(), r.warnings);
+        }
+        let _ = writeln!(
+            o,
+            "{} {summary}{counts} in {:.0} ms (generation {})",
+            p.blue("build "),
+            r.millis,
+            r.generation
+        );
+        o
+    }
+
+    pub fn rebuild(&self, r: &Rebuild) {
+        if self.json {
+            for (d, _) in &r.errors {
+                tracing::warn!(
+                    brand = %d.brand, file = %d.file, line = d.line, column = d.column,
+                    pointer = %d.pointer, "{}", d.message
+                );
+            }
+            let brands: Vec<String> = r
+                .brands
+                .iter()
+                .map(|(s, f, _)| format!("{s}: {}", f.word()))
+                .collect();
+            tracing::info!(
+                cause = %r.cause, brands = ?brands, errors = r.errors.len(), warnings = r.warnings,
+                ms = format!("{:.1}", r.millis), generation = r.generation, "rebuilt"
+            );
+            return;
+        }
+        // eprint!, not a raw handle: a test's harness captures it.
+        #[allow(clippy::print_stderr)]
+        {
+            eprint!("{}", self.human(r));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(line: u32, column: u32, message: &str) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            brand: "northwind".into(),
+            file: "northwind/brand.json".into(),
+            pointer: "/version".into(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn a_frame_shows_the_line_and_underlines_the_value() {
+        let src = "{\n  \"name\": \"N\",\n  \"version\": \"3.2\",\n}";
+        let got = frame(&diag(3, 14, "bad version"), Some(src), false);
+        assert_eq!(
+            got,
+            "error: bad version\n --> northwind/brand.json:3:14\n  |\n3 |   \"version\": \"3.2\",\n  |              ^^^^^\n"
+        );
+    }
+
+    #[test]
+    fn frames_are_plain_text_without_colour_and_cut_long_lines() {
+        let line = format!("{{\"a\": [{}], \"version\": 3}}", "0,".repeat(5000));
+        let col = line.find("3}").unwrap() as u32 + 1;
+        let got = frame(&diag(1, col, "long"), Some(&line), false);
+        assert!(!got.contains('\x1b'));
+        assert!(got.lines().all(|l| l.chars().count() < 140), "{got}");
+        assert!(got.contains("^\n"), "{got}");
+        let coloured = frame(&diag(1, col, "long"), Some(&line), true);
+        assert!(coloured.contains("\x1b[1;31m"));
+    }
+
+    #[test]
+    fn colour_needs_a_terminal_and_no_no_color() {
+        assert!(!use_colour(false));
+    }
+}

@@ -1,0 +1,101 @@
+//! The input of the pure core: one brand folder's files as bytes, with what
+//! the source found while reading them, its releases and its revision.
+
+use super::release::Release;
+use super::Diagnostic;
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The files of one brand folder, keyed by path relative to the folder
+/// (`brand.json`, `assets/logo.svg`), as read by a source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrandFiles {
+    pub slug: String,
+    files: BTreeMap<String, Bytes>,
+    /// Problems found while reading the folder: a file that is not a regular
+    /// file, one over the size limit, a link that leaves the folder.
+    pub problems: Vec<Diagnostic>,
+    /// Releases from git tags, newest first (empty outside git).
+    pub releases: Arc<[Release]>,
+    /// Git mode: the object id of the brand folder's tree, which changes
+    /// exactly when the brand's files change.
+    pub revision: Option<String>,
+    /// Hash of the files and problems, computed once when read.
+    files_digest: [u8; 32],
+}
+
+impl BrandFiles {
+    pub fn new(
+        slug: impl Into<String>,
+        files: BTreeMap<String, Bytes>,
+        problems: Vec<Diagnostic>,
+    ) -> BrandFiles {
+        let mut h = Sha256::new();
+        for (path, bytes) in &files {
+            h.update((path.len() as u64).to_le_bytes());
+            h.update(path.as_bytes());
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        }
+        for p in &problems {
+            h.update(p.to_string().as_bytes());
+            h.update([0]);
+        }
+        BrandFiles {
+            slug: slug.into(),
+            files,
+            problems,
+            releases: Arc::from([]),
+            revision: None,
+            files_digest: h.finalize().into(),
+        }
+    }
+
+    /// Builds files from `(path, text)` pairs, for tests and tools.
+    pub fn from_texts<'a>(
+        slug: &str,
+        texts: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+    ) -> BrandFiles {
+        let files = texts
+            .into_iter()
+            .map(|(p, b)| (p.to_string(), Bytes::copy_from_slice(b)))
+            .collect();
+        BrandFiles::new(slug, files, Vec::new())
+    }
+
+    pub fn files(&self) -> &BTreeMap<String, Bytes> {
+        &self.files
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Bytes> {
+        self.files.get(path)
+    }
+
+    /// Bytes held by all files.
+    pub fn size(&self) -> usize {
+        self.files.values().map(Bytes::len).sum()
+    }
+
+    /// A hash of everything that can change what is published for this
+    /// brand: its files, the problems found reading them, its releases and
+    /// its revision.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut h = Sha256::new();
+        h.update(self.files_digest);
+        for r in self.releases.iter() {
+            h.update(r.tag.as_bytes());
+            h.update([0]);
+            h.update(r.commit.as_bytes());
+            h.update(r.date.to_string().as_bytes());
+            for n in &r.notes {
+                h.update(n.as_bytes());
+                h.update([0]);
+            }
+            h.update([1]);
+        }
+        h.update(self.revision.as_deref().unwrap_or("").as_bytes());
+        h.finalize().into()
+    }
+}

@@ -1,0 +1,376 @@
+//! tokens.json: W3C Design Tokens (DTCG) format 2025.10, parsed into a flat,
+//! typed, document-ordered token set with aliases kept as references.
+//!
+//! - [`extends`]: `$extends` and `$ref` rewrite the document first, within a budget.
+//! - [`tree`]: walk the groups, give every token its declared, inherited or
+//!   aliased `$type`, and parse each `$value`.
+//! - [`values`]: one parser per token type.
+//! - [`refs`]: aliases must resolve, to the right type, without a cycle and
+//!   within [`limits::MAX_ALIAS_DEPTH`](super::limits::MAX_ALIAS_DEPTH) links.
+//!
+//! Every problem is reported at once, and every step is linear in the size
+//! of the document.
+
+pub mod extends;
+pub mod refs;
+pub mod tree;
+pub mod values;
+
+pub use tree::parse_tokens;
+pub use values::{fmt_num, round, NAMED_WEIGHTS};
+
+use crate::color;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+/// The token types marque understands, with their `$type` spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenType {
+    Color,
+    Dimension,
+    FontFamily,
+    FontWeight,
+    Duration,
+    CubicBezier,
+    Number,
+    StrokeStyle,
+    Border,
+    Transition,
+    Shadow,
+    Gradient,
+    Typography,
+}
+
+impl TokenType {
+    pub const ALL: [TokenType; 13] = [
+        TokenType::Color,
+        TokenType::Dimension,
+        TokenType::FontFamily,
+        TokenType::FontWeight,
+        TokenType::Duration,
+        TokenType::CubicBezier,
+        TokenType::Number,
+        TokenType::StrokeStyle,
+        TokenType::Border,
+        TokenType::Transition,
+        TokenType::Shadow,
+        TokenType::Gradient,
+        TokenType::Typography,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenType::Color => "color",
+            TokenType::Dimension => "dimension",
+            TokenType::FontFamily => "fontFamily",
+            TokenType::FontWeight => "fontWeight",
+            TokenType::Duration => "duration",
+            TokenType::CubicBezier => "cubicBezier",
+            TokenType::Number => "number",
+            TokenType::StrokeStyle => "strokeStyle",
+            TokenType::Border => "border",
+            TokenType::Transition => "transition",
+            TokenType::Shadow => "shadow",
+            TokenType::Gradient => "gradient",
+            TokenType::Typography => "typography",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TokenType> {
+        TokenType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// A colour component: a number or the keyword `none`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Component {
+    Num(f64),
+    None,
+}
+
+impl Component {
+    pub fn value(self) -> f64 {
+        match self {
+            Component::Num(n) => n,
+            Component::None => 0.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Color {
+    pub space: String,
+    pub components: [Component; 3],
+    pub alpha: f64,
+    /// The author's sRGB hex, checked against the components when parsed.
+    pub hex: Option<String>,
+}
+
+impl Color {
+    /// Gamma-encoded sRGB, clipped to the gamut.
+    pub fn srgb(&self) -> [f64; 3] {
+        color::to_srgb(&self.space, self.components.map(Component::value)).unwrap_or([0.0; 3])
+    }
+
+    /// The 6-digit sRGB hex every surface shows for this colour (alpha aside):
+    /// the author's `hex` when given (it matches the components), else the
+    /// components converted to sRGB and clipped.
+    pub fn srgb_hex(&self) -> String {
+        match &self.hex {
+            Some(h) => h.clone(),
+            None => color::hex(self.srgb(), 1.0),
+        }
+    }
+
+    /// True when the colour lies outside sRGB's colour space (so `srgb_hex` is a fallback).
+    pub fn is_wide(&self) -> bool {
+        !matches!(self.space.as_str(), "srgb" | "hsl" | "hwb")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dimension {
+    pub value: f64,
+    pub unit: DimUnit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DimUnit {
+    Px,
+    Rem,
+}
+
+impl DimUnit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DimUnit::Px => "px",
+            DimUnit::Rem => "rem",
+        }
+    }
+}
+
+impl Dimension {
+    /// Pixels, reading 1rem as 16px (the browser default).
+    pub fn px(&self) -> f64 {
+        match self.unit {
+            DimUnit::Px => self.value,
+            DimUnit::Rem => self.value * 16.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Duration {
+    pub value: f64,
+    pub unit: DurUnit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DurUnit {
+    Ms,
+    S,
+}
+
+impl Duration {
+    pub fn ms(&self) -> f64 {
+        match self.unit {
+            DurUnit::Ms => self.value,
+            DurUnit::S => self.value * 1000.0,
+        }
+    }
+
+    pub fn unit_str(&self) -> &'static str {
+        match self.unit {
+            DurUnit::Ms => "ms",
+            DurUnit::S => "s",
+        }
+    }
+}
+
+/// A token value, or part of a composite value. Any part may be an alias
+/// (`{group.token}`), kept as written so surfaces can output references.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TokenValue {
+    Alias(String),
+    Color(Color),
+    Dimension(Dimension),
+    FontFamily(Vec<String>),
+    FontWeight(f64),
+    Duration(Duration),
+    CubicBezier([f64; 4]),
+    Number(f64),
+    /// A keyword (`solid`, `dashed`, …) or `{dashArray, lineCap}`.
+    StrokeStyle(StrokeStyle),
+    Border {
+        color: Box<TokenValue>,
+        width: Box<TokenValue>,
+        style: Box<TokenValue>,
+    },
+    Transition {
+        duration: Box<TokenValue>,
+        delay: Box<TokenValue>,
+        timing_function: Box<TokenValue>,
+    },
+    Shadow(Vec<Item<ShadowLayer>>),
+    Gradient(Vec<Item<GradientStop>>),
+    Typography(Typography),
+}
+
+/// An element of a shadow or gradient array: written out, or an alias to a
+/// token of the same type whose elements stand in its place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item<T> {
+    Literal(T),
+    Alias(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrokeStyle {
+    Keyword(String),
+    Dashed {
+        dash_array: Vec<TokenValue>,
+        line_cap: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShadowLayer {
+    pub color: TokenValue,
+    pub offset_x: TokenValue,
+    pub offset_y: TokenValue,
+    pub blur: TokenValue,
+    pub spread: TokenValue,
+    pub inset: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradientStop {
+    pub color: TokenValue,
+    pub position: TokenValue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Typography {
+    pub font_family: Box<TokenValue>,
+    pub font_size: Box<TokenValue>,
+    pub font_weight: Box<TokenValue>,
+    pub letter_spacing: Box<TokenValue>,
+    pub line_height: Box<TokenValue>,
+}
+
+/// One design token.
+#[derive(Debug, Clone)]
+pub struct Token {
+    /// Path segments from the root group, e.g. `["color", "brand", "primary"]`.
+    pub path: Vec<String>,
+    pub ty: TokenType,
+    pub value: TokenValue,
+    pub description: Option<String>,
+    /// `$deprecated`: `true`, or an explanation.
+    pub deprecated: Option<Value>,
+    pub extensions: Option<Value>,
+    /// JSON Pointer of the token object in tokens.json.
+    pub pointer: String,
+}
+
+impl Token {
+    /// The dotted name used in references: `color.brand.primary`.
+    pub fn name(&self) -> String {
+        self.path.join(".")
+    }
+}
+
+/// Every token of a brand in document order, with lookup by dotted name.
+#[derive(Debug, Clone, Default)]
+pub struct TokenSet {
+    pub tokens: Vec<Token>,
+    /// Groups with their `$description`, `$type`, `$extensions` and `$deprecated`.
+    pub groups: Vec<Group>,
+    /// Tokens that exist but could not be parsed (their error is already
+    /// reported), so references to them add no second error.
+    pub unparsed: HashSet<String>,
+    by_name: HashMap<String, usize>,
+    /// For each token, the token whose literal value its alias chain ends at
+    /// (itself when it is no alias); `None` for a broken chain.
+    resolved: Vec<Option<usize>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub path: Vec<String>,
+    pub description: Option<String>,
+    pub ty: Option<TokenType>,
+    pub extensions: Option<Value>,
+    /// `$deprecated` on the group: `true`, or an explanation.
+    pub deprecated: Option<Value>,
+}
+
+/// Parses a `{a.b.c}` reference into its dotted target.
+pub fn parse_reference(s: &str) -> Option<&str> {
+    let inner = s.strip_prefix('{')?.strip_suffix('}')?;
+    (!inner.is_empty() && !inner.contains(['{', '}'])).then_some(inner)
+}
+
+impl TokenSet {
+    /// A set of parsed tokens in document order; aliases are resolved once, here.
+    pub fn new(tokens: Vec<Token>, groups: Vec<Group>, unparsed: HashSet<String>) -> TokenSet {
+        let by_name: HashMap<String, usize> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name(), i))
+            .collect();
+        let mut set = TokenSet {
+            tokens,
+            groups,
+            unparsed,
+            by_name,
+            resolved: Vec::new(),
+        };
+        set.resolved = refs::resolve_chains(&set)
+            .into_iter()
+            .map(|c| match c {
+                refs::Chain::End { at, .. } => Some(at),
+                _ => None,
+            })
+            .collect();
+        set
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Token> {
+        self.by_name.get(name).map(|&i| &self.tokens[i])
+    }
+
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Follows aliases to a literal value. Returns `None` for a dangling
+    /// reference, a cycle or an over-long chain (all validation errors, so a
+    /// published brand never has one). Constant time: chains are resolved
+    /// when the set is made.
+    pub fn resolve<'a>(&'a self, value: &'a TokenValue) -> Option<&'a TokenValue> {
+        match value {
+            TokenValue::Alias(target) => {
+                let i = self.index_of(target)?;
+                let end = (*self.resolved.get(i)?)?;
+                Some(&self.tokens[end].value)
+            }
+            other => Some(other),
+        }
+    }
+
+    /// The literal value a `{group.token}` reference resolves to.
+    pub fn resolve_reference(&self, reference: &str) -> Option<&TokenValue> {
+        self.resolve(&self.get(parse_reference(reference)?)?.value)
+    }
+
+    /// The type a reference resolves to.
+    pub fn type_of_reference(&self, reference: &str) -> Option<TokenType> {
+        parse_reference(reference)
+            .and_then(|n| self.get(n))
+            .map(|t| t.ty)
+    }
+}
+
+/// The name of a group's own token.
+pub const ROOT: &str = "$root";

@@ -1,0 +1,591 @@
+//! One parser per token type: a `$value` (or a part of a composite) in, a
+//! typed [`TokenValue`] out, or a diagnostic. The older string forms most
+//! tools still emit (`"#0b5fff"`, `"16px"`, `"120ms"`) are accepted with a
+//! warning and normalised to the 2025.10 objects.
+
+use super::{
+    parse_reference, Color, Component, DimUnit, Dimension, DurUnit, Duration, GradientStop, Item,
+    ShadowLayer, StrokeStyle, TokenType, TokenValue, Typography,
+};
+use crate::color;
+use crate::spec::diag::FileDiags;
+use crate::spec::json::join;
+use serde_json::{Map, Value};
+
+fn num(v: &Value) -> Option<f64> {
+    v.as_f64().filter(|n| n.is_finite())
+}
+
+/// Parses one `$value` (or a part of a composite) of type `ty`.
+pub(super) fn parse_value(
+    ty: TokenType,
+    v: &Value,
+    p: &str,
+    diags: &mut FileDiags<'_>,
+) -> Option<TokenValue> {
+    if let Some(s) = v.as_str() {
+        if let Some(target) = parse_reference(s) {
+            return Some(TokenValue::Alias(target.to_string()));
+        }
+    }
+    match ty {
+        TokenType::Color => parse_color(v, p, diags).map(TokenValue::Color),
+        TokenType::Dimension => parse_dimension(v, p, diags).map(TokenValue::Dimension),
+        TokenType::Duration => parse_duration(v, p, diags).map(TokenValue::Duration),
+        TokenType::Number => match num(v) {
+            Some(n) => Some(TokenValue::Number(n)),
+            None => {
+                diags.error(p, "a number token's value must be a number");
+                None
+            }
+        },
+        TokenType::FontFamily => match v {
+            Value::String(s) if !s.trim().is_empty() => {
+                Some(TokenValue::FontFamily(vec![s.clone()]))
+            }
+            Value::Array(items)
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
+            {
+                Some(TokenValue::FontFamily(
+                    items
+                        .iter()
+                        .filter_map(|i| i.as_str().map(String::from))
+                        .collect(),
+                ))
+            }
+            _ => {
+                diags.error(
+                    p,
+                    "a fontFamily value must be a font name or a non-empty array of font names",
+                );
+                None
+            }
+        },
+        TokenType::FontWeight => parse_font_weight(v, p, diags).map(TokenValue::FontWeight),
+        TokenType::CubicBezier => {
+            let pts: Option<Vec<f64>> = v
+                .as_array()
+                .filter(|a| a.len() == 4)
+                .and_then(|a| a.iter().map(num).collect());
+            match pts {
+                Some(p4) if (0.0..=1.0).contains(&p4[0]) && (0.0..=1.0).contains(&p4[2]) => {
+                    Some(TokenValue::CubicBezier([p4[0], p4[1], p4[2], p4[3]]))
+                }
+                Some(_) => {
+                    diags.error(p, "cubicBezier x coordinates (first and third numbers) must lie between 0 and 1");
+                    None
+                }
+                None => {
+                    diags.error(
+                        p,
+                        "a cubicBezier value must be an array of four numbers [x1, y1, x2, y2]",
+                    );
+                    None
+                }
+            }
+        }
+        TokenType::StrokeStyle => parse_stroke_style(v, p, diags).map(TokenValue::StrokeStyle),
+        TokenType::Border => {
+            let o = composite(v, p, &["color", "width", "style"], &[], diags)?;
+            Some(TokenValue::Border {
+                color: Box::new(part(o, "color", TokenType::Color, p, diags)?),
+                width: Box::new(part(o, "width", TokenType::Dimension, p, diags)?),
+                style: Box::new(part(o, "style", TokenType::StrokeStyle, p, diags)?),
+            })
+        }
+        TokenType::Transition => {
+            let o = composite(v, p, &["duration", "delay", "timingFunction"], &[], diags)?;
+            Some(TokenValue::Transition {
+                duration: Box::new(part(o, "duration", TokenType::Duration, p, diags)?),
+                delay: Box::new(part(o, "delay", TokenType::Duration, p, diags)?),
+                timing_function: Box::new(part(
+                    o,
+                    "timingFunction",
+                    TokenType::CubicBezier,
+                    p,
+                    diags,
+                )?),
+            })
+        }
+        TokenType::Shadow => {
+            let layers: Vec<(&Value, String)> = match v {
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (x, format!("{p}/{i}")))
+                    .collect(),
+                other => vec![(other, p.to_string())],
+            };
+            let mut out = Vec::new();
+            let mut ok = true;
+            for (layer, lp) in layers {
+                if let Some(target) = layer.as_str().and_then(parse_reference) {
+                    out.push(Item::Alias(target.to_string()));
+                    continue;
+                }
+                match parse_shadow_layer(layer, &lp, diags) {
+                    Some(l) => out.push(Item::Literal(l)),
+                    None => ok = false,
+                }
+            }
+            (ok && !out.is_empty()).then_some(TokenValue::Shadow(out))
+        }
+        TokenType::Gradient => {
+            let Some(items) = v.as_array().filter(|a| !a.is_empty()) else {
+                diags.error(
+                    p,
+                    "a gradient value must be a non-empty array of stops {color, position}",
+                );
+                return None;
+            };
+            let mut stops = Vec::new();
+            for (i, s) in items.iter().enumerate() {
+                let sp = format!("{p}/{i}");
+                if let Some(target) = s.as_str().and_then(parse_reference) {
+                    stops.push(Item::Alias(target.to_string()));
+                    continue;
+                }
+                let o = composite(s, &sp, &["color", "position"], &[], diags)?;
+                let mut position = part(o, "position", TokenType::Number, &sp, diags)?;
+                // DTCG 2025.10: a position outside [0, 1] is read as if clamped.
+                if let TokenValue::Number(n) = position {
+                    if !(0.0..=1.0).contains(&n) {
+                        diags.warning(
+                            &join(&sp, "position"),
+                            format!("gradient stop position {} lies outside 0 to 1; it is read as {}, as the DTCG format says", fmt_num(n), fmt_num(n.clamp(0.0, 1.0))),
+                        );
+                        position = TokenValue::Number(n.clamp(0.0, 1.0));
+                    }
+                }
+                stops.push(Item::Literal(GradientStop {
+                    color: part(o, "color", TokenType::Color, &sp, diags)?,
+                    position,
+                }));
+            }
+            Some(TokenValue::Gradient(stops))
+        }
+        TokenType::Typography => {
+            let o = composite(
+                v,
+                p,
+                &[
+                    "fontFamily",
+                    "fontSize",
+                    "fontWeight",
+                    "letterSpacing",
+                    "lineHeight",
+                ],
+                &[],
+                diags,
+            )?;
+            let font_family = part(o, "fontFamily", TokenType::FontFamily, p, diags);
+            let font_size = part(o, "fontSize", TokenType::Dimension, p, diags);
+            let font_weight = part(o, "fontWeight", TokenType::FontWeight, p, diags);
+            let letter_spacing = part(o, "letterSpacing", TokenType::Dimension, p, diags);
+            let line_height = part(o, "lineHeight", TokenType::Number, p, diags);
+            Some(TokenValue::Typography(Typography {
+                font_family: Box::new(font_family?),
+                font_size: Box::new(font_size?),
+                font_weight: Box::new(font_weight?),
+                letter_spacing: Box::new(letter_spacing?),
+                line_height: Box::new(line_height?),
+            }))
+        }
+    }
+}
+
+/// Checks a composite object's keys: `required` must be present, anything
+/// else outside `required` and `optional` is an error.
+fn composite<'v>(
+    v: &'v Value,
+    p: &str,
+    required: &[&str],
+    optional: &[&str],
+    diags: &mut FileDiags<'_>,
+) -> Option<&'v Map<String, Value>> {
+    let Some(o) = v.as_object() else {
+        diags.error(
+            p,
+            format!("expected an object with {}", required.join(", ")),
+        );
+        return None;
+    };
+    let mut ok = true;
+    for r in required {
+        if !o.contains_key(*r) {
+            diags.error(p, format!("missing `{r}`"));
+            ok = false;
+        }
+    }
+    for k in o.keys() {
+        if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
+            diags.error_at_key(&join(p, k), format!("unknown property `{k}`"));
+            ok = false;
+        }
+    }
+    ok.then_some(o)
+}
+
+fn part(
+    o: &Map<String, Value>,
+    key: &str,
+    ty: TokenType,
+    p: &str,
+    diags: &mut FileDiags<'_>,
+) -> Option<TokenValue> {
+    parse_value(ty, o.get(key)?, &join(p, key), diags)
+}
+
+fn parse_shadow_layer(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<ShadowLayer> {
+    let o = composite(
+        v,
+        p,
+        &["color", "offsetX", "offsetY", "blur", "spread"],
+        &["inset"],
+        diags,
+    )?;
+    let inset = match o.get("inset") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            diags.error(&join(p, "inset"), "`inset` must be true or false");
+            false
+        }
+    };
+    Some(ShadowLayer {
+        color: part(o, "color", TokenType::Color, p, diags)?,
+        offset_x: part(o, "offsetX", TokenType::Dimension, p, diags)?,
+        offset_y: part(o, "offsetY", TokenType::Dimension, p, diags)?,
+        blur: part(o, "blur", TokenType::Dimension, p, diags)?,
+        spread: part(o, "spread", TokenType::Dimension, p, diags)?,
+        inset,
+    })
+}
+
+const STROKE_KEYWORDS: &[&str] = &[
+    "solid", "dashed", "dotted", "double", "groove", "ridge", "outset", "inset",
+];
+
+fn parse_stroke_style(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<StrokeStyle> {
+    match v {
+        Value::String(s) if STROKE_KEYWORDS.contains(&s.as_str()) => {
+            Some(StrokeStyle::Keyword(s.clone()))
+        }
+        Value::String(s) => {
+            diags.error(
+                p,
+                format!(
+                    "unknown stroke style \"{s}\"; expected one of {}",
+                    STROKE_KEYWORDS.join(", ")
+                ),
+            );
+            None
+        }
+        _ => {
+            let o = composite(v, p, &["dashArray", "lineCap"], &[], diags)?;
+            let cap = o["lineCap"].as_str().unwrap_or_default();
+            if !matches!(cap, "round" | "butt" | "square") {
+                diags.error(
+                    &join(p, "lineCap"),
+                    "lineCap must be \"round\", \"butt\" or \"square\"",
+                );
+                return None;
+            }
+            let Some(items) = o["dashArray"].as_array().filter(|a| !a.is_empty()) else {
+                diags.error(
+                    &join(p, "dashArray"),
+                    "dashArray must be a non-empty array of dimensions",
+                );
+                return None;
+            };
+            let dash_array: Option<Vec<TokenValue>> = items
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    parse_value(
+                        TokenType::Dimension,
+                        d,
+                        &format!("{p}/dashArray/{i}"),
+                        diags,
+                    )
+                })
+                .collect();
+            Some(StrokeStyle::Dashed {
+                dash_array: dash_array?,
+                line_cap: cap.to_string(),
+            })
+        }
+    }
+}
+
+fn parse_color(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Color> {
+    if let Some(s) = v.as_str() {
+        return match color::parse_hex(s) {
+            Some((rgb, alpha)) => {
+                diags.warning(
+                    p,
+                    format!("\"{s}\" is the older string form; DTCG 2025.10 writes colours as {{\"colorSpace\": \"srgb\", \"components\": [...], \"hex\": \"...\"}}"),
+                );
+                Some(Color {
+                    space: "srgb".into(),
+                    components: rgb.map(|c| Component::Num(round(c, 4))),
+                    alpha,
+                    hex: Some(color::hex(rgb, 1.0)),
+                })
+            }
+            None => {
+                diags.error(p, format!("\"{s}\" is not a colour: use a {{colorSpace, components}} object or a #rrggbb hex string"));
+                None
+            }
+        };
+    }
+    let o = composite(
+        v,
+        p,
+        &["colorSpace", "components"],
+        &["alpha", "hex"],
+        diags,
+    )?;
+    let space = o["colorSpace"].as_str().unwrap_or_default();
+    if !color::COLOR_SPACES.contains(&space) {
+        diags.error(
+            &join(p, "colorSpace"),
+            format!(
+                "unknown colorSpace \"{space}\"; expected one of {}",
+                color::COLOR_SPACES.join(", ")
+            ),
+        );
+        return None;
+    }
+    let comps: Option<Vec<Component>> = o["components"]
+        .as_array()
+        .filter(|a| a.len() == 3)
+        .and_then(|a| {
+            a.iter()
+                .map(|c| match c {
+                    Value::String(s) if s == "none" => Some(Component::None),
+                    other => num(other).map(Component::Num),
+                })
+                .collect()
+        });
+    let Some(comps) = comps else {
+        diags.error(
+            &join(p, "components"),
+            "components must be an array of three numbers (or \"none\")",
+        );
+        return None;
+    };
+    let alpha = match o.get("alpha") {
+        None => 1.0,
+        Some(a) => match num(a).filter(|a| (0.0..=1.0).contains(a)) {
+            Some(a) => a,
+            None => {
+                diags.error(&join(p, "alpha"), "alpha must be a number between 0 and 1");
+                return None;
+            }
+        },
+    };
+    let hex = match o.get("hex") {
+        None => None,
+        Some(Value::String(h)) if h.len() == 7 && color::parse_hex(h).is_some() => {
+            Some(h.to_lowercase())
+        }
+        Some(_) => {
+            diags.error(
+                &join(p, "hex"),
+                "hex must be a 6-digit CSS hex colour such as \"#0b5fff\"",
+            );
+            return None;
+        }
+    };
+    let c = Color {
+        space: space.to_string(),
+        components: [comps[0], comps[1], comps[2]],
+        alpha,
+        hex,
+    };
+    if let Some(h) = &c.hex {
+        if let Some(expected) = hex_mismatch(&c, h) {
+            diags.error(
+                &join(p, "hex"),
+                format!("hex {h} does not match the components, which give {expected}: a colour must have one value, so correct one of them"),
+            );
+            return None;
+        }
+    }
+    Some(c)
+}
+
+/// The hex that a colour's components give, when the author's `hex` says
+/// otherwise. Compared at 8 bits per channel; for a colour space wider than
+/// sRGB the hex is a fallback, so it is compared only when the colour lies
+/// inside sRGB (outside, any gamut mapping is the author's choice), with a
+/// tolerance of one step for the conversion's rounding.
+fn hex_mismatch(c: &Color, hex: &str) -> Option<String> {
+    let comps = c.components.map(Component::value);
+    let (exact, tolerance) = match c.space.as_str() {
+        "srgb" => (comps, 0),
+        space => match color::to_srgb_unclipped(space, comps) {
+            Some(rgb) if rgb.iter().all(|v| (-0.001..=1.001).contains(v)) => (rgb, 1),
+            _ => return None,
+        },
+    };
+    let (given, _) = color::parse_hex(hex)?;
+    let bytes = |rgb: [f64; 3]| rgb.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as i32);
+    let (want, got) = (bytes(exact), bytes(given));
+    let differs = want.iter().zip(got).any(|(a, b)| (a - b).abs() > tolerance);
+    differs.then(|| color::hex(exact.map(|v| v.clamp(0.0, 1.0)), 1.0))
+}
+
+/// Rounds to `places` decimals, for output that reads well and stays stable.
+pub fn round(v: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (v * f).round() / f
+}
+
+/// Splits a legacy `"16px"` / `"120ms"` string into number and unit.
+fn split_unit(s: &str) -> Option<(f64, &str)> {
+    let s = s.trim();
+    let idx = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(s.len());
+    let n: f64 = s[..idx].parse().ok()?;
+    Some((n, &s[idx..]))
+}
+
+fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dimension> {
+    let unit_of = |u: &str| match u {
+        "px" => Some(DimUnit::Px),
+        "rem" => Some(DimUnit::Rem),
+        _ => None,
+    };
+    if let Some(s) = v.as_str() {
+        let parsed = split_unit(s).and_then(|(n, u)| match u {
+            "" if n == 0.0 => Some(Dimension {
+                value: 0.0,
+                unit: DimUnit::Px,
+            }),
+            u => unit_of(u).map(|unit| Dimension { value: n, unit }),
+        });
+        return match parsed {
+            Some(d) => {
+                diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes dimensions as {{\"value\": {}, \"unit\": \"{}\"}}", fmt_num(d.value), d.unit.as_str()));
+                Some(d)
+            }
+            None => {
+                diags.error(p, format!("\"{s}\" is not a dimension: use {{\"value\": 16, \"unit\": \"px\"}} (units px or rem)"));
+                None
+            }
+        };
+    }
+    let o = composite(v, p, &["value", "unit"], &[], diags)?;
+    let value = num(&o["value"]);
+    let unit = o["unit"].as_str().and_then(unit_of);
+    match (value, unit) {
+        (Some(value), Some(unit)) => Some(Dimension { value, unit }),
+        (None, _) => {
+            diags.error(&join(p, "value"), "a dimension's value must be a number");
+            None
+        }
+        (_, None) => {
+            diags.error(
+                &join(p, "unit"),
+                "a dimension's unit must be \"px\" or \"rem\"",
+            );
+            None
+        }
+    }
+}
+
+fn parse_duration(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Duration> {
+    let unit_of = |u: &str| match u {
+        "ms" => Some(DurUnit::Ms),
+        "s" => Some(DurUnit::S),
+        _ => None,
+    };
+    if let Some(s) = v.as_str() {
+        let parsed =
+            split_unit(s).and_then(|(n, u)| unit_of(u).map(|unit| Duration { value: n, unit }));
+        return match parsed {
+            Some(d) => {
+                diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes durations as {{\"value\": {}, \"unit\": \"{}\"}}", fmt_num(d.value), d.unit_str()));
+                Some(d)
+            }
+            None => {
+                diags.error(p, format!("\"{s}\" is not a duration: use {{\"value\": 120, \"unit\": \"ms\"}} (units ms or s)"));
+                None
+            }
+        };
+    }
+    let o = composite(v, p, &["value", "unit"], &[], diags)?;
+    match (
+        num(&o["value"]).filter(|n| *n >= 0.0),
+        o["unit"].as_str().and_then(unit_of),
+    ) {
+        (Some(value), Some(unit)) => Some(Duration { value, unit }),
+        (None, _) => {
+            diags.error(
+                &join(p, "value"),
+                "a duration's value must be a non-negative number",
+            );
+            None
+        }
+        (_, None) => {
+            diags.error(
+                &join(p, "unit"),
+                "a duration's unit must be \"ms\" or \"s\"",
+            );
+            None
+        }
+    }
+}
+
+/// Named font weights from DTCG 2025.10, section "Font weight".
+pub const NAMED_WEIGHTS: &[(&str, f64)] = &[
+    ("thin", 100.0),
+    ("hairline", 100.0),
+    ("extra-light", 200.0),
+    ("ultra-light", 200.0),
+    ("light", 300.0),
+    ("normal", 400.0),
+    ("regular", 400.0),
+    ("book", 400.0),
+    ("medium", 500.0),
+    ("semi-bold", 600.0),
+    ("demi-bold", 600.0),
+    ("bold", 700.0),
+    ("extra-bold", 800.0),
+    ("ultra-bold", 800.0),
+    ("black", 900.0),
+    ("heavy", 900.0),
+    ("extra-black", 950.0),
+    ("ultra-black", 950.0),
+];
+
+fn parse_font_weight(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<f64> {
+    if let Some(s) = v.as_str() {
+        if let Some((_, w)) = NAMED_WEIGHTS.iter().find(|(n, _)| *n == s) {
+            return Some(*w);
+        }
+        diags.error(p, format!("unknown font weight \"{s}\"; use a number from 1 to 1000 or a DTCG name such as \"bold\""));
+        return None;
+    }
+    match num(v).filter(|n| (1.0..=1000.0).contains(n)) {
+        Some(n) => Some(n),
+        None => {
+            diags.error(p, "a font weight must be a number from 1 to 1000");
+            None
+        }
+    }
+}
+
+/// Formats a number the shortest way that reads back the same (`16`, `1.5`).
+pub fn fmt_num(n: f64) -> String {
+    if n == 0.0 {
+        return "0".into();
+    }
+    format!("{n}")
+}
