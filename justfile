@@ -29,3 +29,7 @@ bench-reload:
 
 bench-demo:
     cargo bench --bench demo
+
+# Fuzz the content pipeline for SECONDS (default five minutes); failing inputs go to target/fuzz/.
+fuzz seconds="300":
+    cargo bench --bench fuzz -- --seconds {{seconds}}

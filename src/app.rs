@@ -1,6 +1,6 @@
 //! `marque serve`: listen at once, build the first snapshot in the
-//! background (`/readyz` answers 503 until it is in), then keep it current
-//! by watching the content folder, unless told not to.
+//! background (`/readyz` answers 503 until it is in), then keep it current:
+//! by watching the content folder, or by fetching a git branch.
 
 use crate::config::ServeArgs;
 use crate::http::server::{self, Limits};
@@ -15,8 +15,8 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
 
 /// A running server, as tests and `main` see it.
 pub struct Running {
@@ -25,32 +25,28 @@ pub struct Running {
     pub snapshot: Arc<ArcSwap<Snapshot>>,
 }
 
-/// Binds, serves, builds the first snapshot and watches, until `shutdown`
-/// resolves. `on_listening` receives the bound address as soon as
-/// connections are accepted.
+/// Binds, serves, builds the first snapshot and keeps it current, until
+/// `shutdown` resolves. `on_listening` receives the bound address as soon
+/// as connections are accepted.
 pub async fn serve(
     args: ServeArgs,
     shutdown: impl Future<Output = ()> + Send + 'static,
     on_listening: impl FnOnce(&Running),
 ) -> Result<()> {
-    let listener = TcpListener::bind(args.listen)
-        .await
+    let threads = args
+        .threads
+        .map_or_else(server::default_threads, usize::from)
+        .max(1);
+    let listeners = server::bind(args.listen, threads)
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    let addr = listener.local_addr()?;
+    let addr = listeners[0].local_addr()?;
     let public_url = args.public_url(addr);
     let git_mode = args.git_url.is_some();
     let watching = !args.no_watch && !git_mode;
     let mut ctx = Context::new(&public_url);
     ctx.live_reload = watching;
-    let source = match &args.git_url {
-        Some(url) => format!(
-            "git {} ({})",
-            crate::source::git::redact_url(url),
-            args.git_branch
-        ),
-        None => format!("directory {}", args.content.display()),
-    };
-    let mut reloader = Reloader::new(ctx, source);
+    ctx.max_age = args.cache_max_age;
+    let mut reloader = Reloader::new(ctx, source_name(&args));
     reloader.options = args.build.clone();
     reloader.reporter = crate::report::Reporter {
         json: args.log_json,
@@ -63,7 +59,7 @@ pub async fn serve(
     let demo = Arc::new(demo_from(&args));
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
-    let mut state = AppState::new(snapshot.clone(), args.cache_max_age, stop_rx.clone(), demo);
+    let mut state = AppState::new(snapshot.clone(), threads, stop_rx.clone(), demo);
     if watching {
         state.live = Some(gen_rx);
     }
@@ -79,46 +75,80 @@ pub async fn serve(
     let limits = Limits {
         max_connections: args.max_connections,
         header_timeout: Duration::from_secs(args.header_timeout),
+        body_timeout: args.body_timeout,
+        threads,
         ..Limits::default()
     };
-    let mut stopped = stop_rx.clone();
-    let serving = tokio::spawn(server::serve(listener, router(state), limits, async move {
-        let _ = stopped.wait_for(|s| *s).await;
-    }));
+    let serving = tokio::spawn(server::serve(
+        listeners,
+        state.clone(),
+        router(state),
+        limits,
+        stop_rx.clone(),
+    ));
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    tracing::info!(%addr, %public_url, "marque is listening");
+    tracing::info!(%addr, %public_url, threads, "marque is listening");
     on_listening(&Running {
         addr,
         public_url,
         snapshot,
     });
-
-    if let Some(url) = args.git_url.clone() {
-        let cfg = crate::gitmode::GitConfig {
-            url,
-            branch: args.git_branch.clone(),
-            poll: args.git_poll,
-            cache_dir: args.cache_dir.clone(),
-            prefix: normalise_prefix(&args.git_path),
-        };
-        // One blocking worker owns the repository for the server's lifetime;
-        // it stops when its channel closes, at shutdown.
-        let worker =
-            tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, git_rx));
-        let mut stopping = stop_rx.clone();
-        tokio::spawn(async move {
-            let _ = stopping.wait_for(|s| *s).await;
-            drop(git_tx);
-        });
-        serving.await?;
-        drop(worker);
-        return Ok(());
+    if git_mode {
+        drop(git_tx);
+        serve_git(&args, reloader, git_rx, serving, stop_rx).await
+    } else {
+        drop((git_tx, git_rx));
+        serve_folder(&args, reloader, watching, gen_tx, serving, stop_rx).await
     }
-    drop((git_tx, git_rx));
+}
 
+fn source_name(args: &ServeArgs) -> String {
+    match &args.git_url {
+        Some(url) => format!(
+            "git {} ({})",
+            crate::source::git::redact_url(url),
+            args.git_branch
+        ),
+        None => format!("directory {}", args.content.display()),
+    }
+}
+
+/// Git mode: one blocking worker owns the mirror for the server's lifetime
+/// and stops when its channel closes, at shutdown.
+async fn serve_git(
+    args: &ServeArgs,
+    reloader: Reloader,
+    triggers: std::sync::mpsc::Receiver<()>,
+    serving: JoinHandle<()>,
+    mut stop: watch::Receiver<bool>,
+) -> Result<()> {
+    let cfg = crate::gitmode::GitConfig {
+        url: args.git_url.clone().unwrap_or_default(),
+        branch: args.git_branch.clone(),
+        poll: args.git_poll,
+        cache_dir: args.cache_dir.clone(),
+        prefix: normalise_prefix(&args.git_path),
+    };
+    let worker = tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, triggers));
+    let _ = stop.wait_for(|s| *s).await;
+    serving.await?;
+    drop(worker);
+    Ok(())
+}
+
+/// Directory mode: the first build, then the watcher's rebuilds. A
+/// shutdown during the first build stops the server without waiting for it.
+async fn serve_folder(
+    args: &ServeArgs,
+    mut reloader: Reloader,
+    watching: bool,
+    generations: watch::Sender<u64>,
+    serving: JoinHandle<()>,
+    mut stop: watch::Receiver<bool>,
+) -> Result<()> {
     // Watch before the first build, so an edit made during it is not missed.
     let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
     let watcher = if watching {
@@ -130,20 +160,16 @@ pub async fn serve(
         drop(trigger_tx);
         None
     };
-
-    // The first build runs on a blocking thread: it reads files and compresses.
-    // A shutdown signal during it stops the server without waiting for it.
-    let content_dir = args.content.clone();
+    let dir = args.content.clone();
     let first = tokio::task::spawn_blocking(move || -> Result<(Reloader, DirSource)> {
-        let mut source = DirSource::new(&content_dir);
+        let mut source = DirSource::new(&dir);
         source.read_all()?;
         reloader.rebuild(&source.content(), None, "");
         Ok((reloader, source))
     });
-    let mut stopping = stop_rx.clone();
     let built = tokio::select! {
         built = first => built?,
-        _ = stopping.wait_for(|s| *s) => {
+        _ = stop.wait_for(|s| *s) => {
             serving.await?;
             return Ok(());
         }
@@ -155,9 +181,9 @@ pub async fn serve(
             return Err(e);
         }
     };
-    let _ = gen_tx.send(reloader.snapshot.load().generation);
+    let _ = generations.send(reloader.snapshot.load().generation);
     if watching {
-        tokio::spawn(watch_loop(reloader, source, trigger_rx, gen_tx));
+        tokio::spawn(watch_loop(reloader, source, trigger_rx, generations));
     }
     serving.await?;
     drop(watcher);

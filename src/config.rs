@@ -79,9 +79,15 @@ pub struct ServeArgs {
     /// Most connections served at once; further clients wait to be accepted.
     #[arg(long, env = "MARQUE_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
-    /// Seconds a client may take to send a request head (idle keep-alive included).
+    /// Seconds a client may take to send a request head (idle keep-alive included); then 408.
     #[arg(long, env = "MARQUE_HEADER_TIMEOUT", default_value_t = 10)]
     pub header_timeout: u64,
+    /// Time a client may take to send a whole request body (e.g. 10s); then 408.
+    #[arg(long, env = "MARQUE_BODY_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub body_timeout: std::time::Duration,
+    /// Threads accepting connections, each with its own listener (default: the available cores).
+    #[arg(long, env = "MARQUE_THREADS", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Do not watch the content folder (no hot reload, no /events).
     #[arg(long, env = "MARQUE_NO_WATCH")]
     pub no_watch: bool,
@@ -176,13 +182,23 @@ impl Default for ServeArgs {
 }
 
 impl ServeArgs {
+    /// The defaults of every flag, ignoring the environment: what a test or
+    /// an embedding program starts from, whatever `MARQUE_*` variables the
+    /// developer's shell holds.
     fn parse_from_defaults() -> ServeArgs {
+        use clap::{CommandFactory, FromArgMatches};
         #[derive(Parser)]
         struct Wrap {
             #[command(flatten)]
             args: ServeArgs,
         }
-        Wrap::parse_from(["marque"]).args
+        let matches = Wrap::command()
+            .mut_args(|a| a.env(clap::builder::Resettable::Reset))
+            .get_matches_from(["marque"]);
+        match Wrap::from_arg_matches(&matches) {
+            Ok(w) => w.args,
+            Err(e) => e.exit(),
+        }
     }
 
     /// The public base URL, without a trailing slash.

@@ -4,7 +4,7 @@
 //! snapshot and swaps it in.
 
 use axum::body::Bytes;
-use axum::http::HeaderValue;
+use axum::http::{HeaderName, HeaderValue};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Write;
@@ -13,22 +13,42 @@ use std::sync::Arc;
 /// How a resource may be cached by browsers and CDNs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CachePolicy {
-    /// Current surfaces: `public, max-age=<configured>`.
-    Current,
+    /// Current surfaces: `public, max-age=<seconds>` (`--cache-max-age`).
+    Current(u32),
     /// Released versions: `public, max-age=31536000, immutable`.
     Immutable,
     /// Operational documents such as /status: `no-store`.
     NoStore,
 }
 
-/// One content coding of a resource: its bytes and their strong ETag.
+impl CachePolicy {
+    /// The `Cache-Control` value.
+    pub fn header(self) -> HeaderValue {
+        match self {
+            CachePolicy::Current(max_age) => {
+                HeaderValue::from_str(&format!("public, max-age={max_age}"))
+                    .unwrap_or(HeaderValue::from_static("no-cache"))
+            }
+            CachePolicy::Immutable => {
+                HeaderValue::from_static("public, max-age=31536000, immutable")
+            }
+            CachePolicy::NoStore => HeaderValue::from_static("no-store"),
+        }
+    }
+}
+
+/// One content coding of a resource: its bytes, their strong ETag and length,
+/// ready to be copied into a response.
 #[derive(Debug, Clone)]
 pub struct Encoded {
     pub body: Bytes,
     pub etag: HeaderValue,
+    pub length: HeaderValue,
 }
 
-/// A published document in every coding worth sending.
+/// A published document in every coding worth sending, with the values of
+/// its response headers prepared when the snapshot is built, so that a
+/// request copies them and formats nothing.
 #[derive(Debug, Clone)]
 pub struct Resource {
     pub content_type: HeaderValue,
@@ -36,8 +56,9 @@ pub struct Resource {
     pub gzip: Option<Encoded>,
     pub br: Option<Encoded>,
     pub cache: CachePolicy,
+    pub cache_control: HeaderValue,
     /// Extra response headers, e.g. a page's Content-Security-Policy.
-    pub headers: Vec<(&'static str, HeaderValue)>,
+    pub headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 /// Compressed codings are kept only when they save at least this share.
@@ -78,6 +99,7 @@ impl Resource {
         let worth = |c: &[u8]| (c.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
         let encoded = |bytes: Bytes, suffix: &str| Encoded {
             etag: etag(&bytes, suffix),
+            length: HeaderValue::from(bytes.len()),
             body: bytes,
         };
         let (gz, br) = if body.len() >= 128 {
@@ -92,13 +114,14 @@ impl Resource {
             br: (!br.is_empty() && worth(&br)).then(|| encoded(br.into(), "-br")),
             identity: encoded(body, ""),
             cache,
+            cache_control: cache.header(),
             headers: Vec::new(),
         }
     }
 
     pub fn with_header(mut self, name: &'static str, value: &str) -> Resource {
         if let Ok(v) = HeaderValue::from_str(value) {
-            self.headers.push((name, v));
+            self.headers.push((HeaderName::from_static(name), v));
         }
         self
     }
@@ -203,7 +226,7 @@ mod tests {
         let r = Resource::new(
             "text/plain; charset=utf-8",
             body.clone(),
-            CachePolicy::Current,
+            CachePolicy::Current(60),
         );
         let gz = r.gzip.as_ref().unwrap();
         let br = r.br.as_ref().unwrap();
@@ -224,7 +247,7 @@ mod tests {
 
     #[test]
     fn incompressible_bodies_are_kept_only_as_identity() {
-        let r = Resource::new("image/png", vec![1, 2, 3], CachePolicy::Current);
+        let r = Resource::new("image/png", vec![1, 2, 3], CachePolicy::Current(60));
         assert!(r.gzip.is_none() && r.br.is_none());
     }
 }

@@ -107,12 +107,14 @@ pub fn assemble(
         match &s.published {
             Some(p) if s.stale() => {
                 let page = render::html::render_with_errors(&p.brand, ctx, diags);
-                snap.resources.insert(path, Arc::new(page_resource(page)));
+                snap.resources
+                    .insert(path, Arc::new(page_resource(page, ctx)));
             }
             Some(_) => {}
             None => {
                 let page = render::html::render_unpublished(&s.slug, ctx, diags);
-                snap.unpublished.insert(path, Arc::new(page_resource(page)));
+                snap.unpublished
+                    .insert(path, Arc::new(page_resource(page, ctx)));
             }
         }
     }
@@ -131,7 +133,10 @@ pub fn assemble(
         .collect();
     snap.resources.insert(
         "/".into(),
-        Arc::new(page_resource(render::html::render_index(&entries, ctx))),
+        Arc::new(page_resource(
+            render::html::render_index(&entries, ctx),
+            ctx,
+        )),
     );
     let brands: Vec<&crate::spec::Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
     let list: Vec<BrandsEntry> = brands
@@ -150,7 +155,7 @@ pub fn assemble(
         Arc::new(Resource::new(
             "application/json",
             json(&serde_json::json!({ "brands": list })),
-            CachePolicy::Current,
+            CachePolicy::Current(ctx.max_age),
         )),
     );
     snap.resources.insert(
@@ -158,7 +163,7 @@ pub fn assemble(
         Arc::new(Resource::new(
             "text/plain; charset=utf-8",
             render::llms_txt::render_index(&brands, ctx),
-            CachePolicy::Current,
+            CachePolicy::Current(ctx.max_age),
         )),
     );
     snap.resources.insert(
@@ -166,7 +171,7 @@ pub fn assemble(
         Arc::new(Resource::new(
             "application/schema+json",
             crate::spec::schema::BRAND_SCHEMA,
-            CachePolicy::Current,
+            CachePolicy::Current(ctx.max_age),
         )),
     );
     let bytes = snap.memory();
@@ -231,7 +236,11 @@ pub fn assemble(
     snap
 }
 
-fn page_resource(page: render::html::Page) -> Resource {
-    Resource::new("text/html; charset=utf-8", page.body, CachePolicy::Current)
-        .with_header("content-security-policy", &page.csp)
+fn page_resource(page: render::html::Page, ctx: &Context) -> Resource {
+    Resource::new(
+        "text/html; charset=utf-8",
+        page.body,
+        CachePolicy::Current(ctx.max_age),
+    )
+    .with_header("content-security-policy", &page.csp)
 }

@@ -167,6 +167,7 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
     h.update([0]);
     h.update(ctx.pin.as_deref().unwrap_or("").as_bytes());
     h.update([0, u8::from(ctx.live_reload)]);
+    h.update(ctx.max_age.to_le_bytes());
     h.update(today.to_string().as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     h.finalize().into()
@@ -338,7 +339,7 @@ pub fn render_brand(
     let policy = if ctx.pin.is_some() {
         CachePolicy::Immutable
     } else {
-        CachePolicy::Current
+        CachePolicy::Current(ctx.max_age)
     };
     let mut resources = Vec::new();
     let mut add = |path: String, r: Resource| resources.push((path, Arc::new(r)));

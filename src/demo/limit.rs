@@ -83,27 +83,34 @@ fn canonical(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// Addresses named in `X-Forwarded-For` (comma-separated) or `Forwarded`
-/// (`for=` parameters), in order from the client to the last proxy.
+/// Addresses named in `Forwarded` (`for=` parameters) or, when there is no
+/// `Forwarded`, in `X-Forwarded-For`, in order from the client to the last
+/// proxy. Each argument is every line of its header joined with commas, as
+/// RFC 9110 §5.3 reads repeated field lines: a client's own line and the
+/// proxy's appended line are one list. `Forwarded` is the standard (RFC
+/// 7239), so a proxy that writes it is believed over a client-supplied
+/// `X-Forwarded-For` it merely passed through.
 pub fn forwarded_chain(
     x_forwarded_for: Option<&str>,
     forwarded: Option<&str>,
 ) -> Option<Vec<Option<IpAddr>>> {
-    if let Some(xff) = x_forwarded_for {
-        return Some(xff.split(',').map(|s| parse_node(s.trim())).collect());
-    }
-    let fwd = forwarded?;
-    let mut out = Vec::new();
-    for element in fwd.split(',') {
-        for pair in element.split(';') {
-            if let Some((k, v)) = pair.split_once('=') {
-                if k.trim().eq_ignore_ascii_case("for") {
-                    out.push(parse_node(v.trim().trim_matches('"')));
+    if let Some(fwd) = forwarded {
+        let mut out = Vec::new();
+        for element in fwd.split(',') {
+            for pair in element.split(';') {
+                if let Some((k, v)) = pair.split_once('=') {
+                    if k.trim().eq_ignore_ascii_case("for") {
+                        out.push(parse_node(v.trim().trim_matches('"')));
+                    }
                 }
             }
         }
+        if !out.is_empty() {
+            return Some(out);
+        }
     }
-    (!out.is_empty()).then_some(out)
+    let xff = x_forwarded_for?;
+    Some(xff.split(',').map(|s| parse_node(s.trim())).collect())
 }
 
 /// Parses `1.2.3.4`, `1.2.3.4:5678`, `[2001:db8::1]:80` or `2001:db8::1`.
@@ -315,6 +322,26 @@ mod tests {
         assert_eq!(
             client_ip(ip("10.0.0.2"), &trusted, Some("198.51.100.7:5555"), None),
             ip("198.51.100.7")
+        );
+    }
+
+    #[test]
+    fn repeated_lines_are_one_list_and_forwarded_wins() {
+        let trusted: Vec<Cidr> = vec!["127.0.0.1/32".parse().unwrap()];
+        // A client's own line, then the proxy's appended line, joined as RFC 9110 §5.3 reads them.
+        assert_eq!(
+            client_ip(ip("127.0.0.1"), &trusted, Some("9.7.1.9, 4.4.4.4"), None),
+            ip("4.4.4.4")
+        );
+        // The proxy wrote Forwarded and passed the client's X-Forwarded-For through.
+        assert_eq!(
+            client_ip(
+                ip("127.0.0.1"),
+                &trusted,
+                Some("9.6.1.9"),
+                Some("for=5.5.5.5")
+            ),
+            ip("5.5.5.5")
         );
     }
 

@@ -1,30 +1,22 @@
-//! `POST /api/brand-spec/<slug>/demo`: run a named prompt of a brand's
-//! prompt kit against a language model. The one endpoint that costs money
-//! per call, so every request counts against a per-client rate limit before
-//! anything else happens, bodies are capped, and upstream failures are
-//! reported without upstream details.
+//! The prompt demo: run a named prompt of a brand's prompt kit against a
+//! language model. This module holds what the endpoint checks and builds,
+//! without HTTP: the request's shape, the variables against the prompt, the
+//! messages sent to the model, and one error type whose variants map to
+//! status codes in one place ([`DemoError::status`]). The HTTP handler is
+//! `http::demo`; the limiter and the model clients are [`limit`] and [`llm`].
 
 pub mod limit;
 pub mod llm;
 
-use crate::http::problem::Problem;
-use crate::http::AppState;
 use crate::snapshot::DemoBrand;
 use crate::spec::model::Prompt;
-use axum::body::Body;
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{Event, Sse};
-use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
-use limit::{ceil_secs, client_ip, Cidr, Decision, DemoLimiter};
-use llm::{ChatRequest, Chunk, LlmClient, LlmError, ProviderKind};
+use limit::{Cidr, DemoLimiter};
+use llm::LlmClient;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Largest request body, in bytes.
@@ -60,98 +52,142 @@ impl Demo {
     }
 }
 
-#[derive(Serialize)]
+/// What is wrong with a demo request, as the caller can fix it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DemoError {
+    /// 400: the body is not JSON.
+    #[error("the body is not valid JSON: {0}")]
+    Malformed(String),
+    /// 422: the body is JSON of the wrong shape; each error names a pointer.
+    #[error("the request does not have the expected shape")]
+    Shape(Vec<FieldError>),
+    /// 404: no such brand is published.
+    #[error("no brand named \"{0}\" is published here")]
+    UnknownBrand(String),
+    /// 404: the brand has no such prompt; `valid` lists those it has.
+    #[error("brand \"{slug}\" has no prompt \"{prompt}\"")]
+    UnknownPrompt {
+        slug: String,
+        prompt: String,
+        valid: Vec<String>,
+    },
+    /// 422: variables missing, unknown or too long.
+    #[error("the variables do not fit prompt \"{prompt}\" ({})", summary(.missing, .unknown, .too_long))]
+    Variables {
+        prompt: String,
+        missing: Vec<String>,
+        unknown: Vec<String>,
+        too_long: Vec<TooLong>,
+    },
+    /// 422: the template fails with these values; `culprits` are the variables to blame.
+    #[error("prompt \"{prompt}\" cannot be rendered with {}: {detail}", blame(.culprits))]
+    Render {
+        prompt: String,
+        culprits: Vec<String>,
+        detail: String,
+    },
+}
+
+impl DemoError {
+    /// The HTTP status of each error: the one mapping.
+    pub fn status(&self) -> u16 {
+        match self {
+            DemoError::Malformed(_) => 400,
+            DemoError::UnknownBrand(_) | DemoError::UnknownPrompt { .. } => 404,
+            DemoError::Shape(_) | DemoError::Variables { .. } | DemoError::Render { .. } => 422,
+        }
+    }
+
+    /// Members the problem body carries besides `detail`.
+    pub fn members(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            DemoError::Shape(errors) => vec![("errors", json!(errors))],
+            DemoError::UnknownPrompt { valid, .. } => vec![("promptIds", json!(valid))],
+            DemoError::Variables {
+                missing,
+                unknown,
+                too_long,
+                ..
+            } => vec![
+                ("missing", json!(missing)),
+                ("unknown", json!(unknown)),
+                ("tooLong", json!(too_long)),
+            ],
+            DemoError::Render { culprits, .. } => vec![("invalid", json!(culprits))],
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn summary(missing: &[String], unknown: &[String], too_long: &[TooLong]) -> String {
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        parts.push(format!("missing: {}", missing.join(", ")));
+    }
+    if !unknown.is_empty() {
+        parts.push(format!("unknown: {}", unknown.join(", ")));
+    }
+    if !too_long.is_empty() {
+        let names: Vec<&str> = too_long.iter().map(|t| t.name.as_str()).collect();
+        parts.push(format!("too long: {}", names.join(", ")));
+    }
+    parts.join("; ")
+}
+
+fn blame(culprits: &[String]) -> String {
+    if culprits.is_empty() {
+        "these values".to_string()
+    } else {
+        format!("the value of {}", culprits.join(", "))
+    }
+}
+
+/// One problem with the request's shape.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldError {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// A variable whose value is longer than the prompt allows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Success {
-    brand: String,
-    spec_version: String,
-    prompt_id: String,
-    provider: &'static str,
-    model: String,
-    output: Option<String>,
-    usage: Usage,
-    latency_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    messages: Option<Value>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Usage {
-    input_tokens: u64,
-    output_tokens: u64,
-}
-
-fn rate_headers(h: &mut HeaderMap, demo: &Demo, decision: Decision) {
-    let policy = format!("\"demo\";q={};w=60", demo.limiter.per_minute);
-    let (remaining, reset) = match decision {
-        Decision::Allowed { remaining, reset } => (remaining, ceil_secs(reset)),
-        Decision::Limited { retry_after } => (0, ceil_secs(retry_after)),
-    };
-    h.insert(
-        "ratelimit-policy",
-        HeaderValue::from_str(&policy).expect("ascii"),
-    );
-    h.insert(
-        "ratelimit",
-        HeaderValue::from_str(&format!("\"demo\";r={remaining};t={reset}")).expect("ascii"),
-    );
-}
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .map(|m| {
-            let m = m.trim().to_ascii_lowercase();
-            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
-        })
-        .unwrap_or(false)
-}
-
-fn wants_stream(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',').any(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .eq_ignore_ascii_case("text/event-stream")
-            })
-        })
+pub struct TooLong {
+    pub name: String,
+    pub max_length: u32,
+    pub length: usize,
 }
 
 /// The validated request: which prompt, with which values.
-struct Call {
-    prompt_id: String,
-    variables: BTreeMap<String, String>,
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub prompt_id: String,
+    pub variables: BTreeMap<String, String>,
 }
 
-fn parse_call(body: &[u8]) -> Result<Call, Box<Problem>> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| {
-        Box::new(Problem::new(
-            StatusCode::BAD_REQUEST,
-            format!("the body is not valid JSON: {e}"),
-        ))
-    })?;
+/// Reads the body `{"promptId": "…", "variables": {…}}`, reporting every
+/// shape problem at once.
+pub fn parse_call(body: &[u8]) -> Result<Call, DemoError> {
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| DemoError::Malformed(e.to_string()))?;
     let mut errors = Vec::new();
+    let mut fail = |pointer: String, message: String| errors.push(FieldError { pointer, message });
     let obj = value.as_object();
     if obj.is_none() {
-        errors.push(json!({"pointer": "", "message": "the body must be a JSON object {\"promptId\": \"…\", \"variables\": {…}}"}));
+        fail(
+            String::new(),
+            "the body must be a JSON object {\"promptId\": \"…\", \"variables\": {…}}".into(),
+        );
     }
     let prompt_id = match obj.and_then(|o| o.get("promptId")) {
         Some(Value::String(s)) => s.clone(),
         Some(_) => {
-            errors.push(json!({"pointer": "/promptId", "message": "promptId must be a string"}));
+            fail("/promptId".into(), "promptId must be a string".into());
             String::new()
         }
         None => {
             if obj.is_some() {
-                errors.push(json!({"pointer": "/promptId", "message": "promptId is required"}));
+                fail("/promptId".into(), "promptId is required".into());
             }
             String::new()
         }
@@ -165,30 +201,28 @@ fn parse_call(body: &[u8]) -> Result<Call, Box<Problem>> {
                     Value::String(s) => {
                         variables.insert(k.clone(), s.clone());
                     }
-                    _ => errors.push(json!({
-                        "pointer": format!("/variables/{}", crate::spec::json::escape_token(k)),
-                        "message": "every variable value must be a string"
-                    })),
+                    _ => fail(
+                        crate::spec::json::join("/variables", k),
+                        "every variable value must be a string".into(),
+                    ),
                 }
             }
         }
-        Some(_) => errors.push(
-            json!({"pointer": "/variables", "message": "variables must be an object of strings"}),
+        Some(_) => fail(
+            "/variables".into(),
+            "variables must be an object of strings".into(),
         ),
     }
     if let Some(o) = obj {
         for k in o.keys().filter(|k| *k != "promptId" && *k != "variables") {
-            errors.push(json!({"pointer": format!("/{}", crate::spec::json::escape_token(k)), "message": format!("unknown member `{k}`")}));
+            fail(
+                crate::spec::json::join("", k),
+                format!("unknown member `{k}`"),
+            );
         }
     }
     if !errors.is_empty() {
-        return Err(Box::new(
-            Problem::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "the request does not have the expected shape",
-            )
-            .with("errors", Value::Array(errors)),
-        ));
+        return Err(DemoError::Shape(errors));
     }
     Ok(Call {
         prompt_id,
@@ -196,69 +230,54 @@ fn parse_call(body: &[u8]) -> Result<Call, Box<Problem>> {
     })
 }
 
+/// The prompt a call names, in a brand's kit.
+pub fn find_prompt<'b>(brand: &'b DemoBrand, prompt_id: &str) -> Result<&'b Prompt, DemoError> {
+    brand
+        .prompts
+        .iter()
+        .find(|p| p.id == prompt_id)
+        .ok_or_else(|| DemoError::UnknownPrompt {
+            slug: brand.slug.clone(),
+            prompt: prompt_id.to_string(),
+            valid: brand.prompts.iter().map(|p| p.id.clone()).collect(),
+        })
+}
+
 /// Checks the values against the prompt's variables and fills optional ones with "".
-fn bind(
+pub fn bind(
     prompt: &Prompt,
     mut given: BTreeMap<String, String>,
-) -> Result<BTreeMap<String, String>, Box<Problem>> {
-    let declared: Vec<&str> = prompt.variables.iter().map(|v| v.name.as_str()).collect();
-    let unknown: Vec<&String> = given
+) -> Result<BTreeMap<String, String>, DemoError> {
+    let unknown: Vec<String> = given
         .keys()
-        .filter(|k| !declared.contains(&k.as_str()))
+        .filter(|k| !prompt.variables.iter().any(|v| &v.name == *k))
+        .cloned()
         .collect();
-    let missing: Vec<&str> = prompt
+    let missing: Vec<String> = prompt
         .variables
         .iter()
         .filter(|v| v.required && given.get(&v.name).is_none_or(|s| s.trim().is_empty()))
-        .map(|v| v.name.as_str())
+        .map(|v| v.name.clone())
         .collect();
-    let too_long: Vec<Value> = prompt
+    let too_long: Vec<TooLong> = prompt
         .variables
         .iter()
         .filter_map(|v| {
-            let len = given.get(&v.name)?.chars().count();
-            (len > v.max_length as usize)
-                .then(|| json!({"name": v.name, "maxLength": v.max_length, "length": len}))
+            let length = given.get(&v.name)?.chars().count();
+            (length > v.max_length as usize).then(|| TooLong {
+                name: v.name.clone(),
+                max_length: v.max_length,
+                length,
+            })
         })
         .collect();
     if !unknown.is_empty() || !missing.is_empty() || !too_long.is_empty() {
-        let mut parts = Vec::new();
-        if !missing.is_empty() {
-            parts.push(format!("missing: {}", missing.join(", ")));
-        }
-        if !unknown.is_empty() {
-            parts.push(format!(
-                "unknown: {}",
-                unknown
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        if !too_long.is_empty() {
-            parts.push(format!(
-                "too long: {}",
-                too_long
-                    .iter()
-                    .filter_map(|v| v["name"].as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        return Err(Box::new(
-            Problem::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "the variables do not fit prompt \"{}\" ({})",
-                    prompt.id,
-                    parts.join("; ")
-                ),
-            )
-            .with("missing", json!(missing))
-            .with("unknown", json!(unknown))
-            .with("tooLong", Value::Array(too_long)),
-        ));
+        return Err(DemoError::Variables {
+            prompt: prompt.id.clone(),
+            missing,
+            unknown,
+            too_long,
+        });
     }
     for v in &prompt.variables {
         given.entry(v.name.clone()).or_default();
@@ -267,289 +286,127 @@ fn bind(
 }
 
 /// The messages for a prompt: system = spec.md then the prompt's own
-/// instructions; user = the rendered template.
+/// instructions; user = the rendered template. A template that fails with
+/// these values names the variables to blame.
 pub fn messages(
     brand: &DemoBrand,
     prompt: &Prompt,
     vars: &BTreeMap<String, String>,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), DemoError> {
     let mut system = brand.spec_md.clone();
     if let Some(extra) = &prompt.system {
         system.push_str("\n\n");
         system.push_str(extra);
     }
-    let user = crate::prompt::render_template(&prompt.template, vars)?;
+    let user = crate::prompt::render_template(&prompt.template, vars).map_err(|detail| {
+        DemoError::Render {
+            prompt: prompt.id.clone(),
+            culprits: culprits(prompt, vars),
+            detail,
+        }
+    })?;
     Ok((system, user))
 }
 
-fn upstream_problem(e: &LlmError) -> Problem {
-    match e {
-        LlmError::Timeout => Problem::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "the language model did not answer in time",
-        ),
-        LlmError::RateLimited { retry_after } => {
-            let secs = retry_after.map_or(30, ceil_secs);
-            Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the language model is busy; try again later",
-            )
-            .header(header::RETRY_AFTER, &secs.to_string())
-        }
-        LlmError::Upstream(summary) => Problem::new(
-            StatusCode::BAD_GATEWAY,
-            format!("the language model failed: {summary}"),
-        ),
-    }
+/// The variables whose values make a template fail: those that, replaced by
+/// their example (or plain text), let it render.
+fn culprits(prompt: &Prompt, vars: &BTreeMap<String, String>) -> Vec<String> {
+    prompt
+        .variables
+        .iter()
+        .filter(|v| {
+            let mut trial = vars.clone();
+            let plain = v.example.clone().unwrap_or_else(|| "text".into());
+            trial.insert(v.name.clone(), plain);
+            crate::prompt::render_template(&prompt.template, &trial).is_ok()
+        })
+        .map(|v| v.name.clone())
+        .collect()
 }
 
-/// The handler. Order matters: the rate limit counts every request, then
-/// the cheap checks run before anything touches the brand or the model.
-pub async fn handle(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Path(slug): Path<String>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    let demo = app.demo.clone();
-    let xff = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
-    let fwd = headers.get(header::FORWARDED).and_then(|v| v.to_str().ok());
-    let client = client_ip(peer.ip(), &demo.trusted, xff, fwd);
-    let decision = demo.limiter.check(client);
-    let mut res = run(&app, &demo, decision, &slug, &headers, body).await;
-    rate_headers(res.headers_mut(), &demo, decision);
-    res
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::model::PromptVariable;
 
-async fn run(
-    app: &AppState,
-    demo: &Arc<Demo>,
-    decision: Decision,
-    slug: &str,
-    headers: &HeaderMap,
-    body: Body,
-) -> Response {
-    if let Decision::Limited { retry_after } = decision {
-        let secs = ceil_secs(retry_after);
-        return Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many demo calls from your address; try again in {secs} s"),
-        )
-        .header(header::RETRY_AFTER, &secs.to_string())
-        .into_response();
-    }
-    if !is_json(headers) {
-        return Problem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "send the request as content-type: application/json",
-        )
-        .header(
-            header::HeaderName::from_static("accept-post"),
-            "application/json",
-        )
-        .into_response();
-    }
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > MAX_BODY) {
-        return too_large();
-    }
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
-        return too_large();
-    };
-    let call = match parse_call(&bytes) {
-        Ok(c) => c,
-        Err(p) => return p.into_response(),
-    };
-    let snapshot = app.snapshot.load();
-    let Some(brand) = snapshot.demo.get(slug).cloned() else {
-        return Problem::not_found(format!("no brand named \"{slug}\" is published here"))
-            .into_response();
-    };
-    drop(snapshot);
-    let Some(prompt) = brand.prompts.iter().find(|p| p.id == call.prompt_id) else {
-        let ids: Vec<&str> = brand.prompts.iter().map(|p| p.id.as_str()).collect();
-        return Problem::not_found(format!(
-            "brand \"{slug}\" has no prompt \"{}\"",
-            call.prompt_id
-        ))
-        .with("promptIds", json!(ids))
-        .into_response();
-    };
-    let vars = match bind(prompt, call.variables) {
-        Ok(v) => v,
-        Err(p) => return p.into_response(),
-    };
-    let (system, user) = match messages(&brand, prompt, &vars) {
-        Ok(m) => m,
-        Err(e) => {
-            tracing::error!(brand = slug, prompt = %prompt.id, error = %e, "a validated template failed to render");
-            return Problem::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the prompt could not be rendered",
-            )
-            .into_response();
+    fn prompt(template: &str, vars: &[(&str, bool, u32)]) -> Prompt {
+        Prompt {
+            id: "p".into(),
+            template: template.into(),
+            variables: vars
+                .iter()
+                .map(|(n, required, max)| PromptVariable {
+                    name: n.to_string(),
+                    description: None,
+                    required: *required,
+                    max_length: *max,
+                    example: None,
+                    ext: Default::default(),
+                })
+                .collect(),
+            ..Prompt::default()
         }
-    };
-    let max_tokens = prompt
-        .max_tokens
-        .unwrap_or(demo.max_tokens)
-        .min(demo.max_tokens);
-    let request = ChatRequest {
-        system,
-        user,
-        max_tokens,
-        temperature: prompt.temperature,
-    };
-    let started = Instant::now();
-    let base = Success {
-        brand: brand.slug.clone(),
-        spec_version: brand.version.clone(),
-        prompt_id: prompt.id.clone(),
-        provider: demo.client.kind.as_str(),
-        model: demo.client.model.clone(),
-        output: None,
-        usage: Usage {
-            input_tokens: 0,
-            output_tokens: 0,
-        },
-        latency_ms: 0,
-        messages: None,
-    };
-    let stream = wants_stream(headers);
+    }
 
-    if demo.client.kind == ProviderKind::DryRun {
-        let body = Success {
-            messages: Some(json!([
-                {"role": "system", "content": request.system},
-                {"role": "user", "content": request.user},
-            ])),
-            latency_ms: started.elapsed().as_millis() as u64,
-            ..base
+    fn vars(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn shape_errors_are_all_reported_with_pointers() {
+        let err =
+            parse_call(br#"{"promptId": 3, "variables": {"a": 1}, "extra": true}"#).unwrap_err();
+        assert_eq!(err.status(), 422);
+        let DemoError::Shape(errors) = err else {
+            panic!()
         };
-        if stream {
-            let event = Event::default()
-                .event("done")
-                .data(serde_json::to_string(&body).expect("serialisable"));
-            return sse(futures_util::stream::iter([Ok::<
-                _,
-                std::convert::Infallible,
-            >(event)]));
-        }
-        return json_response(&body);
+        let pointers: Vec<&str> = errors.iter().map(|e| e.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/promptId", "/variables/a", "/extra"]);
+        assert_eq!(parse_call(b"{").unwrap_err().status(), 400);
     }
 
-    let waiting = demo.permits.clone().acquire_owned();
-    let Ok(Ok(permit)) = tokio::time::timeout(Duration::from_secs(1), waiting).await else {
-        return Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many demo calls are running; try again shortly",
-        )
-        .header(header::RETRY_AFTER, "1")
-        .into_response();
-    };
-    if stream {
-        let chunks = match demo.client.stream(&request).await {
-            Ok(c) => c,
-            Err(e) => return upstream_failure(slug, &e),
+    #[test]
+    fn variables_are_checked_against_the_prompt() {
+        let p = prompt("{{ a }} {{ b }}", &[("a", true, 3), ("b", false, 10)]);
+        let err = bind(&p, vars(&[("a", "toolong"), ("c", "x")])).unwrap_err();
+        assert_eq!(err.status(), 422);
+        assert_eq!(
+            err.to_string(),
+            "the variables do not fit prompt \"p\" (unknown: c; too long: a)"
+        );
+        let ok = bind(&p, vars(&[("a", "ok")])).unwrap();
+        assert_eq!(ok["b"], "", "optional variables default to empty");
+        let err = bind(&p, vars(&[("b", "x")])).unwrap_err();
+        assert!(matches!(err, DemoError::Variables { ref missing, .. } if missing == &["a"]));
+    }
+
+    #[test]
+    fn a_render_failure_names_the_variable_to_blame() {
+        let p = prompt(
+            "{{ n|int + 1 }} {{ t }}",
+            &[("n", true, 10), ("t", true, 10)],
+        );
+        let brand = DemoBrand {
+            slug: "b".into(),
+            version: "1.0.0".into(),
+            spec_md: String::new(),
+            prompts: vec![],
         };
-        let mut base = Some(base);
-        let mut text = String::new();
-        let events = chunks.map(move |item| {
-            let _held = &permit;
-            let event = match item {
-                Ok(Chunk::Text(t)) => {
-                    text.push_str(&t);
-                    Event::default()
-                        .event("delta")
-                        .data(json!({"text": t}).to_string())
-                }
-                Ok(Chunk::Done {
-                    model,
-                    input_tokens,
-                    output_tokens,
-                }) => {
-                    let done = Success {
-                        model,
-                        output: Some(std::mem::take(&mut text)),
-                        usage: Usage {
-                            input_tokens,
-                            output_tokens,
-                        },
-                        latency_ms: started.elapsed().as_millis() as u64,
-                        ..base.take().expect("done comes once")
-                    };
-                    Event::default()
-                        .event("done")
-                        .data(serde_json::to_string(&done).expect("serialisable"))
-                }
-                Err(e) => {
-                    let p = upstream_problem(&e);
-                    Event::default()
-                        .event("error")
-                        .data(serde_json::to_string(&p).expect("serialisable"))
-                }
-            };
-            Ok::<_, std::convert::Infallible>(event)
-        });
-        return sse(events);
+        // "text" does not parse as a number either, so nothing renders: no single culprit.
+        let err = messages(&brand, &p, &vars(&[("n", "four"), ("t", "x")])).unwrap_err();
+        assert_eq!(err.status(), 422);
+        let mut p2 = p.clone();
+        p2.variables[0].example = Some("4".into());
+        let err = messages(&brand, &p2, &vars(&[("n", "four"), ("t", "x")])).unwrap_err();
+        assert!(
+            matches!(&err, DemoError::Render { culprits, .. } if culprits == &["n"]),
+            "{err:?}"
+        );
+        assert!(err
+            .to_string()
+            .contains("cannot be rendered with the value of n"));
     }
-    let result = demo.client.complete(&request).await;
-    drop(permit);
-    match result {
-        Ok(c) => json_response(&Success {
-            model: c.model,
-            output: Some(c.output),
-            usage: Usage {
-                input_tokens: c.input_tokens,
-                output_tokens: c.output_tokens,
-            },
-            latency_ms: started.elapsed().as_millis() as u64,
-            ..base
-        }),
-        Err(e) => upstream_failure(slug, &e),
-    }
-}
-
-fn upstream_failure(slug: &str, e: &LlmError) -> Response {
-    tracing::warn!(brand = slug, error = %e, "demo call failed upstream");
-    upstream_problem(e).into_response()
-}
-
-fn too_large() -> Response {
-    Problem::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        format!("the body is larger than {} KiB", MAX_BODY / 1024),
-    )
-    .into_response()
-}
-
-fn json_response(body: &impl Serialize) -> Response {
-    let mut res = (
-        StatusCode::OK,
-        serde_json::to_vec(body).expect("serialisable"),
-    )
-        .into_response();
-    let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    crate::http::common_headers(h);
-    res
-}
-
-fn sse<S>(events: S) -> Response
-where
-    S: futures_util::Stream<Item = Result<Event, std::convert::Infallible>> + Send + 'static,
-{
-    let mut res = Sse::new(events).into_response();
-    let h = res.headers_mut();
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    crate::http::common_headers(h);
-    res
 }

@@ -1,30 +1,34 @@
-//! The router and handlers. Every GET surface is answered from the current
-//! snapshot: one load, one map lookup, one write; nothing is rendered here
-//! and no path ever reaches the file system.
+//! HTTP: the GET path for snapshot resources ([`surface`], answered on the
+//! accepting thread), the handlers of everything else (this router), and
+//! the connections ([`server`], [`conn`], [`body`]). Nothing is rendered on
+//! a request and no path ever reaches the file system.
 
+pub mod body;
+pub mod conn;
+pub mod demo;
 pub mod problem;
 pub mod server;
+pub mod surface;
 pub mod webhook;
 
-use crate::snapshot::{CachePolicy, Encoded, Resource, Snapshot};
+use crate::snapshot::Snapshot;
 use arc_swap::ArcSwap;
-use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use problem::Problem;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use surface::common_headers;
 use tokio::sync::watch;
 
 /// Everything a handler needs; cloning is shallow.
 #[derive(Clone)]
 pub struct AppState {
     pub snapshot: Arc<ArcSwap<Snapshot>>,
-    /// `Cache-Control` of current surfaces, e.g. `public, max-age=60`.
-    pub cache_current: HeaderValue,
     /// The generation of the snapshot being served, in watch mode (for `/events`).
     pub live: Option<watch::Receiver<u64>>,
     /// Turns true when the server shuts down, so long-lived streams end.
@@ -35,56 +39,126 @@ pub struct AppState {
     pub git_trigger: Option<std::sync::mpsc::Sender<()>>,
     /// The shared secret that webhook deliveries must be signed with.
     pub webhook_secret: Option<Arc<str>>,
-    /// Request counters for /metrics.
+    /// Webhook bodies being read at once (unauthenticated until read).
+    pub webhook_reads: Arc<tokio::sync::Semaphore>,
+    /// Request counters for /metrics, one shard per accepting thread.
     pub counters: Arc<Counters>,
-}
-
-/// Responses served, by status class.
-#[derive(Debug, Default)]
-pub struct Counters {
-    pub by_class: [std::sync::atomic::AtomicU64; 5],
 }
 
 impl AppState {
     pub fn new(
         snapshot: Arc<ArcSwap<Snapshot>>,
-        max_age: u32,
+        threads: usize,
         stopping: watch::Receiver<bool>,
         demo: Arc<crate::demo::Demo>,
     ) -> AppState {
         AppState {
             snapshot,
-            cache_current: HeaderValue::from_str(&format!("public, max-age={max_age}"))
-                .expect("valid header"),
             live: None,
             stopping,
             demo,
             git_trigger: None,
             webhook_secret: None,
-            counters: Arc::default(),
+            webhook_reads: Arc::new(tokio::sync::Semaphore::new(webhook::CONCURRENT_READS)),
+            counters: Arc::new(Counters::new(threads)),
         }
     }
 }
 
+/// One thread's counters, on a cache line of its own so threads never contend.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Shard {
+    by_class: [AtomicU64; 5],
+    connections: AtomicU64,
+}
+
+/// Responses by status class and connections accepted, counted per thread
+/// and summed only when /metrics is read.
+#[derive(Debug)]
+pub struct Counters {
+    shards: Box<[Shard]>,
+}
+
+impl Counters {
+    pub fn new(threads: usize) -> Counters {
+        Counters {
+            shards: (0..threads.max(1)).map(|_| Shard::default()).collect(),
+        }
+    }
+
+    fn shard(&self, i: usize) -> &Shard {
+        &self.shards[i % self.shards.len()]
+    }
+
+    pub fn response(&self, shard: usize, status: StatusCode) {
+        let class = (status.as_u16() / 100).clamp(1, 5) as usize - 1;
+        self.shard(shard).by_class[class].fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn connection(&self, shard: usize) {
+        self.shard(shard)
+            .connections
+            .fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Responses of one status class (1 to 5), all threads together.
+    pub fn responses(&self, class: usize) -> u64 {
+        self.shards
+            .iter()
+            .map(|s| s.by_class[class - 1].load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Connections accepted by each thread.
+    pub fn connections(&self) -> Vec<u64> {
+        self.shards
+            .iter()
+            .map(|s| s.connections.load(Ordering::Relaxed))
+            .collect()
+    }
+}
+
+/// The handlers of every path that is not a snapshot resource.
 pub fn router(state: AppState) -> Router {
-    let counters = state.counters.clone();
     Router::new()
         .route("/metrics", get(metrics))
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
         .route("/events", get(events))
-        .route("/hooks/git", axum::routing::post(webhook::handle))
+        .route("/hooks/git", post(webhook::handle))
         .route(
             "/api/brand-spec/{slug}/demo",
-            axum::routing::post(crate::demo::handle).fallback(demo_method_not_allowed),
+            post(demo::handle).fallback(demo_method_not_allowed),
         )
-        .fallback(surface)
+        .fallback(fallback)
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
-        .layer(axum::middleware::map_response(move |res: Response| {
-            let class = (res.status().as_u16() / 100).clamp(1, 5) as usize - 1;
-            counters.by_class[class].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            std::future::ready(res)
-        }))
+}
+
+async fn fallback(uri: axum::http::Uri) -> Response {
+    surface::not_found(uri.path()).into_response()
+}
+
+async fn method_not_allowed(uri: axum::http::Uri) -> Response {
+    let allow = if uri.path() == "/hooks/git" {
+        "POST"
+    } else {
+        "GET, HEAD"
+    };
+    Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} takes {allow}", uri.path()),
+    )
+    .header(header::ALLOW, allow)
+    .into_response()
+}
+
+async fn demo_method_not_allowed() -> Response {
+    Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "the demo endpoint takes POST with a JSON body",
+    )
+    .header(header::ALLOW, "POST")
+    .into_response()
 }
 
 /// Prometheus text exposition format: requests, snapshot, brands, reloads, demo.
@@ -94,13 +168,16 @@ async fn metrics(State(app): State<AppState>) -> Response {
     let st = &snap.stats;
     let mut o = String::new();
     o.push_str("# HELP marque_http_responses_total Responses served, by status class.\n# TYPE marque_http_responses_total counter\n");
-    for (i, c) in app.counters.by_class.iter().enumerate() {
+    for class in 1..=5 {
         let _ = writeln!(
             o,
-            "marque_http_responses_total{{class=\"{}xx\"}} {}",
-            i + 1,
-            c.load(std::sync::atomic::Ordering::Relaxed)
+            "marque_http_responses_total{{class=\"{class}xx\"}} {}",
+            app.counters.responses(class)
         );
+    }
+    o.push_str("# HELP marque_http_connections_total Connections accepted, by accepting thread.\n# TYPE marque_http_connections_total counter\n");
+    for (i, n) in app.counters.connections().iter().enumerate() {
+        let _ = writeln!(o, "marque_http_connections_total{{thread=\"{i}\"}} {n}");
     }
     let gauges: [(&str, &str, &str, f64); 7] = [
         (
@@ -124,7 +201,7 @@ async fn metrics(State(app): State<AppState>) -> Response {
         (
             "marque_reloads_total",
             "counter",
-            "Builds attempted.",
+            "Builds swapped in.",
             st.reloads as f64,
         ),
         (
@@ -160,6 +237,10 @@ async fn metrics(State(app): State<AppState>) -> Response {
     ] {
         let _ = writeln!(o, "marque_brands{{state=\"{state}\"}} {n}");
     }
+    o.push_str("# HELP marque_brand_bytes Bytes held by one brand's resources, all codings.\n# TYPE marque_brand_bytes gauge\n");
+    for (slug, bytes) in &st.brand_bytes {
+        let _ = writeln!(o, "marque_brand_bytes{{brand=\"{slug}\"}} {bytes}");
+    }
     let mut res = (StatusCode::OK, o).into_response();
     let h = res.headers_mut();
     h.insert(
@@ -167,6 +248,7 @@ async fn metrics(State(app): State<AppState>) -> Response {
         HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    common_headers(h);
     res
 }
 
@@ -208,258 +290,4 @@ async fn events(State(app): State<AppState>) -> Response {
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     common_headers(res.headers_mut());
     res
-}
-
-async fn demo_method_not_allowed() -> Response {
-    Problem::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "the demo endpoint takes POST with a JSON body",
-    )
-    .header(header::ALLOW, "POST")
-    .into_response()
-}
-
-/// Headers every response carries.
-pub fn common_headers(h: &mut HeaderMap) {
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-}
-
-async fn healthz() -> Response {
-    let mut res = (StatusCode::OK, "ok\n").into_response();
-    res.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    common_headers(res.headers_mut());
-    res
-}
-
-async fn readyz(State(app): State<AppState>) -> Response {
-    if !app.snapshot.load().ready {
-        return Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the first snapshot has not been built yet",
-        )
-        .header(header::RETRY_AFTER, "1")
-        .into_response();
-    }
-    healthz().await
-}
-
-/// Which coding to send: the smallest one the client accepts.
-fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> (&'r Encoded, Option<&'static str>) {
-    // Walks the header values in place: nothing is allocated per request.
-    let items = || {
-        headers
-            .get_all(header::ACCEPT_ENCODING)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-    };
-    let q = |coding: &str| -> f32 {
-        let mut star = None;
-        for item in items() {
-            let mut parts = item.split(';');
-            let name = parts.next().unwrap_or("").trim();
-            let quality = parts
-                .filter_map(|p| {
-                    p.trim()
-                        .strip_prefix("q=")
-                        .and_then(|v| v.trim().parse::<f32>().ok())
-                })
-                .next()
-                .unwrap_or(1.0);
-            if name.eq_ignore_ascii_case(coding) {
-                return quality;
-            }
-            if name == "*" {
-                star = Some(quality);
-            }
-        }
-        star.unwrap_or(0.0)
-    };
-    match (&r.br, &r.gzip) {
-        (Some(br), _) if q("br") > 0.0 => (br, Some("br")),
-        (_, Some(gz)) if q("gzip") > 0.0 || q("x-gzip") > 0.0 => (gz, Some("gzip")),
-        _ => (&r.identity, None),
-    }
-}
-
-/// True when `If-None-Match` lists `etag` (weak comparison, RFC 9110 §13.1.2) or `*`.
-fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
-    let ours = etag.as_bytes();
-    headers
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag).as_bytes() == ours)
-}
-
-/// Answers a request for a snapshot resource.
-pub fn respond(app: &AppState, r: &Resource, method: &Method, headers: &HeaderMap) -> Response {
-    let (encoded, coding) = choose(r, headers);
-    let not_modified = none_match(headers, &encoded.etag);
-    let status = if not_modified {
-        StatusCode::NOT_MODIFIED
-    } else {
-        StatusCode::OK
-    };
-    let body = if not_modified || method == Method::HEAD {
-        Body::empty()
-    } else {
-        Body::from(encoded.body.clone())
-    };
-    let mut res = Response::new(body);
-    *res.status_mut() = status;
-    let h = res.headers_mut();
-    h.insert(header::ETAG, encoded.etag.clone());
-    h.insert(
-        header::CACHE_CONTROL,
-        match r.cache {
-            CachePolicy::Current => app.cache_current.clone(),
-            CachePolicy::Immutable => {
-                HeaderValue::from_static("public, max-age=31536000, immutable")
-            }
-            CachePolicy::NoStore => HeaderValue::from_static("no-store"),
-        },
-    );
-    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-    h.insert(
-        header::ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static("ETag"),
-    );
-    common_headers(h);
-    for (name, value) in &r.headers {
-        h.insert(*name, value.clone());
-    }
-    if !not_modified {
-        h.insert(header::CONTENT_TYPE, r.content_type.clone());
-        h.insert(
-            header::CONTENT_LENGTH,
-            HeaderValue::from(encoded.body.len()),
-        );
-        if let Some(c) = coding {
-            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(c));
-        }
-    }
-    res
-}
-
-const ALLOWED: &str = "GET, HEAD, OPTIONS";
-
-async fn surface(
-    State(app): State<AppState>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let snapshot = app.snapshot.load();
-    let path = uri.path();
-    let resource = snapshot.get(path);
-    match method {
-        Method::GET | Method::HEAD => match resource {
-            Some(r) => respond(&app, r, &method, &headers),
-            None => missing(&app, &snapshot, path, &method, &headers),
-        },
-        Method::OPTIONS => {
-            let mut res = StatusCode::NO_CONTENT.into_response();
-            let h = res.headers_mut();
-            common_headers(h);
-            h.insert(header::ALLOW, HeaderValue::from_static(ALLOWED));
-            h.insert(
-                header::ACCESS_CONTROL_ALLOW_METHODS,
-                HeaderValue::from_static("GET, HEAD, POST, OPTIONS"),
-            );
-            h.insert(
-                header::ACCESS_CONTROL_ALLOW_HEADERS,
-                HeaderValue::from_static("content-type, if-none-match, accept"),
-            );
-            h.insert(
-                header::ACCESS_CONTROL_MAX_AGE,
-                HeaderValue::from_static("86400"),
-            );
-            res
-        }
-        _ if resource.is_some() => Problem::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            format!("{path} is read-only: use GET or HEAD"),
-        )
-        .header(header::ALLOW, ALLOWED)
-        .into_response(),
-        _ => not_found(path).into_response(),
-    }
-}
-
-/// What a GET for a path that is not in the snapshot gets: a redirect when
-/// only a trailing slash is wrong, a browser the page of a brand that is
-/// not published (with its errors, status 404), anyone else a problem.
-fn missing(
-    app: &AppState,
-    snapshot: &Snapshot,
-    path: &str,
-    method: &Method,
-    headers: &HeaderMap,
-) -> Response {
-    let trimmed = path.trim_end_matches('/');
-    if trimmed.len() < path.len()
-        && !trimmed.is_empty()
-        && (snapshot.get(trimmed).is_some() || snapshot.unpublished.contains_key(trimmed))
-    {
-        let mut res = StatusCode::PERMANENT_REDIRECT.into_response();
-        if let Ok(v) = HeaderValue::from_str(trimmed) {
-            res.headers_mut().insert(header::LOCATION, v);
-        }
-        res.headers_mut()
-            .insert(header::CACHE_CONTROL, app.cache_current.clone());
-        common_headers(res.headers_mut());
-        return res;
-    }
-    if let Some(page) = snapshot.unpublished.get(path) {
-        if accepts_html(headers) {
-            let mut res = respond(app, page, method, headers);
-            *res.status_mut() = StatusCode::NOT_FOUND;
-            return res;
-        }
-    }
-    not_found(path).into_response()
-}
-
-/// True when the client lists `text/html` as acceptable (a browser).
-fn accepts_html(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|item| {
-            let mut parts = item.split(';');
-            let media = parts.next().unwrap_or("").trim();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            media.eq_ignore_ascii_case("text/html") && q > 0.0
-        })
-}
-
-/// A 404 that says what was not found: a brand, a surface of a brand, or a path.
-fn not_found(path: &str) -> Problem {
-    let detail = match path
-        .strip_prefix("/brand/")
-        .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
-    {
-        Some((slug, "")) => format!("no brand named \"{slug}\" is published here"),
-        Some((slug, surface)) => {
-            format!("brand \"{slug}\" has no surface \"{surface}\" (or the brand is not published)")
-        }
-        None => format!("nothing is published at {path}"),
-    };
-    Problem::not_found(detail)
 }

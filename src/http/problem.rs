@@ -50,21 +50,31 @@ impl Problem {
     }
 }
 
-impl IntoResponse for Problem {
-    fn into_response(self) -> Response {
+impl Problem {
+    /// The response's head and its JSON body, for answers that are not axum responses.
+    pub fn into_parts(self) -> (axum::http::response::Parts, bytes::Bytes) {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let body = serde_json::to_vec(&self).unwrap_or_default();
-        let mut res = (status, body).into_response();
+        let body = bytes::Bytes::from(serde_json::to_vec(&self).unwrap_or_default());
+        let mut res = axum::http::Response::new(());
+        *res.status_mut() = status;
         let h = res.headers_mut();
         h.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         );
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        super::common_headers(h);
+        super::surface::common_headers(h);
         for (k, v) in self.headers {
             h.insert(k, v);
         }
-        res
+        let (parts, ()) = res.into_parts();
+        (parts, body)
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let (parts, body) = self.into_parts();
+        Response::from_parts(parts, axum::body::Body::from(body))
     }
 }

@@ -1,28 +1,47 @@
-//! Accepting connections. `axum::serve` sets no deadline for reading a
-//! request head, so a client that never finishes its request would hold a
-//! connection forever; here each connection is served by hyper's HTTP/1
-//! builder with a timer, the number of open connections is capped, and
-//! shutdown drains in-flight requests.
+//! Accepting connections, one runtime per core. Each of `--threads` threads
+//! runs a current-thread tokio runtime with its own `SO_REUSEPORT` listener
+//! on the same address, so the kernel spreads connections over the cores
+//! and no two threads share a run queue, a listener or a counter. A GET for
+//! a snapshot resource is answered there (see [`super::surface`]); every
+//! other request (the demo, the webhook, MCP, events, metrics) is handed to
+//! the main runtime, which also does the background work.
+//!
+//! Budgets per connection: the open connections are capped
+//! (`--max-connections`, further clients wait to be accepted), a request
+//! head must arrive within `--header-timeout` (or the client gets 408, see
+//! [`super::conn`]), and a request body within `--body-timeout`. Shutdown
+//! stops accepting and drains in-flight requests.
 
+use super::body::{ResBody, TimedBody};
+use super::conn::{ConnState, Guarded};
+use super::{surface, AppState};
+use axum::extract::ConnectInfo;
+use axum::http::{Request, Response, StatusCode};
+use axum::response::IntoResponse;
 use axum::Router;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use futures_util::future::{BoxFuture, Either, Ready};
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
-use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpSocket};
+use tokio::sync::{watch, Semaphore};
 use tower::ServiceExt;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Connections served at once; the accept loop waits when all are taken.
+    /// Connections served at once; the accept loops wait when all are taken.
     pub max_connections: usize,
     /// Time a client has to send a request head, idle keep-alive included.
     pub header_timeout: Duration,
+    /// Time a client has to send a whole request body.
+    pub body_timeout: Duration,
     /// Time in-flight requests get to finish after a shutdown signal.
     pub drain_timeout: Duration,
+    /// Threads (runtimes, listeners) accepting connections.
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -30,26 +49,108 @@ impl Default for Limits {
         Limits {
             max_connections: 10_000,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
             drain_timeout: Duration::from_secs(10),
+            threads: default_threads(),
         }
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then drains.
+/// The cores this process may run on.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Binds `threads` listeners to `addr`, all with `SO_REUSEPORT`; with port 0
+/// the first one picks the port and the others take the same.
+pub fn bind(addr: SocketAddr, threads: usize) -> std::io::Result<Vec<std::net::TcpListener>> {
+    let mut out = Vec::new();
+    let mut addr = addr;
+    for _ in 0..threads.max(1) {
+        let socket = if addr.is_ipv4() {
+            TcpSocket::new_v4()?
+        } else {
+            TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        #[cfg(unix)]
+        socket.set_reuseport(true)?;
+        socket.set_nodelay(true)?;
+        socket.bind(addr)?;
+        let listener = socket.listen(4096)?;
+        addr = listener.local_addr()?;
+        out.push(listener.into_std()?);
+    }
+    Ok(out)
+}
+
+/// What every connection of the server shares.
+struct Shared {
+    state: AppState,
+    router: Router,
+    background: tokio::runtime::Handle,
+    limits: Limits,
+}
+
+/// Serves on `listeners`, one thread each, until `stop` turns true; then
+/// drains and returns. Must be called inside the main runtime.
 pub async fn serve(
-    listener: TcpListener,
+    listeners: Vec<std::net::TcpListener>,
+    state: AppState,
     router: Router,
     limits: Limits,
-    shutdown: impl Future<Output = ()>,
+    stop: watch::Receiver<bool>,
 ) {
-    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let shared = Arc::new(Shared {
+        state,
+        router,
+        background: tokio::runtime::Handle::current(),
+        limits,
+    });
+    let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let mut done = Vec::new();
+    for (i, listener) in listeners.into_iter().enumerate() {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let (shared, permits, stop) = (shared.clone(), permits.clone(), stop.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("marque-http-{i}"))
+            .spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build();
+                match rt {
+                    Ok(rt) => rt.block_on(accept_loop(i, listener, shared, permits, stop)),
+                    Err(e) => tracing::error!(error = %e, "cannot start an HTTP runtime"),
+                }
+                let _ = tx.send(());
+            });
+        match spawned {
+            Ok(_) => done.push(rx),
+            Err(e) => tracing::error!(error = %e, "cannot start an HTTP thread"),
+        }
+    }
+    for rx in done {
+        let _ = rx.await;
+    }
+}
+
+async fn accept_loop(
+    shard: usize,
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    permits: Arc<Semaphore>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let listener = match TcpListener::from_std(listener) {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot listen");
+            return;
+        }
+    };
     let graceful = GracefulShutdown::new();
-    tokio::pin!(shutdown);
+    let limits = shared.limits;
     loop {
-        let permit = tokio::select! {
-            p = permits.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(conn) => conn,
@@ -60,34 +161,90 @@ pub async fn serve(
                     continue;
                 }
             },
-            () = &mut shutdown => break,
+            _ = stop.wait_for(|s| *s) => break,
         };
         let _ = stream.set_nodelay(true);
-        // Handlers see the peer address as axum's `ConnectInfo`.
-        let with_peer = router.clone().map_request(
-            move |mut req: axum::extract::Request<hyper::body::Incoming>| {
-                req.extensions_mut()
-                    .insert(axum::extract::ConnectInfo(peer));
-                req
-            },
-        );
-        let service = TowerToHyperService::new(with_peer);
-        let mut builder = hyper::server::conn::http1::Builder::new();
-        builder
-            .timer(TokioTimer::new())
-            .header_read_timeout(limits.header_timeout)
-            .keep_alive(true);
-        let conn = builder.serve_connection(TokioIo::new(stream), service);
-        let conn = graceful.watch(conn);
+        shared.state.counters.connection(shard);
+        let (permits, watcher, shared) = (permits.clone(), graceful.watcher(), shared.clone());
+        let timeout = limits.header_timeout;
         tokio::spawn(async move {
-            let _ = conn.await;
+            // Over the cap, a connection waits here, unanswered, for a slot:
+            // a permit is taken only by a connection that will be served, so
+            // one freed on any thread serves the next connection of any thread.
+            let Ok(permit) = permits.acquire_owned().await else {
+                return;
+            };
+            // Its time for a head starts when it is served.
+            let conn_state = ConnState::new();
+            let service = Conn {
+                shared,
+                peer,
+                shard,
+                state: conn_state.clone(),
+            };
+            let io = TokioIo::new(Guarded::new(stream, conn_state, timeout));
+            let conn = hyper::server::conn::http1::Builder::new()
+                .keep_alive(true)
+                .serve_connection(io, service);
+            let _ = watcher.watch(conn).await;
             drop(permit);
         });
     }
     drop(listener);
     tokio::select! {
-        () = graceful.shutdown() => tracing::info!("all connections closed"),
+        () = graceful.shutdown() => {},
         () = tokio::time::sleep(limits.drain_timeout) => tracing::warn!("drain timed out; closing remaining connections"),
+    }
+}
+
+/// One connection's request handler.
+struct Conn {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    shard: usize,
+    state: Arc<ConnState>,
+}
+
+type Reply = Result<Response<ResBody>, std::convert::Infallible>;
+
+impl hyper::service::Service<Request<Incoming>> for Conn {
+    type Response = Response<ResBody>;
+    type Error = std::convert::Infallible;
+    type Future = Either<Ready<Reply>, BoxFuture<'static, Reply>>;
+
+    fn call(&self, req: Request<Incoming>) -> Self::Future {
+        let done = self.state.begin();
+        let app = &self.shared.state;
+        if let Some(res) = surface::answer(app, req.method(), req.uri().path(), req.headers()) {
+            app.counters.response(self.shard, res.status());
+            return Either::Left(futures_util::future::ready(Ok(
+                res.map(|b| b.with_done(done))
+            )));
+        }
+        // Everything else runs on the main runtime, with a deadline on the body.
+        let (parts, body) = req.into_parts();
+        let body = axum::body::Body::new(TimedBody::new(body, self.shared.limits.body_timeout));
+        let mut req = Request::from_parts(parts, body);
+        req.extensions_mut().insert(ConnectInfo(self.peer));
+        let shared = self.shared.clone();
+        let shard = self.shard;
+        Either::Right(Box::pin(async move {
+            let router = shared.router.clone();
+            let res = match shared.background.spawn(router.oneshot(req)).await {
+                Ok(Ok(res)) => res,
+                Ok(Err(never)) => match never {},
+                Err(e) => {
+                    tracing::error!(error = %e, "a request handler failed");
+                    super::problem::Problem::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "the request could not be answered",
+                    )
+                    .into_response()
+                }
+            };
+            shared.state.counters.response(shard, res.status());
+            Ok(res.map(|b| ResBody::stream(b).with_done(done)))
+        }))
     }
 }
 

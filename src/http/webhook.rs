@@ -17,6 +17,11 @@ use sha2::Sha256;
 /// Largest webhook body read; GitHub caps payloads at 25 MB, but a push hint needs far less.
 pub const MAX_BODY: usize = 1024 * 1024;
 
+/// Webhook bodies read at once. A body is unauthenticated until it is read
+/// whole (the signature covers it), so this bounds what anonymous clients
+/// can make marque hold: at most this many MiB, each for at most the body timeout.
+pub const CONCURRENT_READS: usize = 8;
+
 fn hex_decode(s: &str) -> Option<Vec<u8>> {
     if s.len() % 2 != 0 {
         return None;
@@ -72,19 +77,24 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
         )
         .into_response();
     };
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+    // Refuse what cannot be a valid delivery before reading anything.
+    if !has_signature(&headers) {
+        return unauthorized();
+    }
+    let Ok(_slot) = app.webhook_reads.clone().try_acquire_owned() else {
         return Problem::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "the webhook body is larger than 1 MiB",
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many webhook deliveries are being read; try again shortly",
         )
+        .header(axum::http::header::RETRY_AFTER, "1")
         .into_response();
     };
+    let bytes = match super::body::read(&headers, body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(e) => return super::demo::read_problem(e, MAX_BODY).into_response(),
+    };
     if !verify(secret, &headers, &bytes) {
-        return Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "missing or invalid webhook signature",
-        )
-        .into_response();
+        return unauthorized();
     }
     let _ = trigger.send(());
     let mut res = (StatusCode::ACCEPTED, "{\"status\":\"accepted\"}").into_response();
@@ -92,8 +102,28 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
         axum::http::header::CONTENT_TYPE,
         axum::http::HeaderValue::from_static("application/json"),
     );
-    super::common_headers(res.headers_mut());
+    super::surface::common_headers(res.headers_mut());
     res
+}
+
+/// True when the request carries any of the signature headers `verify` reads.
+fn has_signature(headers: &HeaderMap) -> bool {
+    [
+        "x-hub-signature-256",
+        "x-gitea-signature",
+        "x-forgejo-signature",
+        "x-gitlab-token",
+    ]
+    .iter()
+    .any(|h| headers.contains_key(*h))
+}
+
+fn unauthorized() -> Response {
+    Problem::new(
+        StatusCode::UNAUTHORIZED,
+        "missing or invalid webhook signature",
+    )
+    .into_response()
 }
 
 #[cfg(test)]

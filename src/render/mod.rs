@@ -22,6 +22,8 @@ pub struct Context {
     pub live_reload: bool,
     /// Set when rendering a released version: links point at `/brand/<slug>@<version>/…`.
     pub pin: Option<String>,
+    /// `max-age` of current surfaces, in seconds (`--cache-max-age`).
+    pub max_age: u32,
 }
 
 impl Context {
@@ -30,6 +32,7 @@ impl Context {
             public_url: public_url.trim_end_matches('/').to_string(),
             live_reload: false,
             pin: None,
+            max_age: 60,
         }
     }
 

@@ -223,27 +223,33 @@ impl Reader<'_> {
         let meta = match fs::metadata(path) {
             Ok(m) => m,
             Err(_) if link.file_type().is_symlink() => {
-                self.error(rel, "is a symbolic link to nothing; it is not read");
+                self.error(
+                    rel,
+                    format!("{rel} is a symbolic link to nothing; it is not read"),
+                );
                 return None;
             }
             Err(e) => {
-                self.error(rel, format!("cannot be read: {e}"));
+                self.error(rel, format!("{rel} cannot be read: {e}"));
                 return None;
             }
         };
         if !meta.is_file() {
             let kind = kind_of(&meta);
             if required_kind {
-                self.error(rel, format!("is {kind}, not a file"));
+                self.error(rel, format!("{rel} is {kind}, not a file"));
             } else {
-                self.warning(rel, format!("is {kind}, not a file; it is not published"));
+                self.warning(
+                    rel,
+                    format!("{rel} is {kind}, not a file; it is not published"),
+                );
             }
             return None;
         }
         if link.file_type().is_symlink() && !within(self.base, path) {
             self.error(
                 rel,
-                "is a link to a file outside the brand folder; it is not read",
+                format!("{rel} is a link to a file outside the brand folder; it is not read"),
             );
             return None;
         }
@@ -275,7 +281,7 @@ impl Reader<'_> {
                 Some(Bytes::from(bytes))
             }
             Err(e) => {
-                self.error(rel, format!("cannot be read: {e}"));
+                self.error(rel, format!("{rel} cannot be read: {e}"));
                 None
             }
         }
@@ -293,19 +299,24 @@ impl Reader<'_> {
             if !real.starts_with(self.base) {
                 self.error(
                     &rel,
-                    "is a link to a folder outside the brand folder; it is not published",
+                    format!(
+                        "{rel} is a link to a folder outside the brand folder; it is not published"
+                    ),
                 );
                 continue;
             }
             if !visited.insert(real) {
                 self.warning(
                     &rel,
-                    "is a link to a folder already published; it is skipped (a link loop?)",
+                    format!("{rel} is a link to a folder already published; it is skipped (a link loop?)"),
                 );
                 continue;
             }
             if depth > limits::MAX_ASSET_DEPTH {
-                self.error(&rel, "folders are nested too deeply; it is not published");
+                self.error(
+                    &rel,
+                    format!("{rel}: folders are nested too deeply; it is not published"),
+                );
                 continue;
             }
             let Ok(entries) = fs::read_dir(&path) else {

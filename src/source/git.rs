@@ -124,11 +124,19 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
         match entry.kind() {
             Some(ObjectType::Blob) => {}
             Some(ObjectType::Tree) => {
-                problems.push(file_error(slug, &file, "is a folder, not a file"));
+                problems.push(file_error(
+                    slug,
+                    &file,
+                    format!("{path} is a folder, not a file"),
+                ));
                 return true;
             }
             _ => {
-                problems.push(file_error(slug, &file, "is not a file (a submodule?)"));
+                problems.push(file_error(
+                    slug,
+                    &file,
+                    format!("{path} is not a file (a submodule?)"),
+                ));
                 return true;
             }
         }

@@ -5,7 +5,7 @@
 use super::diag::{file_error, has_errors, quoted, Diagnostic, FileDiags};
 pub use super::files::BrandFiles;
 use super::json::join;
-use super::limits::{MAX_JSON_DEPTH, MAX_KEY_CHARS};
+use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
 use super::model::BrandDoc;
 use super::schema::{self, Checked};
 use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
@@ -102,6 +102,15 @@ fn read_json<'t>(
         out.push(file_error(brand, file, "file is not valid UTF-8"));
         return None;
     };
+    let values = super::json::count_values(text);
+    if values > MAX_JSON_VALUES {
+        out.push(file_error(
+            brand,
+            file,
+            format!("the file holds about {values} JSON values; at most {MAX_JSON_VALUES} are read, so it is not"),
+        ));
+        return None;
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(v) => Some((v, text)),
         Err(e) => {
@@ -227,8 +236,8 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
             if let Some((mut value, text)) = read_json(bytes, slug, &brand_file, &mut out) {
                 let mut d = FileDiags::new(slug, brand_file.clone());
                 enforce_limits(&mut value, &mut d);
-                let checked = schema::check_brand(&value, &mut d);
-                match serde_json::from_value::<BrandDoc>(checked.value.clone()) {
+                let mut checked = schema::check_brand(value, &mut d);
+                match serde_json::from_value::<BrandDoc>(std::mem::take(&mut checked.value)) {
                     Ok(doc) => {
                         parsed =
                             check_semantics(doc, &checked, files, tokens.as_ref(), today, &mut d)

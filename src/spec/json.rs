@@ -52,6 +52,32 @@ pub fn tokens(pointer: &str) -> Vec<String> {
         .collect()
 }
 
+/// An upper bound on the number of values in JSON text, found by counting
+/// commas, colons and opening brackets outside strings: one pass, no
+/// allocation, so it can refuse a file before parsing it.
+pub fn count_values(text: &str) -> usize {
+    let mut n = 1;
+    let mut in_string = false;
+    let mut escaped = false;
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => n += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
 /// A trie of the wanted pointers; each node records where it was seen.
 #[derive(Default)]
 struct Node {
@@ -319,6 +345,19 @@ mod tests {
             at(text, "/a", Anchor::Value)
         );
         assert_eq!(at(text, "/nope/x", Anchor::Key), p(1, 1));
+    }
+
+    #[test]
+    fn values_are_counted_without_parsing() {
+        assert_eq!(count_values("1"), 1);
+        assert!(count_values("[0,0,0]") >= 4);
+        assert_eq!(
+            count_values("{\"a,b[{\": \"x\\\",[\"}"),
+            2,
+            "brackets in strings do not count"
+        );
+        let big = format!("[{}0]", "0,".repeat(1000));
+        assert!(count_values(&big) > 1000);
     }
 
     #[test]

@@ -11,6 +11,9 @@ pub const MAX_BRAND_BYTES: usize = 32 * 1024 * 1024;
 pub const MAX_ASSETS: usize = 2_000;
 /// Deepest folder nesting under assets/.
 pub const MAX_ASSET_DEPTH: usize = 16;
+/// Most JSON values in brand.json or tokens.json (counted before parsing,
+/// so a file of millions of tiny values is refused before it costs memory).
+pub const MAX_JSON_VALUES: usize = 300_000;
 /// Deepest nesting of objects and arrays in brand.json and tokens.json.
 pub const MAX_JSON_DEPTH: usize = 64;
 /// Longest object key, in characters.

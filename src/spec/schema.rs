@@ -48,9 +48,8 @@ impl Checked {
 
 /// Checks `value` against the brand.json schema, reporting every mismatch,
 /// and repairs what failed so the rest can still be checked.
-pub fn check_brand(value: &Value, diags: &mut FileDiags<'_>) -> Checked {
+pub fn check_brand(mut value: Value, diags: &mut FileDiags<'_>) -> Checked {
     let root = schema();
-    let mut value = value.clone();
     let mut failed = Vec::new();
     check(root, root, &mut value, "", diags, &mut failed);
     Checked { value, failed }
@@ -305,7 +304,7 @@ mod tests {
     fn run(text: &str) -> Vec<String> {
         let value: Value = serde_json::from_str(text).unwrap();
         let mut d = FileDiags::new("b", "b/brand.json");
-        let checked = check_brand(&value, &mut d);
+        let checked = check_brand(value, &mut d);
         assert!(
             serde_json::from_value::<crate::spec::model::BrandDoc>(checked.value).is_ok(),
             "the repaired document deserialises"

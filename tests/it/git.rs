@@ -510,3 +510,35 @@ fn directory_mode_in_a_work_tree_reads_tags_and_the_cli_writes_the_changelog() {
     assert!(md.starts_with("# Changelog: Northwind Outfitters\n"));
     assert!(md.contains("## [2.10.0] - 2026-10-22"));
 }
+
+#[test]
+fn webhook_bodies_are_bounded_before_they_are_read() {
+    let remote = Remote::new();
+    let g = serve_git(&remote.url(), None);
+    let app = &g.app;
+    // Declared too large: refused from the head alone.
+    let mut s = std::net::TcpStream::connect(app.addr).unwrap();
+    use std::io::{Read, Write};
+    s.write_all(
+        b"POST /hooks/git HTTP/1.1\r\nHost: x\r\nX-Hub-Signature-256: sha256=00\r\nContent-Length: 2000000\r\n\r\n",
+    )
+    .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut buf = [0u8; 64];
+    let n = s.read(&mut buf).unwrap();
+    assert!(
+        String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 413"),
+        "{}",
+        String::from_utf8_lossy(&buf[..n])
+    );
+    // Without any signature header, nothing is read: 401 at once, even for a
+    // body that never arrives.
+    let mut s = std::net::TcpStream::connect(app.addr).unwrap();
+    s.write_all(b"POST /hooks/git HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\nxx")
+        .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let started = Instant::now();
+    let n = s.read(&mut buf).unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 401"));
+    assert!(started.elapsed() < Duration::from_secs(2));
+}

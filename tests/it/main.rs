@@ -7,6 +7,7 @@ mod demo;
 mod git;
 mod helpers;
 mod hostile;
+mod hostile_input;
 mod http_rules;
 mod llm_mock;
 mod reference;

@@ -15,10 +15,16 @@ use crate::spec::diag::FileDiags;
 use crate::spec::json::{escape_token, join};
 use crate::spec::limits::{MAX_ALIAS_DEPTH, MAX_EXPANDED_VALUES};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// Resolves `$extends`, then `$ref`, within the copying budget.
-pub fn preprocess(doc: &Value, diags: &mut FileDiags<'_>) -> Value {
+/// Resolves `$extends`, then `$ref`, within the copying budget. A document
+/// that uses neither is returned as it is, without a copy.
+pub fn preprocess<'d>(doc: &'d Value, diags: &mut FileDiags<'_>) -> Cow<'d, Value> {
+    let (extends, refs) = uses(doc);
+    if !extends && !refs {
+        return Cow::Borrowed(doc);
+    }
     let mut ext = Extends {
         doc,
         memo: HashMap::new(),
@@ -28,16 +34,40 @@ pub fn preprocess(doc: &Value, diags: &mut FileDiags<'_>) -> Value {
         over: false,
     };
     let mut out = doc.clone();
-    ext.resolve_in(&mut out, "", diags);
-    let budget = ext.budget;
-    let snapshot = out.clone();
-    let mut refs = Refs {
-        doc: &snapshot,
-        budget,
-        over: false,
-    };
-    refs.resolve(&mut out, "", 0, diags);
-    out
+    if extends {
+        ext.resolve_in(&mut out, "", diags);
+    }
+    if refs {
+        let snapshot = out.clone();
+        let mut refs = Refs {
+            doc: &snapshot,
+            budget: ext.budget,
+            over: false,
+        };
+        refs.resolve(&mut out, "", 0, diags);
+    }
+    Cow::Owned(out)
+}
+
+/// Whether a document has any `$extends` and any `$ref` member (without recursion).
+fn uses(doc: &Value) -> (bool, bool) {
+    let (mut extends, mut refs) = (false, false);
+    let mut stack = vec![doc];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                extends |= o.contains_key("$extends");
+                refs |= o.contains_key("$ref");
+                stack.extend(o.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+        if extends && refs {
+            break;
+        }
+    }
+    (extends, refs)
 }
 
 /// The number of JSON values in `v` (itself included), counted without recursion.
@@ -273,7 +303,10 @@ mod tests {
         let out = preprocess(&doc, &mut d);
         let mut diags = Vec::new();
         d.finish(None, &mut diags);
-        (out, diags.into_iter().map(|d| d.message).collect())
+        (
+            out.into_owned(),
+            diags.into_iter().map(|d| d.message).collect(),
+        )
     }
 
     #[test]

@@ -34,10 +34,10 @@ impl Inherit {
     }
 }
 
-struct RawToken {
+struct RawToken<'d> {
     path: Vec<String>,
     ty: Inherit,
-    value: Value,
+    value: &'d Value,
     description: Option<String>,
     deprecated: Option<Value>,
     extensions: Option<Value>,
@@ -117,7 +117,7 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             }
             continue;
         };
-        let Some(value) = parse_value(ty, &t.value, &value_pointer, diags) else {
+        let Some(value) = parse_value(ty, t.value, &value_pointer, diags) else {
             unparsed.insert(name);
             continue;
         };
@@ -138,7 +138,7 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
 
 /// Pass 2: each token's type, where an alias without a declared type takes
 /// the type of the first typed token along its chain. Linear in the tokens.
-fn alias_types(raw: &[RawToken]) -> Vec<Option<TokenType>> {
+fn alias_types(raw: &[RawToken<'_>]) -> Vec<Option<TokenType>> {
     let index: HashMap<String, usize> = raw
         .iter()
         .enumerate()
@@ -227,12 +227,12 @@ fn declared_type(
 
 /// Pass 1: groups and tokens in document order. Depth is bounded by the
 /// nesting limit checked before parsing.
-fn walk_group(
-    obj: &Map<String, Value>,
+fn walk_group<'d>(
+    obj: &'d Map<String, Value>,
     path: &mut Vec<String>,
     inherited: Inherit,
     pointer: &str,
-    raw: &mut Vec<RawToken>,
+    raw: &mut Vec<RawToken<'d>>,
     groups: &mut Vec<Group>,
     diags: &mut FileDiags<'_>,
 ) {
@@ -290,7 +290,7 @@ fn walk_group(
             raw.push(RawToken {
                 path: path.clone(),
                 ty: ty.or(declared_type(child_obj, &child_pointer, diags)),
-                value: value.clone(),
+                value,
                 description: string_prop(child_obj, "$description", &child_pointer, diags),
                 deprecated: child_obj.get("$deprecated").cloned(),
                 extensions: child_obj.get("$extensions").cloned(),

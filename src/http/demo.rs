@@ -1,0 +1,367 @@
+//! `POST /api/brand-spec/<slug>/demo`: the HTTP side of the prompt demo.
+//! The one endpoint that costs money per call, so every request counts
+//! against the per-client rate limit before anything else happens, bodies
+//! are capped and timed, and upstream failures are reported without
+//! upstream details.
+
+use super::body::{read, ReadError};
+use super::problem::Problem;
+use super::surface::common_headers;
+use super::AppState;
+use crate::demo::limit::{ceil_secs, client_ip, Decision};
+use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};
+use crate::demo::{bind, find_prompt, messages, parse_call, Demo, DemoError, MAX_BODY};
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Success {
+    brand: String,
+    spec_version: String,
+    prompt_id: String,
+    provider: &'static str,
+    model: String,
+    output: Option<String>,
+    usage: Usage,
+    latency_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    messages: Option<Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Usage {
+    input_tokens: u64,
+    output_tokens: u64,
+}
+
+impl From<DemoError> for Problem {
+    fn from(e: DemoError) -> Problem {
+        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST);
+        let mut p = Problem::new(status, e.to_string());
+        for (key, value) in e.members() {
+            p = p.with(key, value);
+        }
+        p
+    }
+}
+
+fn rate_headers(h: &mut HeaderMap, demo: &Demo, decision: Decision) {
+    let policy = format!("\"demo\";q={};w=60", demo.limiter.per_minute);
+    let (remaining, reset) = match decision {
+        Decision::Allowed { remaining, reset } => (remaining, ceil_secs(reset)),
+        Decision::Limited { retry_after } => (0, ceil_secs(retry_after)),
+    };
+    if let Ok(v) = HeaderValue::from_str(&policy) {
+        h.insert("ratelimit-policy", v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&format!("\"demo\";r={remaining};t={reset}")) {
+        h.insert("ratelimit", v);
+    }
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|m| {
+            let m = m.trim().to_ascii_lowercase();
+            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+        })
+        .unwrap_or(false)
+}
+
+fn wants_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',').any(|m| {
+                m.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .eq_ignore_ascii_case("text/event-stream")
+            })
+        })
+}
+
+/// Every line of a header, joined as one list (RFC 9110 §5.3).
+pub fn joined(headers: &HeaderMap, name: &str) -> Option<String> {
+    let values: Vec<&str> = headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
+}
+
+/// The handler. Order matters: the rate limit counts every request, then
+/// the cheap checks run before anything touches the brand or the model.
+pub async fn handle(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let demo = app.demo.clone();
+    let xff = joined(&headers, "x-forwarded-for");
+    let fwd = joined(&headers, "forwarded");
+    let client = client_ip(peer.ip(), &demo.trusted, xff.as_deref(), fwd.as_deref());
+    let decision = demo.limiter.check(client);
+    let mut res = run(&app, &demo, decision, &slug, &headers, body).await;
+    rate_headers(res.headers_mut(), &demo, decision);
+    res
+}
+
+async fn run(
+    app: &AppState,
+    demo: &Arc<Demo>,
+    decision: Decision,
+    slug: &str,
+    headers: &HeaderMap,
+    body: Body,
+) -> Response {
+    if let Decision::Limited { retry_after } = decision {
+        let secs = ceil_secs(retry_after);
+        return Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many demo calls from your address; try again in {secs} s"),
+        )
+        .header(header::RETRY_AFTER, &secs.to_string())
+        .into_response();
+    }
+    if !is_json(headers) {
+        return Problem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the request as content-type: application/json",
+        )
+        .header(
+            header::HeaderName::from_static("accept-post"),
+            "application/json",
+        )
+        .into_response();
+    }
+    let bytes = match read(headers, body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(e) => return read_problem(e, MAX_BODY).into_response(),
+    };
+    let snapshot = app.snapshot.load();
+    let brand = snapshot.demo.get(slug).cloned();
+    drop(snapshot);
+    let checked = parse_call(&bytes).and_then(|call| {
+        let brand = brand.ok_or_else(|| DemoError::UnknownBrand(slug.to_string()))?;
+        let prompt = find_prompt(&brand, &call.prompt_id)?.clone();
+        let vars = bind(&prompt, call.variables)?;
+        let (system, user) = messages(&brand, &prompt, &vars)?;
+        Ok((brand, prompt, system, user))
+    });
+    let (brand, prompt, system, user) = match checked {
+        Ok(c) => c,
+        Err(e) => return Problem::from(e).into_response(),
+    };
+    let max_tokens = prompt
+        .max_tokens
+        .unwrap_or(demo.max_tokens)
+        .min(demo.max_tokens);
+    let request = ChatRequest {
+        system,
+        user,
+        max_tokens,
+        temperature: prompt.temperature,
+    };
+    let started = Instant::now();
+    let base = Success {
+        brand: brand.slug.clone(),
+        spec_version: brand.version.clone(),
+        prompt_id: prompt.id.clone(),
+        provider: demo.client.kind.as_str(),
+        model: demo.client.model.clone(),
+        output: None,
+        usage: Usage {
+            input_tokens: 0,
+            output_tokens: 0,
+        },
+        latency_ms: 0,
+        messages: None,
+    };
+    let stream = wants_stream(headers);
+
+    if demo.client.kind == ProviderKind::DryRun {
+        let body = Success {
+            messages: Some(json!([
+                {"role": "system", "content": request.system},
+                {"role": "user", "content": request.user},
+            ])),
+            latency_ms: started.elapsed().as_millis() as u64,
+            ..base
+        };
+        if stream {
+            let event = Event::default()
+                .event("done")
+                .data(serde_json::to_string(&body).unwrap_or_default());
+            return sse(futures_util::stream::iter([Ok::<
+                _,
+                std::convert::Infallible,
+            >(event)]));
+        }
+        return json_response(&body);
+    }
+
+    let waiting = demo.permits.clone().acquire_owned();
+    let Ok(Ok(permit)) = tokio::time::timeout(Duration::from_secs(1), waiting).await else {
+        return Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many demo calls are running; try again shortly",
+        )
+        .header(header::RETRY_AFTER, "1")
+        .into_response();
+    };
+    if stream {
+        let chunks = match demo.client.stream(&request).await {
+            Ok(c) => c,
+            Err(e) => return upstream_failure(slug, &e),
+        };
+        let mut base = Some(base);
+        let mut text = String::new();
+        let events = chunks.map(move |item| {
+            let _held = &permit;
+            let event = match item {
+                Ok(Chunk::Text(t)) => {
+                    text.push_str(&t);
+                    Event::default()
+                        .event("delta")
+                        .data(json!({"text": t}).to_string())
+                }
+                Ok(Chunk::Done {
+                    model,
+                    input_tokens,
+                    output_tokens,
+                }) => match base.take() {
+                    Some(base) => {
+                        let done = Success {
+                            model,
+                            output: Some(std::mem::take(&mut text)),
+                            usage: Usage {
+                                input_tokens,
+                                output_tokens,
+                            },
+                            latency_ms: started.elapsed().as_millis() as u64,
+                            ..base
+                        };
+                        Event::default()
+                            .event("done")
+                            .data(serde_json::to_string(&done).unwrap_or_default())
+                    }
+                    None => Event::default().comment("done was sent already"),
+                },
+                Err(e) => {
+                    let p = upstream_problem(&e);
+                    Event::default()
+                        .event("error")
+                        .data(serde_json::to_string(&p).unwrap_or_default())
+                }
+            };
+            Ok::<_, std::convert::Infallible>(event)
+        });
+        return sse(events);
+    }
+    let result = demo.client.complete(&request).await;
+    drop(permit);
+    match result {
+        Ok(c) => json_response(&Success {
+            model: c.model,
+            output: Some(c.output),
+            usage: Usage {
+                input_tokens: c.input_tokens,
+                output_tokens: c.output_tokens,
+            },
+            latency_ms: started.elapsed().as_millis() as u64,
+            ..base
+        }),
+        Err(e) => upstream_failure(slug, &e),
+    }
+}
+
+/// The problem for a body that could not be read.
+pub fn read_problem(e: ReadError, limit: usize) -> Problem {
+    match e {
+        ReadError::TooLarge => Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the body is larger than {}",
+                crate::spec::limits::describe_bytes(limit)
+            ),
+        ),
+        ReadError::TimedOut => Problem::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request body did not arrive in time",
+        )
+        .header(header::CONNECTION, "close"),
+        ReadError::Broken => Problem::new(
+            StatusCode::BAD_REQUEST,
+            "the request body could not be read",
+        ),
+    }
+}
+
+fn upstream_problem(e: &LlmError) -> Problem {
+    match e {
+        LlmError::Timeout => Problem::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "the language model did not answer in time",
+        ),
+        LlmError::RateLimited { retry_after } => {
+            let secs = retry_after.map_or(30, ceil_secs);
+            Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the language model is busy; try again later",
+            )
+            .header(header::RETRY_AFTER, &secs.to_string())
+        }
+        LlmError::Upstream(summary) => Problem::new(
+            StatusCode::BAD_GATEWAY,
+            format!("the language model failed: {summary}"),
+        ),
+    }
+}
+
+fn upstream_failure(slug: &str, e: &LlmError) -> Response {
+    tracing::warn!(brand = slug, error = %e, "demo call failed upstream");
+    upstream_problem(e).into_response()
+}
+
+fn json_response(body: &impl Serialize) -> Response {
+    let mut res = (StatusCode::OK, serde_json::to_vec(body).unwrap_or_default()).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    common_headers(h);
+    res
+}
+
+fn sse<S>(events: S) -> Response
+where
+    S: futures_util::Stream<Item = Result<Event, std::convert::Infallible>> + Send + 'static,
+{
+    let mut res = Sse::new(events).into_response();
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    common_headers(h);
+    res
+}

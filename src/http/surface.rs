@@ -1,0 +1,319 @@
+//! The GET path: every request for a snapshot resource is answered here,
+//! on the thread that accepted its connection, with no router, middleware
+//! or extractor in between. One snapshot load, one map lookup, the coding
+//! chosen from `Accept-Encoding`, the prepared header values copied, the
+//! body shared: nothing is rendered, formatted or parsed into a new value
+//! on a hit.
+//!
+//! Rules (DESIGN.md §4): HEAD without a body; a strong ETag per coding and
+//! 304 on `If-None-Match`; `Cache-Control`, `Vary: Accept-Encoding`, CORS
+//! and `nosniff` on every answer; 404 as problem+json (or, for a browser,
+//! the page of an unpublished brand); 405 with `Allow`; 308 for a trailing
+//! slash.
+
+use super::body::ResBody;
+use super::problem::Problem;
+use super::AppState;
+use crate::snapshot::{Encoded, Resource, Snapshot};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
+
+/// Paths answered by handlers on the main runtime, not from the snapshot.
+const DYNAMIC: &[&str] = &["/metrics", "/events", "/mcp", "/openapi.json"];
+const DYNAMIC_PREFIXES: &[&str] = &["/hooks/", "/api/"];
+
+/// True when `path` belongs to a handler rather than to the snapshot.
+pub fn is_dynamic(path: &str) -> bool {
+    DYNAMIC.contains(&path) || DYNAMIC_PREFIXES.iter().any(|p| path.starts_with(p))
+}
+
+const ALLOWED: &str = "GET, HEAD, OPTIONS";
+
+/// Answers a request from the snapshot, or `None` for a handler's path.
+pub fn answer(
+    app: &AppState,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Option<Response<ResBody>> {
+    if is_dynamic(path) {
+        return None;
+    }
+    let snapshot = app.snapshot.load();
+    Some(match *method {
+        Method::GET | Method::HEAD => match path {
+            "/healthz" => plain(StatusCode::OK, "ok\n"),
+            "/readyz" if snapshot.ready => plain(StatusCode::OK, "ok\n"),
+            "/readyz" => problem(
+                Problem::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the first snapshot has not been built yet",
+                )
+                .header(header::RETRY_AFTER, "1"),
+            ),
+            _ => match snapshot.get(path) {
+                Some(r) => respond(r, method, headers),
+                None => missing(&snapshot, path, method, headers),
+            },
+        },
+        Method::OPTIONS => preflight(),
+        _ if snapshot.get(path).is_some() => problem(
+            Problem::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{path} is read-only: use GET or HEAD"),
+            )
+            .header(header::ALLOW, ALLOWED),
+        ),
+        _ => problem(not_found(path)),
+    })
+}
+
+/// Headers on every answer: CORS for any origin, and no MIME sniffing.
+pub fn common_headers(h: &mut HeaderMap) {
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<ResBody> {
+    let mut res = Response::new(ResBody::full(text.into()));
+    *res.status_mut() = status;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    common_headers(h);
+    res
+}
+
+fn problem(p: Problem) -> Response<ResBody> {
+    let (parts, body) = p.into_parts();
+    Response::from_parts(parts, ResBody::full(body))
+}
+
+fn preflight() -> Response<ResBody> {
+    let mut res = Response::new(ResBody::empty());
+    *res.status_mut() = StatusCode::NO_CONTENT;
+    let h = res.headers_mut();
+    common_headers(h);
+    h.insert(header::ALLOW, HeaderValue::from_static(ALLOWED));
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, HEAD, POST, OPTIONS"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static("content-type, if-none-match, accept"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("86400"),
+    );
+    res
+}
+
+/// The quality a client gives a coding, known by any of `names`, in
+/// `Accept-Encoding` (RFC 9110 §12.5.3): an entry that names it wins over
+/// `*`, and `q=0` means "not acceptable".
+fn quality(headers: &HeaderMap, names: &[&str]) -> f32 {
+    let mut star = None;
+    let mut named: Option<f32> = None;
+    let items = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','));
+    for item in items {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or("").trim();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|v| v.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if names.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+            named = Some(named.map_or(q, |m| m.max(q)));
+        } else if name == "*" {
+            star = Some(q);
+        }
+    }
+    named.or(star).unwrap_or(0.0)
+}
+
+/// Which coding to send: brotli, then gzip, then identity, as the client accepts.
+fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> (&'r Encoded, Option<&'static str>) {
+    match (&r.br, &r.gzip) {
+        (Some(br), _) if quality(headers, &["br"]) > 0.0 => (br, Some("br")),
+        (_, Some(gz)) if quality(headers, &["gzip", "x-gzip"]) > 0.0 => (gz, Some("gzip")),
+        _ => (&r.identity, None),
+    }
+}
+
+/// True when `If-None-Match` lists `etag` (weak comparison, RFC 9110 §13.1.2) or `*`.
+fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let ours = etag.as_bytes();
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag).as_bytes() == ours)
+}
+
+/// Answers a request for a snapshot resource: 200 (or its HEAD) or 304.
+pub fn respond(r: &Resource, method: &Method, headers: &HeaderMap) -> Response<ResBody> {
+    let (encoded, coding) = choose(r, headers);
+    let not_modified = none_match(headers, &encoded.etag);
+    let body = if not_modified || method == Method::HEAD {
+        ResBody::empty()
+    } else {
+        ResBody::full(encoded.body.clone())
+    };
+    let mut res = Response::new(body);
+    let h = res.headers_mut();
+    h.reserve(12);
+    h.insert(header::ETAG, encoded.etag.clone());
+    h.insert(header::CACHE_CONTROL, r.cache_control.clone());
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("ETag"),
+    );
+    common_headers(h);
+    for (name, value) in &r.headers {
+        h.insert(name.clone(), value.clone());
+    }
+    if not_modified {
+        *res.status_mut() = StatusCode::NOT_MODIFIED;
+        return res;
+    }
+    h.insert(header::CONTENT_TYPE, r.content_type.clone());
+    h.insert(header::CONTENT_LENGTH, encoded.length.clone());
+    if let Some(c) = coding {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(c));
+    }
+    res
+}
+
+/// What a GET for a path that is not in the snapshot gets: a redirect when
+/// only a trailing slash is wrong, a browser the page of a brand that is
+/// not published (with its errors, status 404), anyone else a problem.
+fn missing(
+    snapshot: &Snapshot,
+    path: &str,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Response<ResBody> {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.len() < path.len()
+        && !trimmed.is_empty()
+        && (snapshot.get(trimmed).is_some() || snapshot.unpublished.contains_key(trimmed))
+    {
+        let mut res = Response::new(ResBody::empty());
+        *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
+        let h = res.headers_mut();
+        if let Ok(v) = HeaderValue::from_str(trimmed) {
+            h.insert(header::LOCATION, v);
+        }
+        h.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=3600"),
+        );
+        common_headers(h);
+        return res;
+    }
+    if let Some(page) = snapshot.unpublished.get(path) {
+        if accepts_html(headers) {
+            let mut res = respond(page, method, headers);
+            *res.status_mut() = StatusCode::NOT_FOUND;
+            res.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            return res;
+        }
+    }
+    problem(not_found(path))
+}
+
+/// True when the client lists `text/html` as acceptable (a browser).
+fn accepts_html(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';');
+            let media = parts.next().unwrap_or("").trim();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            media.eq_ignore_ascii_case("text/html") && q > 0.0
+        })
+}
+
+/// A 404 that says what was not found: a brand, a surface of a brand, or a path.
+pub fn not_found(path: &str) -> Problem {
+    let detail = match path
+        .strip_prefix("/brand/")
+        .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
+    {
+        Some((slug, "")) => format!("no brand named \"{slug}\" is published here"),
+        Some((slug, surface)) => {
+            format!("brand \"{slug}\" has no surface \"{surface}\" (or the brand is not published)")
+        }
+        None => format!("nothing is published at {path}"),
+    };
+    Problem::not_found(detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(v: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, v.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn q0_refuses_a_coding_even_when_star_allows_others() {
+        let h = accept("br;q=0, gzip;q=0, *;q=1");
+        assert_eq!(quality(&h, &["gzip", "x-gzip"]), 0.0);
+        assert_eq!(quality(&h, &["br"]), 0.0);
+        assert_eq!(quality(&h, &["zstd"]), 1.0);
+        assert_eq!(quality(&accept("gzip, deflate"), &["gzip", "x-gzip"]), 1.0);
+        assert_eq!(quality(&accept("x-gzip"), &["gzip", "x-gzip"]), 1.0);
+        assert_eq!(quality(&accept("*"), &["br"]), 1.0);
+        assert_eq!(quality(&accept("identity"), &["gzip"]), 0.0);
+    }
+
+    #[test]
+    fn handler_paths_are_not_looked_up_in_the_snapshot() {
+        for p in [
+            "/metrics",
+            "/events",
+            "/mcp",
+            "/hooks/git",
+            "/api/brand-spec/x/demo",
+        ] {
+            assert!(is_dynamic(p), "{p}");
+        }
+        for p in [
+            "/",
+            "/brand/acme",
+            "/brand/acme/spec.json",
+            "/status",
+            "/healthz",
+        ] {
+            assert!(!is_dynamic(p), "{p}");
+        }
+    }
+}
