@@ -5,7 +5,8 @@
 use super::escape;
 use crate::spec::brand::css_name;
 use crate::spec::tokens::{
-    fmt_num, round, Color, Component, GradientStop, Item, StrokeStyle, TokenSet, TokenValue,
+    fmt_num, round, Color, Component, GradientStop, Item, StrokeStyle, TokenSet, TokenType,
+    TokenValue,
 };
 
 /// How aliases are written.
@@ -115,18 +116,7 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         // CSS has no dash-array for borders; a custom dash pattern is shown as `dashed`.
         TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => k.clone(),
         TokenValue::StrokeStyle(StrokeStyle::Dashed { .. }) => "dashed".to_string(),
-        TokenValue::Border {
-            color,
-            width,
-            style,
-        } => format!("{} {} {}", sub(width), sub(style), sub(color)),
-        TokenValue::Transition {
-            duration,
-            delay,
-            timing_function,
-        } => {
-            format!("{} {} {}", sub(duration), sub(timing_function), sub(delay))
-        }
+        TokenValue::Composite(c) => shorthand(c.ty, |key| c.get(key).map(sub).unwrap_or_default()),
         TokenValue::Shadow(layers) => layers
             .iter()
             .map(|item| {
@@ -149,13 +139,6 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         TokenValue::Gradient(stops) => format!(
             "linear-gradient(90deg, {})",
             gradient_stops(stops, set, refs, 0).join(", ")
-        ),
-        TokenValue::Typography(t) => format!(
-            "{} {}/{} {}",
-            sub(&t.font_weight),
-            sub(&t.font_size),
-            sub(&t.line_height),
-            sub(&t.font_family)
         ),
     }
 }
@@ -195,47 +178,33 @@ fn gradient_stops(
     out
 }
 
-/// The parts a composite token expands into in tokens.css, in the order of
-/// [`css_part_suffixes`](crate::spec::brand::css_part_suffixes).
-pub fn parts(v: &TokenValue) -> Vec<&TokenValue> {
-    match v {
-        TokenValue::Border {
-            color,
-            width,
-            style,
-        } => vec![color, width, style],
-        TokenValue::Transition {
-            duration,
-            delay,
-            timing_function,
-        } => vec![duration, delay, timing_function],
-        TokenValue::Typography(t) => vec![
-            &t.font_family,
-            &t.font_size,
-            &t.font_weight,
-            &t.letter_spacing,
-            &t.line_height,
-        ],
-        _ => vec![],
+/// The CSS shorthand of a composite, from its parts' CSS values: CSS's own
+/// order for `border`, `transition` and `font`, which is not DTCG's.
+pub fn shorthand(ty: TokenType, part: impl Fn(&str) -> String) -> String {
+    match ty {
+        TokenType::Border => format!("{} {} {}", part("width"), part("style"), part("color")),
+        TokenType::Transition => format!(
+            "{} {} {}",
+            part("duration"),
+            part("timingFunction"),
+            part("delay")
+        ),
+        TokenType::Typography => format!(
+            "{} {}/{} {}",
+            part("fontWeight"),
+            part("fontSize"),
+            part("lineHeight"),
+            part("fontFamily")
+        ),
+        _ => String::new(),
     }
 }
 
 /// The shorthand of a composite whose parts are custom properties named
 /// `--{name}-{suffix}`, so overriding one part changes the shorthand too.
-pub fn shorthand_of_parts(v: &TokenValue, name: &str) -> Option<String> {
-    let p = |s: &str| format!("var(--{name}-{s})");
-    Some(match v {
-        TokenValue::Border { .. } => format!("{} {} {}", p("width"), p("style"), p("color")),
-        TokenValue::Transition { .. } => {
-            format!("{} {} {}", p("duration"), p("timing-function"), p("delay"))
-        }
-        TokenValue::Typography(_) => format!(
-            "{} {}/{} {}",
-            p("font-weight"),
-            p("font-size"),
-            p("line-height"),
-            p("font-family")
-        ),
-        _ => return None,
+pub fn shorthand_of_parts(ty: TokenType, name: &str) -> String {
+    shorthand(ty, |key| {
+        let part = ty.parts().iter().find(|p| p.key == key);
+        format!("var(--{name}-{})", part.map_or(key, |p| p.css))
     })
 }

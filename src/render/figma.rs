@@ -235,23 +235,17 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     for t in &set.tokens {
         let web = format!("var(--{})", css_name(&t.path));
         match (&t.value, t.ty) {
-            (TokenValue::Typography(ty), _) => {
+            (TokenValue::Composite(c), TokenType::Typography) => {
                 // Figma has no typography variable: export the parts it can hold.
                 let base = css_name(&t.path);
-                let parts: [(&str, TokenType, &TokenValue, &str); 4] = [
-                    ("fontFamily", TokenType::FontFamily, &ty.font_family, "font-family"),
-                    ("fontSize", TokenType::Dimension, &ty.font_size, "font-size"),
-                    ("fontWeight", TokenType::FontWeight, &ty.font_weight, "font-weight"),
-                    ("letterSpacing", TokenType::Dimension, &ty.letter_spacing, "letter-spacing"),
-                ];
-                for (key, pty, pv, suffix) in parts {
+                for (part, value) in c.parts().filter(|(p, _)| p.key != "lineHeight") {
                     let mut path = t.path.clone();
-                    path.push(key.to_string());
-                    b.add(&path, pty, pv, t.description.as_ref(), format!("var(--{base}-{suffix})"));
+                    path.push(part.key.to_string());
+                    b.add(&path, part.ty, value, t.description.as_ref(), format!("var(--{base}-{})", part.css));
                 }
                 // Line height: a unitless factor in DTCG, pixels in Figma.
-                let size = set.resolve(&ty.font_size);
-                let factor = set.resolve(&ty.line_height);
+                let size = c.get("fontSize").and_then(|v| set.resolve(v));
+                let factor = c.get("lineHeight").and_then(|v| set.resolve(v));
                 if let (Some(TokenValue::Dimension(d)), Some(TokenValue::Number(f))) = (size, factor) {
                     let mut path = t.path.clone();
                     path.push("lineHeight".into());

@@ -257,20 +257,11 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         }) => {
             json!({"dashArray": dash_array.iter().map(dtcg_value).collect::<Vec<_>>(), "lineCap": line_cap})
         }
-        TokenValue::Border {
-            color,
-            width,
-            style,
-        } => {
-            json!({"color": dtcg_value(color), "width": dtcg_value(width), "style": dtcg_value(style)})
-        }
-        TokenValue::Transition {
-            duration,
-            delay,
-            timing_function,
-        } => json!({
-            "duration": dtcg_value(duration), "delay": dtcg_value(delay), "timingFunction": dtcg_value(timing_function)
-        }),
+        TokenValue::Composite(c) => Value::Object(
+            c.parts()
+                .map(|(part, value)| (part.key.to_string(), dtcg_value(value)))
+                .collect(),
+        ),
         TokenValue::Shadow(layers) => {
             let list: Vec<Value> = layers
                 .iter()
@@ -306,11 +297,6 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
                 })
                 .collect(),
         ),
-        TokenValue::Typography(t) => json!({
-            "fontFamily": dtcg_value(&t.font_family), "fontSize": dtcg_value(&t.font_size),
-            "fontWeight": dtcg_value(&t.font_weight), "letterSpacing": dtcg_value(&t.letter_spacing),
-            "lineHeight": dtcg_value(&t.line_height)
-        }),
     }
 }
 

@@ -8,7 +8,8 @@
 use super::css::{self, Refs};
 use super::escape;
 use super::Context;
-use crate::spec::brand::{css_name, css_part_suffixes};
+use crate::spec::brand::css_name;
+use crate::spec::tokens::TokenValue;
 use crate::spec::Brand;
 use std::fmt::Write;
 
@@ -28,16 +29,20 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         if let Some(desc) = &token.description {
             let _ = writeln!(out, "  /* {} */", escape::css_comment(desc));
         }
-        let parts = css::parts(&token.value);
-        for (suffix, part) in css_part_suffixes(token.ty).iter().zip(&parts) {
-            let _ = writeln!(
-                out,
-                "  --{name}-{suffix}: {};",
-                css::value(part, &brand.tokens, Refs::Var)
-            );
-        }
-        let value = css::shorthand_of_parts(&token.value, &name)
-            .unwrap_or_else(|| css::value(&token.value, &brand.tokens, Refs::Var));
+        let value = match &token.value {
+            TokenValue::Composite(c) => {
+                for (part, v) in c.parts() {
+                    let _ = writeln!(
+                        out,
+                        "  --{name}-{}: {};",
+                        part.css,
+                        css::value(v, &brand.tokens, Refs::Var)
+                    );
+                }
+                css::shorthand_of_parts(c.ty, &name)
+            }
+            _ => css::value(&token.value, &brand.tokens, Refs::Var),
+        };
         let _ = writeln!(out, "  --{name}: {value};");
     }
     out.push_str("}\n");

@@ -316,23 +316,6 @@ pub fn kebab(segment: &str) -> String {
     out
 }
 
-/// The suffixes of the custom properties a composite token expands into in
-/// tokens.css (`--typography-body-font-size`), besides its shorthand.
-pub fn css_part_suffixes(ty: TokenType) -> &'static [&'static str] {
-    match ty {
-        TokenType::Border => &["color", "width", "style"],
-        TokenType::Transition => &["duration", "delay", "timing-function"],
-        TokenType::Typography => &[
-            "font-family",
-            "font-size",
-            "font-weight",
-            "letter-spacing",
-            "line-height",
-        ],
-        _ => &[],
-    }
-}
-
 /// The CSS custom property name of a token path, without the leading `--`.
 pub fn css_name(path: &[String]) -> String {
     path.iter()
@@ -361,9 +344,7 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
             d.error(&t.pointer, format!("token `{}` gives the CSS name `--{name}`; use ASCII letters and digits in token names", t.name()));
             continue;
         }
-        let parts = css_part_suffixes(t.ty)
-            .iter()
-            .map(|s| format!("{name}-{s}"));
+        let parts = t.ty.parts().iter().map(|p| format!("{name}-{}", p.css));
         for n in std::iter::once(name.clone()).chain(parts) {
             if let Some(other) = seen.insert(n.clone(), t.name()) {
                 d.error(

@@ -79,6 +79,78 @@ impl TokenType {
     pub fn parse(s: &str) -> Option<TokenType> {
         TokenType::ALL.into_iter().find(|t| t.as_str() == s)
     }
+
+    /// The parts of a composite type whose value is an object of named
+    /// parts (border, transition, typography): the one table that parsing,
+    /// references, tokens.css, Figma and spec.json all read. Empty for
+    /// every other type (shadow and gradient are lists of layers or stops).
+    pub fn parts(self) -> &'static [Part] {
+        match self {
+            TokenType::Border => BORDER,
+            TokenType::Transition => TRANSITION,
+            TokenType::Typography => TYPOGRAPHY,
+            _ => &[],
+        }
+    }
+}
+
+/// One part of a composite token.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The member's name in DTCG 2025.10 (`fontSize`).
+    pub key: &'static str,
+    /// The suffix of its custom property in tokens.css (`font-size`).
+    pub css: &'static str,
+    pub ty: TokenType,
+}
+
+const fn part(key: &'static str, css: &'static str, ty: TokenType) -> Part {
+    Part { key, css, ty }
+}
+
+const BORDER: &[Part] = &[
+    part("color", "color", TokenType::Color),
+    part("width", "width", TokenType::Dimension),
+    part("style", "style", TokenType::StrokeStyle),
+];
+
+const TRANSITION: &[Part] = &[
+    part("duration", "duration", TokenType::Duration),
+    part("delay", "delay", TokenType::Duration),
+    part("timingFunction", "timing-function", TokenType::CubicBezier),
+];
+
+const TYPOGRAPHY: &[Part] = &[
+    part("fontFamily", "font-family", TokenType::FontFamily),
+    part("fontSize", "font-size", TokenType::Dimension),
+    part("fontWeight", "font-weight", TokenType::FontWeight),
+    part("letterSpacing", "letter-spacing", TokenType::Dimension),
+    part("lineHeight", "line-height", TokenType::Number),
+];
+
+/// The value of a border, transition or typography token: one value per
+/// part of [`TokenType::parts`], in its order (so they cannot disagree).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composite {
+    pub ty: TokenType,
+    values: Vec<TokenValue>,
+}
+
+impl Composite {
+    /// A composite of `ty` from one value per part, in the table's order.
+    pub fn new(ty: TokenType, values: Vec<TokenValue>) -> Option<Composite> {
+        (values.len() == ty.parts().len() && !values.is_empty()).then_some(Composite { ty, values })
+    }
+
+    /// Each part with its value.
+    pub fn parts(&self) -> impl Iterator<Item = (&'static Part, &TokenValue)> {
+        self.ty.parts().iter().zip(&self.values)
+    }
+
+    /// The value of the part named `key` (its DTCG name).
+    pub fn get(&self, key: &str) -> Option<&TokenValue> {
+        self.parts().find(|(p, _)| p.key == key).map(|(_, v)| v)
+    }
 }
 
 /// A colour component: a number or the keyword `none`.
@@ -201,19 +273,10 @@ pub enum TokenValue {
     Number(f64),
     /// A keyword (`solid`, `dashed`, …) or `{dashArray, lineCap}`.
     StrokeStyle(StrokeStyle),
-    Border {
-        color: Box<TokenValue>,
-        width: Box<TokenValue>,
-        style: Box<TokenValue>,
-    },
-    Transition {
-        duration: Box<TokenValue>,
-        delay: Box<TokenValue>,
-        timing_function: Box<TokenValue>,
-    },
+    /// A border, transition or typography value.
+    Composite(Composite),
     Shadow(Vec<Item<ShadowLayer>>),
     Gradient(Vec<Item<GradientStop>>),
-    Typography(Typography),
 }
 
 /// An element of a shadow or gradient array: written out, or an alias to a
@@ -247,15 +310,6 @@ pub struct ShadowLayer {
 pub struct GradientStop {
     pub color: TokenValue,
     pub position: TokenValue,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Typography {
-    pub font_family: Box<TokenValue>,
-    pub font_size: Box<TokenValue>,
-    pub font_weight: Box<TokenValue>,
-    pub letter_spacing: Box<TokenValue>,
-    pub line_height: Box<TokenValue>,
 }
 
 /// One design token.

@@ -180,30 +180,10 @@ pub fn collect_aliases(
     let mut sub = |v: &TokenValue, ty, key: &str| collect_aliases(v, ty, &join(p, key), out);
     match v {
         TokenValue::Alias(t) => out.push((t.clone(), ty, p.to_string())),
-        TokenValue::Border {
-            color,
-            width,
-            style,
-        } => {
-            sub(color, TokenType::Color, "color");
-            sub(width, TokenType::Dimension, "width");
-            sub(style, TokenType::StrokeStyle, "style");
-        }
-        TokenValue::Transition {
-            duration,
-            delay,
-            timing_function,
-        } => {
-            sub(duration, TokenType::Duration, "duration");
-            sub(delay, TokenType::Duration, "delay");
-            sub(timing_function, TokenType::CubicBezier, "timingFunction");
-        }
-        TokenValue::Typography(t) => {
-            sub(&t.font_family, TokenType::FontFamily, "fontFamily");
-            sub(&t.font_size, TokenType::Dimension, "fontSize");
-            sub(&t.font_weight, TokenType::FontWeight, "fontWeight");
-            sub(&t.letter_spacing, TokenType::Dimension, "letterSpacing");
-            sub(&t.line_height, TokenType::Number, "lineHeight");
+        TokenValue::Composite(c) => {
+            for (part, value) in c.parts() {
+                sub(value, part.ty, part.key);
+            }
         }
         TokenValue::Shadow(layers) => {
             for (i, item) in layers.iter().enumerate() {

@@ -406,11 +406,11 @@ mod tests {
             "type": {"$type": "typography", "body": {"$value": {"fontFamily": "{font.body}", "fontSize": "{size.m}", "fontWeight": "regular", "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}}}}"#,
         );
         assert!(diags.is_empty(), "{diags:?}");
-        let TokenValue::Typography(t) = &set.get("type.body").unwrap().value else {
+        let TokenValue::Composite(t) = &set.get("type.body").unwrap().value else {
             panic!()
         };
-        assert_eq!(*t.font_weight, TokenValue::FontWeight(400.0));
-        assert_eq!(*t.font_size, TokenValue::Alias("size.m".into()));
+        assert_eq!(t.get("fontWeight"), Some(&TokenValue::FontWeight(400.0)));
+        assert_eq!(t.get("fontSize"), Some(&TokenValue::Alias("size.m".into())));
     }
 }
 

@@ -4,8 +4,8 @@
 //! warning and normalised to the 2025.10 objects.
 
 use super::{
-    parse_reference, Color, Component, DimUnit, Dimension, DurUnit, Duration, GradientStop, Item,
-    ShadowLayer, StrokeStyle, TokenType, TokenValue, Typography,
+    parse_reference, Color, Component, Composite, DimUnit, Dimension, DurUnit, Duration,
+    GradientStop, Item, ShadowLayer, StrokeStyle, TokenType, TokenValue,
 };
 use crate::color;
 use crate::spec::diag::FileDiags;
@@ -39,162 +39,149 @@ pub(super) fn parse_value(
                 None
             }
         },
-        TokenType::FontFamily => match v {
-            Value::String(s) if !s.trim().is_empty() => {
-                Some(TokenValue::FontFamily(vec![s.clone()]))
-            }
-            Value::Array(items)
-                if !items.is_empty()
-                    && items
-                        .iter()
-                        .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
-            {
-                Some(TokenValue::FontFamily(
-                    items
-                        .iter()
-                        .filter_map(|i| i.as_str().map(String::from))
-                        .collect(),
-                ))
-            }
-            _ => {
-                diags.error(
-                    p,
-                    "a fontFamily value must be a font name or a non-empty array of font names",
-                );
-                None
-            }
-        },
+        TokenType::FontFamily => parse_font_family(v, p, diags).map(TokenValue::FontFamily),
         TokenType::FontWeight => parse_font_weight(v, p, diags).map(TokenValue::FontWeight),
-        TokenType::CubicBezier => {
-            let pts: Option<Vec<f64>> = v
-                .as_array()
-                .filter(|a| a.len() == 4)
-                .and_then(|a| a.iter().map(num).collect());
-            match pts {
-                Some(p4) if (0.0..=1.0).contains(&p4[0]) && (0.0..=1.0).contains(&p4[2]) => {
-                    Some(TokenValue::CubicBezier([p4[0], p4[1], p4[2], p4[3]]))
-                }
-                Some(_) => {
-                    diags.error(p, "cubicBezier x coordinates (first and third numbers) must lie between 0 and 1");
-                    None
-                }
-                None => {
-                    diags.error(
-                        p,
-                        "a cubicBezier value must be an array of four numbers [x1, y1, x2, y2]",
-                    );
-                    None
-                }
-            }
-        }
+        TokenType::CubicBezier => parse_cubic_bezier(v, p, diags).map(TokenValue::CubicBezier),
         TokenType::StrokeStyle => parse_stroke_style(v, p, diags).map(TokenValue::StrokeStyle),
-        TokenType::Border => {
-            let o = composite(v, p, &["color", "width", "style"], &[], diags)?;
-            Some(TokenValue::Border {
-                color: Box::new(part(o, "color", TokenType::Color, p, diags)?),
-                width: Box::new(part(o, "width", TokenType::Dimension, p, diags)?),
-                style: Box::new(part(o, "style", TokenType::StrokeStyle, p, diags)?),
-            })
+        TokenType::Border | TokenType::Transition | TokenType::Typography => {
+            parse_composite(ty, v, p, diags).map(TokenValue::Composite)
         }
-        TokenType::Transition => {
-            let o = composite(v, p, &["duration", "delay", "timingFunction"], &[], diags)?;
-            Some(TokenValue::Transition {
-                duration: Box::new(part(o, "duration", TokenType::Duration, p, diags)?),
-                delay: Box::new(part(o, "delay", TokenType::Duration, p, diags)?),
-                timing_function: Box::new(part(
-                    o,
-                    "timingFunction",
-                    TokenType::CubicBezier,
-                    p,
-                    diags,
-                )?),
-            })
-        }
-        TokenType::Shadow => {
-            let layers: Vec<(&Value, String)> = match v {
-                Value::Array(items) => items
+        TokenType::Shadow => parse_shadow(v, p, diags).map(TokenValue::Shadow),
+        TokenType::Gradient => parse_gradient(v, p, diags).map(TokenValue::Gradient),
+    }
+}
+
+fn parse_font_family(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Vec<String>> {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => Some(vec![s.clone()]),
+        Value::Array(items)
+            if !items.is_empty()
+                && items
                     .iter()
-                    .enumerate()
-                    .map(|(i, x)| (x, format!("{p}/{i}")))
+                    .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
+        {
+            Some(
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(String::from))
                     .collect(),
-                other => vec![(other, p.to_string())],
-            };
-            let mut out = Vec::new();
-            let mut ok = true;
-            for (layer, lp) in layers {
-                if let Some(target) = layer.as_str().and_then(parse_reference) {
-                    out.push(Item::Alias(target.to_string()));
-                    continue;
-                }
-                match parse_shadow_layer(layer, &lp, diags) {
-                    Some(l) => out.push(Item::Literal(l)),
-                    None => ok = false,
-                }
-            }
-            (ok && !out.is_empty()).then_some(TokenValue::Shadow(out))
+            )
         }
-        TokenType::Gradient => {
-            let Some(items) = v.as_array().filter(|a| !a.is_empty()) else {
-                diags.error(
-                    p,
-                    "a gradient value must be a non-empty array of stops {color, position}",
-                );
-                return None;
-            };
-            let mut stops = Vec::new();
-            for (i, s) in items.iter().enumerate() {
-                let sp = format!("{p}/{i}");
-                if let Some(target) = s.as_str().and_then(parse_reference) {
-                    stops.push(Item::Alias(target.to_string()));
-                    continue;
-                }
-                let o = composite(s, &sp, &["color", "position"], &[], diags)?;
-                let mut position = part(o, "position", TokenType::Number, &sp, diags)?;
-                // DTCG 2025.10: a position outside [0, 1] is read as if clamped.
-                if let TokenValue::Number(n) = position {
-                    if !(0.0..=1.0).contains(&n) {
-                        diags.warning(
-                            &join(&sp, "position"),
-                            format!("gradient stop position {} lies outside 0 to 1; it is read as {}, as the DTCG format says", fmt_num(n), fmt_num(n.clamp(0.0, 1.0))),
-                        );
-                        position = TokenValue::Number(n.clamp(0.0, 1.0));
-                    }
-                }
-                stops.push(Item::Literal(GradientStop {
-                    color: part(o, "color", TokenType::Color, &sp, diags)?,
-                    position,
-                }));
-            }
-            Some(TokenValue::Gradient(stops))
-        }
-        TokenType::Typography => {
-            let o = composite(
-                v,
+        _ => {
+            diags.error(
                 p,
-                &[
-                    "fontFamily",
-                    "fontSize",
-                    "fontWeight",
-                    "letterSpacing",
-                    "lineHeight",
-                ],
-                &[],
-                diags,
-            )?;
-            let font_family = part(o, "fontFamily", TokenType::FontFamily, p, diags);
-            let font_size = part(o, "fontSize", TokenType::Dimension, p, diags);
-            let font_weight = part(o, "fontWeight", TokenType::FontWeight, p, diags);
-            let letter_spacing = part(o, "letterSpacing", TokenType::Dimension, p, diags);
-            let line_height = part(o, "lineHeight", TokenType::Number, p, diags);
-            Some(TokenValue::Typography(Typography {
-                font_family: Box::new(font_family?),
-                font_size: Box::new(font_size?),
-                font_weight: Box::new(font_weight?),
-                letter_spacing: Box::new(letter_spacing?),
-                line_height: Box::new(line_height?),
-            }))
+                "a fontFamily value must be a font name or a non-empty array of font names",
+            );
+            None
         }
     }
+}
+
+fn parse_cubic_bezier(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<[f64; 4]> {
+    let pts: Option<Vec<f64>> = v
+        .as_array()
+        .filter(|a| a.len() == 4)
+        .and_then(|a| a.iter().map(num).collect());
+    match pts {
+        Some(p4) if (0.0..=1.0).contains(&p4[0]) && (0.0..=1.0).contains(&p4[2]) => {
+            Some([p4[0], p4[1], p4[2], p4[3]])
+        }
+        Some(_) => {
+            diags.error(
+                p,
+                "cubicBezier x coordinates (first and third numbers) must lie between 0 and 1",
+            );
+            None
+        }
+        None => {
+            diags.error(
+                p,
+                "a cubicBezier value must be an array of four numbers [x1, y1, x2, y2]",
+            );
+            None
+        }
+    }
+}
+
+/// A border, transition or typography value: every part of the type's
+/// table, each parsed by its own type (all of them, so every problem shows).
+fn parse_composite(
+    ty: TokenType,
+    v: &Value,
+    p: &str,
+    diags: &mut FileDiags<'_>,
+) -> Option<Composite> {
+    let keys: Vec<&str> = ty.parts().iter().map(|part| part.key).collect();
+    let o = composite(v, p, &keys, &[], diags)?;
+    let values: Vec<Option<TokenValue>> = ty
+        .parts()
+        .iter()
+        .map(|x| part(o, x.key, x.ty, p, diags))
+        .collect();
+    Composite::new(ty, values.into_iter().collect::<Option<Vec<_>>>()?)
+}
+
+fn parse_shadow(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Vec<Item<ShadowLayer>>> {
+    let layers: Vec<(&Value, String)> = match v {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x, format!("{p}/{i}")))
+            .collect(),
+        other => vec![(other, p.to_string())],
+    };
+    let mut out = Vec::new();
+    let mut ok = true;
+    for (layer, lp) in layers {
+        if let Some(target) = layer.as_str().and_then(parse_reference) {
+            out.push(Item::Alias(target.to_string()));
+            continue;
+        }
+        match parse_shadow_layer(layer, &lp, diags) {
+            Some(l) => out.push(Item::Literal(l)),
+            None => ok = false,
+        }
+    }
+    (ok && !out.is_empty()).then_some(out)
+}
+
+fn parse_gradient(
+    v: &Value,
+    p: &str,
+    diags: &mut FileDiags<'_>,
+) -> Option<Vec<Item<GradientStop>>> {
+    let Some(items) = v.as_array().filter(|a| !a.is_empty()) else {
+        diags.error(
+            p,
+            "a gradient value must be a non-empty array of stops {color, position}",
+        );
+        return None;
+    };
+    let mut stops = Vec::new();
+    for (i, s) in items.iter().enumerate() {
+        let sp = format!("{p}/{i}");
+        if let Some(target) = s.as_str().and_then(parse_reference) {
+            stops.push(Item::Alias(target.to_string()));
+            continue;
+        }
+        let o = composite(s, &sp, &["color", "position"], &[], diags)?;
+        let mut position = part(o, "position", TokenType::Number, &sp, diags)?;
+        // DTCG 2025.10: a position outside [0, 1] is read as if clamped.
+        if let TokenValue::Number(n) = position {
+            if !(0.0..=1.0).contains(&n) {
+                diags.warning(
+                    &join(&sp, "position"),
+                    format!("gradient stop position {} lies outside 0 to 1; it is read as {}, as the DTCG format says", fmt_num(n), fmt_num(n.clamp(0.0, 1.0))),
+                );
+                position = TokenValue::Number(n.clamp(0.0, 1.0));
+            }
+        }
+        stops.push(Item::Literal(GradientStop {
+            color: part(o, "color", TokenType::Color, &sp, diags)?,
+            position,
+        }));
+    }
+    Some(stops)
 }
 
 /// Checks a composite object's keys: `required` must be present, anything
