@@ -1,5 +1,9 @@
 # Everyday recipes. Plain cargo works too: see README.md.
 
+# List the recipes.
+default:
+    @just --list
+
 # Serve the bundled content on http://127.0.0.1:8080 with hot reload.
 run:
     cargo run --release
@@ -8,9 +12,25 @@ run:
 test:
     cargo test
 
-# Format, lint and test, as CI does.
+# Format the code.
+fmt:
+    cargo fmt
+
+# Format check, lints, the minimum Rust version and every test, as CI does (installs nothing).
 check:
-    bash .ci/run
+    cargo fmt --all -- --check
+    cargo clippy --all-targets --locked -- -D warnings
+    python3 .ci/msrv
+    cargo test --locked
+
+# Install what the tests need beyond Rust (Chromium, the llms.txt parser), as CI does.
+ci-deps:
+    bash .ci/deps
+
+# Review golden snapshots after an intended output change: writes them anew, then shows the diff.
+snap:
+    INSTA_UPDATE=always cargo test --test it surfaces:: git::the_documents
+    git diff --stat -- tests/it/snapshots
 
 # Validate the bundled content.
 check-content:
@@ -22,7 +42,8 @@ build-site:
 
 # Benchmarks: hot reload (save-to-served, rebuilds, load during reloads) and the prompt demo.
 bench:
-    cargo bench
+    cargo bench --bench reload
+    cargo bench --bench demo
 
 bench-reload:
     cargo bench --bench reload

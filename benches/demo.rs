@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench demo` (or `just bench-demo`).
 
+// A benchmark unwraps (a failure ends the run) and prints its figures.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 #[allow(dead_code)]
 #[path = "../tests/it/helpers.rs"]
 mod helpers;

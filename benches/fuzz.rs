@@ -9,6 +9,9 @@
 //! largest cases; a failing input is written to `target/fuzz/` and the
 //! process exits 1.
 
+// A benchmark unwraps (a failure ends the run) and prints its figures.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 use bytes::Bytes;
 use marque::build::render_brand;
 use marque::render::Context;

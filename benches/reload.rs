@@ -5,6 +5,9 @@
 //! targets (median save-to-served under 250 ms, zero failed or torn
 //! requests) are checked here and reported as PASS or FAIL.
 
+// A benchmark unwraps (a failure ends the run) and prints its figures.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 #[allow(dead_code)]
 #[path = "../tests/it/helpers.rs"]
 mod helpers;

@@ -29,7 +29,11 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // The command's last word, on the terminal: this is the CLI's writer.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("error: {e:#}");
+            }
             ExitCode::from(2)
         }
     }

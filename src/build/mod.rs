@@ -346,12 +346,11 @@ pub fn render_brand(
     let figma = render::figma::render(&brand, ctx);
     let spec_md = render::spec_md::render(&brand, ctx);
     for surface in Surface::ALL {
+        // spec.md and the Figma body were rendered above for the demo and the warnings.
         let body = match surface {
-            Surface::SpecJson => render::spec_json::render(&brand, ctx),
             Surface::SpecMd => spec_md.clone(),
-            Surface::TokensCss => render::tokens_css::render(&brand, ctx),
             Surface::TokensFigma => figma.body.clone(),
-            Surface::LlmsTxt => render::llms_txt::render(&brand, ctx),
+            other => other.render(&brand, ctx),
         };
         add(
             format!("/brand/{key}/{}", surface.file()),

@@ -23,7 +23,7 @@ pub const MAX_BODY: usize = 1024 * 1024;
 pub const CONCURRENT_READS: usize = 8;
 
 fn hex_decode(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

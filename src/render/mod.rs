@@ -119,6 +119,17 @@ impl Surface {
         }
     }
 
+    /// Renders this surface of a brand.
+    pub fn render(self, brand: &crate::spec::Brand, ctx: &Context) -> String {
+        match self {
+            Surface::SpecJson => spec_json::render(brand, ctx),
+            Surface::SpecMd => spec_md::render(brand, ctx),
+            Surface::TokensCss => tokens_css::render(brand, ctx),
+            Surface::TokensFigma => figma::render(brand, ctx).body,
+            Surface::LlmsTxt => llms_txt::render(brand, ctx),
+        }
+    }
+
     /// What it is, for people: one line.
     pub fn label(self) -> &'static str {
         match self {

@@ -29,9 +29,9 @@ pub const MAX_DIAGNOSTICS_PER_FILE: usize = 200;
 
 /// `5 MiB`, `32 MiB`, `512 KiB`.
 pub fn describe_bytes(n: usize) -> String {
-    if n >= 1024 * 1024 && n % (1024 * 1024) == 0 {
+    if n >= 1024 * 1024 && n.is_multiple_of(1024 * 1024) {
         format!("{} MiB", n / (1024 * 1024))
-    } else if n >= 1024 && n % 1024 == 0 {
+    } else if n >= 1024 && n.is_multiple_of(1024) {
         format!("{} KiB", n / 1024)
     } else {
         format!("{n} bytes")

@@ -542,3 +542,59 @@ fn webhook_bodies_are_bounded_before_they_are_read() {
     assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 401"));
     assert!(started.elapsed() < Duration::from_secs(2));
 }
+
+/// Replaces the values of `keys`, wherever they appear, with a placeholder.
+fn redact(v: &mut Value, keys: &[&str]) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                if keys.contains(&k.as_str()) {
+                    *x = Value::String(format!("[{k}]"));
+                } else {
+                    redact(x, keys);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| redact(x, keys)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_documents_about_all_brands_match_their_golden_copies() {
+    let remote = changelog_remote();
+    let cache = tempfile::tempdir().unwrap();
+    let mut args = serve_args(&example_content());
+    args.git_url = Some(remote.url());
+    args.git_poll = Duration::from_secs(3600);
+    args.cache_dir = cache.path().to_path_buf();
+    args.public_url = Some("https://brand.example.com".into());
+    let app = spawn_with(args);
+    insta::assert_snapshot!("documents__brands.json", app.get("/brands.json").text());
+    insta::assert_snapshot!(
+        "documents__northwind__changelog.md",
+        app.get("/brand/northwind/changelog.md").text()
+    );
+    insta::assert_snapshot!(
+        "documents__northwind__changelog.json",
+        app.get("/brand/northwind/changelog.json").text()
+    );
+    // What changes from run to run (times, the temporary repository's path,
+    // byte counts that follow the compressors) is redacted.
+    let mut status = app.get("/status").json();
+    redact(
+        &mut status,
+        &[
+            "source",
+            "lastReloadAt",
+            "lastReloadMs",
+            "snapshotBytes",
+            "bytes",
+        ],
+    );
+    status["version"] = Value::String("[marque's version]".into());
+    insta::assert_snapshot!(
+        "documents__status.json",
+        serde_json::to_string_pretty(&status).unwrap()
+    );
+}

@@ -296,3 +296,27 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Whether a test may use an outside tool. A tool that is missing fails
+/// the test under CI (`.ci/run` installs it, so it must be there) and
+/// skips it with a note elsewhere, so `cargo test` works with only Rust.
+pub fn require(tool: &str, available: bool, install: &str) -> bool {
+    if available {
+        return true;
+    }
+    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
+        panic!("{tool} is missing under CI: {install}");
+    }
+    eprintln!("skipping: {tool} is not installed ({install})");
+    false
+}
+
+/// True when `python3 -c <code>` runs and exits 0.
+pub fn python_can(code: &str) -> bool {
+    std::process::Command::new("python3")
+        .args(["-c", code])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}

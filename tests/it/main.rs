@@ -1,5 +1,9 @@
 //! marque's integration tests: one binary, so the library links once.
 
+// Tests unwrap (a panic is how a test fails) and print what they measure.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
+mod architecture;
 mod authoring;
 mod browser;
 mod cli;

@@ -2,8 +2,9 @@
 //! parser (PyPI `llms-txt`), Chromium's CSS engine for tokens.css, and the
 //! DTCG 2025.10 specification's own examples.
 //!
-//! `.ci/run` installs `llms-txt`; where Python or the package is missing,
-//! the parser test fails under CI and is skipped with a note elsewhere.
+//! `.ci/run` installs `llms-txt`; where it is not installed, the parser
+//! test fails under CI and is skipped with a note elsewhere. Installed, a
+//! parse that fails is a test that fails.
 
 use crate::helpers::*;
 use marque::spec::diag::FileDiags;
@@ -13,41 +14,44 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-/// Parses llms.txt with `llms_txt.miniparse.parse_llms_txt`, or None when unavailable.
-fn reference_parse(text: &str) -> Option<Value> {
+/// Parses llms.txt with `llms_txt.miniparse.parse_llms_txt`. The parser
+/// failing on marque's output is a failure of marque.
+fn reference_parse(text: &str) -> Value {
     let script = "import sys, json\nfrom llms_txt.miniparse import parse_llms_txt\nprint(json.dumps(parse_llms_txt(sys.stdin.read())))";
-    let child = Command::new("python3")
+    let mut child = Command::new("python3")
         .args(["-c", script])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn();
-    let out = child.ok().and_then(|mut c| {
+        .spawn()
+        .expect("python3 runs");
+    {
         use std::io::Write;
-        c.stdin.take()?.write_all(text.as_bytes()).ok()?;
-        c.wait_with_output().ok()
-    });
-    match out {
-        Some(o) if o.status.success() => {
-            Some(serde_json::from_slice(&o.stdout).expect("the parser prints JSON"))
-        }
-        other => {
-            let why = other
-                .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
-                .unwrap_or_else(|| "python3 not found".into());
-            if std::env::var("CI").is_ok() {
-                panic!(
-                    "the llms-txt reference parser is unavailable (pip install llms-txt): {why}"
-                );
-            }
-            eprintln!("skipping: the llms-txt reference parser is unavailable: {why}");
-            None
-        }
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
     }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "the llms-txt reference parser refuses the file: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the parser prints JSON")
 }
 
 #[test]
 fn the_llmstxt_reference_parser_reads_every_discovery_file_and_its_links_resolve() {
+    if !require(
+        "the llms-txt reference parser",
+        python_can("import llms_txt.miniparse"),
+        "pip install llms-txt",
+    ) {
+        return;
+    }
     let app = spawn_app(&example_content());
     let cases = [
         ("/llms.txt", "Brand books"),
@@ -55,9 +59,7 @@ fn the_llmstxt_reference_parser_reads_every_discovery_file_and_its_links_resolve
         ("/brand/lumen-health/llms.txt", "Lumen Health"),
     ];
     for (path, title) in cases {
-        let Some(parsed) = reference_parse(&app.get(path).text()) else {
-            return;
-        };
+        let parsed = reference_parse(&app.get(path).text());
         assert_eq!(parsed["title"], title, "{path}");
         assert!(
             parsed["summary"].as_str().is_some_and(|s| s.len() > 20),

@@ -348,19 +348,29 @@ fn pages_learn_of_new_snapshots_through_server_sent_events() {
 
 #[test]
 fn without_watching_there_is_no_live_reload() {
-    let ws = workspace();
-    let mut args = serve_args(&ws.root);
+    // Two servers on two copies, one watching: the same edit to both. Once
+    // the watching one serves it, a watcher would have had time to see it,
+    // so the other still serving the old text shows it does not watch.
+    let (quiet, live) = (workspace(), workspace());
+    let mut args = serve_args(&quiet.root);
     args.no_watch = true;
     let app = spawn_with(args);
+    let watching = spawn_app(&live.root);
     assert_eq!(app.get("/events").status, 404);
     assert!(!app.get("/brand/northwind").text().contains("EventSource"));
-    edit(
-        &ws.root.join("northwind/brand.json"),
-        NW_SUMMARY,
-        "Not watched.",
+    for ws in [&quiet, &live] {
+        edit(
+            &ws.root.join("northwind/brand.json"),
+            NW_SUMMARY,
+            "Not watched.",
+        );
+    }
+    watching.wait_until(
+        |a| summary(a, "northwind").unwrap().starts_with("Not watched."),
+        "the watching server serves the edit",
     );
-    std::thread::sleep(Duration::from_millis(500));
     assert!(summary(&app, "northwind").unwrap().starts_with(NW_SUMMARY));
+    assert_eq!(app.get("/status").json()["generation"], 1);
 }
 
 #[test]

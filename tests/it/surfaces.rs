@@ -6,7 +6,7 @@ use crate::helpers::*;
 use chrono::NaiveDate;
 use marque::build::{build_catalog, BuildOptions, Catalog};
 use marque::render::html::{IndexEntry, State};
-use marque::render::{self, Context};
+use marque::render::{self, Context, Surface};
 use marque::source::read_folder;
 use marque::spec::Brand;
 use serde_json::Value;
@@ -46,15 +46,13 @@ pub fn brands_of(dir: &Path) -> Vec<Arc<Brand>> {
 
 /// Every surface of a brand as (name, text).
 pub fn surfaces(brand: &Brand, ctx: &Context) -> Vec<(&'static str, String)> {
-    vec![
-        ("spec.json", render::spec_json::render(brand, ctx)),
-        ("spec.md", render::spec_md::render(brand, ctx)),
-        ("tokens.css", render::tokens_css::render(brand, ctx)),
-        ("tokens.figma.json", render::figma::render(brand, ctx).body),
-        ("llms.txt", render::llms_txt::render(brand, ctx)),
-        ("page.html", render::html::render(brand, ctx).body),
-        ("embed.js", render::embed::render(brand, ctx)),
-    ]
+    let mut all: Vec<(&'static str, String)> = Surface::ALL
+        .iter()
+        .map(|s| (s.file(), s.render(brand, ctx)))
+        .collect();
+    all.push(("page.html", render::html::render(brand, ctx).body));
+    all.push(("embed.js", render::embed::render(brand, ctx)));
+    all
 }
 
 #[test]
