@@ -67,6 +67,9 @@ fn json(value: &impl Serialize) -> String {
     s
 }
 
+/// One brand folder with every diagnostic of its latest attempt.
+type Judged<'c> = (&'c BrandState, Vec<Diagnostic>);
+
 /// Assembles the snapshot: every brand's resources plus the global documents.
 /// `generation` counts builds (0: nothing built yet, so not ready); `report`
 /// holds what /status says about the reloads, as JSON object members.
@@ -78,9 +81,8 @@ pub fn assemble(
 ) -> Snapshot {
     // Ready once a build has happened; a snapshot assembled only to publish
     // a failure (say, a fetch before any content) serves /status but not /readyz.
-    let ready = generation > 0;
     let mut snap = Snapshot {
-        ready,
+        ready: generation > 0,
         generation,
         ..Snapshot::default()
     };
@@ -95,14 +97,21 @@ pub fn assemble(
             snap.resources.insert(path.clone(), r.clone());
         }
     }
-    let diagnostics: Vec<(&BrandState, Vec<Diagnostic>)> = catalog
+    let judged: Vec<Judged> = catalog
         .brands
         .values()
         .map(|s| (s, catalog.brand_diagnostics(s)))
         .collect();
-    // A stale brand's page carries its errors; an unpublished brand gets a
-    // page of its own, served with 404 to browsers.
-    for (s, diags) in &diagnostics {
+    pages(&mut snap, &judged, ctx);
+    documents(&mut snap, catalog, ctx);
+    status(&mut snap, catalog, &judged, report);
+    snap
+}
+
+/// A stale brand's page carries its errors; an unpublished brand gets a
+/// page of its own, served with 404 to browsers; the index lists them all.
+fn pages(snap: &mut Snapshot, judged: &[Judged], ctx: &Context) {
+    for (s, diags) in judged {
         let path = format!("/brand/{}", s.slug);
         match &s.published {
             Some(p) if s.stale() => {
@@ -118,7 +127,7 @@ pub fn assemble(
             }
         }
     }
-    let entries: Vec<IndexEntry> = diagnostics
+    let entries: Vec<IndexEntry> = judged
         .iter()
         .map(|(s, diags)| IndexEntry {
             slug: &s.slug,
@@ -138,6 +147,10 @@ pub fn assemble(
             ctx,
         )),
     );
+}
+
+/// The documents about all brands: /brands.json, /llms.txt and the schema.
+fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context) {
     let brands: Vec<&crate::spec::Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
     let list: Vec<BrandsEntry> = brands
         .iter()
@@ -150,12 +163,13 @@ pub fn assemble(
             links: render::spec_json::links(b, ctx),
         })
         .collect();
+    let current = CachePolicy::Current(ctx.max_age);
     snap.resources.insert(
         "/brands.json".into(),
         Arc::new(Resource::new(
             "application/json",
             json(&serde_json::json!({ "brands": list })),
-            CachePolicy::Current(ctx.max_age),
+            current,
         )),
     );
     snap.resources.insert(
@@ -163,7 +177,7 @@ pub fn assemble(
         Arc::new(Resource::new(
             "text/plain; charset=utf-8",
             render::llms_txt::render_index(&brands, ctx),
-            CachePolicy::Current(ctx.max_age),
+            current,
         )),
     );
     snap.resources.insert(
@@ -171,16 +185,20 @@ pub fn assemble(
         Arc::new(Resource::new(
             "application/schema+json",
             crate::spec::schema::BRAND_SCHEMA,
-            CachePolicy::Current(ctx.max_age),
+            current,
         )),
     );
+}
+
+/// /status, and the figures /metrics reads.
+fn status(snap: &mut Snapshot, catalog: &Catalog, judged: &[Judged], report: serde_json::Value) {
     let bytes = snap.memory();
     let status = Status {
         service: "marque",
         version: env!("CARGO_PKG_VERSION"),
-        ready,
+        ready: snap.ready,
         reload: report,
-        brands: diagnostics
+        brands: judged
             .iter()
             .filter_map(|(s, diags)| {
                 let p = s.published.as_ref()?;
@@ -197,7 +215,7 @@ pub fn assemble(
                 })
             })
             .collect(),
-        unpublished: diagnostics
+        unpublished: judged
             .iter()
             .filter(|(s, _)| s.published.is_none())
             .map(|(s, diags)| {
@@ -233,7 +251,6 @@ pub fn assemble(
             CachePolicy::NoStore,
         )),
     );
-    snap
 }
 
 fn page_resource(page: render::html::Page, ctx: &Context) -> Resource {

@@ -173,6 +173,12 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// What a job is for.
+enum Kind {
+    Brand { slug: String, input: [u8; 32] },
+    Pinned { key: String, commit: String },
+}
+
 /// Validates and renders every brand of `content`, reusing `previous` where
 /// a brand's input did not change.
 pub fn build_catalog(
@@ -183,17 +189,46 @@ pub fn build_catalog(
     opts: &BuildOptions,
 ) -> Catalog {
     let mut next = Catalog::default();
-    let mut work: Vec<jobs::Job> = Vec::new();
-    // What each job is for, by its index.
-    enum Kind {
-        Brand { slug: String, input: [u8; 32] },
-        Pinned { key: String, commit: String },
+    let (kinds, work) = plan(content, ctx, today, previous, opts, &mut next);
+    for (kind, outcome) in kinds.into_iter().zip(jobs::run(work, opts.budget)) {
+        settle(&mut next, previous, kind, outcome, opts.budget);
     }
+    next.source_diagnostics = content
+        .diagnostics
+        .iter()
+        .filter(|d| !next.brands.contains_key(&d.brand))
+        .cloned()
+        .collect();
+    // Content diagnostics of a brand (a skipped tag) join its own.
+    for d in &content.diagnostics {
+        if let Some(s) = next.brands.get_mut(&d.brand) {
+            if !s.diagnostics.contains(d) {
+                s.diagnostics.push(d.clone());
+            }
+        }
+    }
+    next
+}
+
+/// Reuses into `next` every brand and release whose input did not change,
+/// and returns a job for each of the others.
+fn plan(
+    content: &Content,
+    ctx: &Context,
+    today: NaiveDate,
+    previous: &Catalog,
+    opts: &BuildOptions,
+    next: &mut Catalog,
+) -> (Vec<Kind>, Vec<jobs::Job>) {
     let mut kinds = Vec::new();
+    let mut work: Vec<jobs::Job> = Vec::new();
     for files in &content.brands {
         let hash = input_hash(files, ctx, today);
-        let prev = previous.brands.get(&files.slug);
-        if let Some(p) = prev.filter(|p| p.attempted == hash) {
+        if let Some(p) = previous
+            .brands
+            .get(&files.slug)
+            .filter(|p| p.attempted == hash)
+        {
             next.brands.insert(files.slug.clone(), p.clone());
             continue;
         }
@@ -229,73 +264,68 @@ pub fn build_catalog(
             attempt(&pin.files, &pinned_ctx, today, hash, None)
         }));
     }
-    for (kind, outcome) in kinds.into_iter().zip(jobs::run(work, opts.budget)) {
-        let slug = match &kind {
-            Kind::Brand { slug, .. } => slug.clone(),
-            Kind::Pinned { key, .. } => brand_of(key).to_string(),
-        };
-        let (published, diagnostics) = match outcome {
-            jobs::Outcome::Done(r) => r,
-            jobs::Outcome::Panicked(message) => (
-                None,
-                vec![file_error(
-                    &slug,
-                    &format!("{slug}/"),
-                    format!("marque failed while checking this brand (a bug; please report it): {message}"),
-                )],
-            ),
-            jobs::Outcome::TimedOut => (
-                None,
-                vec![file_error(
-                    &slug,
-                    &format!("{slug}/"),
-                    format!(
-                        "checking and rendering this brand took longer than {} s, so it was stopped; simplify its tokens or assets",
-                        opts.budget.as_secs_f64()
-                    ),
-                )],
-            ),
-        };
-        match kind {
-            Kind::Pinned { key, commit } => {
-                next.pinned.insert(
-                    key,
-                    PinnedState {
-                        commit,
-                        published,
-                        diagnostics,
-                    },
-                );
-            }
-            Kind::Brand { slug, input } => {
-                let keep = previous.brands.get(&slug).and_then(|p| p.published.clone());
-                next.brands.insert(
-                    slug.clone(),
-                    BrandState {
-                        published: published.or(keep),
-                        slug,
-                        diagnostics,
-                        attempted: input,
-                    },
-                );
-            }
+    (kinds, work)
+}
+
+/// Records a job's outcome in `next`. A brand whose attempt failed keeps
+/// its last good render.
+fn settle(
+    next: &mut Catalog,
+    previous: &Catalog,
+    kind: Kind,
+    outcome: jobs::Outcome,
+    budget: Duration,
+) {
+    let slug = match &kind {
+        Kind::Brand { slug, .. } => slug.clone(),
+        Kind::Pinned { key, .. } => brand_of(key).to_string(),
+    };
+    let (published, diagnostics) = match outcome {
+        jobs::Outcome::Done(r) => r,
+        jobs::Outcome::Panicked(message) => (
+            None,
+            vec![file_error(
+                &slug,
+                &format!("{slug}/"),
+                format!("marque failed while checking this brand (a bug; please report it): {message}"),
+            )],
+        ),
+        jobs::Outcome::TimedOut => (
+            None,
+            vec![file_error(
+                &slug,
+                &format!("{slug}/"),
+                format!(
+                    "checking and rendering this brand took longer than {} s, so it was stopped; simplify its tokens or assets",
+                    budget.as_secs_f64()
+                ),
+            )],
+        ),
+    };
+    match kind {
+        Kind::Pinned { key, commit } => {
+            next.pinned.insert(
+                key,
+                PinnedState {
+                    commit,
+                    published,
+                    diagnostics,
+                },
+            );
+        }
+        Kind::Brand { slug, input } => {
+            let keep = previous.brands.get(&slug).and_then(|p| p.published.clone());
+            next.brands.insert(
+                slug.clone(),
+                BrandState {
+                    published: published.or(keep),
+                    slug,
+                    diagnostics,
+                    attempted: input,
+                },
+            );
         }
     }
-    next.source_diagnostics = content
-        .diagnostics
-        .iter()
-        .filter(|d| !next.brands.contains_key(&d.brand))
-        .cloned()
-        .collect();
-    // Content diagnostics of a brand (a skipped tag) join its own.
-    for d in &content.diagnostics {
-        if let Some(s) = next.brands.get_mut(&d.brand) {
-            if !s.diagnostics.contains(d) {
-                s.diagnostics.push(d.clone());
-            }
-        }
-    }
-    next
 }
 
 /// The brand slug of a job key (`acme` or `acme@1.2.0`).

@@ -126,6 +126,13 @@ pub async fn handle(
     res
 }
 
+/// A checked request, ready to be sent to the model.
+struct Ready {
+    request: ChatRequest,
+    base: Success,
+    stream: bool,
+}
+
 async fn run(
     app: &AppState,
     demo: &Arc<Demo>,
@@ -134,92 +141,13 @@ async fn run(
     headers: &HeaderMap,
     body: Body,
 ) -> Response {
-    if let Decision::Limited { retry_after } = decision {
-        let secs = ceil_secs(retry_after);
-        return Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many demo calls from your address; try again in {secs} s"),
-        )
-        .header(header::RETRY_AFTER, &secs.to_string())
-        .into_response();
-    }
-    if !is_json(headers) {
-        return Problem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "send the request as content-type: application/json",
-        )
-        .header(
-            header::HeaderName::from_static("accept-post"),
-            "application/json",
-        )
-        .into_response();
-    }
-    let bytes = match read(headers, body, MAX_BODY).await {
-        Ok(b) => b,
-        Err(e) => return read_problem(e, MAX_BODY).into_response(),
+    let ready = match check(app, demo, decision, slug, headers, body).await {
+        Ok(r) => r,
+        Err(p) => return p.into_response(),
     };
-    let snapshot = app.snapshot.load();
-    let brand = snapshot.demo.get(slug).cloned();
-    drop(snapshot);
-    let checked = parse_call(&bytes).and_then(|call| {
-        let brand = brand.ok_or_else(|| DemoError::UnknownBrand(slug.to_string()))?;
-        let prompt = find_prompt(&brand, &call.prompt_id)?.clone();
-        let vars = bind(&prompt, call.variables)?;
-        let (system, user) = messages(&brand, &prompt, &vars)?;
-        Ok((brand, prompt, system, user))
-    });
-    let (brand, prompt, system, user) = match checked {
-        Ok(c) => c,
-        Err(e) => return Problem::from(e).into_response(),
-    };
-    let max_tokens = prompt
-        .max_tokens
-        .unwrap_or(demo.max_tokens)
-        .min(demo.max_tokens);
-    let request = ChatRequest {
-        system,
-        user,
-        max_tokens,
-        temperature: prompt.temperature,
-    };
-    let started = Instant::now();
-    let base = Success {
-        brand: brand.slug.clone(),
-        spec_version: brand.version.clone(),
-        prompt_id: prompt.id.clone(),
-        provider: demo.client.kind.as_str(),
-        model: demo.client.model.clone(),
-        output: None,
-        usage: Usage {
-            input_tokens: 0,
-            output_tokens: 0,
-        },
-        latency_ms: 0,
-        messages: None,
-    };
-    let stream = wants_stream(headers);
-
     if demo.client.kind == ProviderKind::DryRun {
-        let body = Success {
-            messages: Some(json!([
-                {"role": "system", "content": request.system},
-                {"role": "user", "content": request.user},
-            ])),
-            latency_ms: started.elapsed().as_millis() as u64,
-            ..base
-        };
-        if stream {
-            let event = Event::default()
-                .event("done")
-                .data(serde_json::to_string(&body).unwrap_or_default());
-            return sse(futures_util::stream::iter([Ok::<
-                _,
-                std::convert::Infallible,
-            >(event)]));
-        }
-        return json_response(&body);
+        return dry_run(ready);
     }
-
     let waiting = demo.permits.clone().acquire_owned();
     let Ok(Ok(permit)) = tokio::time::timeout(Duration::from_secs(1), waiting).await else {
         return Problem::new(
@@ -229,56 +157,14 @@ async fn run(
         .header(header::RETRY_AFTER, "1")
         .into_response();
     };
-    if stream {
-        let chunks = match demo.client.stream(&request).await {
-            Ok(c) => c,
-            Err(e) => return upstream_failure(slug, &e),
+    let started = Instant::now();
+    if ready.stream {
+        return match demo.client.stream(&ready.request).await {
+            Ok(chunks) => sse(relay(chunks, ready.base, started, permit)),
+            Err(e) => upstream_failure(slug, &e),
         };
-        let mut base = Some(base);
-        let mut text = String::new();
-        let events = chunks.map(move |item| {
-            let _held = &permit;
-            let event = match item {
-                Ok(Chunk::Text(t)) => {
-                    text.push_str(&t);
-                    Event::default()
-                        .event("delta")
-                        .data(json!({"text": t}).to_string())
-                }
-                Ok(Chunk::Done {
-                    model,
-                    input_tokens,
-                    output_tokens,
-                }) => match base.take() {
-                    Some(base) => {
-                        let done = Success {
-                            model,
-                            output: Some(std::mem::take(&mut text)),
-                            usage: Usage {
-                                input_tokens,
-                                output_tokens,
-                            },
-                            latency_ms: started.elapsed().as_millis() as u64,
-                            ..base
-                        };
-                        Event::default()
-                            .event("done")
-                            .data(serde_json::to_string(&done).unwrap_or_default())
-                    }
-                    None => Event::default().comment("done was sent already"),
-                },
-                Err(e) => {
-                    let p = upstream_problem(&e);
-                    Event::default()
-                        .event("error")
-                        .data(serde_json::to_string(&p).unwrap_or_default())
-                }
-            };
-            Ok::<_, std::convert::Infallible>(event)
-        });
-        return sse(events);
     }
-    let result = demo.client.complete(&request).await;
+    let result = demo.client.complete(&ready.request).await;
     drop(permit);
     match result {
         Ok(c) => json_response(&Success {
@@ -289,10 +175,147 @@ async fn run(
                 output_tokens: c.output_tokens,
             },
             latency_ms: started.elapsed().as_millis() as u64,
-            ..base
+            ..ready.base
         }),
         Err(e) => upstream_failure(slug, &e),
     }
+}
+
+/// Every check, cheapest first: the rate limit, the content type, the body,
+/// its shape, the brand, the prompt, the variables, the template.
+async fn check(
+    app: &AppState,
+    demo: &Demo,
+    decision: Decision,
+    slug: &str,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Ready, Problem> {
+    if let Decision::Limited { retry_after } = decision {
+        let secs = ceil_secs(retry_after);
+        return Err(Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many demo calls from your address; try again in {secs} s"),
+        )
+        .header(header::RETRY_AFTER, &secs.to_string()));
+    }
+    if !is_json(headers) {
+        return Err(Problem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the request as content-type: application/json",
+        )
+        .header(
+            header::HeaderName::from_static("accept-post"),
+            "application/json",
+        ));
+    }
+    let bytes = read(headers, body, MAX_BODY)
+        .await
+        .map_err(|e| read_problem(e, MAX_BODY))?;
+    let brand = app.snapshot.load().demo.get(slug).cloned();
+    let call = parse_call(&bytes)?;
+    let brand = brand.ok_or_else(|| DemoError::UnknownBrand(slug.to_string()))?;
+    let prompt = find_prompt(&brand, &call.prompt_id)?;
+    let vars = bind(prompt, call.variables)?;
+    let (system, user) = messages(&brand, prompt, &vars)?;
+    let max_tokens = prompt
+        .max_tokens
+        .unwrap_or(demo.max_tokens)
+        .min(demo.max_tokens);
+    Ok(Ready {
+        request: ChatRequest {
+            system,
+            user,
+            max_tokens,
+            temperature: prompt.temperature,
+        },
+        base: Success {
+            brand: brand.slug.clone(),
+            spec_version: brand.version.clone(),
+            prompt_id: prompt.id.clone(),
+            provider: demo.client.kind.as_str(),
+            model: demo.client.model.clone(),
+            output: None,
+            usage: Usage {
+                input_tokens: 0,
+                output_tokens: 0,
+            },
+            latency_ms: 0,
+            messages: None,
+        },
+        stream: wants_stream(headers),
+    })
+}
+
+/// Without a model: the exact messages that would be sent.
+fn dry_run(ready: Ready) -> Response {
+    let body = Success {
+        messages: Some(json!([
+            {"role": "system", "content": ready.request.system},
+            {"role": "user", "content": ready.request.user},
+        ])),
+        ..ready.base
+    };
+    if ready.stream {
+        let event = Event::default()
+            .event("done")
+            .data(serde_json::to_string(&body).unwrap_or_default());
+        return sse(futures_util::stream::iter([Ok::<
+            _,
+            std::convert::Infallible,
+        >(event)]));
+    }
+    json_response(&body)
+}
+
+/// The model's streamed answer as server-sent events: `delta` with each
+/// piece of text, then `done` with the whole answer (or `error`). The
+/// upstream permit is held until the stream ends.
+fn relay(
+    chunks: crate::demo::llm::ChunkStream,
+    base: Success,
+    started: Instant,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) -> impl futures_util::Stream<Item = Result<Event, std::convert::Infallible>> + Send + 'static {
+    let mut base = Some(base);
+    let mut text = String::new();
+    chunks.map(move |item| {
+        let _held = &permit;
+        let event = match item {
+            Ok(Chunk::Text(t)) => {
+                text.push_str(&t);
+                Event::default()
+                    .event("delta")
+                    .data(json!({"text": t}).to_string())
+            }
+            Ok(Chunk::Done {
+                model,
+                input_tokens,
+                output_tokens,
+            }) => match base.take() {
+                Some(base) => {
+                    let done = Success {
+                        model,
+                        output: Some(std::mem::take(&mut text)),
+                        usage: Usage {
+                            input_tokens,
+                            output_tokens,
+                        },
+                        latency_ms: started.elapsed().as_millis() as u64,
+                        ..base
+                    };
+                    Event::default()
+                        .event("done")
+                        .data(serde_json::to_string(&done).unwrap_or_default())
+                }
+                None => Event::default().comment("done was sent already"),
+            },
+            Err(e) => Event::default()
+                .event("error")
+                .data(serde_json::to_string(&upstream_problem(&e)).unwrap_or_default()),
+        };
+        Ok(event)
+    })
 }
 
 /// The problem for a body that could not be read.

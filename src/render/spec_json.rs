@@ -7,7 +7,7 @@ use super::css::{self, Refs};
 use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
-use crate::spec::tokens::{Component, Item, StrokeStyle, TokenSet, TokenValue};
+use crate::spec::tokens::{Color, Component, Item, ShadowLayer, StrokeStyle, TokenSet, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -212,38 +212,21 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     s
 }
 
+fn num(n: f64) -> Value {
+    serde_json::Number::from_f64(n)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
+}
+
+fn alias(target: &str) -> Value {
+    Value::String(format!("{{{target}}}"))
+}
+
 /// The DTCG 2025.10 JSON of one value: aliases as `{…}`, legacy forms normalised.
 pub fn dtcg_value(v: &TokenValue) -> Value {
-    let num = |n: f64| {
-        serde_json::Number::from_f64(n)
-            .map(Value::Number)
-            .unwrap_or(Value::Null)
-    };
     match v {
-        TokenValue::Alias(t) => Value::String(format!("{{{t}}}")),
-        TokenValue::Color(c) => {
-            let mut o = Map::new();
-            o.insert("colorSpace".into(), json!(c.space));
-            o.insert(
-                "components".into(),
-                Value::Array(
-                    c.components
-                        .iter()
-                        .map(|x| match x {
-                            Component::Num(n) => num(*n),
-                            Component::None => json!("none"),
-                        })
-                        .collect(),
-                ),
-            );
-            if c.alpha < 1.0 {
-                o.insert("alpha".into(), num(c.alpha));
-            }
-            if let Some(h) = &c.hex {
-                o.insert("hex".into(), json!(h));
-            }
-            Value::Object(o)
-        }
+        TokenValue::Alias(t) => alias(t),
+        TokenValue::Color(c) => color_json(c),
         TokenValue::Dimension(d) => json!({"value": num(d.value), "unit": d.unit.as_str()}),
         TokenValue::Duration(d) => json!({"value": num(d.value), "unit": d.unit_str()}),
         TokenValue::FontFamily(names) if names.len() == 1 => json!(names[0]),
@@ -262,41 +245,68 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
                 .map(|(part, value)| (part.key.to_string(), dtcg_value(value)))
                 .collect(),
         ),
-        TokenValue::Shadow(layers) => {
-            let list: Vec<Value> = layers
-                .iter()
-                .map(|item| {
-                    let l = match item {
-                        Item::Alias(t) => return Value::String(format!("{{{t}}}")),
-                        Item::Literal(l) => l,
-                    };
-                    let mut o = json!({
-                        "color": dtcg_value(&l.color), "offsetX": dtcg_value(&l.offset_x), "offsetY": dtcg_value(&l.offset_y),
-                        "blur": dtcg_value(&l.blur), "spread": dtcg_value(&l.spread)
-                    });
-                    if l.inset {
-                        o["inset"] = json!(true);
-                    }
-                    o
-                })
-                .collect();
-            if list.len() == 1 {
-                list.into_iter().next().unwrap_or_default()
-            } else {
-                Value::Array(list)
-            }
-        }
+        TokenValue::Shadow(layers) => shadow_json(layers),
         TokenValue::Gradient(stops) => Value::Array(
             stops
                 .iter()
                 .map(|item| match item {
-                    Item::Alias(t) => Value::String(format!("{{{t}}}")),
+                    Item::Alias(t) => alias(t),
                     Item::Literal(s) => {
                         json!({"color": dtcg_value(&s.color), "position": dtcg_value(&s.position)})
                     }
                 })
                 .collect(),
         ),
+    }
+}
+
+fn color_json(c: &Color) -> Value {
+    let mut o = Map::new();
+    o.insert("colorSpace".into(), json!(c.space));
+    o.insert(
+        "components".into(),
+        Value::Array(
+            c.components
+                .iter()
+                .map(|x| match x {
+                    Component::Num(n) => num(*n),
+                    Component::None => json!("none"),
+                })
+                .collect(),
+        ),
+    );
+    if c.alpha < 1.0 {
+        o.insert("alpha".into(), num(c.alpha));
+    }
+    if let Some(h) = &c.hex {
+        o.insert("hex".into(), json!(h));
+    }
+    Value::Object(o)
+}
+
+/// One layer as an object, several as an array (as the author wrote them).
+fn shadow_json(layers: &[Item<ShadowLayer>]) -> Value {
+    let mut list: Vec<Value> = layers
+        .iter()
+        .map(|item| {
+            let l = match item {
+                Item::Alias(t) => return alias(t),
+                Item::Literal(l) => l,
+            };
+            let mut o = json!({
+                "color": dtcg_value(&l.color), "offsetX": dtcg_value(&l.offset_x), "offsetY": dtcg_value(&l.offset_y),
+                "blur": dtcg_value(&l.blur), "spread": dtcg_value(&l.spread)
+            });
+            if l.inset {
+                o["inset"] = json!(true);
+            }
+            o
+        })
+        .collect();
+    if list.len() == 1 {
+        list.pop().unwrap_or_default()
+    } else {
+        Value::Array(list)
     }
 }
 

@@ -105,80 +105,16 @@ impl GitSource {
 /// Reads one brand folder of a tree: brand.json, tokens.json, BRAND_BOOK.md
 /// and assets/. Symbolic links are never published from git.
 pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles {
-    let mut files = BTreeMap::new();
-    let mut problems = Vec::new();
-    let mut total = 0usize;
-    let mut take = |path: String,
-                    entry: &git2::TreeEntry<'_>,
-                    problems: &mut Vec<Diagnostic>|
-     -> bool {
-        let file = format!("{slug}/{path}");
-        if entry.filemode() == LINK_MODE {
-            problems.push(file_error(
-                slug,
-                &file,
-                "symbolic links are not published from git",
-            ));
-            return true;
-        }
-        match entry.kind() {
-            Some(ObjectType::Blob) => {}
-            Some(ObjectType::Tree) => {
-                problems.push(file_error(
-                    slug,
-                    &file,
-                    format!("{path} is a folder, not a file"),
-                ));
-                return true;
-            }
-            _ => {
-                problems.push(file_error(
-                    slug,
-                    &file,
-                    format!("{path} is not a file (a submodule?)"),
-                ));
-                return true;
-            }
-        }
-        let Ok(blob) = entry.to_object(repo).and_then(|o| o.peel_to_blob()) else {
-            problems.push(file_error(
-                slug,
-                &file,
-                "cannot be read from the repository",
-            ));
-            return true;
-        };
-        if blob.size() > limits::MAX_FILE_BYTES {
-            problems.push(file_error(
-                slug,
-                &file,
-                format!(
-                    "file is {} bytes; the limit is {}",
-                    blob.size(),
-                    limits::describe_bytes(limits::MAX_FILE_BYTES)
-                ),
-            ));
-            return true;
-        }
-        if total + blob.size() > limits::MAX_BRAND_BYTES || files.len() >= limits::MAX_ASSETS {
-            problems.push(file_error(
-                slug,
-                &file,
-                format!(
-                    "the brand folder holds more than {} or {} files; this file and any after it are not read",
-                    limits::describe_bytes(limits::MAX_BRAND_BYTES),
-                    limits::MAX_ASSETS
-                ),
-            ));
-            return false;
-        }
-        total += blob.size();
-        files.insert(path, Bytes::copy_from_slice(blob.content()));
-        true
+    let mut reader = BlobReader {
+        repo,
+        slug,
+        files: BTreeMap::new(),
+        problems: Vec::new(),
+        total: 0,
     };
     for name in BRAND_FILES {
         if let Some(entry) = tree.get_name(name) {
-            take((*name).to_string(), &entry, &mut problems);
+            reader.take((*name).to_string(), &entry);
         }
     }
     if let Some(assets) = tree
@@ -198,16 +134,79 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
                     TreeWalkResult::Ok
                 };
             }
-            if take(format!("assets/{dir}{name}"), entry, &mut problems) {
+            if reader.take(format!("assets/{dir}{name}"), entry) {
                 TreeWalkResult::Ok
             } else {
                 TreeWalkResult::Abort
             }
         });
     }
-    let mut files = BrandFiles::new(slug, files, problems);
+    let mut files = BrandFiles::new(slug, reader.files, reader.problems);
     files.revision = Some(tree.id().to_string());
     files
+}
+
+/// Reads the blobs of one brand folder, counting them against the limits.
+struct BlobReader<'r> {
+    repo: &'r Repository,
+    slug: &'r str,
+    files: BTreeMap<String, Bytes>,
+    problems: Vec<Diagnostic>,
+    total: usize,
+}
+
+impl BlobReader<'_> {
+    fn problem(&mut self, path: &str, message: String) {
+        let file = format!("{}/{path}", self.slug);
+        self.problems.push(file_error(self.slug, &file, message));
+    }
+
+    /// Reads one entry as `path`. Returns false once the folder is over its limits.
+    fn take(&mut self, path: String, entry: &git2::TreeEntry<'_>) -> bool {
+        if entry.filemode() == LINK_MODE {
+            self.problem(&path, "symbolic links are not published from git".into());
+            return true;
+        }
+        match entry.kind() {
+            Some(ObjectType::Blob) => {}
+            Some(ObjectType::Tree) => {
+                self.problem(&path, format!("{path} is a folder, not a file"));
+                return true;
+            }
+            _ => {
+                self.problem(&path, format!("{path} is not a file (a submodule?)"));
+                return true;
+            }
+        }
+        let Ok(blob) = entry.to_object(self.repo).and_then(|o| o.peel_to_blob()) else {
+            self.problem(&path, format!("{path} cannot be read from the repository"));
+            return true;
+        };
+        if blob.size() > limits::MAX_FILE_BYTES {
+            let message = format!(
+                "file is {} bytes; the limit is {}",
+                blob.size(),
+                limits::describe_bytes(limits::MAX_FILE_BYTES)
+            );
+            self.problem(&path, message);
+            return true;
+        }
+        if self.total + blob.size() > limits::MAX_BRAND_BYTES
+            || self.files.len() >= limits::MAX_ASSETS
+        {
+            let message = format!(
+                "the brand folder holds more than {} or {} files; this file and any after it are not read",
+                limits::describe_bytes(limits::MAX_BRAND_BYTES),
+                limits::MAX_ASSETS
+            );
+            self.problem(&path, message);
+            return false;
+        }
+        self.total += blob.size();
+        self.files
+            .insert(path, Bytes::copy_from_slice(blob.content()));
+        true
+    }
 }
 
 fn date_of(time: git2::Time) -> NaiveDate {

@@ -196,77 +196,28 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
             format!("folder name {} is not a valid slug: use lowercase letters and digits in words joined by single hyphens (at most 64 characters)", quoted(slug)),
         ));
     }
-
-    let tokens_file = format!("{slug}/tokens.json");
-    let tokens = match files.get("tokens.json") {
-        None => {
-            if !named_in(&files.problems, &tokens_file) {
-                out.push(file_error(
-                    slug,
-                    &tokens_file,
-                    "missing tokens.json: every brand needs its design tokens",
-                ));
-            }
-            None
-        }
-        Some(bytes) => match read_json(bytes, slug, &tokens_file, &mut out) {
-            None => None,
-            Some((mut doc, text)) => {
-                let mut d = FileDiags::new(slug, tokens_file.clone());
-                enforce_limits(&mut doc, &mut d);
-                let set = parse_tokens(&doc, &mut d);
-                if let Some(set) = &set {
-                    check_css_names(set, &mut d);
+    let tokens = read_tokens(files, &mut out);
+    let parsed = read_brand_json(files, tokens.as_ref(), today, &mut out);
+    let brand_book =
+        files
+            .get("BRAND_BOOK.md")
+            .and_then(|bytes| match std::str::from_utf8(bytes) {
+                Ok(s) => Some(s.to_string()),
+                Err(_) => {
+                    out.push(file_error(
+                        slug,
+                        &format!("{slug}/BRAND_BOOK.md"),
+                        "file is not valid UTF-8",
+                    ));
+                    None
                 }
-                d.finish(Some(text), &mut out);
-                set
-            }
-        },
-    };
-
-    let brand_file = format!("{slug}/brand.json");
-    let mut parsed = None;
-    match files.get("brand.json") {
-        None => {
-            if !named_in(&files.problems, &brand_file) {
-                out.push(file_error(slug, &brand_file, "missing brand.json"));
-            }
-        }
-        Some(bytes) => {
-            if let Some((mut value, text)) = read_json(bytes, slug, &brand_file, &mut out) {
-                let mut d = FileDiags::new(slug, brand_file.clone());
-                enforce_limits(&mut value, &mut d);
-                let mut checked = schema::check_brand(value, &mut d);
-                match serde_json::from_value::<BrandDoc>(std::mem::take(&mut checked.value)) {
-                    Ok(doc) => {
-                        parsed =
-                            check_semantics(doc, &checked, files, tokens.as_ref(), today, &mut d)
-                    }
-                    Err(e) => d.error(
-                        "",
-                        format!("brand.json does not have the expected shape: {e}"),
-                    ),
-                }
-                d.finish(Some(text), &mut out);
-            }
-        }
+            });
+    if has_errors(&out) {
+        return (None, out);
     }
-
-    let brand_book = match files.get("BRAND_BOOK.md") {
-        None => None,
-        Some(bytes) => match std::str::from_utf8(bytes) {
-            Ok(s) => Some(s.to_string()),
-            Err(_) => {
-                out.push(file_error(
-                    slug,
-                    &format!("{slug}/BRAND_BOOK.md"),
-                    "file is not valid UTF-8",
-                ));
-                None
-            }
-        },
+    let (Some((doc, version, updated)), Some(tokens)) = (parsed, tokens) else {
+        return (None, out);
     };
-
     let assets: BTreeMap<String, Bytes> = files
         .files()
         .iter()
@@ -275,13 +226,6 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
                 .map(|p| (p.to_string(), bytes.clone()))
         })
         .collect();
-
-    if has_errors(&out) {
-        return (None, out);
-    }
-    let (Some((doc, version, updated)), Some(tokens)) = (parsed, tokens) else {
-        return (None, out);
-    };
     let brand = Brand {
         slug: slug.to_string(),
         doc,
@@ -294,6 +238,65 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         revision: files.revision.clone(),
     };
     (Some(brand), out)
+}
+
+/// tokens.json: read, limited, parsed, its CSS names checked.
+fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let file = format!("{slug}/tokens.json");
+    let Some(bytes) = files.get("tokens.json") else {
+        if !named_in(&files.problems, &file) {
+            out.push(file_error(
+                slug,
+                &file,
+                "missing tokens.json: every brand needs its design tokens",
+            ));
+        }
+        return None;
+    };
+    let (mut doc, text) = read_json(bytes, slug, &file, out)?;
+    let mut d = FileDiags::new(slug, file);
+    enforce_limits(&mut doc, &mut d);
+    let set = parse_tokens(&doc, &mut d);
+    if let Some(set) = &set {
+        check_css_names(set, &mut d);
+    }
+    d.finish(Some(text), out);
+    set
+}
+
+/// brand.json: read, limited, its shape checked (and repaired), then every
+/// semantic check on what could be read.
+fn read_brand_json(
+    files: &BrandFiles,
+    tokens: Option<&TokenSet>,
+    today: NaiveDate,
+    out: &mut Vec<Diagnostic>,
+) -> Option<(BrandDoc, semver::Version, NaiveDate)> {
+    let slug = files.slug.as_str();
+    let file = format!("{slug}/brand.json");
+    let Some(bytes) = files.get("brand.json") else {
+        if !named_in(&files.problems, &file) {
+            out.push(file_error(slug, &file, "missing brand.json"));
+        }
+        return None;
+    };
+    let (mut value, text) = read_json(bytes, slug, &file, out)?;
+    let mut d = FileDiags::new(slug, file);
+    enforce_limits(&mut value, &mut d);
+    let mut checked = schema::check_brand(value, &mut d);
+    let parsed = match serde_json::from_value::<BrandDoc>(std::mem::take(&mut checked.value)) {
+        Ok(doc) => check_semantics(doc, &checked, files, tokens, today, &mut d),
+        Err(e) => {
+            d.error(
+                "",
+                format!("brand.json does not have the expected shape: {e}"),
+            );
+            None
+        }
+    };
+    d.finish(Some(text), out);
+    parsed
 }
 
 /// Kebab case of one path segment: `fontSize` → `font-size`, `Brand Blue` → `brand-blue`.

@@ -129,6 +129,14 @@ fn default_for(root: &Value, schema: &Value) -> Value {
     }
 }
 
+/// Where one check runs: the schema document, the reporter, and the list
+/// of pointers that failed.
+struct Checker<'a, 'd> {
+    root: &'a Value,
+    diags: &'a mut FileDiags<'d>,
+    failed: &'a mut Vec<String>,
+}
+
 fn check(
     root: &Value,
     schema: &Value,
@@ -137,144 +145,162 @@ fn check(
     diags: &mut FileDiags<'_>,
     failed: &mut Vec<String>,
 ) {
-    let schema = resolve(root, schema);
-    if let Some(ty) = schema.get("type").and_then(Value::as_str) {
-        if !type_matches(ty, value) {
-            let wanted = match ty {
-                "object" => "an object",
-                "array" => "an array",
-                "string" => "a string",
-                "boolean" => "true or false",
-                "number" => "a number",
-                "integer" => "a whole number",
-                _ => ty,
-            };
-            diags.error(
-                pointer,
-                format!("expected {wanted}, found {}", type_name(value)),
-            );
-            failed.push(pointer.to_string());
-            *value = default_for(root, schema);
+    Checker {
+        root,
+        diags,
+        failed,
+    }
+    .node(schema, value, pointer);
+}
+
+impl Checker<'_, '_> {
+    fn fail(&mut self, pointer: &str, message: String) {
+        self.diags.error(pointer, message);
+        self.failed.push(pointer.to_string());
+    }
+
+    /// Checks one value against its schema; a value of the wrong type or
+    /// outside its enum is replaced by a default of the right shape.
+    fn node(&mut self, schema: &Value, value: &mut Value, pointer: &str) {
+        let schema = resolve(self.root, schema);
+        if let Some(ty) = schema.get("type").and_then(Value::as_str) {
+            if !type_matches(ty, value) {
+                self.fail(
+                    pointer,
+                    format!("expected {}, found {}", wanted(ty), type_name(value)),
+                );
+                *value = default_for(self.root, schema);
+                return;
+            }
+        }
+        if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+            if !options.contains(value) {
+                let list: Vec<String> = options.iter().map(Value::to_string).collect();
+                self.fail(
+                    pointer,
+                    format!(
+                        "expected one of {}, found {}",
+                        list.join(", "),
+                        short(value)
+                    ),
+                );
+                *value = options.first().cloned().unwrap_or(Value::Null);
+                return;
+            }
+        }
+        self.bounds(schema, value, pointer);
+        match value {
+            Value::Object(map) => self.object(schema, map, pointer),
+            Value::Array(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        self.node(item_schema, item, &format!("{pointer}/{i}"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `minLength`, `minimum` and `maximum`; a number out of bounds is clamped.
+    fn bounds(&mut self, schema: &Value, value: &mut Value, pointer: &str) {
+        if let (Some(min), Some(s)) = (
+            schema.get("minLength").and_then(Value::as_u64),
+            value.as_str(),
+        ) {
+            if (s.trim().chars().count() as u64) < min {
+                self.fail(pointer, "must not be empty".into());
+            }
+        }
+        let Some(n) = value.as_f64() else {
             return;
-        }
-    }
-    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
-        if !options.contains(value) {
-            let list: Vec<String> = options.iter().map(Value::to_string).collect();
-            diags.error(
-                pointer,
-                format!(
-                    "expected one of {}, found {}",
-                    list.join(", "),
-                    short(value)
-                ),
-            );
-            failed.push(pointer.to_string());
-            *value = options.first().cloned().unwrap_or(Value::Null);
-            return;
-        }
-    }
-    if let (Some(min), Some(s)) = (
-        schema.get("minLength").and_then(Value::as_u64),
-        value.as_str(),
-    ) {
-        if (s.trim().chars().count() as u64) < min {
-            diags.error(pointer, "must not be empty");
-            failed.push(pointer.to_string());
-        }
-    }
-    if let Some(n) = value.as_f64() {
+        };
         let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
         let clamped = match (bound("minimum"), bound("maximum")) {
             (Some(min), _) if n < min => {
-                diags.error(pointer, format!("must be at least {min}, found {n}"));
-                Some(min)
+                self.fail(pointer, format!("must be at least {min}, found {n}"));
+                min
             }
             (_, Some(max)) if n > max => {
-                diags.error(pointer, format!("must be at most {max}, found {n}"));
-                Some(max)
+                self.fail(pointer, format!("must be at most {max}, found {n}"));
+                max
             }
-            _ => None,
+            _ => return,
         };
-        if let Some(c) = clamped {
-            failed.push(pointer.to_string());
-            *value = serde_json::Number::from_f64(c).map_or(Value::Null, |num| {
-                if value.is_i64() || value.is_u64() {
-                    Value::from(c as i64)
-                } else {
-                    Value::Number(num)
+        *value = if value.is_i64() || value.is_u64() {
+            Value::from(clamped as i64)
+        } else {
+            serde_json::Number::from_f64(clamped).map_or(Value::Null, Value::Number)
+        };
+    }
+
+    /// Members: each known one checked, `x-` ones kept, unknown ones
+    /// reported and removed, missing required ones reported and added.
+    fn object(&mut self, schema: &Value, map: &mut serde_json::Map<String, Value>, pointer: &str) {
+        let props = schema.get("properties").and_then(Value::as_object);
+        let prefixes: Vec<&str> = schema
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().filter_map(|k| k.strip_prefix('^')).collect())
+            .unwrap_or_default();
+        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+        let keys: Vec<String> = map.keys().cloned().collect();
+        for key in keys {
+            let member_pointer = join(pointer, &key);
+            match props.and_then(|p| p.get(&key)) {
+                Some(sub) => {
+                    if let Some(member) = map.get_mut(&key) {
+                        self.node(sub, member, &member_pointer);
+                    }
                 }
-            });
+                None if prefixes.iter().any(|p| key.starts_with(p)) => {}
+                None if closed => {
+                    let known = props.map(|p| p.keys().map(String::as_str).collect::<Vec<_>>());
+                    let hint = known
+                        .and_then(|k| closest(&key, k))
+                        .map(|c| format!("; did you mean `{c}`?"))
+                        .unwrap_or_default();
+                    self.diags.error_at_key(
+                        &member_pointer,
+                        format!(
+                            "unknown key `{}`{hint} (extension keys must start with `x-`)",
+                            short_key(&key)
+                        ),
+                    );
+                    self.failed.push(member_pointer);
+                    map.remove(&key);
+                }
+                None => {}
+            }
+        }
+        let required = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str);
+        for req in required {
+            if !map.contains_key(req) {
+                self.diags
+                    .error(pointer, format!("missing required key `{req}`"));
+                self.failed.push(join(pointer, req));
+                let sub = props.and_then(|p| p.get(req)).unwrap_or(&Value::Null);
+                map.insert(req.to_string(), default_for(self.root, sub));
+            }
         }
     }
-    match value {
-        Value::Object(map) => {
-            let props = schema.get("properties").and_then(Value::as_object);
-            let prefixes: Vec<&str> = schema
-                .get("patternProperties")
-                .and_then(Value::as_object)
-                .map(|p| p.keys().filter_map(|k| k.strip_prefix('^')).collect())
-                .unwrap_or_default();
-            let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
-            let keys: Vec<String> = map.keys().cloned().collect();
-            for key in keys {
-                let member_pointer = join(pointer, &key);
-                match props.and_then(|p| p.get(&key)) {
-                    Some(sub) => {
-                        if let Some(member) = map.get_mut(&key) {
-                            check(root, sub, member, &member_pointer, diags, failed);
-                        }
-                    }
-                    None if prefixes.iter().any(|p| key.starts_with(p)) => {}
-                    None if closed => {
-                        let known = props.map(|p| p.keys().map(String::as_str).collect::<Vec<_>>());
-                        let hint = known
-                            .and_then(|k| closest(&key, k))
-                            .map(|c| format!("; did you mean `{c}`?"))
-                            .unwrap_or_default();
-                        diags.error_at_key(
-                            &member_pointer,
-                            format!(
-                                "unknown key `{}`{hint} (extension keys must start with `x-`)",
-                                short_key(&key)
-                            ),
-                        );
-                        failed.push(member_pointer);
-                        map.remove(&key);
-                    }
-                    None => {}
-                }
-            }
-            for req in schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
-                if !map.contains_key(req) {
-                    diags.error(pointer, format!("missing required key `{req}`"));
-                    failed.push(join(pointer, req));
-                    let sub = props.and_then(|p| p.get(req)).unwrap_or(&Value::Null);
-                    map.insert(req.to_string(), default_for(root, sub));
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item_schema) = schema.get("items") {
-                for (i, item) in items.iter_mut().enumerate() {
-                    check(
-                        root,
-                        item_schema,
-                        item,
-                        &format!("{pointer}/{i}"),
-                        diags,
-                        failed,
-                    );
-                }
-            }
-        }
-        _ => {}
+}
+
+/// How a message names a JSON Schema type.
+fn wanted(ty: &str) -> &str {
+    match ty {
+        "object" => "an object",
+        "array" => "an array",
+        "string" => "a string",
+        "boolean" => "true or false",
+        "number" => "a number",
+        "integer" => "a whole number",
+        other => other,
     }
 }
 
