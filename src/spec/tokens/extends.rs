@@ -17,6 +17,7 @@ use crate::spec::limits::{MAX_ALIAS_DEPTH, MAX_EXPANDED_VALUES};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Resolves `$extends`, then `$ref`, within the copying budget. A document
 /// that uses neither is returned as it is, without a copy.
@@ -99,7 +100,7 @@ enum Fail {
 struct Extends<'d> {
     doc: &'d Value,
     /// Each extended group, resolved once: its value and size, or why it cannot be.
-    memo: HashMap<String, Result<(Value, usize), Fail>>,
+    memo: HashMap<String, Result<(Arc<Value>, usize), Fail>>,
     /// Groups being resolved, to tell a cycle.
     in_progress: Vec<String>,
     /// Groups found to be part of a cycle.
@@ -137,6 +138,7 @@ impl Extends<'_> {
                 });
             match base {
                 Ok(base) => {
+                    // The one copy of the base that this use is charged for.
                     let mut merged = base.as_object().cloned().unwrap_or_default();
                     for (k, v) in std::mem::take(obj) {
                         match (merged.get_mut(&k), v) {
@@ -186,7 +188,7 @@ impl Extends<'_> {
     }
 
     /// The group at `pointer` with its own `$extends` resolved, once per group.
-    fn group(&mut self, pointer: &str) -> Result<(Value, usize), Fail> {
+    fn group(&mut self, pointer: &str) -> Result<(Arc<Value>, usize), Fail> {
         if let Some(done) = self.memo.get(pointer) {
             return done.clone();
         }
@@ -214,7 +216,7 @@ impl Extends<'_> {
             Err(Fail::Cycle)
         } else {
             let n = size(&value);
-            Ok((value, n))
+            Ok((Arc::new(value), n))
         };
         self.memo.insert(pointer.to_string(), result.clone());
         result
