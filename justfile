@@ -51,6 +51,10 @@ bench-reload:
 bench-demo:
     cargo bench --bench demo
 
+# N brands (default 1,000): time to ready cold and warm, save-to-served, check, build, memory.
+bench-scale brands="1000":
+    cargo bench --bench scale -- --brands {{brands}}
+
 # Fuzz the content pipeline for SECONDS (default five minutes); failing inputs go to target/fuzz/.
 fuzz seconds="300":
     cargo bench --bench fuzz -- --seconds {{seconds}}

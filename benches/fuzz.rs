@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 #[global_allocator]
 static ALLOC: peak_alloc::PeakAlloc = peak_alloc::PeakAlloc;
 
+/// Mutated documents larger than this are dropped (marque refuses files over 5 MiB).
+const MAX_TEXT: usize = 6 * 1024 * 1024;
 const TIME_BUDGET: Duration = Duration::from_secs(1);
 const MEMORY_BUDGET: usize = 256 * 1024 * 1024;
 /// An input still running after this long is a hang: written out, and the run fails.
@@ -253,7 +255,7 @@ fn mutate(rng: &mut Rng, doc: &mut Value) {
         }
         10 => {
             if let Value::Array(a) = n {
-                let copies = 1 << rng.below(12);
+                let copies = (1 << rng.below(12)).min(100_000 / (a.len() + 1));
                 let item = a.first().cloned().unwrap_or(Value::Null);
                 a.extend(std::iter::repeat_n(item, copies));
             } else {
@@ -433,7 +435,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
     }
     let published = brand.is_some();
     if let Some(brand) = brand {
-        let _ = render_brand(brand, ctx, [0; 32], &files);
+        let _ = render_brand(brand, ctx, [0; 32], &files, marque::snapshot::Effort::Best);
     }
     let took = started.elapsed();
     (took, ALLOC.peak_usage().saturating_sub(base), published)
@@ -516,12 +518,15 @@ fn main() {
         } else {
             for _ in 0..rounds {
                 let mutate_doc =
-                    |text: &mut String, rng: &mut Rng| match serde_json::from_str::<Value>(text) {
-                        Ok(mut v) => {
+                    |text: &mut String, rng: &mut Rng| match serde_json::from_str::<Value>(text)
+                        .ok()
+                        .filter(|_| text.len() <= MAX_TEXT)
+                    {
+                        Some(mut v) => {
                             mutate(rng, &mut v);
                             *text = v.to_string();
                         }
-                        Err(_) => damage(rng, text),
+                        None => damage(rng, text),
                     };
                 if which != 1 {
                     mutate_doc(&mut case.tokens, &mut rng);
@@ -534,10 +539,16 @@ fn main() {
         if rng.chance(5) {
             damage(&mut rng, &mut case.tokens);
         }
+        // Past 5 MiB a file is refused unread; growing it further only slows the run.
+        if case.brand.len() > MAX_TEXT || case.tokens.len() > MAX_TEXT {
+            continue;
+        }
         *current.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), case.clone()));
         let t0 = Instant::now();
         let outcome = std::panic::catch_unwind(|| run(&case, &ctx, today));
         in_pipeline += t0.elapsed();
+        // Only marque's own run is watched, not the next mutation.
+        *current.lock().unwrap_or_else(|e| e.into_inner()) = None;
         runs += 1;
         let label = format!("{} + {} bytes", case.brand.len(), case.tokens.len());
         match outcome {

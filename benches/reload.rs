@@ -13,7 +13,7 @@
 mod helpers;
 
 use helpers::*;
-use marque::build::{assemble, build_catalog, BuildOptions, Catalog};
+use marque::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
 use marque::render::Context;
 use marque::source::read_folder;
 use std::path::Path;
@@ -64,7 +64,13 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
             &Catalog::default(),
             &BuildOptions::default(),
         );
-        let snap = assemble(&catalog, &ctx, 1, serde_json::json!({}));
+        let snap = assemble(
+            &catalog,
+            &ctx,
+            1,
+            serde_json::json!({}),
+            &mut Views::default(),
+        );
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         bytes = snap.memory();
     }

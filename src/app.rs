@@ -48,6 +48,8 @@ pub async fn serve(
     ctx.max_age = args.cache_max_age;
     let mut reloader = Reloader::new(ctx, source_name(&args));
     reloader.options = args.build.clone();
+    reloader.options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
+    reloader.defer_first_compression = !args.compress_before_ready;
     reloader.reporter = crate::report::Reporter {
         json: args.log_json,
         colour: crate::report::stderr_colour(),
@@ -151,6 +153,7 @@ async fn serve_folder(
 ) -> Result<()> {
     // Watch before the first build, so an edit made during it is not missed.
     let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
+    let trigger_rx = crate::reload::flag_arrivals(trigger_rx, reloader.changes_waiting.clone());
     let watcher = if watching {
         let w = crate::watch::watch(&args.content, args.watch_poll, trigger_tx)
             .with_context(|| format!("cannot watch {}", args.content.display()))?;
@@ -165,6 +168,7 @@ async fn serve_folder(
         let mut source = DirSource::new(&dir);
         source.read_all()?;
         reloader.rebuild(&source.content(), None, "");
+        reloader.finish();
         Ok((reloader, source))
     });
     let built = tokio::select! {

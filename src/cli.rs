@@ -25,13 +25,12 @@ pub fn source_of<'c>(content: &'c Content, d: &Diagnostic) -> Option<&'c str> {
 pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
     let ctx = Context::new("http://127.0.0.1:8080");
-    let catalog = build_catalog(
-        &content,
-        &ctx,
-        today(),
-        &Catalog::default(),
-        &BuildOptions::default(),
-    );
+    // Every surface is rendered, as when serving, but nothing is compressed.
+    let opts = BuildOptions {
+        effort: crate::snapshot::Effort::None,
+        ..BuildOptions::default()
+    };
+    let catalog = build_catalog(&content, &ctx, today(), &Catalog::default(), &opts);
     // One list: what /status reports and the server's log counts.
     let diags = catalog.diagnostics();
     let (errors, warnings) = count(&diags);
@@ -89,29 +88,36 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         &Catalog::default(),
         &BuildOptions::default(),
     );
-    let snap = assemble(&catalog, &ctx, 1, serde_json::json!({}));
-    let mut paths: Vec<&String> = snap
-        .resources
-        .keys()
-        .filter(|p| p.as_str() != "/status")
+    let mut snap = assemble(
+        &catalog,
+        &ctx,
+        1,
+        serde_json::json!({}),
+        &mut crate::build::Views::default(),
+    );
+    let compressed = crate::build::compress_later(&snap);
+    snap.documents.extend(compressed);
+    let mut paths: Vec<(&String, &std::sync::Arc<crate::snapshot::Resource>)> = snap
+        .paths()
+        .filter(|(p, _)| p.as_str() != "/status")
         .collect();
-    paths.sort();
+    paths.sort_by(|a, b| a.0.cmp(b.0));
     let mut headers = String::new();
-    for path in &paths {
-        let r = &snap.resources[*path];
+    let mut files: Vec<(String, &axum::body::Bytes)> = Vec::new();
+    for (path, r) in &paths {
         let file = file_for(path);
         let mut targets = vec![file.clone()];
         if path.starts_with("/embed/brand/") {
             targets.push(format!("{file}.js"));
         }
-        for target in &targets {
-            write_file(&args.out, target, &r.identity.body)?;
+        for target in targets {
             if let Some(gz) = &r.gzip {
-                write_file(&args.out, &format!("{target}.gz"), &gz.body)?;
+                files.push((format!("{target}.gz"), &gz.body));
             }
             if let Some(br) = &r.br {
-                write_file(&args.out, &format!("{target}.br"), &br.body)?;
+                files.push((format!("{target}.br"), &br.body));
             }
+            files.push((target, &r.identity.body));
         }
         headers.push_str(&format!(
             "{path}\n  Content-Type: {}\n",
@@ -124,6 +130,13 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
             ));
         }
         headers.push_str("  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n");
+    }
+    // Thousands of small files: written from every core.
+    {
+        use rayon::prelude::*;
+        files
+            .par_iter()
+            .try_for_each(|(target, body)| write_file(&args.out, target, body))?;
     }
     write_file(&args.out, "_headers", headers.as_bytes())?;
     let diags = catalog.diagnostics();

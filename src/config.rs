@@ -133,7 +133,7 @@ pub struct ServeArgs {
     /// How often to fetch in git mode (e.g. 30s, 5m), with ±10 % jitter.
     #[arg(long, env = "MARQUE_GIT_POLL", default_value = "30s", value_parser = parse_duration)]
     pub git_poll: std::time::Duration,
-    /// Where git mode keeps its bare mirror.
+    /// Where marque keeps its render cache (warm starts) and git mode its bare mirror.
     #[arg(long, env = "MARQUE_CACHE_DIR", default_value = ".marque-cache")]
     pub cache_dir: PathBuf,
     /// Secret of POST /hooks/git (GitHub, Gitea/Forgejo HMAC or GitLab token); off when unset.
@@ -150,6 +150,12 @@ pub struct ServeArgs {
     #[arg(skip)]
     #[doc(hidden)]
     pub build: crate::build::BuildOptions,
+    /// Compress the first build before it is served (for tests that read
+    /// codings right after ready); by default it is served first and its
+    /// codings follow a moment later.
+    #[arg(skip)]
+    #[doc(hidden)]
+    pub compress_before_ready: bool,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.

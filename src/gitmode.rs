@@ -218,6 +218,7 @@ fn step(
                         cause.push_str(" (tags moved)");
                     }
                     reloader.rebuild(&content, Some(head.to_string()), &cause);
+                    reloader.finish();
                     tracing::debug!(commit = %head, ms = started.elapsed().as_millis() as u64, "built from git");
                     *built = Some(state);
                     rebuilt = true;

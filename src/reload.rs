@@ -4,7 +4,7 @@
 //! nothing changed: then nothing is swapped, counted or announced. Each
 //! rebuild is reported (see [`crate::report`]).
 
-use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog};
+use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Views};
 use crate::render::Context;
 use crate::report::{Fate, Rebuild, Reporter};
 use crate::snapshot::Snapshot;
@@ -17,6 +17,7 @@ use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
@@ -45,6 +46,8 @@ pub struct ReloadInfo {
     pub last_reload_ms: f64,
     pub last_reload_at: Option<String>,
     pub last_failure: Option<Failure>,
+    /// What the last build read, checked, rendered and kept.
+    pub last_build: crate::build::Work,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -61,12 +64,21 @@ pub struct Reloader {
     pub snapshot: Arc<ArcSwap<Snapshot>>,
     pub ctx: Context,
     catalog: Catalog,
+    /// Each brand's rows in the index and /status, kept between assemblies.
+    views: Views,
     info: ReloadInfo,
     /// A failure of the source itself (a fetch), reported until it clears,
     /// even when the content it left in place builds cleanly.
     pub source_error: Option<String>,
     pub options: BuildOptions,
     pub reporter: Reporter,
+    /// Publish the first build before compressing it (see [`Reloader::finish`]).
+    pub defer_first_compression: bool,
+    /// Inputs whose render is in the render cache already.
+    cached: std::collections::HashSet<[u8; 32]>,
+    /// Set when a change arrives: [`Reloader::finish`] stops, so that the
+    /// change is served first and the finishing resumes after it.
+    pub changes_waiting: Arc<AtomicBool>,
 }
 
 impl Reloader {
@@ -75,6 +87,7 @@ impl Reloader {
             snapshot: Arc::new(ArcSwap::from_pointee(Snapshot::default())),
             ctx,
             catalog: Catalog::default(),
+            views: Views::default(),
             info: ReloadInfo {
                 source,
                 ..ReloadInfo::default()
@@ -85,6 +98,9 @@ impl Reloader {
                 json: false,
                 colour: false,
             },
+            defer_first_compression: true,
+            cached: Default::default(),
+            changes_waiting: Arc::default(),
         }
     }
 
@@ -97,15 +113,124 @@ impl Reloader {
     }
 
     /// Assembles and swaps in a snapshot of the current catalog.
-    fn publish(&self) -> Arc<Snapshot> {
+    fn publish(&mut self) -> Arc<Snapshot> {
         let report = serde_json::to_value(&self.info).unwrap_or_default();
-        let mut snap = assemble(&self.catalog, &self.ctx, self.info.generation, report);
+        let mut snap = assemble(
+            &self.catalog,
+            &self.ctx,
+            self.info.generation,
+            report,
+            &mut self.views,
+        );
         snap.stats.reloads = self.info.reloads;
         snap.stats.failed_reloads = self.info.failed_reloads;
         snap.stats.last_reload_ms = self.info.last_reload_ms;
         let snap = Arc::new(snap);
         self.snapshot.store(snap.clone());
         snap
+    }
+
+    /// What follows a rebuild once its snapshot is served: the bodies it
+    /// published uncompressed get their codings (every brand of the first
+    /// build, the large documents about all brands) in a second swap of the
+    /// same generation, and new renders go to the render cache. Off the
+    /// path from a save to its serving.
+    /// A change that arrives meanwhile stops it (in a few milliseconds):
+    /// the change is served first, and the next call goes on from there.
+    pub fn finish(&mut self) {
+        use rayon::prelude::*;
+        let pending: Vec<(String, Arc<crate::build::Published>)> = self
+            .catalog
+            .brands
+            .iter()
+            .filter_map(|(slug, s)| Some((slug.clone(), s.published.clone()?)))
+            .filter(|(_, p)| !p.compressed)
+            .collect();
+        let batch = 4 * rayon::current_num_threads();
+        let mut compressed = false;
+        for chunk in pending.chunks(batch) {
+            if self.interrupted() {
+                break;
+            }
+            let done: Vec<(String, Arc<crate::build::Published>)> = chunk
+                .par_iter()
+                .map(|(slug, p)| (slug.clone(), Arc::new(p.compress())))
+                .collect();
+            for (slug, p) in done {
+                if let Some(s) = self.catalog.brands.get_mut(&slug) {
+                    s.published = Some(p);
+                }
+            }
+            compressed = true;
+        }
+        if compressed {
+            self.publish();
+        }
+        if self.interrupted() {
+            return;
+        }
+        self.compress_documents();
+        self.store_renders();
+    }
+
+    fn interrupted(&self) -> bool {
+        self.changes_waiting.load(Ordering::Relaxed)
+    }
+
+    /// Adds the codings of the large documents that the last swap published
+    /// uncompressed (the index of thousands of brands).
+    fn compress_documents(&self) {
+        let current = self.snapshot.load_full();
+        let compressed = crate::build::compress_later(&current);
+        if compressed.is_empty() {
+            return;
+        }
+        let mut next = Snapshot::clone(&current);
+        next.documents.extend(compressed);
+        // Only if no other swap happened meanwhile (the next rebuild's own
+        // documents are newer).
+        self.snapshot.compare_and_swap(&current, Arc::new(next));
+    }
+
+    /// Writes every compressed render that is not in the render cache yet,
+    /// and removes the entries no brand uses any more.
+    fn store_renders(&mut self) {
+        let Some(cache) = self.options.cache.clone() else {
+            return;
+        };
+        let published: Vec<&Arc<crate::build::Published>> = self
+            .catalog
+            .published()
+            .chain(
+                self.catalog
+                    .pinned
+                    .values()
+                    .filter_map(|p| p.published.as_ref()),
+            )
+            .filter(|p| p.compressed)
+            .collect();
+        let fresh: Vec<&&Arc<crate::build::Published>> = published
+            .iter()
+            .filter(|p| !self.cached.contains(&p.input))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        for p in &fresh {
+            if self.interrupted() {
+                return;
+            }
+            cache.store(
+                &p.input,
+                &crate::build::cache::Entry {
+                    resources: (*p.resources).clone(),
+                    warnings: p.warnings.clone(),
+                    listing: p.listing.clone(),
+                },
+            );
+        }
+        self.cached = published.iter().map(|p| p.input).collect();
+        cache.prune(&self.cached);
     }
 
     /// Records a failure that produced no build (a fetch that failed, a commit
@@ -138,7 +263,13 @@ impl Reloader {
         cause: &str,
     ) -> Option<Arc<Snapshot>> {
         let started = Instant::now();
-        let next = build_catalog(content, &self.ctx, today(), &self.catalog, &self.options);
+        // The first build of a server publishes its brands before compressing
+        // them: ready in a third of the time, compressed a moment later.
+        let mut options = self.options.clone();
+        if self.defer_first_compression && self.catalog.brands.is_empty() {
+            options.effort = crate::snapshot::Effort::None;
+        }
+        let next = build_catalog(content, &self.ctx, today(), &self.catalog, &options);
         let first = self.info.generation == 0;
         let changed = first || revision != self.info.revision || differs(&self.catalog, &next);
         if !changed {
@@ -149,6 +280,7 @@ impl Reloader {
         let mut report = compare(&self.catalog, &next, content, first);
         report.cause = cause.to_string();
         self.catalog = next;
+        self.info.last_build = self.catalog.work;
         self.info.generation += 1;
         self.info.reloads += 1;
         self.info.revision = revision.clone();
@@ -323,6 +455,24 @@ impl Pending {
 /// Rebuilds whenever `triggers` fire, debounced; triggers that arrive during
 /// a build are coalesced into one follow-up build. Publishes each new
 /// generation on `generations`. Returns when `triggers` closes.
+/// Passes the watcher's triggers on, setting `waiting` as each arrives, so
+/// that a build's finishing work (see [`Reloader::finish`]) can give way.
+pub fn flag_arrivals(
+    mut triggers: mpsc::UnboundedReceiver<Trigger>,
+    waiting: Arc<AtomicBool>,
+) -> mpsc::UnboundedReceiver<Trigger> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(t) = triggers.recv().await {
+            waiting.store(true, Ordering::Relaxed);
+            if tx.send(t).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
 pub async fn watch_loop(
     mut reloader: Reloader,
     mut source: DirSource,
@@ -340,13 +490,17 @@ pub async fn watch_loop(
                 Err(_) => break,
             }
         }
+        // What arrived so far is in this build.
+        reloader.changes_waiting.store(false, Ordering::Relaxed);
         let built = tokio::task::spawn_blocking(move || {
             // A failure of the loop itself is reported, never the end of reloading.
             let result = catch_unwind(AssertUnwindSafe(|| {
                 let cause = pending.cause(&source);
-                pending
+                let built = pending
                     .apply(&mut source)
-                    .map(|()| reloader.rebuild(&source.content(), None, &cause))
+                    .map(|()| reloader.rebuild(&source.content(), None, &cause));
+                reloader.finish();
+                built
             }));
             let generation = match result {
                 Ok(Ok(Some(snap))) => Some(snap.generation),

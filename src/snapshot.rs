@@ -8,7 +8,7 @@ use axum::http::{HeaderName, HeaderValue};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 /// How a resource may be cached by browsers and CDNs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,56 +63,187 @@ pub struct Resource {
 
 /// Compressed codings are kept only when they save at least this share.
 const MIN_SAVING: f64 = 0.05;
-// Measured on a 20 KB spec.json: quality 6 takes 1.4 ms and is 1 % larger
-// than quality 9 (9 ms); quality 11 is 10 % smaller but takes 50 ms. Bodies
-// are compressed on every change of their brand, so reload speed wins.
-const BROTLI_QUALITY: u32 = 6;
-/// A 4 MiB window. (Smaller windows made brotli slower at qualities 5 to 8 in
-/// the measurement above, with no gain in size.)
+/// A 4 MiB window. (Smaller windows made this brotli much slower, at no gain
+/// in size: `cargo bench --bench compression`.)
 const BROTLI_WINDOW: u32 = 22;
 
-fn etag(body: &[u8], suffix: &str) -> HeaderValue {
-    let digest = Sha256::digest(body);
+/// How hard to compress a body, chosen by measurement (`cargo bench --bench
+/// compression`, README "Decisions"): every body of a brand is compressed
+/// again whenever the brand changes, so time counts as much as bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effort {
+    /// gzip 6 and brotli 5: within 0.3 % of gzip 9 and brotli 6, 17 % faster.
+    Best,
+    /// gzip 1 and brotli 1, for large documents rebuilt on every reload
+    /// (the index and /status of thousands of brands): a quarter of the
+    /// time, about 20 % more bytes.
+    Fast,
+    /// Identity only: for `marque check`, which serves nothing.
+    None,
+}
+
+impl Effort {
+    fn levels(self) -> Option<(u32, u32)> {
+        match self {
+            Effort::Best => Some((6, 5)),
+            Effort::Fast => Some((1, 1)),
+            Effort::None => None,
+        }
+    }
+}
+
+/// Bodies under this size are sent as they are: a coding would not pay.
+const MIN_COMPRESS: usize = 128;
+/// Documents rebuilt on every reload above this size get `Effort::Fast`.
+pub const LARGE: usize = 256 * 1024;
+
+fn etag_of(digest: &[u8; 32], suffix: &str) -> HeaderValue {
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     HeaderValue::from_str(&format!("\"{hex}{suffix}\"")).expect("hex is a valid header value")
 }
 
-pub fn gzip(body: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+/// A body shared by every resource that holds the same bytes.
+struct SharedBody(Arc<[u8]>);
+
+impl AsRef<[u8]> for SharedBody {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Every body held, by the first 128 bits of the SHA-256 of its bytes (what
+/// its ETag says). Identical bodies share one allocation: a release's logo
+/// and the current one, the unchanged bodies of two builds, a body read back
+/// from the render cache, two brands' equal token files. An entry lives as
+/// long as a resource holds its body.
+static BODIES: LazyLock<Mutex<Interner>> = LazyLock::new(Default::default);
+
+#[derive(Default)]
+struct Interner {
+    bodies: HashMap<[u8; 16], Weak<[u8]>>,
+    /// Entries at the last sweep of dropped bodies.
+    swept_at: usize,
+}
+
+/// The one shared copy of `body`, whose hash starts with `key`.
+fn intern(key: [u8; 16], body: &[u8]) -> Bytes {
+    // A poisoned lock only means another thread panicked mid-insert; the
+    // map is still a valid map.
+    let mut interner = BODIES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(shared) = interner.bodies.get(&key).and_then(Weak::upgrade) {
+        if shared.len() == body.len() {
+            return Bytes::from_owner(SharedBody(shared));
+        }
+    }
+    let shared: Arc<[u8]> = Arc::from(body);
+    interner.bodies.insert(key, Arc::downgrade(&shared));
+    if interner.bodies.len() > 2 * interner.swept_at + 1024 {
+        interner.bodies.retain(|_, w| w.strong_count() > 0);
+        interner.swept_at = interner.bodies.len();
+    }
+    Bytes::from_owner(SharedBody(shared))
+}
+
+/// The hash an ETag made by [`etag_of`] names.
+fn key_of_etag(etag: &HeaderValue) -> Option<[u8; 16]> {
+    let hex = etag.as_bytes().get(1..33)?;
+    let mut key = [0u8; 16];
+    for (k, pair) in key.iter_mut().zip(hex.chunks(2)) {
+        *k = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
+    }
+    Some(key)
+}
+
+impl Encoded {
+    /// `body` with its strong ETag (`suffix` names the coding) and length,
+    /// held once however many resources hold the same bytes.
+    pub fn new(body: &[u8], suffix: &str) -> Encoded {
+        let digest: [u8; 32] = Sha256::digest(body).into();
+        let etag = etag_of(&digest, suffix);
+        let mut key = [0u8; 16];
+        key.copy_from_slice(&digest[..16]);
+        Encoded {
+            etag,
+            length: HeaderValue::from(body.len()),
+            body: intern(key, body),
+        }
+    }
+
+    /// `body` with the ETag it was given when it was made (read back from
+    /// the render cache, whose checksum vouches for both), held once.
+    pub fn with_etag(body: &[u8], etag: HeaderValue) -> Encoded {
+        let key = key_of_etag(&etag).unwrap_or_else(|| {
+            let mut key = [0u8; 16];
+            key.copy_from_slice(&Sha256::digest(body)[..16]);
+            key
+        });
+        Encoded {
+            etag,
+            length: HeaderValue::from(body.len()),
+            body: intern(key, body),
+        }
+    }
+}
+
+pub fn gzip(body: &[u8], level: u32) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
     enc.write_all(body).expect("writing to memory");
     enc.finish().expect("writing to memory")
 }
 
-pub fn brotli(body: &[u8]) -> Vec<u8> {
+pub fn brotli(body: &[u8], quality: u32) -> Vec<u8> {
     let mut out = Vec::new();
     {
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, BROTLI_QUALITY, BROTLI_WINDOW);
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, quality, BROTLI_WINDOW);
         w.write_all(body).expect("writing to memory");
     }
     out
 }
 
+/// Media types whose bytes are compressed already: no coding is tried.
+fn precompressed(content_type: &str) -> bool {
+    matches!(
+        content_type,
+        "image/png"
+            | "image/jpeg"
+            | "image/gif"
+            | "image/webp"
+            | "image/avif"
+            | "font/woff"
+            | "font/woff2"
+            | "application/pdf"
+    )
+}
+
 impl Resource {
     /// Builds a resource, compressing `body` with gzip and brotli when that pays.
     pub fn new(content_type: &str, body: impl Into<Bytes>, cache: CachePolicy) -> Resource {
+        Resource::with_effort(content_type, body, cache, Effort::Best)
+    }
+
+    /// Builds a resource, compressing `body` as hard as `effort` says.
+    pub fn with_effort(
+        content_type: &str,
+        body: impl Into<Bytes>,
+        cache: CachePolicy,
+        effort: Effort,
+    ) -> Resource {
         let body: Bytes = body.into();
         let worth = |c: &[u8]| (c.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
-        let encoded = |bytes: Bytes, suffix: &str| Encoded {
-            etag: etag(&bytes, suffix),
-            length: HeaderValue::from(bytes.len()),
-            body: bytes,
-        };
-        let (gz, br) = if body.len() >= 128 {
-            (gzip(&body), brotli(&body))
-        } else {
-            (Vec::new(), Vec::new())
+        let encoded = |bytes: &[u8], suffix: &str| Encoded::new(bytes, suffix);
+        let levels = effort
+            .levels()
+            .filter(|_| body.len() >= MIN_COMPRESS && !precompressed(content_type));
+        let (gz, br) = match levels {
+            Some((g, b)) => (gzip(&body, g), brotli(&body, b)),
+            None => (Vec::new(), Vec::new()),
         };
         Resource {
             content_type: HeaderValue::from_str(content_type)
                 .expect("media types are valid header values"),
-            gzip: (!gz.is_empty() && worth(&gz)).then(|| encoded(gz.into(), "-gz")),
-            br: (!br.is_empty() && worth(&br)).then(|| encoded(br.into(), "-br")),
-            identity: encoded(body, ""),
+            gzip: (!gz.is_empty() && worth(&gz)).then(|| encoded(&gz, "-gz")),
+            br: (!br.is_empty() && worth(&br)).then(|| encoded(&br, "-br")),
+            identity: encoded(&body, ""),
             cache,
             cache_control: cache.header(),
             headers: Vec::new(),
@@ -172,13 +303,24 @@ pub struct DemoBrand {
     pub prompts: Vec<crate::spec::model::Prompt>,
 }
 
-/// The immutable set of everything marque serves at one moment.
-#[derive(Debug, Default)]
+/// One brand's resources (or one released version's), by path.
+pub type Resources = HashMap<String, Arc<Resource>>;
+
+/// The immutable set of everything marque serves at one moment. A brand's
+/// resources are one shared map, so a reload that changes one brand
+/// re-assembles a map of brands, not a map of every path.
+#[derive(Debug, Default, Clone)]
 pub struct Snapshot {
-    pub resources: HashMap<String, Arc<Resource>>,
+    /// Each brand's resources, by its key in paths: `acme`, or `acme@1.2.0`
+    /// for a released version.
+    pub brands: HashMap<String, Arc<Resources>>,
+    /// Documents about all brands and the service (`/`, `/brands.json`,
+    /// `/status`, …), and pages that stand in for a brand's own (the page
+    /// of a stale brand, with its errors), by path. Looked up first.
+    pub documents: Resources,
     /// Pages of brands that are not published, by path: what a browser
     /// asking for `/brand/<slug>` gets, with status 404.
-    pub unpublished: HashMap<String, Arc<Resource>>,
+    pub unpublished: Resources,
     /// False only for the empty snapshot served before the first build.
     pub ready: bool,
     /// Counts builds; a new snapshot has a higher generation.
@@ -204,14 +346,49 @@ pub struct Stats {
     pub brand_bytes: Vec<(String, usize)>,
 }
 
+/// The brand key a path belongs to: `acme` of `/brand/acme/spec.json`,
+/// `acme@1.2.0` of `/embed/brand/acme@1.2.0`.
+pub fn brand_key_of(path: &str) -> Option<&str> {
+    let rest = path
+        .strip_prefix("/brand/")
+        .or_else(|| path.strip_prefix("/embed/brand/"))?;
+    Some(rest.split('/').next().unwrap_or(rest))
+}
+
 impl Snapshot {
+    /// The resource at `path`: two hash lookups at most.
     pub fn get(&self, path: &str) -> Option<&Arc<Resource>> {
-        self.resources.get(path)
+        if let Some(r) = self.documents.get(path) {
+            return Some(r);
+        }
+        self.brands.get(brand_key_of(path)?)?.get(path)
+    }
+
+    /// Every served path with its resource (a brand's page that a document
+    /// stands in for is given once, as the document).
+    pub fn paths(&self) -> impl Iterator<Item = (&String, &Arc<Resource>)> {
+        self.documents.iter().chain(
+            self.brands
+                .values()
+                .flat_map(|r| r.iter())
+                .filter(|(p, _)| !self.documents.contains_key(*p)),
+        )
     }
 
     /// Bytes held by all resources (shared resources counted once per path).
+    /// Bytes of the bodies this snapshot holds, each shared body once.
     pub fn memory(&self) -> usize {
-        self.resources.values().map(|r| r.memory()).sum()
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0;
+        for (_, r) in self.paths() {
+            let codings = [Some(&r.identity), r.gzip.as_ref(), r.br.as_ref()];
+            for e in codings.into_iter().flatten() {
+                if seen.insert(e.body.as_ptr()) {
+                    total += e.body.len();
+                }
+            }
+        }
+        total
     }
 }
 
@@ -219,6 +396,25 @@ impl Snapshot {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[test]
+    fn identical_bodies_are_held_once() {
+        let body = "a logo that two releases share. ".repeat(40).into_bytes();
+        let current = Resource::new("image/svg+xml", body.clone(), CachePolicy::Current(60));
+        let release = Resource::new("image/svg+xml", body.clone(), CachePolicy::Immutable);
+        assert_eq!(
+            current.identity.body.as_ptr(),
+            release.identity.body.as_ptr()
+        );
+        let (a, b) = (current.br.unwrap(), release.br.unwrap());
+        assert_eq!(a.body.as_ptr(), b.body.as_ptr());
+        let other = Resource::new(
+            "image/svg+xml",
+            [&body[..], b"!"].concat(),
+            CachePolicy::Immutable,
+        );
+        assert_ne!(current.identity.body.as_ptr(), other.identity.body.as_ptr());
+    }
 
     #[test]
     fn each_coding_has_its_own_strong_etag_and_round_trips() {
@@ -243,6 +439,18 @@ mod tests {
             .read_to_end(&mut out)
             .unwrap();
         assert_eq!(out, body);
+    }
+
+    #[test]
+    fn paths_find_their_brand() {
+        assert_eq!(brand_key_of("/brand/acme/spec.json"), Some("acme"));
+        assert_eq!(brand_key_of("/brand/acme"), Some("acme"));
+        assert_eq!(
+            brand_key_of("/brand/acme@1.2.0/tokens.css"),
+            Some("acme@1.2.0")
+        );
+        assert_eq!(brand_key_of("/embed/brand/acme"), Some("acme"));
+        assert_eq!(brand_key_of("/status"), None);
     }
 
     #[test]

@@ -2,29 +2,25 @@
 //! all brands (index, brands.json, llms.txt, the schema, /status), a stale
 //! brand's page with its errors on it, and a page for each brand that is
 //! not published, for browsers that ask for it.
+//!
+//! A reload must cost what changed, not the number of brands, so each
+//! brand's part of the documents about all brands is rendered once: its
+//! brands.json entry and llms.txt line with the brand ([`Listing`]), its
+//! index row, /status entry and error pages when its state changes
+//! ([`Views`]). Assembling concatenates them. Large documents are first
+//! published uncompressed, and [`compress_later`] names them so the reload
+//! loop can add their codings once the new snapshot is served.
 
 use super::{BrandState, Catalog};
 use crate::render::html::{IndexEntry, State};
 use crate::render::{self, Context, SCHEMA_PATH};
-use crate::snapshot::{CachePolicy, Resource, Snapshot, Stats};
+use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
 use crate::spec::diag::count;
-use crate::spec::Diagnostic;
+use crate::spec::{Brand, Diagnostic};
 use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Status<'a> {
-    service: &'static str,
-    version: &'static str,
-    ready: bool,
-    #[serde(flatten)]
-    reload: serde_json::Value,
-    brands: Vec<BrandStatus<'a>>,
-    unpublished: Vec<Unpublished>,
-    content_diagnostics: &'a [Diagnostic],
-    snapshot_bytes: usize,
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -37,16 +33,16 @@ struct BrandStatus<'a> {
     bytes: usize,
     errors: usize,
     warnings: usize,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: &'a [Diagnostic],
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Unpublished {
-    slug: String,
+struct Unpublished<'a> {
+    slug: &'a str,
     errors: usize,
     warnings: usize,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: &'a [Diagnostic],
 }
 
 #[derive(Serialize)]
@@ -61,14 +57,142 @@ struct BrandsEntry<'a> {
     links: render::spec_json::Links,
 }
 
-fn json(value: &impl Serialize) -> String {
-    let mut s = serde_json::to_string_pretty(value).unwrap_or_default();
-    s.push('\n');
-    s
+/// Pretty JSON of `value`, each line indented by `indent` spaces: an item
+/// of an array nested as deep, as `to_string_pretty` would write it there.
+fn nested_json(value: &impl Serialize, indent: usize) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let pad = " ".repeat(indent);
+    text.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
-/// One brand folder with every diagnostic of its latest attempt.
-type Judged<'c> = (&'c BrandState, Vec<Diagnostic>);
+/// A JSON array of pre-rendered items, at the nesting of a top-level member.
+fn json_array(items: &[&str]) -> String {
+    if items.is_empty() {
+        "[]".into()
+    } else {
+        format!("[\n{}\n  ]", items.join(",\n"))
+    }
+}
+
+/// A published brand's entries in the documents that list every brand,
+/// rendered once with the brand.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub(super) brands_json: String,
+    pub(super) llms_line: String,
+}
+
+impl Listing {
+    pub fn of(b: &Brand, ctx: &Context) -> Listing {
+        let entry = BrandsEntry {
+            slug: &b.slug,
+            name: &b.doc.name,
+            version: b.version.to_string(),
+            updated: b.updated.to_string(),
+            summary: b.doc.summary.as_deref(),
+            links: render::spec_json::links(b, ctx),
+        };
+        Listing {
+            brands_json: nested_json(&entry, 4),
+            llms_line: render::llms_txt::index_line(b, ctx),
+        }
+    }
+}
+
+/// What one brand folder shows in the index and /status, and the page that
+/// stands in for its own (a stale or unpublished brand's).
+#[derive(Debug)]
+struct View {
+    index_row: String,
+    status: String,
+    published: bool,
+    page: Option<Arc<Resource>>,
+}
+
+/// The views of the last assembly, by slug, each with the hash of what it
+/// shows: a brand whose state did not change is not rendered again.
+#[derive(Debug, Default)]
+pub struct Views {
+    by_slug: HashMap<String, (u64, Arc<View>)>,
+}
+
+impl Views {
+    fn get(&mut self, s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> Arc<View> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.attempted.hash(&mut h);
+        s.published.as_ref().map(|p| p.input).hash(&mut h);
+        diags.hash(&mut h);
+        ctx.hash(&mut h);
+        let key = h.finish();
+        if let Some((k, v)) = self.by_slug.get(&s.slug) {
+            if *k == key {
+                return v.clone();
+            }
+        }
+        let view = Arc::new(view_of(s, diags, ctx));
+        self.by_slug.insert(s.slug.clone(), (key, view.clone()));
+        view
+    }
+}
+
+fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
+    let (errors, warnings) = count(diags);
+    let state = match (&s.published, s.stale()) {
+        (None, _) => State::Unpublished,
+        (Some(_), true) => State::Stale,
+        (Some(_), false) => State::Ok,
+    };
+    let index_row = render::html::index_row(
+        &IndexEntry {
+            slug: &s.slug,
+            brand: s.published.as_ref().map(|p| p.brand.as_ref()),
+            state,
+            errors,
+        },
+        ctx,
+    );
+    let (status, page) = match &s.published {
+        Some(p) => {
+            let entry = BrandStatus {
+                slug: &s.slug,
+                version: p.brand.version.to_string(),
+                updated: p.brand.updated.to_string(),
+                state: if s.stale() { "stale" } else { "ok" },
+                bytes: p.resources.values().map(|r| r.memory()).sum(),
+                errors,
+                warnings,
+                diagnostics: diags,
+            };
+            let page = s.stale().then(|| {
+                let page = render::html::render_with_errors(&p.brand, ctx, diags);
+                Arc::new(page_resource(page, ctx))
+            });
+            (nested_json(&entry, 4), page)
+        }
+        None => {
+            let entry = Unpublished {
+                slug: &s.slug,
+                errors,
+                warnings,
+                diagnostics: diags,
+            };
+            let page = render::html::render_unpublished(&s.slug, ctx, diags);
+            (
+                nested_json(&entry, 4),
+                Some(Arc::new(page_resource(page, ctx))),
+            )
+        }
+    };
+    View {
+        index_row,
+        status,
+        published: s.published.is_some(),
+        page,
+    }
+}
 
 /// Assembles the snapshot: every brand's resources plus the global documents.
 /// `generation` counts builds (0: nothing built yet, so not ready); `report`
@@ -78,6 +202,7 @@ pub fn assemble(
     ctx: &Context,
     generation: u64,
     report: serde_json::Value,
+    views: &mut Views,
 ) -> Snapshot {
     // Ready once a build has happened; a snapshot assembled only to publish
     // a failure (say, a fetch before any content) serves /status but not /readyz.
@@ -86,101 +211,72 @@ pub fn assemble(
         generation,
         ..Snapshot::default()
     };
+    let published = catalog
+        .published()
+        .chain(catalog.pinned.values().filter_map(|p| p.published.as_ref()));
+    for p in published {
+        snap.brands.insert(p.key.clone(), p.resources.clone());
+    }
     for p in catalog.published() {
-        for (path, r) in &p.resources {
-            snap.resources.insert(path.clone(), r.clone());
-        }
         snap.demo.insert(p.brand.slug.clone(), p.demo.clone());
     }
-    for p in catalog.pinned.values() {
-        for (path, r) in p.published.iter().flat_map(|p| &p.resources) {
-            snap.resources.insert(path.clone(), r.clone());
-        }
-    }
-    let judged: Vec<Judged> = catalog
+    let shown: Vec<(&BrandState, Arc<View>)> = catalog
         .brands
         .values()
-        .map(|s| (s, catalog.brand_diagnostics(s)))
+        .map(|s| {
+            let diags = catalog.brand_diagnostics(s);
+            (s, views.get(s, &diags, ctx))
+        })
         .collect();
-    pages(&mut snap, &judged, ctx);
-    documents(&mut snap, catalog, ctx);
-    status(&mut snap, catalog, &judged, report);
-    snap
-}
-
-/// A stale brand's page carries its errors; an unpublished brand gets a
-/// page of its own, served with 404 to browsers; the index lists them all.
-fn pages(snap: &mut Snapshot, judged: &[Judged], ctx: &Context) {
-    for (s, diags) in judged {
-        let path = format!("/brand/{}", s.slug);
-        match &s.published {
-            Some(p) if s.stale() => {
-                let page = render::html::render_with_errors(&p.brand, ctx, diags);
-                snap.resources
-                    .insert(path, Arc::new(page_resource(page, ctx)));
-            }
-            Some(_) => {}
-            None => {
-                let page = render::html::render_unpublished(&s.slug, ctx, diags);
-                snap.unpublished
-                    .insert(path, Arc::new(page_resource(page, ctx)));
+    views
+        .by_slug
+        .retain(|slug, _| catalog.brands.contains_key(slug));
+    for (s, view) in &shown {
+        if let Some(page) = &view.page {
+            let path = format!("/brand/{}", s.slug);
+            if view.published {
+                snap.documents.insert(path, page.clone());
+            } else {
+                snap.unpublished.insert(path, page.clone());
             }
         }
     }
-    let entries: Vec<IndexEntry> = judged
-        .iter()
-        .map(|(s, diags)| IndexEntry {
-            slug: &s.slug,
-            brand: s.published.as_ref().map(|p| p.brand.as_ref()),
-            state: match (&s.published, s.stale()) {
-                (None, _) => State::Unpublished,
-                (Some(_), true) => State::Stale,
-                (Some(_), false) => State::Ok,
-            },
-            errors: count(diags).0,
-        })
-        .collect();
-    snap.resources.insert(
+    let rows: Vec<&str> = shown.iter().map(|(_, v)| v.index_row.as_str()).collect();
+    snap.documents.insert(
         "/".into(),
         Arc::new(page_resource(
-            render::html::render_index(&entries, ctx),
+            render::html::render_index_of(&rows, ctx),
             ctx,
         )),
     );
+    documents(&mut snap, catalog, ctx);
+    status(&mut snap, &shown, catalog, report);
+    snap
 }
 
 /// The documents about all brands: /brands.json, /llms.txt and the schema.
 fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context) {
-    let brands: Vec<&crate::spec::Brand> = catalog.published().map(|p| p.brand.as_ref()).collect();
-    let list: Vec<BrandsEntry> = brands
-        .iter()
-        .map(|b| BrandsEntry {
-            slug: &b.slug,
-            name: &b.doc.name,
-            version: b.version.to_string(),
-            updated: b.updated.to_string(),
-            summary: b.doc.summary.as_deref(),
-            links: render::spec_json::links(b, ctx),
-        })
-        .collect();
+    let listings: Vec<&Listing> = catalog.published().map(|p| &p.listing).collect();
+    let entries: Vec<&str> = listings.iter().map(|l| l.brands_json.as_str()).collect();
     let current = CachePolicy::Current(ctx.max_age);
-    snap.resources.insert(
+    snap.documents.insert(
         "/brands.json".into(),
-        Arc::new(Resource::new(
+        Arc::new(document(
             "application/json",
-            json(&serde_json::json!({ "brands": list })),
+            format!("{{\n  \"brands\": {}\n}}\n", json_array(&entries)),
             current,
         )),
     );
-    snap.resources.insert(
+    let lines: Vec<&str> = listings.iter().map(|l| l.llms_line.as_str()).collect();
+    snap.documents.insert(
         "/llms.txt".into(),
-        Arc::new(Resource::new(
+        Arc::new(document(
             "text/plain; charset=utf-8",
-            render::llms_txt::render_index(&brands, ctx),
+            render::llms_txt::render_index_of(&lines, ctx),
             current,
         )),
     );
-    snap.resources.insert(
+    snap.documents.insert(
         SCHEMA_PATH.into(),
         Arc::new(Resource::new(
             "application/schema+json",
@@ -191,70 +287,115 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context) {
 }
 
 /// /status, and the figures /metrics reads.
-fn status(snap: &mut Snapshot, catalog: &Catalog, judged: &[Judged], report: serde_json::Value) {
+fn status(
+    snap: &mut Snapshot,
+    shown: &[(&BrandState, Arc<View>)],
+    catalog: &Catalog,
+    report: serde_json::Value,
+) {
     let bytes = snap.memory();
-    let status = Status {
-        service: "marque",
-        version: env!("CARGO_PKG_VERSION"),
-        ready: snap.ready,
-        reload: report,
-        brands: judged
-            .iter()
-            .filter_map(|(s, diags)| {
-                let p = s.published.as_ref()?;
-                let (errors, warnings) = count(diags);
-                Some(BrandStatus {
-                    slug: &s.slug,
-                    version: p.brand.version.to_string(),
-                    updated: p.brand.updated.to_string(),
-                    state: if s.stale() { "stale" } else { "ok" },
-                    bytes: p.resources.iter().map(|(_, r)| r.memory()).sum(),
-                    errors,
-                    warnings,
-                    diagnostics: diags.clone(),
-                })
-            })
-            .collect(),
-        unpublished: judged
-            .iter()
-            .filter(|(s, _)| s.published.is_none())
-            .map(|(s, diags)| {
-                let (errors, warnings) = count(diags);
-                Unpublished {
-                    slug: s.slug.clone(),
-                    errors,
-                    warnings,
-                    diagnostics: diags.clone(),
-                }
-            })
-            .collect(),
-        content_diagnostics: &catalog.source_diagnostics,
-        snapshot_bytes: bytes,
-    };
+    let (ok, stale): (Vec<_>, Vec<_>) = shown
+        .iter()
+        .filter(|(s, _)| s.published.is_some())
+        .partition(|(s, _)| !s.stale());
+    let brands: Vec<&str> = shown
+        .iter()
+        .filter(|(_, v)| v.published)
+        .map(|(_, v)| v.status.as_str())
+        .collect();
+    let unpublished: Vec<&str> = shown
+        .iter()
+        .filter(|(_, v)| !v.published)
+        .map(|(_, v)| v.status.as_str())
+        .collect();
+    // Every member but the two long lists, as serde writes them; then the
+    // lists from each brand's pre-rendered entry.
+    let mut head = serde_json::Map::new();
+    head.insert("service".into(), "marque".into());
+    head.insert("version".into(), env!("CARGO_PKG_VERSION").into());
+    head.insert("ready".into(), snap.ready.into());
+    if let serde_json::Value::Object(members) = report {
+        head.extend(members);
+    }
+    let head = serde_json::to_string_pretty(&serde_json::Value::Object(head)).unwrap_or_default();
+    let mut text = head
+        .trim_end()
+        .strip_suffix('}')
+        .unwrap_or(&head)
+        .trim_end()
+        .to_string();
+    let diagnostics = serde_json::to_string_pretty(&catalog.source_diagnostics)
+        .unwrap_or_default()
+        .replace('\n', "\n  ");
+    text.push_str(&format!(
+        ",\n  \"brands\": {},\n  \"unpublished\": {},\n  \"contentDiagnostics\": {diagnostics},\n  \"snapshotBytes\": {bytes}\n}}\n",
+        json_array(&brands),
+        json_array(&unpublished),
+    ));
     snap.stats = Stats {
-        brands_ok: status.brands.iter().filter(|b| b.state == "ok").count(),
-        brands_stale: status.brands.iter().filter(|b| b.state == "stale").count(),
-        brands_unpublished: status.unpublished.len(),
+        brands_ok: ok.len(),
+        brands_stale: stale.len(),
+        brands_unpublished: unpublished.len(),
         bytes,
-        brand_bytes: status
-            .brands
-            .iter()
-            .map(|b| (b.slug.to_string(), b.bytes))
+        brand_bytes: catalog
+            .published()
+            .map(|p| {
+                (
+                    p.brand.slug.clone(),
+                    p.resources.values().map(|r| r.memory()).sum(),
+                )
+            })
             .collect(),
         ..Stats::default()
     };
-    snap.resources.insert(
+    snap.documents.insert(
         "/status".into(),
-        Arc::new(Resource::new(
-            "application/json",
-            json(&status),
-            CachePolicy::NoStore,
-        )),
+        Arc::new(document("application/json", text, CachePolicy::NoStore)),
     );
 }
 
+/// A document rebuilt on every reload: compressed while small; once large
+/// (the index of thousands of brands) published as it is, and compressed
+/// after the snapshot is served (see [`compress_later`]).
+fn document(content_type: &str, body: String, cache: CachePolicy) -> Resource {
+    let effort = if body.len() > LARGE {
+        Effort::None
+    } else {
+        Effort::Best
+    };
+    Resource::with_effort(content_type, body, cache, effort)
+}
+
+/// The documents of `snap` published uncompressed because they are large,
+/// with their codings, compressed now: swap them into a copy of the
+/// snapshot to serve them compressed. Empty when there is nothing to do.
+/// /status (`no-store`, for operators) is not among them.
+pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
+    snap.documents
+        .iter()
+        .filter(|(path, r)| {
+            path.as_str() != "/status"
+                && r.gzip.is_none()
+                && r.br.is_none()
+                && r.identity.body.len() > LARGE
+        })
+        .map(|(path, r)| {
+            let mut compressed = Resource::with_effort(
+                r.content_type
+                    .to_str()
+                    .unwrap_or("application/octet-stream"),
+                r.identity.body.clone(),
+                r.cache,
+                Effort::Fast,
+            );
+            compressed.headers = r.headers.clone();
+            (path.clone(), Arc::new(compressed))
+        })
+        .collect()
+}
+
 fn page_resource(page: render::html::Page, ctx: &Context) -> Resource {
-    Resource::new(
+    document(
         "text/html; charset=utf-8",
         page.body,
         CachePolicy::Current(ctx.max_age),

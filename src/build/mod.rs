@@ -14,16 +14,18 @@
 //! in as bytes, today's date and the previous catalog come in as values.
 
 mod assemble;
+pub mod cache;
 mod jobs;
 
-pub use assemble::assemble;
+pub use assemble::{assemble, compress_later, Listing, Views};
 
 use crate::render::{self, Context, Surface};
-use crate::snapshot::{CachePolicy, DemoBrand, Resource};
+use crate::snapshot::{CachePolicy, DemoBrand, Effort, Resource, Resources};
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_error, has_errors, Severity};
 use crate::spec::json::{locate, Anchor};
 use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
+use bytes::Bytes;
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -36,9 +38,58 @@ pub struct Published {
     pub brand: Arc<Brand>,
     /// Hash of the brand's input and the render context it was rendered with.
     pub input: [u8; 32],
-    pub resources: Vec<(String, Arc<Resource>)>,
+    /// Its key in paths: `acme`, or `acme@1.2.0` for a released version.
+    pub key: String,
+    pub resources: Arc<Resources>,
+    /// Its entries in the documents that list every brand, rendered with it.
+    pub listing: Listing,
     /// The prompt kit and spec.md, for the demo endpoint.
     pub demo: Arc<DemoBrand>,
+    /// False while its bodies wait to be compressed (see `Reloader::finish`).
+    pub compressed: bool,
+    /// Warnings of rendering (what a surface left out), kept for the render cache.
+    pub warnings: Vec<Diagnostic>,
+    /// Taken from the render cache rather than rendered.
+    pub from_cache: bool,
+}
+
+impl Published {
+    /// This render with every body compressed that was published without.
+    pub fn compress(&self) -> Published {
+        let resources = self
+            .resources
+            .iter()
+            .map(|(path, r)| {
+                let done = r.gzip.is_some() || r.br.is_some();
+                let r = if done {
+                    r.clone()
+                } else {
+                    let mut c = Resource::with_effort(
+                        r.content_type
+                            .to_str()
+                            .unwrap_or("application/octet-stream"),
+                        r.identity.body.clone(),
+                        r.cache,
+                        Effort::Best,
+                    );
+                    c.headers = r.headers.clone();
+                    Arc::new(c)
+                };
+                (path.clone(), r)
+            })
+            .collect();
+        Published {
+            brand: self.brand.clone(),
+            input: self.input,
+            key: self.key.clone(),
+            resources: Arc::new(resources),
+            listing: self.listing.clone(),
+            demo: self.demo.clone(),
+            compressed: true,
+            warnings: self.warnings.clone(),
+            from_cache: self.from_cache,
+        }
+    }
 }
 
 /// What marque knows of one brand folder.
@@ -77,6 +128,25 @@ pub struct Catalog {
     pub pinned: BTreeMap<String, PinnedState>,
     /// Problems reading the content that belong to no brand folder.
     pub source_diagnostics: Vec<Diagnostic>,
+    /// What the build that made this catalog did.
+    pub work: Work,
+}
+
+/// What one build did: how much of the content it read, checked and
+/// rendered, and how much it kept. /status shows it for the last reload.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Work {
+    /// Brand folders read anew (the others were kept from the read before).
+    pub read: usize,
+    /// Brands and released versions validated again (their input changed).
+    pub checked: usize,
+    /// Of those, rendered.
+    pub rendered: usize,
+    /// Of those, taken from the render cache instead.
+    pub from_cache: usize,
+    /// Brands and released versions kept as they were (input unchanged).
+    pub kept: usize,
 }
 
 impl Catalog {
@@ -146,6 +216,10 @@ pub struct BuildOptions {
     /// Longest a brand's validation and render may take before it is left
     /// behind and marked stale.
     pub budget: Duration,
+    /// How hard to compress the bodies (`Effort::None` for `marque check`).
+    pub effort: Effort,
+    /// Rendered brands kept on disk across restarts, if any.
+    pub cache: Option<cache::RenderCache>,
     #[doc(hidden)]
     pub fault: Option<Fault>,
 }
@@ -154,6 +228,8 @@ impl Default for BuildOptions {
     fn default() -> BuildOptions {
         BuildOptions {
             budget: Duration::from_secs(10),
+            effort: Effort::Best,
+            cache: None,
             fault: None,
         }
     }
@@ -162,6 +238,9 @@ impl Default for BuildOptions {
 /// Hash of everything that decides a brand's render.
 fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
     let mut h = Sha256::new();
+    // The slug too: two folders with the same files are two brands.
+    h.update(files.slug.as_bytes());
+    h.update([0]);
     h.update(files.digest());
     h.update(ctx.public_url.as_bytes());
     h.update([0]);
@@ -190,6 +269,9 @@ pub fn build_catalog(
 ) -> Catalog {
     let mut next = Catalog::default();
     let (kinds, work) = plan(content, ctx, today, previous, opts, &mut next);
+    next.work.read = content.read;
+    next.work.kept = next.brands.len() + next.pinned.len();
+    next.work.checked = work.len();
     for (kind, outcome) in kinds.into_iter().zip(jobs::run(work, opts.budget)) {
         settle(&mut next, previous, kind, outcome, opts.budget);
     }
@@ -232,14 +314,12 @@ fn plan(
             next.brands.insert(files.slug.clone(), p.clone());
             continue;
         }
-        let (files, ctx, fault) = (files.clone(), ctx.clone(), opts.fault.clone());
+        let (files, ctx, opts) = (files.clone(), ctx.clone(), opts.clone());
         kinds.push(Kind::Brand {
             slug: files.slug.clone(),
             input: hash,
         });
-        work.push(Box::new(move || {
-            attempt(&files, &ctx, today, hash, fault.as_ref())
-        }));
+        work.push(Box::new(move || attempt(&files, &ctx, today, hash, &opts)));
     }
     for pin in &content.pinned {
         let key = format!("{}@{}", pin.files.slug, pin.release.version);
@@ -256,12 +336,16 @@ fn plan(
         pinned_ctx.live_reload = false;
         let pin: Arc<Pinned> = pin.clone();
         let hash = input_hash(&pin.files, &pinned_ctx, today);
+        let opts = BuildOptions {
+            fault: None,
+            ..opts.clone()
+        };
         kinds.push(Kind::Pinned {
             key,
             commit: pin.release.commit.clone(),
         });
         work.push(Box::new(move || {
-            attempt(&pin.files, &pinned_ctx, today, hash, None)
+            attempt(&pin.files, &pinned_ctx, today, hash, &opts)
         }));
     }
     (kinds, work)
@@ -281,7 +365,16 @@ fn settle(
         Kind::Pinned { key, .. } => brand_of(key).to_string(),
     };
     let (published, diagnostics) = match outcome {
-        jobs::Outcome::Done(r) => r,
+        jobs::Outcome::Done(r) => {
+            if let Some(p) = &r.0 {
+                if p.from_cache {
+                    next.work.from_cache += 1;
+                } else {
+                    next.work.rendered += 1;
+                }
+            }
+            r
+        }
         jobs::Outcome::Panicked(message) => (
             None,
             vec![file_error(
@@ -333,26 +426,61 @@ fn brand_of(key: &str) -> &str {
     key.split('@').next().unwrap_or(key)
 }
 
-/// Validates one brand and, when it has no errors, renders it.
+/// Validates one brand and, when it has no errors, renders it (or takes its
+/// render from the cache, when one was kept for exactly this input).
 fn attempt(
     files: &BrandFiles,
     ctx: &Context,
     today: NaiveDate,
     input: [u8; 32],
-    fault: Option<&Fault>,
+    opts: &BuildOptions,
 ) -> (Option<Arc<Published>>, Vec<Diagnostic>) {
     let (brand, mut diagnostics) = parse_brand(files, today);
     let Some(brand) = brand else {
         return (None, diagnostics);
     };
-    match fault {
+    match &opts.fault {
         Some(Fault::Panic(s)) if *s == files.slug => panic!("injected fault in {s}"),
         Some(Fault::Stall(s, d)) if *s == files.slug => std::thread::sleep(*d),
         _ => {}
     }
-    let (published, mut warnings) = render_brand(brand, ctx, input, files);
-    diagnostics.append(&mut warnings);
+    if let Some(entry) = opts.cache.as_ref().and_then(|c| c.load(&input)) {
+        diagnostics.extend(entry.warnings.iter().cloned());
+        return (
+            Some(Arc::new(from_cache(brand, ctx, input, entry))),
+            diagnostics,
+        );
+    }
+    let (published, warnings) = render_brand(brand, ctx, input, files, opts.effort);
+    diagnostics.extend(warnings);
     (Some(Arc::new(published)), diagnostics)
+}
+
+/// A brand's render as the cache kept it.
+fn from_cache(brand: Brand, ctx: &Context, input: [u8; 32], entry: cache::Entry) -> Published {
+    let key = ctx.brand_key(&brand.slug);
+    let spec_md = entry
+        .resources
+        .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
+        .map(|r| String::from_utf8_lossy(&r.identity.body).into_owned())
+        .unwrap_or_default();
+    let demo = Arc::new(DemoBrand {
+        slug: brand.slug.clone(),
+        version: brand.version.to_string(),
+        spec_md,
+        prompts: brand.doc.prompt_kit.prompts.clone(),
+    });
+    Published {
+        brand: Arc::new(brand),
+        input,
+        key,
+        resources: Arc::new(entry.resources),
+        listing: entry.listing,
+        demo,
+        compressed: true,
+        warnings: entry.warnings,
+        from_cache: true,
+    }
 }
 
 /// Renders every surface of one valid brand. Returns what a surface had to
@@ -362,17 +490,17 @@ pub fn render_brand(
     ctx: &Context,
     input: [u8; 32],
     files: &BrandFiles,
+    effort: Effort,
 ) -> (Published, Vec<Diagnostic>) {
+    let resource =
+        |media: &str, body: Bytes| Resource::with_effort(media, body, policy_of(ctx), effort);
     let s = brand.slug.clone();
     // A released version lives under `<slug>@<version>` and never changes.
     let key = ctx.brand_key(&s);
-    let policy = if ctx.pin.is_some() {
-        CachePolicy::Immutable
-    } else {
-        CachePolicy::Current(ctx.max_age)
+    let mut resources = Resources::new();
+    let mut add = |path: String, r: Resource| {
+        resources.insert(path, Arc::new(r));
     };
-    let mut resources = Vec::new();
-    let mut add = |path: String, r: Resource| resources.push((path, Arc::new(r)));
     let figma = render::figma::render(&brand, ctx);
     let spec_md = render::spec_md::render(&brand, ctx);
     for surface in Surface::ALL {
@@ -384,7 +512,7 @@ pub fn render_brand(
         };
         add(
             format!("/brand/{key}/{}", surface.file()),
-            Resource::new(surface.media_type(), body, policy),
+            resource(surface.media_type(), body.into()),
         );
     }
     if ctx.pin.is_none() {
@@ -392,30 +520,29 @@ pub fn render_brand(
         let json = render::changelog::render_json(&s, &brand.version, &brand.releases);
         add(
             format!("/brand/{s}/changelog.md"),
-            Resource::new("text/markdown; charset=utf-8", md, policy),
+            resource("text/markdown; charset=utf-8", md.into()),
         );
         add(
             format!("/brand/{s}/changelog.json"),
-            Resource::new("application/json", json, policy),
+            resource("application/json", json.into()),
         );
     }
     let page = render::html::render(&brand, ctx);
     add(
         format!("/brand/{key}"),
-        Resource::new("text/html; charset=utf-8", page.body, policy)
+        resource("text/html; charset=utf-8", page.body.into())
             .with_header("content-security-policy", &page.csp),
     );
     add(
         format!("/embed/brand/{key}"),
-        Resource::new(
+        resource(
             "text/javascript; charset=utf-8",
-            render::embed::render(&brand, ctx),
-            policy,
+            render::embed::render(&brand, ctx).into(),
         ),
     );
     for (path, bytes) in &brand.assets {
         let media = crate::snapshot::media_type_of(path);
-        let mut r = Resource::new(media, bytes.clone(), policy);
+        let mut r = resource(media, bytes.clone());
         if media == "image/svg+xml" {
             // An SVG opened directly is a document that could run script; forbid it.
             r = r.with_header(
@@ -432,15 +559,30 @@ pub fn render_brand(
         spec_md,
         prompts: brand.doc.prompt_kit.prompts.clone(),
     });
+    let listing = Listing::of(&brand, ctx);
     (
         Published {
             brand: Arc::new(brand),
             input,
-            resources,
+            key,
+            resources: Arc::new(resources),
+            listing,
             demo,
+            compressed: effort != Effort::None,
+            from_cache: false,
+            warnings: warnings.clone(),
         },
         warnings,
     )
+}
+
+/// How a brand's documents may be cached: a released version never changes.
+fn policy_of(ctx: &Context) -> CachePolicy {
+    if ctx.pin.is_some() {
+        CachePolicy::Immutable
+    } else {
+        CachePolicy::Current(ctx.max_age)
+    }
 }
 
 /// A warning for each token a surface had to leave out, at the token in tokens.json.

@@ -515,9 +515,58 @@ pub struct IndexEntry<'a> {
     pub errors: usize,
 }
 
+/// One brand folder's row of the index.
+pub fn index_row(e: &IndexEntry<'_>, ctx: &Context) -> String {
+    let badge = match e.state {
+        State::Ok => String::new(),
+        State::Stale => format!(
+            "<span class=\"badge stale\" title=\"the last good version is served\">stale: {} error(s)</span>",
+            e.errors
+        ),
+        State::Unpublished => format!(
+            "<span class=\"badge unpublished\">not published: {} error(s)</span>",
+            e.errors
+        ),
+    };
+    let page = html(&ctx.brand_url(e.slug, ""));
+    match e.brand {
+        Some(b) => {
+            let links: Vec<String> = Surface::ALL
+                .iter()
+                .map(|f| {
+                    format!(
+                        "<a href=\"{}\">{}</a>",
+                        html(&ctx.brand_url(&b.slug, f.file())),
+                        f.file()
+                    )
+                })
+                .collect();
+            format!(
+                "<tr><td><a href=\"{page}\"><strong>{}</strong></a>{badge}<br><code class=\"slug\">{}</code><br>{}</td><td>{} as of {}</td><td>{}</td></tr>\n",
+                html(&b.doc.name),
+                html(e.slug),
+                html(b.doc.summary.as_deref().unwrap_or("")),
+                html(&b.version.to_string()),
+                b.updated,
+                links.join(" · ")
+            )
+        }
+        None => format!(
+            "<tr><td><a href=\"{page}\"><code>{}</code></a>{badge}</td><td>—</td><td>—</td></tr>\n",
+            html(e.slug)
+        ),
+    }
+}
+
 /// The index page at `/`, listing every brand folder with its slug and
 /// state, so two copies of a brand, or a broken new one, can be told apart.
 pub fn render_index(entries: &[IndexEntry<'_>], ctx: &Context) -> Page {
+    let rows: Vec<String> = entries.iter().map(|e| index_row(e, ctx)).collect();
+    render_index_of(&rows.iter().map(String::as_str).collect::<Vec<_>>(), ctx)
+}
+
+/// The index page from each brand's row (see [`index_row`]).
+pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
     let mut o = String::new();
     head(
         &mut o,
@@ -531,52 +580,10 @@ pub fn render_index(entries: &[IndexEntry<'_>], ctx: &Context) -> Page {
         "",
     );
     o.push_str("<header><div class=\"inner\"><h1>Brand books</h1><p>Specs for language models, design tokens for code and Figma, and prompt kits: one URL each.</p></div></header>\n<main><section><table><thead><tr><th>Brand</th><th>Version</th><th>Surfaces</th></tr></thead><tbody>\n");
-    for e in entries {
-        let badge = match e.state {
-            State::Ok => String::new(),
-            State::Stale => format!(
-                "<span class=\"badge stale\" title=\"the last good version is served\">stale: {} error(s)</span>",
-                e.errors
-            ),
-            State::Unpublished => format!(
-                "<span class=\"badge unpublished\">not published: {} error(s)</span>",
-                e.errors
-            ),
-        };
-        let page = html(&ctx.brand_url(e.slug, ""));
-        match e.brand {
-            Some(b) => {
-                let links: Vec<String> = Surface::ALL
-                    .iter()
-                    .map(|f| {
-                        format!(
-                            "<a href=\"{}\">{}</a>",
-                            html(&ctx.brand_url(&b.slug, f.file())),
-                            f.file()
-                        )
-                    })
-                    .collect();
-                let _ = writeln!(
-                    o,
-                    "<tr><td><a href=\"{page}\"><strong>{}</strong></a>{badge}<br><code class=\"slug\">{}</code><br>{}</td><td>{} as of {}</td><td>{}</td></tr>",
-                    html(&b.doc.name),
-                    html(e.slug),
-                    html(b.doc.summary.as_deref().unwrap_or("")),
-                    html(&b.version.to_string()),
-                    b.updated,
-                    links.join(" · ")
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    o,
-                    "<tr><td><a href=\"{page}\"><code>{}</code></a>{badge}</td><td>—</td><td>—</td></tr>",
-                    html(e.slug)
-                );
-            }
-        }
+    for row in rows {
+        o.push_str(row);
     }
-    if entries.is_empty() {
+    if rows.is_empty() {
         o.push_str("<tr><td colspan=\"3\">No brands are published yet.</td></tr>\n");
     }
     o.push_str("</tbody></table></section></main>\n");

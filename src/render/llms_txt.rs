@@ -81,29 +81,39 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     o
 }
 
+/// One brand's line in the root `/llms.txt`.
+pub fn index_line(b: &Brand, ctx: &Context) -> String {
+    let summary = b.doc.summary.as_deref().map(text).unwrap_or_default();
+    let sep = if summary.is_empty() {
+        String::new()
+    } else {
+        format!(": {summary}")
+    };
+    format!(
+        "- [{}]({}){sep}\n",
+        text(&b.doc.name),
+        ctx.brand_url(&b.slug, "llms.txt")
+    )
+}
+
 /// The root `/llms.txt`, listing every brand.
 pub fn render_index(brands: &[&Brand], ctx: &Context) -> String {
+    let lines: Vec<String> = brands.iter().map(|b| index_line(b, ctx)).collect();
+    render_index_of(&lines.iter().map(String::as_str).collect::<Vec<_>>(), ctx)
+}
+
+/// The root `/llms.txt` from each brand's line (see [`index_line`]).
+pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
     let mut o = String::from("# Brand books\n\n");
     let _ = writeln!(
         o,
         "> Machine-readable brand books published by marque: {} brand{}, each with a spec for language models, design tokens and a prompt kit.\n",
-        brands.len(),
-        if brands.len() == 1 { "" } else { "s" }
+        lines.len(),
+        if lines.len() == 1 { "" } else { "s" }
     );
     o.push_str("Each brand has its own llms.txt with every surface.\n\n## Brands\n\n");
-    for b in brands {
-        let summary = b.doc.summary.as_deref().map(text).unwrap_or_default();
-        let sep = if summary.is_empty() {
-            String::new()
-        } else {
-            format!(": {summary}")
-        };
-        let _ = writeln!(
-            o,
-            "- [{}]({}){sep}",
-            text(&b.doc.name),
-            ctx.brand_url(&b.slug, "llms.txt")
-        );
+    for line in lines {
+        o.push_str(line);
     }
     o.push_str("\n## Optional\n\n");
     let _ = writeln!(

@@ -13,8 +13,8 @@ pub mod spec_json;
 pub mod spec_md;
 pub mod tokens_css;
 
-/// What a render needs besides the brand: where it is published, and from which revision.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a render needs besides the brand: where it is published, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Context {
     /// Absolute base URL without a trailing slash, e.g. `https://brand.example.com`.
     pub public_url: String,

@@ -34,6 +34,8 @@ pub struct DirSource {
     history: Option<super::git::History>,
     /// Whether the folder lies in a git work tree whose tags give releases.
     in_git: Option<bool>,
+    /// Brand folders read by the last read_all or reread.
+    last_read: usize,
 }
 
 impl DirSource {
@@ -43,6 +45,7 @@ impl DirSource {
             brands: BTreeMap::new(),
             history: None,
             in_git: None,
+            last_read: 0,
         }
     }
 
@@ -64,12 +67,16 @@ impl DirSource {
     /// content folder itself cannot be read.
     pub fn read_all(&mut self) -> Result<()> {
         let slugs = list_brands(&self.root)?;
-        self.brands.clear();
-        for slug in slugs {
-            if let Some(files) = read_brand(&self.root, &slug) {
-                self.brands.insert(slug, Arc::new(files));
-            }
-        }
+        self.last_read = slugs.len();
+        // Thousands of folders: read from every core.
+        let root = &self.root;
+        self.brands = {
+            use rayon::prelude::*;
+            slugs
+                .into_par_iter()
+                .filter_map(|slug| Some((slug.clone(), Arc::new(read_brand(root, &slug)?))))
+                .collect()
+        };
         self.read_tags();
         Ok(())
     }
@@ -80,6 +87,7 @@ impl DirSource {
         if !self.root.is_dir() {
             anyhow::bail!("cannot read content folder {}", self.root.display());
         }
+        self.last_read = slugs.len();
         for slug in slugs {
             let is_brand = !is_ignored(&[slug.as_str()]) && holds_brand_json(&self.root, slug);
             match is_brand.then(|| read_brand(&self.root, slug)).flatten() {
@@ -133,6 +141,7 @@ impl DirSource {
                 .filter(|p| slugs.contains(p.files.slug.as_str()))
                 .collect(),
             brands,
+            read: self.last_read,
         }
     }
 }

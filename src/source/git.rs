@@ -96,7 +96,12 @@ impl GitSource {
         let before = self.history.as_ref().map(|h| h.tags.clone());
         let history = History::read(repo, &self.prefix, self.history.take());
         changed.tags = before.as_ref() != Some(&history.tags);
-        let content = history.content(self.brands.values().map(|(_, f)| f));
+        let mut content = history.content(self.brands.values().map(|(_, f)| f));
+        content.read = changed
+            .brands
+            .iter()
+            .filter(|s| self.brands.contains_key(*s))
+            .count();
         self.history = Some(history);
         Ok((content, changed))
     }
@@ -399,6 +404,7 @@ impl History {
                 .cloned()
                 .collect(),
             brands,
+            read: 0,
         }
     }
 }

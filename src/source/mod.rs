@@ -21,6 +21,9 @@ pub struct Content {
     pub diagnostics: Vec<Diagnostic>,
     /// Released versions, when the content comes from (or lives in) git.
     pub pinned: Vec<Arc<Pinned>>,
+    /// How many brand folders were read anew for this content (the others
+    /// were kept from the read before).
+    pub read: usize,
 }
 
 /// A released version's files, to render at `/brand/<slug>@<version>/…`.

@@ -135,48 +135,64 @@ fn strip_position(msg: &str) -> &str {
 /// Enforces the nesting and key-length limits before anything else walks
 /// the document: a member whose key is too long is reported at its object
 /// and removed, a value nested too deeply is reported and replaced by null.
-/// Iterative, so no document can exhaust the stack here.
+/// A pointer is only written when there is something to report.
 fn enforce_limits(value: &mut Value, d: &mut FileDiags<'_>) {
-    let mut stack: Vec<(&mut Value, String, usize)> = vec![(value, String::new(), 0)];
-    while let Some((v, pointer, depth)) = stack.pop() {
-        if depth >= MAX_JSON_DEPTH && (v.is_object() || v.is_array()) {
+    fn pointer(path: &[String]) -> String {
+        path.iter()
+            .map(|t| format!("/{}", super::json::escape_token(t)))
+            .collect()
+    }
+    fn walk(v: &mut Value, path: &mut Vec<String>, d: &mut FileDiags<'_>) {
+        if path.len() >= MAX_JSON_DEPTH && (v.is_object() || v.is_array()) {
             d.error(
-                &pointer,
+                &pointer(path),
                 format!("values are nested more than {MAX_JSON_DEPTH} levels deep here; what lies deeper is not read"),
             );
             *v = Value::Null;
-            continue;
+            return;
         }
         match v {
             Value::Object(map) => {
-                let long: Vec<String> = map
-                    .keys()
-                    .filter(|k| k.chars().count() > MAX_KEY_CHARS)
-                    .cloned()
-                    .collect();
-                for k in long {
-                    d.error(
-                        &pointer,
-                        format!(
-                            "a key of {} characters ({}); keys may have at most {MAX_KEY_CHARS}, so the member is not read",
-                            k.chars().count(),
-                            quoted(&k)
-                        ),
-                    );
-                    map.remove(&k);
+                if map.keys().any(|k| k.len() > MAX_KEY_CHARS) {
+                    let long: Vec<String> = map
+                        .keys()
+                        .filter(|k| k.chars().count() > MAX_KEY_CHARS)
+                        .cloned()
+                        .collect();
+                    for k in long {
+                        d.error(
+                            &pointer(path),
+                            format!(
+                                "a key of {} characters ({}); keys may have at most {MAX_KEY_CHARS}, so the member is not read",
+                                k.chars().count(),
+                                quoted(&k)
+                            ),
+                        );
+                        map.remove(&k);
+                    }
                 }
                 for (k, child) in map.iter_mut() {
-                    stack.push((child, join(&pointer, k), depth + 1));
+                    if child.is_object() || child.is_array() {
+                        path.push(k.clone());
+                        walk(child, path, d);
+                        path.pop();
+                    }
                 }
             }
             Value::Array(items) => {
                 for (i, child) in items.iter_mut().enumerate() {
-                    stack.push((child, format!("{pointer}/{i}"), depth + 1));
+                    if child.is_object() || child.is_array() {
+                        path.push(i.to_string());
+                        walk(child, path, d);
+                        path.pop();
+                    }
                 }
             }
             _ => {}
         }
     }
+    // serde_json refuses documents nested over 128 levels, so this recursion is bounded.
+    walk(value, &mut Vec::new(), d);
 }
 
 /// True when a read problem already names `file` (so "missing" would say it twice).

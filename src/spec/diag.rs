@@ -8,10 +8,10 @@
 
 use super::json::{locate, Anchor, Pos};
 use super::limits::MAX_DIAGNOSTICS_PER_FILE;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -28,7 +28,7 @@ impl Severity {
 }
 
 /// One problem, as `marque check` prints it and `/status` reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// The brand's slug (the top-level folder name).

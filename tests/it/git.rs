@@ -598,3 +598,29 @@ fn the_documents_about_all_brands_match_their_golden_copies() {
         serde_json::to_string_pretty(&status).unwrap()
     );
 }
+
+#[test]
+fn a_push_rerenders_only_the_brands_whose_folders_changed() {
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "Spring palette", 1);
+    let g = serve_git(&remote.url(), None);
+    let app = &g.app;
+    assert_eq!(
+        status(app)["lastBuild"],
+        serde_json::json!({"read": 2, "checked": 3, "rendered": 3, "fromCache": 0, "kept": 0}),
+        "the first build reads both brands and renders them and the release"
+    );
+
+    remote.edit("lumen-health/BRAND_BOOK.md", "# ", "# Edited: ");
+    let head = remote.commit("Retitle the Lumen book", 2);
+    push_hook(app);
+    app.wait_until(
+        |a| status(a)["revision"] == head.to_string(),
+        "the push is served",
+    );
+    assert_eq!(
+        status(app)["lastBuild"],
+        serde_json::json!({"read": 1, "checked": 1, "rendered": 1, "fromCache": 0, "kept": 2}),
+        "only lumen-health's folder changed: northwind and its release are kept"
+    );
+}

@@ -15,6 +15,8 @@ pub struct TestApp {
     pub public_url: String,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The render cache folder the helper made for this app, removed with it.
+    own_cache: Option<PathBuf>,
 }
 
 impl Drop for TestApp {
@@ -24,6 +26,9 @@ impl Drop for TestApp {
         }
         if let Some(t) = self.thread.take() {
             let _ = t.join();
+        }
+        if let Some(dir) = self.own_cache.take() {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
@@ -38,6 +43,7 @@ pub fn serve_args(content: &Path) -> ServeArgs {
         content: content.to_path_buf(),
         listen: "127.0.0.1:0".parse().unwrap(),
         public_url: None,
+        compress_before_ready: true,
         ..ServeArgs::default()
     }
 }
@@ -52,7 +58,18 @@ pub fn spawn_with(args: ServeArgs) -> TestApp {
 }
 
 /// Starts marque; with `wait_ready`, waits until `/readyz` answers 200.
-pub fn spawn_with_readiness(args: ServeArgs, wait_ready: bool) -> TestApp {
+pub fn spawn_with_readiness(mut args: ServeArgs, wait_ready: bool) -> TestApp {
+    // Each app gets a render cache of its own (not the default one in the
+    // working directory), unless the test chose one.
+    let own_cache = (args.cache_dir == ServeArgs::default().cache_dir).then(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("marque-cache")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap()
+            .keep();
+        args.cache_dir = dir.clone();
+        dir
+    });
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let (ready_tx, ready_rx) = mpsc::channel();
     let thread = std::thread::spawn(move || {
@@ -82,6 +99,7 @@ pub fn spawn_with_readiness(args: ServeArgs, wait_ready: bool) -> TestApp {
         public_url,
         shutdown: Some(tx),
         thread: Some(thread),
+        own_cache,
     };
     if wait_ready {
         app.wait_until(|a| a.get("/readyz").status == 200, "server becomes ready");

@@ -16,5 +16,6 @@ mod http_rules;
 mod llm_mock;
 mod reference;
 mod reload;
+mod scale;
 mod surfaces;
 mod validation;

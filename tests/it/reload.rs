@@ -6,12 +6,12 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-struct Workspace {
+pub struct Workspace {
     _dir: tempfile::TempDir,
-    root: PathBuf,
+    pub root: PathBuf,
 }
 
-fn workspace() -> Workspace {
+pub fn workspace() -> Workspace {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
     copy_dir(&example_content(), &root);
@@ -19,7 +19,7 @@ fn workspace() -> Workspace {
 }
 
 /// Saves like an editor does: write a temporary file, then rename it over the target.
-fn save(path: &Path, text: &str) {
+pub fn save(path: &Path, text: &str) {
     let tmp = path.with_file_name(format!(
         ".{}.tmp",
         path.file_name().unwrap().to_str().unwrap()
@@ -28,7 +28,7 @@ fn save(path: &Path, text: &str) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
-fn edit(path: &Path, from: &str, to: &str) {
+pub fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{} contains {from:?}", path.display());
     save(path, &text.replacen(from, to, 1));

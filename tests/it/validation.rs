@@ -420,8 +420,7 @@ fn one_broken_brand_never_affects_another() {
             files("good", BRAND, TOKENS).into(),
             files("bad", &BRAND.replacen("\"1.2.0\"", "\"1.2\"", 1), TOKENS).into(),
         ],
-        diagnostics: vec![],
-        pinned: vec![],
+        ..Content::default()
     };
     let catalog = build_catalog(
         &content,

@@ -1,0 +1,184 @@
+//! Work proportional to the change: a save reads and renders only its brand,
+//! a restart with unchanged content renders nothing (the render cache), and
+//! a damaged cache entry is rendered again, never served.
+
+use crate::helpers::*;
+use crate::reload::{edit, workspace};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// What the last build did, as /status reports it.
+fn last_build(app: &TestApp) -> Value {
+    app.get("/status").json()["lastBuild"].clone()
+}
+
+fn generation(app: &TestApp) -> u64 {
+    app.get("/status").json()["generation"].as_u64().unwrap()
+}
+
+/// `n` copies of northwind next to the example brands.
+fn many_brands(root: &Path, n: usize) {
+    for i in 0..n {
+        copy_dir(&root.join("northwind"), &root.join(format!("brand-{i:02}")));
+    }
+}
+
+#[test]
+fn a_save_in_one_of_many_brands_reads_and_renders_only_that_brand() {
+    let ws = workspace();
+    many_brands(&ws.root, 20);
+    let app = spawn_app(&ws.root);
+    let brands = 22;
+    assert_eq!(
+        last_build(&app),
+        json!({"read": brands, "checked": brands, "rendered": brands, "fromCache": 0, "kept": 0}),
+        "the first build reads and renders everything"
+    );
+
+    let before = generation(&app);
+    edit(&ws.root.join("brand-07/BRAND_BOOK.md"), "# ", "# Edited: ");
+    app.wait_until(|a| generation(a) > before, "the edit is served");
+    assert_eq!(
+        last_build(&app),
+        json!({"read": 1, "checked": 1, "rendered": 1, "fromCache": 0, "kept": brands - 1}),
+        "one saved brand is read and rendered; the other {} are kept",
+        brands - 1
+    );
+
+    // A change at the top of the content folder says nothing of which brand
+    // changed: everything is read again (and only the edited brand, whose
+    // input changed, is rendered).
+    let before = generation(&app);
+    std::fs::write(ws.root.join("NOTES.txt"), "not a brand").unwrap();
+    edit(&ws.root.join("brand-11/BRAND_BOOK.md"), "# ", "# Edited: ");
+    app.wait_until(|a| generation(a) > before, "the edit is served");
+    let work = last_build(&app);
+    assert_eq!(
+        work["read"], brands,
+        "a top-level change reads every brand: {work}"
+    );
+    assert_eq!(work["rendered"], 1, "{work}");
+}
+
+/// The render cache of `dir`: its entries.
+fn cache_entries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir.join("render")) else {
+        return Vec::new();
+    };
+    let mut entries: Vec<PathBuf> = read.map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    entries
+}
+
+fn serve_with_cache(content: &Path, cache: &Path) -> TestApp {
+    let mut args = serve_args(content);
+    args.cache_dir = cache.to_path_buf();
+    // Renders name the public URL, so a warm start needs the same one (the
+    // port changes from run to run).
+    args.public_url = Some("https://brands.example.com".into());
+    spawn_with(args)
+}
+
+/// Every surface of both example brands, in every coding.
+fn surfaces(app: &TestApp) -> Vec<(String, Vec<u8>)> {
+    let mut all = Vec::new();
+    for slug in ["northwind", "lumen-health"] {
+        for file in [
+            "spec.json",
+            "spec.md",
+            "tokens.css",
+            "tokens.figma.json",
+            "llms.txt",
+        ] {
+            let path = format!("/brand/{slug}/{file}");
+            for coding in ["identity", "gzip", "br"] {
+                let res = app.get_with(&path, &[("Accept-Encoding", coding)]);
+                assert_eq!(res.status, 200, "{path}");
+                all.push((format!("{path} {coding}"), res.body));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
+    let ws = workspace();
+    let cache = tempfile::tempdir().unwrap();
+    let first = serve_with_cache(&ws.root, cache.path());
+    let rendered = surfaces(&first);
+    first.wait_until(
+        |_| cache_entries(cache.path()).len() == 2,
+        "both brands are in the render cache",
+    );
+    drop(first);
+
+    let warm = serve_with_cache(&ws.root, cache.path());
+    assert_eq!(
+        last_build(&warm),
+        json!({"read": 2, "checked": 2, "rendered": 0, "fromCache": 2, "kept": 0}),
+        "a restart with unchanged content renders nothing"
+    );
+    assert!(
+        surfaces(&warm) == rendered,
+        "the cache serves exactly what was rendered"
+    );
+    drop(warm);
+
+    // One entry damaged in the middle, one cut short: both are rendered
+    // again, and what is served is still exactly right.
+    let entries = cache_entries(cache.path());
+    let mut damaged = std::fs::read(&entries[0]).unwrap();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x20;
+    std::fs::write(&entries[0], &damaged).unwrap();
+    let whole = std::fs::read(&entries[1]).unwrap();
+    std::fs::write(&entries[1], &whole[..whole.len() - 7]).unwrap();
+    let repaired = serve_with_cache(&ws.root, cache.path());
+    assert_eq!(
+        last_build(&repaired),
+        json!({"read": 2, "checked": 2, "rendered": 2, "fromCache": 0, "kept": 0}),
+        "damaged entries are not used"
+    );
+    assert!(surfaces(&repaired) == rendered);
+    repaired.wait_until(
+        |_| {
+            std::fs::read(&entries[0]).unwrap() != damaged
+                && std::fs::read(&entries[1]).unwrap() == whole
+        },
+        "the damaged entries are written again",
+    );
+    drop(repaired);
+    let again = serve_with_cache(&ws.root, cache.path());
+    assert_eq!(last_build(&again)["fromCache"], 2);
+}
+
+#[test]
+fn a_first_build_is_served_before_it_is_compressed_and_compressed_soon_after() {
+    let ws = workspace();
+    let mut args = serve_args(&ws.root);
+    args.compress_before_ready = false;
+    let app = spawn_with(args);
+    // Whatever a client gets meanwhile is a whole, correct body.
+    let identity = app.get("/brand/northwind/spec.json").body;
+    app.wait_until(
+        |a| {
+            let res = a.get_with("/brand/northwind/spec.json", &[("Accept-Encoding", "br")]);
+            assert_eq!(res.status, 200);
+            match res.header("content-encoding") {
+                Some("br") => {
+                    assert_eq!(unbrotli(&res.body), identity);
+                    true
+                }
+                _ => {
+                    assert_eq!(res.body, identity);
+                    false
+                }
+            }
+        },
+        "spec.json gets its brotli coding",
+    );
+    let gz = app.get_with("/brand/northwind/spec.json", &[("Accept-Encoding", "gzip")]);
+    assert_eq!(gz.header("content-encoding"), Some("gzip"));
+    assert_eq!(gunzip(&gz.body), identity);
+}
