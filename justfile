@@ -55,6 +55,11 @@ bench-demo:
 bench-scale brands="1000":
     cargo bench --bench scale -- --brands {{brands}}
 
+# marque against nginx on the same bytes (wrk): req/s and p99 per surface and coding, the ratio, RSS with 10,000 idle connections.
+bench-http rounds="2" seconds="8":
+    cargo build --release
+    bash benches/http.sh target/release/marque content {{rounds}} {{seconds}}
+
 # Fuzz the content pipeline for SECONDS (default five minutes); failing inputs go to target/fuzz/.
 fuzz seconds="300":
     cargo bench --bench fuzz -- --seconds {{seconds}}

@@ -362,7 +362,8 @@ fn seeds(root: &Path) -> Vec<Case> {
 }
 
 /// The hostile token files of the black-box probe: an exponential `$extends`
-/// chain, a huge key, a long alias chain.
+/// chain (also over a long string, which this fuzzer found), a huge key, a
+/// long alias chain.
 fn marque_shapes(tokens: &str) -> Vec<String> {
     let base: Value = serde_json::from_str(tokens).unwrap_or(json!({}));
     let mut extends = base.clone();
@@ -378,6 +379,8 @@ fn marque_shapes(tokens: &str) -> Vec<String> {
             .collect();
         extends[format!("g{l}")] = Value::Object(level);
     }
+    let mut long_extends = extends.clone();
+    long_extends["g0"] = json!({"t": {"$type": "x".repeat(128 * 1024)}});
     let mut chain = base.clone();
     let mut g = Map::new();
     g.insert("$type".into(), json!("number"));
@@ -394,7 +397,12 @@ fn marque_shapes(tokens: &str) -> Vec<String> {
         "k".repeat(200_000),
         "0,".repeat(100_000)
     );
-    vec![extends.to_string(), chain.to_string(), huge_key]
+    vec![
+        extends.to_string(),
+        long_extends.to_string(),
+        chain.to_string(),
+        huge_key,
+    ]
 }
 
 /// Runs check's pipeline on one case. Returns the time taken and the peak

@@ -54,11 +54,11 @@ fn write_tokens(dir: &Path, v: &Value) {
 const CAP_MIB: u64 = 1536;
 const TIME: Duration = Duration::from_secs(10);
 
-#[test]
-fn an_exponential_extends_chain_is_cut_at_the_budget() {
+/// Ten levels of four groups, each extending the level below, over `g0`.
+fn extends_bomb(g0: Value) {
     let dir = content();
     let mut t = tokens_of(dir.path());
-    t["g0"] = json!({"$type": "number", "v": {"$value": 1}});
+    t["g0"] = g0;
     for l in 1..=10 {
         let level: Map<String, Value> = (0..4)
             .map(|i| {
@@ -78,6 +78,18 @@ fn an_exponential_extends_chain_is_cut_at_the_budget() {
         "{out}"
     );
     assert!(took < TIME, "{took:?}");
+}
+
+#[test]
+fn an_exponential_extends_chain_is_cut_at_the_budget() {
+    extends_bomb(json!({"$type": "number", "v": {"$value": 1}}));
+}
+
+/// Found by the fuzzer: the same chain over one 128 KiB string asked for
+/// 4 GiB and 7 s while the values it copied stayed under the budget.
+#[test]
+fn an_extends_chain_over_a_long_string_is_cut_by_its_bytes() {
+    extends_bomb(json!({"$type": {"$type": "dimension", "$value": "x".repeat(128 * 1024)}}));
 }
 
 #[test]

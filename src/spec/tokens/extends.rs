@@ -79,12 +79,23 @@ pub fn size(v: &Value) -> usize {
         n += 1;
         match v {
             Value::Array(a) => stack.extend(a),
-            Value::Object(o) => stack.extend(o.values()),
+            Value::Object(o) => {
+                for (k, v) in o {
+                    n += k.len() / BYTES_PER_VALUE;
+                    stack.push(v);
+                }
+            }
+            Value::String(s) => n += s.len() / BYTES_PER_VALUE,
             _ => {}
         }
     }
     n
 }
+
+/// A long string or key counts as one more value per this many bytes, so
+/// the budget bounds the bytes copied, not only the values: a group holding
+/// one 100 KB string is 3,200 values, not 2.
+const BYTES_PER_VALUE: usize = 32;
 
 /// Why a group cannot be extended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,6 +332,32 @@ mod tests {
         assert_eq!(out["child"]["a"]["$value"], 1);
         assert_eq!(out["child"]["b"]["$value"], 3);
         assert_eq!(out["child"]["$type"], "number");
+    }
+
+    #[test]
+    fn a_long_string_counts_by_its_bytes() {
+        // Ten levels of four groups, each extending the level below, over
+        // one 128 KiB string: 4^10 copies of it unless bytes count.
+        let mut doc = serde_json::json!({"g0": {"t": {"$type": "x".repeat(128 * 1024)}}});
+        for level in 1..=10 {
+            let group: serde_json::Map<String, Value> = (0..4)
+                .map(|k| {
+                    (
+                        format!("k{k}"),
+                        serde_json::json!({"$extends": format!("{{g{}}}", level - 1)}),
+                    )
+                })
+                .collect();
+            doc[format!("g{level}")] = Value::Object(group);
+        }
+        let mut diags = FileDiags::new("tokens.json", "");
+        let out = preprocess(&doc, &mut diags);
+        let bytes = serde_json::to_vec(&*out).unwrap().len();
+        assert!(
+            bytes < 32 * MAX_EXPANDED_VALUES + 1_000_000,
+            "{bytes} bytes"
+        );
+        assert!(diags.has_errors());
     }
 
     #[test]
