@@ -13,8 +13,8 @@
 set -u
 M=$1; CONTENT=$2; ROUNDS=${3:-2}; SECS=${4:-8}
 CONN=${CONN:-64}; WT=${WRK_THREADS:-2}; MP=18100; NP=18200
-pin_srv() { if [ -n "${SRV_CPUS:-}" ]; then taskset -c "$SRV_CPUS" "$@"; else "$@"; fi; }
-pin_load() { if [ -n "${LOAD_CPUS:-}" ]; then taskset -c "$LOAD_CPUS" "$@"; else "$@"; fi; }
+PIN_SRV=(); [ -n "${SRV_CPUS:-}" ] && PIN_SRV=(taskset -c "$SRV_CPUS")
+PIN_LOAD=(); [ -n "${LOAD_CPUS:-}" ] && PIN_LOAD=(taskset -c "$LOAD_CPUS")
 command -v wrk >/dev/null || { echo "bench-http needs wrk (Debian: apt-get install wrk)"; exit 1; }
 W=$(mktemp -d); trap 'kill $MPID 2>/dev/null; [ -f "$W/nginx.pid" ] && kill "$(cat "$W/nginx.pid")" 2>/dev/null; sleep 0.3; rm -rf "$W"' EXIT
 "$M" build "$CONTENT" --out "$W/site" --public-url "http://127.0.0.1:$MP" >/dev/null 2>&1
@@ -30,16 +30,16 @@ http { access_log off; sendfile on; tcp_nopush on; open_file_cache max=1000 inac
   server { listen 127.0.0.1:$NP backlog=4096; root $W/site; gzip_static on; gzip_vary on;
     add_header Cache-Control "public, max-age=60"; add_header Access-Control-Allow-Origin "*"; } }
 CONF
-  pin_srv "$NGINX" -p "$W" -c "$W/nginx.conf" 2>/dev/null || { echo "nginx did not start:"; cat "$W/error.log"; NGINX=; }
+  "${PIN_SRV[@]}" "$NGINX" -p "$W" -c "$W/nginx.conf" 2>/dev/null || { echo "nginx did not start:"; cat "$W/error.log"; NGINX=; }
 else
   echo "note: nginx is not installed (Debian: nginx-light); measuring marque alone"
 fi
 ulimit -n 65536 2>/dev/null || true
-pin_srv "$M" serve --content "$CONTENT" --listen 127.0.0.1:$MP --no-watch --max-connections 100000 >"$W/marque.log" 2>&1 & MPID=$!
+"${PIN_SRV[@]}" "$M" serve --content "$CONTENT" --listen 127.0.0.1:$MP --no-watch --max-connections 100000 >"$W/marque.log" 2>&1 & MPID=$!
 for _ in $(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$MP/readyz && break; sleep 0.1; done
 
 run() { # url [header] -> "req/s p99"
-  pin_load wrk -t"$WT" -c"$CONN" -d"${SECS}s" --latency ${2:+-H "$2"} "$1" 2>/dev/null |
+  "${PIN_LOAD[@]}" wrk -t"$WT" -c"$CONN" -d"${SECS}s" --latency ${2:+-H "$2"} "$1" 2>/dev/null |
     awk '/Requests\/sec/ {r=$2} /^ +99%/ {p=$2} END {print (r ? r : "-"), (p ? p : "-")}'
 }
 etag() { curl -s -o /dev/null -D - "$1" | awk -F': ' 'tolower($1)=="etag" {print $2}' | tr -d '\r'; }

@@ -417,3 +417,60 @@ fn metrics_are_exposed_for_prometheus() {
         assert!(value.parse::<f64>().is_ok(), "{l}");
     }
 }
+
+#[test]
+fn every_listener_thread_answers_by_the_same_rules() {
+    let mut args = serve_args(&example_content());
+    args.threads = Some(4);
+    let app = spawn_with(args);
+    let paths = every_get_path();
+    // What one connection gets, per path and coding: the reference.
+    let headers = [
+        "content-type",
+        "etag",
+        "vary",
+        "cache-control",
+        "content-encoding",
+    ];
+    let reference: Vec<(Response, Response)> = paths
+        .iter()
+        .map(|(p, _)| {
+            (
+                app.get(p),
+                app.get_with(p, &[("Accept-Encoding", "gzip, br")]),
+            )
+        })
+        .collect();
+    // Every request below opens its own connection: the kernel spreads them
+    // over the four SO_REUSEPORT listeners.
+    for round in 0..8 {
+        for ((path, _), (plain, coded)) in paths.iter().zip(&reference) {
+            let coding: &[(&str, &str)] = if round % 2 == 0 {
+                &[]
+            } else {
+                &[("Accept-Encoding", "gzip, br")]
+            };
+            let res = app.get_with(path, coding);
+            let expected = if round % 2 == 0 { plain } else { coded };
+            assert_eq!(res.status, expected.status, "{path}");
+            assert_eq!(res.body, expected.body, "{path}");
+            for h in headers {
+                assert_eq!(res.header(h), expected.header(h), "{path} {h}");
+            }
+            let etag = res.header("etag").unwrap();
+            let not_modified = app.get_with(path, &[coding, &[("If-None-Match", etag)]].concat());
+            assert_eq!(not_modified.status, 304, "{path}");
+            assert!(not_modified.body.is_empty(), "{path}");
+        }
+    }
+    let metrics = app.get("/metrics").text();
+    let busy: Vec<&str> = metrics
+        .lines()
+        .filter(|l| l.starts_with("marque_http_connections_total{thread="))
+        .filter(|l| l.rsplit(' ').next().is_some_and(|n| n != "0"))
+        .collect();
+    assert!(
+        busy.len() >= 2,
+        "connections reached only {busy:?} of 4 threads:\n{metrics}"
+    );
+}
