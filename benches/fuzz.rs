@@ -409,7 +409,7 @@ fn marque_shapes(tokens: &str) -> Vec<String> {
 /// heap bytes above what was live before it.
 fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize, bool) {
     let logo: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>";
-    let files = BrandFiles::new(
+    let files = std::sync::Arc::new(BrandFiles::new(
         "fuzz",
         BTreeMap::from([
             ("brand.json".to_string(), Bytes::from(case.brand.clone())),
@@ -426,7 +426,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
             ),
         ]),
         Vec::new(),
-    );
+    ));
     let base = ALLOC.current_usage();
     ALLOC.reset_peak_usage();
     // CPU time of this thread: what the input costs, however busy the machine is.
@@ -443,7 +443,14 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
     }
     let published = brand.is_some();
     if let Some(brand) = brand {
-        let _ = render_brand(brand, ctx, [0; 32], &files, marque::snapshot::Effort::Best);
+        let _ = render_brand(
+            brand,
+            ctx,
+            [0; 32],
+            &files,
+            today,
+            marque::snapshot::Effort::Best,
+        );
     }
     let took = started.elapsed();
     (took, ALLOC.peak_usage().saturating_sub(base), published)

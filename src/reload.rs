@@ -225,6 +225,8 @@ impl Reloader {
                 &crate::build::cache::Entry {
                     resources: (*p.resources).clone(),
                     warnings: p.warnings.clone(),
+                    headline: p.headline.clone(),
+                    prompts: p.demo.prompts.clone(),
                     listing: p.listing.clone(),
                 },
             );
@@ -368,7 +370,7 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
         if !first && before.is_some_and(|b| b.attempted == s.attempted) {
             continue;
         }
-        let version = s.published.as_ref().map(|p| p.brand.version.to_string());
+        let version = s.published.as_ref().map(|p| p.headline.version.clone());
         let fate = match (before, s.stale(), &s.published) {
             (None, false, _) => Fate::Added,
             (None, true, _) => Fate::AddedBroken,

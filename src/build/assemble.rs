@@ -148,7 +148,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
     let index_row = render::html::index_row(
         &IndexEntry {
             slug: &s.slug,
-            brand: s.published.as_ref().map(|p| p.brand.as_ref()),
+            headline: s.published.as_ref().map(|p| &p.headline),
             state,
             errors,
         },
@@ -158,8 +158,8 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
         Some(p) => {
             let entry = BrandStatus {
                 slug: &s.slug,
-                version: p.brand.version.to_string(),
-                updated: p.brand.updated.to_string(),
+                version: p.headline.version.clone(),
+                updated: p.headline.updated.clone(),
                 state: if s.stale() { "stale" } else { "ok" },
                 bytes: p.resources.values().map(|r| r.memory()).sum(),
                 errors,
@@ -167,7 +167,10 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                 diagnostics: diags,
             };
             let page = s.stale().then(|| {
-                let page = render::html::render_with_errors(&p.brand, ctx, diags);
+                let page = match p.model.brand() {
+                    Some(brand) => render::html::render_with_errors(&brand, ctx, diags),
+                    None => render::html::render_unpublished(&s.slug, ctx, diags),
+                };
                 Arc::new(page_resource(page, ctx))
             });
             (nested_json(&entry, 4), page)
@@ -218,7 +221,7 @@ pub fn assemble(
         snap.brands.insert(p.key.clone(), p.resources.clone());
     }
     for p in catalog.published() {
-        snap.demo.insert(p.brand.slug.clone(), p.demo.clone());
+        snap.demo.insert(p.demo.slug.clone(), p.demo.clone());
     }
     let shown: Vec<(&BrandState, Arc<View>)> = catalog
         .brands
@@ -341,7 +344,7 @@ fn status(
             .published()
             .map(|p| {
                 (
-                    p.brand.slug.clone(),
+                    p.demo.slug.clone(),
                     p.resources.values().map(|r| r.memory()).sum(),
                 )
             })

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const MAGIC: &[u8] = b"marque render cache 1\n";
+const MAGIC: &[u8] = b"marque render cache 2\n";
 
 /// What a cache entry holds: a brand's rendered resources, its warnings
 /// and its listing, all of what rendering produced.
@@ -28,6 +28,18 @@ pub struct Entry {
     pub resources: Resources,
     pub warnings: Vec<Diagnostic>,
     pub listing: Listing,
+    /// The brand's index row and /status entry.
+    pub headline: crate::render::Headline,
+    /// Its prompt kit, for the demo.
+    pub prompts: Vec<crate::spec::model::Prompt>,
+}
+
+/// What an entry holds besides its resources, as JSON.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Meta {
+    warnings: Vec<Diagnostic>,
+    headline: crate::render::Headline,
+    prompts: Vec<crate::spec::model::Prompt>,
 }
 
 /// The cache folder (`<cache-dir>/render`).
@@ -150,8 +162,12 @@ fn encode(input: &[u8; 32], entry: &Entry) -> Vec<u8> {
         w.opt(r.gzip.as_ref());
         w.opt(r.br.as_ref());
     }
-    let warnings = serde_json::to_vec(&entry.warnings).unwrap_or_default();
-    w.bytes(&warnings);
+    let meta = Meta {
+        warnings: entry.warnings.clone(),
+        headline: entry.headline.clone(),
+        prompts: entry.prompts.clone(),
+    };
+    w.bytes(&serde_json::to_vec(&meta).unwrap_or_default());
     w.bytes(entry.listing.brands_json.as_bytes());
     w.bytes(entry.listing.llms_line.as_bytes());
     let sum = Sha256::digest(&w.0);
@@ -249,7 +265,11 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<Entry> {
             }),
         );
     }
-    let warnings: Vec<Diagnostic> = serde_json::from_slice(r.bytes()?).ok()?;
+    let Meta {
+        warnings,
+        headline,
+        prompts,
+    } = serde_json::from_slice(r.bytes()?).ok()?;
     let listing = Listing {
         brands_json: r.text()?,
         llms_line: r.text()?,
@@ -259,6 +279,8 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<Entry> {
             resources,
             warnings,
             listing,
+            headline,
+            prompts,
         },
     )
 }
@@ -291,6 +313,13 @@ mod tests {
                 brands_json: "{}".into(),
                 llms_line: "- [Acme](x)\n".into(),
             },
+            headline: crate::render::Headline {
+                name: "Acme".into(),
+                summary: None,
+                version: "1.0.0".into(),
+                updated: "2026-01-01".into(),
+            },
+            prompts: vec![crate::spec::model::Prompt::default()],
         }
     }
 

@@ -32,10 +32,47 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The brand a render was made from. A render taken from the render cache
+/// is served without parsing its brand; it is parsed only if it is needed
+/// (a stale brand's page shows its last good version).
+#[derive(Debug)]
+pub struct Model {
+    files: Arc<BrandFiles>,
+    today: NaiveDate,
+    brand: std::sync::OnceLock<Option<Arc<Brand>>>,
+}
+
+impl Model {
+    fn parsed(files: &Arc<BrandFiles>, today: NaiveDate, brand: Arc<Brand>) -> Model {
+        Model {
+            files: files.clone(),
+            today,
+            brand: Some(brand).into(),
+        }
+    }
+
+    fn unparsed(files: &Arc<BrandFiles>, today: NaiveDate) -> Model {
+        Model {
+            files: files.clone(),
+            today,
+            brand: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The brand (None only if its files no longer parse, which a render
+    /// made from them rules out).
+    pub fn brand(&self) -> Option<Arc<Brand>> {
+        self.brand
+            .get_or_init(|| parse_brand(&self.files, self.today).0.map(Arc::new))
+            .clone()
+    }
+}
+
 /// One brand's rendered surfaces.
 #[derive(Debug)]
 pub struct Published {
-    pub brand: Arc<Brand>,
+    pub headline: render::Headline,
+    pub model: Arc<Model>,
     /// Hash of the brand's input and the render context it was rendered with.
     pub input: [u8; 32],
     /// Its key in paths: `acme`, or `acme@1.2.0` for a released version.
@@ -47,7 +84,8 @@ pub struct Published {
     pub demo: Arc<DemoBrand>,
     /// False while its bodies wait to be compressed (see `Reloader::finish`).
     pub compressed: bool,
-    /// Warnings of rendering (what a surface left out), kept for the render cache.
+    /// Every diagnostic of the attempt that made it (warnings only: a brand
+    /// with errors is not rendered), kept for the render cache.
     pub warnings: Vec<Diagnostic>,
     /// Taken from the render cache rather than rendered.
     pub from_cache: bool,
@@ -79,7 +117,8 @@ impl Published {
             })
             .collect();
         Published {
-            brand: self.brand.clone(),
+            headline: self.headline.clone(),
+            model: self.model.clone(),
             input: self.input,
             key: self.key.clone(),
             resources: Arc::new(resources),
@@ -426,52 +465,60 @@ fn brand_of(key: &str) -> &str {
     key.split('@').next().unwrap_or(key)
 }
 
-/// Validates one brand and, when it has no errors, renders it (or takes its
-/// render from the cache, when one was kept for exactly this input).
+/// Validates one brand and, when it has no errors, renders it; or takes its
+/// render from the cache, when one was kept for exactly this input (which
+/// was valid then, so is now: the input includes the date and marque's
+/// version), without parsing it again.
 fn attempt(
-    files: &BrandFiles,
+    files: &Arc<BrandFiles>,
     ctx: &Context,
     today: NaiveDate,
     input: [u8; 32],
     opts: &BuildOptions,
 ) -> (Option<Arc<Published>>, Vec<Diagnostic>) {
-    let (brand, mut diagnostics) = parse_brand(files, today);
-    let Some(brand) = brand else {
-        return (None, diagnostics);
-    };
     match &opts.fault {
         Some(Fault::Panic(s)) if *s == files.slug => panic!("injected fault in {s}"),
         Some(Fault::Stall(s, d)) if *s == files.slug => std::thread::sleep(*d),
         _ => {}
     }
     if let Some(entry) = opts.cache.as_ref().and_then(|c| c.load(&input)) {
-        diagnostics.extend(entry.warnings.iter().cloned());
-        return (
-            Some(Arc::new(from_cache(brand, ctx, input, entry))),
-            diagnostics,
-        );
+        let diagnostics = entry.warnings.clone();
+        let published = from_cache(files, today, ctx, input, entry);
+        return (Some(Arc::new(published)), diagnostics);
     }
-    let (published, warnings) = render_brand(brand, ctx, input, files, opts.effort);
+    let (brand, mut diagnostics) = parse_brand(files, today);
+    let Some(brand) = brand else {
+        return (None, diagnostics);
+    };
+    let (mut published, warnings) = render_brand(brand, ctx, input, files, today, opts.effort);
     diagnostics.extend(warnings);
+    published.warnings = diagnostics.clone();
     (Some(Arc::new(published)), diagnostics)
 }
 
 /// A brand's render as the cache kept it.
-fn from_cache(brand: Brand, ctx: &Context, input: [u8; 32], entry: cache::Entry) -> Published {
-    let key = ctx.brand_key(&brand.slug);
+fn from_cache(
+    files: &Arc<BrandFiles>,
+    today: NaiveDate,
+    ctx: &Context,
+    input: [u8; 32],
+    entry: cache::Entry,
+) -> Published {
+    let key = ctx.brand_key(&files.slug);
     let spec_md = entry
         .resources
         .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
         .map(|r| String::from_utf8_lossy(&r.identity.body).into_owned())
         .unwrap_or_default();
     let demo = Arc::new(DemoBrand {
-        slug: brand.slug.clone(),
-        version: brand.version.to_string(),
+        slug: files.slug.clone(),
+        version: entry.headline.version.clone(),
         spec_md,
-        prompts: brand.doc.prompt_kit.prompts.clone(),
+        prompts: entry.prompts,
     });
     Published {
-        brand: Arc::new(brand),
+        headline: entry.headline,
+        model: Arc::new(Model::unparsed(files, today)),
         input,
         key,
         resources: Arc::new(entry.resources),
@@ -489,7 +536,8 @@ pub fn render_brand(
     brand: Brand,
     ctx: &Context,
     input: [u8; 32],
-    files: &BrandFiles,
+    files: &Arc<BrandFiles>,
+    today: NaiveDate,
     effort: Effort,
 ) -> (Published, Vec<Diagnostic>) {
     let resource =
@@ -562,7 +610,8 @@ pub fn render_brand(
     let listing = Listing::of(&brand, ctx);
     (
         Published {
-            brand: Arc::new(brand),
+            headline: render::Headline::of(&brand),
+            model: Arc::new(Model::parsed(files, today, Arc::new(brand))),
             input,
             key,
             resources: Arc::new(resources),

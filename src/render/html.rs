@@ -510,7 +510,7 @@ pub enum State {
 pub struct IndexEntry<'a> {
     pub slug: &'a str,
     /// The version being served, if any.
-    pub brand: Option<&'a Brand>,
+    pub headline: Option<&'a super::Headline>,
     pub state: State,
     pub errors: usize,
 }
@@ -529,25 +529,25 @@ pub fn index_row(e: &IndexEntry<'_>, ctx: &Context) -> String {
         ),
     };
     let page = html(&ctx.brand_url(e.slug, ""));
-    match e.brand {
+    match e.headline {
         Some(b) => {
             let links: Vec<String> = Surface::ALL
                 .iter()
                 .map(|f| {
                     format!(
                         "<a href=\"{}\">{}</a>",
-                        html(&ctx.brand_url(&b.slug, f.file())),
+                        html(&ctx.brand_url(e.slug, f.file())),
                         f.file()
                     )
                 })
                 .collect();
             format!(
                 "<tr><td><a href=\"{page}\"><strong>{}</strong></a>{badge}<br><code class=\"slug\">{}</code><br>{}</td><td>{} as of {}</td><td>{}</td></tr>\n",
-                html(&b.doc.name),
+                html(&b.name),
                 html(e.slug),
-                html(b.doc.summary.as_deref().unwrap_or("")),
-                html(&b.version.to_string()),
-                b.updated,
+                html(b.summary.as_deref().unwrap_or("")),
+                html(&b.version),
+                html(&b.updated),
                 links.join(" · ")
             )
         }

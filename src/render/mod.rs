@@ -141,3 +141,24 @@ impl Surface {
         }
     }
 }
+
+/// What the documents about all brands say of one published brand: its
+/// index row and its /status entry, without the whole brand.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Headline {
+    pub name: String,
+    pub summary: Option<String>,
+    pub version: String,
+    pub updated: String,
+}
+
+impl Headline {
+    pub fn of(brand: &crate::spec::Brand) -> Headline {
+        Headline {
+            name: brand.doc.name.clone(),
+            summary: brand.doc.summary.clone(),
+            version: brand.version.to_string(),
+            updated: brand.updated.to_string(),
+        }
+    }
+}

@@ -151,6 +151,34 @@ fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
     drop(repaired);
     let again = serve_with_cache(&ws.root, cache.path());
     assert_eq!(last_build(&again)["fromCache"], 2);
+
+    // A brand served from the cache that then breaks is stale, and its page
+    // shows the errors over its last good version (parsed when needed).
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"version\": \"2.4.0\"",
+        "\"version\": \"v2\"",
+    );
+    again.wait_until(
+        |a| {
+            a.get("/status").json()["brands"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|b| b["slug"] == "northwind" && b["state"] == "stale")
+        },
+        "northwind is stale",
+    );
+    let page = again
+        .get_with("/brand/northwind", &[("Accept", "text/html")])
+        .text();
+    assert!(page.contains("Northwind Outfitters"), "{page}");
+    assert!(page.contains("must not start with `v`"), "{page}");
+    assert!(page.contains("This brand has errors; the last good version is shown"));
+    let spec = again.get("/brand/northwind/spec.json");
+    assert!(
+        surfaces(&again).contains(&("/brand/northwind/spec.json identity".to_string(), spec.body))
+    );
 }
 
 #[test]

@@ -429,7 +429,7 @@ fn one_broken_brand_never_affects_another() {
         &Catalog::default(),
         &Default::default(),
     );
-    let published: Vec<&str> = catalog.published().map(|p| p.brand.slug.as_str()).collect();
+    let published: Vec<&str> = catalog.published().map(|p| p.demo.slug.as_str()).collect();
     assert_eq!(published, ["good"]);
     assert!(catalog.brands["bad"].stale());
 }
