@@ -46,6 +46,7 @@ pub async fn serve(
     let mut ctx = Context::new(&public_url);
     ctx.live_reload = watching;
     ctx.max_age = args.cache_max_age;
+    ctx.mcp = !args.no_mcp;
     let mut reloader = Reloader::new(ctx, source_name(&args));
     reloader.options = args.build.clone();
     reloader.options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
@@ -63,8 +64,16 @@ pub async fn serve(
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
     let mut state = AppState::new(snapshot.clone(), threads, stop_rx.clone(), demo);
     if watching {
-        state.live = Some(gen_rx);
+        state.live = Some(gen_rx.clone());
     }
+    state.generations = gen_rx;
+    state.public_url = Arc::from(public_url.as_str());
+    if !args.no_mcp {
+        let mut origins = vec![origin_of(&public_url)];
+        origins.extend(args.mcp_allowed_origins.iter().cloned());
+        state.mcp_origins = Some(origins);
+    }
+    reloader.on_publish = Some(gen_tx.clone());
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     if git_mode {
         state.git_trigger = Some(git_tx.clone());
@@ -226,4 +235,21 @@ fn normalise_prefix(path: &str) -> String {
     } else {
         format!("{p}/")
     }
+}
+
+/// `scheme://host[:port]` of a URL, as a browser's `Origin` names it.
+fn origin_of(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let port = if authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()))
+    {
+        ""
+    } else if scheme == "https" {
+        ":443"
+    } else {
+        ":80"
+    };
+    format!("{scheme}://{authority}{port}")
 }

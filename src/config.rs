@@ -88,6 +88,18 @@ pub struct ServeArgs {
     /// Threads accepting connections, each with its own listener (default: the available cores).
     #[arg(long, env = "MARQUE_THREADS", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// Turn the MCP endpoint (/mcp) off.
+    #[arg(long, env = "MARQUE_NO_MCP")]
+    pub no_mcp: bool,
+    /// A browser origin allowed to call /mcp (repeat it, or separate with
+    /// commas); the public URL's origin always is. Clients that send no
+    /// Origin (agents, IDEs) are not affected.
+    #[arg(
+        long = "mcp-allowed-origin",
+        env = "MARQUE_MCP_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub mcp_allowed_origins: Vec<String>,
     /// Do not watch the content folder (no hot reload, no /events).
     #[arg(long, env = "MARQUE_NO_WATCH")]
     pub no_watch: bool,

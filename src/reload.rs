@@ -79,6 +79,8 @@ pub struct Reloader {
     /// Set when a change arrives: [`Reloader::finish`] stops, so that the
     /// change is served first and the finishing resumes after it.
     pub changes_waiting: Arc<AtomicBool>,
+    /// Told the generation of every snapshot swapped in (MCP sessions, /events).
+    pub on_publish: Option<watch::Sender<u64>>,
 }
 
 impl Reloader {
@@ -101,6 +103,7 @@ impl Reloader {
             defer_first_compression: true,
             cached: Default::default(),
             changes_waiting: Arc::default(),
+            on_publish: None,
         }
     }
 
@@ -127,6 +130,10 @@ impl Reloader {
         snap.stats.last_reload_ms = self.info.last_reload_ms;
         let snap = Arc::new(snap);
         self.snapshot.store(snap.clone());
+        if let Some(tx) = &self.on_publish {
+            let generation = snap.generation;
+            tx.send_if_modified(|g| std::mem::replace(g, generation) != generation);
+        }
         snap
     }
 

@@ -284,7 +284,7 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
     h.update(ctx.public_url.as_bytes());
     h.update([0]);
     h.update(ctx.pin.as_deref().unwrap_or("").as_bytes());
-    h.update([0, u8::from(ctx.live_reload)]);
+    h.update([0, u8::from(ctx.live_reload), u8::from(ctx.mcp)]);
     h.update(ctx.max_age.to_le_bytes());
     h.update(today.to_string().as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());

@@ -6,6 +6,7 @@
 pub mod body;
 pub mod conn;
 pub mod demo;
+pub mod mcp;
 pub mod problem;
 pub mod server;
 pub mod surface;
@@ -43,6 +44,13 @@ pub struct AppState {
     pub webhook_reads: Arc<tokio::sync::Semaphore>,
     /// Request counters for /metrics, one shard per accepting thread.
     pub counters: Arc<Counters>,
+    /// The public base URL (MCP resource URIs are the HTTP URLs).
+    pub public_url: Arc<str>,
+    /// The generation of the snapshot being served, in every mode (MCP
+    /// sessions are told of each new one).
+    pub generations: watch::Receiver<u64>,
+    /// MCP at /mcp, with the browser origins it accepts; None turns it off.
+    pub mcp_origins: Option<Vec<String>>,
 }
 
 impl AppState {
@@ -61,6 +69,9 @@ impl AppState {
             webhook_secret: None,
             webhook_reads: Arc::new(tokio::sync::Semaphore::new(webhook::CONCURRENT_READS)),
             counters: Arc::new(Counters::new(threads)),
+            public_url: Arc::from(""),
+            generations: watch::channel(0).1,
+            mcp_origins: None,
         }
     }
 }
@@ -121,7 +132,14 @@ impl Counters {
 
 /// The handlers of every path that is not a snapshot resource.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let mut router = Router::new();
+    if let Some(origins) = &state.mcp_origins {
+        let mcp = Router::new()
+            .route_service("/mcp", mcp_service(&state, origins))
+            .layer(axum::middleware::from_fn(session_ended));
+        router = router.merge(mcp);
+    }
+    router
         .route("/metrics", get(metrics))
         .route("/events", get(events))
         .route("/hooks/git", post(webhook::handle))
@@ -132,6 +150,48 @@ pub fn router(state: AppState) -> Router {
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
+}
+
+/// A session ended by DELETE is answered 204 No Content (the SDK says 202,
+/// which clients read as a failure to end it).
+async fn session_ended(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let delete = req.method() == axum::http::Method::DELETE;
+    let mut res = next.run(req).await;
+    if delete && res.status() == axum::http::StatusCode::ACCEPTED {
+        *res.status_mut() = axum::http::StatusCode::NO_CONTENT;
+    }
+    res
+}
+
+/// The MCP endpoint: Streamable HTTP sessions over the shared state. Any
+/// `Host` is accepted (marque is a public server); a browser's `Origin`
+/// must be one of `origins`; bodies over [`mcp::MAX_BODY`] get 413.
+fn mcp_service(
+    state: &AppState,
+    origins: &[String],
+) -> rmcp::transport::streamable_http_server::StreamableHttpService<
+    mcp::Marque,
+    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+> {
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    let config = StreamableHttpServerConfig::default()
+        .disable_allowed_hosts()
+        .with_allowed_origins(origins.iter().cloned())
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(mcp::MAX_BODY);
+    // Open streams end when the server stops, so it can drain.
+    let cancel = config.cancellation_token.clone();
+    let mut stopping = state.stopping.clone();
+    tokio::spawn(async move {
+        let _ = stopping.wait_for(|s| *s).await;
+        cancel.cancel();
+    });
+    let handler = mcp::Marque::new(state.clone());
+    rmcp::transport::streamable_http_server::StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Default::default(),
+        config,
+    )
 }
 
 async fn fallback(uri: axum::http::Uri) -> Response {

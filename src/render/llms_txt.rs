@@ -29,6 +29,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         "Spec version {} as of {}. Published by marque; every link below is a public, cacheable document.\n",
         brand.version, brand.updated
     );
+    mcp_paragraph(&mut o, ctx);
     o.push_str("## Spec\n\n");
     let _ = writeln!(o, "- [spec.md]({}): The whole brand in Markdown: voice, audience, logo, typography, colour, applications, prompt kit and tokens. Use it as a system prompt.", ctx.brand_url(s, "spec.md"));
     let _ = writeln!(o, "- [spec.json]({}): The same spec as structured JSON, with resolved token values and contrast ratios.", ctx.brand_url(s, "spec.json"));
@@ -81,6 +82,18 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     o
 }
 
+/// Where an MCP client connects, when the server answers MCP: prose, not
+/// a link, since the endpoint is not a document to fetch.
+fn mcp_paragraph(o: &mut String, ctx: &Context) {
+    if ctx.mcp {
+        let _ = writeln!(
+            o,
+            "Agents that speak the Model Context Protocol can connect to {} (streamable HTTP): every surface of every brand is a resource, each prompt of a prompt kit is a prompt named <slug>/<id>, and the tools list_brands, get_brand, find_tokens, check_contrast and run_prompt answer questions about the brands.\n",
+            ctx.url("/mcp")
+        );
+    }
+}
+
 /// One brand's line in the root `/llms.txt`.
 pub fn index_line(b: &Brand, ctx: &Context) -> String {
     let summary = b.doc.summary.as_deref().map(text).unwrap_or_default();
@@ -111,7 +124,9 @@ pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
         lines.len(),
         if lines.len() == 1 { "" } else { "s" }
     );
-    o.push_str("Each brand has its own llms.txt with every surface.\n\n## Brands\n\n");
+    o.push_str("Each brand has its own llms.txt with every surface.\n\n");
+    mcp_paragraph(&mut o, ctx);
+    o.push_str("## Brands\n\n");
     for line in lines {
         o.push_str(line);
     }

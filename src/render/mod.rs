@@ -24,6 +24,8 @@ pub struct Context {
     pub pin: Option<String>,
     /// `max-age` of current surfaces, in seconds (`--cache-max-age`).
     pub max_age: u32,
+    /// The server answers MCP at `/mcp`: discovery surfaces say so.
+    pub mcp: bool,
 }
 
 impl Context {
@@ -33,6 +35,7 @@ impl Context {
             live_reload: false,
             pin: None,
             max_age: 60,
+            mcp: false,
         }
     }
 

@@ -14,6 +14,7 @@ mod hostile;
 mod hostile_input;
 mod http_rules;
 mod llm_mock;
+mod mcp;
 mod reference;
 mod reload;
 mod scale;
