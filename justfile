@@ -63,3 +63,8 @@ bench-http rounds="2" seconds="8":
 # Fuzz the content pipeline for SECONDS (default five minutes); failing inputs go to target/fuzz/.
 fuzz seconds="300":
     cargo bench --bench fuzz -- --seconds {{seconds}}
+
+# Contract test: Schemathesis against /openapi.json of a running marque (EXAMPLES cases per operation, SEED), plus the validator; the report goes to target/tmp/schemathesis.txt.
+contract examples="200" seed="20261122":
+    bash .ci/deps
+    MARQUE_CONTRACT_EXAMPLES={{examples}} MARQUE_CONTRACT_SEED={{seed}} cargo test --test it contract:: -- --nocapture

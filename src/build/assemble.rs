@@ -11,7 +11,7 @@
 //! published uncompressed, and [`compress_later`] names them so the reload
 //! loop can add their codings once the new snapshot is served.
 
-use super::{BrandState, Catalog};
+use super::{BrandState, Catalog, Published};
 use crate::render::html::{IndexEntry, State};
 use crate::render::{self, Context, SCHEMA_PATH};
 use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
@@ -20,7 +20,7 @@ use crate::spec::{Brand, Diagnostic};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -279,14 +279,115 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context) {
             current,
         )),
     );
-    snap.documents.insert(
-        SCHEMA_PATH.into(),
-        Arc::new(Resource::new(
+    let examples = openapi_examples(catalog);
+    for (path, content_type, body) in [
+        (
+            SCHEMA_PATH,
             "application/schema+json",
-            crate::spec::schema::BRAND_SCHEMA,
-            current,
-        )),
-    );
+            crate::spec::schema::BRAND_SCHEMA.to_string(),
+        ),
+        (
+            render::schemas::SPEC_SCHEMA_PATH,
+            "application/schema+json",
+            pretty(&render::schemas::spec_schema()),
+        ),
+        (
+            render::schemas::CHANGELOG_SCHEMA_PATH,
+            "application/schema+json",
+            pretty(&render::schemas::changelog_schema()),
+        ),
+        (
+            "/openapi.json",
+            "application/json",
+            render::openapi::render(ctx, &examples),
+        ),
+    ] {
+        snap.documents.insert(
+            path.into(),
+            unchanged_or_new(path, content_type, body, current),
+        );
+    }
+}
+
+fn pretty(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).expect("serialisable") + "\n"
+}
+
+/// What /openapi.json's examples name: published brands, released versions,
+/// and a demo call of the first brand with a prompt whose variables all
+/// have examples.
+fn openapi_examples(catalog: &Catalog) -> render::openapi::Examples {
+    const MAX: usize = 10;
+    let mut published: Vec<&Published> = catalog.published().map(|p| p.as_ref()).collect();
+    let demo = published.iter().enumerate().find_map(|(i, p)| {
+        p.demo.prompts.iter().find_map(|prompt| {
+            let variables: Option<serde_json::Map<String, serde_json::Value>> = prompt
+                .variables
+                .iter()
+                .map(|v| Some((v.name.clone(), v.example.clone()?.into())))
+                .collect();
+            Some((
+                i,
+                serde_json::json!({"promptId": prompt.id, "variables": variables?}),
+            ))
+        })
+    });
+    // The slug example first is the brand the demo example belongs to.
+    if let Some((i, _)) = demo {
+        published.swap(0, i);
+    }
+    let slugs: Vec<String> = published.iter().take(MAX).map(|p| p.key.clone()).collect();
+    // Versions of the first slug's releases first, so the two examples meet.
+    let mut versions: Vec<(bool, &str)> = catalog
+        .pinned
+        .keys()
+        .filter_map(|k| k.split_once('@'))
+        .map(|(slug, v)| (Some(slug) != slugs.first().map(String::as_str), v))
+        .collect();
+    versions.sort();
+    let file = published.first().and_then(|p| {
+        let prefix = format!("/brand/{}/assets/", p.key);
+        let mut files: Vec<&str> = p
+            .resources
+            .keys()
+            .filter_map(|k| k.strip_prefix(&prefix))
+            .collect();
+        files.sort_unstable();
+        files.first().map(|f| f.to_string())
+    });
+    render::openapi::Examples {
+        file,
+        versions: versions
+            .iter()
+            .map(|(_, v)| v.to_string())
+            .take(MAX)
+            .collect(),
+        slugs,
+        demo: demo.map(|(_, call)| call),
+    }
+}
+
+/// The resource of a document that rarely changes (the schemas, the OpenAPI
+/// description): the one built before when its body is the same, so a
+/// reload does not compress it again.
+fn unchanged_or_new(
+    path: &str,
+    content_type: &str,
+    body: String,
+    cache: CachePolicy,
+) -> Arc<Resource> {
+    type Memo = HashMap<String, (String, CachePolicy, Arc<Resource>)>;
+    static MEMO: Mutex<Option<Memo>> = Mutex::new(None);
+    let mut memo = MEMO.lock().unwrap_or_else(|e| e.into_inner());
+    let memo = memo.get_or_insert_with(HashMap::new);
+    if let Some((before, policy, r)) = memo.get(path) {
+        if *before == body && *policy == cache {
+            return r.clone();
+        }
+    }
+    let r = Arc::new(document(content_type, body.clone(), cache));
+    memo.insert(path.to_string(), (body, cache, r.clone()));
+    r
 }
 
 /// /status, and the figures /metrics reads.

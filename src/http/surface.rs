@@ -18,7 +18,7 @@ use crate::snapshot::{Encoded, Resource, Snapshot};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 
 /// Paths answered by handlers on the main runtime, not from the snapshot.
-const DYNAMIC: &[&str] = &["/metrics", "/events", "/mcp", "/openapi.json"];
+const DYNAMIC: &[&str] = &["/metrics", "/events", "/mcp"];
 const DYNAMIC_PREFIXES: &[&str] = &["/hooks/", "/api/"];
 
 /// True when `path` belongs to a handler rather than to the snapshot.
@@ -27,6 +27,9 @@ pub fn is_dynamic(path: &str) -> bool {
 }
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
+
+/// Paths answered here without being in the snapshot.
+const PROBES: &[&str] = &["/healthz", "/readyz"];
 
 /// Answers a request from the snapshot, or `None` for a handler's path.
 pub fn answer(
@@ -56,7 +59,7 @@ pub fn answer(
             },
         },
         Method::OPTIONS => preflight(),
-        _ if snapshot.get(path).is_some() => problem(
+        _ if PROBES.contains(&path) || snapshot.get(path).is_some() => problem(
             Problem::new(
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!("{path} is read-only: use GET or HEAD"),

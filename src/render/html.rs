@@ -176,10 +176,11 @@ fn foot(out: &mut String, ctx: &Context) -> String {
     let script = page_script(ctx);
     let _ = write!(
         out,
-        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a></footer>\n<script>{script}</script>\n</body>\n</html>\n",
+        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>\n<script>{script}</script>\n</body>\n</html>\n",
         html(&ctx.url("/llms.txt")),
         html(&ctx.url("/brands.json")),
-        html(&ctx.schema_url())
+        html(&ctx.schema_url()),
+        html(&ctx.url("/openapi.json"))
     );
     csp(&script)
 }
@@ -279,6 +280,11 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         .collect();
     endpoints.push(("Embed script".into(), "text/javascript", ctx.embed_url(s)));
     endpoints.push(("This page".into(), "text/html", ctx.brand_url(s, "")));
+    endpoints.push((
+        "The whole HTTP API, described (OpenAPI 3.1)".into(),
+        "application/json",
+        ctx.url("/openapi.json"),
+    ));
     for (label, media, url) in &endpoints {
         let _ = write!(
             o,

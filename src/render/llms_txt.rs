@@ -76,6 +76,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     );
     let _ = writeln!(
         o,
+        "- [OpenAPI description]({}): Every path, header and status of this server's HTTP API, as OpenAPI 3.1.",
+        ctx.url("/openapi.json")
+    );
+    let _ = writeln!(
+        o,
         "- [All brands]({}): Discovery file listing every brand on this server.",
         ctx.url("/llms.txt")
     );
@@ -140,6 +145,11 @@ pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
         o,
         "- [brand.json schema]({}): JSON Schema of the source format.",
         ctx.schema_url()
+    );
+    let _ = writeln!(
+        o,
+        "- [OpenAPI description]({}): Every path, header and status of this server's HTTP API, as OpenAPI 3.1.",
+        ctx.url("/openapi.json")
     );
     o
 }

@@ -9,6 +9,8 @@ pub mod escape;
 pub mod figma;
 pub mod html;
 pub mod llms_txt;
+pub mod openapi;
+pub mod schemas;
 pub mod spec_json;
 pub mod spec_md;
 pub mod tokens_css;

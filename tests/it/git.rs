@@ -119,20 +119,30 @@ impl Remote {
     }
 }
 
-const SECRET: &str = "It's a Secret to Everybody";
+pub const SECRET: &str = "It's a Secret to Everybody";
 
-struct GitApp {
-    app: TestApp,
+pub struct GitApp {
+    pub app: TestApp,
     _cache: tempfile::TempDir,
 }
 
-fn serve_git(remote_url: &str, cache: Option<PathBuf>) -> GitApp {
+pub fn serve_git(remote_url: &str, cache: Option<PathBuf>) -> GitApp {
+    serve_git_with(remote_url, cache, |_| {})
+}
+
+/// [`serve_git`], with `configure` changing the arguments first.
+pub fn serve_git_with(
+    remote_url: &str,
+    cache: Option<PathBuf>,
+    configure: impl FnOnce(&mut marque::config::ServeArgs),
+) -> GitApp {
     let cache_dir = tempfile::tempdir().unwrap();
     let mut args = serve_args(&example_content());
     args.git_url = Some(remote_url.to_string());
     args.git_poll = Duration::from_secs(3600); // only the webhook and the start fetch
     args.cache_dir = cache.unwrap_or_else(|| cache_dir.path().to_path_buf());
     args.webhook_secret = Some(SECRET.into());
+    configure(&mut args);
     GitApp {
         app: spawn_with(args),
         _cache: cache_dir,
@@ -327,7 +337,7 @@ fn spawn_app_unready(args: marque::config::ServeArgs) -> TestApp {
     spawn_with_readiness(args, false)
 }
 
-fn changelog_remote() -> Remote {
+pub fn changelog_remote() -> Remote {
     let remote = Remote::new();
     remote.tag_annotated(
         "northwind@2.4.0",

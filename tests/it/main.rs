@@ -7,6 +7,7 @@ mod architecture;
 mod authoring;
 mod browser;
 mod cli;
+mod contract;
 mod demo;
 mod git;
 mod helpers;

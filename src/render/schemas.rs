@@ -1,0 +1,183 @@
+//! The JSON Schemas marque publishes for its own JSON outputs, next to the
+//! brand.json schema it enforces: `spec.json` and `changelog.json`.
+//!
+//! spec.json is brand.json with computed fields added, so its schema is
+//! derived from the brand.json schema (one document, patched where the
+//! renderer adds a field) rather than written twice: a section added to
+//! brand.json appears in both, and the tests validate every rendered
+//! spec.json against the result.
+
+use serde_json::{json, Map, Value};
+
+/// Where each published schema lives.
+pub const SPEC_SCHEMA_PATH: &str = "/schema/spec.schema.json";
+pub const CHANGELOG_SCHEMA_PATH: &str = "/schema/changelog.schema.json";
+
+const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The schema of `spec.json`.
+pub fn spec_schema() -> Value {
+    let mut s: Value = serde_json::from_str(crate::spec::schema::BRAND_SCHEMA)
+        .expect("brand.schema.json is valid JSON");
+    s["$id"] = json!(format!("https://marque.dev{SPEC_SCHEMA_PATH}"));
+    s["title"] = json!("spec.json");
+    s["description"] = json!(
+        "A brand's canonical structured spec as marque serves it: brand.json with its \
+         token references resolved into values, plus the brand's DTCG tokens, its links \
+         and the revision it was rendered from."
+    );
+    let props = s["properties"].as_object_mut().expect("properties");
+    props.remove("$schema");
+    props.insert(
+        "slug".into(),
+        json!({"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 64}),
+    );
+    props.insert(
+        "revision".into(),
+        json!({
+            "type": ["string", "null"],
+            "description": "git mode: the id of the brand folder's tree; null for a content folder"
+        }),
+    );
+    props.insert(
+        "links".into(),
+        json!({
+            "type": "object",
+            "description": "Absolute URLs of the brand's surfaces",
+            "additionalProperties": {"type": "string", "format": "uri"},
+            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "llmsTxt", "embed", "demo", "schema"]
+        }),
+    );
+    props.insert(
+        "tokens".into(),
+        json!({
+            "type": "object",
+            "description": "The brand's design tokens in the W3C Design Tokens Format (DTCG 2025.10), as tokens.json has them"
+        }),
+    );
+    let string = json!({"type": "string"});
+    add_item_field(
+        props,
+        &["logo", "variants"],
+        "url",
+        json!({"type": "string", "format": "uri"}),
+        true,
+    );
+    add_item_field(
+        props,
+        &["typography", "families"],
+        "value",
+        string.clone(),
+        false,
+    );
+    add_item_field(
+        props,
+        &["typography", "styles"],
+        "value",
+        string.clone(),
+        false,
+    );
+    add_item_field(props, &["color", "palette"], "value", string, false);
+    add_item_field(
+        props,
+        &["color", "pairs"],
+        "contrast",
+        json!({"type": "number", "minimum": 1, "maximum": 21}),
+        true,
+    );
+    add_item_field(
+        props,
+        &["color", "pairs"],
+        "passes",
+        json!({"type": "boolean"}),
+        true,
+    );
+    let required = s["required"].as_array_mut().expect("required");
+    for key in ["slug", "revision", "links", "tokens"] {
+        required.push(json!(key));
+    }
+    s
+}
+
+/// Adds `field` to the items of the array at `path` under the top-level
+/// properties (a field the renderer computes).
+fn add_item_field(
+    props: &mut Map<String, Value>,
+    path: &[&str],
+    field: &str,
+    schema: Value,
+    required: bool,
+) {
+    let mut node = &mut props[path[0]];
+    for key in &path[1..] {
+        node = &mut node["properties"][*key];
+    }
+    let items = &mut node["items"];
+    assert!(
+        items["properties"].is_object(),
+        "brand.schema.json has items at {path:?}"
+    );
+    items["properties"][field] = schema;
+    if required {
+        match items["required"].as_array_mut() {
+            Some(r) => r.push(json!(field)),
+            None => items["required"] = json!([field]),
+        }
+    }
+}
+
+/// The schema of `changelog.json`.
+pub fn changelog_schema() -> Value {
+    json!({
+        "$schema": DIALECT,
+        "$id": format!("https://marque.dev{CHANGELOG_SCHEMA_PATH}"),
+        "title": "changelog.json",
+        "description": "A brand's releases, generated from git tags <slug>@<version>, newest first by semver precedence.",
+        "type": "object",
+        "properties": {
+            "brand": {"type": "string"},
+            "unreleased": {
+                "description": "Present when brand.json is at a version past the latest release",
+                "type": ["object", "null"],
+                "properties": {"version": {"type": "string"}},
+                "required": ["version"],
+                "additionalProperties": false
+            },
+            "releases": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "version": {"type": "string"},
+                        "date": {"type": "string", "format": "date"},
+                        "tag": {"type": "string"},
+                        "commit": {"type": "string"},
+                        "notes": {"type": "array", "items": {"type": "string"}}
+                    },
+                    "required": ["version", "date", "tag", "commit", "notes"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["brand", "releases"],
+        "additionalProperties": false
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spec_schema_adds_what_the_renderer_computes() {
+        let s = spec_schema();
+        let pair = &s["properties"]["color"]["properties"]["pairs"]["items"];
+        assert_eq!(pair["properties"]["passes"]["type"], "boolean");
+        assert!(pair["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("contrast")));
+        assert!(s["required"].as_array().unwrap().contains(&json!("slug")));
+        assert!(s["properties"].get("$schema").is_none());
+    }
+}
