@@ -127,4 +127,71 @@ fn main() {
     std::thread::sleep(Duration::from_millis(50));
     limiter.purge();
     println!("limiter after purge: {} keys, RSS {:.1} MiB (was {filled:.1} MiB; the allocator may keep freed pages)", limiter.len(), rss_mib());
+    fleet_cost();
+}
+
+/// What the shared limit adds per demo request: one script call to a local
+/// redis-server (started here, persistence off) against the in-process check.
+fn fleet_cost() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let Ok(mut redis) = std::process::Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+    else {
+        println!("fleet limiter: skipped (no redis-server; apt-get install redis-server)");
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let local = DemoLimiter::new(60_000, 5);
+    let fleet =
+        marque::fleet::Fleet::new(&format!("redis://127.0.0.1:{port}/"), None, "bench:").unwrap();
+    let (_stop, stopping) = tokio::sync::watch::channel(false);
+    rt.block_on(async {
+        fleet.spawn_connector(stopping);
+        let start = Instant::now();
+        while !fleet.is_shared() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "redis did not answer"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    let n = 20_000;
+    let clients = |i: usize| IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + (i % 1000) as u32));
+    let mut i = 0;
+    let shared = timed(n, || {
+        i += 1;
+        std::hint::black_box(rt.block_on(fleet.check(clients(i), &local)));
+    });
+    let mut j = 0;
+    let alone = timed(n, || {
+        j += 1;
+        std::hint::black_box(local.check(clients(j)));
+    });
+    assert!(fleet.is_shared(), "every check was decided by redis");
+    println!(
+        "fleet limiter through redis: p50={:.3} ms p99={:.3} ms per check; in-process: p50={:.4} ms p99={:.4} ms ({n} checks, 1,000 clients)",
+        percentile(&shared, 0.5),
+        percentile(&shared, 0.99),
+        percentile(&alone, 0.5),
+        percentile(&alone, 0.99)
+    );
+    let _ = redis.kill();
+    let _ = redis.wait();
 }

@@ -59,7 +59,14 @@ pub async fn serve(
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let (gen_tx, gen_rx) = watch::channel(0u64);
-    let demo = Arc::new(demo_from(&args));
+    let mut demo = demo_from(&args);
+    if let Some(url) = args.redis_url.as_deref().filter(|u| !u.is_empty()) {
+        let fleet =
+            crate::fleet::Fleet::new(url, args.redis_password.as_deref(), &args.redis_prefix)?;
+        fleet.spawn_connector(stop_rx.clone());
+        demo.fleet = Some(fleet);
+    }
+    let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
     let mut state = AppState::new(snapshot.clone(), threads, stop_rx.clone(), demo);
@@ -77,6 +84,11 @@ pub async fn serve(
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     if git_mode {
         state.git_trigger = Some(git_tx.clone());
+        if let (Some(fleet), Some(url)) = (&state.demo.fleet, &args.git_url) {
+            let channel = fleet.fetch_channel(url);
+            fleet.spawn_fetch_listener(channel.clone(), git_tx.clone(), stop_rx.clone());
+            state.fetch_channel = Some(Arc::from(channel));
+        }
         state.webhook_secret = args
             .webhook_secret
             .as_deref()
@@ -224,6 +236,7 @@ fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
         ),
         permits: Arc::new(tokio::sync::Semaphore::new(args.llm_concurrency.max(1))),
         max_tokens: args.llm_max_tokens.max(1),
+        fleet: None,
     }
 }
 

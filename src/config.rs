@@ -100,6 +100,15 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub mcp_allowed_origins: Vec<String>,
+    /// Redis shared by a fleet of replicas (redis://host:6379/0): one demo
+    /// rate limit for all, and webhooks spread to every replica. Without
+    /// it, each replica decides alone. The password may come from
+    /// MARQUE_REDIS_PASSWORD instead of the URL.
+    #[arg(long, env = "MARQUE_REDIS_URL", hide_env_values = true)]
+    pub redis_url: Option<String>,
+    /// Prefix of every Redis key and channel, so fleets can share one Redis.
+    #[arg(long, env = "MARQUE_REDIS_PREFIX", default_value = "marque:")]
+    pub redis_prefix: String,
     /// Do not watch the content folder (no hot reload, no /events).
     #[arg(long, env = "MARQUE_NO_WATCH")]
     pub no_watch: bool,
@@ -155,6 +164,9 @@ pub struct ServeArgs {
     /// it from MARQUE_LLM_API_KEY.
     #[arg(skip)]
     pub llm_api_key: Option<String>,
+    /// The Redis password, from MARQUE_REDIS_PASSWORD (never a flag).
+    #[arg(skip)]
+    pub redis_password: Option<String>,
     /// Rebuild reports as JSON log events (set from `--log-format json`).
     #[arg(skip)]
     pub log_json: bool,

@@ -25,6 +25,7 @@ pub mod cli;
 pub mod color;
 pub mod config;
 pub mod demo;
+pub mod fleet;
 pub mod gitmode;
 pub mod http;
 pub mod prompt;

@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         Command::Serve(mut args) => {
             // The key is read from the environment only, never from a flag.
             args.llm_api_key = std::env::var("MARQUE_LLM_API_KEY").ok();
+            args.redis_password = std::env::var("MARQUE_REDIS_PASSWORD").ok();
             args.log_json = cli.log_format == LogFormat::Json;
             serve(*args)
         }

@@ -31,9 +31,30 @@ pub struct Demo {
     pub permits: Arc<Semaphore>,
     /// Cap on a prompt's `maxTokens`.
     pub max_tokens: u32,
+    /// With `--redis-url`: the fleet's shared limit, which `limiter` stands
+    /// in for while Redis cannot answer.
+    pub fleet: Option<Arc<crate::fleet::Fleet>>,
 }
 
 impl Demo {
+    /// Counts one request from `ip` against the demo's limit: the fleet's
+    /// when there is one and Redis answers, else this replica's.
+    pub async fn check(&self, ip: std::net::IpAddr) -> limit::Decision {
+        match &self.fleet {
+            Some(fleet) => fleet.check(ip, &self.limiter).await,
+            None => self.limiter.check(ip),
+        }
+    }
+
+    /// Which limiter decides now, for /status and /metrics.
+    pub fn limiter_mode(&self) -> &'static str {
+        match &self.fleet {
+            Some(f) if f.is_shared() => "shared",
+            Some(_) => "local-fallback",
+            None => "local",
+        }
+    }
+
     /// Purges idle rate-limit keys every `every`, so memory stays bounded
     /// however many addresses call.
     pub fn spawn_purger(self: &Arc<Self>, every: Duration) {

@@ -120,7 +120,7 @@ pub async fn handle(
     let xff = joined(&headers, "x-forwarded-for");
     let fwd = joined(&headers, "forwarded");
     let client = client_ip(peer.ip(), &demo.trusted, xff.as_deref(), fwd.as_deref());
-    let decision = demo.limiter.check(client);
+    let decision = demo.check(client).await;
     let mut res = run(&app, &demo, decision, &slug, &headers, body).await;
     rate_headers(res.headers_mut(), &demo, decision);
     res

@@ -694,7 +694,7 @@ impl Marque {
         context: &RequestContext<RoleServer>,
     ) -> CallToolResponse {
         let demo = &self.app.demo;
-        if let Decision::Limited { retry_after } = demo.limiter.check(self.client(context)) {
+        if let Decision::Limited { retry_after } = demo.check(self.client(context)).await {
             return tool_error(format!(
                 "too many demo calls from your address; try again in {} s",
                 ceil_secs(retry_after)

@@ -38,6 +38,9 @@ pub struct AppState {
     pub demo: Arc<crate::demo::Demo>,
     /// Git mode: wakes the git worker (webhook deliveries).
     pub git_trigger: Option<std::sync::mpsc::Sender<()>>,
+    /// Git mode with Redis: the channel on which a verified webhook tells
+    /// the other replicas to fetch.
+    pub fetch_channel: Option<Arc<str>>,
     /// The shared secret that webhook deliveries must be signed with.
     pub webhook_secret: Option<Arc<str>>,
     /// Webhook bodies being read at once (unauthenticated until read).
@@ -66,6 +69,7 @@ impl AppState {
             stopping,
             demo,
             git_trigger: None,
+            fetch_channel: None,
             webhook_secret: None,
             webhook_reads: Arc::new(tokio::sync::Semaphore::new(webhook::CONCURRENT_READS)),
             counters: Arc::new(Counters::new(threads)),
@@ -287,6 +291,21 @@ async fn metrics(State(app): State<AppState>) -> Response {
         let _ = writeln!(
             o,
             "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    }
+    let demo = &app.demo;
+    let _ = writeln!(
+        o,
+        "# HELP marque_demo_limiter_shared 1 while Redis decides the demo limit for the fleet, 0 while this replica decides alone.\n# TYPE marque_demo_limiter_shared gauge\nmarque_demo_limiter_shared {}",
+        u8::from(demo.fleet.as_ref().is_some_and(|f| f.is_shared()))
+    );
+    if let Some(f) = &demo.fleet {
+        use std::sync::atomic::Ordering::Relaxed;
+        let _ = writeln!(
+            o,
+            "# HELP marque_demo_decisions_total Demo requests by the limiter that decided them.\n# TYPE marque_demo_decisions_total counter\nmarque_demo_decisions_total{{limiter=\"redis\"}} {}\nmarque_demo_decisions_total{{limiter=\"local\"}} {}",
+            f.decided_shared.load(Relaxed),
+            f.decided_local.load(Relaxed)
         );
     }
     o.push_str("# HELP marque_brands Brands by state.\n# TYPE marque_brands gauge\n");

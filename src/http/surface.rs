@@ -53,6 +53,10 @@ pub fn answer(
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
+            "/status" => match snapshot.get(path) {
+                Some(r) => respond(&live_status(r, app), method, headers),
+                None => missing(&snapshot, path, method, headers),
+            },
             _ => match snapshot.get(path) {
                 Some(r) => respond(r, method, headers),
                 None => missing(&snapshot, path, method, headers),
@@ -68,6 +72,40 @@ pub fn answer(
         ),
         _ => problem(not_found(path)),
     })
+}
+
+/// /status as built with the snapshot, plus what changes between snapshots:
+/// which limiter decides the demo (Redis can come and go). An operator's
+/// endpoint (`no-store`), so it is the one GET assembled per request.
+fn live_status(r: &Resource, app: &AppState) -> Resource {
+    let built = &r.identity.body;
+    let end = built
+        .iter()
+        .rposition(|&b| b == b'}')
+        .unwrap_or(built.len());
+    let demo = &app.demo;
+    let (shared, local) = demo.fleet.as_ref().map_or((0, 0), |f| {
+        (
+            f.decided_shared.load(std::sync::atomic::Ordering::Relaxed),
+            f.decided_local.load(std::sync::atomic::Ordering::Relaxed),
+        )
+    });
+    let mut body = Vec::with_capacity(built.len() + 160);
+    body.extend_from_slice(built[..end].trim_ascii_end());
+    body.extend_from_slice(
+        format!(
+            ",\n  \"demoLimiter\": {{\n    \"mode\": \"{}\",\n    \"redis\": {},\n    \"decidedByRedis\": {shared},\n    \"decidedLocally\": {local}\n  }}\n}}\n",
+            demo.limiter_mode(),
+            demo.fleet.is_some()
+        )
+        .as_bytes(),
+    );
+    Resource::with_effort(
+        "application/json",
+        body,
+        crate::snapshot::CachePolicy::NoStore,
+        crate::snapshot::Effort::None,
+    )
 }
 
 /// Headers on every answer: CORS for any origin, and no MIME sniffing.

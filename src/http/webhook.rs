@@ -97,6 +97,9 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
         return unauthorized();
     }
     let _ = trigger.send(());
+    if let (Some(fleet), Some(channel)) = (&app.demo.fleet, &app.fetch_channel) {
+        fleet.announce_fetch(channel).await;
+    }
     let mut res = (StatusCode::ACCEPTED, "{\"status\":\"accepted\"}").into_response();
     res.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,

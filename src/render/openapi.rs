@@ -627,6 +627,18 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
             "properties": {
                 "ready": {"type": "boolean"},
                 "generation": {"type": "integer"},
+                "revision": {"type": ["string", "null"], "description": "git mode: the commit being served"},
+                "demoLimiter": {
+                    "type": "object",
+                    "description": "Which limiter decides the demo: `shared` (Redis), `local-fallback` (Redis configured but not answering), `local` (no Redis)",
+                    "properties": {
+                        "mode": {"enum": ["shared", "local-fallback", "local"]},
+                        "redis": {"type": "boolean"},
+                        "decidedByRedis": {"type": "integer", "minimum": 0},
+                        "decidedLocally": {"type": "integer", "minimum": 0}
+                    },
+                    "required": ["mode", "redis"]
+                },
                 "brands": {"type": "array", "items": {
                     "type": "object",
                     "properties": {
@@ -636,7 +648,7 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
                     "required": ["slug", "state"]
                 }}
             },
-            "required": ["brands"]
+            "required": ["brands", "demoLimiter"]
         }),
     );
     schemas.insert(

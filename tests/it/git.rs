@@ -149,7 +149,7 @@ pub fn serve_git_with(
     }
 }
 
-fn github_sig(body: &[u8]) -> String {
+pub fn github_sig(body: &[u8]) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
     mac.update(body);
     let hex: String = mac

@@ -9,6 +9,7 @@ mod browser;
 mod cli;
 mod contract;
 mod demo;
+mod fleet;
 mod git;
 mod helpers;
 mod hostile;

@@ -1,0 +1,267 @@
+//! A fleet of replicas through a real Redis (`redis-server`, started here on
+//! a free port with persistence off): one demo limit across replicas, the
+//! local limit while Redis is stopped or slow, and a webhook delivered to
+//! one replica fetched by all.
+//!
+//! `.ci/deps` installs redis-server; without it these tests fail under CI
+//! and are skipped with a note elsewhere.
+
+use super::git::{github_sig, serve_git_with, Remote};
+use super::helpers::*;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn redis_available() -> bool {
+    require(
+        "redis-server",
+        Command::new("redis-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success()),
+        "apt-get install redis-server (bash .ci/deps)",
+    )
+}
+
+/// A redis-server of this test's own, stopped when dropped.
+struct Redis {
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut r = Redis { port, child: None };
+        r.restart();
+        r
+    }
+
+    fn restart(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            // DEBUG SLEEP plays a slow Redis.
+            .args(["--enable-debug-command", "local"])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+        wait_for("redis to answer PING", || self.cli(&["PING"]) == "PONG");
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn cli(&self, args: &[&str]) -> String {
+        let out = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string()])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// One dry-run demo call from `client` (the replicas trust loopback's
+/// `X-Forwarded-For`, so each phase of a test is its own client).
+fn demo(app: &TestApp, client: &str) -> Response {
+    let body = br#"{"promptId": "weather-notice", "variables": {"location": "Bergen", "forecast": "rain"}}"#;
+    app.request(
+        "POST",
+        "/api/brand-spec/northwind/demo",
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Forwarded-For", client),
+        ],
+        Some(body),
+    )
+}
+
+fn mode(app: &TestApp) -> String {
+    app.get("/status").json()["demoLimiter"]["mode"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn replica(redis: &Redis, burst: u32) -> TestApp {
+    let mut args = serve_args(&example_content());
+    args.redis_url = Some(redis.url());
+    args.redis_prefix = "test-fleet:".into();
+    args.demo_burst = burst;
+    args.demo_per_minute = 1;
+    args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
+    spawn_with(args)
+}
+
+#[test]
+fn replicas_share_one_limit_and_decide_alone_while_redis_is_down() {
+    if !redis_available() {
+        return;
+    }
+    let mut redis = Redis::start();
+    let burst = 3;
+    let (a, b) = (replica(&redis, burst), replica(&redis, burst));
+    wait_for("both replicas to reach redis", || {
+        mode(&a) == "shared" && mode(&b) == "shared"
+    });
+
+    // burst + 1 requests, alternating: exactly `burst` pass, on either replica.
+    let statuses: Vec<u16> = (0..=burst)
+        .map(|i| demo(if i % 2 == 0 { &a } else { &b }, "203.0.113.1").status)
+        .collect();
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    for app in [&a, &b] {
+        let res = demo(app, "203.0.113.1");
+        assert_eq!(res.status, 429);
+        assert!(res.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+        assert_eq!(res.header("ratelimit-policy"), Some("\"demo\";q=1;w=60"));
+    }
+    assert!(redis
+        .cli(&["KEYS", "test-fleet:demo:*"])
+        .contains("203.0.113.1"));
+
+    // Slow: Redis busy for a second; a request waits at most 50 ms for it.
+    let busy = {
+        let port = redis.port.to_string();
+        std::thread::spawn(move || {
+            Command::new("redis-cli")
+                .args(["-p", &port, "DEBUG", "SLEEP", "1"])
+                .output()
+                .unwrap()
+        })
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let res = demo(&a, "203.0.113.2");
+    let waited = started.elapsed();
+    assert_eq!(res.status, 200, "decided locally");
+    assert!(waited < Duration::from_millis(500), "{waited:?}");
+    assert_eq!(mode(&a), "local-fallback");
+    let slept = busy.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&slept.stdout).trim(), "OK");
+
+    // Down: every request is still answered, by each replica's own limit.
+    redis.stop();
+    for app in [&a, &b] {
+        for _ in 0..burst + 1 {
+            let status = demo(app, "203.0.113.3").status;
+            assert!(status == 200 || status == 429, "{status}");
+        }
+        assert_eq!(mode(app), "local-fallback");
+        let metrics = app.get("/metrics").text();
+        assert!(
+            metrics.contains("marque_demo_limiter_shared 0"),
+            "{metrics}"
+        );
+    }
+
+    // Back: shared again within a few retries, and one limit again.
+    redis.restart();
+    for app in [&a, &b] {
+        wait_for("the replica to use redis again", || {
+            demo(app, "203.0.113.9");
+            mode(app) == "shared"
+        });
+    }
+    let statuses: Vec<u16> = (0..=burst)
+        .map(|i| demo(if i % 2 == 0 { &b } else { &a }, "203.0.113.4").status)
+        .collect();
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    let status = a.get("/status").json();
+    assert_eq!(status["demoLimiter"]["redis"], true);
+    assert!(status["demoLimiter"]["decidedLocally"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
+    if !redis_available() {
+        return;
+    }
+    let redis = Redis::start();
+    let remote = Remote::new();
+    let configure = |args: &mut marque::config::ServeArgs| {
+        args.redis_url = Some(redis.url());
+        args.redis_prefix = "test-hook:".into();
+        // Replicas behind one load balancer share its public URL.
+        args.public_url = Some("https://brand.example.com".into());
+    };
+    let a = serve_git_with(&remote.url(), None, configure);
+    let b = serve_git_with(&remote.url(), None, configure);
+    let channel = format!("test-hook:fetch:{}", remote.url());
+    wait_for("both replicas to listen for fetch notices", || {
+        redis.cli(&["PUBSUB", "NUMSUB", &channel]).ends_with('2')
+    });
+    let etag = |app: &TestApp| {
+        app.get("/brand/northwind/spec.json")
+            .header("etag")
+            .unwrap()
+            .to_string()
+    };
+    let before = etag(&b.app);
+
+    remote.set_version("northwind", "2.4.0", "2.5.0");
+    remote.commit("Northwind 2.5.0", 5);
+    let body = br#"{"ref": "refs/heads/main"}"#;
+    let sig = github_sig(body);
+    let delivered = Instant::now();
+    let res = a.app.request(
+        "POST",
+        "/hooks/git",
+        &[
+            ("X-Hub-Signature-256", sig.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        Some(body),
+    );
+    assert_eq!(res.status, 202);
+    wait_for("replica B to serve the pushed version", || {
+        b.app.get("/brand/northwind/spec.json").json()["version"] == "2.5.0"
+    });
+    let took = delivered.elapsed();
+    println!(
+        "replica B served the push {} ms after the webhook reached A",
+        took.as_millis()
+    );
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    wait_for("replica A to serve it too", || {
+        a.app.get("/brand/northwind/spec.json").json()["version"] == "2.5.0"
+    });
+    assert_ne!(etag(&b.app), before);
+    assert_eq!(etag(&a.app), etag(&b.app), "one revision, one ETag");
+    assert_eq!(
+        a.app.get("/status").json()["revision"],
+        b.app.get("/status").json()["revision"]
+    );
+}
