@@ -28,23 +28,46 @@ fn redis_available() -> bool {
 struct Redis {
     port: u16,
     child: Option<Child>,
+    /// Extra arguments of the server (TLS), and of redis-cli to reach it.
+    server_args: Vec<String>,
+    cli_args: Vec<String>,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 impl Redis {
     fn start() -> Redis {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut r = Redis { port, child: None };
+        Redis::start_with(Vec::new(), Vec::new())
+    }
+
+    fn start_with(server_args: Vec<String>, cli_args: Vec<String>) -> Redis {
+        let mut r = Redis {
+            port: free_port(),
+            child: None,
+            server_args,
+            cli_args,
+        };
         r.restart();
         r
     }
 
     fn restart(&mut self) {
+        let port = self.port.to_string();
+        let tls = self.server_args.iter().any(|a| a == "--tls-cert-file");
+        let ports = if tls {
+            ["--port", "0", "--tls-port", &port]
+        } else {
+            ["--port", &port, "--bind", "127.0.0.1"]
+        };
         let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(ports)
+            .args(&self.server_args)
             .args(["--save", "", "--appendonly", "no"])
             // DEBUG SLEEP plays a slow Redis.
             .args(["--enable-debug-command", "local"])
@@ -69,6 +92,7 @@ impl Redis {
     fn cli(&self, args: &[&str]) -> String {
         let out = Command::new("redis-cli")
             .args(["-p", &self.port.to_string()])
+            .args(&self.cli_args)
             .args(args)
             .output()
             .unwrap();
@@ -264,4 +288,182 @@ fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
         a.app.get("/status").json()["revision"],
         b.app.get("/status").json()["revision"]
     );
+}
+
+#[test]
+fn rediss_with_a_password_from_the_environment_is_used_and_never_logged() {
+    if !redis_available()
+        || !require(
+            "openssl",
+            Command::new("openssl").arg("version").output().is_ok(),
+            "apt-get install openssl",
+        )
+    {
+        return;
+    }
+    // A CA of this test's own, and a certificate for 127.0.0.1 it signed.
+    let dir = tempfile::tempdir().unwrap();
+    let at = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=marque test CA",
+    ]);
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    std::fs::write(
+        dir.path().join("ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+    )
+    .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.crt",
+        "-days",
+        "2",
+        "-extfile",
+        "ext",
+    ]);
+    let password = "correct-horse-battery-staple";
+    let server_args = [
+        "--tls-cert-file",
+        &at("server.crt"),
+        "--tls-key-file",
+        &at("server.key"),
+        "--tls-ca-cert-file",
+        &at("ca.crt"),
+        "--tls-auth-clients",
+        "no",
+        "--requirepass",
+        password,
+    ];
+    let cli_args = [
+        "--tls",
+        "--cacert",
+        &at("ca.crt"),
+        "--no-auth-warning",
+        "-a",
+        password,
+    ];
+    let redis = Redis::start_with(
+        server_args.iter().map(|s| s.to_string()).collect(),
+        cli_args.iter().map(|s| s.to_string()).collect(),
+    );
+
+    // The real binary, configured only through the environment; the CA is
+    // trusted the way an operator's would be (SSL_CERT_FILE).
+    let mut child = Running(
+        Command::new(env!("CARGO_BIN_EXE_marque"))
+            .env("MARQUE_CONTENT", example_content())
+            .env("MARQUE_LISTEN", "127.0.0.1:0")
+            .env("MARQUE_NO_WATCH", "true")
+            .env("MARQUE_LOG_FORMAT", "json")
+            .env(
+                "MARQUE_REDIS_URL",
+                format!("rediss://127.0.0.1:{}/", redis.port),
+            )
+            .env("MARQUE_REDIS_PASSWORD", password)
+            .env("MARQUE_REDIS_PREFIX", "tls-test:")
+            .env("SSL_CERT_FILE", at("ca.crt"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    use std::io::{BufRead, BufReader};
+    let stderr = child.0.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut log = Vec::new();
+    let addr: std::net::SocketAddr = loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("marque logs that it listens");
+        let event: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        log.push(line);
+        if event["fields"]["message"] == "marque is listening" {
+            break event["fields"]["addr"].as_str().unwrap().parse().unwrap();
+        }
+    };
+    wait_for("the first snapshot", || {
+        raw_request(addr, "GET", "/readyz", &[], None).status == 200
+    });
+    let body = br#"{"promptId": "weather-notice", "variables": {"location": "Bergen", "forecast": "rain"}}"#;
+    wait_for("the replica to use redis over TLS", || {
+        let res = raw_request(
+            addr,
+            "POST",
+            "/api/brand-spec/northwind/demo",
+            &[("Content-Type", "application/json")],
+            Some(body),
+        );
+        assert_eq!(res.status, 200);
+        let status = raw_request(addr, "GET", "/status", &[], None);
+        let status: serde_json::Value = serde_json::from_slice(&status.body).unwrap();
+        status["demoLimiter"]["mode"] == "shared"
+    });
+    assert!(redis
+        .cli(&["KEYS", "tls-test:demo:*"])
+        .contains("127.0.0.1"));
+    let status = raw_request(addr, "GET", "/status", &[], None);
+    drop(child);
+    log.extend(rx.try_iter());
+    let all = log.join("\n");
+    assert!(all.contains("redis answers"), "{all}");
+    assert!(!all.contains(password), "the password is never logged");
+    assert!(!String::from_utf8_lossy(&status.body).contains(password));
+}
+
+/// A child process killed when dropped, so a failing test leaves none behind.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
