@@ -312,19 +312,7 @@ impl ServerHandler for Marque {
     ) -> Result<GetPromptResponse, McpError> {
         let request = serde_json::to_value(&request).unwrap_or_default();
         let name = request["name"].as_str().unwrap_or_default();
-        let args: BTreeMap<String, String> = request["arguments"]
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            v.as_str().map_or_else(|| v.to_string(), str::to_string),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let args = strings(&request["arguments"]);
         let snap = self.snapshot();
         let Some((slug, id)) = name.split_once('/') else {
             return Err(McpError::invalid_params(
@@ -609,6 +597,21 @@ fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
     tool_ok(json!({ "tokens": found, "matched": matched, "limit": MAX_FOUND }))
 }
 
+/// A JSON object's members as strings (a non-string as its JSON text), as
+/// prompt arguments and demo variables are; empty for anything else.
+fn strings(v: &Value) -> BTreeMap<String, String> {
+    v.as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| {
+                    let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                    (k.clone(), text)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// An sRGB colour and alpha from `#hex`, or a colour token of the brand.
 fn colour(snap: &Snapshot, slug: Option<&str>, s: &str) -> Result<([f64; 3], f64), String> {
     let s = s.trim();
@@ -707,20 +710,7 @@ impl Marque {
         let Some(brand) = snap.demo.get(slug) else {
             return tool_error(unknown_brand(snap, slug));
         };
-        let vars: BTreeMap<String, String> = args
-            .get("variables")
-            .and_then(Value::as_object)
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            v.as_str().map_or_else(|| v.to_string(), str::to_string),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let vars = strings(args.get("variables").unwrap_or(&Value::Null));
         let prepared = find_prompt(brand, prompt_id)
             .and_then(|p| Ok((p, bind(p, vars)?)))
             .and_then(|(p, vars)| Ok((p, messages(brand, p, &vars)?)));

@@ -665,30 +665,24 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
             "required": ["variableCollections", "variables", "variableModeValues"]
         }),
     );
-    let mut slug = json!({
-        "name": "slug", "in": "path", "required": true,
-        "description": "The brand's folder name: lowercase words joined by single hyphens",
-        "schema": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 64}
-    });
-    if let Some(first) = examples.slugs.first() {
-        slug["example"] = json!(first);
-    }
-    let mut version = json!({
-        "name": "version", "in": "path", "required": true,
-        "description": "A released version (semver) from a tag `<slug>@<version>`",
-        "schema": {"type": "string"}
-    });
-    if let Some(first) = examples.versions.first() {
-        version["example"] = json!(first);
-    }
-    let mut file = json!({
-        "name": "file", "in": "path", "required": true,
-        "description": "The asset's path inside the brand's `assets/` folder; it may contain `/`",
-        "schema": {"type": "string"}
-    });
-    if let Some(f) = &examples.file {
-        file["example"] = json!(f);
-    }
+    let slug = path_parameter(
+        "slug",
+        "The brand's folder name: lowercase words joined by single hyphens",
+        json!({"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 64}),
+        examples.slugs.first(),
+    );
+    let version = path_parameter(
+        "version",
+        "A released version (semver) from a tag `<slug>@<version>`",
+        json!({"type": "string"}),
+        examples.versions.first(),
+    );
+    let file = path_parameter(
+        "file",
+        "The asset's path inside the brand's `assets/` folder; it may contain `/`",
+        json!({"type": "string"}),
+        examples.file.as_ref(),
+    );
     json!({
         "schemas": schemas,
         "parameters": {
@@ -735,6 +729,19 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
             }
         }
     })
+}
+
+/// A required path parameter, with an example this server publishes.
+fn path_parameter(name: &str, description: &str, schema: Value, example: Option<&String>) -> Value {
+    let mut p = json!({
+        "name": name, "in": "path", "required": true,
+        "description": description,
+        "schema": schema
+    });
+    if let Some(e) = example {
+        p["example"] = json!(e);
+    }
+    p
 }
 
 /// A published JSON Schema made into OpenAPI components: `$defs` become

@@ -351,9 +351,18 @@ fn connections_over_the_cap_wait_until_a_slot_frees() {
     let mut args = serve_args(&example_content());
     args.max_connections = 1;
     let app = spawn_with(args);
-    // spawn_with's readiness probe has closed its connection; give the server a moment to notice.
-    std::thread::sleep(Duration::from_millis(100));
-    let holder = TcpStream::connect(app.addr).unwrap();
+    // The holder is answered once, so it holds the only slot, whichever
+    // listener thread took it and whenever the readiness probe's slot freed.
+    let mut holder = TcpStream::connect(app.addr).unwrap();
+    holder
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    holder
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = [0u8; 12];
+    holder.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
     let mut waiting = TcpStream::connect(app.addr).unwrap(); // accepted by the kernel, not by marque
     waiting
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
