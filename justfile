@@ -57,6 +57,7 @@ bench-scale brands="1000":
 
 # marque against nginx on the same bytes (wrk): req/s and p99 per surface and coding, the ratio, RSS with 10,000 idle connections.
 bench-http rounds="2" seconds="8":
+    command -v wrk >/dev/null && [ -x /usr/sbin/nginx ] || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk nginx-light)
     cargo build --release
     bash benches/http.sh target/release/marque content {{rounds}} {{seconds}}
 

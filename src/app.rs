@@ -49,6 +49,7 @@ pub async fn serve(
     ctx.mcp = !args.no_mcp;
     let mut reloader = Reloader::new(ctx, source_name(&args));
     reloader.options = args.build.clone();
+    reloader.options.semver = args.semver;
     reloader.options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
     reloader.defer_first_compression = !args.compress_before_ready;
     reloader.reporter = crate::report::Reporter {

@@ -3,7 +3,7 @@
 //! requests.
 
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog};
-use crate::config::{BuildArgs, ChangelogArgs, CheckArgs, OutputFormat};
+use crate::config::{BuildArgs, ChangelogArgs, CheckArgs, DiffArgs, DiffFormat, OutputFormat};
 use crate::reload::today;
 use crate::render::Context;
 use crate::source::Content;
@@ -28,6 +28,7 @@ pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32
     // Every surface is rendered, as when serving, but nothing is compressed.
     let opts = BuildOptions {
         effort: crate::snapshot::Effort::None,
+        semver: args.semver,
         ..BuildOptions::default()
     };
     let catalog = build_catalog(&content, &ctx, today(), &Catalog::default(), &opts);
@@ -86,7 +87,10 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         &ctx,
         today(),
         &Catalog::default(),
-        &BuildOptions::default(),
+        &BuildOptions {
+            semver: args.semver,
+            ..BuildOptions::default()
+        },
     );
     let mut snap = assemble(
         &catalog,
@@ -200,10 +204,18 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write, err: &mut impl Writ
         if !text.is_empty() {
             text.push('\n');
         }
+        let releases: Vec<_> = content
+            .pinned
+            .iter()
+            .filter(|p| p.files.slug == files.slug)
+            .cloned()
+            .collect();
+        let (changes, _) = crate::build::semantic_changes(&brand, &releases, today());
         text.push_str(&crate::render::changelog::render_md(
             &brand.doc.name,
             &brand.version,
             &brand.releases,
+            &changes,
         ));
     }
     for d in content
@@ -227,5 +239,73 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write, err: &mut impl Writ
         }
         None => out.write_all(text.as_bytes())?,
     }
+    Ok(0)
+}
+
+/// The files of one side of a comparison: `current` (the content folder)
+/// or a released version (its tag's tree).
+fn side_files(
+    content: &Content,
+    slug: &str,
+    reference: &str,
+) -> Result<std::sync::Arc<crate::spec::BrandFiles>> {
+    if reference == "current" {
+        return content
+            .brands
+            .iter()
+            .find(|b| b.slug == slug)
+            .cloned()
+            .with_context(|| format!("no brand folder {slug}"));
+    }
+    let version = semver::Version::parse(reference)
+        .map_err(|e| anyhow::anyhow!("{reference:?} is neither `current` nor a version ({e})"))?;
+    content
+        .pinned
+        .iter()
+        .find(|p| p.files.slug == slug && p.release.version == version)
+        .map(|p| p.files.clone())
+        .with_context(|| {
+            let known: Vec<String> = content
+                .pinned
+                .iter()
+                .filter(|p| p.files.slug == slug)
+                .map(|p| p.release.version.to_string())
+                .collect();
+            format!(
+                "no release {slug}@{reference} (releases: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )
+        })
+}
+
+/// `marque diff`: what changed in a brand between two versions, and the
+/// version step it needs. Exit code 0 either way; 2 when a side is unknown
+/// or does not validate.
+pub fn diff(args: &DiffArgs, out: &mut impl Write) -> Result<i32> {
+    let (dir, slug, from, to) = args.parts();
+    let content = crate::source::read_folder(&dir)?;
+    let parse = |reference: &str| -> Result<(crate::spec::Brand, crate::render::diff::Side)> {
+        let files = side_files(&content, slug, reference)?;
+        let brand = crate::spec::parse_brand(&files, today())
+            .0
+            .with_context(|| format!("{slug}@{reference} has errors (marque check shows them)"))?;
+        let side = crate::render::diff::Side {
+            reference: reference.to_string(),
+            version: brand.version.to_string(),
+        };
+        Ok((brand, side))
+    };
+    let (old, from) = parse(from)?;
+    let (new, to) = parse(to)?;
+    let changes = crate::spec::diff::diff(&old, &new);
+    let text = match args.format {
+        DiffFormat::Markdown => crate::render::diff::render_md(&new.doc.name, &from, &to, &changes),
+        DiffFormat::Json => crate::render::diff::render_json(slug, &from, &to, &changes),
+    };
+    out.write_all(text.as_bytes())?;
     Ok(0)
 }

@@ -33,6 +33,40 @@ pub enum Command {
     Build(BuildArgs),
     /// Print or write the changelog generated from release tags.
     Changelog(ChangelogArgs),
+    /// Print what changed in a brand between two versions (releases or
+    /// `current`), and the version step it needs.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// [DIR] BRAND FROM TO: the content folder (default `content`, inside
+    /// a git work tree for releases), the brand's slug, and the two sides,
+    /// each a released version (`2.4.0`) or `current`.
+    #[arg(num_args = 3..=4, required = true, value_names = ["DIR", "BRAND", "FROM", "TO"])]
+    pub args: Vec<String>,
+    /// Markdown for people, or JSON.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Markdown)]
+    pub format: DiffFormat,
+}
+
+impl DiffArgs {
+    /// The content folder, the brand, and the two sides.
+    pub fn parts(&self) -> (PathBuf, &str, &str, &str) {
+        let a = &self.args;
+        let (dir, rest) = if a.len() == 4 {
+            (PathBuf::from(&a[0]), &a[1..])
+        } else {
+            (PathBuf::from("content"), &a[..])
+        };
+        (dir, &rest[0], &rest[1], &rest[2])
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Markdown,
+    Json,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -109,6 +143,11 @@ pub struct ServeArgs {
     /// Prefix of every Redis key and channel, so fleets can share one Redis.
     #[arg(long, env = "MARQUE_REDIS_PREFIX", default_value = "marque:")]
     pub redis_prefix: String,
+    /// A version smaller a step than its changes since the latest release
+    /// (`<slug>@<version>` tag) need: `warn`, `error` (keep serving the last
+    /// good version) or `off`.
+    #[arg(long, env = "MARQUE_SEMVER", value_enum, default_value_t = crate::build::SemverMode::Warn)]
+    pub semver: crate::build::SemverMode,
     /// Do not watch the content folder (no hot reload, no /events).
     #[arg(long, env = "MARQUE_NO_WATCH")]
     pub no_watch: bool,
@@ -248,6 +287,10 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, env = "MARQUE_CHECK_FORMAT", value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// A version smaller a step than its changes since the latest release
+    /// (`<slug>@<version>` tag) need: `error` (exit 1), `warn` or `off`.
+    #[arg(long, env = "MARQUE_SEMVER", value_enum, default_value_t = crate::build::SemverMode::Error)]
+    pub semver: crate::build::SemverMode,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -258,6 +301,10 @@ pub struct BuildArgs {
     /// Folder to write the site into (created if missing).
     #[arg(long, env = "MARQUE_OUT")]
     pub out: PathBuf,
+    /// A version smaller a step than its changes since the latest release
+    /// (`<slug>@<version>` tag) need: `warn`, `error` (leave the brand out) or `off`.
+    #[arg(long, env = "MARQUE_SEMVER", value_enum, default_value_t = crate::build::SemverMode::Warn)]
+    pub semver: crate::build::SemverMode,
     /// Absolute base URL the files will be served from.
     #[arg(
         long,
@@ -265,4 +312,39 @@ pub struct BuildArgs {
         default_value = "http://127.0.0.1:8080"
     )]
     pub public_url: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn diff_takes_an_optional_folder_before_the_brand() {
+        let parse = |line: &[&str]| match Cli::parse_from(line).command {
+            Some(Command::Diff(d)) => {
+                let (dir, brand, from, to) = d.parts();
+                (dir, brand.to_string(), from.to_string(), to.to_string())
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            parse(&["marque", "diff", "acme", "1.0.0", "current"]),
+            (
+                "content".into(),
+                "acme".into(),
+                "1.0.0".into(),
+                "current".into()
+            )
+        );
+        assert_eq!(
+            parse(&["marque", "diff", "brands", "acme", "1.0.0", "2.0.0"]).0,
+            PathBuf::from("brands")
+        );
+    }
 }

@@ -21,6 +21,7 @@ fn main() -> ExitCode {
             marque::cli::check(&args, colour, &mut std::io::stdout().lock())
         }
         Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
+        Command::Diff(args) => marque::cli::diff(&args, &mut std::io::stdout().lock()),
         Command::Changelog(args) => marque::cli::changelog(
             &args,
             &mut std::io::stdout().lock(),

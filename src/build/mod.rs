@@ -19,15 +19,19 @@ mod jobs;
 
 pub use assemble::{assemble, compress_later, Listing, Views};
 
+use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
 use crate::snapshot::{CachePolicy, DemoBrand, Effort, Resource, Resources};
 use crate::source::{Content, Pinned};
-use crate::spec::diag::{file_error, has_errors, Severity};
+use crate::spec::diag::{file_error, has_errors, FileDiags, Severity};
+use crate::spec::diff;
 use crate::spec::json::{locate, Anchor};
+use crate::spec::release::Release;
 use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
 use bytes::Bytes;
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -259,6 +263,9 @@ pub struct BuildOptions {
     pub effort: Effort,
     /// Rendered brands kept on disk across restarts, if any.
     pub cache: Option<cache::RenderCache>,
+    /// What a version step smaller than its changes is: nothing, a warning
+    /// or an error (see [`crate::spec::diff`]).
+    pub semver: SemverMode,
     #[doc(hidden)]
     pub fault: Option<Fault>,
 }
@@ -269,13 +276,26 @@ impl Default for BuildOptions {
             budget: Duration::from_secs(10),
             effort: Effort::Best,
             cache: None,
+            semver: SemverMode::Warn,
             fault: None,
         }
     }
 }
 
+/// How a version that is too small a step after the brand's latest release
+/// is reported: `error` keeps the last good version serving (the default of
+/// `marque check`), `warn` publishes it with a warning (the default when
+/// serving, so a live site never goes stale for it), `off` does not compare.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SemverMode {
+    Off,
+    #[default]
+    Warn,
+    Error,
+}
+
 /// Hash of everything that decides a brand's render.
-fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
+fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate, semver: SemverMode) -> [u8; 32] {
     let mut h = Sha256::new();
     // The slug too: two folders with the same files are two brands.
     h.update(files.slug.as_bytes());
@@ -288,6 +308,7 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate) -> [u8; 32] {
     h.update(ctx.max_age.to_le_bytes());
     h.update(today.to_string().as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update([semver as u8]);
     h.finalize().into()
 }
 
@@ -343,8 +364,15 @@ fn plan(
 ) -> (Vec<Kind>, Vec<jobs::Job>) {
     let mut kinds = Vec::new();
     let mut work: Vec<jobs::Job> = Vec::new();
+    let mut releases: BTreeMap<&str, Vec<Arc<Pinned>>> = BTreeMap::new();
+    for pin in &content.pinned {
+        releases
+            .entry(pin.files.slug.as_str())
+            .or_default()
+            .push(pin.clone());
+    }
     for files in &content.brands {
-        let hash = input_hash(files, ctx, today);
+        let hash = input_hash(files, ctx, today, opts.semver);
         if let Some(p) = previous
             .brands
             .get(&files.slug)
@@ -354,11 +382,17 @@ fn plan(
             continue;
         }
         let (files, ctx, opts) = (files.clone(), ctx.clone(), opts.clone());
+        let releases = releases
+            .get(files.slug.as_str())
+            .cloned()
+            .unwrap_or_default();
         kinds.push(Kind::Brand {
             slug: files.slug.clone(),
             input: hash,
         });
-        work.push(Box::new(move || attempt(&files, &ctx, today, hash, &opts)));
+        work.push(Box::new(move || {
+            attempt(&files, &releases, &ctx, today, hash, &opts)
+        }));
     }
     for pin in &content.pinned {
         let key = format!("{}@{}", pin.files.slug, pin.release.version);
@@ -374,7 +408,7 @@ fn plan(
         pinned_ctx.pin = Some(pin.release.version.to_string());
         pinned_ctx.live_reload = false;
         let pin: Arc<Pinned> = pin.clone();
-        let hash = input_hash(&pin.files, &pinned_ctx, today);
+        let hash = input_hash(&pin.files, &pinned_ctx, today, SemverMode::Off);
         let opts = BuildOptions {
             fault: None,
             ..opts.clone()
@@ -384,7 +418,7 @@ fn plan(
             commit: pin.release.commit.clone(),
         });
         work.push(Box::new(move || {
-            attempt(&pin.files, &pinned_ctx, today, hash, &opts)
+            attempt(&pin.files, &[], &pinned_ctx, today, hash, &opts)
         }));
     }
     (kinds, work)
@@ -471,6 +505,7 @@ fn brand_of(key: &str) -> &str {
 /// version), without parsing it again.
 fn attempt(
     files: &Arc<BrandFiles>,
+    releases: &[Arc<Pinned>],
     ctx: &Context,
     today: NaiveDate,
     input: [u8; 32],
@@ -490,10 +525,86 @@ fn attempt(
     let Some(brand) = brand else {
         return (None, diagnostics);
     };
-    let (mut published, warnings) = render_brand(brand, ctx, input, files, today, opts.effort);
+    let (changes, base) = semantic_changes(&brand, releases, today);
+    if let Some(d) = semver_check(&brand, files, base, &changes, opts.semver) {
+        let refused = d.severity == Severity::Error;
+        diagnostics.push(d);
+        if refused {
+            return (None, diagnostics);
+        }
+    }
+    let (mut published, warnings) =
+        render_brand_with(brand, ctx, input, files, today, opts.effort, &changes);
     diagnostics.extend(warnings);
     published.warnings = diagnostics.clone();
     (Some(Arc::new(published)), diagnostics)
+}
+
+/// Compares each of a brand's releases with the one before it, and the
+/// brand with its latest release (the newest whose version is not above
+/// the brand's), which is returned too. Each release is parsed once.
+pub fn semantic_changes<'r>(
+    brand: &Brand,
+    releases: &'r [Arc<Pinned>],
+    today: NaiveDate,
+) -> (SemanticChanges, Option<&'r Release>) {
+    let mut sorted: Vec<&Arc<Pinned>> = releases.iter().collect();
+    sorted.sort_by(|a, b| a.release.version.cmp_precedence(&b.release.version));
+    // A release that does not validate today is compared with nothing (it
+    // has a warning of its own).
+    let parsed: Vec<(&Release, Option<Brand>)> = sorted
+        .iter()
+        .map(|p| (&p.release, parse_brand(&p.files, today).0))
+        .collect();
+    let mut changes = SemanticChanges::default();
+    for w in parsed.windows(2) {
+        if let ((_, Some(old)), (r, Some(new))) = (&w[0], &w[1]) {
+            changes
+                .releases
+                .insert(r.version.to_string(), diff::diff(old, new));
+        }
+    }
+    let base = parsed
+        .iter()
+        .rev()
+        .find(|(r, _)| r.version.cmp_precedence(&brand.version) != Ordering::Greater);
+    if let Some((_, Some(old))) = base {
+        changes.head = Some(diff::diff(old, brand));
+    }
+    (changes, base.map(|(r, _)| *r))
+}
+
+/// Reports a version that is too small a step after the brand's latest
+/// release for what changed since, at brand.json's `version`.
+fn semver_check(
+    brand: &Brand,
+    files: &BrandFiles,
+    base: Option<&Release>,
+    changes: &SemanticChanges,
+    mode: SemverMode,
+) -> Option<Diagnostic> {
+    if mode == SemverMode::Off {
+        return None;
+    }
+    let (base, head) = (base?, changes.head.as_ref()?);
+    let from = &base.version;
+    let too_small = diff::check_step(from, &brand.version, head.level()).err()?;
+    let message = format!(
+        "{} (latest release: {}; `--semver warn` or `off` to publish anyway)",
+        diff::explain(from, &brand.version, head, &too_small),
+        base.tag
+    );
+    let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
+    match mode {
+        SemverMode::Error => d.error("/version", message),
+        _ => d.warning("/version", message),
+    }
+    let mut out = Vec::new();
+    let text = files
+        .get("brand.json")
+        .and_then(|b| std::str::from_utf8(b).ok());
+    d.finish(text, &mut out);
+    out.pop()
 }
 
 /// A brand's render as the cache kept it.
@@ -540,6 +651,20 @@ pub fn render_brand(
     today: NaiveDate,
     effort: Effort,
 ) -> (Published, Vec<Diagnostic>) {
+    let none = SemanticChanges::default();
+    render_brand_with(brand, ctx, input, files, today, effort, &none)
+}
+
+/// [`render_brand`], with the semantic changes its changelog lists.
+fn render_brand_with(
+    brand: Brand,
+    ctx: &Context,
+    input: [u8; 32],
+    files: &Arc<BrandFiles>,
+    today: NaiveDate,
+    effort: Effort,
+    changes: &SemanticChanges,
+) -> (Published, Vec<Diagnostic>) {
     let resource =
         |media: &str, body: Bytes| Resource::with_effort(media, body, policy_of(ctx), effort);
     let s = brand.slug.clone();
@@ -564,8 +689,9 @@ pub fn render_brand(
         );
     }
     if ctx.pin.is_none() {
-        let md = render::changelog::render_md(&brand.doc.name, &brand.version, &brand.releases);
-        let json = render::changelog::render_json(&s, &brand.version, &brand.releases);
+        let md =
+            render::changelog::render_md(&brand.doc.name, &brand.version, &brand.releases, changes);
+        let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
         add(
             format!("/brand/{s}/changelog.md"),
             resource("text/markdown; charset=utf-8", md.into()),

@@ -1,30 +1,72 @@
 //! changelog.md and changelog.json: a brand's releases (from git tags),
-//! newest first, as Keep a Changelog Markdown and as JSON.
+//! newest first, as Keep a Changelog Markdown and as JSON. Each release
+//! lists its tag's notes, then the semantic changes since the release
+//! before it under Added / Changed / Removed; `[Unreleased]` lists what the
+//! working head changes since the latest release.
 
 use crate::render::escape;
+use crate::spec::diff::{Change, Diff};
 use crate::spec::release::{unreleased, Release};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// The semantic changes a changelog lists (see `spec::diff`).
+#[derive(Debug, Clone, Default)]
+pub struct SemanticChanges {
+    /// By release version: what changed since the release before it. The
+    /// first release, and one whose files do not validate, have none.
+    pub releases: BTreeMap<String, Diff>,
+    /// What the working head changes since the release it follows.
+    pub head: Option<Diff>,
+}
+
+impl SemanticChanges {
+    fn of(&self, r: &Release) -> Option<&Diff> {
+        self.releases
+            .get(&r.version.to_string())
+            .filter(|d| !d.is_empty())
+    }
+
+    fn head(&self) -> Option<&Diff> {
+        self.head.as_ref().filter(|d| !d.is_empty())
+    }
+}
+
 /// Keep a Changelog Markdown, newest first.
-pub fn render_md(name: &str, current: &semver::Version, releases: &[Release]) -> String {
+pub fn render_md(
+    name: &str,
+    current: &semver::Version,
+    releases: &[Release],
+    changes: &SemanticChanges,
+) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# Changelog: {}\n", escape::md(name));
     o.push_str("All notable changes to this brand are listed here, newest first.\n");
     o.push_str("The format follows [Keep a Changelog](https://keepachangelog.com/en/1.1.0/) and versions follow [Semantic Versioning](https://semver.org/).\n\n");
-    if let Some(v) = unreleased(current, releases) {
+    let ahead = unreleased(current, releases);
+    if ahead.is_some() || changes.head().is_some() {
         let _ = writeln!(o, "## [Unreleased]\n");
-        match releases.first() {
-            Some(last) => {
+        match (ahead, releases.first()) {
+            (Some(v), Some(last)) => {
                 let _ = writeln!(
                     o,
                     "brand.json is at {v}, ahead of the latest release {}.\n",
                     last.version
                 );
             }
-            None => {
+            (Some(v), None) => {
                 let _ = writeln!(o, "brand.json is at {v}; no release is tagged yet.\n");
             }
+            (None, _) => {
+                let _ = writeln!(
+                    o,
+                    "brand.json is still at {current}, a released version: these changes need a new version.\n"
+                );
+            }
+        }
+        if let Some(d) = changes.head() {
+            o.push_str(&super::diff::sections_md(d, "###"));
         }
     }
     for r in releases {
@@ -39,6 +81,9 @@ pub fn render_md(name: &str, current: &semver::Version, releases: &[Release]) ->
             }
         }
         o.push('\n');
+        if let Some(d) = changes.of(r) {
+            o.push_str(&super::diff::sections_md(d, "###"));
+        }
     }
     o.trim_end().to_string() + "\n"
 }
@@ -46,23 +91,48 @@ pub fn render_md(name: &str, current: &semver::Version, releases: &[Release]) ->
 #[derive(Serialize)]
 struct ChangelogJson<'a> {
     brand: &'a str,
-    unreleased: Option<Unreleased>,
-    releases: &'a [Release],
+    unreleased: Option<Unreleased<'a>>,
+    releases: Vec<ReleaseJson<'a>>,
 }
 
 #[derive(Serialize)]
-struct Unreleased {
+struct Unreleased<'a> {
     version: String,
+    changes: &'a [Change],
+}
+
+#[derive(Serialize)]
+struct ReleaseJson<'a> {
+    #[serde(flatten)]
+    release: &'a Release,
+    changes: &'a [Change],
 }
 
 /// The same data as JSON.
-pub fn render_json(slug: &str, current: &semver::Version, releases: &[Release]) -> String {
+pub fn render_json(
+    slug: &str,
+    current: &semver::Version,
+    releases: &[Release],
+    changes: &SemanticChanges,
+) -> String {
+    let head = changes.head();
+    let unreleased = match (unreleased(current, releases), head) {
+        (None, None) => None,
+        (v, _) => Some(Unreleased {
+            version: v.unwrap_or(current).to_string(),
+            changes: head.map_or(&[], |d| &d.changes),
+        }),
+    };
     let doc = ChangelogJson {
         brand: slug,
-        unreleased: unreleased(current, releases).map(|v| Unreleased {
-            version: v.to_string(),
-        }),
-        releases,
+        unreleased,
+        releases: releases
+            .iter()
+            .map(|r| ReleaseJson {
+                release: r,
+                changes: changes.of(r).map_or(&[], |d| &d.changes),
+            })
+            .collect(),
     };
     serde_json::to_string_pretty(&doc).expect("serialisable") + "\n"
 }
@@ -84,7 +154,12 @@ mod tests {
     #[test]
     fn unreleased_heads_the_markdown_when_brand_json_is_ahead() {
         let r = vec![rel("1.2.0", "2026-01-01")];
-        let md = render_md("Acme", &"1.3.0".parse().unwrap(), &r);
+        let md = render_md(
+            "Acme",
+            &"1.3.0".parse().unwrap(),
+            &r,
+            &SemanticChanges::default(),
+        );
         assert!(md.contains(
             "## [Unreleased]\n\nbrand.json is at 1.3.0, ahead of the latest release 1.2.0."
         ));

@@ -4,6 +4,7 @@
 
 pub mod changelog;
 pub mod css;
+pub mod diff;
 pub mod embed;
 pub mod escape;
 pub mod figma;

@@ -514,10 +514,9 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
     let (spec, defs) = embeddable(spec_schema(), "Spec");
     schemas.insert("Spec".into(), spec);
     schemas.extend(defs);
-    schemas.insert(
-        "Changelog".into(),
-        embeddable(changelog_schema(), "Changelog").0,
-    );
+    let (changelog, defs) = embeddable(changelog_schema(), "Changelog");
+    schemas.insert("Changelog".into(), changelog);
+    schemas.extend(defs);
     schemas.insert(
         "Problem".into(),
         json!({

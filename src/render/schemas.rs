@@ -137,10 +137,10 @@ pub fn changelog_schema() -> Value {
         "properties": {
             "brand": {"type": "string"},
             "unreleased": {
-                "description": "Present when brand.json is at a version past the latest release",
+                "description": "Present when brand.json is at a version past the latest release, or the working head changes something since it",
                 "type": ["object", "null"],
-                "properties": {"version": {"type": "string"}},
-                "required": ["version"],
+                "properties": {"version": {"type": "string"}, "changes": {"$ref": "#/$defs/changes"}},
+                "required": ["version", "changes"],
                 "additionalProperties": false
             },
             "releases": {
@@ -152,15 +152,37 @@ pub fn changelog_schema() -> Value {
                         "date": {"type": "string", "format": "date"},
                         "tag": {"type": "string"},
                         "commit": {"type": "string"},
-                        "notes": {"type": "array", "items": {"type": "string"}}
+                        "notes": {"type": "array", "items": {"type": "string"}},
+                        "changes": {"$ref": "#/$defs/changes"}
                     },
-                    "required": ["version", "date", "tag", "commit", "notes"],
+                    "required": ["version", "date", "tag", "commit", "notes", "changes"],
                     "additionalProperties": false
                 }
             }
         },
         "required": ["brand", "releases"],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "$defs": {"changes": change_list_schema()}
+    })
+}
+
+/// The semantic changes of a release or a comparison (`spec::diff`).
+pub fn change_list_schema() -> Value {
+    json!({
+        "description": "Semantic changes since the previous release: major (something a consumer could depend on disappears or changes type), minor (something is added or deprecated), patch (a value or a text changes)",
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "level": {"enum": ["major", "minor", "patch"]},
+                "section": {"enum": ["added", "changed", "removed"]},
+                "kind": {"enum": ["token", "css-property", "palette", "type-family", "type-style", "logo", "asset", "contrast-pair", "prompt", "prompt-variable", "text"]},
+                "name": {"type": "string"},
+                "summary": {"type": "string", "description": "One line of Markdown"}
+            },
+            "required": ["level", "section", "kind", "name", "summary"],
+            "additionalProperties": false
+        }
     })
 }
 

@@ -5,6 +5,7 @@
 
 pub mod brand;
 pub mod diag;
+pub mod diff;
 pub mod files;
 pub mod json;
 pub mod limits;

@@ -20,5 +20,6 @@ mod mcp;
 mod reference;
 mod reload;
 mod scale;
+mod semver;
 mod surfaces;
 mod validation;

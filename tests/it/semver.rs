@@ -1,0 +1,223 @@
+//! Versions that mean what they say: a version step smaller than what
+//! changed since the latest release is refused by `marque check`, warned
+//! of (or, with `--semver error`, kept from serving) by the server, and
+//! every release's changelog lists its semantic changes. Over real
+//! repositories with real tags.
+
+use crate::git::Remote;
+use crate::helpers::*;
+use marque::build::SemverMode;
+use std::process::Command;
+
+fn marque(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// Removes `color.surface.muted` (no other token or brand.json uses it).
+fn remove_muted_surface(remote: &Remote) {
+    let path = remote.path().join("northwind/tokens.json");
+    let mut tokens: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let surface = tokens["color"]["surface"].as_object_mut().unwrap();
+    assert!(surface.remove("muted").is_some());
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+}
+
+/// Northwind released as 2.4.0, then a token removed.
+fn released_then_token_removed() -> Remote {
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First public palette", 1);
+    remove_muted_surface(&remote);
+    remote
+}
+
+#[test]
+fn a_patch_bump_that_removes_a_token_fails_check_naming_the_change_and_the_version() {
+    let remote = released_then_token_removed();
+    let dir = remote.path().to_str().unwrap();
+    remote.set_version("northwind", "2.4.0", "2.4.1");
+    let (code, out) = marque(&["check", dir]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error: 2.4.0 → 2.4.1 removes token `color.surface.muted` (`--color-surface-muted`): a major change, needs 3.0.0 or later (latest release: northwind@2.4.0"),
+        "{out}"
+    );
+    // At brand.json's version, line 4.
+    assert!(out.contains("--> northwind/brand.json:4:"), "{out}");
+    // Serving's default only warns; `off` does not compare.
+    let (code, out) = marque(&["check", dir, "--semver", "warn"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("warning: 2.4.0 → 2.4.1 removes token"),
+        "{out}"
+    );
+    let (code, out) = marque(&["check", dir, "--semver", "off"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("latest release"), "{out}");
+    // Unchanged version, same verdict.
+    remote.set_version("northwind", "2.4.1", "2.4.0");
+    let (code, out) = marque(&["check", dir]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("2.4.0 → 2.4.0 (the same version) removes token"),
+        "{out}"
+    );
+    // A minor bump is still too small; the major bump passes.
+    remote.set_version("northwind", "2.4.0", "2.5.0");
+    assert_eq!(marque(&["check", dir]).0, 1);
+    remote.set_version("northwind", "2.5.0", "3.0.0");
+    let (code, out) = marque(&["check", dir]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("latest release"), "{out}");
+    // So does a pre-release of the next major.
+    remote.set_version("northwind", "3.0.0", "3.0.0-rc.1");
+    assert_eq!(marque(&["check", dir]).0, 0);
+}
+
+#[test]
+fn additions_need_a_minor_step_and_a_brand_without_a_release_is_not_compared() {
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First", 1);
+    let dir = remote.path().to_str().unwrap();
+    remote.edit(
+        "northwind/tokens.json",
+        "\"muted\":",
+        "\"quiet\": { \"$value\": { \"colorSpace\": \"srgb\", \"components\": [0.5, 0.5, 0.5], \"hex\": \"#808080\" } },\n      \"muted\":",
+    );
+    remote.set_version("northwind", "2.4.0", "2.4.1");
+    let (code, out) = marque(&["check", dir]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("2.4.0 → 2.4.1 adds token `color.surface.quiet` (`#808080`): a minor change, needs 2.5.0 or later"),
+        "{out}"
+    );
+    remote.set_version("northwind", "2.4.1", "2.5.0");
+    assert_eq!(marque(&["check", dir]).0, 0);
+    // lumen-health has no release: edited freely.
+    remote.edit("lumen-health/brand.json", "warm, exact", "warm and exact");
+    assert_eq!(marque(&["check", dir]).0, 0);
+}
+
+#[test]
+fn diff_prints_the_changes_between_two_versions_as_markdown_and_json() {
+    let remote = released_then_token_removed();
+    remote.set_version("northwind", "2.4.0", "3.0.0");
+    remote.edit("northwind/brand.json", "Outdoor gear", "Weatherproof gear");
+    remote.commit("Drop the muted surface", 5);
+    remote.tag_annotated("northwind@3.0.0", "Drop the muted surface", 5);
+    let dir = remote.path().to_str().unwrap();
+    let (code, md) = marque(&["diff", dir, "northwind", "2.4.0", "3.0.0"]);
+    assert_eq!(code, 0, "{md}");
+    assert_eq!(
+        md,
+        "# Northwind Outfitters: 2.4.0 → 3.0.0\n\n\
+         A major change: 1 major, 0 minor, 1 patch.\n\n\
+         ## Changed\n\n- Changes the summary (patch)\n\n\
+         ## Removed\n\n- Removes token `color.surface.muted` (`--color-surface-muted`) (major)\n"
+    );
+    let (code, json) = marque(&[
+        "diff",
+        dir,
+        "northwind",
+        "2.4.0",
+        "current",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{json}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["level"], "major");
+    assert_eq!(json["to"]["ref"], "current");
+    assert_eq!(json["to"]["version"], "3.0.0");
+    assert_eq!(json["changes"][0]["name"], "color.surface.muted");
+    assert_eq!(json["changes"][0]["section"], "removed");
+    // Nothing between a release and itself.
+    let (_, md) = marque(&["diff", dir, "northwind", "3.0.0", "current"]);
+    assert!(md.contains("No semantic change."), "{md}");
+    let (code, out) = marque(&["diff", dir, "northwind", "1.0.0", "current"]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("no release northwind@1.0.0 (releases: 2.4.0, 3.0.0)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_changelog_lists_each_releases_semantic_changes_and_the_unreleased_ones() {
+    let remote = released_then_token_removed();
+    remote.set_version("northwind", "2.4.0", "3.0.0");
+    remote.commit("Drop the muted surface", 5);
+    remote.tag_annotated("northwind@3.0.0", "Drop the muted surface", 5);
+    remote.edit(
+        "northwind/tokens.json",
+        "\"surface\": {",
+        "\"surface\": {\n      \"quiet\": { \"$value\": { \"colorSpace\": \"srgb\", \"components\": [0.5, 0.5, 0.5], \"hex\": \"#808080\" } },",
+    );
+    remote.set_version("northwind", "3.0.0", "3.1.0");
+    let app = spawn_app(remote.path());
+    let md = app.get("/brand/northwind/changelog.md").text();
+    assert!(
+        md.contains(
+            "## [Unreleased]\n\nbrand.json is at 3.1.0, ahead of the latest release 3.0.0.\n\n\
+             ### Added\n\n- Adds token `color.surface.quiet` (`#808080`) (minor)\n"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "## [3.0.0] - 2026-10-06\n\n- Drop the muted surface\n\n\
+             ### Removed\n\n- Removes token `color.surface.muted` (`--color-surface-muted`) (major)\n"
+        ),
+        "{md}"
+    );
+    let json = app.get("/brand/northwind/changelog.json").json();
+    assert_eq!(json["unreleased"]["changes"][0]["section"], "added");
+    assert_eq!(json["releases"][0]["changes"][0]["level"], "major");
+    // The first release has nothing to compare with.
+    assert_eq!(json["releases"][1]["changes"], serde_json::json!([]));
+}
+
+#[test]
+fn a_server_warns_by_default_and_with_semver_error_keeps_the_last_good_version() {
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First", 1);
+    let mut args = serve_args(remote.path());
+    args.semver = SemverMode::Error;
+    let strict = spawn_with(args);
+    let warned = spawn_app(remote.path());
+    remove_muted_surface(&remote);
+    remote.set_version("northwind", "2.4.0", "2.4.1");
+    let version = |app: &TestApp| app.get("/brand/northwind/spec.json").json()["version"].clone();
+    warned.wait_until(
+        |a| version(a) == "2.4.1",
+        "the patch is served with a warning",
+    );
+    let status = warned.get("/status").json();
+    assert!(
+        status.to_string().contains("2.4.0 → 2.4.1 removes token"),
+        "{status}"
+    );
+    strict.wait_until(
+        |a| {
+            a.get("/status")
+                .json()
+                .to_string()
+                .contains("needs 3.0.0 or later")
+        },
+        "the strict server reports the step",
+    );
+    assert_eq!(
+        version(&strict),
+        "2.4.0",
+        "the last good version keeps serving"
+    );
+    remote.set_version("northwind", "2.4.1", "3.0.0");
+    strict.wait_until(|a| version(a) == "3.0.0", "the major step is served");
+}
