@@ -450,6 +450,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
             &files,
             today,
             marque::snapshot::Effort::Best,
+            &Default::default(),
         );
     }
     let took = started.elapsed();

@@ -534,7 +534,7 @@ fn attempt(
         }
     }
     let (mut published, warnings) =
-        render_brand_with(brand, ctx, input, files, today, opts.effort, &changes);
+        render_brand(brand, ctx, input, files, today, opts.effort, &changes);
     diagnostics.extend(warnings);
     published.warnings = diagnostics.clone();
     (Some(Arc::new(published)), diagnostics)
@@ -641,22 +641,10 @@ fn from_cache(
     }
 }
 
-/// Renders every surface of one valid brand. Returns what a surface had to
-/// leave out as warnings, placed in the files they come from.
+/// Renders every surface of one valid brand, its changelog listing
+/// `changes`. Returns what a surface had to leave out as warnings, placed
+/// in the files they come from.
 pub fn render_brand(
-    brand: Brand,
-    ctx: &Context,
-    input: [u8; 32],
-    files: &Arc<BrandFiles>,
-    today: NaiveDate,
-    effort: Effort,
-) -> (Published, Vec<Diagnostic>) {
-    let none = SemanticChanges::default();
-    render_brand_with(brand, ctx, input, files, today, effort, &none)
-}
-
-/// [`render_brand`], with the semantic changes its changelog lists.
-fn render_brand_with(
     brand: Brand,
     ctx: &Context,
     input: [u8; 32],

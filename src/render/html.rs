@@ -224,12 +224,25 @@ fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
 }
 
 fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
+    let mut o = String::new();
+    page_header(&mut o, brand, ctx, diagnostics);
+    let mut snip = Snippets { next: 0 };
+    for section in [endpoints, use_patterns, prompt_kit, palette, typography] {
+        section(&mut o, brand, ctx, &mut snip);
+    }
+    changelog(&mut o, brand, ctx);
+    o.push_str("</main>\n");
+    let csp = foot(&mut o, ctx);
+    Page { body: o, csp }
+}
+
+/// The head, the error banner of a stale brand, and the header with the logo.
+fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) {
     let doc = &brand.doc;
     let s = &brand.slug;
-    let mut o = String::new();
     let summary = doc.summary.clone().unwrap_or_default();
     head(
-        &mut o,
+        o,
         &format!("{} · brand API", doc.name),
         &summary,
         &theme(brand),
@@ -240,7 +253,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         s,
     );
     banner(
-        &mut o,
+        o,
         "This brand has errors; the last good version is shown.",
         diagnostics,
     );
@@ -264,9 +277,11 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         let _ = write!(o, "<p>{}</p>", html(&summary));
     }
     o.push_str("</div></header>\n<main>\n");
-    let mut snip = Snippets { next: 0 };
+}
 
-    // Endpoints
+/// The table of every published surface with an example request.
+fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let s = &brand.slug;
     o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");
     let mut endpoints: Vec<(String, &str, String)> = Surface::ALL
         .iter()
@@ -292,7 +307,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
             html(url),
             html(label)
         );
-        snip.code(&mut o, &format!("curl -sS --compressed {url}"));
+        snip.code(o, &format!("curl -sS --compressed {url}"));
         o.push_str("</td></tr>\n");
     }
     let demo_url = ctx.demo_url(s);
@@ -301,12 +316,15 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         "<tr><td>Prompt demo (POST, rate limited)</td><td><code>application/json</code></td><td>See <a href=\"#prompts\">Prompt kit</a>: <code>{}</code></td></tr>\n</tbody></table></section>\n",
         html(&demo_url)
     );
+}
 
-    // Four use patterns
+/// Four ways to use the brand, each with a copyable example.
+fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let s = &brand.slug;
     o.push_str("<section id=\"use\"><h2>Use this brand</h2>\n");
     o.push_str("<h3 id=\"use-llm\">1. Give a language model the brand</h3><p>spec.md carries every fact of the spec as prose. Use it as the system prompt:</p>");
     snip.code(
-        &mut o,
+        o,
         &format!(
             "SPEC=\"$(curl -sS {})\"\n# then send it as the system message of your chat request",
             ctx.brand_url(s, "spec.md")
@@ -314,7 +332,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
     );
     o.push_str("<h3 id=\"use-css\">2. Style a page with the design tokens</h3><p>Every token is a CSS custom property on <code>:root</code>:</p>");
     snip.code(
-        &mut o,
+        o,
         &format!(
             "<link rel=\"stylesheet\" href=\"{}\">",
             ctx.brand_url(s, "tokens.css")
@@ -322,7 +340,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
     );
     if let Some(t) = brand.tokens.tokens.first() {
         snip.code(
-            &mut o,
+            o,
             &format!(
                 ".button {{ color: var(--{}); }}",
                 crate::spec::brand::css_name(&t.path)
@@ -332,7 +350,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
     let embed_url = ctx.embed_url(s);
     o.push_str("<h3 id=\"use-embed\">3. Embed the live brand card</h3><p>Paste this anywhere; the card follows every published change:</p>");
     snip.code(
-        &mut o,
+        o,
         &format!(
             "<div data-marque-brand=\"{s}\"></div>\n<script async src=\"{embed_url}\"></script>"
         ),
@@ -347,21 +365,25 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
     if ctx.mcp {
         o.push_str("<h3 id=\"use-mcp\">Also: connect an AI agent over MCP</h3><p>This server speaks the Model Context Protocol: every surface is a resource, every prompt of the kit a prompt, and tools find tokens and check contrast.</p>");
         snip.code(
-            &mut o,
+            o,
             &format!("claude mcp add --transport http marque {}", ctx.url("/mcp")),
         );
     }
     o.push_str("<h3 id=\"use-figma\">Also: load the tokens into Figma</h3>");
     snip.code(
-        &mut o,
+        o,
         &format!(
             "curl -sS {} -o tokens.figma.json\ncurl -sS -X POST -H \"X-Figma-Token: $FIGMA_TOKEN\" -H 'Content-Type: application/json' \\\n  --data @tokens.figma.json https://api.figma.com/v1/files/$FILE_KEY/variables",
             ctx.brand_url(s, "tokens.figma.json")
         ),
     );
     o.push_str("</section>\n");
+}
 
-    // Prompt kit
+/// Each prompt with its variables and a copyable demo call.
+fn prompt_kit(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let doc = &brand.doc;
+    let demo_url = ctx.demo_url(&brand.slug);
     o.push_str("<section id=\"prompts\"><h2>Prompt kit</h2>\n");
     if doc.prompt_kit.prompts.is_empty() {
         o.push_str("<p>This brand has no prompts yet.</p>\n");
@@ -404,7 +426,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
             .collect();
         let body = serde_json::json!({"promptId": p.id, "variables": vars}).to_string();
         snip.code(
-            &mut o,
+            o,
             &format!(
                 "curl -sS -X POST {demo_url} \\\n  -H 'content-type: application/json' \\\n  -d {}",
                 shell_quote(&body)
@@ -413,8 +435,11 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         o.push_str("</article>\n");
     }
     o.push_str("</section>\n");
+}
 
-    // Palette
+/// The palette as swatches.
+fn palette(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let doc = &brand.doc;
     if !doc.color.palette.is_empty() {
         o.push_str("<section id=\"palette\"><h2>Palette</h2><ul class=\"swatches\">");
         for p in &doc.color.palette {
@@ -431,8 +456,11 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         }
         o.push_str("</ul></section>\n");
     }
+}
 
-    // Typography
+/// Typeface roles, each set in its own family.
+fn typography(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let doc = &brand.doc;
     if !doc.typography.families.is_empty() {
         o.push_str("<section id=\"typography\"><h2>Typography</h2><table><thead><tr><th>Role</th><th>Family</th><th>Usage</th></tr></thead><tbody>");
         for f in &doc.typography.families {
@@ -452,11 +480,6 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
         }
         o.push_str("</tbody></table></section>\n");
     }
-
-    changelog(&mut o, brand, ctx);
-    o.push_str("</main>\n");
-    let csp = foot(&mut o, ctx);
-    Page { body: o, csp }
 }
 
 /// The releases, newest first, each linking to its pinned surfaces.

@@ -6,7 +6,7 @@
 //! value can never open a heading, a link, or raw HTML.
 
 use super::escape::{md, md_code};
-use super::spec_json::{self, dtcg_value, reference_value};
+use super::spec_json::{self, dtcg_value, reference_value, Spec};
 use super::Context;
 use crate::spec::model::Ext;
 use crate::spec::Brand;
@@ -55,22 +55,41 @@ fn cell(s: Option<&str>) -> String {
 }
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
-    let doc = &brand.doc;
     let spec = spec_json::build(brand, ctx);
     let mut o = String::new();
+    for section in [
+        header,
+        voice,
+        audience,
+        logo,
+        typography,
+        colour,
+        applications,
+        prompt_kit,
+        tokens,
+        brand_book,
+    ] {
+        section(&mut o, brand, &spec);
+    }
+    o
+}
+
+/// The title, version, summary and the links to every surface.
+fn header(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
+    let doc = &brand.doc;
     let _ = writeln!(o, "# {}\n", md(&doc.name));
     let _ = writeln!(
         o,
         "Spec version {} as of {}.\n",
         brand.version, brand.updated
     );
-    para(&mut o, doc.summary.as_deref());
+    para(o, doc.summary.as_deref());
     let _ = writeln!(o, "Brand slug: {}.", md_code(&brand.slug));
     if let Some(rev) = &brand.revision {
         let _ = writeln!(o, "Content revision: {}.", md_code(rev));
     }
     o.push('\n');
-    ext(&mut o, &doc.ext);
+    ext(o, &doc.ext);
 
     o.push_str("## Links\n\n");
     let l = &spec.links;
@@ -88,20 +107,23 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         let _ = writeln!(o, "- {label}: <{url}>");
     }
     o.push('\n');
+}
 
-    // Voice
+/// Voice: summary, traits, vocabulary and examples.
+fn voice(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let doc = &brand.doc;
     let v = &doc.voice;
     o.push_str("## Voice\n\n");
-    para(&mut o, v.summary.as_deref());
-    ext(&mut o, &v.ext);
+    para(o, v.summary.as_deref());
+    ext(o, &v.ext);
     if !v.traits.is_empty() {
         o.push_str("### Traits\n\n");
         for t in &v.traits {
             let _ = writeln!(o, "#### {}\n", md(&t.name));
-            para(&mut o, t.description.as_deref());
-            list(&mut o, "Do:", &t.r#do);
-            list(&mut o, "Don't:", &t.dont);
-            ext(&mut o, &t.ext);
+            para(o, t.description.as_deref());
+            list(o, "Do:", &t.r#do);
+            list(o, "Don't:", &t.dont);
+            ext(o, &t.ext);
         }
     }
     let vocab = &v.vocabulary;
@@ -115,11 +137,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             }
             o.push('\n');
             for p in &vocab.prefer {
-                ext(&mut o, &p.ext);
+                ext(o, &p.ext);
             }
         }
-        list(&mut o, "Avoid these words:", &vocab.avoid);
-        ext(&mut o, &vocab.ext);
+        list(o, "Avoid these words:", &vocab.avoid);
+        ext(o, &vocab.ext);
     }
     if !v.examples.is_empty() {
         o.push_str("### Examples\n\n");
@@ -132,23 +154,29 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
                 let _ = writeln!(o, "- Bad: {}", md(b));
             }
             o.push('\n');
-            ext(&mut o, &e.ext);
+            ext(o, &e.ext);
         }
     }
+}
 
-    // Audience
+/// Audience: summary and segments.
+fn audience(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let doc = &brand.doc;
     let a = &doc.audience;
     o.push_str("## Audience\n\n");
-    para(&mut o, a.summary.as_deref());
-    ext(&mut o, &a.ext);
+    para(o, a.summary.as_deref());
+    ext(o, &a.ext);
     for s in &a.segments {
         let _ = writeln!(o, "### {}\n", md(&s.name));
-        para(&mut o, s.description.as_deref());
-        list(&mut o, "Needs:", &s.needs);
-        ext(&mut o, &s.ext);
+        para(o, s.description.as_deref());
+        list(o, "Needs:", &s.needs);
+        ext(o, &s.ext);
     }
+}
 
-    // Logo
+/// Logo: variants, clear space and misuse.
+fn logo(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
+    let doc = &brand.doc;
     let logo = &doc.logo;
     o.push_str("## Logo\n\n");
     if !spec.logo.variants.is_empty() {
@@ -175,16 +203,19 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         o.push('\n');
         for lv in &spec.logo.variants {
-            ext(&mut o, &lv.variant.ext);
+            ext(o, &lv.variant.ext);
         }
     }
     if let Some(cs) = &logo.clear_space {
         let _ = writeln!(o, "Clear space: {}\n", md(cs));
     }
-    list(&mut o, "Misuse:", &logo.misuse);
-    ext(&mut o, &logo.ext);
+    list(o, "Misuse:", &logo.misuse);
+    ext(o, &logo.ext);
+}
 
-    // Typography
+/// Typography: typeface roles and type styles.
+fn typography(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let doc = &brand.doc;
     let ty = &doc.typography;
     o.push_str("## Typography\n\n");
     if !ty.families.is_empty() {
@@ -201,7 +232,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         o.push('\n');
         for f in &ty.families {
-            ext(&mut o, &f.ext);
+            ext(o, &f.ext);
         }
     }
     if !ty.styles.is_empty() {
@@ -218,12 +249,15 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         o.push('\n');
         for s in &ty.styles {
-            ext(&mut o, &s.ext);
+            ext(o, &s.ext);
         }
     }
-    ext(&mut o, &ty.ext);
+    ext(o, &ty.ext);
+}
 
-    // Colour
+/// Colour: palette and contrast pairs.
+fn colour(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
+    let doc = &brand.doc;
     o.push_str("## Color\n\n");
     if !spec.color.palette.is_empty() {
         o.push_str(
@@ -243,7 +277,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         o.push('\n');
         for p in &spec.color.palette {
-            ext(&mut o, &p.entry.ext);
+            ext(o, &p.entry.ext);
         }
     }
     if !spec.color.pairs.is_empty() {
@@ -261,24 +295,30 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         o.push('\n');
         for p in &spec.color.pairs {
-            ext(&mut o, &p.pair.ext);
+            ext(o, &p.pair.ext);
         }
     }
-    ext(&mut o, &doc.color.ext);
+    ext(o, &doc.color.ext);
+}
 
-    // Applications
+/// Applications: guidance per medium.
+fn applications(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let doc = &brand.doc;
     o.push_str("## Applications\n\n");
     for app in &doc.applications {
         let _ = writeln!(o, "### {}\n", md(&app.medium));
-        para(&mut o, app.guidance.as_deref());
-        list(&mut o, "Do:", &app.r#do);
-        list(&mut o, "Don't:", &app.dont);
-        ext(&mut o, &app.ext);
+        para(o, app.guidance.as_deref());
+        list(o, "Do:", &app.r#do);
+        list(o, "Don't:", &app.dont);
+        ext(o, &app.ext);
     }
+}
 
-    // Prompt kit
+/// The prompt kit: each prompt with its variables and template.
+fn prompt_kit(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let doc = &brand.doc;
     o.push_str("## Prompt kit\n\n");
-    ext(&mut o, &doc.prompt_kit.ext);
+    ext(o, &doc.prompt_kit.ext);
     for p in &doc.prompt_kit.prompts {
         let _ = writeln!(
             o,
@@ -286,13 +326,13 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             p.title.as_deref().map(md).unwrap_or_else(|| md(&p.id))
         );
         let _ = writeln!(o, "Prompt id: {}.\n", md_code(&p.id));
-        para(&mut o, p.description.as_deref());
+        para(o, p.description.as_deref());
         if let Some(sys) = &p.system {
             o.push_str("System instructions:\n\n");
-            fence(&mut o, "text", sys);
+            fence(o, "text", sys);
         }
         o.push_str("Template:\n\n");
-        fence(&mut o, "jinja", &p.template);
+        fence(o, "jinja", &p.template);
         if !p.variables.is_empty() {
             o.push_str("| Variable | Required | Max length | Description | Example |\n|---|---|---|---|---|\n");
             for var in &p.variables {
@@ -318,13 +358,15 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         if !limits.is_empty() {
             let _ = writeln!(o, "Model settings: {}.\n", limits.join(", "));
         }
-        ext(&mut o, &p.ext);
+        ext(o, &p.ext);
         for var in &p.variables {
-            ext(&mut o, &var.ext);
+            ext(o, &var.ext);
         }
     }
+}
 
-    // Tokens
+/// Design tokens and group notes.
+fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     o.push_str("## Design tokens\n\nW3C DTCG 2025.10 values; the CSS column is the custom property in tokens.css.\n\n");
     o.push_str("| Token | Type | Value | CSS | Notes |\n|---|---|---|---|---|\n");
     for t in &brand.tokens.tokens {
@@ -383,13 +425,15 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         }
         o.push('\n');
     }
+}
 
+/// The brand book, its headings one level down.
+fn brand_book(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     if let Some(book) = &brand.brand_book {
         o.push_str("## Brand book\n\n");
         o.push_str(demote_headings(book).trim_end());
         o.push('\n');
     }
-    o
 }
 
 /// Moves every heading of a Markdown document down one level (`#` → `##`),
