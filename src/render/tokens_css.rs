@@ -9,9 +9,24 @@ use super::css::{self, Refs};
 use super::escape;
 use super::Context;
 use crate::spec::brand::css_name;
-use crate::spec::tokens::TokenValue;
+use crate::spec::tokens::{TokenSet, TokenValue};
 use crate::spec::Brand;
+use std::collections::BTreeSet;
 use std::fmt::Write;
+
+/// Every custom property tokens.css declares for a token set: each
+/// token's, and a composite's part properties (`--type-body-font-size`).
+pub fn property_names(set: &TokenSet) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for token in &set.tokens {
+        let name = css_name(&token.path);
+        if let TokenValue::Composite(c) = &token.value {
+            out.extend(c.parts().map(|(part, _)| format!("--{name}-{}", part.css)));
+        }
+        out.insert(format!("--{name}"));
+    }
+    out
+}
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
     let mut out = String::new();
@@ -47,4 +62,41 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{parse_brand, BrandFiles};
+
+    #[test]
+    fn property_names_are_exactly_what_render_declares() {
+        let tokens = r##"{
+          "color": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#000000"}}},
+          "size": {"$type": "dimension", "line": {"$value": {"value": 1, "unit": "px"}}},
+          "type": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": {"value": 16, "unit": "px"}, "fontWeight": 400, "lineHeight": 1.5, "letterSpacing": {"value": 0, "unit": "px"}}},
+                   "lead": {"$type": "typography", "$value": "{type.body}"}},
+          "border": {"card": {"$type": "border", "$value": {"color": "{color.ink}", "width": "{size.line}", "style": "solid"}}}
+        }"##;
+        let brand_json = r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01"}"#;
+        let files = BrandFiles::from_texts(
+            "acme",
+            [
+                ("brand.json", brand_json.as_bytes()),
+                ("tokens.json", tokens.as_bytes()),
+            ],
+        );
+        let (brand, diags) = parse_brand(&files, "2026-06-01".parse().unwrap());
+        let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
+        let css = render(&brand, &Context::new("http://x"));
+        let declared: BTreeSet<String> = css
+            .lines()
+            .filter_map(|l| l.trim().split_once(':'))
+            .map(|(name, _)| name.to_string())
+            .filter(|n| n.starts_with("--"))
+            .collect();
+        assert!(declared.contains("--type-body-font-size"), "{css}");
+        assert!(declared.contains("--border-card-width"), "{css}");
+        assert_eq!(property_names(&brand.tokens), declared);
+    }
 }

@@ -15,11 +15,12 @@
 
 use super::brand::{level_minimum, pair_contrast, Brand};
 use super::model::{Prompt, PromptVariable};
-use super::tokens::{Token, TokenSet, TokenValue};
+use super::tokens::{Token, TokenSet, TokenType, TokenValue};
 use crate::render::css::{self, Refs};
+use crate::render::tokens_css;
 use semver::Version;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 /// How large a version step a change needs.
@@ -111,7 +112,7 @@ impl Diff {
 pub fn diff(old: &Brand, new: &Brand) -> Diff {
     let mut d = Builder::default();
     let vanished = d.tokens(&old.tokens, &new.tokens);
-    d.css_properties(old, new, vanished);
+    d.css_properties(&old.tokens, &new.tokens, &vanished);
     d.palette(old, new);
     d.typography(old, new);
     d.logos_and_assets(old, new);
@@ -170,8 +171,9 @@ impl Builder {
     }
 
     /// Tokens added, removed, renamed, retyped, changed or deprecated.
-    /// Returns the names of tokens that no longer exist under their old
-    /// name, whose CSS properties are then reported with them.
+    /// Returns the custom properties (`--color-brand`) of tokens that no
+    /// longer exist under their old name or type, whose part properties
+    /// are then reported with them.
     fn tokens(&mut self, old: &TokenSet, new: &TokenSet) -> BTreeSet<String> {
         let before = by_key(&old.tokens, |t| tick(&t.name()));
         let after = by_key(&new.tokens, |t| tick(&t.name()));
@@ -180,36 +182,55 @@ impl Builder {
             .filter(|(n, _)| !after.contains_key(*n))
             .map(|(_, t)| t)
             .collect();
-        let mut fresh: Vec<&Token> = after
+        let fresh: Vec<&Token> = after
             .iter()
             .filter(|(n, _)| !before.contains_key(*n))
             .map(|(_, t)| *t)
             .collect();
+        // New tokens by type and resolved value, each list in name order, so
+        // finding a rename is one lookup, not a scan of every new token.
+        let mut by_value: HashMap<(TokenType, String), Vec<usize>> = HashMap::new();
+        for (i, n) in fresh.iter().enumerate() {
+            by_value
+                .entry((n.ty, resolved(n, new)))
+                .or_default()
+                .push(i);
+        }
+        let mut taken = vec![false; fresh.len()];
         let mut vanished = BTreeSet::new();
         for t in gone {
             let name = tick(&t.name());
-            vanished.insert(t.name());
+            vanished.insert(property(&t.path));
             // A rename: a new token of the same type and value. Prefer one
             // that keeps the last segment of the name (`a.primary` → `b.primary`).
-            let value = resolved(t, old);
-            let candidates = |n: &&Token| n.ty == t.ty && resolved(n, new) == value;
-            let pick = fresh
+            let free: Vec<usize> = by_value
+                .get(&(t.ty, resolved(t, old)))
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&i| !taken[i])
+                .collect();
+            let pick = free
                 .iter()
-                .position(|n| candidates(n) && n.path.last() == t.path.last())
-                .or_else(|| fresh.iter().position(candidates));
+                .find(|&&i| fresh[i].path.last() == t.path.last())
+                .or(free.first())
+                .copied();
+            if let Some(i) = pick {
+                taken[i] = true;
+            }
             match pick {
                 Some(i) => {
-                    let n = fresh.remove(i);
+                    let n = fresh[i];
                     self.push(
                         Level::Major,
                         Section::Changed,
                         "token",
                         &name,
                         format!(
-                            "renames token `{name}` to `{}` (`--{}` becomes `--{}`)",
+                            "renames token `{name}` to `{}` (`{}` becomes `{}`)",
                             tick(&n.name()),
-                            super::brand::css_name(&t.path),
-                            super::brand::css_name(&n.path)
+                            property(&t.path),
+                            property(&n.path)
                         ),
                     );
                 }
@@ -218,17 +239,14 @@ impl Builder {
                     Section::Removed,
                     "token",
                     &name,
-                    format!(
-                        "removes token `{name}` (`--{}`)",
-                        super::brand::css_name(&t.path)
-                    ),
+                    format!("removes token `{name}` (`{}`)", property(&t.path)),
                 ),
             }
         }
         for (name, a) in &after {
             let Some(b) = before.get(name) else { continue };
             if a.ty != b.ty {
-                vanished.insert(a.name());
+                vanished.insert(property(&a.path));
                 self.push(
                     Level::Major,
                     Section::Changed,
@@ -270,7 +288,12 @@ impl Builder {
                 );
             }
         }
-        for t in fresh {
+        for t in fresh
+            .iter()
+            .zip(&taken)
+            .filter(|(_, &k)| !k)
+            .map(|(t, _)| t)
+        {
             let name = tick(&t.name());
             self.push(
                 Level::Minor,
@@ -285,18 +308,12 @@ impl Builder {
 
     /// CSS custom properties of tokens.css that disappear while their token
     /// stays (a part property of a composite that became an alias, say).
-    /// Those of removed, renamed or retyped tokens were named with them.
-    fn css_properties(&mut self, old: &Brand, new: &Brand, vanished: BTreeSet<String>) {
-        let covered: BTreeSet<String> = vanished
-            .iter()
-            .map(|n| {
-                let path: Vec<String> = n.split('.').map(String::from).collect();
-                format!("--{}", super::brand::css_name(&path))
-            })
-            .collect();
-        let after = custom_properties(&new.tokens);
-        for p in custom_properties(&old.tokens) {
-            if after.contains(&p) || covered.iter().any(|c| is_property_of(&p, c)) {
+    /// Those of removed, renamed or retyped tokens (`covered`, with their
+    /// parts) were named with them.
+    fn css_properties(&mut self, old: &TokenSet, new: &TokenSet, covered: &BTreeSet<String>) {
+        let after = tokens_css::property_names(new);
+        for p in tokens_css::property_names(old) {
+            if after.contains(&p) || covers(covered, &p) {
                 continue;
             }
             self.push(
@@ -638,28 +655,18 @@ fn json<T: Serialize>(v: &T) -> serde_json::Value {
     serde_json::to_value(v).unwrap_or_default()
 }
 
-/// True when `prop` is `token` itself or one of its part properties
-/// (`--type-body` and `--type-body-font-size`).
-fn is_property_of(prop: &str, token: &str) -> bool {
-    prop == token
-        || prop
-            .strip_prefix(token)
-            .is_some_and(|rest| rest.starts_with('-'))
+/// A token's custom property: `--color-brand-primary`.
+fn property(path: &[String]) -> String {
+    format!("--{}", super::brand::css_name(path))
 }
 
-/// Every custom property tokens.css declares for a token set.
-pub fn custom_properties(set: &TokenSet) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for t in &set.tokens {
-        let base = format!("--{}", super::brand::css_name(&t.path));
-        if let TokenValue::Composite(c) = &t.value {
-            for (part, _) in c.parts() {
-                out.insert(format!("{base}-{}", part.css));
-            }
-        }
-        out.insert(base);
-    }
-    out
+/// True when `prop` is in `covered` or is a part property of one there
+/// (`--type-body-font-size` of `--type-body`): one lookup per `-` in it.
+fn covers(covered: &BTreeSet<String>, prop: &str) -> bool {
+    covered.contains(prop)
+        || prop
+            .match_indices('-')
+            .any(|(i, _)| covered.contains(&prop[..i]))
 }
 
 /// Why a version is too small a step after the release it follows.
@@ -841,15 +848,12 @@ mod tests {
     }
 
     #[test]
-    fn part_properties_of_a_composite_are_declared() {
-        let s = set(
-            r#"{"type":{"body":{"$type":"typography","$value":{"fontFamily":"Inter","fontSize":{"value":16,"unit":"px"},"fontWeight":400,"lineHeight":1.5,"letterSpacing":{"value":0,"unit":"px"}}}}}"#,
-        );
-        let props = custom_properties(&s);
-        assert!(props.contains("--type-body"), "{props:?}");
-        assert!(props.contains("--type-body-font-size"), "{props:?}");
-        assert!(is_property_of("--type-body-font-size", "--type-body"));
-        assert!(!is_property_of("--type-bodyx", "--type-body"));
+    fn a_covered_property_covers_its_part_properties() {
+        let covered: BTreeSet<String> = ["--type-body".to_string()].into();
+        assert!(covers(&covered, "--type-body"));
+        assert!(covers(&covered, "--type-body-font-size"));
+        assert!(!covers(&covered, "--type-bodyx"));
+        assert!(!covers(&covered, "--type"));
     }
 
     #[test]
@@ -1055,5 +1059,55 @@ mod brand_tests {
             )]
         );
         assert_eq!(diff(&required, &base).level(), Some(Level::Major));
+    }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+
+    /// `n` colour tokens `<group>.<stem><i>`, each with its own value.
+    fn many(group: &str, stem: &str, n: usize) -> TokenSet {
+        let members: Vec<String> = (0..n)
+            .map(|i| {
+                let c = |shift: usize| ((i >> shift) & 255) as f64 / 255.0;
+                format!(
+                    r##""{stem}{i}":{{"$value":{{"colorSpace":"srgb","components":[{},{},{}],"hex":"#{i:06x}"}}}}"##,
+                    c(16),
+                    c(8),
+                    c(0)
+                )
+            })
+            .collect();
+        let doc: serde_json::Value = serde_json::from_str(&format!(
+            r#"{{"{group}":{{"$type":"color",{}}}}}"#,
+            members.join(",")
+        ))
+        .unwrap();
+        let mut d = crate::spec::diag::FileDiags::new("acme", "acme/tokens.json");
+        crate::spec::tokens::parse_tokens(&doc, &mut d).unwrap()
+    }
+
+    #[test]
+    fn renaming_the_most_tokens_a_file_may_hold_is_found_in_one_pass() {
+        // Every token moved and renamed: each is a rename, found by its
+        // value, not by comparing every old token with every new one (and
+        // no new name keeps an old one's last segment, the first guess).
+        let n = crate::spec::limits::MAX_TOKENS;
+        let (old, new) = (many("a", "t", n), many("b", "u", n));
+        let started = std::time::Instant::now();
+        let mut b = Builder::default();
+        let vanished = b.tokens(&old, &new);
+        b.css_properties(&old, &new, &vanished);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(b.out.len(), n);
+        assert!(b
+            .out
+            .iter()
+            .all(|c| c.summary.starts_with("renames token `a.t")));
     }
 }
