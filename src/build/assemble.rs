@@ -20,7 +20,7 @@ use crate::spec::{Brand, Diagnostic};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -113,13 +113,37 @@ struct View {
 }
 
 /// The views of the last assembly, by slug, each with the hash of what it
-/// shows: a brand whose state did not change is not rendered again.
+/// shows: a brand whose state did not change is not rendered again. Also
+/// the documents that rarely change (the schemas, the OpenAPI description),
+/// by path with the body they were made from.
 #[derive(Debug, Default)]
 pub struct Views {
     by_slug: HashMap<String, (u64, Arc<View>)>,
+    documents: HashMap<String, (String, CachePolicy, Arc<Resource>)>,
 }
 
 impl Views {
+    /// The resource of a document that rarely changes: the one built before
+    /// when its body and cache policy are the same, so a reload does not
+    /// compress it again.
+    fn document(
+        &mut self,
+        path: &str,
+        content_type: &str,
+        body: String,
+        cache: CachePolicy,
+    ) -> Arc<Resource> {
+        if let Some((before, policy, r)) = self.documents.get(path) {
+            if *before == body && *policy == cache {
+                return r.clone();
+            }
+        }
+        let r = Arc::new(document(content_type, body.clone(), cache));
+        self.documents
+            .insert(path.to_string(), (body, cache, r.clone()));
+        r
+    }
+
     fn get(&mut self, s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> Arc<View> {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         s.attempted.hash(&mut h);
@@ -252,13 +276,13 @@ pub fn assemble(
             ctx,
         )),
     );
-    documents(&mut snap, catalog, ctx);
+    documents(&mut snap, catalog, ctx, views);
     status(&mut snap, &shown, catalog, report);
     snap
 }
 
 /// The documents about all brands: /brands.json, /llms.txt and the schema.
-fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context) {
+fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut Views) {
     let listings: Vec<&Listing> = catalog.published().map(|p| &p.listing).collect();
     let entries: Vec<&str> = listings.iter().map(|l| l.brands_json.as_str()).collect();
     let current = CachePolicy::Current(ctx.max_age);
@@ -304,7 +328,7 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context) {
     ] {
         snap.documents.insert(
             path.into(),
-            unchanged_or_new(path, content_type, body, current),
+            views.document(path, content_type, body, current),
         );
     }
 }
@@ -365,29 +389,6 @@ fn openapi_examples(catalog: &Catalog) -> render::openapi::Examples {
         slugs,
         demo: demo.map(|(_, call)| call),
     }
-}
-
-/// The resource of a document that rarely changes (the schemas, the OpenAPI
-/// description): the one built before when its body is the same, so a
-/// reload does not compress it again.
-fn unchanged_or_new(
-    path: &str,
-    content_type: &str,
-    body: String,
-    cache: CachePolicy,
-) -> Arc<Resource> {
-    type Memo = HashMap<String, (String, CachePolicy, Arc<Resource>)>;
-    static MEMO: Mutex<Option<Memo>> = Mutex::new(None);
-    let mut memo = MEMO.lock().unwrap_or_else(|e| e.into_inner());
-    let memo = memo.get_or_insert_with(HashMap::new);
-    if let Some((before, policy, r)) = memo.get(path) {
-        if *before == body && *policy == cache {
-            return r.clone();
-        }
-    }
-    let r = Arc::new(document(content_type, body.clone(), cache));
-    memo.insert(path.to_string(), (body, cache, r.clone()));
-    r
 }
 
 /// /status, and the figures /metrics reads.
