@@ -64,8 +64,8 @@ pub struct Fleet {
     retry_at: AtomicU64,
     epoch: Instant,
     /// Requests decided by Redis and by the local limiter.
-    pub decided_shared: AtomicU64,
-    pub decided_local: AtomicU64,
+    decided_shared: AtomicU64,
+    decided_local: AtomicU64,
 }
 
 impl Fleet {
@@ -110,7 +110,7 @@ impl Fleet {
                 match f.client.get_connection_manager_with_config(config).await {
                     Ok(conn) => {
                         f.conn.store(Some(Arc::new(conn)));
-                        f.mark(true);
+                        f.mark_up();
                         return;
                     }
                     Err(e) => f.mark_down(&e.to_string()),
@@ -127,6 +127,14 @@ impl Fleet {
     /// Whether Redis decides now (for /status and /metrics).
     pub fn is_shared(&self) -> bool {
         self.shared.load(Ordering::Relaxed)
+    }
+
+    /// Demo requests decided so far: by Redis, and by this replica alone.
+    pub fn decisions(&self) -> (u64, u64) {
+        (
+            self.decided_shared.load(Ordering::Relaxed),
+            self.decided_local.load(Ordering::Relaxed),
+        )
     }
 
     /// Counts one demo request from `ip` against the fleet's limit, or,
@@ -155,7 +163,7 @@ impl Fleet {
         let answer = tokio::time::timeout(DEADLINE, call.invoke_async::<Vec<i64>>(&mut conn)).await;
         match answer {
             Ok(Ok(v)) => {
-                self.mark(true);
+                self.mark_up();
                 let us = |x: i64| Duration::from_micros(x.max(0) as u64);
                 Some(match v.as_slice() {
                     [1, remaining, reset] => Decision::Allowed {
@@ -187,8 +195,8 @@ impl Fleet {
     }
 
     /// Redis answered: log once when an outage ends.
-    fn mark(&self, up: bool) {
-        if up && !self.shared.swap(true, Ordering::Relaxed) {
+    fn mark_up(&self) {
+        if !self.shared.swap(true, Ordering::Relaxed) {
             tracing::info!("redis answers: the demo limit is shared by the fleet");
             self.warned.store(false, Ordering::Relaxed);
         }

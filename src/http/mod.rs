@@ -299,13 +299,10 @@ async fn metrics(State(app): State<AppState>) -> Response {
         "# HELP marque_demo_limiter_shared 1 while Redis decides the demo limit for the fleet, 0 while this replica decides alone.\n# TYPE marque_demo_limiter_shared gauge\nmarque_demo_limiter_shared {}",
         u8::from(demo.fleet.as_ref().is_some_and(|f| f.is_shared()))
     );
-    if let Some(f) = &demo.fleet {
-        use std::sync::atomic::Ordering::Relaxed;
+    if let Some((shared, local)) = demo.fleet.as_ref().map(|f| f.decisions()) {
         let _ = writeln!(
             o,
-            "# HELP marque_demo_decisions_total Demo requests by the limiter that decided them.\n# TYPE marque_demo_decisions_total counter\nmarque_demo_decisions_total{{limiter=\"redis\"}} {}\nmarque_demo_decisions_total{{limiter=\"local\"}} {}",
-            f.decided_shared.load(Relaxed),
-            f.decided_local.load(Relaxed)
+            "# HELP marque_demo_decisions_total Demo requests by the limiter that decided them.\n# TYPE marque_demo_decisions_total counter\nmarque_demo_decisions_total{{limiter=\"redis\"}} {shared}\nmarque_demo_decisions_total{{limiter=\"local\"}} {local}"
         );
     }
     o.push_str("# HELP marque_brands Brands by state.\n# TYPE marque_brands gauge\n");

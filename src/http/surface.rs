@@ -84,12 +84,7 @@ fn live_status(r: &Resource, app: &AppState) -> Resource {
         .rposition(|&b| b == b'}')
         .unwrap_or(built.len());
     let demo = &app.demo;
-    let (shared, local) = demo.fleet.as_ref().map_or((0, 0), |f| {
-        (
-            f.decided_shared.load(std::sync::atomic::Ordering::Relaxed),
-            f.decided_local.load(std::sync::atomic::Ordering::Relaxed),
-        )
-    });
+    let (shared, local) = demo.fleet.as_ref().map_or((0, 0), |f| f.decisions());
     let mut body = Vec::with_capacity(built.len() + 160);
     body.extend_from_slice(built[..end].trim_ascii_end());
     body.extend_from_slice(
