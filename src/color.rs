@@ -300,6 +300,14 @@ pub fn over(fg: [f64; 3], alpha: f64, bg: [f64; 3]) -> [f64; 3] {
     [0, 1, 2].map(|i| fg[i] * alpha + bg[i] * (1.0 - alpha))
 }
 
+/// The contrast ratio people are shown: `fg` with `alpha` composited over
+/// `bg`, cut (not rounded) to two decimals, so that a verdict on the number
+/// shown is the verdict on the colours (4.499 is 4.49 and fails AA).
+pub fn shown_contrast(fg: [f64; 3], alpha: f64, bg: [f64; 3]) -> f64 {
+    let ratio = contrast(over(fg, alpha, bg), bg);
+    (ratio * 100.0).floor() / 100.0
+}
+
 /// `#rrggbb` (or `#rrggbbaa` when alpha is below 1) of an sRGB colour.
 pub fn hex(rgb: [f64; 3], alpha: f64) -> String {
     let byte = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
@@ -395,5 +403,19 @@ mod tests {
         );
         assert_eq!(parse_hex("#ggg"), None);
         assert_eq!(parse_hex("0b5fff"), None);
+    }
+
+    #[test]
+    fn the_shown_ratio_is_cut_not_rounded() {
+        let grey = parse_hex("#777777").unwrap().0;
+        let white = [1.0; 3];
+        assert!((contrast(grey, white) - 4.4776).abs() < 1e-3);
+        assert_eq!(shown_contrast(grey, 1.0, white), 4.47);
+        // Half-transparent black over white is the grey a reader sees.
+        let seen = over([0.0; 3], 0.5, white);
+        assert_eq!(
+            shown_contrast([0.0; 3], 0.5, white),
+            shown_contrast(seen, 1.0, white)
+        );
     }
 }

@@ -515,6 +515,27 @@ fn walk_tokens<'v>(
     }
 }
 
+/// The tokens of one brand's spec.json: in document order with their
+/// paths and types, and by dotted name (to resolve aliases).
+struct Tokens<'v> {
+    all: Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
+    by_name: BTreeMap<String, &'v Value>,
+}
+
+impl<'v> Tokens<'v> {
+    fn of(spec: &'v Value) -> Tokens<'v> {
+        let mut all = Vec::new();
+        walk_tokens(&spec["tokens"], &mut Vec::new(), None, &mut all);
+        let by_name = all.iter().map(|(p, _, t)| (p.join("."), *t)).collect();
+        Tokens { all, by_name }
+    }
+
+    /// A token's `$value` with every alias in it resolved.
+    fn value(&self, token: &Value) -> Value {
+        resolve(&token["$value"], &self.by_name, 0)
+    }
+}
+
 /// A token's value with aliases (`{a.b}`, anywhere in it) replaced by what they name.
 fn resolve(value: &Value, by_name: &BTreeMap<String, &Value>, depth: usize) -> Value {
     if depth > crate::spec::limits::MAX_ALIAS_DEPTH {
@@ -547,18 +568,13 @@ fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
     let Some(spec) = spec_of(snap, slug) else {
         return tool_error(unknown_brand(snap, slug));
     };
-    let mut all = Vec::new();
-    walk_tokens(&spec["tokens"], &mut Vec::new(), None, &mut all);
-    let by_name: BTreeMap<String, &Value> = all
-        .iter()
-        .map(|(path, _, t)| (path.join("."), *t))
-        .collect();
+    let tokens = Tokens::of(&spec);
     let prefix = str_arg(args, "prefix");
     let wanted_type = str_arg(args, "type");
     let text = str_arg(args, "text").map(str::to_lowercase);
     let mut found = Vec::new();
     let mut matched = 0;
-    for (path, ty, token) in &all {
+    for (path, ty, token) in &tokens.all {
         let name = path.join(".");
         if prefix.is_some_and(|p| !(name == p || name.starts_with(&format!("{p}.")))) {
             continue;
@@ -566,7 +582,7 @@ fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
         if wanted_type.is_some_and(|t| Some(t) != *ty) {
             continue;
         }
-        let value = resolve(&token["$value"], &by_name, 0);
+        let value = tokens.value(token);
         if let Some(text) = &text {
             let haystack = format!(
                 "{name} {} {value}",
@@ -612,8 +628,15 @@ fn strings(v: &Value) -> BTreeMap<String, String> {
         .unwrap_or_default()
 }
 
-/// An sRGB colour and alpha from `#hex`, or a colour token of the brand.
-fn colour(snap: &Snapshot, slug: Option<&str>, s: &str) -> Result<([f64; 3], f64), String> {
+/// An sRGB colour and alpha from `#hex`, or a colour token of the brand
+/// whose slug was given (`tokens`: its spec.json's, `None` when no brand
+/// of that slug is published).
+fn colour(
+    snap: &Snapshot,
+    slug: Option<&str>,
+    tokens: Option<&Tokens<'_>>,
+    s: &str,
+) -> Result<([f64; 3], f64), String> {
     let s = s.trim();
     if s.starts_with('#') {
         return crate::color::parse_hex(s)
@@ -627,14 +650,12 @@ fn colour(snap: &Snapshot, slug: Option<&str>, s: &str) -> Result<([f64; 3], f64
     let Some(slug) = slug else {
         return Err(format!("give the brand's slug to resolve {s}"));
     };
-    let spec = spec_of(snap, slug).ok_or_else(|| unknown_brand(snap, slug))?;
-    let mut all = Vec::new();
-    walk_tokens(&spec["tokens"], &mut Vec::new(), None, &mut all);
-    let by_name: BTreeMap<String, &Value> = all.iter().map(|(p, _, t)| (p.join("."), *t)).collect();
-    let token = by_name
+    let tokens = tokens.ok_or_else(|| unknown_brand(snap, slug))?;
+    let token = tokens
+        .by_name
         .get(name)
         .ok_or_else(|| format!("brand \"{slug}\" has no token {s}"))?;
-    let value = resolve(&token["$value"], &by_name, 0);
+    let value = tokens.value(token);
     let space = value["colorSpace"].as_str().unwrap_or_default();
     let c: Vec<f64> = value["components"]
         .as_array()
@@ -651,29 +672,34 @@ fn colour(snap: &Snapshot, slug: Option<&str>, s: &str) -> Result<([f64; 3], f64
     }
 }
 
+/// The contrast of two colours (`#hex` or the brand's tokens) with the
+/// verdict of each WCAG level, computed as brand validation computes it.
 fn check_contrast(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    use crate::spec::brand::level_minimum;
     let slug = str_arg(args, "slug");
     let (Some(fg), Some(bg)) = (str_arg(args, "foreground"), str_arg(args, "background")) else {
         return tool_error("give a foreground and a background colour");
     };
-    let (fg_rgb, fg_alpha) = match colour(snap, slug, fg) {
+    let spec = slug.and_then(|s| spec_of(snap, s));
+    let tokens = spec.as_ref().map(Tokens::of);
+    let (fg_rgb, fg_alpha) = match colour(snap, slug, tokens.as_ref(), fg) {
         Ok(c) => c,
         Err(e) => return tool_error(e),
     };
-    let (bg_rgb, _) = match colour(snap, slug, bg) {
+    let (bg_rgb, _) = match colour(snap, slug, tokens.as_ref(), bg) {
         Ok(c) => c,
         Err(e) => return tool_error(e),
     };
-    let seen = crate::color::over(fg_rgb, fg_alpha, bg_rgb);
-    let ratio = (crate::color::contrast(seen, bg_rgb) * 100.0).round() / 100.0;
+    let ratio = crate::color::shown_contrast(fg_rgb, fg_alpha, bg_rgb);
     tool_ok(json!({
         "ratio": ratio,
         "foreground": crate::color::hex(fg_rgb, fg_alpha),
         "background": crate::color::hex(bg_rgb, 1.0),
-        "aa": ratio >= 4.5,
-        "aaLarge": ratio >= 3.0,
-        "aaa": ratio >= 7.0,
-        "aaaLarge": ratio >= 4.5,
+        "aa": ratio >= level_minimum("AA"),
+        "aaLarge": ratio >= level_minimum("AA-large"),
+        "aaa": ratio >= level_minimum("AAA"),
+        // AAA asks of large text what AA asks of body text.
+        "aaaLarge": ratio >= level_minimum("AA"),
     }))
 }
 

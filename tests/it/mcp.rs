@@ -227,6 +227,18 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
         contrast["ratio"].as_f64().unwrap() > 14.0 && contrast["aaa"] == true,
         "{contrast}"
     );
+    // A contrast pair of the brand: the same ratio and verdict as spec.json's.
+    let spec = app.get("/brand/northwind/spec.json").json();
+    let pair = spec["color"]["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["foreground"] == "{color.fjord.900}" && p["background"] == "{color.signal.500}")
+        .expect("northwind has the pair");
+    let checked = &call["check_contrast_pair"]["structured"];
+    assert_eq!(checked["ratio"], pair["contrast"], "{checked} vs {pair}");
+    assert_eq!(pair["level"], "AA");
+    assert_eq!(checked["aa"], pair["passes"], "{checked} vs {pair}");
     assert_eq!(call["check_contrast_bad"]["isError"], true);
     assert_eq!(call["run_prompt"]["structured"]["messages"], messages);
     assert_eq!(call["run_prompt_bad"]["isError"], true);

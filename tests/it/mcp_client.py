@@ -117,6 +117,10 @@ async def main():
                     s, "check_contrast",
                     {"slug": "northwind", "foreground": "{color.fjord.900}", "background": "#ffffff"},
                 ),
+                "check_contrast_pair": await tool(
+                    s, "check_contrast",
+                    {"slug": "northwind", "foreground": "{color.fjord.900}", "background": "{color.signal.500}"},
+                ),
                 "check_contrast_bad": await tool(s, "check_contrast", {"foreground": "navy", "background": "#fff"}),
                 "run_prompt": await tool(
                     s, "run_prompt",
