@@ -109,20 +109,8 @@ mod tests {
     fn changes_are_listed_under_their_headings_with_their_level() {
         let diff = Diff {
             changes: vec![
-                Change {
-                    level: Level::Major,
-                    section: Section::Removed,
-                    kind: "token",
-                    name: "a".into(),
-                    summary: "removes token `a`".into(),
-                },
-                Change {
-                    level: Level::Minor,
-                    section: Section::Added,
-                    kind: "token",
-                    name: "b".into(),
-                    summary: "adds token `b`".into(),
-                },
+                Change::of_token(Level::Major, Section::Removed, "removes", "a"),
+                Change::of_token(Level::Minor, Section::Added, "adds", "b"),
             ],
         };
         let side = |r: &str, v: &str| Side {

@@ -84,6 +84,20 @@ pub struct Change {
     pub summary: String,
 }
 
+#[cfg(test)]
+impl Change {
+    /// A token's change, for tests of what lists changes: `removes token `a``.
+    pub fn of_token(level: Level, section: Section, verb: &str, name: &str) -> Change {
+        Change {
+            level,
+            section,
+            kind: "token",
+            name: name.to_string(),
+            summary: format!("{verb} token `{name}`"),
+        }
+    }
+}
+
 /// Every semantic change from one version of a brand to another, in a
 /// fixed order: tokens, CSS properties, palette, typography, logos and
 /// assets, contrast pairs, prompts, texts.
@@ -856,76 +870,57 @@ mod tests {
         assert!(!covers(&covered, "--type"));
     }
 
+    /// The smallest version `to` would have to be, or None when it will do.
+    fn needs(from: &str, to: &str, level: Option<Level>) -> Option<Version> {
+        check_step(&v(from), &v(to), level).err().map(|e| e.minimum)
+    }
+
     #[test]
     fn a_step_must_be_as_large_as_the_change() {
         let major = Some(Level::Major);
-        let err = check_step(&v("2.4.0"), &v("2.4.1"), major).unwrap_err();
-        assert_eq!(err.minimum, v("3.0.0"));
-        assert!(check_step(&v("2.4.0"), &v("3.0.0"), major).is_ok());
-        assert!(check_step(&v("2.4.0"), &v("3.0.0-beta.1"), major).is_ok());
+        assert_eq!(needs("2.4.0", "2.4.1", major), Some(v("3.0.0")));
+        assert_eq!(needs("2.4.0", "3.0.0", major), None);
+        assert_eq!(needs("2.4.0", "3.0.0-beta.1", major), None);
+        assert_eq!(needs("2.4.0", "2.5.0-rc.1", major), Some(v("3.0.0")));
         assert_eq!(
-            check_step(&v("2.4.0"), &v("2.5.0-rc.1"), major)
-                .unwrap_err()
-                .minimum,
-            v("3.0.0")
+            needs("2.4.0", "2.4.1", Some(Level::Minor)),
+            Some(v("2.5.0"))
         );
-        assert_eq!(
-            check_step(&v("2.4.0"), &v("2.4.1"), Some(Level::Minor))
-                .unwrap_err()
-                .minimum,
-            v("2.5.0")
-        );
-        assert!(check_step(&v("2.4.0"), &v("2.4.1"), Some(Level::Patch)).is_ok());
+        assert_eq!(needs("2.4.0", "2.4.1", Some(Level::Patch)), None);
         // The same version with changes needs a step.
         assert_eq!(
-            check_step(&v("2.4.0"), &v("2.4.0"), Some(Level::Patch))
-                .unwrap_err()
-                .minimum,
-            v("2.4.1")
+            needs("2.4.0", "2.4.0", Some(Level::Patch)),
+            Some(v("2.4.1"))
         );
-        assert!(check_step(&v("2.4.0"), &v("2.4.0"), None).is_ok());
+        assert_eq!(needs("2.4.0", "2.4.0", None), None);
     }
 
     #[test]
     fn pre_releases_and_zero_versions_follow_semver() {
         let major = Some(Level::Major);
-        assert!(check_step(&v("3.0.0-beta.1"), &v("3.0.0-beta.2"), major).is_ok());
-        assert!(check_step(&v("3.0.0-beta.2"), &v("3.0.0"), major).is_ok());
+        assert_eq!(needs("3.0.0-beta.1", "3.0.0-beta.2", major), None);
+        assert_eq!(needs("3.0.0-beta.2", "3.0.0", major), None);
         assert_eq!(
-            check_step(&v("3.0.0-beta.2"), &v("3.0.0-beta.2"), major)
-                .unwrap_err()
-                .minimum,
-            v("3.0.0")
+            needs("3.0.0-beta.2", "3.0.0-beta.2", major),
+            Some(v("3.0.0"))
         );
         // Before 1.0.0 the minor number carries breaking changes.
-        assert!(check_step(&v("0.3.1"), &v("0.4.0"), major).is_ok());
-        assert_eq!(
-            check_step(&v("0.3.1"), &v("0.3.2"), major)
-                .unwrap_err()
-                .minimum,
-            v("0.4.0")
-        );
-        assert!(check_step(&v("0.3.1"), &v("0.3.2"), Some(Level::Minor)).is_ok());
+        assert_eq!(needs("0.3.1", "0.4.0", major), None);
+        assert_eq!(needs("0.3.1", "0.3.2", major), Some(v("0.4.0")));
+        assert_eq!(needs("0.3.1", "0.3.2", Some(Level::Minor)), None);
     }
 
     #[test]
     fn the_verdict_names_the_forcing_changes_and_the_version() {
         let diff = Diff {
             changes: vec![
-                Change {
-                    level: Level::Major,
-                    section: Section::Removed,
-                    kind: "token",
-                    name: "color.brand.primary".into(),
-                    summary: "removes token `color.brand.primary`".into(),
-                },
-                Change {
-                    level: Level::Minor,
-                    section: Section::Added,
-                    kind: "token",
-                    name: "x".into(),
-                    summary: "adds token `x`".into(),
-                },
+                Change::of_token(
+                    Level::Major,
+                    Section::Removed,
+                    "removes",
+                    "color.brand.primary",
+                ),
+                Change::of_token(Level::Minor, Section::Added, "adds", "x"),
             ],
         };
         let err = check_step(&v("2.4.0"), &v("2.4.1"), diff.level()).unwrap_err();
