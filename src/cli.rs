@@ -216,6 +216,7 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write, err: &mut impl Writ
             &brand.version,
             &brand.releases,
             &changes,
+            None,
         ));
     }
     for d in content

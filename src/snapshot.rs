@@ -303,6 +303,19 @@ pub struct DemoBrand {
     pub prompts: Vec<crate::spec::model::Prompt>,
 }
 
+/// What the compare endpoint needs of a published brand or of a release.
+#[derive(Debug)]
+pub struct Comparable {
+    /// The version its brand.json declares.
+    pub version: String,
+    /// Hash of its input: two answers about the same inputs are the same.
+    pub input: [u8; 32],
+    /// How its surfaces may be cached (a release's are immutable).
+    pub cache: CachePolicy,
+    /// Its brand, parsed on first use.
+    pub brand: Arc<crate::spec::LazyBrand>,
+}
+
 /// One brand's resources (or one released version's), by path.
 pub type Resources = HashMap<String, Arc<Resource>>;
 
@@ -327,6 +340,9 @@ pub struct Snapshot {
     pub generation: u64,
     /// What the prompt demo needs of each published brand.
     pub demo: HashMap<String, Arc<DemoBrand>>,
+    /// Each published brand and release, by its key in paths, for
+    /// `/brand/<slug>/compare/<a>...<b>`.
+    pub comparable: HashMap<String, Arc<Comparable>>,
     /// Figures for /metrics.
     pub stats: Stats,
 }

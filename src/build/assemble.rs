@@ -14,7 +14,7 @@
 use super::{BrandState, Catalog, Published};
 use crate::render::html::{IndexEntry, State};
 use crate::render::{self, Context, SCHEMA_PATH};
-use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
+use crate::snapshot::{CachePolicy, Comparable, Effort, Resource, Snapshot, Stats, LARGE};
 use crate::spec::diag::count;
 use crate::spec::{Brand, Diagnostic};
 use serde::Serialize;
@@ -243,6 +243,18 @@ pub fn assemble(
         .chain(catalog.pinned.values().filter_map(|p| p.published.as_ref()));
     for p in published {
         snap.brands.insert(p.key.clone(), p.resources.clone());
+        let cache = if p.key.contains('@') {
+            CachePolicy::Immutable
+        } else {
+            CachePolicy::Current(ctx.max_age)
+        };
+        let comparable = Comparable {
+            version: p.headline.version.clone(),
+            input: p.input,
+            cache,
+            brand: p.model.clone(),
+        };
+        snap.comparable.insert(p.key.clone(), Arc::new(comparable));
     }
     for p in catalog.published() {
         snap.demo.insert(p.demo.slug.clone(), p.demo.clone());

@@ -27,7 +27,7 @@ use crate::spec::diag::{file_error, has_errors, FileDiags, Severity};
 use crate::spec::diff;
 use crate::spec::json::{locate, Anchor};
 use crate::spec::release::Release;
-use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
+use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic, LazyBrand};
 use bytes::Bytes;
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
@@ -36,47 +36,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The brand a render was made from. A render taken from the render cache
-/// is served without parsing its brand; it is parsed only if it is needed
-/// (a stale brand's page shows its last good version).
-#[derive(Debug)]
-pub struct Model {
-    files: Arc<BrandFiles>,
-    today: NaiveDate,
-    brand: std::sync::OnceLock<Option<Arc<Brand>>>,
-}
-
-impl Model {
-    fn parsed(files: &Arc<BrandFiles>, today: NaiveDate, brand: Arc<Brand>) -> Model {
-        Model {
-            files: files.clone(),
-            today,
-            brand: Some(brand).into(),
-        }
-    }
-
-    fn unparsed(files: &Arc<BrandFiles>, today: NaiveDate) -> Model {
-        Model {
-            files: files.clone(),
-            today,
-            brand: std::sync::OnceLock::new(),
-        }
-    }
-
-    /// The brand (None only if its files no longer parse, which a render
-    /// made from them rules out).
-    pub fn brand(&self) -> Option<Arc<Brand>> {
-        self.brand
-            .get_or_init(|| parse_brand(&self.files, self.today).0.map(Arc::new))
-            .clone()
-    }
-}
-
 /// One brand's rendered surfaces.
 #[derive(Debug)]
 pub struct Published {
     pub headline: render::Headline,
-    pub model: Arc<Model>,
+    pub model: Arc<LazyBrand>,
     /// Hash of the brand's input and the render context it was rendered with.
     pub input: [u8; 32],
     /// Its key in paths: `acme`, or `acme@1.2.0` for a released version.
@@ -629,7 +593,7 @@ fn from_cache(
     });
     Published {
         headline: entry.headline,
-        model: Arc::new(Model::unparsed(files, today)),
+        model: Arc::new(LazyBrand::unparsed(files, today)),
         input,
         key,
         resources: Arc::new(entry.resources),
@@ -677,8 +641,13 @@ pub fn render_brand(
         );
     }
     if ctx.pin.is_none() {
-        let md =
-            render::changelog::render_md(&brand.doc.name, &brand.version, &brand.releases, changes);
+        let md = render::changelog::render_md(
+            &brand.doc.name,
+            &brand.version,
+            &brand.releases,
+            changes,
+            Some(&ctx.brand_url(&s, "")),
+        );
         let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
         add(
             format!("/brand/{s}/changelog.md"),
@@ -725,7 +694,7 @@ pub fn render_brand(
     (
         Published {
             headline: render::Headline::of(&brand),
-            model: Arc::new(Model::parsed(files, today, Arc::new(brand))),
+            model: Arc::new(LazyBrand::parsed(files, today, Arc::new(brand))),
             input,
             key,
             resources: Arc::new(resources),

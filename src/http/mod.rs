@@ -4,6 +4,7 @@
 //! a request and no path ever reaches the file system.
 
 pub mod body;
+pub mod compare;
 pub mod conn;
 pub mod demo;
 pub mod mcp;
@@ -54,6 +55,8 @@ pub struct AppState {
     pub generations: watch::Receiver<u64>,
     /// MCP at /mcp, with the browser origins it accepts; None turns it off.
     pub mcp_origins: Option<Vec<String>>,
+    /// Comparisons of two versions computed so far.
+    pub compare: Arc<compare::Memo>,
 }
 
 impl AppState {
@@ -76,6 +79,7 @@ impl AppState {
             public_url: Arc::from(""),
             generations: watch::channel(0).1,
             mcp_origins: None,
+            compare: Arc::default(),
         }
     }
 }
@@ -147,6 +151,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .route("/events", get(events))
         .route("/hooks/git", post(webhook::handle))
+        .route("/brand/{slug}/compare/{range}", get(compare::handle))
         .route(
             "/api/brand-spec/{slug}/demo",
             post(demo::handle).fallback(demo_method_not_allowed),

@@ -23,7 +23,9 @@ const DYNAMIC_PREFIXES: &[&str] = &["/hooks/", "/api/"];
 
 /// True when `path` belongs to a handler rather than to the snapshot.
 pub fn is_dynamic(path: &str) -> bool {
-    DYNAMIC.contains(&path) || DYNAMIC_PREFIXES.iter().any(|p| path.starts_with(p))
+    DYNAMIC.contains(&path)
+        || DYNAMIC_PREFIXES.iter().any(|p| path.starts_with(p))
+        || super::compare::is_compare(path)
 }
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
@@ -278,6 +280,12 @@ fn missing(
 
 /// True when the client lists `text/html` as acceptable (a browser).
 fn accepts_html(headers: &HeaderMap) -> bool {
+    accepts(headers, "text/html")
+}
+
+/// True when the client lists `media` by name as acceptable (a wildcard
+/// does not count).
+pub fn accepts(headers: &HeaderMap, media: &str) -> bool {
     headers
         .get_all(header::ACCEPT)
         .iter()
@@ -285,12 +293,12 @@ fn accepts_html(headers: &HeaderMap) -> bool {
         .flat_map(|v| v.split(','))
         .any(|item| {
             let mut parts = item.split(';');
-            let media = parts.next().unwrap_or("").trim();
+            let item_media = parts.next().unwrap_or("").trim();
             let q = parts
                 .filter_map(|p| p.trim().strip_prefix("q="))
                 .find_map(|q| q.trim().parse::<f32>().ok())
                 .unwrap_or(1.0);
-            media.eq_ignore_ascii_case("text/html") && q > 0.0
+            item_media.eq_ignore_ascii_case(media) && q > 0.0
         })
 }
 

@@ -33,12 +33,15 @@ impl SemanticChanges {
     }
 }
 
-/// Keep a Changelog Markdown, newest first.
+/// Keep a Changelog Markdown, newest first. With `brand_url` (the brand's
+/// page, where it is served) each heading links, as Keep a Changelog does,
+/// to the comparison with the release before it.
 pub fn render_md(
     name: &str,
     current: &semver::Version,
     releases: &[Release],
     changes: &SemanticChanges,
+    brand_url: Option<&str>,
 ) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# Changelog: {}\n", escape::md(name));
@@ -85,7 +88,44 @@ pub fn render_md(
             o.push_str(&super::diff::sections_md(d, "###"));
         }
     }
+    if let Some(base) = brand_url {
+        link_references(
+            &mut o,
+            base,
+            ahead.is_some() || changes.head().is_some(),
+            releases,
+        );
+    }
     o.trim_end().to_string() + "\n"
+}
+
+/// `[Unreleased]: …/compare/<latest>...current.md`, `[1.1.0]:
+/// …/compare/1.0.0...1.1.0.md`, and the first release's own page.
+fn link_references(o: &mut String, base: &str, unreleased: bool, releases: &[Release]) {
+    let mut refs = Vec::new();
+    if let (true, Some(latest)) = (unreleased, releases.first()) {
+        refs.push(format!(
+            "[Unreleased]: {base}/compare/{}...current.md",
+            latest.version
+        ));
+    }
+    for (i, r) in releases.iter().enumerate() {
+        refs.push(match releases.get(i + 1) {
+            Some(previous) => format!(
+                "[{}]: {base}/compare/{}...{}.md",
+                r.version, previous.version, r.version
+            ),
+            None => format!("[{}]: {}", r.version, pinned_url(base, &r.version)),
+        });
+    }
+    if !refs.is_empty() {
+        let _ = writeln!(o, "{}\n", refs.join("\n"));
+    }
+}
+
+/// `https://host/brand/acme` → `https://host/brand/acme@1.0.0`.
+fn pinned_url(base: &str, version: &semver::Version) -> String {
+    format!("{base}@{version}")
 }
 
 #[derive(Serialize)]
@@ -159,10 +199,32 @@ mod tests {
             &"1.3.0".parse().unwrap(),
             &r,
             &SemanticChanges::default(),
+            None,
         );
         assert!(md.contains(
             "## [Unreleased]\n\nbrand.json is at 1.3.0, ahead of the latest release 1.2.0."
         ));
         assert!(md.contains("## [1.2.0] - 2026-01-01\n\n- Release 1.2.0\n"));
+        assert!(!md.contains("]: "), "no links without a URL");
+    }
+
+    #[test]
+    fn headings_link_to_the_comparison_with_the_release_before() {
+        let r = vec![rel("1.2.0", "2026-02-01"), rel("1.1.0", "2026-01-01")];
+        let md = render_md(
+            "Acme",
+            &"1.3.0".parse().unwrap(),
+            &r,
+            &SemanticChanges::default(),
+            Some("https://b.example/brand/acme"),
+        );
+        assert!(
+            md.ends_with(
+                "\n\n[Unreleased]: https://b.example/brand/acme/compare/1.2.0...current.md\n\
+                 [1.2.0]: https://b.example/brand/acme/compare/1.1.0...1.2.0.md\n\
+                 [1.1.0]: https://b.example/brand/acme@1.1.0\n"
+            ),
+            "{md}"
+        );
     }
 }

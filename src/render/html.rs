@@ -507,7 +507,7 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
         if brand.releases.is_empty() {
             o.push_str("<p>No release is tagged yet.</p>");
         }
-        for r in brand.releases.iter() {
+        for (i, r) in brand.releases.iter().enumerate() {
             let pinned = ctx.url(&format!("/brand/{s}@{}", r.version));
             let _ = write!(
                 o,
@@ -516,6 +516,18 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
                 html(&r.version.to_string()),
                 r.date
             );
+            if let Some(previous) = brand.releases.get(i + 1) {
+                let compare = ctx.brand_url(
+                    s,
+                    &format!("compare/{}...{}.md", previous.version, r.version),
+                );
+                let _ = write!(
+                    o,
+                    "<p><a href=\"{}\">What changed since {}</a></p>",
+                    html(&compare),
+                    html(&previous.version.to_string())
+                );
+            }
             if !r.notes.is_empty() {
                 o.push_str("<ul>");
                 for n in &r.notes {

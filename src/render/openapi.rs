@@ -11,7 +11,9 @@
 //! Rendered with each snapshot, so the examples name brands this server
 //! actually publishes; nothing else in it depends on the content.
 
-use super::schemas::{changelog_schema, spec_schema, CHANGELOG_SCHEMA_PATH, SPEC_SCHEMA_PATH};
+use super::schemas::{
+    changelog_schema, comparison_schema, spec_schema, CHANGELOG_SCHEMA_PATH, SPEC_SCHEMA_PATH,
+};
 use super::{Context, Surface, SCHEMA_PATH};
 use serde_json::{json, Map, Value};
 
@@ -340,6 +342,7 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
     asset["responses"]["200"]["content"] = json!({"*/*": {"schema": {}}});
     paths.insert(format!("/brand/{key}/assets/{{file}}"), get(asset));
     if pin.is_empty() {
+        paths.insert("/brand/{slug}/compare/{range}".into(), get(compare()));
         paths.insert(
             "/brand/{slug}/changelog.md".into(),
             get(document_get(
@@ -361,6 +364,43 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             )),
         );
     }
+}
+
+/// `/brand/{slug}/compare/{range}`: a document computed on first request.
+fn compare() -> Value {
+    json!({
+        "tags": ["surfaces"],
+        "summary": "The semantic diff between two versions of a brand",
+        "description": "Tokens, CSS custom properties, palette, typography, logos, contrast pairs, prompts and texts added, changed or removed, each with the semver level it requires. Immutable (`public, max-age=31536000, immutable`) when both sides are releases.",
+        "parameters": [
+            r("parameters", "slug"),
+            {
+                "name": "range", "in": "path", "required": true,
+                "description": "`<a>...<b>`, each side a released version or `current`, optionally followed by `.json` or `.md` to choose the format (else `Accept` chooses: `text/markdown`, or JSON)",
+                "schema": {"type": "string", "pattern": "^.+\\.\\.\\..+$"},
+                "example": "current...current.json"
+            },
+            {
+                "name": "Accept", "in": "header",
+                "description": "`text/markdown` for Markdown when the range has no suffix",
+                "schema": {"type": "string"}
+            },
+            r("parameters", "If-None-Match"),
+            r("parameters", "Accept-Encoding"),
+        ],
+        "responses": {
+            "200": {
+                "description": "The changes, newest side `b`",
+                "headers": document_headers(true),
+                "content": {
+                    "application/json": {"schema": r("schemas", "Comparison")},
+                    "text/markdown; charset=utf-8": {"schema": text()}
+                }
+            },
+            "304": r("responses", "NotModified"),
+            "404": r("responses", "NotFound"),
+        }
+    })
 }
 
 /// The operations that are not snapshot documents: the demo, the webhook, MCP.
@@ -517,6 +557,7 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
     let (changelog, defs) = embeddable(changelog_schema(), "Changelog");
     schemas.insert("Changelog".into(), changelog);
     schemas.extend(defs);
+    schemas.insert("Comparison".into(), comparison_schema());
     schemas.insert(
         "Problem".into(),
         json!({
@@ -702,7 +743,7 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
         "headers": {
             "ETag": {"description": "Strong, from the hash of the body in this coding", "required": true, "schema": {"type": "string", "pattern": "^\"[0-9a-f]{32}(-gz|-br)?\"$"}},
             "Cache-Control": {"description": format!("`public, max-age={}` for current documents, `public, max-age=31536000, immutable` for released versions, `no-store` for status", ctx.max_age), "required": true, "schema": {"type": "string"}},
-            "Vary": {"required": true, "schema": {"const": "Accept-Encoding"}},
+            "Vary": {"description": "`Accept, Accept-Encoding` where the format is negotiated (a comparison without a `.md` or `.json` suffix)", "required": true, "schema": {"enum": ["Accept-Encoding", "Accept, Accept-Encoding"]}},
             "Content-Encoding": {"description": "`br` or `gzip` when the client accepts it and it saves bytes", "schema": {"enum": ["br", "gzip"]}},
             "Access-Control-Allow-Origin": {"required": true, "schema": {"const": "*"}},
             "X-Content-Type-Options": {"required": true, "schema": {"const": "nosniff"}},

@@ -166,6 +166,35 @@ pub fn changelog_schema() -> Value {
     })
 }
 
+/// The answer of `/brand/<slug>/compare/<a>...<b>` (`render::diff::render_json`).
+pub fn comparison_schema() -> Value {
+    let side = json!({
+        "type": "object",
+        "properties": {
+            "ref": {"type": "string", "description": "What was asked for: a version, or `current`"},
+            "version": {"type": "string", "description": "The version brand.json declares there"}
+        },
+        "required": ["ref", "version"],
+        "additionalProperties": false
+    });
+    json!({
+        "description": "The semantic diff between two versions of a brand",
+        "type": "object",
+        "properties": {
+            "brand": {"type": "string"},
+            "from": side,
+            "to": side,
+            "level": {
+                "enum": ["major", "minor", "patch", null],
+                "description": "The largest level of any change; null when nothing changed"
+            },
+            "changes": change_list_schema()
+        },
+        "required": ["brand", "from", "to", "level", "changes"],
+        "additionalProperties": false
+    })
+}
+
 /// The semantic changes of a release or a comparison (`spec::diff`).
 pub fn change_list_schema() -> Value {
     json!({

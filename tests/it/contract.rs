@@ -77,8 +77,11 @@ fn published_paths(app: &super::helpers::TestApp) -> BTreeSet<String> {
             .as_array()
             .unwrap()
         {
-            let key = format!("{slug}@{}", release["version"].as_str().unwrap());
+            let version = release["version"].as_str().unwrap();
+            let key = format!("{slug}@{version}");
             paths.insert(format!("/brand/{key}/"));
+            paths.insert(format!("/brand/{slug}/compare/{version}...current"));
+            paths.insert(format!("/brand/{slug}/compare/current...{version}.md"));
             specs.push(format!("/brand/{key}/spec.json"));
         }
     }

@@ -221,3 +221,85 @@ fn a_server_warns_by_default_and_with_semver_error_keeps_the_last_good_version()
     remote.set_version("northwind", "2.4.1", "3.0.0");
     strict.wait_until(|a| version(a) == "3.0.0", "the major step is served");
 }
+
+#[test]
+fn compare_answers_the_diff_of_two_releases_or_a_release_and_current() {
+    let remote = released_then_token_removed();
+    remote.set_version("northwind", "2.4.0", "3.0.0");
+    remote.commit("Drop the muted surface", 5);
+    remote.tag_annotated("northwind@3.0.0", "Drop the muted surface", 5);
+    remote.edit("northwind/brand.json", "Outdoor gear", "Weatherproof gear");
+    let app = spawn_app(remote.path());
+
+    // Two releases: JSON by default, immutable, and the same bytes twice.
+    let res = app.get("/brand/northwind/compare/2.4.0...3.0.0");
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert_eq!(res.header("content-type"), Some("application/json"));
+    assert_eq!(
+        res.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(res.header("vary"), Some("Accept, Accept-Encoding"));
+    let json = res.json();
+    assert_eq!(json["brand"], "northwind");
+    assert_eq!(json["level"], "major");
+    assert_eq!(json["from"]["version"], "2.4.0");
+    assert_eq!(json["changes"][0]["name"], "color.surface.muted");
+    assert_eq!(json["changes"].as_array().unwrap().len(), 1, "{json}");
+    let etag = res.header("etag").unwrap().to_string();
+    let again = app.get_with(
+        "/brand/northwind/compare/2.4.0...3.0.0",
+        &[("if-none-match", &etag)],
+    );
+    assert_eq!(again.status, 304);
+
+    // Markdown by suffix or by Accept, the same as `marque diff` prints.
+    let dir = remote.path().to_str().unwrap();
+    let (_, printed) = marque(&["diff", dir, "northwind", "2.4.0", "3.0.0"]);
+    let md = app.get("/brand/northwind/compare/2.4.0...3.0.0.md");
+    assert_eq!(
+        md.header("content-type"),
+        Some("text/markdown; charset=utf-8")
+    );
+    assert_eq!(md.text(), printed);
+    let negotiated = app.get_with(
+        "/brand/northwind/compare/2.4.0...3.0.0",
+        &[("accept", "text/markdown")],
+    );
+    assert_eq!(negotiated.text(), printed);
+
+    // A release against current: what the working head changes, cached
+    // like a current surface.
+    let res = app.get("/brand/northwind/compare/3.0.0...current.json");
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("cache-control"), Some("public, max-age=60"));
+    let json = res.json();
+    assert_eq!(json["to"]["ref"], "current");
+    assert_eq!(json["level"], "patch");
+    assert_eq!(json["changes"][0]["section"], "changed");
+    // Backwards: the token comes back, an addition.
+    let back = app.get("/brand/northwind/compare/3.0.0...2.4.0").json();
+    assert_eq!(back["level"], "minor");
+    assert_eq!(back["changes"][0]["section"], "added");
+
+    // What does not exist is a problem that says what does.
+    let missing = app.get("/brand/northwind/compare/1.0.0...current");
+    assert_eq!(missing.status, 404);
+    assert_eq!(
+        missing.header("content-type"),
+        Some("application/problem+json")
+    );
+    let problem = missing.json();
+    assert_eq!(problem["releases"], serde_json::json!(["2.4.0", "3.0.0"]));
+    for path in [
+        "/brand/northwind/compare/latest...current",
+        "/brand/northwind/compare/2.4.0..3.0.0",
+        "/brand/nobody/compare/2.4.0...current",
+    ] {
+        let res = app.get(path);
+        assert_eq!(res.status, 404, "{path}");
+        assert!(res.json()["detail"].is_string(), "{path}");
+    }
+    // An asset folder named `compare` is still an asset path.
+    assert_eq!(app.get("/brand/northwind/assets/compare/x.svg").status, 404);
+}

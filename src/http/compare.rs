@@ -1,0 +1,243 @@
+//! `GET /brand/<slug>/compare/<a>...<b>`: the semantic diff between two
+//! versions of a brand (each a released version or `current`), as JSON or
+//! Markdown (`.json`/`.md` suffix, else by `Accept`).
+//!
+//! The one brand document not in the snapshot: a brand with n releases has
+//! n² comparisons, nearly all never asked for. Each answer is computed
+//! from the brands the snapshot holds (parsed once, on first use), off the
+//! async runtime and a few at a time, then kept: a second request for the
+//! same two inputs is a map lookup, whatever snapshot serves it.
+
+use super::problem::Problem;
+use super::surface::{accepts, respond};
+use super::AppState;
+use crate::render::diff::{render_json, render_md, Side};
+use crate::snapshot::{CachePolicy, Comparable, Effort, Resource};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Comparisons computed at once; the others wait their turn.
+const CONCURRENT: usize = 2;
+/// Answers kept; when full, the memo starts afresh.
+const KEPT: usize = 512;
+
+/// The answers computed so far, by the inputs of both sides and the format.
+pub struct Memo {
+    answers: Mutex<HashMap<([u8; 32], [u8; 32], Format), Arc<Resource>>>,
+    running: tokio::sync::Semaphore,
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            answers: Mutex::default(),
+            running: tokio::sync::Semaphore::new(CONCURRENT),
+        }
+    }
+}
+
+impl Memo {
+    fn get(&self, key: &([u8; 32], [u8; 32], Format)) -> Option<Arc<Resource>> {
+        self.answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    fn keep(&self, key: ([u8; 32], [u8; 32], Format), answer: Arc<Resource>) {
+        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        if answers.len() >= KEPT {
+            answers.clear();
+        }
+        answers.insert(key, answer);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Format {
+    Json,
+    Markdown,
+}
+
+/// True for `/brand/<key>/compare/…`.
+pub fn is_compare(path: &str) -> bool {
+    path.strip_prefix("/brand/")
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(_, rest)| rest.starts_with("compare/"))
+}
+
+/// The two sides and the format of `<a>...<b>[.md|.json]`. A suffix is
+/// taken as a format only when the side without it is a valid reference
+/// (`1.0.0-rc.md` is a version).
+fn parse_range(range: &str) -> Option<(&str, &str, Option<Format>)> {
+    let (a, b) = range.split_once("...")?;
+    let is_ref = |s: &str| s == "current" || semver::Version::parse(s).is_ok();
+    let suffixed = [(".json", Format::Json), (".md", Format::Markdown)]
+        .into_iter()
+        .find_map(|(suffix, f)| Some((b.strip_suffix(suffix)?, f)))
+        .filter(|(side, _)| is_ref(side));
+    let (b, format) = match suffixed {
+        Some((side, f)) if !is_ref(b) => (side, Some(f)),
+        _ => (b, None),
+    };
+    (!a.is_empty() && !b.is_empty()).then_some((a, b, format))
+}
+
+/// Answers a comparison.
+pub async fn handle(
+    State(app): State<AppState>,
+    Path((slug, range)): Path<(String, String)>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let Some((a, b, suffix)) = parse_range(&range) else {
+        return Problem::not_found(format!(
+            "/brand/{slug}/compare/{range} names no comparison: write /brand/{slug}/compare/<a>...<b>, each side a released version or `current`, optionally ending in .md or .json"
+        ))
+        .into_response();
+    };
+    let snap = app.snapshot.load_full();
+    if !snap.comparable.contains_key(&slug) {
+        return super::surface::not_found(&format!("/brand/{slug}")).into_response();
+    }
+    let side = |reference: &str| -> Result<(Side, Arc<Comparable>), Problem> {
+        let key = match reference {
+            "current" => slug.clone(),
+            v => match semver::Version::parse(v.strip_prefix('v').unwrap_or(v)) {
+                Ok(v) => format!("{slug}@{v}"),
+                Err(_) => {
+                    return Err(Problem::not_found(format!(
+                        "`{reference}` is neither a version nor `current`"
+                    )))
+                }
+            },
+        };
+        let c = snap.comparable.get(&key).cloned().ok_or_else(|| {
+            let mut released: Vec<&str> = snap
+                .comparable
+                .keys()
+                .filter_map(|k| k.strip_prefix(&format!("{slug}@")))
+                .collect();
+            released.sort_unstable();
+            Problem::not_found(format!("{slug} has no release {reference}"))
+                .with("releases", released)
+        })?;
+        let side = Side {
+            reference: reference.to_string(),
+            version: c.version.clone(),
+        };
+        Ok((side, c))
+    };
+    let (from, to) = match (side(a), side(b)) {
+        (Ok(from), Ok(to)) => (from, to),
+        (Err(p), _) | (_, Err(p)) => return p.into_response(),
+    };
+    let format = suffix.unwrap_or(
+        if accepts(&headers, "text/markdown") && !accepts(&headers, "application/json") {
+            Format::Markdown
+        } else {
+            Format::Json
+        },
+    );
+    let key = (from.1.input, to.1.input, format);
+    let answer = match app.compare.get(&key) {
+        Some(answer) => answer,
+        None => {
+            let Ok(_turn) = app.compare.running.acquire().await else {
+                return Problem::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down")
+                    .into_response();
+            };
+            let brand = slug.clone();
+            let work = tokio::task::spawn_blocking(move || compute(&brand, from, to, format));
+            match work.await {
+                Ok(Some(answer)) => {
+                    let answer = Arc::new(answer);
+                    app.compare.keep(key, answer.clone());
+                    answer
+                }
+                _ => {
+                    tracing::error!(%slug, %range, "a comparison failed");
+                    return Problem::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "the comparison failed",
+                    )
+                    .into_response();
+                }
+            }
+        }
+    };
+    let mut res = respond(&answer, &method, &headers).map(axum::body::Body::new);
+    if suffix.is_none() {
+        res.headers_mut().insert(
+            header::VARY,
+            HeaderValue::from_static("Accept, Accept-Encoding"),
+        );
+    }
+    res
+}
+
+/// The comparison of two published versions, rendered and compressed.
+fn compute(
+    slug: &str,
+    (from, a): (Side, Arc<Comparable>),
+    (to, b): (Side, Arc<Comparable>),
+    format: Format,
+) -> Option<Resource> {
+    let (old, new) = (a.brand.brand()?, b.brand.brand()?);
+    let diff = crate::spec::diff::diff(&old, &new);
+    let cache = match (a.cache, b.cache) {
+        (CachePolicy::Immutable, CachePolicy::Immutable) => CachePolicy::Immutable,
+        (CachePolicy::Current(age), _) | (_, CachePolicy::Current(age)) => {
+            CachePolicy::Current(age)
+        }
+        _ => CachePolicy::NoStore,
+    };
+    let (media, body) = match format {
+        Format::Json => ("application/json", render_json(slug, &from, &to, &diff)),
+        Format::Markdown => (
+            "text/markdown; charset=utf-8",
+            render_md(&new.doc.name, &from, &to, &diff),
+        ),
+    };
+    Some(Resource::with_effort(media, body, cache, Effort::Best))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_name_two_sides_and_maybe_a_format() {
+        assert_eq!(
+            parse_range("1.0.0...current"),
+            Some(("1.0.0", "current", None))
+        );
+        assert_eq!(
+            parse_range("1.0.0...2.0.0.md"),
+            Some(("1.0.0", "2.0.0", Some(Format::Markdown)))
+        );
+        assert_eq!(
+            parse_range("1.0.0...current.json"),
+            Some(("1.0.0", "current", Some(Format::Json)))
+        );
+        // A pre-release identifier that reads like a suffix is a version.
+        assert_eq!(
+            parse_range("1.0.0...2.0.0-rc.md"),
+            Some(("1.0.0", "2.0.0-rc.md", None))
+        );
+        assert_eq!(parse_range("1.0.0..2.0.0"), None);
+        assert_eq!(parse_range("...2.0.0"), None);
+    }
+
+    #[test]
+    fn only_the_compare_segment_of_a_brand_is_dynamic() {
+        assert!(is_compare("/brand/acme/compare/1.0.0...current"));
+        assert!(!is_compare("/brand/acme/assets/compare/x.svg"));
+        assert!(!is_compare("/brand/acme/spec.json"));
+        assert!(!is_compare("/compare/acme"));
+    }
+}
