@@ -24,9 +24,12 @@ const CONCURRENT: usize = 2;
 /// Answers kept; when full, the memo starts afresh.
 const KEPT: usize = 512;
 
-/// The answers computed so far, by the inputs of both sides and the format.
+/// The inputs of both sides and the format: what decides an answer.
+type Key = ([u8; 32], [u8; 32], Format);
+
+/// The answers computed so far.
 pub struct Memo {
-    answers: Mutex<HashMap<([u8; 32], [u8; 32], Format), Arc<Resource>>>,
+    answers: Mutex<HashMap<Key, Arc<Resource>>>,
     running: tokio::sync::Semaphore,
 }
 
@@ -40,7 +43,7 @@ impl Default for Memo {
 }
 
 impl Memo {
-    fn get(&self, key: &([u8; 32], [u8; 32], Format)) -> Option<Arc<Resource>> {
+    fn get(&self, key: &Key) -> Option<Arc<Resource>> {
         self.answers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -48,7 +51,7 @@ impl Memo {
             .cloned()
     }
 
-    fn keep(&self, key: ([u8; 32], [u8; 32], Format), answer: Arc<Resource>) {
+    fn keep(&self, key: Key, answer: Arc<Resource>) {
         let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         if answers.len() >= KEPT {
             answers.clear();
@@ -104,35 +107,7 @@ pub async fn handle(
     if !snap.comparable.contains_key(&slug) {
         return super::surface::not_found(&format!("/brand/{slug}")).into_response();
     }
-    let side = |reference: &str| -> Result<(Side, Arc<Comparable>), Problem> {
-        let key = match reference {
-            "current" => slug.clone(),
-            v => match semver::Version::parse(v.strip_prefix('v').unwrap_or(v)) {
-                Ok(v) => format!("{slug}@{v}"),
-                Err(_) => {
-                    return Err(Problem::not_found(format!(
-                        "`{reference}` is neither a version nor `current`"
-                    )))
-                }
-            },
-        };
-        let c = snap.comparable.get(&key).cloned().ok_or_else(|| {
-            let mut released: Vec<&str> = snap
-                .comparable
-                .keys()
-                .filter_map(|k| k.strip_prefix(&format!("{slug}@")))
-                .collect();
-            released.sort_unstable();
-            Problem::not_found(format!("{slug} has no release {reference}"))
-                .with("releases", released)
-        })?;
-        let side = Side {
-            reference: reference.to_string(),
-            version: c.version.clone(),
-        };
-        Ok((side, c))
-    };
-    let (from, to) = match (side(a), side(b)) {
+    let (from, to) = match (side(&snap, &slug, a), side(&snap, &slug, b)) {
         (Ok(from), Ok(to)) => (from, to),
         (Err(p), _) | (_, Err(p)) => return p.into_response(),
     };
@@ -178,6 +153,44 @@ pub async fn handle(
         );
     }
     res
+}
+
+/// One side of a comparison: `current` or a released version of `slug`.
+fn side(
+    snap: &crate::snapshot::Snapshot,
+    slug: &str,
+    reference: &str,
+) -> Result<(Side, Arc<Comparable>), Box<Problem>> {
+    let key = match reference {
+        "current" => slug.to_string(),
+        v => match semver::Version::parse(v.strip_prefix('v').unwrap_or(v)) {
+            Ok(v) => format!("{slug}@{v}"),
+            Err(_) => {
+                return Err(Box::new(Problem::not_found(format!(
+                    "`{reference}` is neither a version nor `current`"
+                ))))
+            }
+        },
+    };
+    let Some(c) = snap.comparable.get(&key).cloned() else {
+        let prefix = format!("{slug}@");
+        let mut released: Vec<semver::Version> = snap
+            .comparable
+            .keys()
+            .filter_map(|k| k.strip_prefix(&prefix)?.parse().ok())
+            .collect();
+        released.sort_by(|a, b| a.cmp_precedence(b));
+        let released: Vec<String> = released.iter().map(ToString::to_string).collect();
+        return Err(Box::new(
+            Problem::not_found(format!("{slug} has no release {reference}"))
+                .with("releases", released),
+        ));
+    };
+    let side = Side {
+        reference: reference.to_string(),
+        version: c.version.clone(),
+    };
+    Ok((side, c))
 }
 
 /// The comparison of two published versions, rendered and compressed.
