@@ -155,6 +155,13 @@ async fn serve_git(
         poll: args.git_poll,
         cache_dir: args.cache_dir.clone(),
         prefix: normalise_prefix(&args.git_path),
+        previews: args
+            .preview_branches
+            .clone()
+            .map(|glob| crate::preview::PreviewConfig {
+                glob,
+                limit: usize::from(args.preview_limit),
+            }),
     };
     let worker = tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, triggers));
     let _ = stop.wait_for(|s| *s).await;

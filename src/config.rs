@@ -196,6 +196,18 @@ pub struct ServeArgs {
     /// Where marque keeps its render cache (warm starts) and git mode its bare mirror.
     #[arg(long, env = "MARQUE_CACHE_DIR", default_value = ".marque-cache")]
     pub cache_dir: PathBuf,
+    /// Git mode: also serve each branch matching this glob (`*`, `preview/*`;
+    /// `*` matches `/` too) under /preview/<name>/, never cached or indexed.
+    #[arg(
+        long,
+        env = "MARQUE_PREVIEW_BRANCHES",
+        value_name = "GLOB",
+        requires = "git_url"
+    )]
+    pub preview_branches: Option<String>,
+    /// Most branch previews kept; the oldest commits go first.
+    #[arg(long, env = "MARQUE_PREVIEW_LIMIT", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..))]
+    pub preview_limit: u16,
     /// Secret of POST /hooks/git (GitHub, Gitea/Forgejo HMAC or GitLab token); off when unset.
     #[arg(long, env = "MARQUE_WEBHOOK_SECRET", hide_env_values = true)]
     pub webhook_secret: Option<String>,

@@ -7,6 +7,7 @@
 //! remote is unreachable at start. Credentials come from the environment
 //! and never reach logs or /status.
 
+use crate::preview::Previews;
 use crate::reload::Reloader;
 use crate::source::git::{describe, no_branch, redact_url, GitSource};
 use anyhow::{Context as _, Result};
@@ -25,6 +26,8 @@ pub struct GitConfig {
     pub cache_dir: PathBuf,
     /// Path of the content folder inside the repository (`""` for its root).
     pub prefix: String,
+    /// Branches served as previews (`--preview-branches`), if any.
+    pub previews: Option<crate::preview::PreviewConfig>,
 }
 
 /// Longest wait between retries after failed fetches.
@@ -75,17 +78,19 @@ fn callbacks<'a>() -> RemoteCallbacks<'a> {
     cb
 }
 
-/// Fetches the branch and every tag into the mirror, pruning deleted tags.
+/// Fetches the branch and every tag into the mirror, pruning deleted tags;
+/// with previews, every branch, pruning deleted ones.
 pub fn fetch(repo: &Repository, cfg: &GitConfig) -> Result<()> {
     let mut remote = repo.remote_anonymous(&cfg.url)?;
     let mut fo = FetchOptions::new();
     fo.remote_callbacks(callbacks())
         .prune(FetchPrune::On)
         .download_tags(AutotagOption::All);
-    let refspecs = [
-        format!("+refs/heads/{b}:refs/heads/{b}", b = cfg.branch),
-        "+refs/tags/*:refs/tags/*".to_string(),
-    ];
+    let heads = match cfg.previews {
+        Some(_) => "+refs/heads/*:refs/heads/*".to_string(),
+        None => format!("+refs/heads/{b}:refs/heads/{b}", b = cfg.branch),
+    };
+    let refspecs = [heads, "+refs/tags/*:refs/tags/*".to_string()];
     remote
         .fetch(&refspecs, Some(&mut fo), None)
         .map_err(anyhow::Error::from)
@@ -135,9 +140,13 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
     let mut source = GitSource::new(&cfg.prefix);
     let mut built: Option<(git2::Oid, Vec<(String, git2::Oid)>)> = None;
     let mut failures: u32 = 0;
+    let mut previews = cfg
+        .previews
+        .clone()
+        .map(|p| Previews::new(p, &cfg.prefix, &cfg.branch));
     loop {
         let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            step(
+            let rebuilt = step(
                 &repo,
                 &cfg,
                 &shown,
@@ -145,7 +154,14 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
                 &mut source,
                 &mut built,
                 &mut failures,
-            )
+            );
+            if let Some(p) = previews.as_mut() {
+                let options = reloader.options.clone();
+                if p.update(&repo, reloader.catalog(), rebuilt, &reloader.ctx, &options) {
+                    let document = p.document(&reloader.ctx);
+                    reloader.set_previews(p.served(), document);
+                }
+            }
         }));
         if step.is_err() {
             failures += 1;
@@ -171,7 +187,8 @@ pub fn run(mut reloader: Reloader, cfg: GitConfig, triggers: Receiver<()>) {
     }
 }
 
-/// One fetch, and a rebuild when the branch head or the tags moved.
+/// One fetch, and a rebuild when the branch head or the tags moved (then
+/// true).
 fn step(
     repo: &Repository,
     cfg: &GitConfig,
@@ -180,7 +197,7 @@ fn step(
     source: &mut GitSource,
     built: &mut Option<(git2::Oid, Vec<(String, git2::Oid)>)>,
     failures: &mut u32,
-) {
+) -> bool {
     let started = Instant::now();
     let fetched = fetch(repo, cfg);
     // Known before any build, so the snapshot that serves a warm cache
@@ -240,4 +257,5 @@ fn step(
             reloader.record_failure(built.as_ref().map(|b| b.0.to_string()), msg);
         }
     }
+    rebuilt
 }

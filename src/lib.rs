@@ -28,6 +28,7 @@ pub mod demo;
 pub mod fleet;
 pub mod gitmode;
 pub mod http;
+pub mod preview;
 pub mod prompt;
 pub mod reload;
 pub mod render;

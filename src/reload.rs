@@ -7,7 +7,7 @@
 use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Views};
 use crate::render::Context;
 use crate::report::{Fate, Rebuild, Reporter};
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Resource, Snapshot};
 use crate::source::dir::DirSource;
 use crate::source::Content;
 use crate::spec::{Diagnostic, Severity};
@@ -16,6 +16,7 @@ use arc_swap::ArcSwap;
 use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeSet;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -81,10 +82,14 @@ pub struct Reloader {
     pub changes_waiting: Arc<AtomicBool>,
     /// Told the generation of every snapshot swapped in (MCP sessions, /events).
     pub on_publish: Option<watch::Sender<u64>>,
+    /// Branch previews served beside the content, and `/previews.json`.
+    previews: HashMap<String, Arc<Snapshot>>,
+    previews_document: Arc<Resource>,
 }
 
 impl Reloader {
     pub fn new(ctx: Context, source: String) -> Reloader {
+        let previews_document = Arc::new(crate::preview::document(&ctx, None, &[]));
         Reloader {
             snapshot: Arc::new(ArcSwap::from_pointee(Snapshot::default())),
             ctx,
@@ -104,6 +109,17 @@ impl Reloader {
             cached: Default::default(),
             changes_waiting: Arc::default(),
             on_publish: None,
+            previews: HashMap::new(),
+            previews_document,
+        }
+    }
+
+    /// Serves `previews` and `document` (`/previews.json`) from now on.
+    pub fn set_previews(&mut self, previews: HashMap<String, Arc<Snapshot>>, document: Resource) {
+        self.previews = previews;
+        self.previews_document = Arc::new(document);
+        if self.info.generation > 0 {
+            self.publish();
         }
     }
 
@@ -128,6 +144,9 @@ impl Reloader {
         snap.stats.reloads = self.info.reloads;
         snap.stats.failed_reloads = self.info.failed_reloads;
         snap.stats.last_reload_ms = self.info.last_reload_ms;
+        snap.previews = self.previews.clone();
+        snap.documents
+            .insert("/previews.json".into(), self.previews_document.clone());
         let snap = Arc::new(snap);
         self.snapshot.store(snap.clone());
         if let Some(tx) = &self.on_publish {

@@ -343,6 +343,8 @@ pub struct Snapshot {
     /// Each published brand and release, by its key in paths, for
     /// `/brand/<slug>/compare/<a>...<b>`.
     pub comparable: HashMap<String, Arc<Comparable>>,
+    /// Branch previews, by name: each served under `/preview/<name>/…`.
+    pub previews: HashMap<String, Arc<Snapshot>>,
     /// Figures for /metrics.
     pub stats: Stats,
 }
@@ -377,7 +379,27 @@ impl Snapshot {
         if let Some(r) = self.documents.get(path) {
             return Some(r);
         }
+        if let Some((preview, path)) = self.preview_of(path) {
+            return preview.get(path);
+        }
         self.brands.get(brand_key_of(path)?)?.get(path)
+    }
+
+    /// The page of a brand that is not published, at `path`.
+    pub fn unpublished_page(&self, path: &str) -> Option<&Arc<Resource>> {
+        match self.preview_of(path) {
+            Some((preview, path)) => preview.unpublished.get(path),
+            None => self.unpublished.get(path),
+        }
+    }
+
+    /// The preview a `/preview/<name>/…` path belongs to, and the path
+    /// inside it.
+    fn preview_of<'p>(&self, path: &'p str) -> Option<(&Snapshot, &'p str)> {
+        let rest = path.strip_prefix("/preview/")?;
+        let slash = rest.find('/')?;
+        let preview = self.previews.get(&rest[..slash])?;
+        Some((preview, &rest[slash..]))
     }
 
     /// Every served path with its resource (a brand's page that a document

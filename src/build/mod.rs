@@ -230,6 +230,9 @@ pub struct BuildOptions {
     /// What a version step smaller than its changes is: nothing, a warning
     /// or an error (see [`crate::spec::diff`]).
     pub semver: SemverMode,
+    /// Render each release's surfaces (`/brand/<slug>@<version>/…`); a
+    /// branch preview compares with releases but serves none.
+    pub serve_releases: bool,
     #[doc(hidden)]
     pub fault: Option<Fault>,
 }
@@ -241,6 +244,7 @@ impl Default for BuildOptions {
             effort: Effort::Best,
             cache: None,
             semver: SemverMode::Warn,
+            serve_releases: true,
             fault: None,
         }
     }
@@ -358,7 +362,8 @@ fn plan(
             attempt(&files, &releases, &ctx, today, hash, &opts)
         }));
     }
-    for pin in &content.pinned {
+    let served = content.pinned.iter().filter(|_| opts.serve_releases);
+    for pin in served {
         let key = format!("{}@{}", pin.files.slug, pin.release.version);
         if let Some(prev) = previous
             .pinned

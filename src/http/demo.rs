@@ -116,12 +116,35 @@ pub async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    demo_of(app, peer, None, &slug, headers, body).await
+}
+
+/// `POST /preview/<name>/api/brand-spec/<slug>/demo`: the demo of a branch
+/// preview's prompt kit, under the same limit.
+pub async fn handle_preview(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path((preview, slug)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    demo_of(app, peer, Some(&preview), &slug, headers, body).await
+}
+
+async fn demo_of(
+    app: AppState,
+    peer: SocketAddr,
+    preview: Option<&str>,
+    slug: &str,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     let demo = app.demo.clone();
     let xff = joined(&headers, "x-forwarded-for");
     let fwd = joined(&headers, "forwarded");
     let client = client_ip(peer.ip(), &demo.trusted, xff.as_deref(), fwd.as_deref());
     let decision = demo.check(client).await;
-    let mut res = run(&app, &demo, decision, &slug, &headers, body).await;
+    let mut res = run(&app, &demo, decision, (preview, slug), &headers, body).await;
     rate_headers(res.headers_mut(), &demo, decision);
     res
 }
@@ -137,11 +160,11 @@ async fn run(
     app: &AppState,
     demo: &Arc<Demo>,
     decision: Decision,
-    slug: &str,
+    (preview, slug): (Option<&str>, &str),
     headers: &HeaderMap,
     body: Body,
 ) -> Response {
-    let ready = match check(app, demo, decision, slug, headers, body).await {
+    let ready = match check(app, demo, decision, (preview, slug), headers, body).await {
         Ok(r) => r,
         Err(p) => return p.into_response(),
     };
@@ -187,7 +210,7 @@ async fn check(
     app: &AppState,
     demo: &Demo,
     decision: Decision,
-    slug: &str,
+    (preview, slug): (Option<&str>, &str),
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Ready, Problem> {
@@ -212,7 +235,12 @@ async fn check(
     let bytes = read(headers, body, MAX_BODY)
         .await
         .map_err(|e| read_problem(e, MAX_BODY))?;
-    let brand = app.snapshot.load().demo.get(slug).cloned();
+    let snap = app.snapshot.load();
+    let brand = match preview {
+        Some(name) => snap.previews.get(name).and_then(|p| p.demo.get(slug)),
+        None => snap.demo.get(slug),
+    }
+    .cloned();
     let call = parse_call(&bytes)?;
     let brand = brand.ok_or_else(|| DemoError::UnknownBrand(slug.to_string()))?;
     let prompt = find_prompt(&brand, &call.prompt_id)?;

@@ -156,6 +156,10 @@ pub fn router(state: AppState) -> Router {
             "/api/brand-spec/{slug}/demo",
             post(demo::handle).fallback(demo_method_not_allowed),
         )
+        .route(
+            "/preview/{name}/api/brand-spec/{slug}/demo",
+            post(demo::handle_preview).fallback(demo_method_not_allowed),
+        )
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)

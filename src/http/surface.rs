@@ -26,6 +26,10 @@ pub fn is_dynamic(path: &str) -> bool {
     DYNAMIC.contains(&path)
         || DYNAMIC_PREFIXES.iter().any(|p| path.starts_with(p))
         || super::compare::is_compare(path)
+        || path
+            .strip_prefix("/preview/")
+            .and_then(|rest| rest.split_once('/'))
+            .is_some_and(|(_, rest)| rest.starts_with("api/"))
 }
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
@@ -251,7 +255,7 @@ fn missing(
     let trimmed = path.trim_end_matches('/');
     if trimmed.len() < path.len()
         && !trimmed.is_empty()
-        && (snapshot.get(trimmed).is_some() || snapshot.unpublished.contains_key(trimmed))
+        && (snapshot.get(trimmed).is_some() || snapshot.unpublished_page(trimmed).is_some())
     {
         let mut res = Response::new(ResBody::empty());
         *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
@@ -266,7 +270,7 @@ fn missing(
         common_headers(h);
         return res;
     }
-    if let Some(page) = snapshot.unpublished.get(path) {
+    if let Some(page) = snapshot.unpublished_page(path) {
         if accepts_html(headers) {
             let mut res = respond(page, method, headers);
             *res.status_mut() = StatusCode::NOT_FOUND;

@@ -35,12 +35,31 @@ pub fn sections_md(diff: &Diff, heading: &str) -> String {
     o
 }
 
-fn capitalised(s: &str) -> String {
+/// `s` with its first letter upper-cased.
+pub fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// A change's summary as HTML: escaped, capitalised, its `code` spans as
+/// `<code>` (summaries quote every name, and names hold no backtick).
+pub fn summary_html(summary: &str) -> String {
+    let escaped = crate::render::escape::html(&capitalised(summary));
+    if escaped.matches('`').count() % 2 == 1 {
+        return escaped;
+    }
+    let mut o = String::with_capacity(escaped.len() + 16);
+    for (i, part) in escaped.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(o, "<code>{part}</code>");
+        } else {
+            o.push_str(part);
+        }
+    }
+    o
 }
 
 /// What the diff asks of the version number, in words.
@@ -104,6 +123,15 @@ pub fn render_json(slug: &str, from: &Side, to: &Side, diff: &Diff) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summaries_become_html_with_code_spans() {
+        assert_eq!(
+            summary_html("removes token `a<b` (`--a`)"),
+            "Removes token <code>a&lt;b</code> (<code>--a</code>)"
+        );
+        assert_eq!(summary_html("odd ` tick"), "Odd ` tick");
+    }
 
     #[test]
     fn changes_are_listed_under_their_headings_with_their_level() {

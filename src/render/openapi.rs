@@ -225,6 +225,15 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             "parameters": [r("parameters", "If-None-Match"), r("parameters", "Accept-Encoding")]
         })),
     );
+    let mut previews = document_get(
+        "Branch previews: each previewed branch, its commit and what it changes",
+        "discovery",
+        "application/json",
+        r("schemas", "Previews"),
+        &[],
+    );
+    previews["description"] = json!("In git mode with `--preview-branches GLOB`, every matching branch is served under `/preview/<name>/…` (the branch name lower-cased, every character outside `a-z`, `0-9` and `-` made `-`) with every surface of every brand, `Cache-Control: no-store` and `X-Robots-Tag: noindex`, and its prompt kit's demo at `POST /preview/<name>/api/brand-spec/<slug>/demo`. Otherwise `enabled` is false and the list is empty.");
+    put("/previews.json", get(previews));
     put(
         "/metrics",
         get(json!({
@@ -558,6 +567,41 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
     schemas.insert("Changelog".into(), changelog);
     schemas.extend(defs);
     schemas.insert("Comparison".into(), comparison_schema());
+    schemas.insert(
+        "Previews".into(),
+        json!({
+            "type": "object",
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "branches": {"type": "string", "description": "The glob of `--preview-branches`"},
+                "limit": {"type": "integer", "minimum": 1},
+                "publishedBranch": {"type": "string"},
+                "previews": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "pattern": "^[a-z0-9-]+$"},
+                        "branch": {"type": "string"},
+                        "commit": {"type": "string"},
+                        "date": {"type": "string", "format": "date-time"},
+                        "url": {"type": "string", "format": "uri"},
+                        "brands": {"type": "array", "items": {
+                            "type": "object",
+                            "properties": {
+                                "slug": {"type": "string"},
+                                "state": {"enum": ["added", "changed", "unchanged", "removed", "invalid"]},
+                                "level": {"enum": ["major", "minor", "patch", null]},
+                                "summary": {"type": "string"},
+                                "errors": {"type": "integer", "minimum": 0}
+                            },
+                            "required": ["slug", "state", "level", "summary", "errors"]
+                        }}
+                    },
+                    "required": ["name", "branch", "commit", "date", "url", "brands"]
+                }}
+            },
+            "required": ["enabled", "previews"]
+        }),
+    );
     schemas.insert(
         "Problem".into(),
         json!({

@@ -63,6 +63,7 @@ fn published_paths(app: &super::helpers::TestApp) -> BTreeSet<String> {
         "/readyz",
         "/status",
         "/metrics",
+        "/previews.json",
     ]
     .map(String::from)
     .into();

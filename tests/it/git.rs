@@ -102,6 +102,47 @@ impl Remote {
         self.repo.tag_lightweight(name, &head, false).unwrap();
     }
 
+    /// Commits the work tree as it is onto `branch` (created from HEAD if
+    /// new), then puts the work tree back at HEAD.
+    pub fn commit_to(&self, branch: &str, message: &str, days: i64) -> Oid {
+        let mut index = self.repo.index().unwrap();
+        index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
+        index.update_all(["*"], None).unwrap();
+        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let parent = match self.repo.find_branch(branch, git2::BranchType::Local) {
+            Ok(b) => b.get().peel_to_commit().unwrap(),
+            Err(_) => self.repo.head().unwrap().peel_to_commit().unwrap(),
+        };
+        let oid = self
+            .repo
+            .commit(
+                Some(&format!("refs/heads/{branch}")),
+                &sig(days),
+                &sig(days),
+                message,
+                &tree,
+                &[&parent],
+            )
+            .unwrap();
+        let mut checkout = git2::build::CheckoutBuilder::new();
+        checkout.force().remove_untracked(true);
+        self.repo.checkout_head(Some(&mut checkout)).unwrap();
+        let mut index = self.repo.index().unwrap();
+        index
+            .read_tree(&self.repo.head().unwrap().peel_to_tree().unwrap())
+            .unwrap();
+        index.write().unwrap();
+        oid
+    }
+
+    pub fn delete_branch(&self, branch: &str) {
+        self.repo
+            .find_branch(branch, git2::BranchType::Local)
+            .unwrap()
+            .delete()
+            .unwrap();
+    }
+
     pub fn head(&self) -> String {
         self.repo
             .head()
@@ -165,7 +206,7 @@ fn hook(app: &TestApp, headers: &[(&str, &str)], body: &[u8]) -> Response {
     app.request("POST", "/hooks/git", headers, Some(body))
 }
 
-fn push_hook(app: &TestApp) {
+pub fn push_hook(app: &TestApp) {
     let body = br#"{"ref":"refs/heads/main"}"#;
     let res = hook(
         app,

@@ -17,6 +17,7 @@ mod hostile_input;
 mod http_rules;
 mod llm_mock;
 mod mcp;
+mod preview;
 mod reference;
 mod reload;
 mod scale;

@@ -1,0 +1,517 @@
+//! Branch previews (git mode, `--preview-branches GLOB`): every branch of
+//! the remote whose name matches is built like the published branch and
+//! served under `/preview/<name>/…`, never cached (`no-store`) and never
+//! indexed (`X-Robots-Tag: noindex`), its pages under a banner that says
+//! which commit it is and what it changes against the published branch.
+//! `/previews.json` lists them. At most `--preview-limit` branches are
+//! kept, newest commit first; a deleted branch goes on the next fetch.
+//!
+//! IO: reads the mirror (one blocking worker owns it, see [`crate::gitmode`]).
+
+use crate::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
+use crate::render::diff::{summary_html, verdict};
+use crate::render::escape::html;
+use crate::render::Context;
+use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
+use crate::source::git::GitSource;
+use crate::spec::diff::{diff, Diff, Level};
+use axum::http::{HeaderName, HeaderValue};
+use git2::{BranchType, Oid, Repository};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// Which branches are previewed, and how many at most.
+#[derive(Debug, Clone)]
+pub struct PreviewConfig {
+    /// A glob over branch names: `*` matches any run of characters, `/`
+    /// included; `?` matches one.
+    pub glob: String,
+    pub limit: usize,
+}
+
+/// True when `branch` matches `glob` (`*` any run, `/` included; `?` one character).
+pub fn matches(glob: &str, branch: &str) -> bool {
+    let (g, b): (Vec<char>, Vec<char>) = (glob.chars().collect(), branch.chars().collect());
+    let (mut gi, mut bi) = (0, 0);
+    // Where the last `*` was, and how much of `branch` it has taken.
+    let mut star: Option<(usize, usize)> = None;
+    while bi < b.len() {
+        match g.get(gi) {
+            Some('*') => {
+                star = Some((gi, bi));
+                gi += 1;
+            }
+            Some(c) if *c == '?' || *c == b[bi] => {
+                gi += 1;
+                bi += 1;
+            }
+            _ => match star {
+                Some((sg, sb)) => {
+                    gi = sg + 1;
+                    bi = sb + 1;
+                    star = Some((sg, sb + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    g[gi..].iter().all(|c| *c == '*')
+}
+
+/// A branch's name in paths: lower-cased, every character outside `a-z`,
+/// `0-9` and `-` replaced by `-` (`Feature/New_Palette` → `feature-new-palette`).
+pub fn name_of(branch: &str) -> String {
+    branch
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '-') => c,
+            _ => '-',
+        })
+        .collect()
+}
+
+/// What a preview changes in one brand, against the published branch.
+#[derive(Debug, Clone, Serialize)]
+pub struct BrandChange {
+    pub slug: String,
+    /// `added`, `changed`, `unchanged`, `removed`, or `invalid` (the
+    /// preview's version has errors: its page lists them).
+    pub state: &'static str,
+    /// The largest level of any change (null when none or not comparable).
+    pub level: Option<Level>,
+    /// The diff's verdict in words.
+    pub summary: String,
+    pub errors: usize,
+    #[serde(skip)]
+    pub diff: Option<Diff>,
+}
+
+/// One previewed branch.
+#[derive(Debug)]
+pub struct Preview {
+    pub name: String,
+    pub branch: String,
+    pub commit: String,
+    /// The commit's time, seconds since the epoch: the newest are kept.
+    pub time: i64,
+    pub brands: Vec<BrandChange>,
+    pub snapshot: Arc<Snapshot>,
+}
+
+/// What each brand of `preview` changes against `published`.
+fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
+    let mut out = Vec::new();
+    for (slug, s) in &preview.brands {
+        let errors = preview
+            .brand_diagnostics(s)
+            .iter()
+            .filter(|d| d.severity == crate::spec::Severity::Error)
+            .count();
+        let new = s
+            .published
+            .as_ref()
+            .filter(|_| !s.stale())
+            .and_then(|p| p.model.brand());
+        let old = published
+            .brands
+            .get(slug)
+            .and_then(|p| p.published.as_ref())
+            .and_then(|p| p.model.brand());
+        let (state, d) = match (old, new) {
+            (_, None) => ("invalid", None),
+            (None, Some(_)) => ("added", None),
+            (Some(old), Some(new)) => {
+                let d = diff(&old, &new);
+                (if d.is_empty() { "unchanged" } else { "changed" }, Some(d))
+            }
+        };
+        let summary = match (&d, state) {
+            (Some(d), _) => verdict(d),
+            (None, "added") => "A brand the published branch does not have.".to_string(),
+            _ => format!("{errors} error(s): not comparable until they are fixed."),
+        };
+        out.push(BrandChange {
+            slug: slug.clone(),
+            state,
+            level: d.as_ref().and_then(Diff::level),
+            summary,
+            errors,
+            diff: d,
+        });
+    }
+    for slug in published.brands.keys() {
+        if !preview.brands.contains_key(slug) {
+            out.push(BrandChange {
+                slug: slug.clone(),
+                state: "removed",
+                level: Some(Level::Major),
+                summary: "The branch removes this brand.".to_string(),
+                errors: 0,
+                diff: None,
+            });
+        }
+    }
+    out
+}
+
+/// The banner on a preview's page: which branch and commit, and what it
+/// changes (of one brand, or of all on the index).
+fn banner(p: &Preview, published: &str, only: Option<&str>) -> String {
+    let mut o = String::from(
+        "<div role=\"note\" aria-label=\"Preview\" style=\"background:#fff4ce;color:#3d2e00;border-bottom:2px solid #c9a227;padding:.75rem 1rem;font:14px/1.5 system-ui,sans-serif\">",
+    );
+    let _ = write!(
+        o,
+        "<strong>Preview</strong> of branch <code>{}</code> at commit <code>{}</code>, not published. Against the published branch <code>{}</code>: ",
+        html(&p.branch),
+        html(&p.commit[..p.commit.len().min(12)]),
+        html(published)
+    );
+    let shown: Vec<&BrandChange> = p
+        .brands
+        .iter()
+        .filter(|b| only.is_none_or(|s| s == b.slug))
+        .collect();
+    if shown.is_empty() {
+        o.push_str("no brand.");
+    }
+    for b in shown {
+        if only.is_none() {
+            let _ = write!(o, "<br><b>{}</b>: ", html(&b.slug));
+        }
+        o.push_str(&html(&b.summary));
+        let Some(d) = b.diff.as_ref().filter(|d| !d.is_empty()) else {
+            continue;
+        };
+        o.push_str("<details><summary>What changes</summary><ul>");
+        for c in &d.changes {
+            let _ = write!(o, "<li>{} ({})</li>", summary_html(&c.summary), c.level);
+        }
+        o.push_str("</ul></details>");
+    }
+    o.push_str("</div>\n");
+    o
+}
+
+/// `page` with `banner` as the first thing in its body.
+fn with_banner(page: &[u8], banner: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(page);
+    let at = text
+        .find("<body")
+        .and_then(|i| text[i..].find('>').map(|j| i + j + 1))
+        .unwrap_or(0);
+    let mut out = String::with_capacity(text.len() + banner.len() + 1);
+    out.push_str(&text[..at]);
+    out.push('\n');
+    out.push_str(banner);
+    out.push_str(&text[at..]);
+    out.into_bytes()
+}
+
+/// A preview's copy of `r`: `no-store`, `noindex`, and on a page the banner.
+fn previewed(r: &Resource, banner: Option<&str>) -> Arc<Resource> {
+    let mut out = match banner {
+        Some(b) => {
+            let content_type = r.content_type.to_str().unwrap_or("text/html");
+            let body = with_banner(&r.identity.body, b);
+            let mut page = Resource::with_effort(content_type, body, r.cache, Effort::Fast);
+            page.headers = r.headers.clone();
+            page
+        }
+        None => r.clone(),
+    };
+    out.cache = CachePolicy::NoStore;
+    out.cache_control = CachePolicy::NoStore.header();
+    out.headers.push((
+        HeaderName::from_static("x-robots-tag"),
+        HeaderValue::from_static("noindex"),
+    ));
+    Arc::new(out)
+}
+
+/// The snapshot a preview serves: every resource of `snap` made a preview's.
+fn finish(snap: Snapshot, p: &Preview, published: &str) -> Snapshot {
+    let is_page = |r: &Resource| r.content_type.as_bytes().starts_with(b"text/html");
+    let convert = |resources: &Resources| -> Resources {
+        resources
+            .iter()
+            .map(|(path, r)| {
+                let banner = is_page(r).then(|| {
+                    let slug = path.strip_prefix("/brand/").filter(|s| !s.contains('/'));
+                    banner(p, published, slug)
+                });
+                (path.clone(), previewed(r, banner.as_deref()))
+            })
+            .collect()
+    };
+    Snapshot {
+        brands: snap
+            .brands
+            .iter()
+            .map(|(k, r)| (k.clone(), Arc::new(convert(r))))
+            .collect(),
+        documents: convert(&snap.documents),
+        unpublished: convert(&snap.unpublished),
+        ..snap
+    }
+}
+
+/// What the server knows of one previewed branch between fetches.
+struct State {
+    source: GitSource,
+    catalog: Catalog,
+    views: Views,
+    preview: Arc<Preview>,
+}
+
+/// Builds and keeps the previews, fetch after fetch.
+pub struct Previews {
+    pub cfg: PreviewConfig,
+    prefix: String,
+    /// The published branch, which is never previewed.
+    published: String,
+    states: BTreeMap<String, State>,
+}
+
+impl Previews {
+    pub fn new(cfg: PreviewConfig, prefix: &str, published: &str) -> Previews {
+        Previews {
+            cfg,
+            prefix: prefix.to_string(),
+            published: published.to_string(),
+            states: BTreeMap::new(),
+        }
+    }
+
+    /// The matching branches of the mirror, newest commit first, one per
+    /// name, at most the limit: `(name, branch, commit, time)`.
+    fn wanted(&self, repo: &Repository) -> Vec<(String, String, Oid, i64)> {
+        let mut found = Vec::new();
+        let Ok(branches) = repo.branches(Some(BranchType::Local)) else {
+            return found;
+        };
+        for (branch, _) in branches.flatten() {
+            let Ok(Some(name)) = branch.name() else {
+                continue;
+            };
+            if name == self.published || !matches(&self.cfg.glob, name) {
+                continue;
+            }
+            if let Ok(commit) = branch.get().peel_to_commit() {
+                found.push((
+                    name_of(name),
+                    name.to_string(),
+                    commit.id(),
+                    commit.time().seconds(),
+                ));
+            }
+        }
+        found.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| a.1.cmp(&b.1)));
+        let mut seen = std::collections::HashSet::new();
+        found.retain(|(name, branch, ..)| {
+            let first = seen.insert(name.clone());
+            if !first {
+                tracing::warn!(%branch, preview = %name, "another, newer branch has the same preview name; not previewed");
+            }
+            first
+        });
+        found.truncate(self.cfg.limit);
+        found
+    }
+
+    /// Brings the previews in line with the mirror's branches and with the
+    /// published catalog (`published_changed`: every preview's diff is made
+    /// again). True when anything changed.
+    pub fn update(
+        &mut self,
+        repo: &Repository,
+        published: &Catalog,
+        published_changed: bool,
+        ctx: &Context,
+        opts: &BuildOptions,
+    ) -> bool {
+        let wanted = self.wanted(repo);
+        let before = self.states.len();
+        self.states
+            .retain(|name, _| wanted.iter().any(|(n, ..)| n == name));
+        let mut changed = self.states.len() != before;
+        for (name, branch, commit, time) in wanted {
+            let current = self.states.get(&name).is_some_and(|s| {
+                s.preview.commit == commit.to_string() && s.preview.branch == branch
+            });
+            if current && !published_changed {
+                continue;
+            }
+            let state = self.states.remove(&name);
+            match self.build(
+                repo, state, &name, &branch, commit, time, published, ctx, opts,
+            ) {
+                Ok(state) => {
+                    self.states.insert(name, state);
+                }
+                Err(e) => {
+                    tracing::warn!(%branch, commit = %commit, error = %format!("{e:#}"), "cannot build the preview");
+                }
+            }
+            changed = true;
+        }
+        changed
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        &self,
+        repo: &Repository,
+        state: Option<State>,
+        name: &str,
+        branch: &str,
+        commit: Oid,
+        time: i64,
+        published: &Catalog,
+        ctx: &Context,
+        opts: &BuildOptions,
+    ) -> anyhow::Result<State> {
+        let (mut source, previous, mut views) = match state {
+            Some(s) => (s.source, s.catalog, s.views),
+            None => (
+                GitSource::new(&self.prefix),
+                Catalog::default(),
+                Views::default(),
+            ),
+        };
+        let (content, _) = source.read(repo, commit)?;
+        let mut pctx = Context::new(&ctx.url(&format!("/preview/{name}")));
+        pctx.max_age = 0;
+        let popts = BuildOptions {
+            cache: None,
+            serve_releases: false,
+            fault: None,
+            ..opts.clone()
+        };
+        let catalog = build_catalog(&content, &pctx, crate::reload::today(), &previous, &popts);
+        let report = serde_json::json!({
+            "source": format!("preview of branch {branch}"),
+            "revision": commit.to_string(),
+        });
+        let snap = assemble(&catalog, &pctx, 1, report, &mut views);
+        let mut preview = Preview {
+            name: name.to_string(),
+            branch: branch.to_string(),
+            commit: commit.to_string(),
+            time,
+            brands: changes(published, &catalog),
+            snapshot: Arc::default(),
+        };
+        preview.snapshot = Arc::new(finish(snap, &preview, &self.published));
+        tracing::info!(%branch, %commit, preview = %name, "preview built");
+        Ok(State {
+            source,
+            catalog,
+            views,
+            preview: Arc::new(preview),
+        })
+    }
+
+    /// The previews served, by name.
+    pub fn served(&self) -> HashMap<String, Arc<Snapshot>> {
+        self.states
+            .iter()
+            .map(|(name, s)| (name.clone(), s.preview.snapshot.clone()))
+            .collect()
+    }
+
+    /// `/previews.json`.
+    pub fn document(&self, ctx: &Context) -> Resource {
+        let mut list: Vec<&Preview> = self.states.values().map(|s| &*s.preview).collect();
+        list.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.name.cmp(&b.name)));
+        document(ctx, Some((&self.cfg, &self.published)), &list)
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListJson<'a> {
+    enabled: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    branches: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    published_branch: Option<&'a str>,
+    previews: Vec<PreviewJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct PreviewJson<'a> {
+    name: &'a str,
+    branch: &'a str,
+    commit: &'a str,
+    date: String,
+    url: String,
+    brands: &'a [BrandChange],
+}
+
+/// `/previews.json`: every preview with its branch, commit and what it
+/// changes; `enabled: false` and no previews when marque previews nothing.
+pub fn document(
+    ctx: &Context,
+    cfg: Option<(&PreviewConfig, &str)>,
+    previews: &[&Preview],
+) -> Resource {
+    let doc = ListJson {
+        enabled: cfg.is_some(),
+        branches: cfg.map(|(c, _)| c.glob.as_str()),
+        limit: cfg.map(|(c, _)| c.limit),
+        published_branch: cfg.map(|(_, b)| b),
+        previews: previews
+            .iter()
+            .map(|p| PreviewJson {
+                name: &p.name,
+                branch: &p.branch,
+                commit: &p.commit,
+                date: chrono::DateTime::from_timestamp(p.time, 0)
+                    .map(|t| t.to_rfc3339())
+                    .unwrap_or_default(),
+                url: ctx.url(&format!("/preview/{}/", p.name)),
+                brands: &p.brands,
+            })
+            .collect(),
+    };
+    let body = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+    Resource::with_effort("application/json", body, CachePolicy::NoStore, Effort::Fast)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_branch_names_across_slashes() {
+        assert!(matches("*", "feature/new-palette"));
+        assert!(matches("preview/*", "preview/spring"));
+        assert!(!matches("preview/*", "feature/spring"));
+        assert!(matches("release-?", "release-2"));
+        assert!(!matches("release-?", "release-10"));
+        assert!(matches("*-wip*", "brand/spring-wip-2"));
+        assert!(!matches("main", "mainline"));
+        assert!(matches("", "") && !matches("", "x"));
+    }
+
+    #[test]
+    fn names_keep_only_lowercase_letters_digits_and_hyphens() {
+        assert_eq!(name_of("Feature/New_Palette"), "feature-new-palette");
+        assert_eq!(name_of("préview.2"), "pr-view-2");
+    }
+
+    #[test]
+    fn the_banner_goes_first_in_the_body() {
+        let page = b"<!doctype html><html><head></head>\n<body data-x=\"1\">\n<main>x</main>";
+        let out = String::from_utf8(with_banner(page, "<div>B</div>\n")).unwrap();
+        assert_eq!(
+            out,
+            "<!doctype html><html><head></head>\n<body data-x=\"1\">\n<div>B</div>\n\n<main>x</main>"
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! Branch previews: a pushed branch is served under /preview/<name>/ with
+//! what it changes against the published branch, updated by a webhook and
+//! gone once the branch is deleted. Over a real repository.
+
+use crate::git::{push_hook, serve_git_with, Remote};
+use crate::helpers::*;
+
+const NAME: &str = "feature-spring-palette";
+
+/// Removes `color.surface.muted` from Northwind in the work tree.
+fn drop_muted(remote: &Remote) {
+    let path = remote.path().join("northwind/tokens.json");
+    let mut tokens: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    tokens["color"]["surface"]
+        .as_object_mut()
+        .unwrap()
+        .remove("muted")
+        .unwrap();
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+}
+
+/// A branch that removes `color.surface.muted` from Northwind.
+fn remote_with_branch() -> Remote {
+    let remote = Remote::new();
+    drop_muted(&remote);
+    remote.commit_to("Feature/Spring_Palette", "Drop the muted surface", 2);
+    remote
+}
+
+fn previews(app: &TestApp) -> serde_json::Value {
+    app.get("/previews.json").json()
+}
+
+#[test]
+fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_deleted() {
+    let remote = remote_with_branch();
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.preview_branches = Some("Feature/*".into());
+    });
+    let app = &g.app;
+    app.wait_until(
+        |a| {
+            previews(a)["previews"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty())
+        },
+        "the branch is previewed",
+    );
+    let list = previews(app);
+    assert_eq!(list["enabled"], true);
+    assert_eq!(list["publishedBranch"], "main");
+    let p = &list["previews"][0];
+    assert_eq!(p["name"], NAME);
+    assert_eq!(p["branch"], "Feature/Spring_Palette");
+    let url = p["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("http") && url.ends_with(&format!("/preview/{NAME}/")),
+        "{url}"
+    );
+    let base = url.strip_suffix('/').unwrap();
+    let northwind = p["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slug"] == "northwind")
+        .unwrap();
+    assert_eq!(northwind["state"], "changed");
+    assert_eq!(northwind["level"], "major");
+    let lumen = p["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slug"] == "lumen-health")
+        .unwrap();
+    assert_eq!(lumen["state"], "unchanged");
+
+    // Every surface, never cached, never indexed, linking inside the preview.
+    let spec = app.get(&format!("/preview/{NAME}/brand/northwind/spec.json"));
+    assert_eq!(spec.status, 200);
+    assert_eq!(spec.header("cache-control"), Some("no-store"));
+    assert_eq!(spec.header("x-robots-tag"), Some("noindex"));
+    let spec = spec.json();
+    assert!(spec["tokens"]["color"]["surface"].get("muted").is_none());
+    assert_eq!(
+        spec["links"]["tokensCss"],
+        format!("{base}/brand/northwind/tokens.css")
+    );
+    let css = app
+        .get(&format!("/preview/{NAME}/brand/northwind/tokens.css"))
+        .text();
+    assert!(!css.contains("--color-surface-muted"), "{css}");
+    // The page says what it is and what it changes.
+    let page = app.get(&format!("/preview/{NAME}/brand/northwind"));
+    assert_eq!(page.status, 200);
+    let page = page.text();
+    assert!(
+        page.contains("<strong>Preview</strong> of branch <code>Feature/Spring_Palette</code>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("A major change: 1 major, 0 minor, 0 patch."),
+        "{page}"
+    );
+    assert!(
+        page.contains("<li>Removes token <code>color.surface.muted</code> (<code>--color-surface-muted</code>) (major)</li>"),
+        "{page}"
+    );
+    let index = app.get(&format!("/preview/{NAME}/")).text();
+    assert!(
+        index.contains("<b>northwind</b>: A major change"),
+        "{index}"
+    );
+    // The published branch is untouched.
+    let published = app.get("/brand/northwind/spec.json");
+    assert!(published.json()["tokens"]["color"]["surface"]["muted"].is_object());
+    assert_ne!(published.header("cache-control"), Some("no-store"));
+    assert_eq!(published.header("x-robots-tag"), None);
+
+    // The preview's prompt kit runs in the demo, with the preview's spec.md.
+    let call = serde_json::json!({"promptId": "weather-notice", "variables": {"location": "Oslo", "forecast": "sleet"}}).to_string();
+    let demo_path = format!("/preview/{NAME}/api/brand-spec/northwind/demo");
+    let res = app.request(
+        "POST",
+        &demo_path,
+        &[("Content-Type", "application/json")],
+        Some(call.as_bytes()),
+    );
+    assert_eq!(res.status, 200, "{}", res.text());
+    let system = res.json()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let preview_md = app
+        .get(&format!("/preview/{NAME}/brand/northwind/spec.md"))
+        .text();
+    assert_eq!(system, preview_md);
+    assert_ne!(system, app.get("/brand/northwind/spec.md").text());
+    let res = app.request(
+        "POST",
+        "/preview/nobody/api/brand-spec/northwind/demo",
+        &[("Content-Type", "application/json")],
+        Some(call.as_bytes()),
+    );
+    assert_eq!(res.status, 404);
+
+    // A new commit on the branch, announced by a webhook, is previewed.
+    drop_muted(&remote);
+    remote.edit("northwind/brand.json", "Outdoor gear", "Weatherproof gear");
+    let commit = remote.commit_to("Feature/Spring_Palette", "Reword", 3);
+    push_hook(app);
+    app.wait_until(
+        |a| previews(a)["previews"][0]["commit"] == commit.to_string(),
+        "the new commit is previewed",
+    );
+    let page = app.get(&format!("/preview/{NAME}/brand/northwind")).text();
+    assert!(page.contains("1 major, 0 minor, 1 patch"), "{page}");
+
+    // Deleted: gone on the next fetch.
+    remote.delete_branch("Feature/Spring_Palette");
+    push_hook(app);
+    app.wait_until(
+        |a| previews(a)["previews"] == serde_json::json!([]),
+        "the deleted branch is no longer previewed",
+    );
+    let gone = app.get(&format!("/preview/{NAME}/brand/northwind/spec.json"));
+    assert_eq!(gone.status, 404);
+    assert_eq!(
+        gone.header("content-type"),
+        Some("application/problem+json")
+    );
+}
+
+#[test]
+fn only_matching_branches_are_previewed_the_newest_first_up_to_the_limit() {
+    let remote = Remote::new();
+    remote.edit("northwind/brand.json", "Outdoor gear", "Older idea");
+    remote.commit_to("try/older", "Older", 2);
+    remote.edit("northwind/brand.json", "Outdoor gear", "Newer idea");
+    remote.commit_to("try/newer", "Newer", 3);
+    // Not matching the glob.
+    remote.commit_to("wip", "Elsewhere", 4);
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.preview_branches = Some("try/*".into());
+        a.preview_limit = 1;
+    });
+    let app = &g.app;
+    app.wait_until(
+        |a| {
+            previews(a)["previews"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty())
+        },
+        "a branch is previewed",
+    );
+    let list = previews(app);
+    let names: Vec<&str> = list["previews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["try-newer"]);
+    assert_eq!(app.get("/preview/try-older/").status, 404);
+    assert_eq!(app.get("/preview/wip/").status, 404);
+    let spec = app
+        .get("/preview/try-newer/brand/northwind/spec.json")
+        .json();
+    assert!(spec.to_string().contains("Newer idea"));
+    // A preview with errors shows them, as a stale brand does.
+    remote.edit(
+        "northwind/brand.json",
+        "\"version\": \"2.4.0\"",
+        "\"version\": \"two\"",
+    );
+    remote.commit_to("try/newer", "Break the version", 5);
+    push_hook(app);
+    app.wait_until(
+        |a| {
+            previews(a)["previews"][0]["brands"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|b| b["slug"] == "northwind" && b["state"] == "invalid")
+        },
+        "the broken brand is reported",
+    );
+    let page = app
+        .get_with(
+            "/preview/try-newer/brand/northwind",
+            &[("accept", "text/html")],
+        )
+        .text();
+    assert!(
+        page.contains(
+            "northwind/brand.json:4:14</code> version &quot;two&quot; is not a semantic version"
+        ),
+        "{page}"
+    );
+    // Without previews, the list says so.
+    let plain = spawn_app(remote.path());
+    let list = plain.get("/previews.json").json();
+    assert_eq!(list, serde_json::json!({"enabled": false, "previews": []}));
+}
