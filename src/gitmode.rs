@@ -229,7 +229,8 @@ fn step(
                     let short = &head.to_string()[..12];
                     let mut cause = format!("commit {short}");
                     if !changed.brands.is_empty() {
-                        cause.push_str(&format!(": {}", changed.brands.join(", ")));
+                        cause
+                            .push_str(&format!(": {}", crate::report::some_of(&changed.brands, 8)));
                     }
                     if changed.tags {
                         cause.push_str(" (tags moved)");

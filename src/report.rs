@@ -160,6 +160,23 @@ pub enum Fate {
     Removed,
 }
 
+/// Brands named one by one in a rebuild's line; the rest are counted.
+const SHOWN_BRANDS: usize = 8;
+/// Errors shown as frames per rebuild; the rest are counted.
+const SHOWN_FRAMES: usize = 20;
+
+/// `a, b, c` or, past `shown` names, `a, b and 9998 more`.
+pub fn some_of(names: &[String], shown: usize) -> String {
+    if names.len() <= shown {
+        return names.join(", ");
+    }
+    format!(
+        "{} and {} more",
+        names[..shown].join(", "),
+        names.len() - shown
+    )
+}
+
 impl Fate {
     fn word(self) -> &'static str {
         match self {
@@ -204,12 +221,20 @@ impl Reporter {
         if !r.cause.is_empty() {
             let _ = writeln!(o, "{} {}", p.blue("change"), r.cause);
         }
-        for (d, source) in &r.errors {
+        for (d, source) in r.errors.iter().take(SHOWN_FRAMES) {
             o.push_str(&frame(d, source.as_deref(), self.colour));
             o.push('\n');
         }
+        if r.errors.len() > SHOWN_FRAMES {
+            let _ = writeln!(
+                o,
+                "{} and {} more error(s): `marque check` or /status lists them all\n",
+                p.red("error:"),
+                r.errors.len() - SHOWN_FRAMES
+            );
+        }
         let mut parts: Vec<String> = Vec::new();
-        for (slug, fate, version) in &r.brands {
+        for (slug, fate, version) in r.brands.iter().take(SHOWN_BRANDS) {
             let word = match fate {
                 Fate::Added | Fate::Rebuilt | Fate::Recovered => p.green(fate.word()),
                 Fate::Stale | Fate::Unpublished | Fate::AddedBroken => p.red(fate.word()),
@@ -221,6 +246,21 @@ impl Reporter {
                 _ => String::new(),
             };
             parts.push(format!("{} {word}{serving}", p.bold(slug)));
+        }
+        if r.brands.len() > SHOWN_BRANDS {
+            let mut by_fate: Vec<(&str, usize)> = Vec::new();
+            for (_, fate, _) in &r.brands[SHOWN_BRANDS..] {
+                match by_fate.iter_mut().find(|(w, _)| *w == fate.word()) {
+                    Some((_, n)) => *n += 1,
+                    None => by_fate.push((fate.word(), 1)),
+                }
+            }
+            let counts: Vec<String> = by_fate.iter().map(|(w, n)| format!("{n} {w}")).collect();
+            parts.push(format!(
+                "and {} more ({})",
+                r.brands.len() - SHOWN_BRANDS,
+                counts.join(", ")
+            ));
         }
         let summary = if parts.is_empty() {
             "nothing changed".to_string()
@@ -282,6 +322,47 @@ mod tests {
             column,
             message: message.into(),
         }
+    }
+
+    #[test]
+    fn a_rebuild_of_thousands_of_brands_fits_on_a_line() {
+        let r = Rebuild {
+            brands: (0..10_000)
+                .map(|i| {
+                    let fate = if i % 2 == 0 {
+                        Fate::Added
+                    } else {
+                        Fate::AddedBroken
+                    };
+                    (format!("brand-{i:05}"), fate, Some("1.0.0".to_string()))
+                })
+                .collect(),
+            errors: (0..30).map(|i| (diag(i + 1, 1, "bad"), None)).collect(),
+            millis: 12.0,
+            generation: 1,
+            ..Rebuild::default()
+        };
+        let out = Reporter {
+            json: false,
+            colour: false,
+        }
+        .human(&r);
+        let last = out.lines().last().unwrap();
+        assert!(
+            last.starts_with("build  brand-00000 added 1.0.0, brand-00001 not published, "),
+            "{last}"
+        );
+        assert!(
+            last.contains(", and 9992 more (4996 added, 4996 not published); 30 error(s)"),
+            "{last}"
+        );
+        assert!(last.len() < 400, "{last}");
+        assert_eq!(out.matches(" --> ").count(), 20, "{out}");
+        assert!(out.contains("error: and 10 more error(s)"), "{out}");
+        assert_eq!(
+            some_of(&["a".into(), "b".into(), "c".into()], 2),
+            "a, b and 1 more"
+        );
     }
 
     #[test]
