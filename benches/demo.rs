@@ -53,8 +53,8 @@ fn main() {
     args.llm_provider = Some(ProviderKind::Openai);
     args.llm_base_url = Some(mock.base_url());
     args.llm_api_key = Some("bench".into());
-    args.demo_per_minute = 1_000_000;
-    args.demo_burst = 1_000_000;
+    args.demo_per_minute = Some(1_000_000);
+    args.demo_burst = Some(1_000_000);
     let app = spawn_with(args);
     let body = serde_json::json!({"promptId": "weather-notice", "variables": {"location": "Tromsø", "forecast": "sleet"}}).to_string();
     let upstream_body = serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "x".repeat(14_000)}], "max_tokens": 200}).to_string();

@@ -232,8 +232,16 @@ fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
     } else {
         ProviderKind::DryRun
     });
+    // A dry run calls no model, so only CPU is at stake: a higher limit.
+    let (per_minute, burst) = match kind {
+        ProviderKind::DryRun => (60, 20),
+        _ => (10, 5),
+    };
     crate::demo::Demo {
-        limiter: crate::demo::limit::DemoLimiter::new(args.demo_per_minute, args.demo_burst),
+        limiter: crate::demo::limit::DemoLimiter::new(
+            args.demo_per_minute.unwrap_or(per_minute),
+            args.demo_burst.unwrap_or(burst),
+        ),
         trusted: args.trusted_proxy.clone(),
         client: LlmClient::new(
             kind,

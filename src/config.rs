@@ -172,12 +172,13 @@ pub struct ServeArgs {
     /// Calls to the model in flight at once.
     #[arg(long, env = "MARQUE_LLM_CONCURRENCY", default_value_t = 4)]
     pub llm_concurrency: usize,
-    /// Demo calls allowed per client address per minute.
-    #[arg(long, env = "MARQUE_DEMO_PER_MINUTE", default_value_t = 10)]
-    pub demo_per_minute: u32,
-    /// Demo calls a client may make in a burst.
-    #[arg(long, env = "MARQUE_DEMO_BURST", default_value_t = 5)]
-    pub demo_burst: u32,
+    /// Demo calls allowed per client address per minute [default: 10, or
+    /// 60 for a dry run, which calls no model].
+    #[arg(long, env = "MARQUE_DEMO_PER_MINUTE")]
+    pub demo_per_minute: Option<u32>,
+    /// Demo calls a client may make in a burst [default: 5, or 20 for a dry run].
+    #[arg(long, env = "MARQUE_DEMO_BURST")]
+    pub demo_burst: Option<u32>,
     /// Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded headers are believed.
     #[arg(long, env = "MARQUE_TRUSTED_PROXY", value_delimiter = ',')]
     pub trusted_proxy: Vec<crate::demo::limit::Cidr>,

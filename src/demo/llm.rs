@@ -148,7 +148,9 @@ impl LlmClient {
         }
     }
 
-    fn body(&self, req: &ChatRequest, stream: bool) -> Value {
+    /// The JSON body of a request to the provider's API (for a dry run, the
+    /// OpenAI-compatible one).
+    pub fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
         let mut body = match self.kind {
             ProviderKind::Anthropic => json!({
                 "model": self.model,
@@ -188,7 +190,7 @@ impl LlmClient {
             .post(self.endpoint())
             .timeout(deadline.saturating_duration_since(Instant::now()))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(self.body(req, stream).to_string());
+            .body(self.request_body(req, stream).to_string());
         if stream {
             r = r.header(reqwest::header::ACCEPT, "text/event-stream");
         }

@@ -36,6 +36,9 @@ struct Success {
     latency_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     messages: Option<Value>,
+    /// Dry run only: the request body an OpenAI-compatible API would get.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request: Option<Value>,
 }
 
 #[derive(Serialize)]
@@ -43,6 +46,9 @@ struct Success {
 struct Usage {
     input_tokens: u64,
     output_tokens: u64,
+    /// True when the counts are marque's estimate (a dry run), not the model's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    estimated: bool,
 }
 
 impl From<DemoError> for Problem {
@@ -169,7 +175,7 @@ async fn run(
         Err(p) => return p.into_response(),
     };
     if demo.client.kind == ProviderKind::DryRun {
-        return dry_run(ready);
+        return dry_run(ready, &demo.client);
     }
     let waiting = demo.permits.clone().acquire_owned();
     let Ok(Ok(permit)) = tokio::time::timeout(Duration::from_secs(1), waiting).await else {
@@ -196,6 +202,7 @@ async fn run(
             usage: Usage {
                 input_tokens: c.input_tokens,
                 output_tokens: c.output_tokens,
+                estimated: false,
             },
             latency_ms: started.elapsed().as_millis() as u64,
             ..ready.base
@@ -267,31 +274,53 @@ async fn check(
             usage: Usage {
                 input_tokens: 0,
                 output_tokens: 0,
+                estimated: false,
             },
             latency_ms: 0,
             messages: None,
+            request: None,
         },
         stream: wants_stream(headers),
     })
 }
 
-/// Without a model: the exact messages that would be sent.
-fn dry_run(ready: Ready) -> Response {
+/// What a dry run streams in `delta` events: a placeholder, never an
+/// answer, in pieces, so a streaming client can be exercised offline.
+pub const DRY_RUN_PLACEHOLDER: &str =
+    "[dry run] No model was called. A model's answer would stream here, piece by piece.";
+
+/// Without a model: the exact messages and request body that would be
+/// sent, and an estimate of their input tokens (about four characters
+/// each, the usual rule for English text).
+fn dry_run(ready: Ready, client: &crate::demo::llm::LlmClient) -> Response {
+    let chars = ready.request.system.chars().count() + ready.request.user.chars().count();
     let body = Success {
         messages: Some(json!([
             {"role": "system", "content": ready.request.system},
             {"role": "user", "content": ready.request.user},
         ])),
+        request: Some(client.request_body(&ready.request, ready.stream)),
+        usage: Usage {
+            input_tokens: chars.div_ceil(4) as u64,
+            output_tokens: 0,
+            estimated: true,
+        },
         ..ready.base
     };
     if ready.stream {
-        let event = Event::default()
+        let pieces = DRY_RUN_PLACEHOLDER.split_inclusive(' ').map(|piece| {
+            Event::default()
+                .event("delta")
+                .data(json!({"text": piece}).to_string())
+        });
+        let done = Event::default()
             .event("done")
             .data(serde_json::to_string(&body).unwrap_or_default());
-        return sse(futures_util::stream::iter([Ok::<
-            _,
-            std::convert::Infallible,
-        >(event)]));
+        let events = pieces
+            .chain([done])
+            .map(Ok::<_, std::convert::Infallible>)
+            .collect::<Vec<_>>();
+        return sse(futures_util::stream::iter(events));
     }
     json_response(&body)
 }
@@ -328,6 +357,7 @@ fn relay(
                         usage: Usage {
                             input_tokens,
                             output_tokens,
+                            estimated: false,
                         },
                         latency_ms: started.elapsed().as_millis() as u64,
                         ..base

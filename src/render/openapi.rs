@@ -428,7 +428,7 @@ fn operations(paths: &mut Map<String, Value>, ctx: &Context) {
                 "application/json": {"schema": r("schemas", "DemoResult")},
                 "text/event-stream": {"schema": {
                     "type": "string",
-                    "description": "With `Accept: text/event-stream`: `delta` events with `{\"text\": …}`, then one `done` event with the same body as a JSON answer, or an `error` event with a problem body"
+                    "description": "With `Accept: text/event-stream`: `delta` events with `{\"text\": …}` (a dry run streams a placeholder), then one `done` event with the same body as a JSON answer, or an `error` event with a problem body"
                 }}
             }
         }),
@@ -667,7 +667,8 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
                     "type": "object",
                     "properties": {
                         "inputTokens": {"type": "integer", "minimum": 0},
-                        "outputTokens": {"type": "integer", "minimum": 0}
+                        "outputTokens": {"type": "integer", "minimum": 0},
+                        "estimated": {"type": "boolean", "description": "Dry run only: the counts are marque's estimate (about four characters a token)"}
                     },
                     "required": ["inputTokens", "outputTokens"]
                 },
@@ -680,6 +681,10 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
                         "properties": {"role": {"enum": ["system", "user"]}, "content": {"type": "string"}},
                         "required": ["role", "content"]
                     }
+                },
+                "request": {
+                    "description": "Dry run only: the request body an OpenAI-compatible chat completions API would get (model, messages, max_tokens, temperature, stream)",
+                    "type": "object"
                 }
             },
             "required": ["brand", "specVersion", "promptId", "provider", "model", "output", "usage", "latencyMs"]

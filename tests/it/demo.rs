@@ -37,8 +37,8 @@ fn with_llm(
     args.llm_base_url = Some(mock.base_url());
     args.llm_model = Some("test-model".into());
     args.llm_api_key = Some(KEY.into());
-    args.demo_burst = 100;
-    args.demo_per_minute = 1000;
+    args.demo_burst = Some(100);
+    args.demo_per_minute = Some(1000);
     f(&mut args);
     spawn_with(args)
 }
@@ -60,8 +60,9 @@ fn dry_run_is_the_default_and_returns_the_exact_messages() {
     let app = spawn_app(&example_content());
     let res = post(&app, "northwind", &notice());
     assert_eq!(res.status, 200, "{}", res.text());
-    assert_eq!(res.header("ratelimit-policy"), Some("\"demo\";q=10;w=60"));
-    assert_eq!(res.header("ratelimit"), Some("\"demo\";r=4;t=6"));
+    // A dry run calls no model: its own, higher limit.
+    assert_eq!(res.header("ratelimit-policy"), Some("\"demo\";q=60;w=60"));
+    assert_eq!(res.header("ratelimit"), Some("\"demo\";r=19;t=1"));
     let body = res.json();
     assert_eq!(body["provider"], "dry-run");
     assert_eq!(body["output"], Value::Null);
@@ -78,6 +79,18 @@ fn dry_run_is_the_default_and_returns_the_exact_messages() {
         body["messages"][1]["content"],
         "Write a short notice for our Tromsø store about this forecast: sleet from 14:00. Say what people should do."
     );
+    // The request body a model's API would get, and an estimate of its size.
+    assert_eq!(body["request"]["messages"], body["messages"]);
+    assert_eq!(body["request"]["max_tokens"], 200);
+    assert_eq!(body["request"]["temperature"], 0.3);
+    let chars = spec_md.chars().count()
+        + body["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .count();
+    assert_eq!(body["usage"]["inputTokens"], chars.div_ceil(4));
+    assert_eq!(body["usage"]["estimated"], true);
     // A prompt with its own system text appends it; an optional variable defaults to empty.
     let res = post(&app, "northwind", &json!({"promptId": "product-description", "variables": {"product": "Fjell", "facts": "310 g", "words": "80"}}).to_string());
     let body = res.json();
@@ -94,7 +107,7 @@ fn dry_run_is_the_default_and_returns_the_exact_messages() {
 #[test]
 fn every_client_error_row_has_its_status_and_problem_body() {
     let mut args = serve_args(&example_content());
-    args.demo_burst = 100;
+    args.demo_burst = Some(100);
     let app = spawn_with(args);
     let path = demo_path("northwind");
 
@@ -175,8 +188,8 @@ fn other_methods_on_the_demo_are_405() {
 #[test]
 fn every_request_counts_against_the_clients_limit() {
     let mut args = serve_args(&example_content());
-    args.demo_burst = 2;
-    args.demo_per_minute = 2;
+    args.demo_burst = Some(2);
+    args.demo_per_minute = Some(2);
     let app = spawn_with(args);
     // Malformed requests count too.
     assert_eq!(post(&app, "northwind", "nonsense").status, 400);
@@ -214,8 +227,8 @@ fn every_request_counts_against_the_clients_limit() {
 #[test]
 fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_quota() {
     let mut args = serve_args(&example_content());
-    args.demo_burst = 1;
-    args.demo_per_minute = 1;
+    args.demo_burst = Some(1);
+    args.demo_per_minute = Some(1);
     args.trusted_proxy = vec!["127.0.0.0/8".parse().unwrap()];
     let app = spawn_with(args);
     let call = |xff: &str| {
@@ -344,6 +357,28 @@ fn post_stream(app: &TestApp, slug: &str, body: &str) -> Response {
         ],
         Some(body.as_bytes()),
     )
+}
+
+#[test]
+fn a_dry_run_streams_a_placeholder_then_the_same_answer() {
+    let app = spawn_app(&example_content());
+    let res = post_stream(&app, "northwind", &notice());
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("content-type"), Some("text/event-stream"));
+    let events = sse_events(&res.text());
+    let deltas: Vec<&str> = events
+        .iter()
+        .filter(|(e, _)| e == "delta")
+        .map(|(_, d)| d["text"].as_str().unwrap())
+        .collect();
+    assert!(deltas.len() > 5, "{deltas:?}");
+    assert_eq!(deltas.concat(), marque::http::demo::DRY_RUN_PLACEHOLDER);
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done");
+    assert_eq!(done["provider"], "dry-run");
+    assert_eq!(done["output"], Value::Null);
+    assert_eq!(done["request"]["stream"], true);
+    assert!(done["usage"]["inputTokens"].as_u64().unwrap() > 1000);
 }
 
 #[test]

@@ -143,8 +143,8 @@ fn replica(redis: &Redis, burst: u32) -> TestApp {
     let mut args = serve_args(&example_content());
     args.redis_url = Some(redis.url());
     args.redis_prefix = "test-fleet:".into();
-    args.demo_burst = burst;
-    args.demo_per_minute = 1;
+    args.demo_burst = Some(burst);
+    args.demo_per_minute = Some(1);
     args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
     spawn_with(args)
 }

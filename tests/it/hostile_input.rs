@@ -316,8 +316,8 @@ fn a_stalled_body_gets_408_and_frees_its_connection() {
     let mut args = serve_args(&example_content());
     args.max_connections = 5;
     args.body_timeout = Duration::from_millis(1500);
-    args.demo_burst = 100;
-    args.demo_per_minute = 1000;
+    args.demo_burst = Some(100);
+    args.demo_per_minute = Some(1000);
     let app = spawn_with(args);
     let held: Vec<TcpStream> = (0..5)
         .map(|_| stall(app.addr, "/api/brand-spec/northwind/demo"))
@@ -396,6 +396,8 @@ fn demo_with(app: &TestApp, headers: &[(&str, &str)]) -> u16 {
 #[test]
 fn every_forwarded_line_counts_and_forwarded_wins_over_x_forwarded_for() {
     let mut args = serve_args(&example_content());
+    args.demo_burst = Some(5);
+    args.demo_per_minute = Some(10);
     args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
     let app = spawn_with(args);
     // A proxy that appends its own X-Forwarded-For line: the client's forged line is ignored.

@@ -41,8 +41,8 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
     let ws = workspace();
     let mut args = serve_args(&ws.root);
     // One shared budget, refilled slowly enough not to move during the test.
-    args.demo_burst = 20;
-    args.demo_per_minute = 1;
+    args.demo_burst = Some(20);
+    args.demo_per_minute = Some(1);
     let app = spawn_with(args);
     let vars =
         json!({"product": "Fjord Shell jacket", "facts": "310 g, 2-layer nylon", "words": "80"});
