@@ -47,15 +47,30 @@ pub fn color(c: &Color) -> String {
         String::new()
     };
     match c.space.as_str() {
-        "srgb" => match (&c.hex, c.alpha < 1.0) {
-            (Some(hex), false) => hex.clone(),
-            _ => crate::color::hex(c.srgb(), c.alpha),
-        },
+        "srgb" => srgb(c),
         "hsl" => format!("hsl({a} {b}% {cc}%{alpha})"),
         "hwb" => format!("hwb({a} {b}% {cc}%{alpha})"),
         "lab" | "lch" | "oklab" | "oklch" => format!("{}({a} {b} {cc}{alpha})", c.space),
         space => format!("color({space} {a} {b} {cc}{alpha})"),
     }
+}
+
+/// The colour in sRGB: its hex, or with alpha `rgb(10 39 66 / 0.24)` (the
+/// alpha exactly as authored, which an 8-digit hex would round). Outside
+/// sRGB, the gamut-clipped fallback.
+pub fn srgb(c: &Color) -> String {
+    let hex = c.srgb_hex();
+    if c.alpha >= 1.0 {
+        return hex;
+    }
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
+    format!(
+        "rgb({} {} {} / {})",
+        byte(1),
+        byte(3),
+        byte(5),
+        fmt_num(round(c.alpha, 6))
+    )
 }
 
 /// True when a family name can be written without quotes: one CSS

@@ -52,7 +52,7 @@ pub fn spec_schema() -> Value {
         "tokens".into(),
         json!({
             "type": "object",
-            "description": "The brand's design tokens in the W3C Design Tokens Format (DTCG 2025.10), as tokens.json has them"
+            "description": "The brand's design tokens in the W3C Design Tokens Format (DTCG 2025.10), as tokens.json has them, except that every colour value has DTCG's `hex` member: the author's, or computed from the components (for a colour outside sRGB, its sRGB fallback, clipped to the gamut)"
         }),
     );
     let string = json!({"type": "string"});
@@ -78,6 +78,17 @@ pub fn spec_schema() -> Value {
         false,
     );
     add_item_field(props, &["color", "palette"], "value", string, false);
+    add_item_field(
+        props,
+        &["color", "palette"],
+        "hex",
+        json!({
+            "type": "string",
+            "pattern": "^#[0-9a-f]{6}$",
+            "description": "The colour as 6-digit sRGB hex; for a colour outside sRGB (oklch, display-p3, …) its fallback, clipped to the sRGB gamut"
+        }),
+        false,
+    );
     add_item_field(
         props,
         &["color", "pairs"],

@@ -83,9 +83,20 @@ pub struct WithValue<'a, T> {
     pub value: String,
 }
 
+/// A palette entry with its colour's CSS value and sRGB hex (for a colour
+/// outside sRGB, the fallback a surface that needs sRGB shows).
+#[derive(Serialize)]
+pub struct Swatch<'a> {
+    #[serde(flatten)]
+    pub entry: &'a model::PaletteEntry,
+    pub value: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+}
+
 #[derive(Serialize)]
 pub struct ColorSection<'a> {
-    pub palette: Vec<WithValue<'a, model::PaletteEntry>>,
+    pub palette: Vec<Swatch<'a>>,
     pub pairs: Vec<Pair<'a>>,
     #[serde(flatten)]
     pub ext: &'a Ext,
@@ -178,9 +189,13 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                 .color
                 .palette
                 .iter()
-                .map(|p| WithValue {
+                .map(|p| Swatch {
                     entry: p,
                     value: reference_value(tokens, &p.token),
+                    hex: match tokens.resolve_reference(&p.token) {
+                        Some(TokenValue::Color(c)) => Some(c.srgb_hex()),
+                        _ => None,
+                    },
                 })
                 .collect(),
             pairs: doc
@@ -278,9 +293,9 @@ fn color_json(c: &Color) -> Value {
     if c.alpha < 1.0 {
         o.insert("alpha".into(), num(c.alpha));
     }
-    if let Some(h) = &c.hex {
-        o.insert("hex".into(), json!(h));
-    }
+    // DTCG's own fallback member: the author's, or for a colour given only
+    // by components, computed (gamut-clipped outside sRGB).
+    o.insert("hex".into(), json!(c.srgb_hex()));
     Value::Object(o)
 }
 

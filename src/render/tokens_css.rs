@@ -2,30 +2,115 @@
 //!
 //! Names are the token path in kebab case joined by `-` (Style Dictionary's
 //! `css/variables` naming); aliases stay references (`var(--…)`, like its
-//! `outputReferences`); composites get one property per part plus a
-//! shorthand built from those parts.
+//! `outputReferences`); composites, and aliases of composites, get one
+//! property per part plus a shorthand built from those parts. A colour
+//! outside sRGB is declared as its sRGB fallback, and as itself inside
+//! `@media (color-gamut: p3)`.
 
 use super::css::{self, Refs};
 use super::escape;
 use super::Context;
 use crate::spec::brand::css_name;
-use crate::spec::tokens::{TokenSet, TokenValue};
+use crate::spec::tokens::{Color, Item, Token, TokenSet, TokenValue};
 use crate::spec::Brand;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Every custom property tokens.css declares for a token set: each
-/// token's, and a composite's part properties (`--type-body-font-size`).
+/// token's, and a composite's part properties (`--type-body-font-size`),
+/// an alias of a composite's too.
 pub fn property_names(set: &TokenSet) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for token in &set.tokens {
-        let name = css_name(&token.path);
-        if let TokenValue::Composite(c) = &token.value {
-            out.extend(c.parts().map(|(part, _)| format!("--{name}-{}", part.css)));
-        }
-        out.insert(format!("--{name}"));
+        out.extend(
+            declarations(token, set)
+                .into_iter()
+                .map(|d| format!("--{}", d.name)),
+        );
     }
     out
+}
+
+/// One custom property: its name without `--`, its value, and the token
+/// value it was written from (for the sRGB fallback of wide colours).
+struct Declaration<'a> {
+    name: String,
+    value: String,
+    from: Option<&'a TokenValue>,
+}
+
+/// What tokens.css declares for one token: a composite's parts, then the
+/// token. An alias of a composite gets part properties that refer to its
+/// target's, so `--lead-font-size` exists wherever `--body-font-size` does.
+fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<'a>> {
+    let name = css_name(&token.path);
+    let mut out = Vec::new();
+    let value = match &token.value {
+        TokenValue::Composite(c) => {
+            for (part, v) in c.parts() {
+                out.push(Declaration {
+                    name: format!("{name}-{}", part.css),
+                    value: css::value(v, set, Refs::Var),
+                    from: Some(v),
+                });
+            }
+            css::shorthand_of_parts(c.ty, &name)
+        }
+        TokenValue::Alias(target) if !token.ty.parts().is_empty() => {
+            let path: Vec<String> = target.split('.').map(String::from).collect();
+            let base = css_name(&path);
+            for part in token.ty.parts() {
+                out.push(Declaration {
+                    name: format!("{name}-{}", part.css),
+                    value: format!("var(--{base}-{})", part.css),
+                    from: None,
+                });
+            }
+            css::shorthand_of_parts(token.ty, &name)
+        }
+        v => css::value(v, set, Refs::Var),
+    };
+    out.push(Declaration {
+        name,
+        value,
+        from: Some(&token.value),
+    });
+    out
+}
+
+/// The colours written out in a value (not those behind an alias).
+fn literal_colors<'a>(v: &'a TokenValue, out: &mut Vec<&'a Color>) {
+    match v {
+        TokenValue::Color(c) => out.push(c),
+        TokenValue::Composite(c) => c.parts().for_each(|(_, v)| literal_colors(v, out)),
+        TokenValue::Shadow(layers) => {
+            for item in layers {
+                if let Item::Literal(l) = item {
+                    literal_colors(&l.color, out);
+                }
+            }
+        }
+        TokenValue::Gradient(stops) => {
+            for item in stops {
+                if let Item::Literal(s) = item {
+                    literal_colors(&s.color, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `value` with every colour outside sRGB replaced by its sRGB fallback,
+/// when it has any.
+fn srgb_fallback(value: &str, from: &TokenValue) -> Option<String> {
+    let mut colors = Vec::new();
+    literal_colors(from, &mut colors);
+    let mut out = value.to_string();
+    for c in colors.into_iter().filter(|c| c.is_wide()) {
+        out = out.replace(&css::color(c), &css::srgb(c));
+    }
+    (out != value).then_some(out)
 }
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
@@ -38,29 +123,33 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         brand.updated,
         escape::css_comment(&ctx.brand_url(&brand.slug, "spec.json")),
     );
+    // Colours outside sRGB: the sRGB fallback on :root for every browser,
+    // the colour itself where the display can show it.
+    let mut wide = String::new();
     out.push_str(":root {\n");
     for token in &brand.tokens.tokens {
-        let name = css_name(&token.path);
         if let Some(desc) = &token.description {
             let _ = writeln!(out, "  /* {} */", escape::css_comment(desc));
         }
-        let value = match &token.value {
-            TokenValue::Composite(c) => {
-                for (part, v) in c.parts() {
-                    let _ = writeln!(
-                        out,
-                        "  --{name}-{}: {};",
-                        part.css,
-                        css::value(v, &brand.tokens, Refs::Var)
-                    );
+        for d in declarations(token, &brand.tokens) {
+            match d.from.and_then(|from| srgb_fallback(&d.value, from)) {
+                Some(fallback) => {
+                    let _ = writeln!(out, "  --{}: {fallback};", d.name);
+                    let _ = writeln!(wide, "    --{}: {};", d.name, d.value);
                 }
-                css::shorthand_of_parts(c.ty, &name)
+                None => {
+                    let _ = writeln!(out, "  --{}: {};", d.name, d.value);
+                }
             }
-            _ => css::value(&token.value, &brand.tokens, Refs::Var),
-        };
-        let _ = writeln!(out, "  --{name}: {value};");
+        }
     }
     out.push_str("}\n");
+    if !wide.is_empty() {
+        let _ = write!(
+            out,
+            "@media (color-gamut: p3) {{\n  :root {{\n{wide}  }}\n}}\n"
+        );
+    }
     out
 }
 
@@ -68,6 +157,72 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
 mod tests {
     use super::*;
     use crate::spec::{parse_brand, BrandFiles};
+
+    fn css_of(tokens: &str) -> String {
+        let brand_json = r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01"}"#;
+        let files = BrandFiles::from_texts(
+            "acme",
+            [
+                ("brand.json", brand_json.as_bytes()),
+                ("tokens.json", tokens.as_bytes()),
+            ],
+        );
+        let (brand, diags) = parse_brand(&files, "2026-06-01".parse().unwrap());
+        let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
+        render(&brand, &Context::new("http://x"))
+    }
+
+    #[test]
+    fn an_alias_of_a_composite_gets_part_properties_that_follow_its_target() {
+        let css = css_of(
+            r##"{"type": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": {"value": 16, "unit": "px"}, "fontWeight": 400, "lineHeight": 1.5, "letterSpacing": {"value": 0, "unit": "px"}}},
+                 "lead": {"$type": "typography", "$value": "{type.body}"}}}"##,
+        );
+        assert!(
+            css.contains("  --type-lead-font-size: var(--type-body-font-size);\n"),
+            "{css}"
+        );
+        assert!(
+            css.contains("  --type-lead-letter-spacing: var(--type-body-letter-spacing);\n"),
+            "{css}"
+        );
+        assert!(
+            css.contains("  --type-lead: var(--type-lead-font-weight) var(--type-lead-font-size)/var(--type-lead-line-height) var(--type-lead-font-family);\n"),
+            "{css}"
+        );
+    }
+
+    #[test]
+    fn wide_colours_fall_back_to_srgb_and_alpha_is_kept_exactly() {
+        let css = css_of(
+            r##"{"color": {"$type": "color",
+                  "leaf": {"$value": {"colorSpace": "oklch", "components": [0.62, 0.11, 150]}},
+                  "veil": {"$value": {"colorSpace": "srgb", "components": [0.0392, 0.1529, 0.2588], "alpha": 0.24, "hex": "#0a2742"}},
+                  "link": {"$value": "{color.leaf}"}},
+                "shadow": {"$type": "shadow", "$value": {"color": {"colorSpace": "display-p3", "components": [0, 0, 0], "alpha": 0.5}, "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 1, "unit": "px"}, "blur": {"value": 2, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
+                "größe": {"$type": "dimension", "$value": {"value": 4, "unit": "px"}}}"##,
+        );
+        assert!(css.contains("  --color-leaf: #519962;\n"), "{css}");
+        assert!(
+            css.contains("  --color-veil: rgb(10 39 66 / 0.24);\n"),
+            "{css}"
+        );
+        assert!(
+            css.contains("  --color-link: var(--color-leaf);\n"),
+            "{css}"
+        );
+        assert!(
+            css.contains("  --shadow: 0px 1px 2px 0px rgb(0 0 0 / 0.5);\n"),
+            "{css}"
+        );
+        assert!(css.contains("  --größe: 4px;\n"), "{css}");
+        assert!(
+            css.ends_with(
+                "@media (color-gamut: p3) {\n  :root {\n    --color-leaf: oklch(0.62 0.11 150);\n    --shadow: 0px 1px 2px 0px color(display-p3 0 0 0 / 0.5);\n  }\n}\n"
+            ),
+            "{css}"
+        );
+    }
 
     #[test]
     fn property_names_are_exactly_what_render_declares() {

@@ -359,10 +359,8 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
             );
             continue;
         }
-        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            d.error(&t.pointer, format!("token `{}` gives the CSS name `--{name}`; use ASCII letters and digits in token names", t.name()));
-            continue;
-        }
+        // Letters and digits of any script and `-`: always a CSS identifier
+        // after `--` (`size.größe` → `--size-größe`).
         let parts = t.ty.parts().iter().map(|p| format!("{name}-{}", p.css));
         for n in std::iter::once(name.clone()).chain(parts) {
             if let Some(other) = seen.insert(n.clone(), t.name()) {

@@ -548,10 +548,14 @@ fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
     let Some(b) = browser() else { return };
     let marque = marque_for_browser(&example_content());
     let css = marque.get("/brand/northwind/tokens.css").text();
-    let declared = css
-        .lines()
-        .filter(|l| l.trim_start().starts_with("--"))
-        .count();
+    // :root, then the wide-gamut colours inside @media (color-gamut: p3).
+    let (root_block, wide_block) = css.split_once("@media").unwrap();
+    let declared = |block: &str| {
+        block
+            .lines()
+            .filter(|l| l.trim_start().starts_with("--"))
+            .count()
+    };
     let host = host_page(format!(
         "<!doctype html><html><head><link rel=\"stylesheet\" crossorigin=\"anonymous\" href=\"{}/brand/northwind/tokens.css\"></head><body>
          <h1 id=\"t\" style=\"font: var(--typography-display); letter-spacing: var(--typography-display-letter-spacing)\">Display</h1>
@@ -561,15 +565,22 @@ fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
     ));
     b.goto(&host.url());
     b.wait_for(
-        "return document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length === 1",
+        "return document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length === 2",
         "tokens.css loads",
     );
     assert_eq!(
         b.js("return document.styleSheets[0].cssRules[0].style.length")
             .as_u64()
             .unwrap() as usize,
-        declared,
+        declared(root_block),
         "every declaration parses"
+    );
+    assert_eq!(
+        b.js("const m = document.styleSheets[0].cssRules[1]; return m.conditionText + ' ' + m.cssRules[0].style.length")
+            .as_str()
+            .unwrap(),
+        format!("(color-gamut: p3) {}", declared(wide_block)),
+        "the wide-gamut block parses"
     );
     let root = |name: &str| {
         b.js(&format!(
@@ -615,7 +626,14 @@ fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
         .as_str()
         .unwrap()
         .starts_with("linear-gradient("));
-    assert_eq!(style("box", "color"), "oklch(0.62 0.11 150)");
+    // The colour itself on a wide-gamut display, else its sRGB fallback.
+    let p3 = b.js("return matchMedia('(color-gamut: p3)').matches") == Value::Bool(true);
+    let lichen = if p3 {
+        "oklch(0.62 0.11 150)"
+    } else {
+        "rgb(81, 153, 98)"
+    };
+    assert_eq!(style("box", "color"), lichen);
     assert_eq!(style("box", "paddingTop"), "16px");
     assert_eq!(style("box", "borderTopLeftRadius"), "12px");
     assert_eq!(style("box", "opacity"), "0.4");
