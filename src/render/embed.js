@@ -1,4 +1,5 @@
-/* marque brand card: renders into every element with data-marque-brand="SLUG". */
+/* marque brand card: renders into every element with data-marque-brand="SLUG"
+   (data-theme="light", "dark" or "auto" to follow the reader's colour scheme). */
 (function () {
   "use strict";
   var card = /*CARD*/null;
@@ -7,21 +8,29 @@
     registry[card.slug].scan();
     return;
   }
+  // Colours are custom properties of the card, so a theme swaps them all.
+  var DARK = "--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--link:#7cb4ff;";
   var STYLE =
-    ":host{display:block;all:initial;contain:content}" +
-    ".card{box-sizing:border-box;font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1b1f24;background:#fff;" +
-    "border:1px solid #d0d7de;border-top:6px solid var(--accent,#1b1f24);border-radius:10px;padding:16px 18px;max-width:520px}" +
+    ":host{all:initial;display:block;width:100%;max-width:560px;contain:content}" +
+    ".card{--bg:#fff;--fg:#1b1f24;--muted:#4b5560;--line:#d0d7de;--link:#0b5cad;" +
+    "box-sizing:border-box;width:100%;font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);background:var(--bg);" +
+    "border:1px solid var(--line);border-top:6px solid var(--accent,var(--fg));border-radius:10px;padding:16px 18px}" +
+    ".theme-dark{" + DARK + "}" +
+    "@media (prefers-color-scheme:dark){.theme-auto{" + DARK + "}}" +
     ".logo{display:block;max-height:48px;max-width:220px;margin:0 0 10px}" +
+    ".on-dark,.theme-dark .on-light{display:none}.theme-dark .on-dark{display:block}" +
+    "@media (prefers-color-scheme:dark){.theme-auto .on-light{display:none}.theme-auto .on-dark{display:block}}" +
     "h2{font-size:20px;line-height:1.2;margin:0 0 4px}" +
-    ".version{margin:0 0 12px;color:#4b5560;font-size:13px}" +
-    ".swatches{display:flex;flex-wrap:wrap;gap:10px;list-style:none;margin:0 0 12px;padding:0}" +
-    ".swatch{width:88px;font-size:12px}" +
-    ".chip{height:40px;border-radius:6px;border:1px solid rgba(0,0,0,.15);margin-bottom:4px}" +
-    ".hex{font-family:ui-monospace,monospace;color:#4b5560}" +
+    ".version{margin:0 0 12px;color:var(--muted);font-size:13px}" +
+    ".version span{white-space:nowrap}" +
+    ".swatches{display:grid;grid-template-columns:repeat(auto-fill,minmax(72px,1fr));gap:10px;list-style:none;margin:0 0 12px;padding:0}" +
+    ".swatch{font-size:12px;min-width:0;overflow-wrap:anywhere}" +
+    ".chip{height:40px;border-radius:6px;border:1px solid rgba(127,127,127,.35);margin-bottom:4px}" +
+    ".hex{font-family:ui-monospace,monospace;color:var(--muted)}" +
     ".fonts{margin:0 0 12px;padding:0;list-style:none}" +
     ".fonts li{margin:2px 0}" +
-    ".role{color:#4b5560;font-size:13px}" +
-    "a{color:#0b5cad}";
+    ".role{color:var(--muted);font-size:13px}" +
+    "a{color:var(--link)}";
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -36,17 +45,26 @@
     var root = host.shadowRoot || host.attachShadow({ mode: "open" });
     var style = el("style");
     style.textContent = STYLE;
-    var box = el("section", "card");
+    var theme = host.getAttribute("data-theme");
+    if (theme !== "dark" && theme !== "auto") theme = "light";
+    var box = el("section", "card theme-" + theme);
     box.setAttribute("aria-label", card.name + " brand card");
-    if (card.swatches.length) box.style.setProperty("--accent", card.swatches[0].css);
-    if (card.logo) {
-      var img = el("img", "logo");
-      img.src = card.logo.url;
-      img.alt = card.logo.alt;
+    if (card.accent) box.style.setProperty("--accent", card.accent);
+    var logos = card.logoDark ? [[card.logo, "on-light"], [card.logoDark, "on-dark"]] : [[card.logo, ""]];
+    logos.forEach(function (l) {
+      if (!l[0]) return;
+      var img = el("img", ("logo " + l[1]).trim());
+      img.src = l[0].url;
+      img.alt = l[0].alt;
+      if (l[1] === "on-dark" && theme === "light") img.loading = "lazy";
       box.appendChild(img);
-    }
+    });
     box.appendChild(el("h2", "name", card.name));
-    box.appendChild(el("p", "version", "Spec version " + card.version + " as of " + card.updated));
+    var version = el("p", "version");
+    version.appendChild(el("span", null, "Spec version " + card.version));
+    version.appendChild(document.createTextNode(" "));
+    version.appendChild(el("span", null, "as of " + card.updated));
+    box.appendChild(version);
     if (card.swatches.length) {
       var list = el("ul", "swatches");
       list.setAttribute("aria-label", "Palette");

@@ -16,6 +16,7 @@ use crate::spec::Brand;
 use serde::Serialize;
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Card {
     slug: String,
     name: String,
@@ -23,6 +24,10 @@ struct Card {
     updated: String,
     page: String,
     logo: Option<Logo>,
+    /// The variant for dark backgrounds, for `data-theme="dark"`.
+    logo_dark: Option<Logo>,
+    /// The top border: the palette's brand (or primary) colour.
+    accent: Option<String>,
     swatches: Vec<Swatch>,
     fonts: Vec<Font>,
 }
@@ -55,6 +60,30 @@ pub fn reference_hex(brand: &Brand, reference: &str) -> Option<String> {
     }
 }
 
+/// The logo variant for dark backgrounds, if the brand has one.
+pub fn dark_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
+    brand
+        .doc
+        .logo
+        .variants
+        .iter()
+        .find(|v| v.background.as_deref() == Some("dark"))
+}
+
+/// The palette entry that stands for the brand: the one whose role is
+/// `primary` or `brand`, else `accent`, else the first.
+pub fn accent(brand: &Brand) -> Option<&crate::spec::model::PaletteEntry> {
+    let palette = &brand.doc.color.palette;
+    let with_role = |roles: &[&str]| {
+        palette
+            .iter()
+            .find(|p| p.role.as_deref().is_some_and(|r| roles.contains(&r)))
+    };
+    with_role(&["primary", "brand"])
+        .or_else(|| with_role(&["accent"]))
+        .or(palette.first())
+}
+
 /// The logo variant a card on a light background shows.
 pub fn primary_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
     let variants = &brand.doc.logo.variants;
@@ -77,6 +106,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             url: ctx.brand_url(&brand.slug, &v.file),
             alt: format!("{} logo", brand.doc.name),
         }),
+        logo_dark: dark_logo(brand).map(|v| Logo {
+            url: ctx.brand_url(&brand.slug, &v.file),
+            alt: format!("{} logo", brand.doc.name),
+        }),
+        accent: accent(brand).map(|p| reference_value(&brand.tokens, &p.token)),
         swatches: brand
             .doc
             .color

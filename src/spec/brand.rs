@@ -552,9 +552,30 @@ fn check_logo(doc: &BrandDoc, checked: &Checked, files: &BrandFiles, d: &mut Fil
                     quoted(&v.file)
                 ),
             ),
-            Ok(()) => {}
+            Ok(()) => {
+                let svg = v.file.to_ascii_lowercase().ends_with(".svg");
+                if svg && files.get(&v.file).is_some_and(|b| has_text_element(b)) {
+                    d.warning(
+                        &p,
+                        format!(
+                            "logo file {} draws its lettering with <text>, which shows in a fallback font (or cut off) wherever the font is not installed; convert the text to outlines (paths)",
+                            quoted(&v.file)
+                        ),
+                    );
+                }
+            }
         }
     }
+}
+
+/// True when an SVG has a `<text>` element (not `<textPath>` alone).
+fn has_text_element(svg: &[u8]) -> bool {
+    svg.windows(5).enumerate().any(|(i, w)| {
+        w.eq_ignore_ascii_case(b"<text")
+            && svg
+                .get(i + 5)
+                .is_some_and(|c| c.is_ascii_whitespace() || *c == b'>' || *c == b'/')
+    })
 }
 
 /// An asset path must be relative, inside `assets/`, without `..` or empty segments.
@@ -764,6 +785,14 @@ mod tests {
         assert_eq!(css_name(&path(&["font", "Body Text"])), "font-body-text");
         assert_eq!(css_name(&path(&["space", "2xl"])), "space-2xl");
         assert_eq!(css_name(&path(&["a_b"])), "a-b");
+    }
+
+    #[test]
+    fn svg_lettering_is_found_by_its_text_element() {
+        assert!(has_text_element(b"<svg><text x=\"1\">Acme</text></svg>"));
+        assert!(has_text_element(b"<svg><TEXT>Acme</TEXT></svg>"));
+        assert!(!has_text_element(b"<svg><textPath href=\"#p\"/></svg>"));
+        assert!(!has_text_element(b"<svg><path d=\"M0 0\"/></svg>"));
     }
 
     #[test]

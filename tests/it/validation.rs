@@ -347,6 +347,35 @@ fn logo_files_must_exist_inside_the_brand_folder() {
 }
 
 #[test]
+fn a_logo_lettered_with_svg_text_is_a_warning() {
+    let lettered = BrandFiles::from_texts(
+        "acme",
+        [
+            ("brand.json", BRAND.as_bytes()),
+            ("tokens.json", TOKENS.as_bytes()),
+            (
+                "assets/logo.svg",
+                br#"<svg xmlns="http://www.w3.org/2000/svg"><text x="4" y="20">Acme</text></svg>"#
+                    .as_slice(),
+            ),
+        ],
+    );
+    let (brand, diags) = parse_brand(&lettered, today());
+    assert!(brand.is_some(), "published: it is a warning");
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0].severity, Severity::Warning);
+    assert_eq!(
+        (diags[0].file.as_str(), diags[0].line),
+        ("acme/brand.json", 7)
+    );
+    assert!(
+        diags[0].message.contains("convert the text to outlines"),
+        "{}",
+        diags[0].message
+    );
+}
+
+#[test]
 fn token_values_are_checked_by_type() {
     expect_error(
         true,
