@@ -75,6 +75,16 @@ pub fn collapse_ws(s: &str) -> String {
 /// harmless where they stand (`!` not before `[`, `_` inside a word) are
 /// left alone so the text reads naturally to a language model.
 pub fn md(s: &str) -> String {
+    md_at(s, true)
+}
+
+/// [`md`] for text that never starts a line (`#0a2742` after a colon is
+/// not a heading), so fewer characters need a backslash.
+pub fn md_inline(s: &str) -> String {
+    md_at(s, false)
+}
+
+fn md_at(s: &str, line_start: bool) -> String {
     let text = collapse_ws(s);
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
@@ -94,7 +104,7 @@ pub fn md(s: &str) -> String {
                 run > 0 && chars.get(i + 1 + run) == Some(&';')
             }
             '_' => !(word(prev) && word(next)),
-            '#' | '>' | '+' | '-' | '=' => i == 0,
+            '#' | '>' | '+' | '-' | '=' => line_start && i == 0,
             _ => false,
         };
         if escape {

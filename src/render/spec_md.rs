@@ -1,26 +1,39 @@
-//! spec.md: the whole brand as Markdown prose and tables, written to be a
-//! language model's system prompt. It carries every fact of spec.json, then
-//! the author's BRAND_BOOK.md with its headings moved down a level.
+//! spec.md: the whole brand as Markdown written to be a language model's
+//! system prompt: what to say and to whom first (voice, audience, rules for
+//! each medium), then the logo, type and colour, then every design token
+//! as one line in its CSS form, then the prompt kit, the links, and the
+//! author's BRAND_BOOK.md nested under its own heading. Every fact of
+//! spec.json is here, once, in as few words as reads naturally: tokens are
+//! `4px`, `#0a2742` or `oklch(…)` with its sRGB hex, never JSON; an alias is
+//! `→ color.fjord.900` with the value it resolves to.
 //!
 //! Content strings go through `escape::md` (or a code span or fence), so a
 //! value can never open a heading, a link, or raw HTML.
 
-use super::escape::{md, md_code};
-use super::spec_json::{self, dtcg_value, reference_value, Spec};
+use super::css::{self, Refs};
+use super::escape::{md, md_code, md_inline};
+use super::spec_json::{self, reference_value, Spec};
 use super::Context;
+use crate::spec::brand::css_name;
 use crate::spec::model::Ext;
+use crate::spec::tokens::{fmt_num, StrokeStyle, Token, TokenSet, TokenValue};
 use crate::spec::Brand;
 use std::fmt::Write;
 
-fn list(out: &mut String, label: &str, items: &[String]) {
-    if items.is_empty() {
-        return;
+/// `label: a; b; c.` on one line, or nothing.
+fn inline_list(out: &mut String, label: &str, items: &[String]) {
+    if !items.is_empty() {
+        let _ = writeln!(out, "{label}: {}", joined(items));
     }
-    let _ = writeln!(out, "{label}\n");
-    for i in items {
-        let _ = writeln!(out, "- {}", md(i));
-    }
-    out.push('\n');
+}
+
+/// Items as one sentence: `a; b; c.` (each item's own full stop dropped).
+fn joined(items: &[String]) -> String {
+    let items: Vec<String> = items
+        .iter()
+        .map(|i| md(i.trim_end().trim_end_matches('.')))
+        .collect();
+    items.join("; ") + "."
 }
 
 fn para(out: &mut String, text: Option<&str>) {
@@ -29,17 +42,17 @@ fn para(out: &mut String, text: Option<&str>) {
     }
 }
 
+/// Extension members, inline: ` Extension `x-owner`: `"…"`.`
+fn ext_inline(e: &Ext) -> String {
+    e.iter()
+        .map(|(k, v)| format!(" Extension {}: {}.", md_code(k), md_code(&v.to_string())))
+        .collect()
+}
+
 fn ext(out: &mut String, e: &Ext) {
-    for (k, v) in e {
-        let _ = writeln!(
-            out,
-            "- Extension {}: {}",
-            md_code(k),
-            md_code(&v.to_string())
-        );
-    }
-    if !e.is_empty() {
-        out.push('\n');
+    let text = ext_inline(e);
+    if !text.is_empty() {
+        let _ = writeln!(out, "{}\n", text.trim_start());
     }
 }
 
@@ -50,8 +63,9 @@ fn fence(out: &mut String, lang: &str, text: &str) {
     let _ = writeln!(out, "{f}{lang}\n{text}\n{f}\n");
 }
 
-fn cell(s: Option<&str>) -> String {
-    s.map(md).unwrap_or_default()
+/// ` Usage.` after a value, when there is one.
+fn then(text: Option<&str>) -> String {
+    text.map(|t| format!(" {}", md(t))).unwrap_or_default()
 }
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
@@ -61,340 +75,391 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         header,
         voice,
         audience,
+        applications,
         logo,
         typography,
         colour,
-        applications,
-        prompt_kit,
         tokens,
+        prompt_kit,
+        links,
         brand_book,
     ] {
         section(&mut o, brand, &spec);
     }
-    o
+    o.trim_end().to_string() + "\n"
 }
 
-/// The title, version, summary and the links to every surface.
-fn header(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
+/// The title, version, slug, revision and summary.
+fn header(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     let doc = &brand.doc;
     let _ = writeln!(o, "# {}\n", md(&doc.name));
-    let _ = writeln!(
+    let _ = write!(
         o,
-        "Spec version {} as of {}.\n",
-        brand.version, brand.updated
+        "Brand {}, spec version {} as of {}",
+        md_code(&brand.slug),
+        brand.version,
+        brand.updated
     );
-    para(o, doc.summary.as_deref());
-    let _ = writeln!(o, "Brand slug: {}.", md_code(&brand.slug));
     if let Some(rev) = &brand.revision {
-        let _ = writeln!(o, "Content revision: {}.", md_code(rev));
+        let _ = write!(o, ", content revision {}", md_code(rev));
     }
-    o.push('\n');
+    o.push_str(".\n\n");
+    para(o, doc.summary.as_deref());
     ext(o, &doc.ext);
-
-    o.push_str("## Links\n\n");
-    let l = &spec.links;
-    for (label, url) in [
-        ("API page", &l.page),
-        ("spec.json", &l.spec_json),
-        ("spec.md", &l.spec_md),
-        ("tokens.css", &l.tokens_css),
-        ("tokens.figma.json", &l.tokens_figma_json),
-        ("llms.txt", &l.llms_txt),
-        ("Embed script", &l.embed),
-        ("Prompt demo (POST)", &l.demo),
-        ("brand.json schema", &l.schema),
-    ] {
-        let _ = writeln!(o, "- {label}: <{url}>");
-    }
-    o.push('\n');
 }
 
 /// Voice: summary, traits, vocabulary and examples.
 fn voice(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    let v = &doc.voice;
+    let v = &brand.doc.voice;
     o.push_str("## Voice\n\n");
     para(o, v.summary.as_deref());
-    ext(o, &v.ext);
-    if !v.traits.is_empty() {
-        o.push_str("### Traits\n\n");
-        for t in &v.traits {
-            let _ = writeln!(o, "#### {}\n", md(&t.name));
-            para(o, t.description.as_deref());
-            list(o, "Do:", &t.r#do);
-            list(o, "Don't:", &t.dont);
-            ext(o, &t.ext);
-        }
+    for t in &v.traits {
+        let _ = writeln!(o, "**{}**.{}", md(&t.name), then(t.description.as_deref()));
+        inline_list(o, "Do", &t.r#do);
+        inline_list(o, "Don't", &t.dont);
+        let _ = writeln!(o, "{}", ext_inline(&t.ext).trim_start());
     }
     let vocab = &v.vocabulary;
-    if !vocab.prefer.is_empty() || !vocab.avoid.is_empty() || !vocab.ext.is_empty() {
-        o.push_str("### Vocabulary\n\n");
-        if !vocab.prefer.is_empty() {
-            o.push_str("| Prefer | Instead of |\n|---|---|\n");
-            for p in &vocab.prefer {
-                let instead: Vec<String> = p.instead_of.iter().map(|s| md(s)).collect();
-                let _ = writeln!(o, "| {} | {} |", md(&p.term), instead.join(", "));
-            }
-            o.push('\n');
-            for p in &vocab.prefer {
-                ext(o, &p.ext);
-            }
-        }
-        list(o, "Avoid these words:", &vocab.avoid);
-        ext(o, &vocab.ext);
+    let prefer: Vec<String> = vocab
+        .prefer
+        .iter()
+        .map(|p| {
+            let instead: Vec<String> = p.instead_of.iter().map(|s| md(s)).collect();
+            format!(
+                "{} (not {}){}",
+                md(&p.term),
+                instead.join(", "),
+                ext_inline(&p.ext)
+            )
+        })
+        .collect();
+    if !prefer.is_empty() {
+        let _ = writeln!(o, "Prefer: {}.", prefer.join("; "));
     }
-    if !v.examples.is_empty() {
-        o.push_str("### Examples\n\n");
-        for e in &v.examples {
-            if let Some(c) = &e.context {
-                let _ = writeln!(o, "{}:\n", md(c));
-            }
-            let _ = writeln!(o, "- Good: {}", md(&e.good));
-            if let Some(b) = &e.bad {
-                let _ = writeln!(o, "- Bad: {}", md(b));
-            }
-            o.push('\n');
-            ext(o, &e.ext);
-        }
+    if !vocab.avoid.is_empty() {
+        let avoid: Vec<String> = vocab.avoid.iter().map(|s| md(s)).collect();
+        let _ = writeln!(o, "Never say: {}.", avoid.join(", "));
     }
+    let _ = writeln!(o, "{}", ext_inline(&vocab.ext).trim_start());
+    for e in &v.examples {
+        let context = e.context.as_deref().map(|c| format!("{}. ", md(c)));
+        let _ = write!(o, "- {}Good: {}", context.unwrap_or_default(), md(&e.good));
+        if let Some(b) = &e.bad {
+            let _ = write!(o, " Bad: {}", md(b));
+        }
+        let _ = writeln!(o, "{}", ext_inline(&e.ext));
+    }
+    o.push('\n');
+    ext(o, &v.ext);
 }
 
 /// Audience: summary and segments.
 fn audience(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    let a = &doc.audience;
+    let a = &brand.doc.audience;
     o.push_str("## Audience\n\n");
     para(o, a.summary.as_deref());
-    ext(o, &a.ext);
     for s in &a.segments {
-        let _ = writeln!(o, "### {}\n", md(&s.name));
-        para(o, s.description.as_deref());
-        list(o, "Needs:", &s.needs);
-        ext(o, &s.ext);
+        let needs = if s.needs.is_empty() {
+            String::new()
+        } else {
+            format!(" Needs: {}", joined(&s.needs))
+        };
+        let _ = writeln!(
+            o,
+            "- **{}**.{}{needs}{}",
+            md(&s.name),
+            then(s.description.as_deref()),
+            ext_inline(&s.ext)
+        );
+    }
+    o.push('\n');
+    ext(o, &a.ext);
+}
+
+/// Applications: the rules for each medium.
+fn applications(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let apps = &brand.doc.applications;
+    if apps.is_empty() {
+        return;
+    }
+    o.push_str("## Applications\n\n");
+    for app in apps {
+        let _ = writeln!(
+            o,
+            "**{}**.{}",
+            md(&app.medium),
+            then(app.guidance.as_deref())
+        );
+        inline_list(o, "Do", &app.r#do);
+        inline_list(o, "Don't", &app.dont);
+        let _ = writeln!(o, "{}", ext_inline(&app.ext).trim_start());
     }
 }
 
 /// Logo: variants, clear space and misuse.
 fn logo(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    let logo = &doc.logo;
+    let logo = &brand.doc.logo;
     o.push_str("## Logo\n\n");
-    if !spec.logo.variants.is_empty() {
-        o.push_str("| Variant | File | URL | Background | Minimum width | Description |\n|---|---|---|---|---|---|\n");
-        for lv in &spec.logo.variants {
-            let v = lv.variant;
-            let min = v.min_width.map(|d| {
-                format!(
-                    "{}{}",
-                    crate::spec::tokens::fmt_num(d.value),
-                    d.unit.as_str()
-                )
-            });
-            let _ = writeln!(
-                o,
-                "| {} | {} | <{}> | {} | {} | {} |",
-                md_code(&v.id),
-                md_code(&v.file),
-                lv.url,
-                cell(v.background.as_deref()),
-                min.unwrap_or_default(),
-                cell(v.description.as_deref())
-            );
+    for lv in &spec.logo.variants {
+        let v = lv.variant;
+        let mut facts = Vec::new();
+        match v.background.as_deref() {
+            Some("any") => facts.push("on any background".to_string()),
+            Some(bg) => facts.push(format!("on {} backgrounds", md(bg))),
+            None => {}
         }
-        o.push('\n');
-        for lv in &spec.logo.variants {
-            ext(o, &lv.variant.ext);
+        if let Some(d) = v.min_width {
+            facts.push(format!(
+                "at least {}{} wide",
+                fmt_num(d.value),
+                d.unit.as_str()
+            ));
         }
+        let facts = if facts.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", facts.join(", "))
+        };
+        let _ = writeln!(
+            o,
+            "- {} {}{facts}.{}{}",
+            md_code(&v.id),
+            md_code(&v.file),
+            then(v.description.as_deref()),
+            ext_inline(&v.ext)
+        );
     }
     if let Some(cs) = &logo.clear_space {
-        let _ = writeln!(o, "Clear space: {}\n", md(cs));
+        let _ = writeln!(o, "\nClear space: {}", md(cs));
     }
-    list(o, "Misuse:", &logo.misuse);
+    inline_list(o, "Never", &logo.misuse);
+    o.push('\n');
     ext(o, &logo.ext);
 }
 
 /// Typography: typeface roles and type styles.
 fn typography(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    let ty = &doc.typography;
+    let ty = &brand.doc.typography;
     o.push_str("## Typography\n\n");
-    if !ty.families.is_empty() {
-        o.push_str("### Families\n\n| Role | Token | CSS value | Usage |\n|---|---|---|---|\n");
-        for f in &ty.families {
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} |",
-                md(&f.role),
-                md_code(&f.token),
-                md_code(&reference_value(&brand.tokens, &f.token)),
-                cell(f.usage.as_deref())
-            );
-        }
-        o.push('\n');
-        for f in &ty.families {
-            ext(o, &f.ext);
-        }
+    for f in &ty.families {
+        let _ = writeln!(
+            o,
+            "- {}: {} ({}).{}{}",
+            md(&f.role),
+            md_code(&reference_value(&brand.tokens, &f.token)),
+            md_code(f.token.trim_matches(['{', '}'])),
+            then(f.usage.as_deref()),
+            ext_inline(&f.ext)
+        );
     }
-    if !ty.styles.is_empty() {
-        o.push_str("### Styles\n\n| Name | Token | CSS value | Usage |\n|---|---|---|---|\n");
-        for s in &ty.styles {
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} |",
-                md(&s.name),
-                md_code(&s.token),
-                md_code(&reference_value(&brand.tokens, &s.token)),
-                cell(s.usage.as_deref())
-            );
-        }
-        o.push('\n');
-        for s in &ty.styles {
-            ext(o, &s.ext);
-        }
+    for s in &ty.styles {
+        let _ = writeln!(
+            o,
+            "- {} style: {} ({}).{}{}",
+            md(&s.name),
+            md_code(&reference_value(&brand.tokens, &s.token)),
+            md_code(s.token.trim_matches(['{', '}'])),
+            then(s.usage.as_deref()),
+            ext_inline(&s.ext)
+        );
     }
+    o.push('\n');
     ext(o, &ty.ext);
+}
+
+/// A colour reference as people say it: the palette's name for it, its
+/// token and its value (`Fjord 900 (`color.text.primary`, `#0a2742`)`).
+fn colour_name(brand: &Brand, reference: &str) -> String {
+    let set = &brand.tokens;
+    let target = set.resolve_reference(reference);
+    let named =
+        brand
+            .doc
+            .color
+            .palette
+            .iter()
+            .find(|p| match (set.resolve_reference(&p.token), target) {
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
+                _ => false,
+            });
+    let value = target.map(|v| srgb_value(v, set)).unwrap_or_default();
+    let token = md_code(reference.trim_matches(['{', '}']));
+    match named {
+        Some(p) => format!("{} ({token}, {value})", md(&p.name)),
+        None => format!("{token} ({value})"),
+    }
+}
+
+/// A value's CSS form; a colour not written as hex with its sRGB hex after
+/// it (for a colour outside sRGB, the fallback).
+fn colour_value(v: &TokenValue, set: &TokenSet) -> String {
+    let css = css::value(v, set, Refs::Resolve);
+    match v {
+        TokenValue::Color(c) if !css.starts_with('#') => {
+            format!("{}, sRGB {}", md_inline(&css), c.srgb_hex())
+        }
+        _ => md_inline(&css),
+    }
+}
+
+/// A colour as contrast is computed: in sRGB, as hex when it is opaque.
+fn srgb_value(v: &TokenValue, set: &TokenSet) -> String {
+    match v {
+        TokenValue::Color(c) if c.alpha >= 1.0 => c.srgb_hex(),
+        _ => md_inline(&css::value(v, set, Refs::Resolve)),
+    }
 }
 
 /// Colour: palette and contrast pairs.
 fn colour(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    o.push_str("## Color\n\n");
-    if !spec.color.palette.is_empty() {
-        o.push_str(
-            "### Palette\n\n| Name | Token | CSS value | Role | Usage |\n|---|---|---|---|---|\n",
+    let set = &brand.tokens;
+    o.push_str("## Colour\n\n");
+    for p in &spec.color.palette {
+        let e = p.entry;
+        let value = set
+            .resolve_reference(&e.token)
+            .map(|v| colour_value(v, set))
+            .unwrap_or_default();
+        let role = e
+            .role
+            .as_deref()
+            .map(|r| format!(", {}", md(r)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "- {} ({}{role}): {value}.{}{}",
+            md(&e.name),
+            md_code(e.token.trim_matches(['{', '}'])),
+            then(e.usage.as_deref()),
+            ext_inline(&e.ext)
         );
-        for p in &spec.color.palette {
-            let e = p.entry;
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} | {} |",
-                md(&e.name),
-                md_code(&e.token),
-                md_code(&p.value),
-                cell(e.role.as_deref()),
-                cell(e.usage.as_deref())
-            );
-        }
-        o.push('\n');
-        for p in &spec.color.palette {
-            ext(o, &p.entry.ext);
-        }
     }
     if !spec.color.pairs.is_empty() {
-        o.push_str("### Contrast pairs\n\nWCAG 2 contrast ratios, computed by marque.\n\n| Foreground | Background | Level | Contrast | Passes |\n|---|---|---|---|---|\n");
+        o.push_str("\nContrast pairs (WCAG 2):\n\n");
         for p in &spec.color.pairs {
             let _ = writeln!(
                 o,
-                "| {} | {} | {} | {}:1 | {} |",
-                md_code(&p.pair.foreground),
-                md_code(&p.pair.background),
-                md(&p.pair.level),
+                "- {} on {}: {}:1, {} {}.{}",
+                colour_name(brand, &p.pair.foreground),
+                colour_name(brand, &p.pair.background),
                 p.contrast,
-                if p.passes { "yes" } else { "no" }
+                if p.passes { "passes" } else { "fails" },
+                md(&p.pair.level),
+                ext_inline(&p.pair.ext)
             );
         }
-        o.push('\n');
-        for p in &spec.color.pairs {
-            ext(o, &p.pair.ext);
-        }
-    }
-    ext(o, &doc.color.ext);
-}
-
-/// Applications: guidance per medium.
-fn applications(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    o.push_str("## Applications\n\n");
-    for app in &doc.applications {
-        let _ = writeln!(o, "### {}\n", md(&app.medium));
-        para(o, app.guidance.as_deref());
-        list(o, "Do:", &app.r#do);
-        list(o, "Don't:", &app.dont);
-        ext(o, &app.ext);
-    }
-}
-
-/// The prompt kit: each prompt with its variables and template.
-fn prompt_kit(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
-    let doc = &brand.doc;
-    o.push_str("## Prompt kit\n\n");
-    ext(o, &doc.prompt_kit.ext);
-    for p in &doc.prompt_kit.prompts {
-        let _ = writeln!(
-            o,
-            "### {}\n",
-            p.title.as_deref().map(md).unwrap_or_else(|| md(&p.id))
-        );
-        let _ = writeln!(o, "Prompt id: {}.\n", md_code(&p.id));
-        para(o, p.description.as_deref());
-        if let Some(sys) = &p.system {
-            o.push_str("System instructions:\n\n");
-            fence(o, "text", sys);
-        }
-        o.push_str("Template:\n\n");
-        fence(o, "jinja", &p.template);
-        if !p.variables.is_empty() {
-            o.push_str("| Variable | Required | Max length | Description | Example |\n|---|---|---|---|---|\n");
-            for var in &p.variables {
-                let _ = writeln!(
-                    o,
-                    "| {} | {} | {} | {} | {} |",
-                    md_code(&var.name),
-                    if var.required { "yes" } else { "no" },
-                    var.max_length,
-                    cell(var.description.as_deref()),
-                    var.example.as_deref().map(md_code).unwrap_or_default()
-                );
-            }
-            o.push('\n');
-        }
-        let mut limits = Vec::new();
-        if let Some(m) = p.max_tokens {
-            limits.push(format!("at most {m} output tokens"));
-        }
-        if let Some(t) = p.temperature {
-            limits.push(format!("temperature {}", crate::spec::tokens::fmt_num(t)));
-        }
-        if !limits.is_empty() {
-            let _ = writeln!(o, "Model settings: {}.\n", limits.join(", "));
-        }
-        ext(o, &p.ext);
-        for var in &p.variables {
-            ext(o, &var.ext);
-        }
-    }
-}
-
-/// Design tokens and group notes.
-fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
-    o.push_str("## Design tokens\n\nW3C DTCG 2025.10 values; the CSS column is the custom property in tokens.css.\n\n");
-    o.push_str("| Token | Type | Value | CSS | Notes |\n|---|---|---|---|---|\n");
-    for t in &brand.tokens.tokens {
-        let mut notes = Vec::new();
-        if let Some(d) = &t.description {
-            notes.push(md(d));
-        }
-        match &t.deprecated {
-            Some(serde_json::Value::String(why)) => notes.push(format!("Deprecated: {}", md(why))),
-            Some(serde_json::Value::Bool(true)) => notes.push("Deprecated.".into()),
-            _ => {}
-        }
-        if let Some(e) = &t.extensions {
-            notes.push(format!("Extensions: {}", md_code(&e.to_string())));
-        }
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {} |",
-            md_code(&t.name()),
-            t.ty.as_str(),
-            md_code(&dtcg_value(&t.value).to_string()),
-            md_code(&format!("--{}", crate::spec::brand::css_name(&t.path))),
-            notes.join(" ")
-        );
     }
     o.push('\n');
-    let group_notes: Vec<_> = brand
-        .tokens
+    ext(o, &brand.doc.color.ext);
+}
+
+/// One token's value: its CSS form, an alias as `→ target (value)`, a
+/// colour outside sRGB with its hex, a composite with the aliases it is
+/// built from.
+fn token_value(t: &Token, set: &TokenSet) -> String {
+    let resolved = || css::value(&t.value, set, Refs::Resolve);
+    match &t.value {
+        TokenValue::Alias(target) => {
+            let value = set
+                .resolve(&t.value)
+                .map(|v| colour_value(v, set))
+                .unwrap_or_default();
+            format!("→ {} ({value})", md_code(target))
+        }
+        TokenValue::Color(_) => colour_value(&t.value, set),
+        TokenValue::StrokeStyle(s) => format!("{}{}", md_inline(&resolved()), dashes(s, set)),
+        TokenValue::Composite(c) => {
+            let mut out = md_inline(&resolved());
+            let mut aliases = Vec::new();
+            for (part, v) in c.parts() {
+                // Not in the `font` shorthand: said on its own.
+                if part.key == "letterSpacing" {
+                    let spacing = css::value(v, set, Refs::Resolve);
+                    let _ = write!(out, ", letter-spacing {}", md_inline(&spacing));
+                }
+                if let Some(TokenValue::StrokeStyle(s)) = set.resolve(v) {
+                    out.push_str(&dashes(s, set));
+                }
+                if let TokenValue::Alias(target) = v {
+                    aliases.push(md_code(target));
+                }
+            }
+            if !aliases.is_empty() {
+                let _ = write!(out, " (from {})", aliases.join(", "));
+            }
+            out
+        }
+        _ => md_inline(&resolved()),
+    }
+}
+
+/// What `dashed` stands for in a custom stroke style.
+fn dashes(s: &StrokeStyle, set: &TokenSet) -> String {
+    match s {
+        StrokeStyle::Dashed {
+            dash_array,
+            line_cap,
+        } => {
+            let dash: Vec<String> = dash_array
+                .iter()
+                .map(|d| css::value(d, set, Refs::Resolve))
+                .collect();
+            format!(
+                ", dashes {} with {} caps",
+                md_inline(&dash.join(" ")),
+                md(line_cap)
+            )
+        }
+        StrokeStyle::Keyword(_) => String::new(),
+    }
+}
+
+/// Design tokens, one line each, grouped by type; group notes after.
+fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let set = &brand.tokens;
+    if set.tokens.is_empty() {
+        return;
+    }
+    let example = &set.tokens[0];
+    let _ = writeln!(
+        o,
+        "## Design tokens\n\nW3C DTCG 2025.10 tokens as CSS values; in tokens.css {} is {}.",
+        md_code(&example.name()),
+        md_code(&format!("--{}", css_name(&example.path)))
+    );
+    let mut types: Vec<&str> = Vec::new();
+    for t in &set.tokens {
+        if !types.contains(&t.ty.as_str()) {
+            types.push(t.ty.as_str());
+        }
+    }
+    for ty in types {
+        let _ = writeln!(o, "\n### {ty}\n");
+        for t in set.tokens.iter().filter(|t| t.ty.as_str() == ty) {
+            let name = t.name();
+            let mut line = format!("- {}: {}", md_code(&name), token_value(t, set));
+            let css = css_name(&t.path);
+            if css != name.replace('.', "-") {
+                let _ = write!(line, ", in CSS {}", md_code(&format!("--{css}")));
+            }
+            if let Some(d) = &t.description {
+                let _ = write!(line, ". {}", md(d));
+            }
+            match &t.deprecated {
+                Some(serde_json::Value::String(why)) => {
+                    let _ = write!(line, ". Deprecated: {}", md(why));
+                }
+                Some(serde_json::Value::Bool(true)) => line.push_str(". Deprecated."),
+                _ => {}
+            }
+            if let Some(e) = &t.extensions {
+                let _ = write!(line, ". Extensions: {}", md_code(&e.to_string()));
+            }
+            let _ = writeln!(o, "{line}");
+        }
+    }
+    o.push('\n');
+    let group_notes: Vec<_> = set
         .groups
         .iter()
         .filter(|g| g.description.is_some() || g.extensions.is_some() || g.deprecated.is_some())
@@ -427,18 +492,111 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     }
 }
 
-/// The brand book, its headings one level down.
+/// The prompt kit: each prompt with its variables, settings and template.
+fn prompt_kit(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
+    let kit = &brand.doc.prompt_kit;
+    if kit.prompts.is_empty() && kit.ext.is_empty() {
+        return;
+    }
+    o.push_str("## Prompt kit\n\n");
+    ext(o, &kit.ext);
+    for p in &kit.prompts {
+        let title = p.title.as_deref().map(md).unwrap_or_else(|| md(&p.id));
+        let _ = writeln!(o, "### {title} ({})\n", md_code(&p.id));
+        para(o, p.description.as_deref());
+        for var in &p.variables {
+            let example = var
+                .example
+                .as_deref()
+                .map(|e| format!(" Example: {}.", md_code(e)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "- {} ({}, at most {} characters).{}{example}{}",
+                md_code(&var.name),
+                if var.required { "required" } else { "optional" },
+                var.max_length,
+                then(var.description.as_deref()),
+                ext_inline(&var.ext)
+            );
+        }
+        let mut limits = Vec::new();
+        if let Some(m) = p.max_tokens {
+            limits.push(format!("at most {m} output tokens"));
+        }
+        if let Some(t) = p.temperature {
+            limits.push(format!("temperature {}", fmt_num(t)));
+        }
+        if !limits.is_empty() {
+            let _ = writeln!(o, "- Model: {}.", limits.join(", "));
+        }
+        o.push('\n');
+        ext(o, &p.ext);
+        if let Some(sys) = &p.system {
+            o.push_str("System:\n\n");
+            fence(o, "text", sys);
+        }
+        fence(o, "jinja", &p.template);
+    }
+}
+
+/// Where everything is served: the brand's files and surfaces under its
+/// page's URL, the rest in full.
+fn links(o: &mut String, _brand: &Brand, spec: &Spec<'_>) {
+    let l = &spec.links;
+    let _ = writeln!(
+        o,
+        "## Links\n\nAPI page <{}>. Under <{}/>: spec.json, spec.md, tokens.css, tokens.figma.json, llms.txt and the logo files. Embed script <{}>; prompt demo (POST) <{}>; brand.json schema <{}>.\n",
+        l.page, l.page, l.embed, l.demo, l.schema
+    );
+}
+
+/// The brand book, under a heading of its own: its top headings become
+/// level 3, below `## Brand book`.
 fn brand_book(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     if let Some(book) = &brand.brand_book {
         o.push_str("## Brand book\n\n");
-        o.push_str(demote_headings(book).trim_end());
+        let top = top_heading_level(book).unwrap_or(3);
+        o.push_str(shift_headings(book, 3usize.saturating_sub(top)).trim_end());
         o.push('\n');
     }
 }
 
-/// Moves every heading of a Markdown document down one level (`#` → `##`),
-/// leaving fenced code blocks alone. Setext headings become ATX headings.
-pub fn demote_headings(text: &str) -> String {
+/// The level of the highest heading of a Markdown document (1 for `#`).
+pub fn top_heading_level(text: &str) -> Option<usize> {
+    let mut top: Option<usize> = None;
+    visit_headings(text, |level| {
+        top = Some(top.map_or(level, |t| t.min(level)))
+    });
+    top
+}
+
+fn visit_headings(text: &str, mut seen: impl FnMut(usize)) {
+    let shifted = shift_headings(text, 0);
+    let mut fence: Option<&str> = None;
+    for line in shifted.lines() {
+        let t = line.trim_start();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = Some(&t[..3]);
+            continue;
+        }
+        let hashes = t.chars().take_while(|c| *c == '#').count();
+        if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
+            seen(hashes);
+        }
+    }
+}
+
+/// Moves every heading of a Markdown document down `by` levels (`#` → `##`
+/// for 1; at most `######`), leaving fenced code blocks alone. Setext
+/// headings become ATX headings.
+pub fn shift_headings(text: &str, by: usize) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut fence: Option<(char, usize)> = None;
     let lines: Vec<&str> = text.lines().collect();
@@ -475,7 +633,7 @@ pub fn demote_headings(text: &str) -> String {
                     .next()
                     .is_none_or(|c| c == ' ' || c == '\t')
             {
-                let level = (hashes + 1).min(6);
+                let level = (hashes + by).min(6);
                 out.push(format!(
                     "{} {}",
                     "#".repeat(level),
@@ -493,7 +651,7 @@ pub fn demote_headings(text: &str) -> String {
                     && (n.chars().all(|c| c == '=')
                         || (n.chars().all(|c| c == '-') && n.len() >= 2))
                 {
-                    let level = if n.starts_with('=') { 2 } else { 3 };
+                    let level = (if n.starts_with('=') { 1 } else { 2 } + by).min(6);
                     out.push(format!("{} {}", "#".repeat(level), trimmed.trim()));
                     i += 2;
                     continue;
@@ -516,8 +674,14 @@ mod tests {
     fn headings_move_down_but_code_blocks_stay() {
         let book = "# Title\n\nText\n\n```\n# not a heading\n```\n\n###### Deep\n\nSub\n---\n";
         assert_eq!(
-            demote_headings(book),
+            shift_headings(book, 1),
             "## Title\n\nText\n\n```\n# not a heading\n```\n\n###### Deep\n\n### Sub\n"
         );
+        assert_eq!(top_heading_level(book), Some(1));
+        assert_eq!(
+            top_heading_level("Intro\n\n```\n# no\n```\n\n## Two\n"),
+            Some(2)
+        );
+        assert_eq!(top_heading_level("no headings"), None);
     }
 }

@@ -105,7 +105,8 @@ fn rendering_is_deterministic() {
 fn facts(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::String(s) => out.push(s.clone()),
-        Value::Number(n) => out.push(n.to_string()),
+        // As a reader writes it: 120, not 120.0.
+        Value::Number(n) => out.push(n.as_f64().map_or(n.to_string(), |f| f.to_string())),
         Value::Array(a) => a.iter().for_each(|x| facts(x, out)),
         Value::Object(o) => o.values().for_each(|x| facts(x, out)),
         _ => {}
@@ -152,17 +153,47 @@ fn plain(md: &str) -> String {
 }
 
 fn assert_md_carries_spec_json(brand: &Brand) {
-    let spec: Value = serde_json::from_str(&render::spec_json::render(brand, &ctx())).unwrap();
+    let mut spec: Value = serde_json::from_str(&render::spec_json::render(brand, &ctx())).unwrap();
     let md = plain(&render::spec_md::render(brand, &ctx()));
+    // Tokens are written in their CSS form, not as DTCG JSON: each token's
+    // name, its value as CSS and, outside sRGB, its hex.
+    spec.as_object_mut().unwrap().remove("tokens");
     let mut all = Vec::new();
     facts(&spec, &mut all);
+    let set = &brand.tokens;
+    for t in &set.tokens {
+        all.push(t.name());
+        all.push(render::css::value(
+            &t.value,
+            set,
+            render::css::Refs::Resolve,
+        ));
+        if let Some(marque::spec::tokens::TokenValue::Color(c)) = set.resolve(&t.value) {
+            all.push(c.srgb_hex());
+        }
+        all.extend(t.description.clone());
+    }
+    for g in &set.groups {
+        all.extend(g.description.clone());
+    }
+    // A surface or logo file under the brand's page is named by its path
+    // there, once the page's URL is given.
+    let page = spec["links"]["page"].as_str().unwrap().to_string();
+    assert!(md.contains(&format!("<{page}/>")), "the base of every file");
     for fact in all {
         let fact = fact.split_whitespace().collect::<Vec<_>>().join(" ");
-        // Token values are shown as DTCG JSON, where a quote reads as \".
-        let as_json = serde_json::to_string(&fact).unwrap();
-        let as_json = &as_json[1..as_json.len() - 1];
+        let fact = match fact.strip_prefix(&format!("{page}/")) {
+            Some(path) => path.to_string(),
+            None => fact,
+        };
+        // A list item may lose its full stop when items are joined; a
+        // `{reference}` is written as the token's name.
+        let bare = match fact.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
+            Some(name) => name,
+            None => fact.trim_end_matches('.'),
+        };
         assert!(
-            md.contains(&fact) || md.contains(as_json),
+            md.contains(&fact) || md.contains(bare),
             "spec.md of {} lacks {fact:?}",
             brand.slug
         );
@@ -183,17 +214,24 @@ fn spec_md_carries_every_fact_of_spec_json() {
 }
 
 #[test]
-fn spec_md_states_the_version_and_appends_the_brand_book_one_level_down() {
+fn spec_md_puts_voice_first_and_nests_the_brand_book_under_its_heading() {
     let brands = brands_of(&example_content());
     let nw = brands.iter().find(|b| b.slug == "northwind").unwrap();
     let md = render::spec_md::render(nw, &ctx());
-    assert!(md.starts_with("# Northwind Outfitters\n\nSpec version 2.4.0 as of 2026-10-14.\n"));
+    assert!(md.starts_with(
+        "# Northwind Outfitters\n\nBrand `northwind`, spec version 2.4.0 as of 2026-10-14"
+    ));
+    // Voice and audience come first, the prompt kit and links last.
+    let at = |h: &str| md.find(&format!("\n## {h}\n")).unwrap();
+    assert!(at("Voice") < at("Audience") && at("Audience") < at("Logo"));
+    assert!(at("Design tokens") < at("Prompt kit") && at("Prompt kit") < at("Links"));
     let book = md
         .split_once("\n## Brand book\n")
         .expect("brand book section")
         .1;
-    assert!(book.contains("\n## Northwind brand book\n"));
-    assert!(book.contains("\n### Principles\n"));
+    // The book's own title nests under it.
+    assert!(book.contains("\n### Northwind brand book\n"));
+    assert!(book.contains("\n#### Principles\n"));
     assert!(
         book.contains("# A code block is copied as is"),
         "code blocks are untouched"
