@@ -92,35 +92,56 @@ fn theme(brand: &Brand) -> String {
 }
 
 const STYLE: &str = "*{box-sizing:border-box}\
-body{margin:0;font:16px/1.55 var(--font-body,system-ui,sans-serif);color:#1b1f24;background:#fbfbfa}\
-header{background:#fff;border-bottom:6px solid var(--accent,#1b1f24);padding:32px 24px}\
-header .inner,main,footer{max-width:980px;margin:0 auto}\
+:root{color-scheme:light dark;--bg:#fbfbfa;--fg:#1b1f24;--muted:#4b5560;--panel:#fff;--code:#f1f3f5;--line:#d9dde1;--link:#0b5cad}\
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--panel:#161b22;--code:#161b22;--line:#30363d;--link:#7cb4ff}}\
+body{margin:0;font:16px/1.55 var(--font-body,system-ui,sans-serif);color:var(--fg);background:var(--bg);overflow-wrap:anywhere}\
+header{background:var(--panel);border-bottom:6px solid var(--accent,var(--fg));padding:32px 24px}\
+header .inner{max-width:980px;margin:0 auto}\
+main,footer{max-width:1028px;margin:0 auto;padding:8px 24px 48px}\
 h1,h2,h3{font-family:var(--font-heading,var(--font-body,system-ui));line-height:1.2}\
 h1{font-size:2.2rem;margin:8px 0}\
 .version{font-weight:600;margin:0 0 8px}\
+.version span{white-space:nowrap}\
 .logo{max-height:56px;max-width:260px}\
-main{padding:8px 24px 48px}\
 section{margin-top:40px}\
 table{border-collapse:collapse;width:100%;font-size:.95rem}\
-th,td{text-align:left;padding:8px;border-bottom:1px solid #d9dde1;vertical-align:top}\
+th,td{text-align:left;padding:8px;border-bottom:1px solid var(--line);vertical-align:top}\
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}\
-pre{background:#f1f3f5;border:1px solid #d9dde1;border-radius:8px;padding:12px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:0}\
+pre{background:var(--code);border:1px solid var(--line);border-radius:8px;padding:12px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere;margin:0}\
 .snippet{position:relative;margin:8px 0 16px}\
 .snippet pre{padding-right:76px}\
-.snippet button{position:absolute;top:6px;right:6px;font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid #9aa4ad;border-radius:6px;background:#fff;cursor:pointer}\
-.swatches{display:flex;flex-wrap:wrap;gap:12px;list-style:none;padding:0}\
-.swatches li{width:120px;font-size:.85rem}\
-.chip{height:56px;border-radius:8px;border:1px solid rgba(0,0,0,.15)}\
-.preview{padding:16px;border:1px dashed #9aa4ad;border-radius:8px;background:#fff}\
-a{color:#0b5cad}\
-footer{padding:24px;color:#4b5560;font-size:.9rem}\
+button{font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid var(--muted);border-radius:6px;background:var(--panel);color:var(--fg);cursor:pointer}\
+.snippet button{position:absolute;top:6px;right:6px}\
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:16px;list-style:none;padding:0;margin:0}\
+.tile{background:var(--panel);border:1px solid var(--line);border-radius:10px;padding:12px;min-width:0;font-size:.9rem}\
+.tile p{margin:4px 0}\
+.chip{height:64px;border-radius:8px;border:1px solid rgba(127,127,127,.35);margin-bottom:8px}\
+.muted{color:var(--muted)}\
+.stage{display:flex;align-items:center;justify-content:center;height:120px;border-radius:8px;margin-bottom:8px;border:1px solid var(--line)}\
+.stage img{max-width:80%;max-height:64px}\
+.on-light{background:#fff}.on-dark{background:#1b1f24}\
+.on-any{background:repeating-conic-gradient(#d9dde1 0 25%,#fff 0 50%) 0 0/16px 16px}\
+.pair{display:flex;align-items:center;justify-content:center;height:72px;border-radius:8px;font-size:1.6rem;font-weight:600;margin-bottom:8px;border:1px solid var(--line)}\
+.verdict{display:inline-block;font-size:.78rem;font-weight:700;border-radius:999px;padding:1px 8px}\
+.verdict.pass{background:#dafbe1;color:#0a5c21}.verdict.fail{background:#ffebe9;color:#8a1111}\
+.specimen{margin:8px 0 20px;padding-bottom:12px;border-bottom:1px solid var(--line)}\
+.specimen .sample{margin:4px 0}\
+.dos{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px 24px}\
+.dos ul{margin:4px 0;padding-left:20px}\
+form.try label{display:block;margin:8px 0 2px;font-weight:600;font-size:.9rem}\
+form.try input,form.try textarea{width:100%;font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--panel);color:var(--fg)}\
+form.try button{margin-top:8px;font-size:.95rem;padding:4px 14px}\
+form.try output{display:block;margin-top:8px}\
+.preview{padding:16px;border:1px dashed var(--muted);border-radius:8px;background:var(--panel)}\
+a{color:var(--link)}\
+footer{color:var(--muted);font-size:.9rem}\
 #marque-diagnostics{background:#fff4e5;border-bottom:3px solid #b54708;padding:12px 24px;color:#3d1f00}\
 #marque-diagnostics ul{margin:8px 0 0;padding-left:20px}\
 .badge{display:inline-block;font-size:.78rem;font-weight:600;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}\
 .badge.stale{background:#fff4e5;color:#8a3a00;border:1px solid #e8a86b}\
 .badge.unpublished{background:#fdecec;color:#8a1111;border:1px solid #e59a9a}\
-.slug{color:#4b5560;font-size:.85rem}\
-@media (max-width:640px){th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid #d9dde1;padding:8px 0}}";
+.slug{color:var(--muted);font-size:.85rem}\
+@media (max-width:640px){thead{position:absolute;left:-9999px}th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid var(--line);padding:8px 0}}";
 
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
@@ -227,7 +248,18 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
     let mut o = String::new();
     page_header(&mut o, brand, ctx, diagnostics);
     let mut snip = Snippets { next: 0 };
-    for section in [endpoints, use_patterns, prompt_kit, palette, typography] {
+    for section in [
+        voice,
+        audience,
+        logos,
+        palette,
+        contrast,
+        typography,
+        applications,
+        prompt_kit,
+        endpoints,
+        use_patterns,
+    ] {
         section(&mut o, brand, ctx, &mut snip);
     }
     changelog(&mut o, brand, ctx);
@@ -259,16 +291,24 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
     );
     o.push_str("<header><div class=\"inner\">");
     if let Some(logo) = primary_logo(brand) {
+        o.push_str("<picture>");
+        if let Some(dark) = crate::render::embed::dark_logo(brand) {
+            let _ = write!(
+                o,
+                "<source media=\"(prefers-color-scheme: dark)\" srcset=\"{}\">",
+                html(&ctx.brand_url(s, &dark.file))
+            );
+        }
         let _ = write!(
             o,
-            "<img class=\"logo\" src=\"{}\" alt=\"{}\">",
+            "<img class=\"logo\" src=\"{}\" alt=\"{}\"></picture>",
             html(&ctx.brand_url(s, &logo.file)),
             html(&format!("{} logo", doc.name))
         );
     }
     let _ = write!(
         o,
-        "<h1>{}</h1><p class=\"version\">Spec version {} as of {}</p>",
+        "<h1>{}</h1><p class=\"version\"><span>Spec version {}</span> <span>as of {}</span></p>",
         html(&doc.name),
         html(&brand.version.to_string()),
         brand.updated
@@ -399,20 +439,7 @@ fn prompt_kit(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets)
         if let Some(d) = &p.description {
             let _ = write!(o, "<p>{}</p>", html(d));
         }
-        if !p.variables.is_empty() {
-            o.push_str("<table><thead><tr><th>Variable</th><th>Required</th><th>Max length</th><th>Description</th></tr></thead><tbody>");
-            for v in &p.variables {
-                let _ = write!(
-                    o,
-                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    html(&v.name),
-                    if v.required { "yes" } else { "no" },
-                    v.max_length,
-                    html(v.description.as_deref().unwrap_or(""))
-                );
-            }
-            o.push_str("</tbody></table>");
-        }
+        try_form(o, &demo_url, p);
         let vars: serde_json::Map<String, serde_json::Value> = p
             .variables
             .iter()
@@ -437,49 +464,347 @@ fn prompt_kit(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets)
     o.push_str("</section>\n");
 }
 
-/// The palette as swatches.
-fn palette(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
-    let doc = &brand.doc;
-    if !doc.color.palette.is_empty() {
-        o.push_str("<section id=\"palette\"><h2>Palette</h2><ul class=\"swatches\">");
-        for p in &doc.color.palette {
-            let value = reference_value(&brand.tokens, &p.token);
-            let hex = reference_hex(brand, &p.token).unwrap_or_default();
+/// A form that runs the prompt through the demo endpoint, its fields filled
+/// with the examples (page.js sends it; without script nothing is sent).
+fn try_form(o: &mut String, demo_url: &str, p: &crate::spec::model::Prompt) {
+    let _ = write!(
+        o,
+        "<form class=\"try\" data-demo=\"{}\" data-prompt=\"{}\">",
+        html(demo_url),
+        html(&p.id)
+    );
+    for v in &p.variables {
+        let id = format!("try-{}-{}", p.id, v.name);
+        let _ = write!(
+            o,
+            "<label for=\"{}\"><code>{}</code> <span class=\"muted\">{}, at most {} characters{}</span></label>",
+            html(&id),
+            html(&v.name),
+            if v.required { "required" } else { "optional" },
+            v.max_length,
+            html(&v.description.as_deref().map(|d| format!(". {d}")).unwrap_or_default())
+        );
+        let example = html(v.example.as_deref().unwrap_or(""));
+        let required = if v.required { " required" } else { "" };
+        if v.max_length > 200 {
             let _ = write!(
                 o,
-                "<li><div class=\"chip\" style=\"background:{}\"></div><strong>{}</strong><br><code>{}</code><br><code>{}</code></li>",
-                html(&value),
-                html(&p.name),
-                html(&hex),
-                html(&p.token)
+                "<textarea id=\"{}\" name=\"{}\" maxlength=\"{}\" rows=\"3\"{required}>{example}</textarea>",
+                html(&id),
+                html(&v.name),
+                v.max_length
+            );
+        } else {
+            let _ = write!(
+                o,
+                "<input id=\"{}\" name=\"{}\" maxlength=\"{}\" value=\"{example}\"{required}>",
+                html(&id),
+                html(&v.name),
+                v.max_length
             );
         }
-        o.push_str("</ul></section>\n");
     }
+    o.push_str(
+        "<button type=\"submit\">Try it</button><output aria-live=\"polite\"></output></form>",
+    );
 }
 
-/// Typeface roles, each set in its own family.
-fn typography(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
-    let doc = &brand.doc;
-    if !doc.typography.families.is_empty() {
-        o.push_str("<section id=\"typography\"><h2>Typography</h2><table><thead><tr><th>Role</th><th>Family</th><th>Usage</th></tr></thead><tbody>");
-        for f in &doc.typography.families {
-            let family = brand
-                .tokens
-                .resolve_reference(&f.token)
-                .map(|v| css::value(v, &brand.tokens, Refs::Resolve))
-                .unwrap_or_default();
+/// `<ul>` of `items`, or nothing.
+fn ul(o: &mut String, label: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = write!(o, "<div><strong>{}</strong><ul>", html(label));
+    for i in items {
+        let _ = write!(o, "<li>{}</li>", html(i));
+    }
+    o.push_str("</ul></div>");
+}
+
+/// Voice: its summary, each trait with its dos and don'ts, the vocabulary
+/// and the examples.
+fn voice(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let v = &brand.doc.voice;
+    o.push_str("<section id=\"voice\"><h2>Voice</h2>");
+    if let Some(s) = &v.summary {
+        let _ = write!(o, "<p>{}</p>", html(s));
+    }
+    for t in &v.traits {
+        let _ = write!(o, "<h3>{}</h3>", html(&t.name));
+        if let Some(d) = &t.description {
+            let _ = write!(o, "<p>{}</p>", html(d));
+        }
+        o.push_str("<div class=\"dos\">");
+        ul(o, "Do", &t.r#do);
+        ul(o, "Don't", &t.dont);
+        o.push_str("</div>");
+    }
+    let vocab = &v.vocabulary;
+    if !vocab.prefer.is_empty() || !vocab.avoid.is_empty() {
+        o.push_str("<h3>Words</h3><div class=\"dos\">");
+        let prefer: Vec<String> = vocab
+            .prefer
+            .iter()
+            .map(|p| format!("{} (not {})", p.term, p.instead_of.join(", ")))
+            .collect();
+        ul(o, "Prefer", &prefer);
+        ul(o, "Never say", &vocab.avoid);
+        o.push_str("</div>");
+    }
+    if !v.examples.is_empty() {
+        o.push_str("<h3>Examples</h3><ul class=\"grid\">");
+        for e in &v.examples {
+            o.push_str("<li class=\"tile\">");
+            if let Some(c) = &e.context {
+                let _ = write!(o, "<p class=\"muted\">{}</p>", html(c));
+            }
             let _ = write!(
                 o,
-                "<tr><td>{}</td><td><span style=\"font-family:{}\">{}</span></td><td>{}</td></tr>",
-                html(&f.role),
-                html(&family),
-                html(&family),
-                html(f.usage.as_deref().unwrap_or(""))
+                "<p><span class=\"verdict pass\">Good</span> {}</p>",
+                html(&e.good)
             );
+            if let Some(b) = &e.bad {
+                let _ = write!(
+                    o,
+                    "<p><span class=\"verdict fail\">Bad</span> {}</p>",
+                    html(b)
+                );
+            }
+            o.push_str("</li>");
         }
-        o.push_str("</tbody></table></section>\n");
+        o.push_str("</ul>");
     }
+    o.push_str("</section>\n");
+}
+
+/// Audience: summary and segments with their needs.
+fn audience(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let a = &brand.doc.audience;
+    if a.summary.is_none() && a.segments.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"audience\"><h2>Audience</h2>");
+    if let Some(s) = &a.summary {
+        let _ = write!(o, "<p>{}</p>", html(s));
+    }
+    if !a.segments.is_empty() {
+        o.push_str("<ul class=\"grid\">");
+        for seg in &a.segments {
+            let _ = write!(o, "<li class=\"tile\"><strong>{}</strong>", html(&seg.name));
+            if let Some(d) = &seg.description {
+                let _ = write!(o, "<p>{}</p>", html(d));
+            }
+            ul(o, "Needs", &seg.needs);
+            o.push_str("</li>");
+        }
+        o.push_str("</ul>");
+    }
+    o.push_str("</section>\n");
+}
+
+/// Every logo variant on the background it is made for, with a download link.
+fn logos(o: &mut String, brand: &Brand, ctx: &Context, _snip: &mut Snippets) {
+    let logo = &brand.doc.logo;
+    if logo.variants.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"logo\"><h2>Logo</h2><ul class=\"grid\">");
+    for v in &logo.variants {
+        let url = ctx.brand_url(&brand.slug, &v.file);
+        let stage = match v.background.as_deref() {
+            Some("dark") => "on-dark",
+            Some("any") => "on-any",
+            _ => "on-light",
+        };
+        let _ = write!(
+            o,
+            "<li class=\"tile\"><div class=\"stage {stage}\"><img src=\"{}\" alt=\"{}\"></div><strong>{}</strong>",
+            html(&url),
+            html(&format!("{} logo, {}", brand.doc.name, v.id)),
+            html(&v.id)
+        );
+        let mut facts = Vec::new();
+        if let Some(bg) = &v.background {
+            facts.push(format!("for {bg} backgrounds"));
+        }
+        if let Some(w) = v.min_width {
+            facts.push(format!(
+                "at least {}{} wide",
+                crate::spec::tokens::fmt_num(w.value),
+                w.unit.as_str()
+            ));
+        }
+        if !facts.is_empty() {
+            let _ = write!(o, "<p class=\"muted\">{}</p>", html(&facts.join(", ")));
+        }
+        if let Some(d) = &v.description {
+            let _ = write!(o, "<p>{}</p>", html(d));
+        }
+        let file = v.file.rsplit('/').next().unwrap_or(&v.file);
+        let _ = write!(
+            o,
+            "<p><a href=\"{}\" download=\"{}\">Download {}</a></p></li>",
+            html(&url),
+            html(file),
+            html(file)
+        );
+    }
+    o.push_str("</ul>");
+    if let Some(cs) = &logo.clear_space {
+        let _ = write!(o, "<p><strong>Clear space:</strong> {}</p>", html(cs));
+    }
+    ul(o, "Never", &logo.misuse);
+    o.push_str("</section>\n");
+}
+
+/// A copyable value: its text and a Copy button.
+fn copyable(o: &mut String, snip: &mut Snippets, text: &str) {
+    snip.next += 1;
+    let id = format!("snippet-{}", snip.next);
+    let _ = write!(
+        o,
+        "<code id=\"{id}\">{}</code> <button type=\"button\" data-copy=\"{id}\" aria-label=\"Copy {}\">Copy</button>",
+        html(text),
+        html(text)
+    );
+}
+
+/// The palette: each colour with its role, usage, hex (copyable), CSS value and token.
+fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut Snippets) {
+    let doc = &brand.doc;
+    if doc.color.palette.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"palette\"><h2>Palette</h2><ul class=\"grid\">");
+    for p in &doc.color.palette {
+        let value = reference_value(&brand.tokens, &p.token);
+        let hex = reference_hex(brand, &p.token).unwrap_or_default();
+        let _ = write!(
+            o,
+            "<li class=\"tile\"><div class=\"chip\" style=\"background:{}\"></div><strong>{}</strong>",
+            html(&value),
+            html(&p.name)
+        );
+        if let Some(r) = &p.role {
+            let _ = write!(o, " <span class=\"muted\">{}</span>", html(r));
+        }
+        if let Some(u) = &p.usage {
+            let _ = write!(o, "<p>{}</p>", html(u));
+        }
+        o.push_str("<p>");
+        copyable(o, snip, &hex);
+        o.push_str("</p>");
+        if value != hex {
+            let _ = write!(o, "<p><code>{}</code></p>", html(&value));
+        }
+        let _ = write!(
+            o,
+            "<p class=\"muted\"><code>{}</code></p></li>",
+            html(p.token.trim_matches(['{', '}']))
+        );
+    }
+    o.push_str("</ul></section>\n");
+}
+
+/// Contrast pairs as samples, with their ratio and a pass or fail chip.
+fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let set = &brand.tokens;
+    let pairs = &brand.doc.color.pairs;
+    if pairs.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"contrast\"><h2>Contrast pairs</h2><p>WCAG 2 contrast ratios, computed by marque.</p><ul class=\"grid\">");
+    for p in pairs {
+        let (ratio, passes) =
+            crate::spec::brand::pair_contrast(set, &p.foreground, &p.background, &p.level)
+                .unwrap_or((0.0, false));
+        let fg = reference_value(set, &p.foreground);
+        let bg = reference_value(set, &p.background);
+        let (class, word) = if passes {
+            ("pass", "Pass")
+        } else {
+            ("fail", "Fail")
+        };
+        let _ = write!(
+            o,
+            "<li class=\"tile\"><div class=\"pair\" style=\"color:{};background:{}\">Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p></li>",
+            html(&fg),
+            html(&bg),
+            html(&p.level),
+            html(p.foreground.trim_matches(['{', '}'])),
+            html(p.background.trim_matches(['{', '}']))
+        );
+    }
+    o.push_str("</ul></section>\n");
+}
+
+/// Typeface roles, each set in its own family, and the type styles as specimens.
+fn typography(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let doc = &brand.doc;
+    let ty = &doc.typography;
+    if ty.families.is_empty() && ty.styles.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"typography\"><h2>Typography</h2>");
+    for f in &ty.families {
+        let family = reference_value(&brand.tokens, &f.token);
+        let _ = write!(
+            o,
+            "<div class=\"specimen\"><p class=\"muted\">{} · <code>{}</code></p><p class=\"sample\" style=\"font-family:{};font-size:1.6rem\">{}</p>",
+            html(&f.role),
+            html(&family),
+            html(&family),
+            html(&doc.name)
+        );
+        if let Some(u) = &f.usage {
+            let _ = write!(o, "<p>{}</p>", html(u));
+        }
+        o.push_str("</div>");
+    }
+    for st in &ty.styles {
+        let font = reference_value(&brand.tokens, &st.token);
+        let spacing = match brand.tokens.resolve_reference(&st.token) {
+            Some(crate::spec::tokens::TokenValue::Composite(c)) => c
+                .get("letterSpacing")
+                .map(|v| css::value(v, &brand.tokens, Refs::Resolve))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let _ = write!(
+            o,
+            "<div class=\"specimen\"><p class=\"muted\">{} · <code>{}</code></p><p class=\"sample\" style=\"font:{};letter-spacing:{}\">{}</p>",
+            html(&st.name),
+            html(&font),
+            html(&font),
+            html(&spacing),
+            html(&doc.name)
+        );
+        if let Some(u) = &st.usage {
+            let _ = write!(o, "<p>{}</p>", html(u));
+        }
+        o.push_str("</div>");
+    }
+    o.push_str("</section>\n");
+}
+
+/// Applications: the guidance for each medium.
+fn applications(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let apps = &brand.doc.applications;
+    if apps.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"applications\"><h2>Applications</h2>");
+    for a in apps {
+        let _ = write!(o, "<h3>{}</h3>", html(&a.medium));
+        if let Some(g) = &a.guidance {
+            let _ = write!(o, "<p>{}</p>", html(g));
+        }
+        o.push_str("<div class=\"dos\">");
+        ul(o, "Do", &a.r#do);
+        ul(o, "Don't", &a.dont);
+        o.push_str("</div>");
+    }
+    o.push_str("</section>\n");
 }
 
 /// The releases, newest first, each linking to its pinned surfaces.

@@ -560,6 +560,114 @@ fn a_hostile_brand_shows_as_text_and_runs_nothing() {
     b.screenshot("api-page-hostile");
 }
 
+/// Every element whose text runs past its box, and every pair of sibling
+/// tiles that overlap, on the page as laid out now.
+const LAYOUT_FAULTS: &str = "var faults = [];\
+  Array.prototype.forEach.call(document.querySelectorAll('main *'), function(e){\
+    var cs = getComputedStyle(e);\
+    if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && cs.overflowX === 'visible' && e.tagName !== 'PRE') faults.push('overflow ' + e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 30));\
+  });\
+  Array.prototype.forEach.call(document.querySelectorAll('.grid'), function(g){\
+    var r = Array.prototype.map.call(g.children, function(c){ return c.getBoundingClientRect(); });\
+    for (var i = 0; i < r.length; i++) for (var j = i + 1; j < r.length; j++) {\
+      var a = r[i], b = r[j];\
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) faults.push('overlap in #' + g.parentNode.id);\
+    }\
+  });\
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) faults.push('horizontal scroll');\
+  return faults;";
+
+#[test]
+fn the_api_page_is_a_brand_book_at_phone_and_desktop_widths_light_and_dark() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let marque = marque_for_browser(&example_content());
+    let m = marque.public_url.clone();
+    for scheme in ["light", "dark"] {
+        b.cmd(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [{"name": "prefers-color-scheme", "value": scheme}]}})),
+        );
+        for width in [1280, 375] {
+            b.cmd(
+                "POST",
+                "/window/rect",
+                Some(json!({"width": width, "height": 1400})),
+            );
+            b.goto(&format!("{m}/brand/northwind"));
+            b.wait_for(
+                "return Array.prototype.every.call(document.images, function(i){ return i.complete && i.naturalWidth > 0; })",
+                "every image",
+            );
+            assert_eq!(b.js(LAYOUT_FAULTS), json!([]), "{scheme} at {width}px");
+            // Header and body content share one left edge.
+            let edges = b.js("return [document.querySelector('header h1').getBoundingClientRect().left, document.querySelector('main h2').getBoundingClientRect().left].map(Math.round)");
+            assert_eq!(edges[0], edges[1], "{scheme} at {width}px");
+            let background = b.js("return getComputedStyle(document.body).backgroundColor");
+            let expected = if scheme == "dark" {
+                "rgb(13, 17, 23)"
+            } else {
+                "rgb(251, 251, 250)"
+            };
+            assert_eq!(background, expected);
+            let header_logo = b.js("return document.querySelector('header img').currentSrc");
+            let logo = if scheme == "dark" {
+                "logo-reversed.svg"
+            } else {
+                "logo.svg"
+            };
+            assert!(
+                header_logo
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!("/assets/{logo}")),
+                "{header_logo}"
+            );
+            b.screenshot(&format!("api-page-{scheme}-{width}"));
+        }
+    }
+    // What a designer needs: every logo on its background with a download,
+    // the palette with roles, contrast verdicts, type specimens, voice.
+    let logos = b.js("return Array.prototype.map.call(document.querySelectorAll('#logo .tile'), function(t){ return [t.querySelector('.stage').className, t.querySelector('a[download]').getAttribute('download')]; })");
+    assert_eq!(
+        logos,
+        json!([
+            ["stage on-light", "logo.svg"],
+            ["stage on-dark", "logo-reversed.svg"],
+            ["stage on-any", "mark.svg"]
+        ])
+    );
+    assert_eq!(
+        b.js("return Array.prototype.map.call(document.querySelectorAll('#contrast .verdict'), function(v){ return v.textContent; })"),
+        json!(["Pass AAA", "Pass AA", "Pass AA", "Pass AAA"])
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.querySelector('#typography .specimen:nth-of-type(4) .sample')).fontSize"),
+        "48px",
+        "the Display style is set in its own size"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#voice h3').length"),
+        5,
+        "three traits, the words and the examples"
+    );
+    // The prompt kit's form runs the prompt through the demo (dry run).
+    b.js("var f = document.querySelector('form.try[data-prompt=\"weather-notice\"]'); f.querySelector('input[name=location]').value = 'Bergen'; f.querySelector('button').click(); return true;");
+    b.wait_for(
+        "var o = document.querySelector('form.try[data-prompt=\"weather-notice\"] output'); return !!o.querySelector('pre');",
+        "the demo's answer",
+    );
+    let answer = b.js("return document.querySelector('form.try[data-prompt=\"weather-notice\"] output pre').textContent");
+    assert!(
+        answer
+            .as_str()
+            .unwrap()
+            .contains("Write a short notice for Bergen about this forecast"),
+        "{answer}"
+    );
+}
+
 #[test]
 fn the_api_page_renders_its_preview_and_every_link_resolves() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -602,11 +710,14 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
         .iter()
         .any(|s| s.contains("\"promptId\":\"weather-notice\"")));
     assert_eq!(
-        b.js("return document.querySelectorAll('button[data-copy]').length")
-            .as_u64()
-            .unwrap() as usize,
-        snippets.len(),
-        "every snippet has a copy button"
+        b.js("return Array.prototype.every.call(document.querySelectorAll('pre code'), function(c){ return c.id && document.querySelector('button[data-copy=\"' + c.id + '\"]'); }) && Array.prototype.every.call(document.querySelectorAll('button[data-copy]'), function(b){ return document.getElementById(b.getAttribute('data-copy')); })"),
+        Value::Bool(true),
+        "every snippet has a copy button, and every copy button its text"
+    );
+    assert_eq!(
+        b.js("return Array.prototype.map.call(document.querySelectorAll('#palette button[data-copy]'), function(b){ return document.getElementById(b.getAttribute('data-copy')).textContent; })"),
+        json!(["#0a2742", "#1560a0", "#e1ecf6", "#519962", "#ef7926", "#ffffff"]),
+        "each colour's hex is copyable"
     );
     // The page is styled with the brand's own tokens.
     assert_eq!(
