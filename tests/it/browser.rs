@@ -325,6 +325,38 @@ fn the_card_takes_its_hosts_width_and_follows_its_theme() {
         dark[3],
         format!("{m}/brand/northwind/assets/logo-reversed.svg")
     );
+    // No swatches overlap, in any card.
+    for id in ["narrow", "wide", "dark", "lone"] {
+        let overlaps = b.js(&shadow(
+            id,
+            "(function(){ var q = Array.prototype.map.call(r.querySelectorAll('.swatch'), function(s){ return s.getBoundingClientRect(); }); var n = 0; for (var i = 0; i < q.length; i++) for (var j = i + 1; j < q.length; j++) { var a = q[i], b = q[j]; if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) n++; } return n; })()",
+        ));
+        assert_eq!(overlaps, 0, "{id}");
+    }
+    // `auto` follows the reader's colour scheme.
+    b.cmd(
+        "POST",
+        "/goog/cdp/execute",
+        Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}})),
+    );
+    b.js("var d = document.createElement('div'); d.id = 'auto'; d.setAttribute('data-marque-brand', 'northwind'); d.setAttribute('data-theme', 'auto'); document.body.appendChild(d); return true;");
+    b.wait_for(
+        "var e = document.getElementById('auto'); return !!(e.shadowRoot && e.shadowRoot.querySelector('.card'));",
+        "the auto card",
+    );
+    assert_eq!(
+        b.js(&shadow(
+            "auto",
+            "getComputedStyle(r.querySelector('.card')).backgroundColor"
+        )),
+        "rgb(13, 17, 23)"
+    );
+    b.screenshot("card-auto-dark");
+    b.cmd(
+        "POST",
+        "/goog/cdp/execute",
+        Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [{"name": "prefers-color-scheme", "value": "light"}]}})),
+    );
     let light = b.js(&shadow(
         "wide",
         "Array.prototype.filter.call(r.querySelectorAll('img'), function(i){ return getComputedStyle(i).display !== 'none'; }).map(function(i){ return i.src; })",
