@@ -445,16 +445,7 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
             if let Some(d) = &t.description {
                 let _ = write!(line, ". {}", md(d));
             }
-            match &t.deprecated {
-                Some(serde_json::Value::String(why)) => {
-                    let _ = write!(line, ". Deprecated: {}", md(why));
-                }
-                Some(serde_json::Value::Bool(true)) => line.push_str(". Deprecated."),
-                _ => {}
-            }
-            if let Some(e) = &t.extensions {
-                let _ = write!(line, ". Extensions: {}", md_code(&e.to_string()));
-            }
+            line.push_str(&notes(&t.deprecated, &t.extensions, ". "));
             let _ = writeln!(o, "{line}");
         }
     }
@@ -476,20 +467,33 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
             if let Some(d) = &g.description {
                 let _ = write!(line, ": {}", md(d));
             }
-            match &g.deprecated {
-                Some(serde_json::Value::String(why)) => {
-                    let _ = write!(line, " Deprecated: {}", md(why));
-                }
-                Some(serde_json::Value::Bool(true)) => line.push_str(" Deprecated."),
-                _ => {}
-            }
-            if let Some(e) = &g.extensions {
-                let _ = write!(line, " Extensions: {}", md_code(&e.to_string()));
-            }
+            line.push_str(&notes(&g.deprecated, &g.extensions, " "));
             let _ = writeln!(o, "{line}");
         }
         o.push('\n');
     }
+}
+
+/// `$deprecated` and `$extensions` of a token or group, each after `sep`.
+fn notes(
+    deprecated: &Option<serde_json::Value>,
+    extensions: &Option<serde_json::Value>,
+    sep: &str,
+) -> String {
+    let mut out = String::new();
+    match deprecated {
+        Some(serde_json::Value::String(why)) => {
+            let _ = write!(out, "{sep}Deprecated: {}", md(why));
+        }
+        Some(serde_json::Value::Bool(true)) => {
+            let _ = write!(out, "{sep}Deprecated.");
+        }
+        _ => {}
+    }
+    if let Some(e) = extensions {
+        let _ = write!(out, "{sep}Extensions: {}", md_code(&e.to_string()));
+    }
+    out
 }
 
 /// The prompt kit: each prompt with its variables, settings and template.

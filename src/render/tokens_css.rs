@@ -158,7 +158,7 @@ mod tests {
     use super::*;
     use crate::spec::{parse_brand, BrandFiles};
 
-    fn css_of(tokens: &str) -> String {
+    fn brand_of(tokens: &str) -> Brand {
         let brand_json = r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01"}"#;
         let files = BrandFiles::from_texts(
             "acme",
@@ -168,8 +168,11 @@ mod tests {
             ],
         );
         let (brand, diags) = parse_brand(&files, "2026-06-01".parse().unwrap());
-        let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
-        render(&brand, &Context::new("http://x"))
+        brand.unwrap_or_else(|| panic!("{diags:?}"))
+    }
+
+    fn css_of(tokens: &str) -> String {
+        render(&brand_of(tokens), &Context::new("http://x"))
     }
 
     #[test]
@@ -233,16 +236,7 @@ mod tests {
                    "lead": {"$type": "typography", "$value": "{type.body}"}},
           "border": {"card": {"$type": "border", "$value": {"color": "{color.ink}", "width": "{size.line}", "style": "solid"}}}
         }"##;
-        let brand_json = r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01"}"#;
-        let files = BrandFiles::from_texts(
-            "acme",
-            [
-                ("brand.json", brand_json.as_bytes()),
-                ("tokens.json", tokens.as_bytes()),
-            ],
-        );
-        let (brand, diags) = parse_brand(&files, "2026-06-01".parse().unwrap());
-        let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
+        let brand = brand_of(tokens);
         let css = render(&brand, &Context::new("http://x"));
         let declared: BTreeSet<String> = css
             .lines()
