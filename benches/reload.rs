@@ -70,6 +70,7 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
             1,
             serde_json::json!({}),
             &mut Views::default(),
+            None,
         );
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         bytes = snap.memory();

@@ -98,6 +98,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         1,
         serde_json::json!({}),
         &mut crate::build::Views::default(),
+        None,
     );
     let compressed = crate::build::compress_later(&snap);
     snap.documents.extend(compressed);

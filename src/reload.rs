@@ -85,6 +85,9 @@ pub struct Reloader {
     /// Branch previews served beside the content, and `/previews.json`.
     previews: HashMap<String, Arc<Snapshot>>,
     previews_document: Arc<Resource>,
+    /// The last swap took the large documents about all brands from the
+    /// snapshot before it; `finish` makes them anew.
+    documents_behind: bool,
 }
 
 impl Reloader {
@@ -111,6 +114,7 @@ impl Reloader {
             on_publish: None,
             previews: HashMap::new(),
             previews_document,
+            documents_behind: false,
         }
     }
 
@@ -133,6 +137,12 @@ impl Reloader {
 
     /// Assembles and swaps in a snapshot of the current catalog.
     fn publish(&mut self) -> Arc<Snapshot> {
+        self.publish_with(None)
+    }
+
+    /// [`Reloader::publish`], taking the large documents about all brands
+    /// from `reuse` (see [`assemble`]); they are made again by `finish`.
+    fn publish_with(&mut self, reuse: Option<&Snapshot>) -> Arc<Snapshot> {
         let report = serde_json::to_value(&self.info).unwrap_or_default();
         let mut snap = assemble(
             &self.catalog,
@@ -140,6 +150,7 @@ impl Reloader {
             self.info.generation,
             report,
             &mut self.views,
+            reuse,
         );
         snap.stats.reloads = self.info.reloads;
         snap.stats.failed_reloads = self.info.failed_reloads;
@@ -165,6 +176,9 @@ impl Reloader {
     /// the change is served first, and the next call goes on from there.
     pub fn finish(&mut self) {
         use rayon::prelude::*;
+        if std::mem::take(&mut self.documents_behind) {
+            self.publish();
+        }
         let pending: Vec<(String, Arc<crate::build::Published>)> = self
             .catalog
             .brands
@@ -347,7 +361,18 @@ impl Reloader {
         }
         // Measure before assembling so /status can report this build's own duration.
         self.info.last_reload_ms = started.elapsed().as_secs_f64() * 1000.0;
-        let snap = self.publish();
+        // The large documents about all brands wait for `finish`, so the
+        // change is served first (what thousands of brands make slow).
+        let serving = self.snapshot.load_full();
+        let behind = !first
+            && LARGE_DOCUMENTS.iter().any(|path| {
+                serving
+                    .documents
+                    .get(*path)
+                    .is_some_and(|r| r.identity.body.len() > crate::snapshot::LARGE)
+            });
+        let snap = self.publish_with(behind.then_some(&*serving));
+        self.documents_behind |= behind;
         report.millis = started.elapsed().as_secs_f64() * 1000.0;
         report.generation = self.info.generation;
         self.reporter.rebuild(&report);
@@ -359,7 +384,7 @@ impl Reloader {
 fn differs(prev: &Catalog, next: &Catalog) -> bool {
     let same_brand = |a: &BrandState, b: &BrandState| {
         a.attempted == b.attempted
-            && a.diagnostics == b.diagnostics
+            && (Arc::ptr_eq(&a.diagnostics, &b.diagnostics) || a.diagnostics == b.diagnostics)
             && match (&a.published, &b.published) {
                 (Some(x), Some(y)) => Arc::ptr_eq(x, y),
                 (None, None) => true,
@@ -406,7 +431,7 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
             (Some(_), false, _) => Fate::Rebuilt,
         };
         r.brands.push((slug.clone(), fate, version));
-        for d in &s.diagnostics {
+        for d in s.diagnostics.iter() {
             match d.severity {
                 Severity::Error => r.errors.push((d.clone(), source(d))),
                 Severity::Warning => r.warnings += 1,
@@ -423,6 +448,9 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
     }
     r
 }
+
+/// The documents about all brands that grow with their number.
+const LARGE_DOCUMENTS: [&str; 4] = ["/", "/brands.json", "/llms.txt", "/status"];
 
 /// Quiet time after the last file event before a rebuild starts.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);

@@ -364,6 +364,29 @@ pub struct Stats {
     pub brand_bytes: Vec<(String, usize)>,
 }
 
+/// Hashes a body's address: a multiplication and a fold (addresses are
+/// already unique; this only spreads their bits).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        // Aligned addresses end in zero bits: fold the high bits down too.
+        let x = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 29);
+    }
+}
+
 /// The brand key a path belongs to: `acme` of `/brand/acme/spec.json`,
 /// `acme@1.2.0` of `/embed/brand/acme@1.2.0`.
 pub fn brand_key_of(path: &str) -> Option<&str> {
@@ -416,12 +439,21 @@ impl Snapshot {
     /// Bytes held by all resources (shared resources counted once per path).
     /// Bytes of the bodies this snapshot holds, each shared body once.
     pub fn memory(&self) -> usize {
-        let mut seen = std::collections::HashSet::new();
+        // Every body of every resource, by address: hundreds of thousands
+        // at scale, so no path is hashed and addresses hash cheaply.
+        let mut seen: std::collections::HashSet<
+            usize,
+            std::hash::BuildHasherDefault<AddressHasher>,
+        > = Default::default();
         let mut total = 0;
-        for (_, r) in self.paths() {
+        let resources = self
+            .documents
+            .values()
+            .chain(self.brands.values().flat_map(|r| r.values()));
+        for r in resources {
             let codings = [Some(&r.identity), r.gzip.as_ref(), r.br.as_ref()];
             for e in codings.into_iter().flatten() {
-                if seen.insert(e.body.as_ptr()) {
+                if seen.insert(e.body.as_ptr() as usize) {
                     total += e.body.len();
                 }
             }

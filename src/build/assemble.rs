@@ -144,11 +144,21 @@ impl Views {
         r
     }
 
-    fn get(&mut self, s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> Arc<View> {
+    /// The brand's view, made again only when what it shows changed: its
+    /// render, its diagnostics or its releases' (hashed where they lie, so
+    /// an unchanged brand costs no copy).
+    fn get(&mut self, s: &BrandState, catalog: &Catalog, ctx: &Context) -> Arc<View> {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         s.attempted.hash(&mut h);
         s.published.as_ref().map(|p| p.input).hash(&mut h);
-        diags.hash(&mut h);
+        s.diagnostics.hash(&mut h);
+        let prefix = format!("{}@", s.slug);
+        for (key, p) in catalog.pinned.range(prefix.clone()..) {
+            if !key.starts_with(&prefix) {
+                break;
+            }
+            (key, p.published.is_some(), &p.diagnostics).hash(&mut h);
+        }
         ctx.hash(&mut h);
         let key = h.finish();
         if let Some((k, v)) = self.by_slug.get(&s.slug) {
@@ -156,7 +166,8 @@ impl Views {
                 return v.clone();
             }
         }
-        let view = Arc::new(view_of(s, diags, ctx));
+        let diags = catalog.brand_diagnostics(s);
+        let view = Arc::new(view_of(s, &diags, ctx));
         self.by_slug.insert(s.slug.clone(), (key, view.clone()));
         view
     }
@@ -224,12 +235,20 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
 /// Assembles the snapshot: every brand's resources plus the global documents.
 /// `generation` counts builds (0: nothing built yet, so not ready); `report`
 /// holds what /status says about the reloads, as JSON object members.
+///
+/// With `reuse` (the snapshot being served), the documents about all brands
+/// that are large (the index, brands.json, llms.txt and /status of
+/// hundreds of brands) are taken from it as they are, so that a save is
+/// served without rebuilding megabytes that list every other brand; the
+/// caller assembles again without `reuse` right after (see
+/// `Reloader::finish`).
 pub fn assemble(
     catalog: &Catalog,
     ctx: &Context,
     generation: u64,
     report: serde_json::Value,
     views: &mut Views,
+    reuse: Option<&Snapshot>,
 ) -> Snapshot {
     // Ready once a build has happened; a snapshot assembled only to publish
     // a failure (say, a fetch before any content) serves /status but not /readyz.
@@ -262,10 +281,7 @@ pub fn assemble(
     let shown: Vec<(&BrandState, Arc<View>)> = catalog
         .brands
         .values()
-        .map(|s| {
-            let diags = catalog.brand_diagnostics(s);
-            (s, views.get(s, &diags, ctx))
-        })
+        .map(|s| (s, views.get(s, catalog, ctx)))
         .collect();
     views
         .by_slug
@@ -280,41 +296,54 @@ pub fn assemble(
             }
         }
     }
-    let rows: Vec<&str> = shown.iter().map(|(_, v)| v.index_row.as_str()).collect();
-    snap.documents.insert(
-        "/".into(),
+    let large = |path: &str| {
+        reuse
+            .and_then(|prev| prev.documents.get(path))
+            .filter(|r| r.identity.body.len() > LARGE)
+            .cloned()
+    };
+    let index = large("/").unwrap_or_else(|| {
+        let rows: Vec<&str> = shown.iter().map(|(_, v)| v.index_row.as_str()).collect();
         Arc::new(page_resource(
             render::html::render_index_of(&rows, ctx),
             ctx,
-        )),
-    );
-    documents(&mut snap, catalog, ctx, views);
-    status(&mut snap, &shown, catalog, report);
+        ))
+    });
+    snap.documents.insert("/".into(), index);
+    documents(&mut snap, catalog, ctx, views, &large);
+    let previous_status = large("/status").zip(reuse.map(|prev| prev.stats.bytes));
+    status(&mut snap, &shown, catalog, report, previous_status);
     snap
 }
 
 /// The documents about all brands: /brands.json, /llms.txt and the schema.
-fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut Views) {
+fn documents(
+    snap: &mut Snapshot,
+    catalog: &Catalog,
+    ctx: &Context,
+    views: &mut Views,
+    large: &dyn Fn(&str) -> Option<Arc<Resource>>,
+) {
     let listings: Vec<&Listing> = catalog.published().map(|p| &p.listing).collect();
-    let entries: Vec<&str> = listings.iter().map(|l| l.brands_json.as_str()).collect();
     let current = CachePolicy::Current(ctx.max_age);
-    snap.documents.insert(
-        "/brands.json".into(),
+    let brands_json = large("/brands.json").unwrap_or_else(|| {
+        let entries: Vec<&str> = listings.iter().map(|l| l.brands_json.as_str()).collect();
         Arc::new(document(
             "application/json",
             format!("{{\n  \"brands\": {}\n}}\n", json_array(&entries)),
             current,
-        )),
-    );
-    let lines: Vec<&str> = listings.iter().map(|l| l.llms_line.as_str()).collect();
-    snap.documents.insert(
-        "/llms.txt".into(),
+        ))
+    });
+    snap.documents.insert("/brands.json".into(), brands_json);
+    let llms_txt = large("/llms.txt").unwrap_or_else(|| {
+        let lines: Vec<&str> = listings.iter().map(|l| l.llms_line.as_str()).collect();
         Arc::new(document(
             "text/plain; charset=utf-8",
             render::llms_txt::render_index_of(&lines, ctx),
             current,
-        )),
-    );
+        ))
+    });
+    snap.documents.insert("/llms.txt".into(), llms_txt);
     let examples = openapi_examples(catalog);
     for (path, content_type, body) in [
         (
@@ -409,8 +438,8 @@ fn status(
     shown: &[(&BrandState, Arc<View>)],
     catalog: &Catalog,
     report: serde_json::Value,
+    previous: Option<(Arc<Resource>, usize)>,
 ) {
-    let bytes = snap.memory();
     let (ok, stale): (Vec<_>, Vec<_>) = shown
         .iter()
         .filter(|(s, _)| s.published.is_some())
@@ -425,6 +454,29 @@ fn status(
         .filter(|(_, v)| !v.published)
         .map(|(_, v)| v.status.as_str())
         .collect();
+    let brand_bytes = catalog
+        .published()
+        .map(|p| {
+            (
+                p.demo.slug.clone(),
+                p.resources.values().map(|r| r.memory()).sum(),
+            )
+        })
+        .collect();
+    let stats = |bytes| Stats {
+        brands_ok: ok.len(),
+        brands_stale: stale.len(),
+        brands_unpublished: unpublished.len(),
+        bytes,
+        brand_bytes,
+        ..Stats::default()
+    };
+    if let Some((document, bytes)) = previous {
+        snap.stats = stats(bytes);
+        snap.documents.insert("/status".into(), document);
+        return;
+    }
+    let bytes = snap.memory();
     // Every member but the two long lists, as serde writes them; then the
     // lists from each brand's pre-rendered entry.
     let mut head = serde_json::Map::new();
@@ -449,22 +501,7 @@ fn status(
         json_array(&brands),
         json_array(&unpublished),
     ));
-    snap.stats = Stats {
-        brands_ok: ok.len(),
-        brands_stale: stale.len(),
-        brands_unpublished: unpublished.len(),
-        bytes,
-        brand_bytes: catalog
-            .published()
-            .map(|p| {
-                (
-                    p.demo.slug.clone(),
-                    p.resources.values().map(|r| r.memory()).sum(),
-                )
-            })
-            .collect(),
-        ..Stats::default()
-    };
+    snap.stats = stats(bytes);
     snap.documents.insert(
         "/status".into(),
         Arc::new(document("application/json", text, CachePolicy::NoStore)),

@@ -107,7 +107,7 @@ pub struct BrandState {
     pub published: Option<Arc<Published>>,
     /// Every diagnostic of the latest attempt: its errors (then `published`
     /// is older: stale) and warnings, validation's and rendering's alike.
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Arc<Vec<Diagnostic>>,
     /// Input hash of the latest attempt, so an unchanged brand is not redone.
     pub attempted: [u8; 32],
 }
@@ -174,7 +174,7 @@ impl Catalog {
 
     /// One brand's diagnostics, with a warning for each of its releases that is not served.
     pub fn brand_diagnostics(&self, s: &BrandState) -> Vec<Diagnostic> {
-        let mut all = s.diagnostics.clone();
+        let mut all = s.diagnostics.to_vec();
         let prefix = format!("{}@", s.slug);
         for (key, p) in self.pinned.range(prefix.clone()..) {
             if !key.starts_with(&prefix) {
@@ -313,7 +313,7 @@ pub fn build_catalog(
     for d in &content.diagnostics {
         if let Some(s) = next.brands.get_mut(&d.brand) {
             if !s.diagnostics.contains(d) {
-                s.diagnostics.push(d.clone());
+                Arc::make_mut(&mut s.diagnostics).push(d.clone());
             }
         }
     }
@@ -455,7 +455,7 @@ fn settle(
                 BrandState {
                     published: published.or(keep),
                     slug,
-                    diagnostics,
+                    diagnostics: Arc::new(diagnostics),
                     attempted: input,
                 },
             );
@@ -699,7 +699,10 @@ pub fn render_brand(
     (
         Published {
             headline: render::Headline::of(&brand),
-            model: Arc::new(LazyBrand::parsed(files, today, Arc::new(brand))),
+            // The parsed brand is dropped: at thousands of brands it would
+            // hold more memory than every rendered body. A stale brand's
+            // page or a comparison parses it again, once.
+            model: Arc::new(LazyBrand::unparsed(files, today)),
             input,
             key,
             resources: Arc::new(resources),

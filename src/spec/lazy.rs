@@ -1,7 +1,8 @@
-//! A brand's files with their parse deferred: a render taken from the
-//! render cache is served without parsing its brand, and the brand is
-//! parsed only when something needs it (a stale brand's page shows its last
-//! good version; the compare endpoint diffs two versions).
+//! A brand's files with their parse deferred: a published brand keeps its
+//! files, not its parsed form (at thousands of brands that would outweigh
+//! every rendered body), and is parsed again only when something needs it
+//! (a stale brand's page shows its last good version; the compare endpoint
+//! diffs two versions).
 
 use super::{parse_brand, Brand, BrandFiles};
 use chrono::NaiveDate;
@@ -16,15 +17,6 @@ pub struct LazyBrand {
 }
 
 impl LazyBrand {
-    /// Files already parsed into `brand`.
-    pub fn parsed(files: &Arc<BrandFiles>, today: NaiveDate, brand: Arc<Brand>) -> LazyBrand {
-        LazyBrand {
-            files: files.clone(),
-            today,
-            brand: Some(brand).into(),
-        }
-    }
-
     /// Files to parse on first use.
     pub fn unparsed(files: &Arc<BrandFiles>, today: NaiveDate) -> LazyBrand {
         LazyBrand {

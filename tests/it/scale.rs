@@ -210,3 +210,40 @@ fn a_first_build_is_served_before_it_is_compressed_and_compressed_soon_after() {
     assert_eq!(gz.header("content-encoding"), Some("gzip"));
     assert_eq!(gunzip(&gz.body), identity);
 }
+
+#[test]
+fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() {
+    let ws = workspace();
+    many_brands(&ws.root, 100);
+    let app = spawn_app(&ws.root);
+    let status = app.get("/status").text();
+    assert!(
+        status.len() > 256 * 1024,
+        "/status is large enough to be rebuilt after the save: {} bytes",
+        status.len()
+    );
+    edit(
+        &ws.root.join("brand-50/brand.json"),
+        "\"version\": \"2.4.0\"",
+        "\"version\": \"2.5.0\"",
+    );
+    let version = |a: &TestApp| a.get("/brand/brand-50/spec.json").json()["version"].clone();
+    app.wait_until(|a| version(a) == "2.5.0", "the save is served");
+    let listed = |a: &TestApp, path: &str| {
+        let doc = a.get(path).json();
+        doc["brands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["slug"] == "brand-50")
+            .map(|b| b["version"].clone())
+    };
+    app.wait_until(
+        |a| {
+            listed(a, "/brands.json") == Some(json!("2.5.0"))
+                && listed(a, "/status") == Some(json!("2.5.0"))
+        },
+        "brands.json and /status list the new version",
+    );
+    assert!(app.get("/").text().contains("2.5.0"), "so does the index");
+}
