@@ -327,12 +327,7 @@ impl Reloader {
         self.info.reloads += 1;
         self.info.revision = revision.clone();
         self.info.last_reload_at = Some(now());
-        let errors: Vec<Diagnostic> = self
-            .catalog
-            .diagnostics()
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
+        let errors: Vec<Diagnostic> = self.catalog.errors();
         if errors.is_empty() {
             self.info.last_failure = self.source_error.clone().map(|error| Failure {
                 since: match &self.info.last_failure {

@@ -201,7 +201,23 @@ impl Catalog {
     }
 
     pub fn has_errors(&self) -> bool {
-        has_errors(&self.diagnostics())
+        !self.errors().is_empty()
+    }
+
+    /// Every error, without copying the warnings (thousands of brands have
+    /// tens of thousands).
+    pub fn errors(&self) -> Vec<Diagnostic> {
+        let error = |d: &&Diagnostic| d.severity == Severity::Error;
+        let mut all: Vec<Diagnostic> = self
+            .source_diagnostics
+            .iter()
+            .filter(error)
+            .cloned()
+            .collect();
+        for s in self.brands.values() {
+            all.extend(s.diagnostics.iter().filter(error).cloned());
+        }
+        all
     }
 }
 
