@@ -113,12 +113,12 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
             .published
             .as_ref()
             .filter(|_| !s.stale())
-            .and_then(|p| p.model.brand());
+            .and_then(|p| p.comparable.brand.brand());
         let old = published
             .brands
             .get(slug)
             .and_then(|p| p.published.as_ref())
-            .and_then(|p| p.model.brand());
+            .and_then(|p| p.comparable.brand.brand());
         let (state, d) = match (old, new) {
             (_, None) => ("invalid", None),
             (None, Some(_)) => ("added", None),

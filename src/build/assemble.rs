@@ -14,7 +14,7 @@
 use super::{BrandState, Catalog, Published};
 use crate::render::html::{IndexEntry, State};
 use crate::render::{self, Context, SCHEMA_PATH};
-use crate::snapshot::{CachePolicy, Comparable, Effort, Resource, Snapshot, Stats, LARGE};
+use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
 use crate::spec::diag::count;
 use crate::spec::{Brand, Diagnostic};
 use serde::Serialize;
@@ -202,7 +202,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                 diagnostics: diags,
             };
             let page = s.stale().then(|| {
-                let page = match p.model.brand() {
+                let page = match p.comparable.brand.brand() {
                     Some(brand) => render::html::render_with_errors(&brand, ctx, diags),
                     None => render::html::render_unpublished(&s.slug, ctx, diags),
                 };
@@ -262,18 +262,7 @@ pub fn assemble(
         .chain(catalog.pinned.values().filter_map(|p| p.published.as_ref()));
     for p in published {
         snap.brands.insert(p.key.clone(), p.resources.clone());
-        let cache = if p.key.contains('@') {
-            CachePolicy::Immutable
-        } else {
-            CachePolicy::Current(ctx.max_age)
-        };
-        let comparable = Comparable {
-            version: p.headline.version.clone(),
-            input: p.input,
-            cache,
-            brand: p.model.clone(),
-        };
-        snap.comparable.insert(p.key.clone(), Arc::new(comparable));
+        snap.comparable.insert(p.key.clone(), p.comparable.clone());
     }
     for p in catalog.published() {
         snap.demo.insert(p.demo.slug.clone(), p.demo.clone());

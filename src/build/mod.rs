@@ -21,7 +21,7 @@ pub use assemble::{assemble, compress_later, Listing, Views};
 
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
-use crate::snapshot::{CachePolicy, DemoBrand, Effort, Resource, Resources};
+use crate::snapshot::{CachePolicy, Comparable, DemoBrand, Effort, Resource, Resources};
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_error, has_errors, FileDiags, Severity};
 use crate::spec::diff;
@@ -40,7 +40,9 @@ use std::time::Duration;
 #[derive(Debug)]
 pub struct Published {
     pub headline: render::Headline,
-    pub model: Arc<LazyBrand>,
+    /// Its version, cache policy and (parsed on demand) brand: what a stale
+    /// brand's page and the compare endpoint need, made once with it.
+    pub comparable: Arc<Comparable>,
     /// Hash of the brand's input and the render context it was rendered with.
     pub input: [u8; 32],
     /// Its key in paths: `acme`, or `acme@1.2.0` for a released version.
@@ -86,7 +88,7 @@ impl Published {
             .collect();
         Published {
             headline: self.headline.clone(),
-            model: self.model.clone(),
+            comparable: self.comparable.clone(),
             input: self.input,
             key: self.key.clone(),
             resources: Arc::new(resources),
@@ -613,8 +615,8 @@ fn from_cache(
         prompts: entry.prompts,
     });
     Published {
+        comparable: comparable(files, today, ctx, &entry.headline.version, input),
         headline: entry.headline,
-        model: Arc::new(LazyBrand::unparsed(files, today)),
         input,
         key,
         resources: Arc::new(entry.resources),
@@ -715,10 +717,7 @@ pub fn render_brand(
     (
         Published {
             headline: render::Headline::of(&brand),
-            // The parsed brand is dropped: at thousands of brands it would
-            // hold more memory than every rendered body. A stale brand's
-            // page or a comparison parses it again, once.
-            model: Arc::new(LazyBrand::unparsed(files, today)),
+            comparable: comparable(files, today, ctx, &brand.version.to_string(), input),
             input,
             key,
             resources: Arc::new(resources),
@@ -730,6 +729,24 @@ pub fn render_brand(
         },
         warnings,
     )
+}
+
+/// What the compare endpoint and a stale brand's page need of a render. The
+/// parsed brand is not kept: at thousands of brands it would hold more
+/// memory than every rendered body; it is parsed again, once, when needed.
+fn comparable(
+    files: &Arc<BrandFiles>,
+    today: NaiveDate,
+    ctx: &Context,
+    version: &str,
+    input: [u8; 32],
+) -> Arc<Comparable> {
+    Arc::new(Comparable {
+        version: version.to_string(),
+        input,
+        cache: policy_of(ctx),
+        brand: Arc::new(LazyBrand::unparsed(files, today)),
+    })
 }
 
 /// How a brand's documents may be cached: a released version never changes.
