@@ -62,12 +62,7 @@ pub fn csp(script: &str) -> String {
 /// The theme of a page: CSS declarations for the page's own custom properties.
 fn theme(brand: &Brand) -> String {
     let value_of = |reference: &str| reference_value(&brand.tokens, reference);
-    let palette = &brand.doc.color.palette;
-    let accent = palette
-        .iter()
-        .find(|p| matches!(p.role.as_deref(), Some("brand" | "primary")))
-        .or(palette.first())
-        .map(|p| value_of(&p.token));
+    let accent = crate::render::embed::accent(brand).map(|p| value_of(&p.token));
     let family = |roles: &[&str]| {
         brand
             .doc
@@ -509,6 +504,18 @@ fn try_form(o: &mut String, demo_url: &str, p: &crate::spec::model::Prompt) {
     );
 }
 
+/// A voice trait or a medium: its heading, its text, its dos and don'ts.
+fn guidance(o: &mut String, title: &str, text: Option<&str>, dos: &[String], donts: &[String]) {
+    let _ = write!(o, "<h3>{}</h3>", html(title));
+    if let Some(t) = text {
+        let _ = write!(o, "<p>{}</p>", html(t));
+    }
+    o.push_str("<div class=\"dos\">");
+    ul(o, "Do", dos);
+    ul(o, "Don't", donts);
+    o.push_str("</div>");
+}
+
 /// `<ul>` of `items`, or nothing.
 fn ul(o: &mut String, label: &str, items: &[String]) {
     if items.is_empty() {
@@ -530,14 +537,7 @@ fn voice(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
         let _ = write!(o, "<p>{}</p>", html(s));
     }
     for t in &v.traits {
-        let _ = write!(o, "<h3>{}</h3>", html(&t.name));
-        if let Some(d) = &t.description {
-            let _ = write!(o, "<p>{}</p>", html(d));
-        }
-        o.push_str("<div class=\"dos\">");
-        ul(o, "Do", &t.r#do);
-        ul(o, "Don't", &t.dont);
-        o.push_str("</div>");
+        guidance(o, &t.name, t.description.as_deref(), &t.r#do, &t.dont);
     }
     let vocab = &v.vocabulary;
     if !vocab.prefer.is_empty() || !vocab.avoid.is_empty() {
@@ -795,14 +795,7 @@ fn applications(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snipp
     }
     o.push_str("<section id=\"applications\"><h2>Applications</h2>");
     for a in apps {
-        let _ = write!(o, "<h3>{}</h3>", html(&a.medium));
-        if let Some(g) = &a.guidance {
-            let _ = write!(o, "<p>{}</p>", html(g));
-        }
-        o.push_str("<div class=\"dos\">");
-        ul(o, "Do", &a.r#do);
-        ul(o, "Don't", &a.dont);
-        o.push_str("</div>");
+        guidance(o, &a.medium, a.guidance.as_deref(), &a.r#do, &a.dont);
     }
     o.push_str("</section>\n");
 }

@@ -114,10 +114,14 @@ fn voice(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     o.push_str("## Voice\n\n");
     para(o, v.summary.as_deref());
     for t in &v.traits {
-        let _ = writeln!(o, "**{}**.{}", md(&t.name), then(t.description.as_deref()));
-        inline_list(o, "Do", &t.r#do);
-        inline_list(o, "Don't", &t.dont);
-        let _ = writeln!(o, "{}", ext_inline(&t.ext).trim_start());
+        guidance(
+            o,
+            &t.name,
+            t.description.as_deref(),
+            &t.r#do,
+            &t.dont,
+            &t.ext,
+        );
     }
     let vocab = &v.vocabulary;
     let prefer: Vec<String> = vocab
@@ -153,6 +157,21 @@ fn voice(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     ext(o, &v.ext);
 }
 
+/// A voice trait or a medium: its name and text, its dos and don'ts.
+fn guidance(
+    o: &mut String,
+    name: &str,
+    text: Option<&str>,
+    dos: &[String],
+    donts: &[String],
+    e: &Ext,
+) {
+    let _ = writeln!(o, "**{}**.{}", md(name), then(text));
+    inline_list(o, "Do", dos);
+    inline_list(o, "Don't", donts);
+    let _ = writeln!(o, "{}", ext_inline(e).trim_start());
+}
+
 /// Audience: summary and segments.
 fn audience(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     let a = &brand.doc.audience;
@@ -184,15 +203,14 @@ fn applications(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     }
     o.push_str("## Applications\n\n");
     for app in apps {
-        let _ = writeln!(
+        guidance(
             o,
-            "**{}**.{}",
-            md(&app.medium),
-            then(app.guidance.as_deref())
+            &app.medium,
+            app.guidance.as_deref(),
+            &app.r#do,
+            &app.dont,
+            &app.ext,
         );
-        inline_list(o, "Do", &app.r#do);
-        inline_list(o, "Don't", &app.dont);
-        let _ = writeln!(o, "{}", ext_inline(&app.ext).trim_start());
     }
 }
 
@@ -241,26 +259,25 @@ fn logo(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
 fn typography(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     let ty = &brand.doc.typography;
     o.push_str("## Typography\n\n");
-    for f in &ty.families {
+    let mut line = |label: String, token: &str, usage: Option<&str>, e: &Ext| {
         let _ = writeln!(
             o,
-            "- {}: {} ({}).{}{}",
-            md(&f.role),
-            md_code(&reference_value(&brand.tokens, &f.token)),
-            md_code(f.token.trim_matches(['{', '}'])),
-            then(f.usage.as_deref()),
-            ext_inline(&f.ext)
+            "- {label}: {} ({}).{}{}",
+            md_code(&reference_value(&brand.tokens, token)),
+            md_code(token.trim_matches(['{', '}'])),
+            then(usage),
+            ext_inline(e)
         );
+    };
+    for f in &ty.families {
+        line(md(&f.role), &f.token, f.usage.as_deref(), &f.ext);
     }
     for s in &ty.styles {
-        let _ = writeln!(
-            o,
-            "- {} style: {} ({}).{}{}",
-            md(&s.name),
-            md_code(&reference_value(&brand.tokens, &s.token)),
-            md_code(s.token.trim_matches(['{', '}'])),
-            then(s.usage.as_deref()),
-            ext_inline(&s.ext)
+        line(
+            format!("{} style", md(&s.name)),
+            &s.token,
+            s.usage.as_deref(),
+            &s.ext,
         );
     }
     o.push('\n');

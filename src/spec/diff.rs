@@ -431,49 +431,37 @@ impl Builder {
             };
             let was = pair_contrast(&old.tokens, &b.foreground, &b.background, &b.level);
             let is = pair_contrast(&new.tokens, &a.foreground, &a.background, &a.level);
-            if let (Some((_, true)), Some((ratio, false))) = (was, is) {
-                self.push(
+            // One change per pair, the weightiest that applies.
+            let change = match (was, is) {
+                (Some((_, true)), Some((ratio, false))) => Some((
                     Level::Major,
-                    Section::Changed,
-                    "contrast-pair",
-                    name,
                     format!(
                         "contrast pair `{name}` stops passing {} ({ratio:.2}:1)",
                         a.level
                     ),
-                );
-            } else if level_minimum(&a.level) < level_minimum(&b.level) {
-                self.push(
+                )),
+                _ if level_minimum(&a.level) < level_minimum(&b.level) => Some((
                     Level::Major,
-                    Section::Changed,
-                    "contrast-pair",
-                    name,
                     format!(
                         "lowers contrast pair `{name}` from {} to {}",
                         b.level, a.level
                     ),
-                );
-            } else if a.level != b.level {
-                self.push(
+                )),
+                _ if a.level != b.level => Some((
                     Level::Patch,
-                    Section::Changed,
-                    "contrast-pair",
-                    name,
                     format!(
                         "raises contrast pair `{name}` from {} to {}",
                         b.level, a.level
                     ),
-                );
-            } else if let (Some((r0, _)), Some((r1, _))) = (was, is) {
-                if r0 != r1 {
-                    self.push(
-                        Level::Patch,
-                        Section::Changed,
-                        "contrast-pair",
-                        name,
-                        format!("changes the contrast of `{name}` from {r0:.2}:1 to {r1:.2}:1"),
-                    );
-                }
+                )),
+                (Some((r0, _)), Some((r1, _))) if r0 != r1 => Some((
+                    Level::Patch,
+                    format!("changes the contrast of `{name}` from {r0:.2}:1 to {r1:.2}:1"),
+                )),
+                _ => None,
+            };
+            if let Some((level, summary)) = change {
+                self.push(level, Section::Changed, "contrast-pair", name, summary);
             }
         }
         for name in after.keys().filter(|n| !before.contains_key(*n)) {
