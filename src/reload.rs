@@ -176,7 +176,10 @@ impl Reloader {
     /// the change is served first, and the next call goes on from there.
     pub fn finish(&mut self) {
         use rayon::prelude::*;
-        if std::mem::take(&mut self.documents_behind) {
+        // The lists of all brands that the last swap took from the one
+        // before; a change waiting goes first (it reuses them again).
+        if self.documents_behind && !self.interrupted() {
+            self.documents_behind = false;
             self.publish();
         }
         let pending: Vec<(String, Arc<crate::build::Published>)> = self
