@@ -301,5 +301,15 @@ fn compare_answers_the_diff_of_two_releases_or_a_release_and_current() {
         assert!(res.json()["detail"].is_string(), "{path}");
     }
     // An asset folder named `compare` is still an asset path.
-    assert_eq!(app.get("/brand/northwind/assets/compare/x.svg").status, 404);
+    // (A file there is served: were the path routed to compare, it would 404.)
+    let dir = remote.path().join("northwind/assets/compare");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("x.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+    )
+    .unwrap();
+    let asset = |a: &TestApp| a.get("/brand/northwind/assets/compare/x.svg");
+    app.wait_until(|a| asset(a).status == 200, "the asset is served");
+    assert_eq!(asset(&app).header("content-type"), Some("image/svg+xml"));
 }
