@@ -32,6 +32,29 @@ fn previews(app: &TestApp) -> serde_json::Value {
     app.get("/previews.json").json()
 }
 
+/// /previews.json once it lists a preview.
+fn previewed(app: &TestApp) -> serde_json::Value {
+    app.wait_until(
+        |a| {
+            previews(a)["previews"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty())
+        },
+        "a branch is previewed",
+    );
+    previews(app)
+}
+
+/// What a preview says of one brand.
+fn brand_of<'a>(preview: &'a serde_json::Value, slug: &str) -> &'a serde_json::Value {
+    preview["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slug"] == slug)
+        .unwrap()
+}
+
 #[test]
 fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_deleted() {
     let remote = remote_with_branch();
@@ -39,15 +62,7 @@ fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_delet
         a.preview_branches = Some("Feature/*".into());
     });
     let app = &g.app;
-    app.wait_until(
-        |a| {
-            previews(a)["previews"]
-                .as_array()
-                .is_some_and(|p| !p.is_empty())
-        },
-        "the branch is previewed",
-    );
-    let list = previews(app);
+    let list = previewed(app);
     assert_eq!(list["enabled"], true);
     assert_eq!(list["publishedBranch"], "main");
     let p = &list["previews"][0];
@@ -59,20 +74,10 @@ fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_delet
         "{url}"
     );
     let base = url.strip_suffix('/').unwrap();
-    let northwind = p["brands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["slug"] == "northwind")
-        .unwrap();
+    let northwind = brand_of(p, "northwind");
     assert_eq!(northwind["state"], "changed");
     assert_eq!(northwind["level"], "major");
-    let lumen = p["brands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["slug"] == "lumen-health")
-        .unwrap();
+    let lumen = brand_of(p, "lumen-health");
     assert_eq!(lumen["state"], "unchanged");
 
     // Every surface, never cached, never indexed, linking inside the preview.
@@ -185,15 +190,7 @@ fn only_matching_branches_are_previewed_the_newest_first_up_to_the_limit() {
         a.preview_limit = 1;
     });
     let app = &g.app;
-    app.wait_until(
-        |a| {
-            previews(a)["previews"]
-                .as_array()
-                .is_some_and(|p| !p.is_empty())
-        },
-        "a branch is previewed",
-    );
-    let list = previews(app);
+    let list = previewed(app);
     let names: Vec<&str> = list["previews"]
         .as_array()
         .unwrap()
