@@ -64,7 +64,7 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
             &Catalog::default(),
             &BuildOptions::default(),
         );
-        let snap = assemble(
+        let (snap, _) = assemble(
             &catalog,
             &ctx,
             1,

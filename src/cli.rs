@@ -92,7 +92,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
             ..BuildOptions::default()
         },
     );
-    let mut snap = assemble(
+    let (mut snap, _) = assemble(
         &catalog,
         &ctx,
         1,

@@ -395,7 +395,7 @@ impl Previews {
             "source": format!("preview of branch {branch}"),
             "revision": commit.to_string(),
         });
-        let snap = assemble(&catalog, &pctx, 1, report, &mut views, None);
+        let (snap, _) = assemble(&catalog, &pctx, 1, report, &mut views, None);
         let mut preview = Preview {
             name: name.to_string(),
             branch: branch.to_string(),

@@ -4,7 +4,9 @@
 //! nothing changed: then nothing is swapped, counted or announced. Each
 //! rebuild is reported (see [`crate::report`]).
 
-use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Views};
+use crate::build::{
+    assemble, build_catalog, BrandState, BuildOptions, Catalog, Lists, Views, LISTS,
+};
 use crate::render::Context;
 use crate::report::{Fate, Rebuild, Reporter};
 use crate::snapshot::{Resource, Snapshot};
@@ -19,7 +21,7 @@ use std::collections::BTreeSet;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 
@@ -77,6 +79,8 @@ pub struct Reloader {
     pub defer_first_compression: bool,
     /// Inputs whose render is in the render cache already.
     cached: std::collections::HashSet<[u8; 32]>,
+    /// The render cache's folder was cleared of every entry not in `cached`.
+    pruned: bool,
     /// Set when a change arrives: [`Reloader::finish`] stops, so that the
     /// change is served first and the finishing resumes after it.
     pub changes_waiting: Arc<AtomicBool>,
@@ -85,9 +89,61 @@ pub struct Reloader {
     /// Branch previews served beside the content, and `/previews.json`.
     previews: HashMap<String, Arc<Snapshot>>,
     previews_document: Arc<Resource>,
-    /// The last swap took the large documents about all brands from the
-    /// snapshot before it; `finish` makes them anew.
-    documents_behind: bool,
+    /// Held around each swap, so that the lists of all brands made on
+    /// another thread never overwrite a newer snapshot (see [`Lister`]).
+    swapping: Arc<Mutex<()>>,
+    /// Makes the lists of all brands after a save, at thousands of brands.
+    lister: Option<Lister>,
+}
+
+/// A thread that makes the documents that list every brand ([`LISTS`])
+/// after a save is served, and swaps them in: at ten thousand brands they
+/// are tens of megabytes, a third of a second to make, and a save must not
+/// wait for them (nor the next save). Only the newest lists waiting are
+/// made; lists never replace newer ones.
+struct Lister {
+    jobs: std::sync::mpsc::Sender<(Lists, Arc<Snapshot>)>,
+}
+
+impl Lister {
+    fn start(snapshot: Arc<ArcSwap<Snapshot>>, swapping: Arc<Mutex<()>>) -> Lister {
+        let (jobs, rx) = std::sync::mpsc::channel::<(Lists, Arc<Snapshot>)>();
+        let run = move || {
+            while let Ok(mut job) = rx.recv() {
+                while let Ok(newer) = rx.try_recv() {
+                    job = newer;
+                }
+                let (lists, made_for) = job;
+                let made = catch_unwind(AssertUnwindSafe(|| {
+                    lists.render(&made_for, crate::snapshot::Effort::Fast)
+                }));
+                let Ok((documents, bytes)) = made else {
+                    tracing::error!(
+                        "making the lists of all brands failed (a bug; please report it)"
+                    );
+                    continue;
+                };
+                drop(made_for);
+                let _held = swapping.lock().unwrap_or_else(|e| e.into_inner());
+                let current = snapshot.load_full();
+                if current.lists_generation >= lists.generation {
+                    continue;
+                }
+                let mut next = Snapshot::clone(&current);
+                next.documents.extend(documents);
+                next.stats.bytes = bytes;
+                next.lists_generation = lists.generation;
+                snapshot.store(Arc::new(next));
+            }
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("marque-lists".into())
+            .spawn(run)
+        {
+            tracing::error!(error = %e, "cannot start the thread that makes the lists of all brands");
+        }
+        Lister { jobs }
+    }
 }
 
 impl Reloader {
@@ -110,11 +166,13 @@ impl Reloader {
             },
             defer_first_compression: true,
             cached: Default::default(),
+            pruned: false,
             changes_waiting: Arc::default(),
             on_publish: None,
             previews: HashMap::new(),
             previews_document,
-            documents_behind: false,
+            swapping: Arc::default(),
+            lister: None,
         }
     }
 
@@ -137,20 +195,24 @@ impl Reloader {
 
     /// Assembles and swaps in a snapshot of the current catalog.
     fn publish(&mut self) -> Arc<Snapshot> {
-        self.publish_with(None)
+        self.publish_with(false)
     }
 
-    /// [`Reloader::publish`], taking the large documents about all brands
-    /// from `reuse` (see [`assemble`]); they are made again by `finish`.
-    fn publish_with(&mut self, reuse: Option<&Snapshot>) -> Arc<Snapshot> {
+    /// [`Reloader::publish`]; with `lists_later`, the documents that list
+    /// every brand are taken from the snapshot being served (see
+    /// [`assemble`]) and made anew on the [`Lister`]'s thread.
+    fn publish_with(&mut self, lists_later: bool) -> Arc<Snapshot> {
         let report = serde_json::to_value(&self.info).unwrap_or_default();
-        let mut snap = assemble(
+        let swapping = self.swapping.clone();
+        let _held = swapping.lock().unwrap_or_else(|e| e.into_inner());
+        let serving = lists_later.then(|| self.snapshot.load_full());
+        let (mut snap, lists) = assemble(
             &self.catalog,
             &self.ctx,
             self.info.generation,
             report,
             &mut self.views,
-            reuse,
+            serving.as_deref(),
         );
         snap.stats.reloads = self.info.reloads;
         snap.stats.failed_reloads = self.info.failed_reloads;
@@ -160,6 +222,12 @@ impl Reloader {
             .insert("/previews.json".into(), self.previews_document.clone());
         let snap = Arc::new(snap);
         self.snapshot.store(snap.clone());
+        if let Some(lists) = lists {
+            let lister = self
+                .lister
+                .get_or_insert_with(|| Lister::start(self.snapshot.clone(), self.swapping.clone()));
+            let _ = lister.jobs.send((lists, snap.clone()));
+        }
         if let Some(tx) = &self.on_publish {
             let generation = snap.generation;
             tx.send_if_modified(|g| std::mem::replace(g, generation) != generation);
@@ -176,12 +244,6 @@ impl Reloader {
     /// the change is served first, and the next call goes on from there.
     pub fn finish(&mut self) {
         use rayon::prelude::*;
-        // The lists of all brands that the last swap took from the one
-        // before; a change waiting goes first (it reuses them again).
-        if self.documents_behind && !self.interrupted() {
-            self.documents_behind = false;
-            self.publish();
-        }
         let pending: Vec<(String, Arc<crate::build::Published>)> = self
             .catalog
             .brands
@@ -223,6 +285,7 @@ impl Reloader {
     /// Adds the codings of the large documents that the last swap published
     /// uncompressed (the index of thousands of brands).
     fn compress_documents(&self) {
+        let _held = self.swapping.lock().unwrap_or_else(|e| e.into_inner());
         let current = self.snapshot.load_full();
         let compressed = crate::build::compress_later(&current);
         if compressed.is_empty() {
@@ -230,9 +293,7 @@ impl Reloader {
         }
         let mut next = Snapshot::clone(&current);
         next.documents.extend(compressed);
-        // Only if no other swap happened meanwhile (the next rebuild's own
-        // documents are newer).
-        self.snapshot.compare_and_swap(&current, Arc::new(next));
+        self.snapshot.store(Arc::new(next));
     }
 
     /// Writes every compressed render that is not in the render cache yet,
@@ -274,8 +335,20 @@ impl Reloader {
                 },
             );
         }
-        self.cached = published.iter().map(|p| p.input).collect();
-        cache.prune(&self.cached);
+        let used: std::collections::HashSet<[u8; 32]> = published.iter().map(|p| p.input).collect();
+        if self.pruned {
+            // Only what this build replaced: listing a folder of ten
+            // thousand entries took 40 ms of every save.
+            for gone in self.cached.difference(&used) {
+                cache.remove(gone);
+            }
+        } else {
+            // The first time, whatever else the folder holds (entries of
+            // content since changed, of another version of marque).
+            cache.prune(&used);
+            self.pruned = true;
+        }
+        self.cached = used;
     }
 
     /// Records a failure that produced no build (a fetch that failed, a commit
@@ -359,18 +432,17 @@ impl Reloader {
         }
         // Measure before assembling so /status can report this build's own duration.
         self.info.last_reload_ms = started.elapsed().as_secs_f64() * 1000.0;
-        // The large documents about all brands wait for `finish`, so the
-        // change is served first (what thousands of brands make slow).
-        let serving = self.snapshot.load_full();
-        let behind = !first
-            && LARGE_DOCUMENTS.iter().any(|path| {
+        // Large lists of all brands follow the change, so it is served first.
+        let serving = self.snapshot.load();
+        let lists_later = !first
+            && LISTS.iter().any(|path| {
                 serving
                     .documents
                     .get(*path)
                     .is_some_and(|r| r.identity.body.len() > crate::snapshot::LARGE)
             });
-        let snap = self.publish_with(behind.then_some(&*serving));
-        self.documents_behind |= behind;
+        drop(serving);
+        let snap = self.publish_with(lists_later);
         report.millis = started.elapsed().as_secs_f64() * 1000.0;
         report.generation = self.info.generation;
         self.reporter.rebuild(&report);
@@ -446,9 +518,6 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
     }
     r
 }
-
-/// The documents about all brands that grow with their number.
-const LARGE_DOCUMENTS: [&str; 4] = ["/", "/brands.json", "/llms.txt", "/status"];
 
 /// Quiet time after the last file event before a rebuild starts.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);

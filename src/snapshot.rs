@@ -343,6 +343,9 @@ pub struct Snapshot {
     pub ready: bool,
     /// Counts builds; a new snapshot has a higher generation.
     pub generation: u64,
+    /// The generation the documents that list every brand describe: at
+    /// thousands of brands they follow a save (see `Reloader`).
+    pub lists_generation: u64,
     /// What the prompt demo needs of each published brand.
     pub demo: HashMap<String, Arc<DemoBrand>>,
     /// Each published brand and release, by its key in paths, for
@@ -441,9 +444,18 @@ impl Snapshot {
         )
     }
 
-    /// Bytes held by all resources (shared resources counted once per path).
     /// Bytes of the bodies this snapshot holds, each shared body once.
     pub fn memory(&self) -> usize {
+        self.memory_with(&[], std::iter::empty())
+    }
+
+    /// [`Snapshot::memory`], with the documents at `replaced` left out and
+    /// `extra` resources counted in.
+    pub fn memory_with<'a>(
+        &'a self,
+        replaced: &[&str],
+        extra: impl Iterator<Item = &'a Arc<Resource>>,
+    ) -> usize {
         // Every body of every resource, by address: hundreds of thousands
         // at scale, so no path is hashed and addresses hash cheaply.
         let mut seen: std::collections::HashSet<
@@ -453,7 +465,10 @@ impl Snapshot {
         let mut total = 0;
         let resources = self
             .documents
-            .values()
+            .iter()
+            .filter(|(path, _)| !replaced.contains(&path.as_str()))
+            .map(|(_, r)| r)
+            .chain(extra)
             .chain(self.brands.values().flat_map(|r| r.values()));
         for r in resources {
             let codings = [Some(&r.identity), r.gzip.as_ref(), r.br.as_ref()];

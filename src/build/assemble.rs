@@ -68,13 +68,18 @@ fn nested_json(value: &impl Serialize, indent: usize) -> String {
         .join("\n")
 }
 
-/// A JSON array of pre-rendered items, at the nesting of a top-level member.
-fn json_array(items: &[&str]) -> String {
-    if items.is_empty() {
-        "[]".into()
-    } else {
-        format!("[\n{}\n  ]", items.join(",\n"))
+/// Appends a JSON array of pre-rendered items, at the nesting of a
+/// top-level member, to `out`: in one pass, as these arrays are megabytes
+/// long at thousands of brands.
+fn push_json_array<'a>(out: &mut String, items: impl Iterator<Item = &'a str>) {
+    out.push('[');
+    let mut first = true;
+    for item in items {
+        out.push_str(if first { "\n" } else { ",\n" });
+        out.push_str(item);
+        first = false;
     }
+    out.push_str(if first { "]" } else { "\n  ]" });
 }
 
 /// A published brand's entries in the documents that list every brand,
@@ -112,14 +117,61 @@ struct View {
     page: Option<Arc<Resource>>,
 }
 
-/// The views of the last assembly, by slug, each with the hash of what it
-/// shows: a brand whose state did not change is not rendered again. Also
+/// The views of the last assembly, by slug, each with what it was made
+/// from: a brand whose state did not change is not rendered again. Also
 /// the documents that rarely change (the schemas, the OpenAPI description),
 /// by path with the body they were made from.
 #[derive(Debug, Default)]
 pub struct Views {
-    by_slug: HashMap<String, (u64, Arc<View>)>,
+    by_slug: HashMap<String, (Shown, Arc<View>)>,
     documents: HashMap<String, (String, CachePolicy, Arc<Resource>)>,
+    /// The render context of the views, hashed.
+    context: u64,
+}
+
+/// What a brand's view is made from. A build carries an unchanged brand's
+/// state over as it was (the same `Arc`s), so comparing is a few pointer
+/// comparisons per brand, whatever its number of diagnostics: at ten
+/// thousand brands, hashing them all took 40 ms of every save.
+#[derive(Debug)]
+struct Shown {
+    attempted: [u8; 32],
+    published: Option<[u8; 32]>,
+    diagnostics: Arc<Vec<Diagnostic>>,
+    /// Its releases' keys, whether each is served, and their diagnostics,
+    /// hashed (0 for a brand without releases).
+    releases: u64,
+}
+
+impl Shown {
+    fn of(s: &BrandState, catalog: &Catalog) -> Shown {
+        let mut releases = 0;
+        if !catalog.pinned.is_empty() {
+            let prefix = format!("{}@", s.slug);
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for (key, p) in catalog.pinned.range(prefix.clone()..) {
+                if !key.starts_with(&prefix) {
+                    break;
+                }
+                (key, p.published.is_some(), &p.diagnostics).hash(&mut h);
+                releases = h.finish() | 1;
+            }
+        }
+        Shown {
+            attempted: s.attempted,
+            published: s.published.as_ref().map(|p| p.input),
+            diagnostics: s.diagnostics.clone(),
+            releases,
+        }
+    }
+
+    fn same(&self, other: &Shown) -> bool {
+        self.attempted == other.attempted
+            && self.published == other.published
+            && self.releases == other.releases
+            && (Arc::ptr_eq(&self.diagnostics, &other.diagnostics)
+                || self.diagnostics == other.diagnostics)
+    }
 }
 
 impl Views {
@@ -138,37 +190,35 @@ impl Views {
                 return r.clone();
             }
         }
-        let r = Arc::new(document(content_type, body.clone(), cache));
+        let r = Arc::new(document(content_type, body.clone(), cache, Effort::None));
         self.documents
             .insert(path.to_string(), (body, cache, r.clone()));
         r
     }
 
-    /// The brand's view, made again only when what it shows changed: its
-    /// render, its diagnostics or its releases' (hashed where they lie, so
-    /// an unchanged brand costs no copy).
-    fn get(&mut self, s: &BrandState, catalog: &Catalog, ctx: &Context) -> Arc<View> {
+    /// Forgets every view when the render context changed (it is in each).
+    fn rendered_with(&mut self, ctx: &Context) {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        s.attempted.hash(&mut h);
-        s.published.as_ref().map(|p| p.input).hash(&mut h);
-        s.diagnostics.hash(&mut h);
-        let prefix = format!("{}@", s.slug);
-        for (key, p) in catalog.pinned.range(prefix.clone()..) {
-            if !key.starts_with(&prefix) {
-                break;
-            }
-            (key, p.published.is_some(), &p.diagnostics).hash(&mut h);
-        }
         ctx.hash(&mut h);
-        let key = h.finish();
-        if let Some((k, v)) = self.by_slug.get(&s.slug) {
-            if *k == key {
+        let context = h.finish();
+        if context != self.context {
+            self.by_slug.clear();
+            self.context = context;
+        }
+    }
+
+    /// The brand's view, made again only when what it shows changed: its
+    /// render, its diagnostics or its releases'.
+    fn get(&mut self, s: &BrandState, catalog: &Catalog, ctx: &Context) -> Arc<View> {
+        let shown = Shown::of(s, catalog);
+        if let Some((before, v)) = self.by_slug.get(&s.slug) {
+            if before.same(&shown) {
                 return v.clone();
             }
         }
         let diags = catalog.brand_diagnostics(s);
         let view = Arc::new(view_of(s, &diags, ctx));
-        self.by_slug.insert(s.slug.clone(), (key, view.clone()));
+        self.by_slug.insert(s.slug.clone(), (shown, view.clone()));
         view
     }
 }
@@ -196,7 +246,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                 version: p.headline.version.clone(),
                 updated: p.headline.updated.clone(),
                 state: if s.stale() { "stale" } else { "ok" },
-                bytes: p.resources.values().map(|r| r.memory()).sum(),
+                bytes: p.bytes,
                 errors,
                 warnings,
                 diagnostics: diags,
@@ -206,7 +256,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                     Some(brand) => render::html::render_with_errors(&brand, ctx, diags),
                     None => render::html::render_unpublished(&s.slug, ctx, diags),
                 };
-                Arc::new(page_resource(page, ctx))
+                Arc::new(page_resource(page, ctx, Effort::None))
             });
             (nested_json(&entry, 4), page)
         }
@@ -220,7 +270,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
             let page = render::html::render_unpublished(&s.slug, ctx, diags);
             (
                 nested_json(&entry, 4),
-                Some(Arc::new(page_resource(page, ctx))),
+                Some(Arc::new(page_resource(page, ctx, Effort::None))),
             )
         }
     };
@@ -236,12 +286,11 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
 /// `generation` counts builds (0: nothing built yet, so not ready); `report`
 /// holds what /status says about the reloads, as JSON object members.
 ///
-/// With `reuse` (the snapshot being served), the documents about all brands
-/// that are large (the index, brands.json, llms.txt and /status of
-/// hundreds of brands) are taken from it as they are, so that a save is
-/// served without rebuilding megabytes that list every other brand; the
-/// caller assembles again without `reuse` right after (see
-/// `Reloader::finish`).
+/// With `reuse` (the snapshot being served), the documents that list every
+/// brand ([`LISTS`]: megabytes at thousands of brands) are taken from it
+/// as they are, so that a save is served without making them again, and
+/// what they are made from is returned: [`Lists::render`] makes them, on
+/// another thread (see `Reloader`).
 pub fn assemble(
     catalog: &Catalog,
     ctx: &Context,
@@ -249,12 +298,16 @@ pub fn assemble(
     report: serde_json::Value,
     views: &mut Views,
     reuse: Option<&Snapshot>,
-) -> Snapshot {
+) -> (Snapshot, Option<Lists>) {
     // Ready once a build has happened; a snapshot assembled only to publish
     // a failure (say, a fetch before any content) serves /status but not /readyz.
+    let served = catalog.brands.len() + catalog.pinned.len();
     let mut snap = Snapshot {
         ready: generation > 0,
         generation,
+        brands: HashMap::with_capacity(served),
+        comparable: HashMap::with_capacity(served),
+        demo: HashMap::with_capacity(catalog.brands.len()),
         ..Snapshot::default()
     };
     let published = catalog
@@ -267,6 +320,7 @@ pub fn assemble(
     for p in catalog.published() {
         snap.demo.insert(p.demo.slug.clone(), p.demo.clone());
     }
+    views.rendered_with(ctx);
     let shown: Vec<(&BrandState, Arc<View>)> = catalog
         .brands
         .values()
@@ -285,54 +339,44 @@ pub fn assemble(
             }
         }
     }
-    let large = |path: &str| {
-        reuse
-            .and_then(|prev| prev.documents.get(path))
-            .filter(|r| r.identity.body.len() > LARGE)
-            .cloned()
+    snap.stats = stats(catalog, &shown);
+    documents(&mut snap, catalog, ctx, views);
+    let lists = Lists {
+        ctx: ctx.clone(),
+        ready: snap.ready,
+        generation,
+        views: shown.iter().map(|(_, v)| v.clone()).collect(),
+        published: catalog.published().cloned().collect(),
+        report,
+        source_diagnostics: catalog.source_diagnostics.clone(),
     };
-    let index = large("/").unwrap_or_else(|| {
-        let rows: Vec<&str> = shown.iter().map(|(_, v)| v.index_row.as_str()).collect();
-        Arc::new(page_resource(
-            render::html::render_index_of(&rows, ctx),
-            ctx,
-        ))
+    let reused: Option<Vec<(String, Arc<Resource>)>> = reuse.and_then(|prev| {
+        LISTS
+            .iter()
+            .map(|path| Some((path.to_string(), prev.documents.get(*path)?.clone())))
+            .collect()
     });
-    snap.documents.insert("/".into(), index);
-    documents(&mut snap, catalog, ctx, views, &large);
-    let previous_status = large("/status").zip(reuse.map(|prev| prev.stats.bytes));
-    status(&mut snap, &shown, catalog, report, previous_status);
-    snap
+    match (reused, reuse) {
+        (Some(docs), Some(prev)) => {
+            snap.documents.extend(docs);
+            snap.stats.bytes = prev.stats.bytes;
+            snap.lists_generation = prev.lists_generation;
+            (snap, Some(lists))
+        }
+        _ => {
+            let (docs, bytes) = lists.render(&snap, Effort::None);
+            snap.documents.extend(docs);
+            snap.stats.bytes = bytes;
+            snap.lists_generation = generation;
+            (snap, None)
+        }
+    }
 }
 
-/// The documents about all brands: /brands.json, /llms.txt and the schema.
-fn documents(
-    snap: &mut Snapshot,
-    catalog: &Catalog,
-    ctx: &Context,
-    views: &mut Views,
-    large: &dyn Fn(&str) -> Option<Arc<Resource>>,
-) {
-    let listings: Vec<&Listing> = catalog.published().map(|p| &p.listing).collect();
+/// The documents about the service that rarely change: the schemas and
+/// the OpenAPI description.
+fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut Views) {
     let current = CachePolicy::Current(ctx.max_age);
-    let brands_json = large("/brands.json").unwrap_or_else(|| {
-        let entries: Vec<&str> = listings.iter().map(|l| l.brands_json.as_str()).collect();
-        Arc::new(document(
-            "application/json",
-            format!("{{\n  \"brands\": {}\n}}\n", json_array(&entries)),
-            current,
-        ))
-    });
-    snap.documents.insert("/brands.json".into(), brands_json);
-    let llms_txt = large("/llms.txt").unwrap_or_else(|| {
-        let lines: Vec<&str> = listings.iter().map(|l| l.llms_line.as_str()).collect();
-        Arc::new(document(
-            "text/plain; charset=utf-8",
-            render::llms_txt::render_index_of(&lines, ctx),
-            current,
-        ))
-    });
-    snap.documents.insert("/llms.txt".into(), llms_txt);
     let examples = openapi_examples(catalog);
     for (path, content_type, body) in [
         (
@@ -421,88 +465,136 @@ fn openapi_examples(catalog: &Catalog) -> render::openapi::Examples {
     }
 }
 
-/// /status, and the figures /metrics reads.
-fn status(
-    snap: &mut Snapshot,
-    shown: &[(&BrandState, Arc<View>)],
-    catalog: &Catalog,
-    report: serde_json::Value,
-    previous: Option<(Arc<Resource>, usize)>,
-) {
-    let (ok, stale): (Vec<_>, Vec<_>) = shown
-        .iter()
-        .filter(|(s, _)| s.published.is_some())
-        .partition(|(s, _)| !s.stale());
-    let brands: Vec<&str> = shown
-        .iter()
-        .filter(|(_, v)| v.published)
-        .map(|(_, v)| v.status.as_str())
-        .collect();
-    let unpublished: Vec<&str> = shown
-        .iter()
-        .filter(|(_, v)| !v.published)
-        .map(|(_, v)| v.status.as_str())
-        .collect();
-    let brand_bytes = catalog
-        .published()
-        .map(|p| {
-            (
-                p.demo.slug.clone(),
-                p.resources.values().map(|r| r.memory()).sum(),
-            )
-        })
-        .collect();
-    let stats = |bytes| Stats {
-        brands_ok: ok.len(),
-        brands_stale: stale.len(),
-        brands_unpublished: unpublished.len(),
-        bytes,
-        brand_bytes,
+/// The figures /metrics reads, but the bytes held (see [`Lists::render`]).
+fn stats(catalog: &Catalog, shown: &[(&BrandState, Arc<View>)]) -> Stats {
+    let published = shown.iter().filter(|(s, _)| s.published.is_some());
+    let stale = published.clone().filter(|(s, _)| s.stale()).count();
+    Stats {
+        brands_ok: published.count() - stale,
+        brands_stale: stale,
+        brands_unpublished: shown.iter().filter(|(_, v)| !v.published).count(),
+        brand_bytes: catalog
+            .published()
+            .map(|p| (p.demo.slug.clone(), p.bytes))
+            .collect(),
         ..Stats::default()
-    };
-    if let Some((document, bytes)) = previous {
-        snap.stats = stats(bytes);
-        snap.documents.insert("/status".into(), document);
-        return;
     }
-    let bytes = snap.memory();
-    // Every member but the two long lists, as serde writes them; then the
-    // lists from each brand's pre-rendered entry.
-    let mut head = serde_json::Map::new();
-    head.insert("service".into(), "marque".into());
-    head.insert("version".into(), env!("CARGO_PKG_VERSION").into());
-    head.insert("ready".into(), snap.ready.into());
-    if let serde_json::Value::Object(members) = report {
-        head.extend(members);
+}
+
+/// The documents that list every brand, and grow with their number.
+pub const LISTS: [&str; 4] = ["/", "/brands.json", "/llms.txt", "/status"];
+
+/// What the documents that list every brand ([`LISTS`]) are made from,
+/// owned, so that at thousands of brands they can be made on another
+/// thread while a save is served.
+#[derive(Debug)]
+pub struct Lists {
+    ctx: Context,
+    ready: bool,
+    /// The generation they describe.
+    pub generation: u64,
+    /// Each brand folder's view, in slug order.
+    views: Vec<Arc<View>>,
+    /// Each published brand, in slug order.
+    published: Vec<Arc<Published>>,
+    /// What /status says about the reloads, as JSON object members.
+    report: serde_json::Value,
+    source_diagnostics: Vec<Diagnostic>,
+}
+
+impl Lists {
+    /// The documents, each large one compressed as hard as `effort` says
+    /// (`Effort::None`: compressed later, see [`compress_later`]), and the
+    /// bytes `snap` holds with them in place of its own.
+    pub fn render(&self, snap: &Snapshot, effort: Effort) -> (Vec<(String, Arc<Resource>)>, usize) {
+        let ctx = &self.ctx;
+        let current = CachePolicy::Current(ctx.max_age);
+        let rows: Vec<&str> = self.views.iter().map(|v| v.index_row.as_str()).collect();
+        let index = page_resource(render::html::render_index_of(&rows, ctx), ctx, effort);
+        let entries = self
+            .published
+            .iter()
+            .map(|p| p.listing.brands_json.as_str());
+        let mut body =
+            String::with_capacity(entries.clone().map(|e| e.len() + 2).sum::<usize>() + 32);
+        body.push_str("{\n  \"brands\": ");
+        push_json_array(&mut body, entries);
+        body.push_str("\n}\n");
+        let brands_json = document("application/json", body, current, effort);
+        let lines: Vec<&str> = self
+            .published
+            .iter()
+            .map(|p| p.listing.llms_line.as_str())
+            .collect();
+        let llms_txt = document(
+            "text/plain; charset=utf-8",
+            render::llms_txt::render_index_of(&lines, ctx),
+            current,
+            effort,
+        );
+        let mut docs = vec![
+            ("/".to_string(), Arc::new(index)),
+            ("/brands.json".to_string(), Arc::new(brands_json)),
+            ("/llms.txt".to_string(), Arc::new(llms_txt)),
+        ];
+        let bytes = snap.memory_with(&LISTS, docs.iter().map(|(_, r)| r));
+        // /status is `no-store`, made anew at every change, for operators:
+        // not worth compressing when large.
+        let status = document(
+            "application/json",
+            self.status(bytes),
+            CachePolicy::NoStore,
+            Effort::None,
+        );
+        docs.push(("/status".to_string(), Arc::new(status)));
+        (docs, bytes)
     }
-    let head = serde_json::to_string_pretty(&serde_json::Value::Object(head)).unwrap_or_default();
-    let mut text = head
-        .trim_end()
-        .strip_suffix('}')
-        .unwrap_or(&head)
-        .trim_end()
-        .to_string();
-    let diagnostics = serde_json::to_string_pretty(&catalog.source_diagnostics)
-        .unwrap_or_default()
-        .replace('\n', "\n  ");
-    text.push_str(&format!(
-        ",\n  \"brands\": {},\n  \"unpublished\": {},\n  \"contentDiagnostics\": {diagnostics},\n  \"snapshotBytes\": {bytes}\n}}\n",
-        json_array(&brands),
-        json_array(&unpublished),
-    ));
-    snap.stats = stats(bytes);
-    snap.documents.insert(
-        "/status".into(),
-        Arc::new(document("application/json", text, CachePolicy::NoStore)),
-    );
+
+    /// /status: every member but the two long lists, as serde writes them;
+    /// then the lists, from each brand's pre-rendered entry.
+    fn status(&self, bytes: usize) -> String {
+        let mut head = serde_json::Map::new();
+        head.insert("service".into(), "marque".into());
+        head.insert("version".into(), env!("CARGO_PKG_VERSION").into());
+        head.insert("ready".into(), self.ready.into());
+        if let serde_json::Value::Object(members) = &self.report {
+            head.extend(members.clone());
+        }
+        let head =
+            serde_json::to_string_pretty(&serde_json::Value::Object(head)).unwrap_or_default();
+        let mut text = head
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap_or(&head)
+            .trim_end()
+            .to_string();
+        let diagnostics = serde_json::to_string_pretty(&self.source_diagnostics)
+            .unwrap_or_default()
+            .replace('\n', "\n  ");
+        let list = |published: bool| {
+            self.views
+                .iter()
+                .filter(move |v| v.published == published)
+                .map(|v| v.status.as_str())
+        };
+        let size: usize = self.views.iter().map(|v| v.status.len() + 2).sum();
+        text.reserve(size + diagnostics.len() + 128);
+        text.push_str(",\n  \"brands\": ");
+        push_json_array(&mut text, list(true));
+        text.push_str(",\n  \"unpublished\": ");
+        push_json_array(&mut text, list(false));
+        text.push_str(&format!(
+            ",\n  \"contentDiagnostics\": {diagnostics},\n  \"snapshotBytes\": {bytes}\n}}\n"
+        ));
+        text
+    }
 }
 
 /// A document rebuilt on every reload: compressed while small; once large
-/// (the index of thousands of brands) published as it is, and compressed
-/// after the snapshot is served (see [`compress_later`]).
-fn document(content_type: &str, body: String, cache: CachePolicy) -> Resource {
+/// (the index of thousands of brands), as hard as `large` says.
+fn document(content_type: &str, body: String, cache: CachePolicy, large: Effort) -> Resource {
     let effort = if body.len() > LARGE {
-        Effort::None
+        large
     } else {
         Effort::Best
     };
@@ -537,11 +629,12 @@ pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
         .collect()
 }
 
-fn page_resource(page: render::html::Page, ctx: &Context) -> Resource {
+fn page_resource(page: render::html::Page, ctx: &Context, large: Effort) -> Resource {
     document(
         "text/html; charset=utf-8",
         page.body,
         CachePolicy::Current(ctx.max_age),
+        large,
     )
     .with_header("content-security-policy", &page.csp)
 }

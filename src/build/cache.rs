@@ -94,6 +94,11 @@ impl RenderCache {
         }
     }
 
+    /// Removes the entry of `input`, if there is one.
+    pub fn remove(&self, input: &[u8; 32]) {
+        let _ = std::fs::remove_file(self.path(input));
+    }
+
     /// Removes every entry whose input is not in `keep`.
     pub fn prune(&self, keep: &HashSet<[u8; 32]>) {
         let keep: HashSet<String> = keep.iter().map(|k| format!("{}.bin", hex(k))).collect();

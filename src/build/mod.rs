@@ -17,7 +17,7 @@ mod assemble;
 pub mod cache;
 mod jobs;
 
-pub use assemble::{assemble, compress_later, Listing, Views};
+pub use assemble::{assemble, compress_later, Listing, Lists, Views, LISTS};
 
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
@@ -59,6 +59,13 @@ pub struct Published {
     pub warnings: Vec<Diagnostic>,
     /// Taken from the render cache rather than rendered.
     pub from_cache: bool,
+    /// Bytes its resources hold, all codings (for /status and /metrics).
+    pub bytes: usize,
+}
+
+/// Bytes held by `resources`, all codings.
+fn bytes_of(resources: &Resources) -> usize {
+    resources.values().map(|r| r.memory()).sum()
 }
 
 impl Published {
@@ -87,6 +94,7 @@ impl Published {
             })
             .collect();
         Published {
+            bytes: bytes_of(&resources),
             headline: self.headline.clone(),
             comparable: self.comparable.clone(),
             input: self.input,
@@ -615,6 +623,7 @@ fn from_cache(
         prompts: entry.prompts,
     });
     Published {
+        bytes: bytes_of(&entry.resources),
         comparable: comparable(files, today, ctx, &entry.headline.version, input),
         headline: entry.headline,
         input,
@@ -716,6 +725,7 @@ pub fn render_brand(
     let listing = Listing::of(&brand, ctx);
     (
         Published {
+            bytes: bytes_of(&resources),
             headline: render::Headline::of(&brand),
             comparable: comparable(files, today, ctx, &brand.version.to_string(), input),
             input,

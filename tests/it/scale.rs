@@ -102,6 +102,35 @@ fn surfaces(app: &TestApp) -> Vec<(String, Vec<u8>)> {
 }
 
 #[test]
+fn a_save_replaces_its_brand_entry_in_the_render_cache() {
+    let ws = workspace();
+    let cache = tempfile::tempdir().unwrap();
+    let app = serve_with_cache(&ws.root, cache.path());
+    app.wait_until(
+        |_| cache_entries(cache.path()).len() == 2,
+        "both brands are in the render cache",
+    );
+    let before = cache_entries(cache.path());
+    edit(
+        &ws.root.join("northwind/brand.json"),
+        "\"version\": \"2.4.0\"",
+        "\"version\": \"2.4.1\"",
+    );
+    app.wait_until(
+        |_| {
+            let now = cache_entries(cache.path());
+            now.len() == 2 && now != before
+        },
+        "northwind's entry is replaced",
+    );
+    let kept = cache_entries(cache.path())
+        .into_iter()
+        .filter(|e| before.contains(e))
+        .count();
+    assert_eq!(kept, 1, "lumen-health's entry stays");
+}
+
+#[test]
 fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
     let ws = workspace();
     let cache = tempfile::tempdir().unwrap();
