@@ -149,6 +149,14 @@ fn intern(key: [u8; 16], body: &[u8]) -> Bytes {
     Bytes::from_owner(SharedBody(shared))
 }
 
+/// The one shared copy of `body`, whose SHA-256 is `digest`: what a
+/// resource with the same bytes holds too.
+pub fn shared(body: &[u8], digest: &[u8; 32]) -> Bytes {
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&digest[..16]);
+    intern(key, body)
+}
+
 /// The hash an ETag made by [`etag_of`] names.
 fn key_of_etag(etag: &HeaderValue) -> Option<[u8; 16]> {
     let hex = etag.as_bytes().get(1..33)?;
@@ -303,8 +311,8 @@ pub fn media_type_of(path: &str) -> &'static str {
 pub struct DemoBrand {
     pub slug: String,
     pub version: String,
-    /// spec.md: the system context of every prompt.
-    pub spec_md: String,
+    /// spec.md: the system context of every prompt (the served body, shared).
+    pub spec_md: Bytes,
     pub prompts: Vec<crate::spec::model::Prompt>,
 }
 
@@ -504,6 +512,16 @@ mod tests {
             CachePolicy::Immutable,
         );
         assert_ne!(current.identity.body.as_ptr(), other.identity.body.as_ptr());
+    }
+
+    #[test]
+    fn a_file_read_and_the_body_that_serves_it_are_held_once() {
+        let logo = "<svg><!-- a logo read from a brand folder --></svg>".repeat(20);
+        let files =
+            crate::spec::BrandFiles::from_texts("acme", [("assets/logo.svg", logo.as_bytes())]);
+        let read = files.get("assets/logo.svg").unwrap().clone();
+        let served = Resource::new("image/svg+xml", read.to_vec(), CachePolicy::Current(60));
+        assert_eq!(read.as_ptr(), served.identity.body.as_ptr());
     }
 
     /// Counts the heap in use, so a test can see memory come back.

@@ -614,7 +614,7 @@ fn from_cache(
     let spec_md = entry
         .resources
         .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
-        .map(|r| String::from_utf8_lossy(&r.identity.body).into_owned())
+        .map(|r| r.identity.body.clone())
         .unwrap_or_default();
     let demo = Arc::new(DemoBrand {
         slug: files.slug.clone(),
@@ -716,6 +716,11 @@ pub fn render_brand(
         add(format!("/brand/{key}/assets/{path}"), r);
     }
     let warnings = left_out_warnings(&s, &figma.skipped, files);
+    // The body served, not a copy (ten kilobytes a brand).
+    let spec_md = resources
+        .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
+        .map(|r| r.identity.body.clone())
+        .unwrap_or_else(|| spec_md.into());
     let demo = Arc::new(DemoBrand {
         slug: s.clone(),
         version: brand.version.to_string(),

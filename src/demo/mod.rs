@@ -314,7 +314,7 @@ pub fn messages(
     prompt: &Prompt,
     vars: &BTreeMap<String, String>,
 ) -> Result<(String, String), DemoError> {
-    let mut system = brand.spec_md.clone();
+    let mut system = String::from_utf8_lossy(&brand.spec_md).into_owned();
     if let Some(extra) = &prompt.system {
         system.push_str("\n\n");
         system.push_str(extra);
@@ -413,7 +413,7 @@ mod tests {
         let brand = DemoBrand {
             slug: "b".into(),
             version: "1.0.0".into(),
-            spec_md: String::new(),
+            spec_md: Default::default(),
             prompts: vec![],
         };
         // "text" does not parse as a number either, so nothing renders: no single culprit.

@@ -33,12 +33,18 @@ impl BrandFiles {
         problems: Vec<Diagnostic>,
     ) -> BrandFiles {
         let mut h = Sha256::new();
-        for (path, bytes) in &files {
-            h.update((path.len() as u64).to_le_bytes());
-            h.update(path.as_bytes());
-            h.update((bytes.len() as u64).to_le_bytes());
-            h.update(bytes);
-        }
+        // Each file is held once with every body of the same bytes: an
+        // asset and the body that serves it, a release's and the current.
+        let files = files
+            .into_iter()
+            .map(|(path, bytes)| {
+                let digest: [u8; 32] = Sha256::digest(&bytes).into();
+                h.update((path.len() as u64).to_le_bytes());
+                h.update(path.as_bytes());
+                h.update(digest);
+                (path, crate::snapshot::shared(&bytes, &digest))
+            })
+            .collect();
         for p in &problems {
             h.update(p.to_string().as_bytes());
             h.update([0]);
