@@ -97,7 +97,7 @@ const MIN_COMPRESS: usize = 128;
 /// Documents rebuilt on every reload above this size get `Effort::Fast`.
 pub const LARGE: usize = 256 * 1024;
 
-fn etag_of(digest: &[u8; 32], suffix: &str) -> HeaderValue {
+fn etag_of(digest: &[u8], suffix: &str) -> HeaderValue {
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     HeaderValue::from_str(&format!("\"{hex}{suffix}\"")).expect("hex is a valid header value")
 }
@@ -126,8 +126,46 @@ static BODIES: LazyLock<Mutex<Interner>> = LazyLock::new(Default::default);
 #[derive(Default)]
 struct Interner {
     bodies: HashMap<[u8; 16], Weak<Box<[u8]>>>,
+    /// What compressing a body at given levels made, by the keys of the
+    /// body and of its gzip and brotli codings (`None`: not worth keeping),
+    /// so that a body equal to one compressed before is not compressed
+    /// again while those codings are held.
+    codings: HashMap<Compressed, CodingKeys>,
     /// Entries at the last sweep of dropped bodies.
     swept_at: usize,
+}
+
+/// A body's key and the gzip and brotli levels it was compressed at.
+type Compressed = ([u8; 16], (u32, u32));
+
+/// The keys of a body's gzip and brotli codings (`None`: not worth keeping).
+type CodingKeys = (Option<[u8; 16]>, Option<[u8; 16]>);
+
+impl Interner {
+    /// The body of `key`, if something holds it.
+    fn held(&self, key: &[u8; 16]) -> Option<Bytes> {
+        let shared = self.bodies.get(key)?.upgrade()?;
+        Some(Bytes::from_owner(SharedBody(shared)))
+    }
+
+    /// The codings made before of the body `c` names, if each is still held.
+    fn codings(&self, c: &Compressed) -> Option<(Option<Encoded>, Option<Encoded>)> {
+        let (gz, br) = self.codings.get(c)?;
+        let coding = |key: &Option<[u8; 16]>, suffix: &str| -> Option<Option<Encoded>> {
+            match key {
+                None => Some(None),
+                Some(key) => {
+                    let body = self.held(key)?;
+                    Some(Some(Encoded {
+                        etag: etag_of(key, suffix),
+                        length: HeaderValue::from(body.len()),
+                        body,
+                    }))
+                }
+            }
+        };
+        Some((coding(gz, "-gz")?, coding(br, "-br")?))
+    }
 }
 
 /// The one shared copy of `body`, whose hash starts with `key`.
@@ -144,6 +182,10 @@ fn intern(key: [u8; 16], body: &[u8]) -> Bytes {
     interner.bodies.insert(key, Arc::downgrade(&shared));
     if interner.bodies.len() > 2 * interner.swept_at + 1024 {
         interner.bodies.retain(|_, w| w.strong_count() > 0);
+        let Interner {
+            bodies, codings, ..
+        } = &mut *interner;
+        codings.retain(|(key, _), _| bodies.contains_key(key));
         interner.swept_at = interner.bodies.len();
     }
     Bytes::from_owner(SharedBody(shared))
@@ -168,6 +210,11 @@ fn key_of_etag(etag: &HeaderValue) -> Option<[u8; 16]> {
 }
 
 impl Encoded {
+    /// The key its body is held under: the hash its ETag names.
+    fn key(&self) -> Option<[u8; 16]> {
+        key_of_etag(&self.etag)
+    }
+
     /// `body` with its strong ETag (`suffix` names the coding) and length,
     /// held once however many resources hold the same bytes.
     pub fn new(body: &[u8], suffix: &str) -> Encoded {
@@ -213,6 +260,30 @@ pub fn brotli(body: &[u8], quality: u32) -> Vec<u8> {
     out
 }
 
+/// The gzip and brotli codings of `body` at `c`'s levels that are worth
+/// keeping: those made before for the same bytes while they are held (two
+/// brands' equal token files, a release's unchanged logo), else made now.
+fn compressed(body: &[u8], c: Compressed) -> (Option<Encoded>, Option<Encoded>) {
+    let interner = || BODIES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = interner().codings(&c) {
+        return known;
+    }
+    let (_, (g, b)) = c;
+    let worth = |coded: &[u8]| (coded.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
+    let gz = Some(gzip(body, g))
+        .filter(|gz| worth(gz))
+        .map(|gz| Encoded::new(&gz, "-gz"));
+    let br = Some(brotli(body, b))
+        .filter(|br| worth(br))
+        .map(|br| Encoded::new(&br, "-br"));
+    let keys = (
+        gz.as_ref().and_then(Encoded::key),
+        br.as_ref().and_then(Encoded::key),
+    );
+    interner().codings.insert(c, keys);
+    (gz, br)
+}
+
 /// Media types whose bytes are compressed already: no coding is tried.
 fn precompressed(content_type: &str) -> bool {
     matches!(
@@ -242,21 +313,20 @@ impl Resource {
         effort: Effort,
     ) -> Resource {
         let body: Bytes = body.into();
-        let worth = |c: &[u8]| (c.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
-        let encoded = |bytes: &[u8], suffix: &str| Encoded::new(bytes, suffix);
+        let identity = Encoded::new(&body, "");
         let levels = effort
             .levels()
             .filter(|_| body.len() >= MIN_COMPRESS && !precompressed(content_type));
-        let (gz, br) = match levels {
-            Some((g, b)) => (gzip(&body, g), brotli(&body, b)),
-            None => (Vec::new(), Vec::new()),
+        let (gzip, br) = match (levels, identity.key()) {
+            (Some(levels), Some(key)) => compressed(&body, (key, levels)),
+            _ => (None, None),
         };
         Resource {
             content_type: HeaderValue::from_str(content_type)
                 .expect("media types are valid header values"),
-            gzip: (!gz.is_empty() && worth(&gz)).then(|| encoded(&gz, "-gz")),
-            br: (!br.is_empty() && worth(&br)).then(|| encoded(&br, "-br")),
-            identity: encoded(&body, ""),
+            gzip,
+            br,
+            identity,
             cache,
             cache_control: cache.header(),
             headers: Vec::new(),
@@ -512,6 +582,30 @@ mod tests {
             CachePolicy::Immutable,
         );
         assert_ne!(current.identity.body.as_ptr(), other.identity.body.as_ptr());
+    }
+
+    #[test]
+    fn codings_made_before_serve_an_equal_body_only_while_held() {
+        let body = "tokens two brands share, compressed once. ".repeat(50);
+        let decoded = |r: &Resource| {
+            let mut out = Vec::new();
+            brotli::Decompressor::new(&r.br.as_ref().unwrap().body[..], 4096)
+                .read_to_end(&mut out)
+                .unwrap();
+            out
+        };
+        let first = Resource::new("text/css", body.clone(), CachePolicy::Current(60));
+        let second = Resource::new("text/css", body.clone(), CachePolicy::Immutable);
+        assert_eq!(
+            first.gzip.as_ref().unwrap().etag,
+            second.gzip.as_ref().unwrap().etag
+        );
+        assert_eq!(decoded(&second), body.as_bytes());
+        drop((first, second));
+        // Nothing holds the codings now: they are made again, whole.
+        let later = Resource::new("text/css", body.clone(), CachePolicy::Current(60));
+        assert_eq!(decoded(&later), body.as_bytes());
+        assert!(later.gzip.is_some());
     }
 
     #[test]
