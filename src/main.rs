@@ -5,6 +5,15 @@ use marque::config::{Cli, Command, LogFormat, ServeArgs};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+/// mimalloc, not glibc's malloc: glibc raises its mmap threshold to the
+/// largest block it has freed (the documents that list every brand are
+/// megabytes), after which compressors' buffers and bodies are carved from
+/// per-thread heaps that it rarely gives back. Serving 1,000 brands, RSS
+/// grew to 1.9 GiB for a 137 MiB snapshot; with mimalloc it stays near
+/// the snapshot (README, "Scale").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
