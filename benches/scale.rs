@@ -176,8 +176,17 @@ fn main() {
     );
 
     // 30 saves of one brand, each waited for, once the first build's
-    // codings and cache entries are written (a few seconds after ready).
-    std::thread::sleep(Duration::from_secs(5));
+    // codings and cache entries are written: a cache entry is written once
+    // its brand's codings are made, so a full cache says both are done.
+    let settled = Instant::now();
+    let entries = || std::fs::read_dir(cache.join("render")).map_or(0, |d| d.count());
+    while entries() < n && settled.elapsed() < Duration::from_secs(300) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    println!(
+        "codings and render cache written {:.1} s after ready",
+        settled.elapsed().as_secs_f64()
+    );
     let slug = format!("brand-{:05}", n / 2);
     let path = content.join(&slug).join("brand.json");
     let original = std::fs::read_to_string(&path).unwrap();
