@@ -147,12 +147,8 @@ impl Shown {
     fn of(s: &BrandState, catalog: &Catalog) -> Shown {
         let mut releases = 0;
         if !catalog.pinned.is_empty() {
-            let prefix = format!("{}@", s.slug);
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            for (key, p) in catalog.pinned.range(prefix.clone()..) {
-                if !key.starts_with(&prefix) {
-                    break;
-                }
+            for (key, p) in catalog.releases_of(&s.slug) {
                 (key, p.published.is_some(), &p.diagnostics).hash(&mut h);
                 releases = h.finish() | 1;
             }

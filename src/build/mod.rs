@@ -182,14 +182,21 @@ impl Catalog {
         all
     }
 
+    /// The released versions of the brand `slug`, by key (`<slug>@<version>`).
+    pub fn releases_of<'a>(
+        &'a self,
+        slug: &str,
+    ) -> impl Iterator<Item = (&'a String, &'a PinnedState)> + 'a {
+        let prefix = format!("{slug}@");
+        self.pinned
+            .range(prefix.clone()..)
+            .take_while(move |(key, _)| key.starts_with(&prefix))
+    }
+
     /// One brand's diagnostics, with a warning for each of its releases that is not served.
     pub fn brand_diagnostics(&self, s: &BrandState) -> Vec<Diagnostic> {
         let mut all = s.diagnostics.to_vec();
-        let prefix = format!("{}@", s.slug);
-        for (key, p) in self.pinned.range(prefix.clone()..) {
-            if !key.starts_with(&prefix) {
-                break;
-            }
+        for (key, p) in self.releases_of(&s.slug) {
             if p.published.is_none() {
                 let first = p
                     .diagnostics
