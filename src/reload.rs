@@ -198,21 +198,27 @@ impl Reloader {
         self.publish_with(false)
     }
 
-    /// [`Reloader::publish`]; with `lists_later`, the documents that list
-    /// every brand are taken from the snapshot being served (see
-    /// [`assemble`]) and made anew on the [`Lister`]'s thread.
-    fn publish_with(&mut self, lists_later: bool) -> Arc<Snapshot> {
+    /// [`Reloader::publish`]; with `lists_may_follow`, documents that list
+    /// every brand which are large in the snapshot being served are taken
+    /// from it (see [`assemble`]) and made anew on the [`Lister`]'s thread.
+    fn publish_with(&mut self, lists_may_follow: bool) -> Arc<Snapshot> {
         let report = serde_json::to_value(&self.info).unwrap_or_default();
         let swapping = self.swapping.clone();
         let _held = swapping.lock().unwrap_or_else(|e| e.into_inner());
-        let serving = lists_later.then(|| self.snapshot.load_full());
+        let serving = self.snapshot.load_full();
+        let large = LISTS.iter().any(|path| {
+            serving
+                .documents
+                .get(*path)
+                .is_some_and(|r| r.identity.body.len() > crate::snapshot::LARGE)
+        });
         let (mut snap, lists) = assemble(
             &self.catalog,
             &self.ctx,
             self.info.generation,
             report,
             &mut self.views,
-            serving.as_deref(),
+            (lists_may_follow && large).then_some(&*serving),
         );
         snap.stats.reloads = self.info.reloads;
         snap.stats.failed_reloads = self.info.failed_reloads;
@@ -223,16 +229,29 @@ impl Reloader {
         let snap = Arc::new(snap);
         self.snapshot.store(snap.clone());
         if let Some(lists) = lists {
-            let lister = self
-                .lister
-                .get_or_insert_with(|| Lister::start(self.snapshot.clone(), self.swapping.clone()));
-            let _ = lister.jobs.send((lists, snap.clone()));
+            self.make_lists((lists, snap.clone()));
         }
         if let Some(tx) = &self.on_publish {
             let generation = snap.generation;
             tx.send_if_modified(|g| std::mem::replace(g, generation) != generation);
         }
         snap
+    }
+
+    /// Hands `job` to the [`Lister`], starting it (again, if its thread
+    /// ended: the lists must not stop following the saves).
+    fn make_lists(&mut self, job: (Lists, Arc<Snapshot>)) {
+        let (snapshot, swapping) = (self.snapshot.clone(), self.swapping.clone());
+        let lister = self
+            .lister
+            .get_or_insert_with(|| Lister::start(snapshot.clone(), swapping.clone()));
+        if let Err(std::sync::mpsc::SendError(job)) = lister.jobs.send(job) {
+            tracing::warn!(
+                "the thread that makes the lists of all brands ended; starting it again"
+            );
+            let lister = self.lister.insert(Lister::start(snapshot, swapping));
+            let _ = lister.jobs.send(job);
+        }
     }
 
     /// What follows a rebuild once its snapshot is served: the bodies it
@@ -433,16 +452,7 @@ impl Reloader {
         // Measure before assembling so /status can report this build's own duration.
         self.info.last_reload_ms = started.elapsed().as_secs_f64() * 1000.0;
         // Large lists of all brands follow the change, so it is served first.
-        let serving = self.snapshot.load();
-        let lists_later = !first
-            && LISTS.iter().any(|path| {
-                serving
-                    .documents
-                    .get(*path)
-                    .is_some_and(|r| r.identity.body.len() > crate::snapshot::LARGE)
-            });
-        drop(serving);
-        let snap = self.publish_with(lists_later);
+        let snap = self.publish_with(!first);
         report.millis = started.elapsed().as_secs_f64() * 1000.0;
         report.generation = self.info.generation;
         self.reporter.rebuild(&report);
