@@ -332,6 +332,15 @@ fn anthropic_call_uses_the_messages_api() {
     );
 }
 
+/// The texts of the `delta` events, in order.
+fn deltas(events: &[(String, Value)]) -> Vec<&str> {
+    events
+        .iter()
+        .filter(|(e, _)| e == "delta")
+        .map(|(_, d)| d["text"].as_str().unwrap())
+        .collect()
+}
+
 /// Splits an SSE body into (event, data) pairs.
 fn sse_events(text: &str) -> Vec<(String, Value)> {
     text.split("\n\n")
@@ -366,11 +375,7 @@ fn a_dry_run_streams_a_placeholder_then_the_same_answer() {
     assert_eq!(res.status, 200);
     assert_eq!(res.header("content-type"), Some("text/event-stream"));
     let events = sse_events(&res.text());
-    let deltas: Vec<&str> = events
-        .iter()
-        .filter(|(e, _)| e == "delta")
-        .map(|(_, d)| d["text"].as_str().unwrap())
-        .collect();
+    let deltas = deltas(&events);
     assert!(deltas.len() > 5, "{deltas:?}");
     assert_eq!(deltas.concat(), marque::http::demo::DRY_RUN_PLACEHOLDER);
     let (last, done) = events.last().unwrap();
@@ -402,11 +407,7 @@ fn streams_are_relayed_as_server_sent_events() {
         assert_eq!(res.status, 200);
         assert_eq!(res.header("content-type"), Some("text/event-stream"));
         let events = sse_events(&res.text());
-        let deltas: Vec<&str> = events
-            .iter()
-            .filter(|(e, _)| e == "delta")
-            .map(|(_, d)| d["text"].as_str().unwrap())
-            .collect();
+        let deltas = deltas(&events);
         assert_eq!(deltas, ["Calm ", "and ", "clear."]);
         let (last, done) = events.last().unwrap();
         assert_eq!(last, "done");
