@@ -275,4 +275,24 @@ fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() 
         "brands.json and /status list the new version",
     );
     assert!(app.get("/").text().contains("2.5.0"), "so does the index");
+
+    // Saves in quick succession: the lists end at the last, and lists made
+    // for an earlier save never replace it afterwards.
+    for (from, to) in [("2.5.0", "2.6.0"), ("2.6.0", "2.7.0"), ("2.7.0", "2.8.0")] {
+        edit(
+            &ws.root.join("brand-50/brand.json"),
+            &format!("\"version\": \"{from}\""),
+            &format!("\"version\": \"{to}\""),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    app.wait_until(
+        |a| listed(a, "/brands.json") == Some(json!("2.8.0")),
+        "brands.json lists the last save",
+    );
+    for _ in 0..10 {
+        assert_eq!(listed(&app, "/brands.json"), Some(json!("2.8.0")));
+        assert_eq!(listed(&app, "/status"), Some(json!("2.8.0")));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
