@@ -87,13 +87,17 @@ fn main() {
     for q in [1, 3, 4, 5, 6, 9, 11] {
         run(format!("brotli {q}"), &|b| brotli(b, q));
     }
-    // The window: 4 MiB, or just enough for the body.
+    // The window: 4 MiB, smaller, just enough for the body, or that but at
+    // least 17 bits (at 16 or fewer brotli changes its match finder).
     for q in [5, 6] {
-        for lgwin in [16, 18, 20] {
+        for lgwin in [16, 17, 18, 20] {
             run(format!("br {q} w{lgwin}"), &|b| brotli_window(b, q, lgwin));
         }
         run(format!("br {q} fit"), &|b| {
             brotli_window(b, q, fit(b.len()))
+        });
+        run(format!("br {q} fit17"), &|b| {
+            brotli_window(b, q, fit(b.len()).max(17))
         });
     }
 }
