@@ -347,7 +347,7 @@ impl Reloader {
                 &p.input,
                 &crate::build::cache::Entry {
                     resources: (*p.resources).clone(),
-                    warnings: p.warnings.clone(),
+                    warnings: p.warnings.to_vec(),
                     headline: p.headline.clone(),
                     prompts: p.demo.prompts.clone(),
                     listing: p.listing.clone(),

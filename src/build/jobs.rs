@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What one job produces: the render (when valid) and every diagnostic.
-pub type Result = (Option<Arc<Published>>, Vec<Diagnostic>);
+pub type Result = (Option<Arc<Published>>, Arc<Vec<Diagnostic>>);
 
 pub type Job = Box<dyn FnOnce() -> Result + Send + 'static>;
 
@@ -91,11 +91,11 @@ mod tests {
     #[test]
     fn a_panic_and_a_stall_do_not_hold_up_the_others() {
         let jobs: Vec<Job> = vec![
-            Box::new(|| (None, Vec::new())),
+            Box::new(|| (None, Default::default())),
             Box::new(|| panic!("boom")),
             Box::new(|| {
                 std::thread::sleep(Duration::from_secs(4));
-                (None, Vec::new())
+                (None, Default::default())
             }),
         ];
         let started = Instant::now();

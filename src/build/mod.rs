@@ -55,8 +55,9 @@ pub struct Published {
     /// False while its bodies wait to be compressed (see `Reloader::finish`).
     pub compressed: bool,
     /// Every diagnostic of the attempt that made it (warnings only: a brand
-    /// with errors is not rendered), kept for the render cache.
-    pub warnings: Vec<Diagnostic>,
+    /// with errors is not rendered), kept for the render cache: the list
+    /// its brand's state holds, not a copy.
+    pub warnings: Arc<Vec<Diagnostic>>,
     /// Taken from the render cache rather than rendered.
     pub from_cache: bool,
     /// Bytes its resources hold, all codings (for /status and /metrics).
@@ -134,7 +135,7 @@ pub struct PinnedState {
     pub commit: String,
     /// `None` when the release does not validate today (it is then not served).
     pub published: Option<Arc<Published>>,
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Arc<Vec<Diagnostic>>,
 }
 
 /// The state carried from one build to the next.
@@ -452,22 +453,22 @@ fn settle(
         }
         jobs::Outcome::Panicked(message) => (
             None,
-            vec![file_error(
+            Arc::new(vec![file_error(
                 &slug,
                 &format!("{slug}/"),
                 format!("marque failed while checking this brand (a bug; please report it): {message}"),
-            )],
+            )]),
         ),
         jobs::Outcome::TimedOut => (
             None,
-            vec![file_error(
+            Arc::new(vec![file_error(
                 &slug,
                 &format!("{slug}/"),
                 format!(
                     "checking and rendering this brand took longer than {} s, so it was stopped; simplify its tokens or assets",
                     budget.as_secs_f64()
                 ),
-            )],
+            )]),
         ),
     };
     match kind {
@@ -488,7 +489,7 @@ fn settle(
                 BrandState {
                     published: published.or(keep),
                     slug,
-                    diagnostics: Arc::new(diagnostics),
+                    diagnostics,
                     attempted: input,
                 },
             );
@@ -512,32 +513,33 @@ fn attempt(
     today: NaiveDate,
     input: [u8; 32],
     opts: &BuildOptions,
-) -> (Option<Arc<Published>>, Vec<Diagnostic>) {
+) -> (Option<Arc<Published>>, Arc<Vec<Diagnostic>>) {
     match &opts.fault {
         Some(Fault::Panic(s)) if *s == files.slug => panic!("injected fault in {s}"),
         Some(Fault::Stall(s, d)) if *s == files.slug => std::thread::sleep(*d),
         _ => {}
     }
     if let Some(entry) = opts.cache.as_ref().and_then(|c| c.load(&input)) {
-        let diagnostics = entry.warnings.clone();
         let published = from_cache(files, today, ctx, input, entry);
+        let diagnostics = published.warnings.clone();
         return (Some(Arc::new(published)), diagnostics);
     }
     let (brand, mut diagnostics) = parse_brand(files, today);
     let Some(brand) = brand else {
-        return (None, diagnostics);
+        return (None, Arc::new(diagnostics));
     };
     let (changes, base) = semantic_changes(&brand, releases, today);
     if let Some(d) = semver_check(&brand, files, base, &changes, opts.semver) {
         let refused = d.severity == Severity::Error;
         diagnostics.push(d);
         if refused {
-            return (None, diagnostics);
+            return (None, Arc::new(diagnostics));
         }
     }
     let (mut published, warnings) =
         render_brand(brand, ctx, input, files, today, opts.effort, &changes);
     diagnostics.extend(warnings);
+    let diagnostics = Arc::new(diagnostics);
     published.warnings = diagnostics.clone();
     (Some(Arc::new(published)), diagnostics)
 }
@@ -639,7 +641,7 @@ fn from_cache(
         listing: entry.listing,
         demo,
         compressed: true,
-        warnings: entry.warnings,
+        warnings: Arc::new(entry.warnings),
         from_cache: true,
     }
 }
@@ -747,7 +749,7 @@ pub fn render_brand(
             demo,
             compressed: effort != Effort::None,
             from_cache: false,
-            warnings: warnings.clone(),
+            warnings: Arc::new(warnings.clone()),
         },
         warnings,
     )

@@ -296,3 +296,29 @@ fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() 
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_brands_diagnostics_are_held_once_by_its_state_and_its_render() {
+    use marque::build::{build_catalog, Catalog};
+    // Ten thousand brands with ten warnings each: a second copy of every
+    // list was tens of megabytes.
+    let content = marque::source::read_folder(&example_content()).unwrap();
+    let catalog = build_catalog(
+        &content,
+        &crate::surfaces::ctx(),
+        marque::reload::today(),
+        &Catalog::default(),
+        &Default::default(),
+    );
+    let mut with_warnings = 0;
+    for state in catalog.brands.values() {
+        let published = state.published.as_ref().unwrap();
+        assert!(
+            std::sync::Arc::ptr_eq(&state.diagnostics, &published.warnings),
+            "{}: two copies of its diagnostics",
+            state.slug
+        );
+        with_warnings += usize::from(!state.diagnostics.is_empty());
+    }
+    assert!(with_warnings > 0, "the example brands have warnings");
+}
