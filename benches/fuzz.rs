@@ -451,6 +451,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
             today,
             marque::snapshot::Effort::Best,
             &Default::default(),
+            Vec::new(),
         );
     }
     let took = started.elapsed();

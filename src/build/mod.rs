@@ -536,11 +536,17 @@ fn attempt(
             return (None, Arc::new(diagnostics));
         }
     }
-    let (mut published, warnings) =
-        render_brand(brand, ctx, input, files, today, opts.effort, &changes);
-    diagnostics.extend(warnings);
-    let diagnostics = Arc::new(diagnostics);
-    published.warnings = diagnostics.clone();
+    let published = render_brand(
+        brand,
+        ctx,
+        input,
+        files,
+        today,
+        opts.effort,
+        &changes,
+        diagnostics,
+    );
+    let diagnostics = published.warnings.clone();
     (Some(Arc::new(published)), diagnostics)
 }
 
@@ -647,8 +653,9 @@ fn from_cache(
 }
 
 /// Renders every surface of one valid brand, its changelog listing
-/// `changes`. Returns what a surface had to leave out as warnings, placed
-/// in the files they come from.
+/// `changes`. Its warnings are `diagnostics` (validation's) followed by
+/// what a surface had to leave out, placed in the files they come from.
+#[allow(clippy::too_many_arguments)]
 pub fn render_brand(
     brand: Brand,
     ctx: &Context,
@@ -657,7 +664,8 @@ pub fn render_brand(
     today: NaiveDate,
     effort: Effort,
     changes: &SemanticChanges,
-) -> (Published, Vec<Diagnostic>) {
+    mut diagnostics: Vec<Diagnostic>,
+) -> Published {
     let resource =
         |media: &str, body: Bytes| Resource::with_effort(media, body, policy_of(ctx), effort);
     let s = brand.slug.clone();
@@ -724,7 +732,7 @@ pub fn render_brand(
         }
         add(format!("/brand/{key}/assets/{path}"), r);
     }
-    let warnings = left_out_warnings(&s, &figma.skipped, files);
+    diagnostics.extend(left_out_warnings(&s, &figma.skipped, files));
     // The body served, not a copy (ten kilobytes a brand).
     let spec_md = resources
         .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
@@ -737,22 +745,19 @@ pub fn render_brand(
         prompts: brand.doc.prompt_kit.prompts.clone(),
     });
     let listing = Listing::of(&brand, ctx);
-    (
-        Published {
-            bytes: bytes_of(&resources),
-            headline: render::Headline::of(&brand),
-            comparable: comparable(files, today, ctx, &brand.version.to_string(), input),
-            input,
-            key,
-            resources: Arc::new(resources),
-            listing,
-            demo,
-            compressed: effort != Effort::None,
-            from_cache: false,
-            warnings: Arc::new(warnings.clone()),
-        },
-        warnings,
-    )
+    Published {
+        bytes: bytes_of(&resources),
+        headline: render::Headline::of(&brand),
+        comparable: comparable(files, today, ctx, &brand.version.to_string(), input),
+        input,
+        key,
+        resources: Arc::new(resources),
+        listing,
+        demo,
+        compressed: effort != Effort::None,
+        from_cache: false,
+        warnings: Arc::new(diagnostics),
+    }
 }
 
 /// What the compare endpoint and a stale brand's page need of a render. The
