@@ -195,9 +195,15 @@ fn intern(key: [u8; 16], body: &[u8]) -> Bytes {
 /// The one shared copy of `body`, whose SHA-256 is `digest`: what a
 /// resource with the same bytes holds too.
 pub fn shared(body: &[u8], digest: &[u8; 32]) -> Bytes {
+    intern(key_of(digest), body)
+}
+
+/// The key a body is held under: the first 128 bits of its SHA-256 (what
+/// its ETag names).
+fn key_of(digest: &[u8; 32]) -> [u8; 16] {
     let mut key = [0u8; 16];
     key.copy_from_slice(&digest[..16]);
-    intern(key, body)
+    key
 }
 
 /// The hash an ETag made by [`etag_of`] names.
@@ -220,24 +226,17 @@ impl Encoded {
     /// held once however many resources hold the same bytes.
     pub fn new(body: &[u8], suffix: &str) -> Encoded {
         let digest: [u8; 32] = Sha256::digest(body).into();
-        let etag = etag_of(&digest, suffix);
-        let mut key = [0u8; 16];
-        key.copy_from_slice(&digest[..16]);
         Encoded {
-            etag,
+            etag: etag_of(&digest, suffix),
             length: HeaderValue::from(body.len()),
-            body: intern(key, body),
+            body: shared(body, &digest),
         }
     }
 
     /// `body` with the ETag it was given when it was made (read back from
     /// the render cache, whose checksum vouches for both), held once.
     pub fn with_etag(body: &[u8], etag: HeaderValue) -> Encoded {
-        let key = key_of_etag(&etag).unwrap_or_else(|| {
-            let mut key = [0u8; 16];
-            key.copy_from_slice(&Sha256::digest(body)[..16]);
-            key
-        });
+        let key = key_of_etag(&etag).unwrap_or_else(|| key_of(&Sha256::digest(body).into()));
         Encoded {
             etag,
             length: HeaderValue::from(body.len()),
