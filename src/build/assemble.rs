@@ -146,10 +146,15 @@ struct Shown {
 impl Shown {
     fn of(s: &BrandState, catalog: &Catalog) -> Shown {
         let mut releases = 0;
+        // Skipped without releases at all: `releases_of` formats a prefix.
         if !catalog.pinned.is_empty() {
             let mut h = std::collections::hash_map::DefaultHasher::new();
+            let mut any = false;
             for (key, p) in catalog.releases_of(&s.slug) {
                 (key, p.published.is_some(), &p.diagnostics).hash(&mut h);
+                any = true;
+            }
+            if any {
                 releases = h.finish() | 1;
             }
         }
