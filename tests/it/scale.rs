@@ -322,3 +322,55 @@ fn a_brands_diagnostics_are_held_once_by_its_state_and_its_render() {
     }
     assert!(with_warnings > 0, "the example brands have warnings");
 }
+
+#[test]
+fn status_and_metrics_report_the_bytes_each_brand_holds() {
+    let ws = workspace();
+    let app = spawn_app(&ws.root);
+    // Taken together once the first build's codings are in (the figures
+    // grow when they arrive).
+    let agreed = |a: &TestApp| {
+        let status = a.get("/status").json();
+        let metrics = a.get("/metrics").text();
+        let brands = status["brands"].as_array().unwrap().clone();
+        let per_brand: Vec<(String, u64)> = brands
+            .iter()
+            .map(|b| {
+                let slug = b["slug"].as_str().unwrap().to_string();
+                (slug, b["bytes"].as_u64().unwrap())
+            })
+            .collect();
+        let exported = |slug: &str| {
+            metrics
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("marque_brand_bytes{{brand=\"{slug}\"}} ")))
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        let same = per_brand
+            .iter()
+            .all(|(slug, bytes)| exported(slug) == Some(*bytes));
+        let total = status["snapshotBytes"].as_u64().unwrap();
+        let snapshot_metric = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("marque_snapshot_bytes "))
+            .and_then(|v| v.parse::<u64>().ok());
+        (same && snapshot_metric == Some(total)).then_some((per_brand, total))
+    };
+    let mut seen = None;
+    app.wait_until(
+        |a| {
+            seen = agreed(a);
+            seen.is_some()
+        },
+        "/status and /metrics report the same bytes",
+    );
+    let (per_brand, total) = seen.unwrap();
+    assert_eq!(per_brand.len(), 2, "{per_brand:?}");
+    for (slug, bytes) in &per_brand {
+        // Every surface in identity at least: tens of kilobytes.
+        assert!(*bytes > 20_000, "{slug} holds {bytes} bytes");
+    }
+    let brands: u64 = per_brand.iter().map(|(_, b)| b).sum();
+    // The snapshot holds the brands and the documents about them.
+    assert!(total > brands, "snapshot {total} bytes, brands {brands}");
+}
