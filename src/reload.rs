@@ -263,11 +263,18 @@ impl Reloader {
     /// the change is served first, and the next call goes on from there.
     pub fn finish(&mut self) {
         use rayon::prelude::*;
+        // Current brands first, then released versions (keys `slug@version`).
         let pending: Vec<(String, Arc<crate::build::Published>)> = self
             .catalog
             .brands
             .iter()
             .filter_map(|(slug, s)| Some((slug.clone(), s.published.clone()?)))
+            .chain(
+                self.catalog
+                    .pinned
+                    .iter()
+                    .filter_map(|(key, s)| Some((key.clone(), s.published.clone()?))),
+            )
             .filter(|(_, p)| !p.compressed)
             .collect();
         let batch = 4 * rayon::current_num_threads();
@@ -280,8 +287,10 @@ impl Reloader {
                 .par_iter()
                 .map(|(slug, p)| (slug.clone(), Arc::new(p.compress())))
                 .collect();
-            for (slug, p) in done {
-                if let Some(s) = self.catalog.brands.get_mut(&slug) {
+            for (key, p) in done {
+                if let Some(s) = self.catalog.brands.get_mut(&key) {
+                    s.published = Some(p);
+                } else if let Some(s) = self.catalog.pinned.get_mut(&key) {
                     s.published = Some(p);
                 }
             }

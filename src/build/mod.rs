@@ -173,6 +173,14 @@ impl Catalog {
         self.brands.values().filter_map(|s| s.published.as_ref())
     }
 
+    /// True when every render served, current or released, has its codings:
+    /// what a ready server serves (see `Reloader::finish`).
+    pub fn is_compressed(&self) -> bool {
+        self.published()
+            .chain(self.pinned.values().filter_map(|p| p.published.as_ref()))
+            .all(|p| p.compressed)
+    }
+
     /// Every diagnostic, source problems first, then each brand's (with a
     /// warning for each of its releases that is not served).
     pub fn diagnostics(&self) -> Vec<Diagnostic> {

@@ -43,7 +43,6 @@ pub fn serve_args(content: &Path) -> ServeArgs {
         content: content.to_path_buf(),
         listen: "127.0.0.1:0".parse().unwrap(),
         public_url: None,
-        compress_before_ready: true,
         ..ServeArgs::default()
     }
 }
@@ -162,6 +161,22 @@ impl TestApp {
         while Instant::now() < deadline {
             if cond(self) {
                 return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("timed out waiting until {what}");
+    }
+
+    /// Polls `found` until it gives a value, failing after 20 s.
+    pub fn wait_until_some<T>(
+        &self,
+        mut found: impl FnMut(&TestApp) -> Option<T>,
+        what: &str,
+    ) -> T {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Some(v) = found(self) {
+                return v;
             }
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -211,33 +211,37 @@ fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
 }
 
 #[test]
-fn a_first_build_is_served_before_it_is_compressed_and_compressed_soon_after() {
+fn a_first_build_is_served_at_once_and_ready_only_with_every_coding() {
     let ws = workspace();
-    let mut args = serve_args(&ws.root);
-    args.compress_before_ready = false;
-    let app = spawn_with(args);
-    // Whatever a client gets meanwhile is a whole, correct body.
-    let identity = app.get("/brand/northwind/spec.json").body;
-    app.wait_until(
+    many_brands(&ws.root, 200);
+    let app = spawn_with_readiness(serve_args(&ws.root), false);
+    // Before ready, whatever a client gets is a whole, correct body.
+    let identity = app.wait_until_some(
         |a| {
-            let res = a.get_with("/brand/northwind/spec.json", &[("Accept-Encoding", "br")]);
-            assert_eq!(res.status, 200);
-            match res.header("content-encoding") {
-                Some("br") => {
-                    assert_eq!(unbrotli(&res.body), identity);
-                    true
-                }
-                _ => {
-                    assert_eq!(res.body, identity);
-                    false
-                }
-            }
+            let res = a.get("/brand/brand-100/spec.json");
+            (res.status == 200).then_some(res.body)
         },
-        "spec.json gets its brotli coding",
+        "the first build is served",
     );
-    let gz = app.get_with("/brand/northwind/spec.json", &[("Accept-Encoding", "gzip")]);
-    assert_eq!(gz.header("content-encoding"), Some("gzip"));
-    assert_eq!(gunzip(&gz.body), identity);
+    app.wait_until(|a| a.get("/readyz").status == 200, "marque becomes ready");
+    // Once /readyz says so, every brand, current and released, has both
+    // codings: what a load balancer sends is served at full quality.
+    for slug in ["brand-01", "brand-100", "brand-199", "northwind"] {
+        let path = format!("/brand/{slug}/spec.json");
+        let br = app.get_with(&path, &[("Accept-Encoding", "br")]);
+        assert_eq!(br.header("content-encoding"), Some("br"), "{path}");
+        let gz = app.get_with(&path, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
+        if slug == "brand-100" {
+            assert_eq!(unbrotli(&br.body), identity);
+            assert_eq!(gunzip(&gz.body), identity);
+        }
+    }
+    for path in ["/", "/brands.json", "/llms.txt"] {
+        let gz = app.get_with(path, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
+    }
+    assert_eq!(app.get("/status").json()["ready"], true);
 }
 
 #[test]
