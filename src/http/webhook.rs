@@ -69,6 +69,53 @@ pub fn verify(secret: &str, headers: &HeaderMap, body: &[u8]) -> bool {
     false
 }
 
+/// How long a signed delivery waits for a read slot before 503: deliveries
+/// queue in arrival order, so a genuine one waits behind a flood of bogus
+/// ones for a moment instead of being refused.
+const SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// What the headers say a delivery is, judged before any body is read.
+#[derive(Debug, PartialEq, Eq)]
+enum Claim {
+    /// A GitLab token: decided from the header alone.
+    Token(bool),
+    /// A well-formed HMAC signature: decided once the body is read.
+    Signed,
+    /// No signature, or one that no body could match.
+    Refused,
+}
+
+/// The cheapest checks first: a GitLab token is compared at once, and a
+/// signature header that is not 64 hex digits (after `sha256=` for
+/// GitHub) is refused at once. Only a well-formed signature makes marque
+/// read and hash a body.
+fn claim(secret: &str, headers: &HeaderMap) -> Claim {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    };
+    let well_formed = |hex: &str| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(sig) = header("x-hub-signature-256") {
+        return match sig.strip_prefix("sha256=") {
+            Some(hex) if well_formed(hex) => Claim::Signed,
+            _ => Claim::Refused,
+        };
+    }
+    if let Some(sig) = header("x-gitea-signature").or_else(|| header("x-forgejo-signature")) {
+        return if well_formed(sig) {
+            Claim::Signed
+        } else {
+            Claim::Refused
+        };
+    }
+    if let Some(token) = header("x-gitlab-token") {
+        return Claim::Token(constant_time_eq(token.as_bytes(), secret.as_bytes()));
+    }
+    Claim::Refused
+}
+
 pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     let (Some(secret), Some(trigger)) = (app.webhook_secret.as_deref(), app.git_trigger.as_ref())
     else {
@@ -77,24 +124,29 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
         )
         .into_response();
     };
-    // Refuse what cannot be a valid delivery before reading anything.
-    if !has_signature(&headers) {
-        return unauthorized();
-    }
-    let Ok(_slot) = app.webhook_reads.clone().try_acquire_owned() else {
-        return Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many webhook deliveries are being read; try again shortly",
-        )
-        .header(axum::http::header::RETRY_AFTER, "1")
-        .into_response();
-    };
-    let bytes = match super::body::read(&headers, body, MAX_BODY).await {
-        Ok(b) => b,
-        Err(e) => return super::demo::read_problem(e, MAX_BODY).into_response(),
-    };
-    if !verify(secret, &headers, &bytes) {
-        return unauthorized();
+    match claim(secret, &headers) {
+        Claim::Refused | Claim::Token(false) => return unauthorized(),
+        // The token is the whole proof; the payload is only a hint, and
+        // marque never reads it.
+        Claim::Token(true) => {}
+        Claim::Signed => {
+            let slot = tokio::time::timeout(SLOT_WAIT, app.webhook_reads.clone().acquire_owned());
+            let Ok(Ok(_slot)) = slot.await else {
+                return Problem::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too many webhook deliveries are being read; try again shortly",
+                )
+                .header(axum::http::header::RETRY_AFTER, "1")
+                .into_response();
+            };
+            let bytes = match super::body::read(&headers, body, MAX_BODY).await {
+                Ok(b) => b,
+                Err(e) => return super::demo::read_problem(e, MAX_BODY).into_response(),
+            };
+            if !verify(secret, &headers, &bytes) {
+                return unauthorized();
+            }
+        }
     }
     let _ = trigger.send(());
     if let (Some(fleet), Some(channel)) = (&app.demo.fleet, &app.fetch_channel) {
@@ -107,18 +159,6 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
     );
     super::surface::common_headers(res.headers_mut());
     res
-}
-
-/// True when the request carries any of the signature headers `verify` reads.
-fn has_signature(headers: &HeaderMap) -> bool {
-    [
-        "x-hub-signature-256",
-        "x-gitea-signature",
-        "x-forgejo-signature",
-        "x-gitlab-token",
-    ]
-    .iter()
-    .any(|h| headers.contains_key(*h))
 }
 
 fn unauthorized() -> Response {
@@ -199,5 +239,23 @@ mod tests {
             &headers(&[("x-gitea-signature", "zz")]),
             b"x"
         ));
+    }
+
+    #[test]
+    fn what_no_body_could_match_is_refused_before_any_body_is_read() {
+        let secret = "It's a Secret to Everybody";
+        let hex = "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
+        let sig = format!("sha256={hex}");
+        let of = |pairs: &[(&'static str, &str)]| claim(secret, &headers(pairs));
+        assert_eq!(of(&[("x-hub-signature-256", &sig)]), Claim::Signed);
+        assert_eq!(of(&[("x-gitea-signature", hex)]), Claim::Signed);
+        assert_eq!(of(&[("x-forgejo-signature", hex)]), Claim::Signed);
+        for bad in ["sha256=zz", "sha256=00", hex, "sha1=abc", ""] {
+            assert_eq!(of(&[("x-hub-signature-256", bad)]), Claim::Refused, "{bad}");
+        }
+        assert_eq!(of(&[("x-gitea-signature", "ab")]), Claim::Refused);
+        assert_eq!(of(&[("x-gitlab-token", secret)]), Claim::Token(true));
+        assert_eq!(of(&[("x-gitlab-token", "nope")]), Claim::Token(false));
+        assert_eq!(of(&[]), Claim::Refused);
     }
 }

@@ -571,7 +571,7 @@ fn webhook_bodies_are_bounded_before_they_are_read() {
     let mut s = std::net::TcpStream::connect(app.addr).unwrap();
     use std::io::{Read, Write};
     s.write_all(
-        b"POST /hooks/git HTTP/1.1\r\nHost: x\r\nX-Hub-Signature-256: sha256=00\r\nContent-Length: 2000000\r\n\r\n",
+        format!("POST /hooks/git HTTP/1.1\r\nHost: x\r\nX-Hub-Signature-256: sha256={}\r\nContent-Length: 2000000\r\n\r\n", "0".repeat(64)).as_bytes(),
     )
     .unwrap();
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
@@ -584,14 +584,29 @@ fn webhook_bodies_are_bounded_before_they_are_read() {
     );
     // Without any signature header, nothing is read: 401 at once, even for a
     // body that never arrives.
-    let mut s = std::net::TcpStream::connect(app.addr).unwrap();
-    s.write_all(b"POST /hooks/git HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\nxx")
+    // Nor for a signature no body could match, or a wrong GitLab token
+    // (which needs no body at all).
+    for signature in [
+        "",
+        "X-Hub-Signature-256: sha256=zz\r\n",
+        "X-Gitea-Signature: ab\r\n",
+        "X-Gitlab-Token: nope\r\n",
+    ] {
+        let mut s = std::net::TcpStream::connect(app.addr).unwrap();
+        s.write_all(
+            format!("POST /hooks/git HTTP/1.1\r\nHost: x\r\n{signature}Content-Length: 1048576\r\n\r\nxx")
+                .as_bytes(),
+        )
         .unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    let started = Instant::now();
-    let n = s.read(&mut buf).unwrap();
-    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 401"));
-    assert!(started.elapsed() < Duration::from_secs(2));
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let started = Instant::now();
+        let n = s.read(&mut buf).unwrap();
+        assert!(
+            String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 401"),
+            "{signature:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(2), "{signature:?}");
+    }
 }
 
 /// Replaces the values of `keys`, wherever they appear, with a placeholder.
