@@ -12,52 +12,114 @@ use super::problem::Problem;
 use super::surface::{accepts, respond};
 use super::AppState;
 use crate::render::diff::{render_json, render_md, Side};
+use crate::render::escape::quoted;
 use crate::snapshot::{CachePolicy, Comparable, Effort, Resource};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// Comparisons computed at once; the others wait their turn.
 const CONCURRENT: usize = 2;
-/// Answers kept; when full, the memo starts afresh.
-const KEPT: usize = 512;
+/// Bytes of answers kept (every coding, and the key), by default. A sweep
+/// of distinct pairs evicts the least recently used answers, never the
+/// hot ones all at once.
+pub const MEMO_BYTES: usize = 32 * 1024 * 1024;
+/// What a kept answer costs beyond its bodies: its key, the map entries.
+const ENTRY_OVERHEAD: usize = 256;
 
-/// The inputs of both sides and the format: what decides an answer.
-type Key = ([u8; 32], [u8; 32], Format);
+/// What decides an answer: each side as the caller spelled it (the answer
+/// names it so), the inputs of both sides, and the format.
+type Key = (String, String, [u8; 32], [u8; 32], Format);
 
-/// The answers computed so far.
+/// The answers computed so far, least recently used evicted first once
+/// they hold more than their budget of bytes.
 pub struct Memo {
-    answers: Mutex<HashMap<Key, Arc<Resource>>>,
+    kept: Mutex<Kept>,
     running: tokio::sync::Semaphore,
+    budget: usize,
+}
+
+#[derive(Default)]
+struct Kept {
+    answers: HashMap<Key, (Arc<Resource>, u64)>,
+    /// Keys by the tick of their last use: the first is evicted first.
+    order: BTreeMap<u64, Key>,
+    bytes: usize,
+    tick: u64,
 }
 
 impl Default for Memo {
     fn default() -> Memo {
-        Memo {
-            answers: Mutex::default(),
-            running: tokio::sync::Semaphore::new(CONCURRENT),
-        }
+        Memo::with_budget(MEMO_BYTES)
     }
 }
 
 impl Memo {
+    /// A memo that keeps at most `budget` bytes of answers.
+    pub fn with_budget(budget: usize) -> Memo {
+        Memo {
+            kept: Mutex::default(),
+            running: tokio::sync::Semaphore::new(CONCURRENT),
+            budget,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn get(&self, key: &Key) -> Option<Arc<Resource>> {
-        self.answers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(key)
-            .cloned()
+        let mut kept = self.lock();
+        kept.tick += 1;
+        let tick = kept.tick;
+        let (answer, last) = kept.answers.get_mut(key)?;
+        let (answer, before) = (answer.clone(), std::mem::replace(last, tick));
+        if let Some(k) = kept.order.remove(&before) {
+            kept.order.insert(tick, k);
+        }
+        Some(answer)
     }
 
     fn keep(&self, key: Key, answer: Arc<Resource>) {
-        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
-        if answers.len() >= KEPT {
-            answers.clear();
+        let cost = cost_of(&key, &answer);
+        if cost > self.budget {
+            return;
         }
-        answers.insert(key, answer);
+        let mut kept = self.lock();
+        kept.tick += 1;
+        let tick = kept.tick;
+        if let Some((old, last)) = kept.answers.insert(key.clone(), (answer, tick)) {
+            kept.order.remove(&last);
+            kept.bytes -= cost_of(&key, &old);
+        }
+        kept.order.insert(tick, key);
+        kept.bytes += cost;
+        while kept.bytes > self.budget {
+            let Some((_, oldest)) = kept.order.pop_first() else {
+                break;
+            };
+            if let Some((old, _)) = kept.answers.remove(&oldest) {
+                kept.bytes -= cost_of(&oldest, &old);
+            }
+        }
     }
+
+    /// Bytes of the answers kept, and how many (for /metrics).
+    pub fn held(&self) -> (usize, usize) {
+        let kept = self.lock();
+        (kept.bytes, kept.answers.len())
+    }
+
+    /// The most bytes the memo keeps.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+}
+
+fn cost_of(key: &Key, answer: &Resource) -> usize {
+    answer.memory() + key.0.len() + key.1.len() + ENTRY_OVERHEAD
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,7 +140,9 @@ pub fn is_compare(path: &str) -> bool {
 /// (`1.0.0-rc.md` is a version).
 fn parse_range(range: &str) -> Option<(&str, &str, Option<Format>)> {
     let (a, b) = range.split_once("...")?;
-    let is_ref = |s: &str| s == "current" || semver::Version::parse(s).is_ok();
+    let is_ref = |s: &str| {
+        s == "current" || semver::Version::parse(s.strip_prefix('v').unwrap_or(s)).is_ok()
+    };
     let suffixed = [(".json", Format::Json), (".md", Format::Markdown)]
         .into_iter()
         .find_map(|(suffix, f)| Some((b.strip_suffix(suffix)?, f)))
@@ -99,7 +163,8 @@ pub async fn handle(
 ) -> Response {
     let Some((a, b, suffix)) = parse_range(&range) else {
         return Problem::not_found(format!(
-            "/brand/{slug}/compare/{range} names no comparison: write /brand/{slug}/compare/<a>...<b>, each side a released version or `current`, optionally ending in .md or .json"
+            "/brand/{slug}/compare/{} names no comparison: write /brand/{slug}/compare/<a>...<b>, each side a released version or `current`, optionally ending in .md or .json",
+            quoted(&range)
         ))
         .into_response();
     };
@@ -118,7 +183,13 @@ pub async fn handle(
             Format::Json
         },
     );
-    let key = (from.1.input, to.1.input, format);
+    let key = (
+        from.0.reference.clone(),
+        to.0.reference.clone(),
+        from.1.input,
+        to.1.input,
+        format,
+    );
     let answer = match app.compare.get(&key) {
         Some(answer) => answer,
         None => {
@@ -135,7 +206,7 @@ pub async fn handle(
                     answer
                 }
                 _ => {
-                    tracing::error!(%slug, %range, "a comparison failed");
+                    tracing::error!(%slug, range = %quoted(&range), "a comparison failed");
                     return Problem::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
                         "the comparison failed",
@@ -167,7 +238,8 @@ fn side(
             Ok(v) => format!("{slug}@{v}"),
             Err(_) => {
                 return Err(Box::new(Problem::not_found(format!(
-                    "`{reference}` is neither a version nor `current`"
+                    "`{}` is neither a version nor `current`",
+                    quoted(reference)
                 ))))
             }
         },
@@ -182,7 +254,7 @@ fn side(
         released.sort_by(|a, b| a.cmp_precedence(b));
         let released: Vec<String> = released.iter().map(ToString::to_string).collect();
         return Err(Box::new(
-            Problem::not_found(format!("{slug} has no release {reference}"))
+            Problem::not_found(format!("{slug} has no release {}", quoted(reference)))
                 .with("releases", released),
         ));
     };
@@ -242,6 +314,15 @@ mod tests {
             parse_range("1.0.0...2.0.0-rc.md"),
             Some(("1.0.0", "2.0.0-rc.md", None))
         );
+        // A `v` before a version is allowed on either side, suffix or not.
+        assert_eq!(
+            parse_range("v3.1.0...v3.2.0.md"),
+            Some(("v3.1.0", "v3.2.0", Some(Format::Markdown)))
+        );
+        assert_eq!(
+            parse_range("v3.1.0...current.json"),
+            Some(("v3.1.0", "current", Some(Format::Json)))
+        );
         assert_eq!(parse_range("1.0.0..2.0.0"), None);
         assert_eq!(parse_range("...2.0.0"), None);
     }
@@ -252,5 +333,51 @@ mod tests {
         assert!(!is_compare("/brand/acme/assets/compare/x.svg"));
         assert!(!is_compare("/brand/acme/spec.json"));
         assert!(!is_compare("/compare/acme"));
+    }
+
+    fn answer(bytes: usize) -> Arc<Resource> {
+        Arc::new(Resource::with_effort(
+            "application/json",
+            vec![b'x'; bytes],
+            CachePolicy::NoStore,
+            Effort::None,
+        ))
+    }
+
+    fn key(n: u8) -> Key {
+        (
+            n.to_string(),
+            "current".into(),
+            [n; 32],
+            [0; 32],
+            Format::Json,
+        )
+    }
+
+    #[test]
+    fn the_memo_stays_within_its_bytes_and_evicts_the_least_recently_used() {
+        let memo = Memo::with_budget(10 * 1024);
+        for n in 0..4 {
+            memo.keep(key(n), answer(2000));
+        }
+        assert_eq!(memo.held().1, 4);
+        // Key 0 is asked for all along: a sweep of new answers evicts the
+        // others, never it.
+        for n in 4..12 {
+            assert!(memo.get(&key(0)).is_some());
+            memo.keep(key(n), answer(2000));
+            assert!(memo.held().0 <= memo.budget(), "{:?}", memo.held());
+        }
+        assert!(memo.get(&key(0)).is_some(), "the hot answer survives");
+        assert!(memo.get(&key(1)).is_none(), "the coldest went first");
+        assert!(memo.get(&key(11)).is_some());
+        // An answer larger than the whole budget is not kept, and evicts nothing.
+        let before = memo.held();
+        memo.keep(key(99), answer(20 * 1024));
+        assert!(memo.get(&key(99)).is_none());
+        assert_eq!(memo.held(), before);
+        // Keeping a key again replaces it, counted once.
+        memo.keep(key(11), answer(100));
+        assert!(memo.held().0 < before.0);
     }
 }

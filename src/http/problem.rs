@@ -6,7 +6,6 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{Map, Value};
-
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
     #[serde(rename = "type")]

@@ -14,6 +14,7 @@
 use super::body::ResBody;
 use super::problem::Problem;
 use super::AppState;
+use crate::render::escape::quoted;
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 
@@ -55,7 +56,7 @@ pub fn answer(
             "/readyz" => problem(
                 Problem::new(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    "the first snapshot has not been built yet",
+                    "not ready: the first snapshot is being built or compressed",
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
@@ -90,7 +91,7 @@ fn live_status(r: &Resource, app: &AppState) -> Resource {
         .rposition(|&b| b == b'}')
         .unwrap_or(built.len());
     let demo = &app.demo;
-    let (shared, local) = demo.fleet.as_ref().map_or((0, 0), |f| f.decisions());
+    let (shared, local) = demo.decided.counts();
     let mut body = Vec::with_capacity(built.len() + 160);
     body.extend_from_slice(built[..end].trim_ascii_end());
     body.extend_from_slice(
@@ -162,8 +163,9 @@ fn preflight() -> Response<ResBody> {
 
 /// The quality a client gives a coding, known by any of `names`, in
 /// `Accept-Encoding` (RFC 9110 §12.5.3): an entry that names it wins over
-/// `*`, and `q=0` means "not acceptable".
-fn quality(headers: &HeaderMap, names: &[&str]) -> f32 {
+/// `*`, and `q=0` means "not acceptable". The second value is true when
+/// the client named the coding, false when only `*` accepts it.
+fn quality(headers: &HeaderMap, names: &[&str]) -> (f32, bool) {
     let mut star = None;
     let mut named: Option<f32> = None;
     let items = headers
@@ -184,14 +186,24 @@ fn quality(headers: &HeaderMap, names: &[&str]) -> f32 {
             star = Some(q);
         }
     }
-    named.or(star).unwrap_or(0.0)
+    match named {
+        Some(q) => (q, true),
+        None => (star.unwrap_or(0.0), false),
+    }
 }
 
-/// Which coding to send: brotli, then gzip, then identity, as the client accepts.
+/// Which coding to send: brotli when the client names it, then gzip, then
+/// identity, as the client accepts. `*` alone never gets brotli while gzip
+/// is acceptable: a client that says "anything" may not know brotli
+/// (Python's requests, for one, cannot decode it), and every HTTP client
+/// decodes gzip.
 fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> (&'r Encoded, Option<&'static str>) {
+    let (br, br_named) = quality(headers, &["br"]);
+    let (gzip, _) = quality(headers, &["gzip", "x-gzip"]);
     match (&r.br, &r.gzip) {
-        (Some(br), _) if quality(headers, &["br"]) > 0.0 => (br, Some("br")),
-        (_, Some(gz)) if quality(headers, &["gzip", "x-gzip"]) > 0.0 => (gz, Some("gzip")),
+        (Some(b), _) if br > 0.0 && br_named => (b, Some("br")),
+        (_, Some(gz)) if gzip > 0.0 => (gz, Some("gzip")),
+        (Some(b), _) if br > 0.0 => (b, Some("br")),
         _ => (&r.identity, None),
     }
 }
@@ -312,11 +324,13 @@ pub fn not_found(path: &str) -> Problem {
         .strip_prefix("/brand/")
         .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
     {
-        Some((slug, "")) => format!("no brand named \"{slug}\" is published here"),
-        Some((slug, surface)) => {
-            format!("brand \"{slug}\" has no surface \"{surface}\" (or the brand is not published)")
-        }
-        None => format!("nothing is published at {path}"),
+        Some((slug, "")) => format!("no brand named \"{}\" is published here", quoted(slug)),
+        Some((slug, surface)) => format!(
+            "brand \"{}\" has no surface \"{}\" (or the brand is not published)",
+            quoted(slug),
+            quoted(surface)
+        ),
+        None => format!("nothing is published at {}", quoted(path)),
     };
     Problem::not_found(detail)
 }
@@ -334,13 +348,34 @@ mod tests {
     #[test]
     fn q0_refuses_a_coding_even_when_star_allows_others() {
         let h = accept("br;q=0, gzip;q=0, *;q=1");
-        assert_eq!(quality(&h, &["gzip", "x-gzip"]), 0.0);
-        assert_eq!(quality(&h, &["br"]), 0.0);
-        assert_eq!(quality(&h, &["zstd"]), 1.0);
-        assert_eq!(quality(&accept("gzip, deflate"), &["gzip", "x-gzip"]), 1.0);
-        assert_eq!(quality(&accept("x-gzip"), &["gzip", "x-gzip"]), 1.0);
-        assert_eq!(quality(&accept("*"), &["br"]), 1.0);
-        assert_eq!(quality(&accept("identity"), &["gzip"]), 0.0);
+        assert_eq!(quality(&h, &["gzip", "x-gzip"]), (0.0, true));
+        assert_eq!(quality(&h, &["br"]), (0.0, true));
+        assert_eq!(quality(&h, &["zstd"]), (1.0, false));
+        assert_eq!(
+            quality(&accept("gzip, deflate"), &["gzip", "x-gzip"]),
+            (1.0, true)
+        );
+        assert_eq!(quality(&accept("x-gzip"), &["gzip", "x-gzip"]), (1.0, true));
+        assert_eq!(quality(&accept("*"), &["br"]), (1.0, false));
+        assert_eq!(quality(&accept("identity"), &["gzip"]), (0.0, false));
+    }
+
+    #[test]
+    fn a_star_gets_gzip_and_only_a_client_that_names_brotli_gets_it() {
+        let r = Resource::with_effort(
+            "text/plain",
+            "hello ".repeat(500),
+            crate::snapshot::CachePolicy::NoStore,
+            crate::snapshot::Effort::Best,
+        );
+        assert!(r.br.is_some() && r.gzip.is_some());
+        let coding = |v: &str| choose(&r, &accept(v)).1;
+        assert_eq!(coding("*"), Some("gzip"));
+        assert_eq!(coding("gzip, *"), Some("gzip"));
+        assert_eq!(coding("br"), Some("br"));
+        assert_eq!(coding("gzip, br"), Some("br"));
+        assert_eq!(coding("*, gzip;q=0"), Some("br"), "brotli is what is left");
+        assert_eq!(coding("identity"), None);
     }
 
     #[test]
