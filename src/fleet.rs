@@ -26,6 +26,9 @@ pub const DEADLINE: Duration = Duration::from_millis(50);
 /// How often Redis is tried again while it is down.
 pub const RETRY: Duration = Duration::from_secs(1);
 
+/// How often the connection is checked (PING) while Redis answers.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
 /// GCRA (the generic cell rate algorithm, as governor implements it) on
 /// Redis's clock, so replicas' clocks do not matter. KEYS[1]: the client's
 /// key; ARGV: emission interval and burst tolerance in microseconds.
@@ -63,9 +66,6 @@ pub struct Fleet {
     /// When Redis may be tried again (micros since `epoch`), while it is down.
     retry_at: AtomicU64,
     epoch: Instant,
-    /// Requests decided by Redis and by the local limiter.
-    decided_shared: AtomicU64,
-    decided_local: AtomicU64,
 }
 
 impl Fleet {
@@ -91,35 +91,71 @@ impl Fleet {
             warned: AtomicBool::new(false),
             retry_at: AtomicU64::new(0),
             epoch: Instant::now(),
-            decided_shared: AtomicU64::new(0),
-            decided_local: AtomicU64::new(0),
         }))
     }
 
-    /// Connects in the background until Redis answers; the connection then
-    /// reconnects by itself after an outage.
-    pub fn spawn_connector(self: &Arc<Self>, stopping: watch::Receiver<bool>) {
+    /// A new connection to Redis, within a second.
+    async fn connect(&self) -> Result<ConnectionManager, String> {
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(1)))
+            .set_response_timeout(Some(DEADLINE))
+            .set_max_delay(RETRY);
+        let connecting = self.client.get_connection_manager_with_config(config);
+        match tokio::time::timeout(Duration::from_secs(2), connecting).await {
+            Ok(Ok(conn)) => Ok(conn),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err("no connection within 2 s".into()),
+        }
+    }
+
+    /// Replaces the connection with a new one, or says why it cannot.
+    async fn reconnect(&self) -> Result<ConnectionManager, String> {
+        let conn = self.connect().await?;
+        self.conn.store(Some(Arc::new(conn.clone())));
+        Ok(conn)
+    }
+
+    /// True when Redis answers a PING on the current connection in time.
+    async fn ping(&self) -> Result<(), String> {
+        let Some(conn) = self.conn.load_full() else {
+            return Err("not connected".into());
+        };
+        let mut conn = (*conn).clone();
+        let cmd = redis::cmd("PING");
+        let ping = cmd.query_async::<String>(&mut conn);
+        match tokio::time::timeout(DEADLINE * 4, ping).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!(
+                "no answer within {} ms",
+                (DEADLINE * 4).as_millis()
+            )),
+        }
+    }
+
+    /// Connects in the background until Redis answers, then checks the
+    /// connection every [`HEARTBEAT`]: a connection that stopped answering
+    /// (Redis restarted, a network cut) is replaced by a new one as soon
+    /// as Redis takes it, so the shared limit and fan-out come back within
+    /// about a second of Redis, and no notice is sent on a dead connection.
+    pub fn spawn_connector(self: &Arc<Self>, mut stopping: watch::Receiver<bool>) {
         let fleet = Arc::downgrade(self);
         tokio::spawn(async move {
             loop {
                 let Some(f) = fleet.upgrade() else { return };
-                let config = ConnectionManagerConfig::new()
-                    .set_connection_timeout(Some(Duration::from_secs(1)))
-                    .set_response_timeout(Some(DEADLINE))
-                    .set_max_delay(RETRY);
-                match f.client.get_connection_manager_with_config(config).await {
-                    Ok(conn) => {
-                        f.conn.store(Some(Arc::new(conn)));
-                        f.mark_up();
-                        return;
-                    }
-                    Err(e) => f.mark_down(&e.to_string()),
+                let healthy = match f.ping().await {
+                    Ok(()) => Ok(()),
+                    Err(_) => f.reconnect().await.map(drop),
+                };
+                match healthy {
+                    Ok(()) => f.mark_up(),
+                    Err(e) => f.mark_down(&e),
                 }
                 drop(f);
-                if *stopping.borrow() {
-                    return;
+                tokio::select! {
+                    _ = tokio::time::sleep(HEARTBEAT) => {}
+                    _ = stopping.wait_for(|s| *s) => return,
                 }
-                tokio::time::sleep(RETRY).await;
             }
         });
     }
@@ -129,26 +165,10 @@ impl Fleet {
         self.shared.load(Ordering::Relaxed)
     }
 
-    /// Demo requests decided so far: by Redis, and by this replica alone.
-    pub fn decisions(&self) -> (u64, u64) {
-        (
-            self.decided_shared.load(Ordering::Relaxed),
-            self.decided_local.load(Ordering::Relaxed),
-        )
-    }
-
-    /// Counts one demo request from `ip` against the fleet's limit, or,
-    /// while Redis cannot answer within [`DEADLINE`], against `local`.
-    pub async fn check(&self, ip: IpAddr, local: &DemoLimiter) -> Decision {
-        if let Some(decision) = self.check_shared(ip, local).await {
-            self.decided_shared.fetch_add(1, Ordering::Relaxed);
-            return decision;
-        }
-        self.decided_local.fetch_add(1, Ordering::Relaxed);
-        local.check(ip)
-    }
-
-    async fn check_shared(&self, ip: IpAddr, local: &DemoLimiter) -> Option<Decision> {
+    /// Counts one demo request from `ip` against the fleet's limit, with the
+    /// quota of `local`; `None` while Redis cannot answer within
+    /// [`DEADLINE`] (the caller's replica decides alone then).
+    pub async fn check(&self, ip: IpAddr, local: &DemoLimiter) -> Option<Decision> {
         let conn = self.conn.load_full()?;
         if !self.is_shared() && self.now() < self.retry_at.load(Ordering::Relaxed) {
             return None;
@@ -222,19 +242,40 @@ impl Fleet {
         format!("{}fetch:{}", self.prefix, redact_url(repo_url))
     }
 
-    /// Tells every replica to fetch now (after a verified webhook).
+    /// Tells every replica to fetch now (after a verified webhook). A
+    /// connection that fails (Redis restarted since the last heartbeat) is
+    /// replaced and the notice sent again once, so it is not lost.
     pub async fn announce_fetch(&self, channel: &str) {
         let Some(conn) = self.conn.load_full() else {
             return;
         };
-        let mut conn = (*conn).clone();
+        if self.publish(&conn, channel).await.is_ok() {
+            return;
+        }
+        let again = match self.reconnect().await {
+            Ok(conn) => self.publish(&conn, channel).await,
+            Err(e) => Err(e),
+        };
+        if let Err(error) = again {
+            tracing::warn!(
+                error = %redact_error(&error),
+                "could not publish the fetch notice; other replicas fetch at their next poll"
+            );
+        }
+    }
+
+    async fn publish(&self, conn: &ConnectionManager, channel: &str) -> Result<(), String> {
+        let mut conn = conn.clone();
         let mut cmd = redis::cmd("PUBLISH");
         cmd.arg(channel).arg(&self.id);
         let publish = cmd.query_async::<i64>(&mut conn);
         match tokio::time::timeout(DEADLINE * 4, publish).await {
-            Ok(Ok(n)) => tracing::debug!(replicas = n, "fetch notice published"),
-            Ok(Err(e)) => tracing::warn!(error = %redact_error(&e.to_string()), "could not publish the fetch notice; other replicas fetch at their next poll"),
-            Err(_) => tracing::warn!("could not publish the fetch notice in time; other replicas fetch at their next poll"),
+            Ok(Ok(n)) => {
+                tracing::debug!(replicas = n, "fetch notice published");
+                Ok(())
+            }
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err("no answer in time".into()),
         }
     }
 

@@ -8,6 +8,7 @@
 pub mod limit;
 pub mod llm;
 
+use crate::render::escape::quoted;
 use crate::snapshot::DemoBrand;
 use crate::spec::model::Prompt;
 use limit::{Cidr, DemoLimiter};
@@ -34,16 +35,38 @@ pub struct Demo {
     /// With `--redis-url`: the fleet's shared limit, which `limiter` stands
     /// in for while Redis cannot answer.
     pub fleet: Option<Arc<crate::fleet::Fleet>>,
+    /// Requests decided by Redis and by this replica's own limiter.
+    pub decided: Decided,
+}
+
+/// Demo requests by the limiter that decided them (for /status and /metrics).
+#[derive(Debug, Default)]
+pub struct Decided {
+    shared: std::sync::atomic::AtomicU64,
+    local: std::sync::atomic::AtomicU64,
+}
+
+impl Decided {
+    /// Decided by Redis, and by this replica alone.
+    pub fn counts(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.shared.load(Relaxed), self.local.load(Relaxed))
+    }
 }
 
 impl Demo {
     /// Counts one request from `ip` against the demo's limit: the fleet's
     /// when there is one and Redis answers, else this replica's.
     pub async fn check(&self, ip: std::net::IpAddr) -> limit::Decision {
-        match &self.fleet {
-            Some(fleet) => fleet.check(ip, &self.limiter).await,
-            None => self.limiter.check(ip),
+        use std::sync::atomic::Ordering::Relaxed;
+        if let Some(fleet) = &self.fleet {
+            if let Some(decision) = fleet.check(ip, &self.limiter).await {
+                self.decided.shared.fetch_add(1, Relaxed);
+                return decision;
+            }
         }
+        self.decided.local.fetch_add(1, Relaxed);
+        self.limiter.check(ip)
     }
 
     /// Which limiter decides now, for /status and /metrics.
@@ -146,7 +169,7 @@ fn summary(missing: &[String], unknown: &[String], too_long: &[TooLong]) -> Stri
         parts.push(format!("missing: {}", missing.join(", ")));
     }
     if !unknown.is_empty() {
-        parts.push(format!("unknown: {}", unknown.join(", ")));
+        parts.push(format!("unknown: {}", quoted(&unknown.join(", "))));
     }
     if !too_long.is_empty() {
         let names: Vec<&str> = too_long.iter().map(|t| t.name.as_str()).collect();
@@ -259,10 +282,21 @@ pub fn find_prompt<'b>(brand: &'b DemoBrand, prompt_id: &str) -> Result<&'b Prom
         .find(|p| p.id == prompt_id)
         .ok_or_else(|| DemoError::UnknownPrompt {
             slug: brand.slug.clone(),
-            prompt: prompt_id.to_string(),
+            prompt: quoted(prompt_id).into_owned(),
             valid: brand.prompts.iter().map(|p| p.id.clone()).collect(),
         })
 }
+
+/// A value that says nothing: empty, or only spaces, tabs and line breaks.
+/// The OpenAPI document states the same rule as the pattern [`GIVEN`], so
+/// a client that follows the document is never told a value is missing.
+pub fn is_blank(s: &str) -> bool {
+    s.trim_matches([' ', '\t', '\n', '\r']).is_empty()
+}
+
+/// The pattern a required variable's value matches: one character that
+/// is not blank (see [`is_blank`]).
+pub const GIVEN: &str = "[^ \t\n\r]";
 
 /// Checks the values against the prompt's variables and fills optional ones with "".
 pub fn bind(
@@ -277,7 +311,7 @@ pub fn bind(
     let missing: Vec<String> = prompt
         .variables
         .iter()
-        .filter(|v| v.required && given.get(&v.name).is_none_or(|s| s.trim().is_empty()))
+        .filter(|v| v.required && given.get(&v.name).is_none_or(|s| is_blank(s)))
         .map(|v| v.name.clone())
         .collect();
     let too_long: Vec<TooLong> = prompt
@@ -429,5 +463,16 @@ mod tests {
         assert!(err
             .to_string()
             .contains("cannot be rendered with the value of n"));
+    }
+
+    #[test]
+    fn blank_is_what_the_openapi_pattern_refuses() {
+        assert_eq!(GIVEN, crate::render::openapi::GIVEN_PATTERN);
+        for blank in ["", " ", "\t\r\n "] {
+            assert!(is_blank(blank), "{blank:?}");
+        }
+        for given in ["x", " x ", "\u{85}", "\u{3000}"] {
+            assert!(!is_blank(given), "{given:?}");
+        }
     }
 }

@@ -249,7 +249,8 @@ async fn check(
     }
     .cloned();
     let call = parse_call(&bytes)?;
-    let brand = brand.ok_or_else(|| DemoError::UnknownBrand(slug.to_string()))?;
+    let brand = brand
+        .ok_or_else(|| DemoError::UnknownBrand(crate::render::escape::quoted(slug).into_owned()))?;
     let prompt = find_prompt(&brand, &call.prompt_id)?;
     let vars = bind(prompt, call.variables)?;
     let (system, user) = messages(&brand, prompt, &vars)?;
