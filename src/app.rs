@@ -51,7 +51,6 @@ pub async fn serve(
     reloader.options = args.build.clone();
     reloader.options.semver = args.semver;
     reloader.options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
-    reloader.defer_first_compression = !args.compress_before_ready;
     reloader.reporter = crate::report::Reporter {
         json: args.log_json,
         colour: crate::report::stderr_colour(),
@@ -80,6 +79,18 @@ pub async fn serve(
         let mut origins = vec![origin_of(&public_url)];
         origins.extend(args.mcp_allowed_origins.iter().cloned());
         state.mcp_origins = Some(origins);
+        let limits = crate::http::mcp::sessions::SessionLimits {
+            total: args.mcp_sessions as usize,
+            per_client: args.mcp_sessions_per_client as usize,
+            idle: args.mcp_session_idle,
+            initialize_per_minute: args.mcp_initialize_per_minute,
+        };
+        state.mcp_sessions =
+            crate::http::mcp::sessions::Sessions::new(limits, args.trusted_proxy.clone());
+        state.mcp_sessions.spawn_expiry(stop_rx.clone());
+    }
+    if let Some(bytes) = args.compare_memo_bytes {
+        state.compare = Arc::new(crate::http::compare::Memo::with_budget(bytes));
     }
     reloader.on_publish = Some(gen_tx.clone());
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
@@ -252,6 +263,7 @@ fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
         ),
         permits: Arc::new(tokio::sync::Semaphore::new(args.llm_concurrency.max(1))),
         max_tokens: args.llm_max_tokens.max(1),
+        decided: Default::default(),
         fleet: None,
     }
 }

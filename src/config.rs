@@ -134,6 +134,22 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub mcp_allowed_origins: Vec<String>,
+    /// Most MCP sessions open at once, from all clients together (about
+    /// 60 KiB each); a further `initialize` gets 503.
+    #[arg(long, env = "MARQUE_MCP_SESSIONS", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    pub mcp_sessions: u32,
+    /// Most MCP sessions open at once from one client address (IPv6: one
+    /// /64); a further `initialize` gets 429.
+    #[arg(long, env = "MARQUE_MCP_SESSIONS_PER_CLIENT", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    pub mcp_sessions_per_client: u32,
+    /// An MCP session unused this long is ended (e.g. 5m, 90s); its client
+    /// gets 404 and opens a new one, as the protocol says.
+    #[arg(long, env = "MARQUE_MCP_SESSION_IDLE", default_value = "5m", value_parser = parse_duration)]
+    pub mcp_session_idle: std::time::Duration,
+    /// MCP sessions a client may open per minute (in bursts of
+    /// --mcp-sessions-per-client); a further `initialize` gets 429.
+    #[arg(long, env = "MARQUE_MCP_INITIALIZE_PER_MINUTE", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub mcp_initialize_per_minute: u32,
     /// Redis shared by a fleet of replicas (redis://host:6379/0): one demo
     /// rate limit for all, and webhooks spread to every replica. Without
     /// it, each replica decides alone. The password may come from
@@ -226,12 +242,10 @@ pub struct ServeArgs {
     #[arg(skip)]
     #[doc(hidden)]
     pub build: crate::build::BuildOptions,
-    /// Compress the first build before it is served (for tests that read
-    /// codings right after ready); by default it is served first and its
-    /// codings follow a moment later.
+    /// Bytes of comparisons the compare endpoint keeps (tests set a small one).
     #[arg(skip)]
     #[doc(hidden)]
-    pub compress_before_ready: bool,
+    pub compare_memo_bytes: Option<usize>,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.

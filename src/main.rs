@@ -66,7 +66,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<i32> {
 
 fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("marque=info,warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("marque=info,rmcp=error,warn"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(marque::report::stderr_colour())

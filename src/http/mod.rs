@@ -55,6 +55,8 @@ pub struct AppState {
     pub generations: watch::Receiver<u64>,
     /// MCP at /mcp, with the browser origins it accepts; None turns it off.
     pub mcp_origins: Option<Vec<String>>,
+    /// The sessions /mcp holds, and their bounds.
+    pub mcp_sessions: Arc<mcp::sessions::Sessions>,
     /// Comparisons of two versions computed so far.
     pub compare: Arc<compare::Memo>,
 }
@@ -79,6 +81,7 @@ impl AppState {
             public_url: Arc::from(""),
             generations: watch::channel(0).1,
             mcp_origins: None,
+            mcp_sessions: mcp::sessions::Sessions::new(Default::default(), Vec::new()),
             compare: Arc::default(),
         }
     }
@@ -142,8 +145,11 @@ impl Counters {
 pub fn router(state: AppState) -> Router {
     let mut router = Router::new();
     if let Some(origins) = &state.mcp_origins {
+        let sessions = state.mcp_sessions.clone();
+        let gate = move |req, next| mcp::sessions::gate(sessions.clone(), mcp::MAX_BODY, req, next);
         let mcp = Router::new()
             .route_service("/mcp", mcp_service(&state, origins))
+            .layer(axum::middleware::from_fn(gate))
             .layer(axum::middleware::from_fn(session_ended));
         router = router.merge(mcp);
     }
@@ -202,7 +208,7 @@ fn mcp_service(
     let handler = mcp::Marque::new(state.clone());
     rmcp::transport::streamable_http_server::StreamableHttpService::new(
         move || Ok(handler.clone()),
-        Default::default(),
+        state.mcp_sessions.manager.clone(),
         config,
     )
 }
@@ -308,12 +314,36 @@ async fn metrics(State(app): State<AppState>) -> Response {
         "# HELP marque_demo_limiter_shared 1 while Redis decides the demo limit for the fleet, 0 while this replica decides alone.\n# TYPE marque_demo_limiter_shared gauge\nmarque_demo_limiter_shared {}",
         u8::from(demo.fleet.as_ref().is_some_and(|f| f.is_shared()))
     );
-    if let Some((shared, local)) = demo.fleet.as_ref().map(|f| f.decisions()) {
+    {
+        let (shared, local) = demo.decided.counts();
         let _ = writeln!(
             o,
             "# HELP marque_demo_decisions_total Demo requests by the limiter that decided them.\n# TYPE marque_demo_decisions_total counter\nmarque_demo_decisions_total{{limiter=\"redis\"}} {shared}\nmarque_demo_decisions_total{{limiter=\"local\"}} {local}"
         );
     }
+    let sessions = &app.mcp_sessions;
+    let _ = writeln!(
+        o,
+        "# HELP marque_mcp_sessions MCP sessions open.\n# TYPE marque_mcp_sessions gauge\nmarque_mcp_sessions {}\n# HELP marque_mcp_sessions_limit Most MCP sessions open at once.\n# TYPE marque_mcp_sessions_limit gauge\nmarque_mcp_sessions_limit {}\n# HELP marque_mcp_sessions_expired_total MCP sessions ended for being idle.\n# TYPE marque_mcp_sessions_expired_total counter\nmarque_mcp_sessions_expired_total {}",
+        sessions.open(),
+        sessions.limits().total,
+        sessions.expired()
+    );
+    o.push_str("# HELP marque_mcp_sessions_refused_total New MCP sessions refused: the server's cap (sessions), a client's cap (client), the initialize rate (rate).\n# TYPE marque_mcp_sessions_refused_total counter\n");
+    for why in mcp::sessions::Refusal::ALL {
+        let _ = writeln!(
+            o,
+            "marque_mcp_sessions_refused_total{{reason=\"{}\"}} {}",
+            why.label(),
+            sessions.refused(why)
+        );
+    }
+    let (memo_bytes, memo_answers) = app.compare.held();
+    let _ = writeln!(
+        o,
+        "# HELP marque_compare_memo_bytes Bytes of comparisons kept.\n# TYPE marque_compare_memo_bytes gauge\nmarque_compare_memo_bytes {memo_bytes}\n# HELP marque_compare_memo_limit_bytes Most bytes of comparisons kept.\n# TYPE marque_compare_memo_limit_bytes gauge\nmarque_compare_memo_limit_bytes {}\n# HELP marque_compare_memo_answers Comparisons kept.\n# TYPE marque_compare_memo_answers gauge\nmarque_compare_memo_answers {memo_answers}",
+        app.compare.budget()
+    );
     o.push_str("# HELP marque_brands Brands by state.\n# TYPE marque_brands gauge\n");
     for (state, n) in [
         ("ok", st.brands_ok),

@@ -1,0 +1,844 @@
+//! MCP (the Model Context Protocol) at `/mcp`, over Streamable HTTP with the
+//! official Rust SDK: every published brand's surfaces as resources, every
+//! prompt of every prompt kit as a prompt, and five tools. Everything is
+//! read from the snapshot being served when the call arrives, so a reload
+//! or a push is visible to the next call; open sessions are told
+//! (`notifications/resources/list_changed`, `…/prompts/list_changed`) when
+//! a new snapshot is swapped in.
+//!
+//! Results are built as the JSON the protocol defines and read into the
+//! SDK's types, which keeps this module a plain mapping from the snapshot
+//! to the protocol.
+
+pub mod sessions;
+
+use super::AppState;
+use crate::demo::limit::{ceil_secs, client_ip, Decision};
+use crate::demo::{bind, find_prompt, messages, DemoError};
+use crate::render::escape::quoted;
+use crate::snapshot::{DemoBrand, Snapshot};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+/// The surfaces each brand offers as resources, with their media types.
+const SURFACES: &[(&str, &str, &str)] = &[
+    (
+        "spec.md",
+        "text/markdown",
+        "the brand as prose for a system prompt, with its brand book",
+    ),
+    (
+        "spec.json",
+        "application/json",
+        "the canonical structured spec",
+    ),
+    (
+        "tokens.css",
+        "text/css",
+        "design tokens as CSS custom properties",
+    ),
+    (
+        "tokens.figma.json",
+        "application/json",
+        "a body for Figma's variables API",
+    ),
+    ("llms.txt", "text/plain", "discovery for AI tools"),
+];
+
+/// Largest request body `/mcp` reads (the demo's limit is far below it).
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// One MCP session's handler: the shared state, nothing of its own.
+#[derive(Clone)]
+pub struct Marque {
+    app: AppState,
+}
+
+impl Marque {
+    pub fn new(app: AppState) -> Marque {
+        Marque { app }
+    }
+
+    fn snapshot(&self) -> Arc<Snapshot> {
+        self.app.snapshot.load_full()
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.app.public_url.trim_end_matches('/'))
+    }
+}
+
+/// Reads protocol JSON into the SDK's type for it.
+fn from_json<T: DeserializeOwned>(v: Value) -> Result<T, McpError> {
+    serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+/// The snapshot path a resource URI names: only a URI of this server's
+/// public URL, `<public URL>/brand/…`, names one.
+fn path_of<'u>(uri: &'u str, public_url: &str) -> Option<&'u str> {
+    let path = uri.strip_prefix(public_url.trim_end_matches('/'))?;
+    path.starts_with("/brand/").then_some(path)
+}
+
+/// The requests of the protocol, by method: a request whose params do not
+/// have the method's shape reaches [`Marque::on_custom_request`], and is
+/// answered -32602 (invalid params), not -32601 (no such method).
+const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "tools/call",
+    "tools/list",
+];
+
+/// Current brands, in slug order.
+fn brands(snap: &Snapshot) -> Vec<&Arc<DemoBrand>> {
+    let mut all: Vec<&Arc<DemoBrand>> = snap.demo.values().collect();
+    all.sort_by(|a, b| a.slug.cmp(&b.slug));
+    all
+}
+
+/// The body of a snapshot resource, as text.
+fn text_of(snap: &Snapshot, path: &str) -> Option<String> {
+    let r = snap.get(path)?;
+    Some(String::from_utf8_lossy(&r.identity.body).into_owned())
+}
+
+/// spec.json of a current brand, parsed.
+fn spec_of(snap: &Snapshot, slug: &str) -> Option<Value> {
+    let body = text_of(snap, &format!("/brand/{slug}/spec.json"))?;
+    serde_json::from_str(&body).ok()
+}
+
+/// A tool result that the caller reads: text plus structured content.
+fn tool_ok(structured: Value) -> CallToolResponse {
+    CallToolResponse::Complete(CallToolResult::structured(structured))
+}
+
+/// A tool failure the caller reads (not a protocol error).
+fn tool_error(message: impl Into<String>) -> CallToolResponse {
+    CallToolResponse::Complete(CallToolResult::error(vec![
+        rmcp::model::ContentBlock::text(message.into()),
+    ]))
+}
+
+fn unknown_brand(snap: &Snapshot, slug: &str) -> String {
+    let known: Vec<&str> = brands(snap).iter().map(|b| b.slug.as_str()).collect();
+    // The list helps a model correct itself; past a screenful it is noise.
+    let shown = known.len().min(50);
+    let more = if known.len() > shown {
+        format!(" and {} more (list_brands)", known.len() - shown)
+    } else {
+        String::new()
+    };
+    format!(
+        "no brand named \"{}\" is published here; published: {}{more}",
+        quoted(slug),
+        known[..shown].join(", ")
+    )
+}
+
+/// The message of a demo error, with what the caller can do about it.
+fn demo_message(e: &DemoError) -> String {
+    match e {
+        DemoError::UnknownPrompt { valid, .. } => {
+            format!("{e}; its prompts: {}", valid.join(", "))
+        }
+        _ => e.to_string(),
+    }
+}
+
+impl ServerHandler for Marque {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_tools()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(rmcp::model::Implementation::new(
+                "marque",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "Brand books published by marque. Read a brand's spec.md resource \
+                 (or get_brand) before writing for it; its prompts are the brand's \
+                 own prompt kit; find_tokens and check_contrast answer design questions.",
+            )
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, McpError> {
+        let method = request.method.as_str();
+        if METHODS.contains(&method) {
+            return Err(McpError::invalid_params(
+                format!("the params of {method} do not have the shape the protocol defines"),
+                None,
+            ));
+        }
+        Err(McpError::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            format!("no method \"{}\"", quoted(method)),
+            None,
+        ))
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        // Sessions and list_changed notifications, as 2025-06-18 and
+        // 2025-11-25 define them.
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // Tell this session of every new snapshot until it goes away.
+        let mut generations = self.app.generations.clone();
+        let mut stopping = self.app.stopping.clone();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            generations.mark_unchanged();
+            loop {
+                tokio::select! {
+                    changed = generations.changed() => {
+                        if changed.is_err() {
+                            return;
+                        }
+                    }
+                    _ = stopping.wait_for(|s| *s) => return,
+                }
+                if peer.notify_resource_list_changed().await.is_err()
+                    || peer.notify_prompt_list_changed().await.is_err()
+                {
+                    return;
+                }
+            }
+        });
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let snap = self.snapshot();
+        let mut resources = Vec::new();
+        for b in brands(&snap) {
+            for (file, mime, what) in SURFACES {
+                let path = format!("/brand/{}/{file}", b.slug);
+                let Some(r) = snap.get(&path) else {
+                    continue;
+                };
+                resources.push(json!({
+                    "uri": self.url(&path),
+                    "name": format!("{}/{file}", b.slug),
+                    "title": format!("{} {} {file}", b.slug, b.version),
+                    "description": format!("{} {}: {what}", b.slug, b.version),
+                    "mimeType": mime,
+                    "size": r.identity.body.len(),
+                }));
+            }
+        }
+        from_json(json!({ "resources": resources }))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let mut templates = Vec::new();
+        for (file, mime, what) in SURFACES {
+            templates.push(json!({
+                "uriTemplate": self.url(&format!("/brand/{{slug}}/{file}")),
+                "name": format!("brand-{file}"),
+                "description": format!("A brand's {file}: {what}"),
+                "mimeType": mime,
+            }));
+            templates.push(json!({
+                "uriTemplate": self.url(&format!("/brand/{{slug}}@{{version}}/{file}")),
+                "name": format!("release-{file}"),
+                "description": format!("A released version's {file} (from a `<slug>@<version>` tag): {what}"),
+                "mimeType": mime,
+            }));
+        }
+        from_json(json!({ "resourceTemplates": templates }))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri.clone();
+        let snap = self.snapshot();
+        let path = path_of(&uri, &self.app.public_url)
+            .filter(|p| SURFACES.iter().any(|(f, ..)| p.ends_with(&format!("/{f}"))));
+        let found = path.and_then(|p| Some((snap.get(p)?, p)));
+        let Some((r, _)) = found else {
+            return Err(McpError::resource_not_found(
+                format!("no resource {}: a brand's URIs are {}/brand/<slug>/<surface> (surfaces: spec.md, spec.json, tokens.css, tokens.figma.json, llms.txt)", quoted(&uri), self.app.public_url),
+                None,
+            ));
+        };
+        let mime = r
+            .content_type
+            .to_str()
+            .unwrap_or("text/plain")
+            .split(';')
+            .next()
+            .unwrap_or("text/plain")
+            .to_string();
+        let text = String::from_utf8_lossy(&r.identity.body).into_owned();
+        let result: ReadResourceResult = from_json(json!({
+            "contents": [{ "uri": uri, "mimeType": mime, "text": text }]
+        }))?;
+        Ok(result.into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let snap = self.snapshot();
+        let mut prompts = Vec::new();
+        for b in brands(&snap) {
+            for p in &b.prompts {
+                let arguments: Vec<Value> = p
+                    .variables
+                    .iter()
+                    .map(|v| {
+                        let mut a = json!({ "name": v.name, "required": v.required });
+                        if let Some(d) = &v.description {
+                            a["description"] = json!(d);
+                        }
+                        a
+                    })
+                    .collect();
+                let mut prompt = json!({
+                    "name": format!("{}/{}", b.slug, p.id),
+                    "title": format!("{}: {}", b.slug, p.title.clone().unwrap_or_else(|| p.id.clone())),
+                    "arguments": arguments,
+                });
+                if let Some(d) = &p.description {
+                    prompt["description"] = json!(d);
+                }
+                prompts.push(prompt);
+            }
+        }
+        from_json(json!({ "prompts": prompts }))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let request = serde_json::to_value(&request).unwrap_or_default();
+        let name = request["name"].as_str().unwrap_or_default();
+        let args = strings(&request["arguments"]);
+        let snap = self.snapshot();
+        let Some((slug, id)) = name.split_once('/') else {
+            return Err(McpError::invalid_params(
+                format!(
+                    "prompt names are <brand>/<prompt>, not \"{}\"",
+                    quoted(name)
+                ),
+                None,
+            ));
+        };
+        let Some(brand) = snap.demo.get(slug) else {
+            return Err(McpError::invalid_params(unknown_brand(&snap, slug), None));
+        };
+        let prepared = find_prompt(brand, id)
+            .and_then(|p| Ok((p, bind(p, args)?)))
+            .and_then(|(p, vars)| Ok((p, messages(brand, p, &vars)?)));
+        let (prompt, (system, user)) =
+            prepared.map_err(|e| McpError::invalid_params(demo_message(&e), None))?;
+        let result: GetPromptResult = from_json(json!({
+            "description": prompt.description.clone().unwrap_or_default(),
+            "messages": [
+                {
+                    "role": "user",
+                    "content": {
+                        "type": "resource",
+                        "resource": {
+                            "uri": self.url(&format!("/brand/{slug}/spec.md")),
+                            "mimeType": "text/markdown",
+                            "text": system,
+                        }
+                    }
+                },
+                { "role": "user", "content": { "type": "text", "text": user } }
+            ]
+        }))?;
+        Ok(result.into())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        from_json(json!({ "tools": tools() }))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args: Map<String, Value> = request.arguments.clone().unwrap_or_default();
+        let snap = self.snapshot();
+        match request.name.as_ref() {
+            "list_brands" => Ok(list_brands(&snap)),
+            "get_brand" => Ok(get_brand(&snap, &args)),
+            "find_tokens" => Ok(find_tokens(&snap, &args)),
+            "check_contrast" => Ok(check_contrast(&snap, &args)),
+            "run_prompt" => Ok(self.run_prompt(&snap, &args, &context).await),
+            other => Err(McpError::invalid_params(
+                format!("no tool named \"{}\"; tools: list_brands, get_brand, find_tokens, check_contrast, run_prompt", quoted(other)),
+                None,
+            )),
+        }
+    }
+}
+
+/// The tools, with their input and output schemas.
+fn tools() -> Value {
+    let object = |props: Value, required: &[&str]| json!({"type": "object", "properties": props, "required": required, "additionalProperties": false});
+    json!([
+        {
+            "name": "list_brands",
+            "title": "List brands",
+            "description": "Every published brand: slug, name, version, date and summary.",
+            "inputSchema": object(json!({}), &[]),
+            "outputSchema": object(json!({"brands": {"type": "array", "items": {"type": "object"}}}), &["brands"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "get_brand",
+            "title": "Get a brand's spec",
+            "description": "A brand's spec.json, or one section of it (voice, audience, logo, typography, color, applications, promptKit, tokens, links).",
+            "inputSchema": object(json!({
+                "slug": {"type": "string", "description": "The brand's slug, as list_brands gives it."},
+                "section": {"type": "string", "description": "One top-level member of spec.json; all of it when absent."}
+            }), &["slug"]),
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "find_tokens",
+            "title": "Find design tokens",
+            "description": "A brand's design tokens by path prefix, type or text, with their resolved values and CSS custom properties.",
+            "inputSchema": object(json!({
+                "slug": {"type": "string"},
+                "prefix": {"type": "string", "description": "A token path prefix, e.g. color.fjord"},
+                "type": {"type": "string", "description": "A DTCG type, e.g. color, dimension, typography"},
+                "text": {"type": "string", "description": "Text to find in a token's name, description or value"}
+            }), &["slug"]),
+            "outputSchema": object(json!({
+                "tokens": {"type": "array", "items": {"type": "object"}},
+                "matched": {"type": "integer", "description": "Tokens that match; at most `limit` are listed."},
+                "limit": {"type": "integer"}
+            }), &["tokens", "matched", "limit"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "check_contrast",
+            "title": "Check contrast",
+            "description": "The WCAG 2 contrast ratio of two colours (#hex or a brand's token reference such as {color.fjord.900}) and whether it passes AA and AAA.",
+            "inputSchema": object(json!({
+                "foreground": {"type": "string"},
+                "background": {"type": "string"},
+                "slug": {"type": "string", "description": "The brand whose tokens references name; needed only for references."}
+            }), &["foreground", "background"]),
+            "outputSchema": object(json!({
+                "ratio": {"type": "number"}, "foreground": {"type": "string"}, "background": {"type": "string"},
+                "aa": {"type": "boolean"}, "aaLarge": {"type": "boolean"}, "aaa": {"type": "boolean"}, "aaaLarge": {"type": "boolean"}
+            }), &["ratio", "aa", "aaLarge", "aaa", "aaaLarge"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "run_prompt",
+            "title": "Run a prompt of a brand's kit",
+            "description": "Runs a prompt of a brand's prompt kit against the configured language model (without one, returns the messages it would send). Rate-limited per client, as POST /api/brand-spec/<slug>/demo.",
+            "inputSchema": object(json!({
+                "slug": {"type": "string"},
+                "promptId": {"type": "string"},
+                "variables": {"type": "object", "additionalProperties": {"type": "string"}}
+            }), &["slug", "promptId"]),
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "openWorldHint": true}
+        }
+    ])
+}
+
+fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    args.get(name)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+fn list_brands(snap: &Snapshot) -> CallToolResponse {
+    let listed: Value = text_of(snap, "/brands.json")
+        .and_then(|b| serde_json::from_str(&b).ok())
+        .unwrap_or(json!({"brands": []}));
+    let brands = listed
+        .get("brands")
+        .cloned()
+        .unwrap_or_else(|| listed.clone());
+    tool_ok(json!({ "brands": brands }))
+}
+
+fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    let Some(slug) = str_arg(args, "slug") else {
+        return tool_error("give the brand's slug (list_brands lists them)");
+    };
+    let Some(spec) = spec_of(snap, slug) else {
+        return tool_error(unknown_brand(snap, slug));
+    };
+    match str_arg(args, "section") {
+        None => tool_ok(spec),
+        Some(section) => match spec.get(section) {
+            Some(v) => tool_ok(json!({ section: v })),
+            None => {
+                let sections: Vec<&String> = spec
+                    .as_object()
+                    .map(|o| o.keys().collect())
+                    .unwrap_or_default();
+                let names: Vec<&str> = sections.iter().map(|s| s.as_str()).collect();
+                tool_error(format!(
+                    "spec.json has no section \"{}\"; sections: {}",
+                    quoted(section),
+                    names.join(", ")
+                ))
+            }
+        },
+    }
+}
+
+/// Every token of a spec.json `tokens` tree: (path, type, token object).
+fn walk_tokens<'v>(
+    node: &'v Value,
+    path: &mut Vec<String>,
+    inherited: Option<&'v str>,
+    out: &mut Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
+) {
+    let Some(obj) = node.as_object() else {
+        return;
+    };
+    let ty = obj.get("$type").and_then(Value::as_str).or(inherited);
+    if obj.contains_key("$value") {
+        out.push((path.clone(), ty, node));
+        return;
+    }
+    for (k, v) in obj {
+        if k.starts_with('$') {
+            continue;
+        }
+        path.push(k.clone());
+        walk_tokens(v, path, ty, out);
+        path.pop();
+    }
+}
+
+/// The tokens of one brand's spec.json: in document order with their
+/// paths and types, and by dotted name (to resolve aliases).
+struct Tokens<'v> {
+    all: Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
+    by_name: BTreeMap<String, &'v Value>,
+}
+
+impl<'v> Tokens<'v> {
+    fn of(spec: &'v Value) -> Tokens<'v> {
+        let mut all = Vec::new();
+        walk_tokens(&spec["tokens"], &mut Vec::new(), None, &mut all);
+        let by_name = all.iter().map(|(p, _, t)| (p.join("."), *t)).collect();
+        Tokens { all, by_name }
+    }
+
+    /// A token's `$value` with every alias in it resolved.
+    fn value(&self, token: &Value) -> Value {
+        resolve(&token["$value"], &self.by_name, 0)
+    }
+}
+
+/// A token's value with aliases (`{a.b}`, anywhere in it) replaced by what they name.
+fn resolve(value: &Value, by_name: &BTreeMap<String, &Value>, depth: usize) -> Value {
+    if depth > crate::spec::limits::MAX_ALIAS_DEPTH {
+        return value.clone();
+    }
+    match value {
+        Value::String(s) if s.starts_with('{') && s.ends_with('}') => {
+            match by_name.get(&s[1..s.len() - 1]) {
+                Some(target) => resolve(&target["$value"], by_name, depth + 1),
+                None => value.clone(),
+            }
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|v| resolve(v, by_name, depth)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), resolve(v, by_name, depth)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Most tokens one find_tokens call returns.
+const MAX_FOUND: usize = 200;
+
+fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    let Some(slug) = str_arg(args, "slug") else {
+        return tool_error("give the brand's slug (list_brands lists them)");
+    };
+    let Some(spec) = spec_of(snap, slug) else {
+        return tool_error(unknown_brand(snap, slug));
+    };
+    let tokens = Tokens::of(&spec);
+    let prefix = str_arg(args, "prefix");
+    let wanted_type = str_arg(args, "type");
+    let text = str_arg(args, "text").map(str::to_lowercase);
+    let mut found = Vec::new();
+    let mut matched = 0;
+    for (path, ty, token) in &tokens.all {
+        let name = path.join(".");
+        if prefix.is_some_and(|p| !(name == p || name.starts_with(&format!("{p}.")))) {
+            continue;
+        }
+        if wanted_type.is_some_and(|t| Some(t) != *ty) {
+            continue;
+        }
+        let value = tokens.value(token);
+        if let Some(text) = &text {
+            let haystack = format!(
+                "{name} {} {value}",
+                token["$description"].as_str().unwrap_or("")
+            )
+            .to_lowercase();
+            if !haystack.contains(text.as_str()) {
+                continue;
+            }
+        }
+        matched += 1;
+        if found.len() < MAX_FOUND {
+            let mut entry = json!({
+                "name": name,
+                "type": ty,
+                "value": value,
+                "cssVariable": format!("--{}", crate::spec::brand::css_name(path)),
+            });
+            if let Some(d) = token.get("$description") {
+                entry["description"] = d.clone();
+            }
+            if token["$value"].is_string() {
+                entry["alias"] = token["$value"].clone();
+            }
+            found.push(entry);
+        }
+    }
+    tool_ok(json!({ "tokens": found, "matched": matched, "limit": MAX_FOUND }))
+}
+
+/// A JSON object's members as strings (a non-string as its JSON text), as
+/// prompt arguments and demo variables are; empty for anything else.
+fn strings(v: &Value) -> BTreeMap<String, String> {
+    v.as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| {
+                    let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                    (k.clone(), text)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// An sRGB colour and alpha from `#hex`, or a colour token of the brand
+/// whose slug was given (`tokens`: its spec.json's, `None` when no brand
+/// of that slug is published).
+fn colour(
+    snap: &Snapshot,
+    slug: Option<&str>,
+    tokens: Option<&Tokens<'_>>,
+    s: &str,
+) -> Result<([f64; 3], f64), String> {
+    let s = s.trim();
+    if s.starts_with('#') {
+        return crate::color::parse_hex(s).ok_or_else(|| {
+            format!(
+                "\"{}\" is not a #rgb, #rrggbb or #rrggbbaa colour",
+                quoted(s)
+            )
+        });
+    }
+    let Some(name) = s.strip_prefix('{').and_then(|n| n.strip_suffix('}')) else {
+        return Err(format!(
+            "\"{}\" is neither a #hex colour nor a token reference such as {{color.primary}}",
+            quoted(s)
+        ));
+    };
+    let Some(slug) = slug else {
+        return Err(format!("give the brand's slug to resolve {}", quoted(s)));
+    };
+    let tokens = tokens.ok_or_else(|| unknown_brand(snap, slug))?;
+    let token = tokens
+        .by_name
+        .get(name)
+        .ok_or_else(|| format!("brand \"{}\" has no token {}", quoted(slug), quoted(s)))?;
+    let value = tokens.value(token);
+    let space = value["colorSpace"].as_str().unwrap_or_default();
+    let c: Vec<f64> = value["components"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    let alpha = value["alpha"].as_f64().unwrap_or(1.0);
+    match c[..] {
+        [a, b, c] => crate::color::to_srgb(space, [a, b, c])
+            .map(|rgb| (rgb, alpha))
+            .ok_or_else(|| {
+                format!("{s} is in colour space \"{space}\", which marque cannot convert")
+            }),
+        _ => Err(format!("{s} is not a colour token")),
+    }
+}
+
+/// The contrast of two colours (`#hex` or the brand's tokens) with the
+/// verdict of each WCAG level, computed as brand validation computes it.
+fn check_contrast(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    use crate::spec::brand::level_minimum;
+    let slug = str_arg(args, "slug");
+    let (Some(fg), Some(bg)) = (str_arg(args, "foreground"), str_arg(args, "background")) else {
+        return tool_error("give a foreground and a background colour");
+    };
+    let spec = slug.and_then(|s| spec_of(snap, s));
+    let tokens = spec.as_ref().map(Tokens::of);
+    let (fg_rgb, fg_alpha) = match colour(snap, slug, tokens.as_ref(), fg) {
+        Ok(c) => c,
+        Err(e) => return tool_error(e),
+    };
+    let (bg_rgb, _) = match colour(snap, slug, tokens.as_ref(), bg) {
+        Ok(c) => c,
+        Err(e) => return tool_error(e),
+    };
+    let ratio = crate::color::shown_contrast(fg_rgb, fg_alpha, bg_rgb);
+    tool_ok(json!({
+        "ratio": ratio,
+        "foreground": crate::color::hex(fg_rgb, fg_alpha),
+        "background": crate::color::hex(bg_rgb, 1.0),
+        "aa": ratio >= level_minimum("AA"),
+        "aaLarge": ratio >= level_minimum("AA-large"),
+        "aaa": ratio >= level_minimum("AAA"),
+        // AAA asks of large text what AA asks of body text.
+        "aaaLarge": ratio >= level_minimum("AA"),
+    }))
+}
+
+impl Marque {
+    /// The client's address, as the demo endpoint sees it.
+    fn client(&self, context: &RequestContext<RoleServer>) -> IpAddr {
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let peer = parts
+            .and_then(|p| p.extensions.get::<axum::extract::ConnectInfo<SocketAddr>>())
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        let headers = parts.map(|p| &p.headers);
+        let xff = headers.and_then(|h| super::demo::joined(h, "x-forwarded-for"));
+        let fwd = headers.and_then(|h| super::demo::joined(h, "forwarded"));
+        client_ip(peer, &self.app.demo.trusted, xff.as_deref(), fwd.as_deref())
+    }
+
+    async fn run_prompt(
+        &self,
+        snap: &Snapshot,
+        args: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResponse {
+        let demo = &self.app.demo;
+        if let Decision::Limited { retry_after } = demo.check(self.client(context)).await {
+            return tool_error(format!(
+                "too many demo calls from your address; try again in {} s",
+                ceil_secs(retry_after)
+            ));
+        }
+        let (Some(slug), Some(prompt_id)) = (str_arg(args, "slug"), str_arg(args, "promptId"))
+        else {
+            return tool_error("give the brand's slug and a promptId of its prompt kit");
+        };
+        let Some(brand) = snap.demo.get(slug) else {
+            return tool_error(unknown_brand(snap, slug));
+        };
+        let vars = strings(args.get("variables").unwrap_or(&Value::Null));
+        let prepared = find_prompt(brand, prompt_id)
+            .and_then(|p| Ok((p, bind(p, vars)?)))
+            .and_then(|(p, vars)| Ok((p, messages(brand, p, &vars)?)));
+        let (prompt, (system, user)) = match prepared {
+            Ok(p) => p,
+            Err(e) => return tool_error(demo_message(&e)),
+        };
+        let base = json!({
+            "brand": brand.slug,
+            "specVersion": brand.version,
+            "promptId": prompt.id,
+            "provider": demo.client.kind.as_str(),
+            "model": demo.client.model,
+        });
+        if demo.client.kind == crate::demo::llm::ProviderKind::DryRun {
+            let mut out = base;
+            out["messages"] = json!([
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ]);
+            return tool_ok(out);
+        }
+        let Ok(_permit) = demo.permits.clone().try_acquire_owned() else {
+            return tool_error("too many demo calls are running; try again shortly");
+        };
+        let request = crate::demo::llm::ChatRequest {
+            system,
+            user,
+            max_tokens: prompt
+                .max_tokens
+                .unwrap_or(demo.max_tokens)
+                .min(demo.max_tokens),
+            temperature: prompt.temperature,
+        };
+        match demo.client.complete(&request).await {
+            Ok(c) => {
+                let mut out = base;
+                out["model"] = json!(c.model);
+                out["output"] = json!(c.output);
+                out["usage"] =
+                    json!({"inputTokens": c.input_tokens, "outputTokens": c.output_tokens});
+                tool_ok(out)
+            }
+            Err(e) => tool_error(format!("the language model did not answer: {e}")),
+        }
+    }
+}
