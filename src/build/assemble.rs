@@ -136,7 +136,9 @@ pub struct Views {
 #[derive(Debug)]
 struct Shown {
     attempted: [u8; 32],
-    published: Option<[u8; 32]>,
+    /// The published render's input and bytes (which grow when its
+    /// codings arrive, and /status reports them).
+    published: Option<([u8; 32], usize)>,
     diagnostics: Arc<Vec<Diagnostic>>,
     /// Its releases' keys, whether each is served, and their diagnostics,
     /// hashed (0 for a brand without releases).
@@ -160,7 +162,7 @@ impl Shown {
         }
         Shown {
             attempted: s.attempted,
-            published: s.published.as_ref().map(|p| p.input),
+            published: s.published.as_ref().map(|p| (p.input, p.bytes)),
             diagnostics: s.diagnostics.clone(),
             releases,
         }
@@ -300,11 +302,14 @@ pub fn assemble(
     views: &mut Views,
     reuse: Option<&Snapshot>,
 ) -> (Snapshot, Option<Lists>) {
-    // Ready once a build has happened; a snapshot assembled only to publish
-    // a failure (say, a fetch before any content) serves /status but not /readyz.
+    // Ready once a build is served at full quality: built, with every body's
+    // codings. A snapshot assembled only to publish a failure (say, a fetch
+    // before any content), or a first build served before its codings exist,
+    // serves /status but not /readyz, so a load balancer that trusts /readyz
+    // never sends traffic that would get uncompressed bodies.
     let served = catalog.brands.len() + catalog.pinned.len();
     let mut snap = Snapshot {
-        ready: generation > 0,
+        ready: generation > 0 && catalog.is_compressed(),
         generation,
         brands: HashMap::with_capacity(served),
         comparable: HashMap::with_capacity(served),
@@ -365,7 +370,14 @@ pub fn assemble(
             (snap, Some(lists))
         }
         _ => {
-            let (docs, bytes) = lists.render(&snap, Effort::None);
+            // Large lists wait for their codings (`compress_later`) while
+            // a first build hurries to be served; a ready snapshot has them.
+            let effort = if snap.ready {
+                Effort::Fast
+            } else {
+                Effort::None
+            };
+            let (docs, bytes) = lists.render(&snap, effort);
             snap.documents.extend(docs);
             snap.stats.bytes = bytes;
             snap.lists_generation = generation;
@@ -463,6 +475,14 @@ fn openapi_examples(catalog: &Catalog) -> render::openapi::Examples {
             .collect(),
         slugs,
         demo: demo.map(|(_, call)| call),
+        prompts: catalog
+            .published()
+            .filter(|p| !p.demo.prompts.is_empty())
+            .map(|p| {
+                let shapes = p.demo.prompts.iter().map(Into::into).collect();
+                (p.demo.slug.clone(), shapes)
+            })
+            .collect(),
     }
 }
 

@@ -17,6 +17,10 @@ use super::schemas::{
 use super::{Context, Surface, SCHEMA_PATH};
 use serde_json::{json, Map, Value};
 
+/// The pattern of a required demo variable (kept here, as render is below
+/// demo; `demo::GIVEN` is checked equal in its tests).
+pub const GIVEN_PATTERN: &str = "[^ \t\n\r]";
+
 /// What the document's examples use: slugs and versions this server
 /// publishes, and one demo call that runs.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -27,6 +31,48 @@ pub struct Examples {
     pub file: Option<String>,
     /// `{"promptId": …, "variables": {…}}` of a prompt of the first slug.
     pub demo: Option<Value>,
+    /// Every published brand with a prompt kit, and its prompts: each gets
+    /// a demo operation whose body names exactly its prompts and variables.
+    pub prompts: Vec<(String, Vec<PromptShape>)>,
+}
+
+/// What a demo call must send for one prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptShape {
+    pub id: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub variables: Vec<VariableShape>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariableShape {
+    pub name: String,
+    pub description: Option<String>,
+    pub required: bool,
+    pub max_length: u32,
+    pub example: Option<String>,
+}
+
+impl From<&crate::spec::model::Prompt> for PromptShape {
+    fn from(p: &crate::spec::model::Prompt) -> PromptShape {
+        PromptShape {
+            id: p.id.clone(),
+            title: p.title.clone(),
+            description: p.description.clone(),
+            variables: p
+                .variables
+                .iter()
+                .map(|v| VariableShape {
+                    name: v.name.clone(),
+                    description: v.description.clone(),
+                    required: v.required,
+                    max_length: v.max_length,
+                    example: v.example.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Statuses of `POST /api/brand-spec/{slug}/demo` besides 200, with what
@@ -56,14 +102,14 @@ pub fn render(ctx: &Context, examples: &Examples) -> String {
     root_paths(&mut paths, ctx);
     brand_paths(&mut paths, "", "current");
     brand_paths(&mut paths, "@{version}", "released");
-    operations(&mut paths, ctx);
+    operations(&mut paths, ctx, examples);
     let doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "marque",
             "version": env!("CARGO_PKG_VERSION"),
             "summary": "Brand books as machine-readable surfaces, published from git.",
-            "description": "Every brand's spec, design tokens, discovery file, API page and embed card, and a rate-limited prompt demo. Every GET surface is rendered and compressed when a snapshot is built: it has a strong ETag per coding (`If-None-Match` gives 304), `Cache-Control`, `Vary: Accept-Encoding`, CORS for any origin and `nosniff`; HEAD answers the same headers without a body and OPTIONS answers a CORS preflight (204). Unknown paths, brands and versions answer 404 with an RFC 9457 problem body; a path that exists answers other methods with 405 and `Allow`.",
+            "description": "Every brand's spec, design tokens, discovery file, API page and embed card, and a rate-limited prompt demo. Every GET surface is rendered and compressed when a snapshot is built: it has a strong ETag per coding (`If-None-Match` gives 304), `Cache-Control`, `Vary: Accept-Encoding`, CORS for any origin and `nosniff`; HEAD answers the same headers without a body and OPTIONS answers a CORS preflight (204). Unknown paths, brands and versions answer 404 with an RFC 9457 problem body; a path that exists answers other methods with 405 and `Allow`. The Model Context Protocol server at `/mcp` (unless marque runs with `--no-mcp`) is not described here: it speaks JSON-RPC in sessions over the Streamable HTTP transport (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports), which an MCP client, not an OpenAPI client, knows how to call.",
             "license": {"name": "MIT", "identifier": "MIT"}
         },
         "servers": [{"url": ctx.public_url}],
@@ -254,8 +300,12 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             "description": "Open pages reload on each event. Only while marque watches a content folder.",
             "responses": {
                 "200": {
-                    "description": "An endless event stream; `data` is the snapshot's generation",
-                    "content": {"text/event-stream": {"schema": text()}}
+                    "description": "An endless event stream of `snapshot` events; `data` is the snapshot's generation",
+                    "content": {"text/event-stream": {"schema": event("snapshot", json!({
+                        "type": "object",
+                        "properties": {"generation": {"type": "integer", "minimum": 0}},
+                        "required": ["generation"]
+                    }))}}
                 },
                 "404": r("responses", "NotFound"),
             }
@@ -412,58 +462,104 @@ fn compare() -> Value {
     })
 }
 
-/// The operations that are not snapshot documents: the demo, the webhook, MCP.
-fn operations(paths: &mut Map<String, Value>, ctx: &Context) {
-    let rate_headers = json!({
-        "RateLimit": r("headers", "RateLimit"),
-        "RateLimit-Policy": r("headers", "RateLimit-Policy"),
-    });
-    let mut responses = Map::new();
-    responses.insert(
-        "200".into(),
-        json!({
-            "description": "The model's answer, or with no API key configured a dry run with the exact messages it would send",
-            "headers": rate_headers,
-            "content": {
-                "application/json": {"schema": r("schemas", "DemoResult")},
-                "text/event-stream": {"schema": {
-                    "type": "string",
-                    "description": "With `Accept: text/event-stream`: `delta` events with `{\"text\": …}` (a dry run streams a placeholder), then one `done` event with the same body as a JSON answer, or an `error` event with a problem body"
-                }}
+/// The demo operation of one brand: its request body is one of its
+/// prompts, each with exactly its variables (required names, `maxLength`),
+/// so a generated client or a language model's tool definition can call it
+/// from this document alone.
+fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
+    let bodies: Vec<Value> = prompts
+        .iter()
+        .map(|p| {
+            let mut properties = Map::new();
+            for v in &p.variables {
+                let mut var = json!({"type": "string", "maxLength": v.max_length});
+                if v.required {
+                    // Blank counts as missing (`demo::is_blank`).
+                    var["minLength"] = json!(1);
+                    var["pattern"] = json!(GIVEN_PATTERN);
+                }
+                if let Some(d) = &v.description {
+                    var["description"] = json!(d);
+                }
+                if let Some(e) = &v.example {
+                    var["examples"] = json!([e]);
+                }
+                properties.insert(v.name.clone(), var);
             }
-        }),
-    );
-    for (status, what) in DEMO_STATUSES {
-        let mut headers = rate_headers.clone();
-        if matches!(status, 429 | 503) {
-            headers["Retry-After"] = r("headers", "Retry-After");
-        }
-        if *status == 405 {
-            headers = json!({"Allow": r("headers", "Allow")});
-        }
-        responses.insert(
-            status.to_string(),
-            json!({
-                "description": what,
-                "headers": headers,
-                "content": {"application/problem+json": {"schema": r("schemas", "DemoProblem")}}
-            }),
+            let required: Vec<&str> = p
+                .variables
+                .iter()
+                .filter(|v| v.required)
+                .map(|v| v.name.as_str())
+                .collect();
+            let variables = json!({
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": false
+            });
+            let mut body = json!({
+                "type": "object",
+                "properties": {"promptId": {"const": p.id}, "variables": variables},
+                "required": if required.is_empty() { json!(["promptId"]) } else { json!(["promptId", "variables"]) },
+                "additionalProperties": false
+            });
+            let title = p.title.clone().unwrap_or_else(|| p.id.clone());
+            body["title"] = json!(title);
+            if let Some(d) = &p.description {
+                body["description"] = json!(d);
+            }
+            body
+        })
+        .collect();
+    let ids: Vec<&str> = prompts.iter().map(|p| p.id.as_str()).collect();
+    let mut responses = Map::new();
+    responses.insert("200".into(), r("responses", "DemoResult"));
+    for (status, _) in DEMO_STATUSES {
+        responses.insert(status.to_string(), r("responses", &format!("Demo{status}")));
+    }
+    json!({
+        "tags": ["demo"],
+        "operationId": format!("demo-{slug}"),
+        "summary": format!("Run a prompt of {slug}'s prompt kit against a language model"),
+        "description": format!("Prompts: {}. The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too. The body is at most 16 KiB.", ids.join(", ")),
+        "requestBody": {
+            "required": true,
+            "content": {"application/json": {"schema": {"oneOf": bodies}}}
+        },
+        "responses": responses,
+    })
+}
+
+/// One server-sent event (as OpenAPI 3.1 reads a `text/event-stream`
+/// schema: each event an object of `event` and `data`), its data JSON of
+/// `data` schema.
+fn event(name: &str, data: Value) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "event": {"const": name},
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data},
+            "id": {"type": "string"},
+            "retry": {"type": "integer"}
+        },
+        "required": ["event", "data"]
+    })
+}
+
+/// The operations that are not snapshot documents: each brand's demo, the
+/// webhook. MCP is a session protocol over JSON-RPC that OpenAPI cannot
+/// describe (its required `Accept`, one session per `initialize`), so it
+/// is named in the document's description with a link to the protocol,
+/// and left out of the operations (see the README).
+fn operations(paths: &mut Map<String, Value>, ctx: &Context, examples: &Examples) {
+    let _ = ctx;
+    for (slug, prompts) in &examples.prompts {
+        paths.insert(
+            format!("/api/brand-spec/{slug}/demo"),
+            json!({"post": demo_operation(slug, prompts)}),
         );
     }
-    paths.insert(
-        "/api/brand-spec/{slug}/demo".into(),
-        json!({"post": {
-            "tags": ["demo"],
-            "summary": "Run a named prompt of the brand's prompt kit against a language model",
-            "description": "The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too.",
-            "parameters": [r("parameters", "slug")],
-            "requestBody": {
-                "required": true,
-                "content": {"application/json": {"schema": r("schemas", "DemoRequest")}}
-            },
-            "responses": responses,
-        }}),
-    );
     paths.insert(
         "/hooks/git".into(),
         json!({"post": {
@@ -501,64 +597,70 @@ fn operations(paths: &mut Map<String, Value>, ctx: &Context) {
             }
         }}),
     );
-    if ctx.mcp {
-        let session = |required: bool| {
+}
+
+fn components(ctx: &Context, examples: &Examples) -> Value {
+    let mut c = components_base(ctx, examples);
+    if let Some(responses) = c["responses"].as_object_mut() {
+        demo_responses(responses);
+    }
+    c
+}
+
+/// The answers of every brand's demo operation, shared by them all.
+fn demo_responses(responses: &mut Map<String, Value>) {
+    let rate_headers = json!({
+        "RateLimit": r("headers", "RateLimit"),
+        "RateLimit-Policy": r("headers", "RateLimit-Policy"),
+    });
+    let problem = json!({
+        "type": "object",
+        "properties": {
+            "type": {"type": "string"}, "title": {"type": "string"},
+            "status": {"type": "integer"}, "detail": {"type": "string"}
+        },
+        "required": ["type", "title", "status", "detail"]
+    });
+    let stream = json!({"oneOf": [
+        event("delta", json!({
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"]
+        })),
+        event("done", r("schemas", "DemoResult")),
+        event("error", problem),
+    ]});
+    responses.insert(
+        "DemoResult".into(),
+        json!({
+            "description": "The model's answer, or with no API key configured a dry run with the exact messages it would send. With `Accept: text/event-stream`, a stream of `delta` events (`{\"text\": …}`; a dry run streams a placeholder), then one `done` event with the body a JSON answer has, or one `error` event with a problem body",
+            "headers": rate_headers,
+            "content": {
+                "application/json": {"schema": r("schemas", "DemoResult")},
+                "text/event-stream": {"schema": stream}
+            }
+        }),
+    );
+    for (status, what) in DEMO_STATUSES {
+        let mut headers = rate_headers.clone();
+        if matches!(status, 429 | 503) {
+            headers["Retry-After"] = r("headers", "Retry-After");
+        }
+        if *status == 405 {
+            headers = json!({"Allow": r("headers", "Allow")});
+        }
+        responses.insert(
+            format!("Demo{status}"),
             json!({
-                "name": "Mcp-Session-Id", "in": "header", "required": required,
-                "description": "The session `initialize` answered with",
-                "schema": {"type": "string"}
-            })
-        };
-        let mcp = |summary: &str, ok: Value, required: bool| {
-            json!({
-                "tags": ["operations"],
-                "summary": summary,
-                "parameters": [session(required)],
-                "description": "Model Context Protocol, Streamable HTTP transport (protocol versions up to 2025-11-25); see https://modelcontextprotocol.io. Resources are every brand's surfaces, prompts are every prompt kit's prompts as `<slug>/<id>`, tools are list_brands, get_brand, find_tokens, check_contrast and run_prompt. A browser may call it only from an allowed `Origin` (403 otherwise).",
-                "responses": {
-                    "200": ok,
-                    "default": {"description": "A transport error: bad headers, an unknown session, a disallowed origin (403), a body over 256 KiB (413)"}
-                }
-            })
-        };
-        let mut post = mcp(
-            "Send a JSON-RPC message",
-            json!({
-                "description": "The answer, as JSON or as a server-sent event stream",
-                "content": {"application/json": {}, "text/event-stream": {}}
-            }),
-            false,
-        );
-        post["requestBody"] = json!({
-            "required": true,
-            "content": {"application/json": {"schema": {
-                "description": "A JSON-RPC 2.0 message; the first of a session is `initialize`",
-                "type": "object"
-            }}}
-        });
-        paths.insert(
-            "/mcp".into(),
-            json!({
-                "post": post,
-                "get": mcp("Open the session's stream of server messages", json!({
-                    "description": "Server-sent events",
-                    "content": {"text/event-stream": {}}
-                }), true),
-                "delete": {
-                    "tags": ["operations"],
-                    "summary": "End a session",
-                    "parameters": [{"name": "Mcp-Session-Id", "in": "header", "required": true, "schema": {"type": "string"}}],
-                    "responses": {
-                        "204": {"description": "The session is ended"},
-                        "default": {"description": "No such session, or a transport error"}
-                    }
-                }
+                "description": what,
+                "headers": headers,
+                "content": {"application/problem+json": {"schema": r("schemas", "DemoProblem")}}
             }),
         );
     }
 }
 
-fn components(ctx: &Context, examples: &Examples) -> Value {
+fn components_base(ctx: &Context, examples: &Examples) -> Value {
     let mut schemas = Map::new();
     let (spec, defs) = embeddable(spec_schema(), "Spec");
     schemas.insert("Spec".into(), spec);

@@ -155,18 +155,21 @@ fn every_published_path_is_described_and_answers_as_described() {
     }
     // And nothing is described that is not served (the operations a GET of
     // a document does not reach are checked by the tests of their own).
-    let reached_otherwise = [
-        "/events",
-        "/hooks/git",
-        "/api/brand-spec/{slug}/demo",
-        "/mcp",
-    ];
+    let reached_otherwise = ["/events", "/hooks/git"];
     for t in templates {
+        let demo = t.starts_with("/api/brand-spec/") && t.ends_with("/demo");
         assert!(
-            used.contains(t.as_str()) || reached_otherwise.contains(&t.as_str()),
+            used.contains(t.as_str()) || reached_otherwise.contains(&t.as_str()) || demo,
             "{t} is described but no published path reaches it"
         );
     }
+    // MCP is a session protocol OpenAPI cannot describe: named with a link,
+    // not an operation.
+    assert!(doc["paths"].get("/mcp").is_none());
+    assert!(doc["info"]["description"]
+        .as_str()
+        .unwrap()
+        .contains("modelcontextprotocol.io"));
 }
 
 #[test]
@@ -269,20 +272,11 @@ fn schemathesis_finds_no_contradiction_between_the_document_and_the_server() {
     }
     let (g, _remote) = served();
     let app = &g.app;
-    let config = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/contract/schemathesis.toml"
-    );
     let seed = std::env::var("MARQUE_CONTRACT_SEED").unwrap_or_else(|_| "20261122".into());
+    // As a stranger runs it: every check, no configuration, nothing but
+    // the document to go by (the flags below set only how long it runs).
     let out = std::process::Command::new("python3")
-        .args([
-            "-m",
-            "schemathesis.cli",
-            "--no-color",
-            "--config-file",
-            config,
-            "run",
-        ])
+        .args(["-m", "schemathesis.cli", "--no-color", "run"])
         .arg(format!("{}/openapi.json", app.public_url))
         .args([
             "--checks",
@@ -307,7 +301,6 @@ fn schemathesis_finds_no_contradiction_between_the_document_and_the_server() {
         // Its cache of crashes goes under target/, not into the work tree.
         .current_dir(env!("CARGO_TARGET_TMPDIR"))
         .env("NO_COLOR", "1")
-        .env("MARQUE_CONTRACT_WEBHOOK_TOKEN", super::git::SECRET)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
