@@ -233,10 +233,11 @@ fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
     if !redis_available() {
         return;
     }
-    let redis = Redis::start();
+    let mut redis = Redis::start();
     let remote = Remote::new();
+    let url = redis.url();
     let configure = |args: &mut marque::config::ServeArgs| {
-        args.redis_url = Some(redis.url());
+        args.redis_url = Some(url.clone());
         args.redis_prefix = "test-hook:".into();
         // Replicas behind one load balancer share its public URL.
         args.public_url = Some("https://brand.example.com".into());
@@ -288,6 +289,47 @@ fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
         a.app.get("/status").json()["revision"],
         b.app.get("/status").json()["revision"]
     );
+
+    // Redis restarts. The replicas find their connections dead and replace
+    // them, so the limit is shared again within about a second, and the
+    // next webhook's notice is not sent on a dead connection and lost.
+    redis.stop();
+    let mode = |app: &TestApp| app.get("/status").json()["demoLimiter"]["mode"].clone();
+    wait_for("the replicas to notice that Redis is gone", || {
+        mode(&a.app) == "local-fallback" && mode(&b.app) == "local-fallback"
+    });
+    redis.restart();
+    let back = Instant::now();
+    wait_for("both replicas to share the limit again", || {
+        mode(&a.app) == "shared" && mode(&b.app) == "shared"
+    });
+    let shared_after = back.elapsed();
+    println!(
+        "shared again {} ms after Redis came back",
+        shared_after.as_millis()
+    );
+    assert!(shared_after < Duration::from_secs(3), "{shared_after:?}");
+    wait_for("replica B to listen again", || {
+        redis.cli(&["PUBSUB", "NUMSUB", &channel]).ends_with('2')
+    });
+    remote.set_version("northwind", "2.5.0", "2.6.0");
+    remote.commit("Northwind 2.6.0", 6);
+    let delivered = Instant::now();
+    let res = a.app.request(
+        "POST",
+        "/hooks/git",
+        &[
+            ("X-Hub-Signature-256", sig.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        Some(body),
+    );
+    assert_eq!(res.status, 202);
+    wait_for("replica B to serve the push after the restart", || {
+        b.app.get("/brand/northwind/spec.json").json()["version"] == "2.6.0"
+    });
+    let took = delivered.elapsed();
+    assert!(took < Duration::from_secs(2), "{took:?}");
 }
 
 #[test]

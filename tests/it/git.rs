@@ -690,3 +690,113 @@ fn a_push_rerenders_only_the_brands_whose_folders_changed() {
         "only lumen-health's folder changed: northwind and its release are kept"
     );
 }
+
+#[test]
+fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
+    let remote = Remote::new();
+    let g = serve_git(&remote.url(), None);
+    let addr = g.app.addr;
+    let stop = Instant::now() + Duration::from_secs(3);
+    // Well-formed signatures that no body matches, with large bodies: each
+    // one is read and hashed before it is refused.
+    let flooders: Vec<_> = (0..6)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let body = vec![b'x'; 512 * 1024];
+                let sig = format!("sha256={}", "0".repeat(64));
+                let mut refused = 0;
+                while Instant::now() < stop {
+                    let res = raw_request(
+                        addr,
+                        "POST",
+                        "/hooks/git",
+                        &[
+                            ("X-Hub-Signature-256", &sig),
+                            ("Content-Type", "application/json"),
+                        ],
+                        Some(&body),
+                    );
+                    assert_eq!(res.status, 401);
+                    refused += 1;
+                }
+                refused
+            })
+        })
+        .collect();
+    let body = br#"{"ref": "refs/heads/main"}"#;
+    let sig = github_sig(body);
+    let mut genuine = Vec::new();
+    while Instant::now() < stop {
+        let res = raw_request(
+            addr,
+            "POST",
+            "/hooks/git",
+            &[
+                ("X-Hub-Signature-256", &sig),
+                ("Content-Type", "application/json"),
+            ],
+            Some(body),
+        );
+        genuine.push(res.status);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let bogus: usize = flooders.into_iter().map(|t| t.join().unwrap()).sum();
+    println!(
+        "{} genuine deliveries beside {bogus} bogus ones: {:?}",
+        genuine.len(),
+        genuine
+    );
+    assert!(bogus > 50, "the flood ran: {bogus}");
+    assert!(genuine.len() >= 10);
+    assert!(genuine.iter().all(|s| *s == 202), "{genuine:?}");
+}
+
+#[test]
+fn the_compare_memo_stays_within_its_bytes_and_answers_each_spelling() {
+    let remote = changelog_remote();
+    let g = serve_git_with(&remote.url(), None, |args| {
+        args.compare_memo_bytes = Some(3 * 1024);
+    });
+    let app = &g.app;
+    let releases: Vec<String> = app.get("/brand/northwind/changelog.json").json()["releases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["version"].as_str().unwrap().to_string())
+        .chain(["current".to_string()])
+        .collect();
+    let metric = |name: &str| -> u64 {
+        app.get("/metrics")
+            .text()
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+            .unwrap()
+    };
+    let mut answered = 0;
+    for a in &releases {
+        for b in &releases {
+            for suffix in [".json", ".md"] {
+                let res = app.get(&format!("/brand/northwind/compare/{a}...{b}{suffix}"));
+                assert_eq!(res.status, 200);
+                answered += res.body.len();
+                let held = metric("marque_compare_memo_bytes ");
+                assert!(held <= 3 * 1024, "{held} bytes held");
+            }
+        }
+    }
+    println!("{answered} bytes answered, at most 3 KiB kept");
+    assert!(answered > 3 * 1024, "the sweep outgrew the memo");
+    assert!(metric("marque_compare_memo_answers ") > 0);
+    // Each spelling is answered as it was written, with or without `v`.
+    let first = &releases[0];
+    let plain = app.get(&format!("/brand/northwind/compare/{first}...current.json"));
+    let v = app.get(&format!("/brand/northwind/compare/v{first}...current.json"));
+    assert_eq!(plain.json()["from"]["ref"], first.as_str());
+    assert_eq!(v.json()["from"]["ref"], format!("v{first}"));
+    let md = app.get(&format!("/brand/northwind/compare/v{first}...current.md"));
+    assert_eq!(md.status, 200);
+    assert!(md
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/markdown"));
+}

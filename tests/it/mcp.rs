@@ -328,3 +328,261 @@ fn mcp_checks_origins_and_body_size_and_can_be_turned_off() {
         assert!(!off.get(path).text().contains("/mcp"), "{path}");
     }
 }
+
+const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+/// An `initialize` whose client info carries `pad` bytes (held for the
+/// session's life), from `client` (an `X-Forwarded-For` the server trusts).
+fn initialize_from(app: &TestApp, client: &str, pad: usize) -> Response {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "probe", "version": "0", "title": "p".repeat(pad)}}
+    });
+    app.request(
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT, ("X-Forwarded-For", client)],
+        Some(body.to_string().as_bytes()),
+    )
+}
+
+/// A session, initialized, and its id.
+fn session(app: &TestApp, client: &str) -> String {
+    let res = initialize_from(app, client, 0);
+    assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+    let sid = res.header("mcp-session-id").unwrap().to_string();
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    let res = app.request(
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT, ("Mcp-Session-Id", &sid)],
+        Some(note.as_bytes()),
+    );
+    assert_eq!(res.status, 202);
+    sid
+}
+
+/// The JSON-RPC messages of an answer, as JSON or as server-sent events.
+fn messages(res: &Response) -> Vec<Value> {
+    let text = String::from_utf8_lossy(&res.body);
+    if res
+        .header("content-type")
+        .is_some_and(|c| c.starts_with("text/event-stream"))
+    {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str(d.trim()).ok())
+            .collect()
+    } else {
+        vec![serde_json::from_str(&text).unwrap()]
+    }
+}
+
+fn metric(app: &TestApp, line: &str) -> u64 {
+    let text = app.get("/metrics").text();
+    text.lines()
+        .find_map(|l| l.strip_prefix(line)?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{line} in /metrics"))
+}
+
+/// Resident memory of this process, in KiB.
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn mcp_sessions_are_capped_per_client_and_in_all_and_refused_clearly() {
+    let mut args = serve_args(&example_content());
+    args.mcp_sessions = 200;
+    args.mcp_sessions_per_client = 8;
+    args.mcp_initialize_per_minute = 10_000;
+    args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
+    let app = spawn_with(args);
+    let before = rss_kib();
+    // 25 clients fill the table, each with its 8 sessions and the largest
+    // client info an initialize may carry.
+    for c in 0..25 {
+        let client = format!("10.0.{c}.1");
+        for _ in 0..8 {
+            let res = initialize_from(&app, &client, 15 * 1024);
+            assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
+        }
+        // A ninth from the same client is refused, with a JSON-RPC error.
+        let res = initialize_from(&app, &client, 0);
+        assert_eq!(res.status, 429, "{}", String::from_utf8_lossy(&res.body));
+        assert!(res.header("retry-after").is_some());
+        assert_eq!(res.header("content-type"), Some("application/json"));
+        let error = &messages(&res)[0]["error"];
+        assert_eq!(error["code"], -32000);
+        assert!(error["message"].as_str().unwrap().contains("8"), "{error}");
+    }
+    let per_session = (rss_kib().saturating_sub(before)) / 200;
+    println!("about {per_session} KiB per open MCP session");
+    assert!(per_session < 256, "{per_session} KiB per session");
+    // The server is full: a new client is refused too, with 503.
+    let res = initialize_from(&app, "10.9.9.9", 0);
+    assert_eq!(res.status, 503);
+    assert_eq!(messages(&res)[0]["error"]["code"], -32000);
+    // An initialize too large to hold for a session's life is refused.
+    assert_eq!(initialize_from(&app, "10.9.9.8", 20 * 1024).status, 413);
+    assert_eq!(metric(&app, "marque_mcp_sessions "), 200);
+    assert_eq!(
+        metric(
+            &app,
+            "marque_mcp_sessions_refused_total{reason=\"client\"} "
+        ),
+        25
+    );
+    assert_eq!(
+        metric(
+            &app,
+            "marque_mcp_sessions_refused_total{reason=\"sessions\"} "
+        ),
+        1
+    );
+}
+
+#[test]
+fn mcp_answers_what_json_rpc_and_the_transport_say() {
+    let mut args = serve_args(&example_content());
+    args.mcp_session_idle = std::time::Duration::from_millis(600);
+    let app = spawn_with(args);
+    let sid = session(&app, "127.0.0.1");
+    let post = |body: &[u8]| {
+        app.request(
+            "POST",
+            "/mcp",
+            &[JSON, ACCEPT, ("Mcp-Session-Id", &sid)],
+            Some(body),
+        )
+    };
+    for (body, code) in [
+        (&b"{not json"[..], -32700),
+        (b"42", -32600),
+        (
+            br#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#,
+            -32600,
+        ),
+        (br#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#, -32600),
+    ] {
+        let res = post(body);
+        assert_eq!(res.status, 400, "{}", String::from_utf8_lossy(body));
+        assert_eq!(messages(&res)[0]["error"]["code"], code);
+    }
+    // Params of the wrong shape are invalid params, not an unknown method.
+    let res = post(br#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":5}}"#);
+    assert_eq!(messages(&res)[0]["error"]["code"], -32602);
+    // Only this server's URLs are resources, and a long input is quoted short.
+    let foreign = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{{"uri":"file:///etc/brand/northwind/spec.md{}"}}}}"#,
+        "a".repeat(100_000)
+    );
+    let error = messages(&post(foreign.as_bytes()))[0]["error"].clone();
+    assert_eq!(error["code"], -32002);
+    assert!(error["message"].as_str().unwrap().len() < 400, "{error}");
+    let own = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{{"uri":"{}/brand/northwind/spec.md"}}}}"#,
+        app.public_url
+    );
+    assert!(messages(&post(own.as_bytes()))[0]["result"]["contents"].is_array());
+    // DELETE of a session that does not exist is 404; of one that does, 204.
+    let delete = |id: &str| app.request("DELETE", "/mcp", &[("Mcp-Session-Id", id)], None);
+    assert_eq!(delete("00000000-0000-0000-0000-000000000000").status, 404);
+    assert_eq!(delete(&sid).status, 204);
+    assert_eq!(delete(&sid).status, 404);
+    // An idle session ends by itself and gives its place back.
+    let idle = session(&app, "127.0.0.1");
+    app.wait_until(
+        |a| metric(a, "marque_mcp_sessions_expired_total ") >= 1,
+        "the idle session expires",
+    );
+    let res = app.request(
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT, ("Mcp-Session-Id", &idle)],
+        Some(br#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#),
+    );
+    assert_eq!(res.status, 404);
+    assert_eq!(metric(&app, "marque_mcp_sessions "), 0);
+}
+
+#[test]
+fn a_hundred_large_hostile_mcp_requests_add_little_to_the_log() {
+    let cache = tempfile::tempdir().unwrap();
+    let log = cache.path().join("marque.log");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    /// Stops the server however the test ends.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["serve", "--no-watch", "--listen"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--content")
+        .arg(example_content())
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .env_remove("RUST_LOG")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let child = Killed(child);
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let started = std::time::Instant::now();
+    let ready = || {
+        std::net::TcpStream::connect(addr).is_ok()
+            && raw_request(addr, "GET", "/readyz", &[], None).status == 200
+    };
+    while !ready() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let post = |headers: &[(&str, &str)], body: &str| {
+        raw_request(addr, "POST", "/mcp", headers, Some(body.as_bytes()))
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "l", "version": "0"}}});
+    let res = post(&[JSON, ACCEPT], &init.to_string());
+    let sid = res.header("mcp-session-id").unwrap().to_string();
+    post(
+        &[JSON, ACCEPT, ("Mcp-Session-Id", &sid)],
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    let before = std::fs::metadata(&log).unwrap().len();
+    let big = "a".repeat(200_000);
+    for i in 0..100 {
+        let body = match i % 4 {
+            0 => json!({"jsonrpc": "2.0", "id": i, "method": "resources/read",
+                        "params": {"uri": format!("http://x/brand/{big}/spec.md")}}),
+            1 => json!({"jsonrpc": "2.0", "id": i, "method": big}),
+            2 => json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                        "params": {"name": big, "arguments": {}}}),
+            _ => json!({"jsonrpc": "2.0", "id": i, "method": "prompts/get",
+                        "params": {"name": format!("n/{big}")}}),
+        };
+        post(&[JSON, ACCEPT, ("Mcp-Session-Id", &sid)], &body.to_string());
+    }
+    // Ten refused initializes too (the per-client cap is 16).
+    for _ in 0..26 {
+        post(&[JSON, ACCEPT], &init.to_string());
+    }
+    drop(child);
+    let grown = std::fs::metadata(&log).unwrap().len() - before;
+    println!("100 hostile MCP requests of 200 KB added {grown} bytes of log");
+    assert!(grown < 16 * 1024, "{grown} bytes of log");
+}

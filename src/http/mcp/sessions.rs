@@ -169,14 +169,16 @@ impl Sessions {
     }
 
     /// Takes a place for a new session of `client`, or says why not.
-    /// The caps are checked first, so a client at its cap spends no quota.
+    /// The caps are checked first, so a client at its cap spends no quota;
+    /// a client at its own cap is told so (it can end one of its sessions)
+    /// before it is told the server is full.
     fn reserve(&self, client: IpAddr) -> Result<(), (Refusal, Duration)> {
         let mut t = self.table();
-        if t.open.len() + t.opening >= self.limits.total {
-            return Err((Refusal::Full, Duration::from_secs(60)));
-        }
         if t.per_client.get(&client).copied().unwrap_or(0) >= self.limits.per_client {
             return Err((Refusal::ClientFull, self.limits.idle));
+        }
+        if t.open.len() + t.opening >= self.limits.total {
+            return Err((Refusal::Full, Duration::from_secs(60)));
         }
         if let Decision::Limited { retry_after } = self.initialize.check(client) {
             return Err((Refusal::Rate, retry_after));
