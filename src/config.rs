@@ -134,8 +134,8 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub mcp_allowed_origins: Vec<String>,
-    /// Most MCP sessions open at once, from all clients together (about
-    /// 60 KiB each); a further `initialize` gets 503.
+    /// Most MCP sessions open at once, from all clients together (up to
+    /// about 110 KiB each); a further `initialize` gets 503.
     #[arg(long, env = "MARQUE_MCP_SESSIONS", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     pub mcp_sessions: u32,
     /// Most MCP sessions open at once from one client address (IPv6: one

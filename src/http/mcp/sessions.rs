@@ -351,27 +351,35 @@ enum Message {
     Other,
 }
 
+/// Why a POST body is not one JSON-RPC message: the error to answer with.
+struct NotMessage {
+    id: Value,
+    code: i64,
+    message: &'static str,
+}
+
+impl NotMessage {
+    fn into_response(self) -> Response {
+        rpc_error(StatusCode::BAD_REQUEST, self.id, self.code, self.message)
+    }
+}
+
 /// Reads a POST body as JSON-RPC, or says why it is not one.
-fn classify(bytes: &[u8]) -> Result<Message, Response> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|_| {
-        rpc_error(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            -32700,
-            "parse error: the body is not JSON",
-        )
+fn classify(bytes: &[u8]) -> Result<Message, NotMessage> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|_| NotMessage {
+        id: Value::Null,
+        code: -32700,
+        message: "parse error: the body is not JSON",
     })?;
     let id = value
         .get("id")
         .cloned()
-        .filter(|id| id.is_string() || id.is_number());
-    let invalid = |message: &str| {
-        rpc_error(
-            StatusCode::BAD_REQUEST,
-            id.clone().unwrap_or(Value::Null),
-            -32600,
-            message,
-        )
+        .filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(Value::Null);
+    let invalid = |message: &'static str| NotMessage {
+        id: id.clone(),
+        code: -32600,
+        message,
     };
     if value.is_array() {
         return Err(invalid(
@@ -384,9 +392,8 @@ fn classify(bytes: &[u8]) -> Result<Message, Response> {
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(invalid("invalid request: `jsonrpc` must be \"2.0\""));
     }
-    let method = obj.get("method");
     let is_reply = obj.contains_key("result") || obj.contains_key("error");
-    match method {
+    match obj.get("method") {
         Some(Value::String(m)) if m == "initialize" => Ok(Message::Initialize),
         Some(Value::String(_)) => Ok(Message::Other),
         Some(_) => Err(invalid("invalid request: `method` must be a string")),
@@ -458,7 +465,7 @@ pub async fn gate(
             };
             let message = match classify(&bytes) {
                 Ok(m) => m,
-                Err(res) => return res,
+                Err(not) => return not.into_response(),
             };
             let req = Request::from_parts(parts, Body::from(bytes));
             if let Some(id) = id {
@@ -498,8 +505,8 @@ mod tests {
         let code = |body: &[u8]| match classify(body) {
             Ok(Message::Initialize) => "initialize",
             Ok(Message::Other) => "other",
-            Err(res) => {
-                assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+            Err(not) => {
+                assert!(matches!(not.code, -32700 | -32600), "{}", not.message);
                 "refused"
             }
         };
