@@ -258,19 +258,19 @@ fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
 
     remote.set_version("northwind", "2.4.0", "2.5.0");
     remote.commit("Northwind 2.5.0", 5);
-    let body = br#"{"ref": "refs/heads/main"}"#;
-    let sig = github_sig(body);
-    let delivered = Instant::now();
-    let res = a.app.request(
-        "POST",
-        "/hooks/git",
-        &[
+    // A push hint signed GitHub's way.
+    let deliver = |app: &TestApp| {
+        let body = br#"{"ref": "refs/heads/main"}"#;
+        let sig = github_sig(body);
+        let headers = [
             ("X-Hub-Signature-256", sig.as_str()),
             ("Content-Type", "application/json"),
-        ],
-        Some(body),
-    );
-    assert_eq!(res.status, 202);
+        ];
+        app.request("POST", "/hooks/git", &headers, Some(body))
+            .status
+    };
+    let delivered = Instant::now();
+    assert_eq!(deliver(&a.app), 202);
     wait_for("replica B to serve the pushed version", || {
         b.app.get("/brand/northwind/spec.json").json()["version"] == "2.5.0"
     });
@@ -315,16 +315,7 @@ fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
     remote.set_version("northwind", "2.5.0", "2.6.0");
     remote.commit("Northwind 2.6.0", 6);
     let delivered = Instant::now();
-    let res = a.app.request(
-        "POST",
-        "/hooks/git",
-        &[
-            ("X-Hub-Signature-256", sig.as_str()),
-            ("Content-Type", "application/json"),
-        ],
-        Some(body),
-    );
-    assert_eq!(res.status, 202);
+    assert_eq!(deliver(&a.app), 202);
     wait_for("replica B to serve the push after the restart", || {
         b.app.get("/brand/northwind/spec.json").json()["version"] == "2.6.0"
     });

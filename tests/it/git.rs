@@ -691,6 +691,15 @@ fn a_push_rerenders_only_the_brands_whose_folders_changed() {
     );
 }
 
+/// The status of a webhook delivery of `body` signed GitHub's way with `sig`.
+fn signed_delivery(addr: std::net::SocketAddr, sig: &str, body: &[u8]) -> u16 {
+    let headers = [
+        ("X-Hub-Signature-256", sig),
+        ("Content-Type", "application/json"),
+    ];
+    raw_request(addr, "POST", "/hooks/git", &headers, Some(body)).status
+}
+
 #[test]
 fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
     let remote = Remote::new();
@@ -706,17 +715,7 @@ fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
                 let sig = format!("sha256={}", "0".repeat(64));
                 let mut refused = 0;
                 while Instant::now() < stop {
-                    let res = raw_request(
-                        addr,
-                        "POST",
-                        "/hooks/git",
-                        &[
-                            ("X-Hub-Signature-256", &sig),
-                            ("Content-Type", "application/json"),
-                        ],
-                        Some(&body),
-                    );
-                    assert_eq!(res.status, 401);
+                    assert_eq!(signed_delivery(addr, &sig, &body), 401);
                     refused += 1;
                 }
                 refused
@@ -727,17 +726,7 @@ fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
     let sig = github_sig(body);
     let mut genuine = Vec::new();
     while Instant::now() < stop {
-        let res = raw_request(
-            addr,
-            "POST",
-            "/hooks/git",
-            &[
-                ("X-Hub-Signature-256", &sig),
-                ("Content-Type", "application/json"),
-            ],
-            Some(body),
-        );
-        genuine.push(res.status);
+        genuine.push(signed_delivery(addr, &sig, body));
         std::thread::sleep(Duration::from_millis(100));
     }
     let bogus: usize = flooders.into_iter().map(|t| t.join().unwrap()).sum();
