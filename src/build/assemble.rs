@@ -125,6 +125,10 @@ struct View {
 pub struct Views {
     by_slug: HashMap<String, (Shown, Arc<View>)>,
     documents: HashMap<String, (String, CachePolicy, Arc<Resource>)>,
+    /// /openapi.json's body and what it was made from: it describes every
+    /// brand's demo (megabytes at a thousand brands), so it is made again
+    /// only when a prompt kit, a brand or an example changed.
+    openapi: Option<(u64, render::openapi::Examples, String)>,
     /// The render context of the views, hashed.
     context: u64,
 }
@@ -193,10 +197,29 @@ impl Views {
                 return r.clone();
             }
         }
-        let r = Arc::new(document(content_type, body.clone(), cache, Effort::None));
+        // Made again only when it changed, so even a large one (the OpenAPI
+        // document of a thousand brands) gets its codings now, and a ready
+        // snapshot has them.
+        let r = Arc::new(document(content_type, body.clone(), cache, Effort::Fast));
         self.documents
             .insert(path.to_string(), (body, cache, r.clone()));
         r
+    }
+
+    /// /openapi.json for `examples`, made again only when they or the
+    /// render context changed.
+    fn openapi(&mut self, ctx: &Context, examples: render::openapi::Examples) -> String {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        ctx.hash(&mut h);
+        let context = h.finish();
+        if let Some((c, e, body)) = &self.openapi {
+            if *c == context && *e == examples {
+                return body.clone();
+            }
+        }
+        let body = render::openapi::render(ctx, &examples);
+        self.openapi = Some((context, examples, body.clone()));
+        body
     }
 
     /// Forgets every view when the render context changed (it is in each).
@@ -407,11 +430,7 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
             "application/schema+json",
             pretty(&render::schemas::changelog_schema()),
         ),
-        (
-            "/openapi.json",
-            "application/json",
-            render::openapi::render(ctx, &examples),
-        ),
+        ("/openapi.json", "application/json", views.openapi(ctx, examples)),
     ] {
         snap.documents.insert(
             path.into(),
