@@ -430,7 +430,11 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
             "application/schema+json",
             pretty(&render::schemas::changelog_schema()),
         ),
-        ("/openapi.json", "application/json", views.openapi(ctx, examples)),
+        (
+            "/openapi.json",
+            "application/json",
+            views.openapi(ctx, examples),
+        ),
     ] {
         snap.documents.insert(
             path.into(),
