@@ -333,6 +333,25 @@ impl Resource {
         }
     }
 
+    /// True when the body has a gzip or brotli coding (a body that does
+    /// not pay to compress has neither, and never will).
+    pub fn has_codings(&self) -> bool {
+        self.gzip.is_some() || self.br.is_some()
+    }
+
+    /// The same resource with its codings made as hard as `effort` says:
+    /// for a body that was published before it was compressed.
+    pub fn with_codings(&self, effort: Effort) -> Resource {
+        let content_type = self
+            .content_type
+            .to_str()
+            .unwrap_or("application/octet-stream");
+        let mut r =
+            Resource::with_effort(content_type, self.identity.body.clone(), self.cache, effort);
+        r.headers = self.headers.clone();
+        r
+    }
+
     pub fn with_header(mut self, name: &'static str, value: &str) -> Resource {
         if let Ok(v) = HeaderValue::from_str(value) {
             self.headers.push((HeaderName::from_static(name), v));

@@ -653,23 +653,9 @@ pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
     snap.documents
         .iter()
         .filter(|(path, r)| {
-            path.as_str() != "/status"
-                && r.gzip.is_none()
-                && r.br.is_none()
-                && r.identity.body.len() > LARGE
+            path.as_str() != "/status" && !r.has_codings() && r.identity.body.len() > LARGE
         })
-        .map(|(path, r)| {
-            let mut compressed = Resource::with_effort(
-                r.content_type
-                    .to_str()
-                    .unwrap_or("application/octet-stream"),
-                r.identity.body.clone(),
-                r.cache,
-                Effort::Fast,
-            );
-            compressed.headers = r.headers.clone();
-            (path.clone(), Arc::new(compressed))
-        })
+        .map(|(path, r)| (path.clone(), Arc::new(r.with_codings(Effort::Fast))))
         .collect()
 }
 

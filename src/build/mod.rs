@@ -76,20 +76,10 @@ impl Published {
             .resources
             .iter()
             .map(|(path, r)| {
-                let done = r.gzip.is_some() || r.br.is_some();
-                let r = if done {
+                let r = if r.has_codings() {
                     r.clone()
                 } else {
-                    let mut c = Resource::with_effort(
-                        r.content_type
-                            .to_str()
-                            .unwrap_or("application/octet-stream"),
-                        r.identity.body.clone(),
-                        r.cache,
-                        Effort::Best,
-                    );
-                    c.headers = r.headers.clone();
-                    Arc::new(c)
+                    Arc::new(r.with_codings(Effort::Best))
                 };
                 (path.clone(), r)
             })
