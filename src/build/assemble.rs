@@ -125,10 +125,11 @@ struct View {
 pub struct Views {
     by_slug: HashMap<String, (Shown, Arc<View>)>,
     documents: HashMap<String, (String, CachePolicy, Arc<Resource>)>,
-    /// /openapi.json's body and what it was made from: it describes every
-    /// brand's demo (megabytes at a thousand brands), so it is made again
-    /// only when a prompt kit, a brand or an example changed.
-    openapi: Option<(u64, render::openapi::Examples, String)>,
+    /// /openapi.json and what it was made from: it describes every brand's
+    /// demo (megabytes at a thousand brands), so it is made again only when
+    /// a prompt kit, a brand, an example or the render context changed, and
+    /// is not kept a second time as a body to compare, as other documents are.
+    openapi: Option<(render::openapi::Examples, Arc<Resource>)>,
     /// The render context of the views, hashed.
     context: u64,
 }
@@ -197,29 +198,31 @@ impl Views {
                 return r.clone();
             }
         }
-        // Made again only when it changed, so even a large one (the OpenAPI
-        // document of a thousand brands) gets its codings now, and a ready
-        // snapshot has them.
+        // Made again only when it changed, so even a large one gets its
+        // codings now, and a ready snapshot has them.
         let r = Arc::new(document(content_type, body.clone(), cache, Effort::Fast));
         self.documents
             .insert(path.to_string(), (body, cache, r.clone()));
         r
     }
 
-    /// /openapi.json for `examples`, made again only when they or the
-    /// render context changed.
-    fn openapi(&mut self, ctx: &Context, examples: render::openapi::Examples) -> String {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        ctx.hash(&mut h);
-        let context = h.finish();
-        if let Some((c, e, body)) = &self.openapi {
-            if *c == context && *e == examples {
-                return body.clone();
+    /// /openapi.json for `examples`, made again only when they changed
+    /// (a change of render context forgets it, see `rendered_with`).
+    fn openapi(
+        &mut self,
+        ctx: &Context,
+        examples: render::openapi::Examples,
+        cache: CachePolicy,
+    ) -> Arc<Resource> {
+        if let Some((before, r)) = &self.openapi {
+            if *before == examples && r.cache == cache {
+                return r.clone();
             }
         }
         let body = render::openapi::render(ctx, &examples);
-        self.openapi = Some((context, examples, body.clone()));
-        body
+        let r = Arc::new(document("application/json", body, cache, Effort::Fast));
+        self.openapi = Some((examples, r.clone()));
+        r
     }
 
     /// Forgets every view when the render context changed (it is in each).
@@ -229,6 +232,7 @@ impl Views {
         let context = h.finish();
         if context != self.context {
             self.by_slug.clear();
+            self.openapi = None;
             self.context = context;
         }
     }
@@ -430,17 +434,14 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
             "application/schema+json",
             pretty(&render::schemas::changelog_schema()),
         ),
-        (
-            "/openapi.json",
-            "application/json",
-            views.openapi(ctx, examples),
-        ),
     ] {
         snap.documents.insert(
             path.into(),
             views.document(path, content_type, body, current),
         );
     }
+    let openapi = views.openapi(ctx, examples, current);
+    snap.documents.insert("/openapi.json".into(), openapi);
 }
 
 fn pretty(v: &serde_json::Value) -> String {

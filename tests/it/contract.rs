@@ -319,3 +319,41 @@ fn schemathesis_finds_no_contradiction_between_the_document_and_the_server() {
     );
     assert!(stdout.contains("Tested:"), "{stdout}");
 }
+
+#[test]
+fn the_document_follows_a_prompt_kit_edit_and_stays_put_otherwise() {
+    let ws = super::reload::workspace();
+    let app = spawn_app(&ws.root);
+    let location = |a: &TestApp| {
+        let doc = a.get("/openapi.json").json();
+        let bodies = &doc["paths"]["/api/brand-spec/northwind/demo"]["post"]["requestBody"]
+            ["content"]["application/json"]["schema"]["oneOf"];
+        bodies
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["properties"]["promptId"]["const"] == "weather-notice")
+            .unwrap()["properties"]["variables"]["properties"]["location"]["maxLength"]
+            .clone()
+    };
+    assert_eq!(location(&app), 80);
+    let etag = app.get("/openapi.json").header("etag").unwrap().to_string();
+    // An edit elsewhere leaves the document as it was, byte for byte.
+    super::reload::edit(
+        &ws.root.join("northwind/BRAND_BOOK.md"),
+        "# ",
+        "# Edited: ",
+    );
+    app.wait_until(
+        |a| a.get("/brand/northwind/spec.md").text().contains("Edited: "),
+        "the brand book edit is served",
+    );
+    assert_eq!(app.get("/openapi.json").header("etag"), Some(etag.as_str()));
+    // An edit of a prompt's variable is described at once.
+    super::reload::edit(
+        &ws.root.join("northwind/brand.json"),
+        r#""name": "location", "maxLength": 80"#,
+        r#""name": "location", "maxLength": 90"#,
+    );
+    app.wait_until(|a| location(a) == 90, "the document follows the edit");
+}
