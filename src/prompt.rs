@@ -7,6 +7,16 @@
 use minijinja::{Environment, UndefinedBehavior};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A variable's value that says nothing: empty, or only spaces, tabs and
+/// line breaks. A required variable with such a value is missing.
+pub fn is_blank(s: &str) -> bool {
+    s.trim_matches([' ', '\t', '\n', '\r']).is_empty()
+}
+
+/// [`is_blank`] as a JSON Schema pattern a value must match to be given
+/// (one character that is not blank), for the OpenAPI document.
+pub const GIVEN: &str = "[^ \t\n\r]";
+
 /// Names MiniJinja provides itself; a template may use them without declaring.
 const BUILTINS: &[&str] = &[
     "range",
@@ -123,5 +133,22 @@ mod tests {
         let err = render_template(t, &BTreeMap::new()).unwrap_err();
         assert!(err.contains("fuel"), "{err}");
         assert!(started.elapsed().as_secs() < 2);
+    }
+
+    #[test]
+    fn blank_is_what_the_given_pattern_refuses() {
+        // The pattern's class is exactly the characters is_blank trims.
+        let class: Vec<char> = GIVEN
+            .trim_start_matches("[^")
+            .trim_end_matches(']')
+            .chars()
+            .collect();
+        assert_eq!(class, [' ', '\t', '\n', '\r']);
+        for blank in ["", " ", "\t\r\n "] {
+            assert!(is_blank(blank), "{blank:?}");
+        }
+        for given in ["x", " x ", "\u{85}", "\u{3000}"] {
+            assert!(!is_blank(given), "{given:?}");
+        }
     }
 }

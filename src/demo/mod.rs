@@ -287,17 +287,6 @@ pub fn find_prompt<'b>(brand: &'b DemoBrand, prompt_id: &str) -> Result<&'b Prom
         })
 }
 
-/// A value that says nothing: empty, or only spaces, tabs and line breaks.
-/// The OpenAPI document states the same rule as the pattern [`GIVEN`], so
-/// a client that follows the document is never told a value is missing.
-pub fn is_blank(s: &str) -> bool {
-    s.trim_matches([' ', '\t', '\n', '\r']).is_empty()
-}
-
-/// The pattern a required variable's value matches: one character that
-/// is not blank (see [`is_blank`]).
-pub const GIVEN: &str = "[^ \t\n\r]";
-
 /// Checks the values against the prompt's variables and fills optional ones with "".
 pub fn bind(
     prompt: &Prompt,
@@ -311,7 +300,12 @@ pub fn bind(
     let missing: Vec<String> = prompt
         .variables
         .iter()
-        .filter(|v| v.required && given.get(&v.name).is_none_or(|s| is_blank(s)))
+        .filter(|v| {
+            v.required
+                && given
+                    .get(&v.name)
+                    .is_none_or(|s| crate::prompt::is_blank(s))
+        })
         .map(|v| v.name.clone())
         .collect();
     let too_long: Vec<TooLong> = prompt
@@ -463,16 +457,5 @@ mod tests {
         assert!(err
             .to_string()
             .contains("cannot be rendered with the value of n"));
-    }
-
-    #[test]
-    fn blank_is_what_the_openapi_pattern_refuses() {
-        assert_eq!(GIVEN, crate::render::openapi::GIVEN_PATTERN);
-        for blank in ["", " ", "\t\r\n "] {
-            assert!(is_blank(blank), "{blank:?}");
-        }
-        for given in ["x", " x ", "\u{85}", "\u{3000}"] {
-            assert!(!is_blank(given), "{given:?}");
-        }
     }
 }

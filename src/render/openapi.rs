@@ -17,10 +17,6 @@ use super::schemas::{
 use super::{Context, Surface, SCHEMA_PATH};
 use serde_json::{json, Map, Value};
 
-/// The pattern of a required demo variable (kept here, as render is below
-/// demo; `demo::GIVEN` is checked equal in its tests).
-pub const GIVEN_PATTERN: &str = "[^ \t\n\r]";
-
 /// What the document's examples use: slugs and versions this server
 /// publishes, and one demo call that runs.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -474,9 +470,9 @@ fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
             for v in &p.variables {
                 let mut var = json!({"type": "string", "maxLength": v.max_length});
                 if v.required {
-                    // Blank counts as missing (`demo::is_blank`).
+                    // Blank counts as missing (`prompt::is_blank`).
                     var["minLength"] = json!(1);
-                    var["pattern"] = json!(GIVEN_PATTERN);
+                    var["pattern"] = json!(crate::prompt::GIVEN);
                 }
                 if let Some(d) = &v.description {
                     var["description"] = json!(d);

@@ -339,13 +339,13 @@ fn the_document_follows_a_prompt_kit_edit_and_stays_put_otherwise() {
     assert_eq!(location(&app), 80);
     let etag = app.get("/openapi.json").header("etag").unwrap().to_string();
     // An edit elsewhere leaves the document as it was, byte for byte.
-    super::reload::edit(
-        &ws.root.join("northwind/BRAND_BOOK.md"),
-        "# ",
-        "# Edited: ",
-    );
+    super::reload::edit(&ws.root.join("northwind/BRAND_BOOK.md"), "# ", "# Edited: ");
     app.wait_until(
-        |a| a.get("/brand/northwind/spec.md").text().contains("Edited: "),
+        |a| {
+            a.get("/brand/northwind/spec.md")
+                .text()
+                .contains("Edited: ")
+        },
         "the brand book edit is served",
     );
     assert_eq!(app.get("/openapi.json").header("etag"), Some(etag.as_str()));
