@@ -8,8 +8,8 @@
 pub mod limit;
 pub mod llm;
 
-use crate::render::escape::quoted;
 use crate::snapshot::DemoBrand;
+use crate::spec::diag::clipped;
 use crate::spec::model::Prompt;
 use limit::{Cidr, DemoLimiter};
 use llm::LlmClient;
@@ -169,7 +169,7 @@ fn summary(missing: &[String], unknown: &[String], too_long: &[TooLong]) -> Stri
         parts.push(format!("missing: {}", missing.join(", ")));
     }
     if !unknown.is_empty() {
-        parts.push(format!("unknown: {}", quoted(&unknown.join(", "))));
+        parts.push(format!("unknown: {}", clipped(&unknown.join(", "))));
     }
     if !too_long.is_empty() {
         let names: Vec<&str> = too_long.iter().map(|t| t.name.as_str()).collect();
@@ -282,7 +282,7 @@ pub fn find_prompt<'b>(brand: &'b DemoBrand, prompt_id: &str) -> Result<&'b Prom
         .find(|p| p.id == prompt_id)
         .ok_or_else(|| DemoError::UnknownPrompt {
             slug: brand.slug.clone(),
-            prompt: quoted(prompt_id).into_owned(),
+            prompt: clipped(prompt_id).into_owned(),
             valid: brand.prompts.iter().map(|p| p.id.clone()).collect(),
         })
 }

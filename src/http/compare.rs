@@ -12,8 +12,8 @@ use super::problem::Problem;
 use super::surface::{accepts, respond};
 use super::AppState;
 use crate::render::diff::{render_json, render_md, Side};
-use crate::render::escape::quoted;
 use crate::snapshot::{CachePolicy, Comparable, Effort, Resource};
+use crate::spec::diag::clipped;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -164,7 +164,7 @@ pub async fn handle(
     let Some((a, b, suffix)) = parse_range(&range) else {
         return Problem::not_found(format!(
             "/brand/{slug}/compare/{} names no comparison: write /brand/{slug}/compare/<a>...<b>, each side a released version or `current`, optionally ending in .md or .json",
-            quoted(&range)
+            clipped(&range)
         ))
         .into_response();
     };
@@ -206,7 +206,7 @@ pub async fn handle(
                     answer
                 }
                 _ => {
-                    tracing::error!(%slug, range = %quoted(&range), "a comparison failed");
+                    tracing::error!(%slug, range = %clipped(&range), "a comparison failed");
                     return Problem::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
                         "the comparison failed",
@@ -239,7 +239,7 @@ fn side(
             Err(_) => {
                 return Err(Box::new(Problem::not_found(format!(
                     "`{}` is neither a version nor `current`",
-                    quoted(reference)
+                    clipped(reference)
                 ))))
             }
         },
@@ -254,7 +254,7 @@ fn side(
         released.sort_by(|a, b| a.cmp_precedence(b));
         let released: Vec<String> = released.iter().map(ToString::to_string).collect();
         return Err(Box::new(
-            Problem::not_found(format!("{slug} has no release {}", quoted(reference)))
+            Problem::not_found(format!("{slug} has no release {}", clipped(reference)))
                 .with("releases", released),
         ));
     };

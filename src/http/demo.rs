@@ -250,7 +250,7 @@ async fn check(
     .cloned();
     let call = parse_call(&bytes)?;
     let brand = brand
-        .ok_or_else(|| DemoError::UnknownBrand(crate::render::escape::quoted(slug).into_owned()))?;
+        .ok_or_else(|| DemoError::UnknownBrand(crate::spec::diag::clipped(slug).into_owned()))?;
     let prompt = find_prompt(&brand, &call.prompt_id)?;
     let vars = bind(prompt, call.variables)?;
     let (system, user) = messages(&brand, prompt, &vars)?;

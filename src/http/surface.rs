@@ -14,8 +14,8 @@
 use super::body::ResBody;
 use super::problem::Problem;
 use super::AppState;
-use crate::render::escape::quoted;
 use crate::snapshot::{Encoded, Resource, Snapshot};
+use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 
 /// Paths answered by handlers on the main runtime, not from the snapshot.
@@ -324,13 +324,13 @@ pub fn not_found(path: &str) -> Problem {
         .strip_prefix("/brand/")
         .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
     {
-        Some((slug, "")) => format!("no brand named \"{}\" is published here", quoted(slug)),
+        Some((slug, "")) => format!("no brand named \"{}\" is published here", clipped(slug)),
         Some((slug, surface)) => format!(
             "brand \"{}\" has no surface \"{}\" (or the brand is not published)",
-            quoted(slug),
-            quoted(surface)
+            clipped(slug),
+            clipped(surface)
         ),
-        None => format!("nothing is published at {}", quoted(path)),
+        None => format!("nothing is published at {}", clipped(path)),
     };
     Problem::not_found(detail)
 }

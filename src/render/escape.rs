@@ -2,21 +2,6 @@
 //! name may contain `</script>`, a description `*/ } body {`. Each surface
 //! passes content through the function for its context, and nothing else.
 
-use std::borrow::Cow;
-
-/// Most characters of a caller's input that an error message or a log
-/// line quotes: enough to recognise it, never the whole of a large one.
-pub const QUOTED: usize = 80;
-
-/// `input` as an error message or a log line quotes it: its first
-/// [`QUOTED`] characters, and `…` when it was cut.
-pub fn quoted(input: &str) -> Cow<'_, str> {
-    match input.char_indices().nth(QUOTED) {
-        None => Cow::Borrowed(input),
-        Some((end, _)) => Cow::Owned(format!("{}…", &input[..end])),
-    }
-}
-
 /// Text or attribute value inside HTML.
 pub fn html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -202,14 +187,5 @@ mod tests {
         assert_eq!(safe_url("javascript:alert(1)"), None);
         assert_eq!(safe_url(" JAVASCRIPT:alert(1)"), None);
         assert_eq!(safe_url("data:text/html,x"), None);
-    }
-
-    #[test]
-    fn quoted_input_is_cut_at_a_character_boundary() {
-        assert_eq!(quoted("spec.md"), "spec.md");
-        let long = "é".repeat(10_000);
-        let q = quoted(&long);
-        assert_eq!(q.chars().count(), QUOTED + 1);
-        assert!(q.ends_with('…'));
     }
 }

@@ -6,6 +6,8 @@
 //! brand is not published) once everything has been looked at. Positions are
 //! filled in at the end, in one pass over the file's text.
 
+use std::borrow::Cow;
+
 use super::json::{locate, Anchor, Pos};
 use super::limits::MAX_DIAGNOSTICS_PER_FILE;
 use serde::{Deserialize, Serialize};
@@ -201,14 +203,22 @@ pub fn file_warning(brand: &str, file: &str, message: impl Into<String>) -> Diag
     }
 }
 
-/// A content string for a message: quoted, and cut after 60 characters so
-/// a hostile value cannot blow a diagnostic up to megabytes.
-pub fn quoted(s: &str) -> String {
-    if s.chars().count() > 60 {
-        format!("\"{}…\"", s.chars().take(60).collect::<String>())
-    } else {
-        format!("\"{s}\"")
+/// Most characters of a value that a message quotes.
+pub const CLIPPED: usize = 60;
+
+/// A value for a message or a log line: its first [`CLIPPED`] characters,
+/// and `…` when it was cut, so a hostile value cannot blow a diagnostic, an
+/// error answer or a log up to megabytes.
+pub fn clipped(s: &str) -> Cow<'_, str> {
+    match s.char_indices().nth(CLIPPED) {
+        None => Cow::Borrowed(s),
+        Some((end, _)) => Cow::Owned(format!("{}…", &s[..end])),
     }
+}
+
+/// A content string for a message: quoted, and [`clipped`].
+pub fn quoted(s: &str) -> String {
+    format!("\"{}\"", clipped(s))
 }
 
 /// Suggests the closest candidate to a misspelt key, for "did you mean" hints.
@@ -269,5 +279,15 @@ mod tests {
         assert_eq!(out.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
         assert_eq!((out[0].line, out[0].column), (2, 7));
         assert!(out.last().unwrap().message.starts_with("5 more problem(s)"));
+    }
+
+    #[test]
+    fn clipped_values_are_cut_at_a_character_boundary() {
+        assert_eq!(clipped("spec.md"), "spec.md");
+        let long = "é".repeat(10_000);
+        let c = clipped(&long);
+        assert_eq!(c.chars().count(), CLIPPED + 1);
+        assert!(c.ends_with('…'));
+        assert_eq!(quoted(&long), format!("\"{c}\""));
     }
 }

@@ -306,21 +306,12 @@ fn wanted(ty: &str) -> &str {
 
 /// A value for a message: short ones as they are, long ones cut.
 fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 60 {
-        format!("{}…", s.chars().take(60).collect::<String>())
-    } else {
-        s
-    }
+    super::diag::clipped(&v.to_string()).into_owned()
 }
 
 /// A key for a message: cut when very long.
 fn short_key(k: &str) -> String {
-    if k.chars().count() > 60 {
-        format!("{}…", k.chars().take(60).collect::<String>())
-    } else {
-        k.to_string()
-    }
+    super::diag::clipped(k).into_owned()
 }
 
 #[cfg(test)]

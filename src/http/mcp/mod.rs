@@ -15,8 +15,8 @@ pub mod sessions;
 use super::AppState;
 use crate::demo::limit::{ceil_secs, client_ip, Decision};
 use crate::demo::{bind, find_prompt, messages, DemoError};
-use crate::render::escape::quoted;
 use crate::snapshot::{DemoBrand, Snapshot};
+use crate::spec::diag::clipped;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
@@ -154,7 +154,7 @@ fn unknown_brand(snap: &Snapshot, slug: &str) -> String {
     };
     format!(
         "no brand named \"{}\" is published here; published: {}{more}",
-        quoted(slug),
+        clipped(slug),
         known[..shown].join(", ")
     )
 }
@@ -204,7 +204,7 @@ impl ServerHandler for Marque {
         }
         Err(McpError::new(
             rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            format!("no method \"{}\"", quoted(method)),
+            format!("no method \"{}\"", clipped(method)),
             None,
         ))
     }
@@ -301,7 +301,7 @@ impl ServerHandler for Marque {
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
         let Some((r, _)) = found else {
             return Err(McpError::resource_not_found(
-                format!("no resource {}: a brand's URIs are {}/brand/<slug>/<surface> (surfaces: spec.md, spec.json, tokens.css, tokens.figma.json, llms.txt)", quoted(&uri), self.app.public_url),
+                format!("no resource {}: a brand's URIs are {}/brand/<slug>/<surface> (surfaces: spec.md, spec.json, tokens.css, tokens.figma.json, llms.txt)", clipped(&uri), self.app.public_url),
                 None,
             ));
         };
@@ -367,7 +367,7 @@ impl ServerHandler for Marque {
             return Err(McpError::invalid_params(
                 format!(
                     "prompt names are <brand>/<prompt>, not \"{}\"",
-                    quoted(name)
+                    clipped(name)
                 ),
                 None,
             ));
@@ -422,7 +422,7 @@ impl ServerHandler for Marque {
             "check_contrast" => Ok(check_contrast(&snap, &args)),
             "run_prompt" => Ok(self.run_prompt(&snap, &args, &context).await),
             other => Err(McpError::invalid_params(
-                format!("no tool named \"{}\"; tools: list_brands, get_brand, find_tokens, check_contrast, run_prompt", quoted(other)),
+                format!("no tool named \"{}\"; tools: list_brands, get_brand, find_tokens, check_contrast, run_prompt", clipped(other)),
                 None,
             )),
         }
@@ -535,7 +535,7 @@ fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
                 let names: Vec<&str> = sections.iter().map(|s| s.as_str()).collect();
                 tool_error(format!(
                     "spec.json has no section \"{}\"; sections: {}",
-                    quoted(section),
+                    clipped(section),
                     names.join(", ")
                 ))
             }
@@ -695,24 +695,24 @@ fn colour(
         return crate::color::parse_hex(s).ok_or_else(|| {
             format!(
                 "\"{}\" is not a #rgb, #rrggbb or #rrggbbaa colour",
-                quoted(s)
+                clipped(s)
             )
         });
     }
     let Some(name) = s.strip_prefix('{').and_then(|n| n.strip_suffix('}')) else {
         return Err(format!(
             "\"{}\" is neither a #hex colour nor a token reference such as {{color.primary}}",
-            quoted(s)
+            clipped(s)
         ));
     };
     let Some(slug) = slug else {
-        return Err(format!("give the brand's slug to resolve {}", quoted(s)));
+        return Err(format!("give the brand's slug to resolve {}", clipped(s)));
     };
     let tokens = tokens.ok_or_else(|| unknown_brand(snap, slug))?;
     let token = tokens
         .by_name
         .get(name)
-        .ok_or_else(|| format!("brand \"{}\" has no token {}", quoted(slug), quoted(s)))?;
+        .ok_or_else(|| format!("brand \"{}\" has no token {}", clipped(slug), clipped(s)))?;
     let value = tokens.value(token);
     let space = value["colorSpace"].as_str().unwrap_or_default();
     let c: Vec<f64> = value["components"]
