@@ -8,7 +8,7 @@ use super::body::{read, ReadError};
 use super::problem::Problem;
 use super::surface::common_headers;
 use super::AppState;
-use crate::demo::limit::{ceil_secs, client_ip, Decision};
+use crate::demo::limit::{ceil_secs, client_ip, Cidr, Decision};
 use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};
 use crate::demo::{bind, find_prompt, messages, parse_call, Demo, DemoError, MAX_BODY};
 use axum::body::Body;
@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -103,8 +103,16 @@ fn wants_stream(headers: &HeaderMap) -> bool {
         })
 }
 
+/// The client's address, from the peer's and (only from `trusted`
+/// proxies) the forwarding headers: what every per-client limit is keyed by.
+pub fn client_of(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr {
+    let xff = joined(headers, "x-forwarded-for");
+    let fwd = joined(headers, "forwarded");
+    client_ip(peer, trusted, xff.as_deref(), fwd.as_deref())
+}
+
 /// Every line of a header, joined as one list (RFC 9110 §5.3).
-pub fn joined(headers: &HeaderMap, name: &str) -> Option<String> {
+fn joined(headers: &HeaderMap, name: &str) -> Option<String> {
     let values: Vec<&str> = headers
         .get_all(name)
         .iter()
@@ -146,9 +154,7 @@ async fn demo_of(
     body: Body,
 ) -> Response {
     let demo = app.demo.clone();
-    let xff = joined(&headers, "x-forwarded-for");
-    let fwd = joined(&headers, "forwarded");
-    let client = client_ip(peer.ip(), &demo.trusted, xff.as_deref(), fwd.as_deref());
+    let client = client_of(peer.ip(), &headers, &demo.trusted);
     let decision = demo.check(client).await;
     let mut res = run(&app, &demo, decision, (preview, slug), &headers, body).await;
     rate_headers(res.headers_mut(), &demo, decision);

@@ -149,8 +149,7 @@ pub fn router(state: AppState) -> Router {
         let gate = move |req, next| mcp::sessions::gate(sessions.clone(), mcp::MAX_BODY, req, next);
         let mcp = Router::new()
             .route_service("/mcp", mcp_service(&state, origins))
-            .layer(axum::middleware::from_fn(gate))
-            .layer(axum::middleware::from_fn(session_ended));
+            .layer(axum::middleware::from_fn(gate));
         router = router.merge(mcp);
     }
     router
@@ -169,17 +168,6 @@ pub fn router(state: AppState) -> Router {
         .fallback(fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
-}
-
-/// A session ended by DELETE is answered 204 No Content (the SDK says 202,
-/// which clients read as a failure to end it).
-async fn session_ended(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let delete = req.method() == axum::http::Method::DELETE;
-    let mut res = next.run(req).await;
-    if delete && res.status() == axum::http::StatusCode::ACCEPTED {
-        *res.status_mut() = axum::http::StatusCode::NO_CONTENT;
-    }
-    res
 }
 
 /// The MCP endpoint: Streamable HTTP sessions over the shared state. Any

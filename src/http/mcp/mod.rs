@@ -13,7 +13,7 @@
 pub mod sessions;
 
 use super::AppState;
-use crate::demo::limit::{ceil_secs, client_ip, Decision};
+use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::{bind, find_prompt, messages, DemoError};
 use crate::snapshot::{DemoBrand, Snapshot};
 use crate::spec::diag::clipped;
@@ -768,10 +768,9 @@ impl Marque {
         let peer = parts
             .and_then(|p| p.extensions.get::<axum::extract::ConnectInfo<SocketAddr>>())
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-        let headers = parts.map(|p| &p.headers);
-        let xff = headers.and_then(|h| super::demo::joined(h, "x-forwarded-for"));
-        let fwd = headers.and_then(|h| super::demo::joined(h, "forwarded"));
-        client_ip(peer, &self.app.demo.trusted, xff.as_deref(), fwd.as_deref())
+        let none = axum::http::HeaderMap::new();
+        let headers = parts.map_or(&none, |p| &p.headers);
+        super::demo::client_of(peer, headers, &self.app.demo.trusted)
     }
 
     async fn run_prompt(

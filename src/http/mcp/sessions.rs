@@ -6,10 +6,10 @@
 //!
 //! The gate also answers what the SDK's transport answers wrongly for
 //! JSON-RPC: a body that is not JSON is 400 with a parse error (-32700),
-//! a batch or a non-message 400 with an invalid request (-32600), and a
-//! DELETE of a session that does not exist 404.
+//! a batch or a non-message 400 with an invalid request (-32600), a
+//! DELETE of a session that does not exist 404, and of one that does 204.
 
-use crate::demo::limit::{ceil_secs, client_ip, key_of, Cidr, Decision, DemoLimiter};
+use crate::demo::limit::{ceil_secs, key_of, Cidr, Decision, DemoLimiter};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -415,13 +415,10 @@ pub async fn gate(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-    let xff = super::super::demo::joined(req.headers(), "x-forwarded-for");
-    let fwd = super::super::demo::joined(req.headers(), "forwarded");
-    let client = key_of(client_ip(
+    let client = key_of(super::super::demo::client_of(
         peer,
+        req.headers(),
         &sessions.trusted,
-        xff.as_deref(),
-        fwd.as_deref(),
     ));
     let id = session_id(&req);
     match *req.method() {
@@ -443,7 +440,13 @@ pub async fn gate(
                 );
             }
             sessions.forget(&id);
-            next.run(req).await
+            // The SDK answers 202, which clients read as a failure to end
+            // the session: ended, it is 204 No Content.
+            let mut res = next.run(req).await;
+            if res.status() == StatusCode::ACCEPTED {
+                *res.status_mut() = StatusCode::NO_CONTENT;
+            }
+            res
         }
         Method::POST if is_json(&req) => {
             let (parts, body) = req.into_parts();
