@@ -1,0 +1,326 @@
+//! The five MCP tools: their schemas, and answers read from the snapshot
+//! being served (spec.json for a brand's sections and tokens).
+
+use super::{spec_of, text_of, tool_error, tool_ok, unknown_brand};
+use crate::snapshot::Snapshot;
+use crate::spec::diag::clipped;
+use rmcp::model::CallToolResponse;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The tools, with their input and output schemas.
+pub(super) fn tools() -> Value {
+    let object = |props: Value, required: &[&str]| json!({"type": "object", "properties": props, "required": required, "additionalProperties": false});
+    json!([
+        {
+            "name": "list_brands",
+            "title": "List brands",
+            "description": "Every published brand: slug, name, version, date and summary.",
+            "inputSchema": object(json!({}), &[]),
+            "outputSchema": object(json!({"brands": {"type": "array", "items": {"type": "object"}}}), &["brands"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "get_brand",
+            "title": "Get a brand's spec",
+            "description": "A brand's spec.json, or one section of it (voice, audience, logo, typography, color, applications, promptKit, tokens, links).",
+            "inputSchema": object(json!({
+                "slug": {"type": "string", "description": "The brand's slug, as list_brands gives it."},
+                "section": {"type": "string", "description": "One top-level member of spec.json; all of it when absent."}
+            }), &["slug"]),
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "find_tokens",
+            "title": "Find design tokens",
+            "description": "A brand's design tokens by path prefix, type or text, with their resolved values and CSS custom properties.",
+            "inputSchema": object(json!({
+                "slug": {"type": "string"},
+                "prefix": {"type": "string", "description": "A token path prefix, e.g. color.fjord"},
+                "type": {"type": "string", "description": "A DTCG type, e.g. color, dimension, typography"},
+                "text": {"type": "string", "description": "Text to find in a token's name, description or value"}
+            }), &["slug"]),
+            "outputSchema": object(json!({
+                "tokens": {"type": "array", "items": {"type": "object"}},
+                "matched": {"type": "integer", "description": "Tokens that match; at most `limit` are listed."},
+                "limit": {"type": "integer"}
+            }), &["tokens", "matched", "limit"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "check_contrast",
+            "title": "Check contrast",
+            "description": "The WCAG 2 contrast ratio of two colours (#hex or a brand's token reference such as {color.fjord.900}) and whether it passes AA and AAA.",
+            "inputSchema": object(json!({
+                "foreground": {"type": "string"},
+                "background": {"type": "string"},
+                "slug": {"type": "string", "description": "The brand whose tokens references name; needed only for references."}
+            }), &["foreground", "background"]),
+            "outputSchema": object(json!({
+                "ratio": {"type": "number"}, "foreground": {"type": "string"}, "background": {"type": "string"},
+                "aa": {"type": "boolean"}, "aaLarge": {"type": "boolean"}, "aaa": {"type": "boolean"}, "aaaLarge": {"type": "boolean"}
+            }), &["ratio", "aa", "aaLarge", "aaa", "aaaLarge"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "run_prompt",
+            "title": "Run a prompt of a brand's kit",
+            "description": "Runs a prompt of a brand's prompt kit against the configured language model (without one, returns the messages it would send). Rate-limited per client, as POST /api/brand-spec/<slug>/demo.",
+            "inputSchema": object(json!({
+                "slug": {"type": "string"},
+                "promptId": {"type": "string"},
+                "variables": {"type": "object", "additionalProperties": {"type": "string"}}
+            }), &["slug", "promptId"]),
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "openWorldHint": true}
+        }
+    ])
+}
+
+pub(super) fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    args.get(name)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+pub(super) fn list_brands(snap: &Snapshot) -> CallToolResponse {
+    let listed: Value = text_of(snap, "/brands.json")
+        .and_then(|b| serde_json::from_str(&b).ok())
+        .unwrap_or(json!({"brands": []}));
+    let brands = listed
+        .get("brands")
+        .cloned()
+        .unwrap_or_else(|| listed.clone());
+    tool_ok(json!({ "brands": brands }))
+}
+
+pub(super) fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    let Some(slug) = str_arg(args, "slug") else {
+        return tool_error("give the brand's slug (list_brands lists them)");
+    };
+    let Some(spec) = spec_of(snap, slug) else {
+        return tool_error(unknown_brand(snap, slug));
+    };
+    match str_arg(args, "section") {
+        None => tool_ok(spec),
+        Some(section) => match spec.get(section) {
+            Some(v) => tool_ok(json!({ section: v })),
+            None => {
+                let sections: Vec<&String> = spec
+                    .as_object()
+                    .map(|o| o.keys().collect())
+                    .unwrap_or_default();
+                let names: Vec<&str> = sections.iter().map(|s| s.as_str()).collect();
+                tool_error(format!(
+                    "spec.json has no section \"{}\"; sections: {}",
+                    clipped(section),
+                    names.join(", ")
+                ))
+            }
+        },
+    }
+}
+
+/// Every token of a spec.json `tokens` tree: (path, type, token object).
+fn walk_tokens<'v>(
+    node: &'v Value,
+    path: &mut Vec<String>,
+    inherited: Option<&'v str>,
+    out: &mut Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
+) {
+    let Some(obj) = node.as_object() else {
+        return;
+    };
+    let ty = obj.get("$type").and_then(Value::as_str).or(inherited);
+    if obj.contains_key("$value") {
+        out.push((path.clone(), ty, node));
+        return;
+    }
+    for (k, v) in obj {
+        if k.starts_with('$') {
+            continue;
+        }
+        path.push(k.clone());
+        walk_tokens(v, path, ty, out);
+        path.pop();
+    }
+}
+
+/// The tokens of one brand's spec.json: in document order with their
+/// paths and types, and by dotted name (to resolve aliases).
+struct Tokens<'v> {
+    all: Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
+    by_name: BTreeMap<String, &'v Value>,
+}
+
+impl<'v> Tokens<'v> {
+    fn of(spec: &'v Value) -> Tokens<'v> {
+        let mut all = Vec::new();
+        walk_tokens(&spec["tokens"], &mut Vec::new(), None, &mut all);
+        let by_name = all.iter().map(|(p, _, t)| (p.join("."), *t)).collect();
+        Tokens { all, by_name }
+    }
+
+    /// A token's `$value` with every alias in it resolved.
+    fn value(&self, token: &Value) -> Value {
+        resolve(&token["$value"], &self.by_name, 0)
+    }
+}
+
+/// A token's value with aliases (`{a.b}`, anywhere in it) replaced by what they name.
+fn resolve(value: &Value, by_name: &BTreeMap<String, &Value>, depth: usize) -> Value {
+    if depth > crate::spec::limits::MAX_ALIAS_DEPTH {
+        return value.clone();
+    }
+    match value {
+        Value::String(s) if s.starts_with('{') && s.ends_with('}') => {
+            match by_name.get(&s[1..s.len() - 1]) {
+                Some(target) => resolve(&target["$value"], by_name, depth + 1),
+                None => value.clone(),
+            }
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|v| resolve(v, by_name, depth)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), resolve(v, by_name, depth)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Most tokens one find_tokens call returns.
+const MAX_FOUND: usize = 200;
+
+pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    let Some(slug) = str_arg(args, "slug") else {
+        return tool_error("give the brand's slug (list_brands lists them)");
+    };
+    let Some(spec) = spec_of(snap, slug) else {
+        return tool_error(unknown_brand(snap, slug));
+    };
+    let tokens = Tokens::of(&spec);
+    let prefix = str_arg(args, "prefix");
+    let wanted_type = str_arg(args, "type");
+    let text = str_arg(args, "text").map(str::to_lowercase);
+    let mut found = Vec::new();
+    let mut matched = 0;
+    for (path, ty, token) in &tokens.all {
+        let name = path.join(".");
+        if prefix.is_some_and(|p| !(name == p || name.starts_with(&format!("{p}.")))) {
+            continue;
+        }
+        if wanted_type.is_some_and(|t| Some(t) != *ty) {
+            continue;
+        }
+        let value = tokens.value(token);
+        if let Some(text) = &text {
+            let haystack = format!(
+                "{name} {} {value}",
+                token["$description"].as_str().unwrap_or("")
+            )
+            .to_lowercase();
+            if !haystack.contains(text.as_str()) {
+                continue;
+            }
+        }
+        matched += 1;
+        if found.len() < MAX_FOUND {
+            let mut entry = json!({
+                "name": name,
+                "type": ty,
+                "value": value,
+                "cssVariable": format!("--{}", crate::spec::brand::css_name(path)),
+            });
+            if let Some(d) = token.get("$description") {
+                entry["description"] = d.clone();
+            }
+            if token["$value"].is_string() {
+                entry["alias"] = token["$value"].clone();
+            }
+            found.push(entry);
+        }
+    }
+    tool_ok(json!({ "tokens": found, "matched": matched, "limit": MAX_FOUND }))
+}
+
+/// An sRGB colour and alpha from `#hex`, or a colour token of the brand
+/// whose slug was given (`tokens`: its spec.json's, `None` when no brand
+/// of that slug is published).
+fn colour(
+    snap: &Snapshot,
+    slug: Option<&str>,
+    tokens: Option<&Tokens<'_>>,
+    s: &str,
+) -> Result<([f64; 3], f64), String> {
+    let s = s.trim();
+    if s.starts_with('#') {
+        return crate::color::parse_hex(s).ok_or_else(|| {
+            format!(
+                "\"{}\" is not a #rgb, #rrggbb or #rrggbbaa colour",
+                clipped(s)
+            )
+        });
+    }
+    let Some(name) = s.strip_prefix('{').and_then(|n| n.strip_suffix('}')) else {
+        return Err(format!(
+            "\"{}\" is neither a #hex colour nor a token reference such as {{color.primary}}",
+            clipped(s)
+        ));
+    };
+    let Some(slug) = slug else {
+        return Err(format!("give the brand's slug to resolve {}", clipped(s)));
+    };
+    let tokens = tokens.ok_or_else(|| unknown_brand(snap, slug))?;
+    let token = tokens
+        .by_name
+        .get(name)
+        .ok_or_else(|| format!("brand \"{}\" has no token {}", clipped(slug), clipped(s)))?;
+    let value = tokens.value(token);
+    let space = value["colorSpace"].as_str().unwrap_or_default();
+    let c: Vec<f64> = value["components"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    let alpha = value["alpha"].as_f64().unwrap_or(1.0);
+    match c[..] {
+        [a, b, c] => crate::color::to_srgb(space, [a, b, c])
+            .map(|rgb| (rgb, alpha))
+            .ok_or_else(|| {
+                format!("{s} is in colour space \"{space}\", which marque cannot convert")
+            }),
+        _ => Err(format!("{s} is not a colour token")),
+    }
+}
+
+/// The contrast of two colours (`#hex` or the brand's tokens) with the
+/// verdict of each WCAG level, computed as brand validation computes it.
+pub(super) fn check_contrast(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    use crate::spec::brand::level_minimum;
+    let slug = str_arg(args, "slug");
+    let (Some(fg), Some(bg)) = (str_arg(args, "foreground"), str_arg(args, "background")) else {
+        return tool_error("give a foreground and a background colour");
+    };
+    let spec = slug.and_then(|s| spec_of(snap, s));
+    let tokens = spec.as_ref().map(Tokens::of);
+    let (fg_rgb, fg_alpha) = match colour(snap, slug, tokens.as_ref(), fg) {
+        Ok(c) => c,
+        Err(e) => return tool_error(e),
+    };
+    let (bg_rgb, _) = match colour(snap, slug, tokens.as_ref(), bg) {
+        Ok(c) => c,
+        Err(e) => return tool_error(e),
+    };
+    let ratio = crate::color::shown_contrast(fg_rgb, fg_alpha, bg_rgb);
+    tool_ok(json!({
+        "ratio": ratio,
+        "foreground": crate::color::hex(fg_rgb, fg_alpha),
+        "background": crate::color::hex(bg_rgb, 1.0),
+        "aa": ratio >= level_minimum("AA"),
+        "aaLarge": ratio >= level_minimum("AA-large"),
+        "aaa": ratio >= level_minimum("AAA"),
+        // AAA asks of large text what AA asks of body text.
+        "aaaLarge": ratio >= level_minimum("AA"),
+    }))
+}
