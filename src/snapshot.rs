@@ -333,23 +333,22 @@ impl Resource {
         }
     }
 
-    /// True when the body has a gzip or brotli coding (a body that does
-    /// not pay to compress has neither, and never will).
+    /// True when the body has a gzip or brotli coding (one that does not
+    /// pay to compress never will).
     pub fn has_codings(&self) -> bool {
         self.gzip.is_some() || self.br.is_some()
     }
 
-    /// The same resource with its codings made as hard as `effort` says:
-    /// for a body that was published before it was compressed.
+    /// This resource with codings as hard as `effort` says, for a body
+    /// published before it was compressed.
     pub fn with_codings(&self, effort: Effort) -> Resource {
-        let content_type = self
-            .content_type
-            .to_str()
-            .unwrap_or("application/octet-stream");
-        let mut r =
-            Resource::with_effort(content_type, self.identity.body.clone(), self.cache, effort);
-        r.headers = self.headers.clone();
-        r
+        let media = self.content_type.to_str().unwrap_or("text/plain");
+        let body = self.identity.body.clone();
+        let headers = self.headers.clone();
+        Resource {
+            headers,
+            ..Resource::with_effort(media, body, self.cache, effort)
+        }
     }
 
     pub fn with_header(mut self, name: &'static str, value: &str) -> Resource {
@@ -364,34 +363,6 @@ impl Resource {
         self.identity.body.len()
             + self.gzip.as_ref().map_or(0, |e| e.body.len())
             + self.br.as_ref().map_or(0, |e| e.body.len())
-    }
-}
-
-/// Media type of an asset, by extension.
-pub fn media_type_of(path: &str) -> &'static str {
-    let ext = path
-        .rsplit('.')
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    match ext.as_str() {
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "avif" => "image/avif",
-        "ico" => "image/x-icon",
-        "pdf" => "application/pdf",
-        "woff" => "font/woff",
-        "woff2" => "font/woff2",
-        "ttf" => "font/ttf",
-        "otf" => "font/otf",
-        "json" => "application/json",
-        "txt" => "text/plain; charset=utf-8",
-        "md" => "text/markdown; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        _ => "application/octet-stream",
     }
 }
 

@@ -719,7 +719,7 @@ pub fn render_brand(
         ),
     );
     for (path, bytes) in &brand.assets {
-        let media = crate::snapshot::media_type_of(path);
+        let media = render::media_type_of(path);
         let mut r = resource(media, bytes.clone());
         if media == "image/svg+xml" {
             // An SVG opened directly is a document that could run script; forbid it.

@@ -2,9 +2,9 @@
 //!
 //! Built from the tables the server itself uses: the brand surfaces and
 //! their media types from [`Surface::ALL`], the demo's statuses from the
-//! demo's error table ([`DEMO_STATUSES`]), the JSON Schemas of spec.json and
-//! changelog.json from [`super::schemas`], and the MCP endpoint only when
-//! the server answers it. The parts written here by hand (headers, the
+//! demo's error table ([`demo::DEMO_STATUSES`]), the JSON Schemas of spec.json and
+//! changelog.json from [`super::schemas`]; the MCP endpoint is named, with
+//! a link to its protocol, only when the server answers it. The parts written here by hand (headers, the
 //! root documents, the webhook) are checked against the running server by
 //! the tests and by Schemathesis (`just contract`).
 //!
@@ -16,6 +16,10 @@ use super::schemas::{
 };
 use super::{Context, Surface, SCHEMA_PATH};
 use serde_json::{json, Map, Value};
+
+pub mod demo;
+
+use demo::{demo_operation, demo_responses, PromptShape};
 
 /// What the document's examples use: slugs and versions this server
 /// publishes, and one demo call that runs.
@@ -32,80 +36,19 @@ pub struct Examples {
     pub prompts: Vec<(String, Vec<PromptShape>)>,
 }
 
-/// What a demo call must send for one prompt.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PromptShape {
-    pub id: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub variables: Vec<VariableShape>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct VariableShape {
-    pub name: String,
-    pub description: Option<String>,
-    pub required: bool,
-    pub max_length: u32,
-    pub example: Option<String>,
-}
-
-impl From<&crate::spec::model::Prompt> for PromptShape {
-    fn from(p: &crate::spec::model::Prompt) -> PromptShape {
-        PromptShape {
-            id: p.id.clone(),
-            title: p.title.clone(),
-            description: p.description.clone(),
-            variables: p
-                .variables
-                .iter()
-                .map(|v| VariableShape {
-                    name: v.name.clone(),
-                    description: v.description.clone(),
-                    required: v.required,
-                    max_length: v.max_length,
-                    example: v.example.clone(),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Statuses of `POST /api/brand-spec/{slug}/demo` besides 200, with what
-/// each means; the demo's handler and `DemoError::status` answer exactly these.
-pub const DEMO_STATUSES: &[(u16, &str)] = &[
-    (400, "The body is not valid JSON."),
-    (404, "No such brand, or no such prompt (`promptIds` lists the valid ones)."),
-    (405, "Only POST is answered."),
-    (408, "The body was not sent within the body timeout."),
-    (413, "The body is over 16 KiB."),
-    (415, "The content type is not JSON."),
-    (
-        422,
-        "Wrong shape (`errors`, with JSON pointers), or missing, unknown or too-long variables (`missing`, `unknown`, `tooLong`), or a variable the template cannot use (`invalid`).",
-    ),
-    (429, "Over this client's rate limit; `Retry-After` says when to try again."),
-    (502, "The model's API failed or refused; no upstream details are passed on."),
-    (
-        503,
-        "The model's API rate-limited marque, or every model slot stayed busy; `Retry-After` says when to try again.",
-    ),
-    (504, "The model's API timed out."),
-];
-
 pub fn render(ctx: &Context, examples: &Examples) -> String {
     let mut paths = Map::new();
     root_paths(&mut paths, ctx);
     brand_paths(&mut paths, "", "current");
     brand_paths(&mut paths, "@{version}", "released");
-    operations(&mut paths, ctx, examples);
-    let doc = json!({
+    operations(&mut paths, examples);
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "marque",
             "version": env!("CARGO_PKG_VERSION"),
             "summary": "Brand books as machine-readable surfaces, published from git.",
-            "description": "Every brand's spec, design tokens, discovery file, API page and embed card, and a rate-limited prompt demo. Every GET surface is rendered and compressed when a snapshot is built: it has a strong ETag per coding (`If-None-Match` gives 304), `Cache-Control`, `Vary: Accept-Encoding`, CORS for any origin and `nosniff`; HEAD answers the same headers without a body and OPTIONS answers a CORS preflight (204). Unknown paths, brands and versions answer 404 with an RFC 9457 problem body; a path that exists answers other methods with 405 and `Allow`. The Model Context Protocol server at `/mcp` (unless marque runs with `--no-mcp`) is not described here: it speaks JSON-RPC in sessions over the Streamable HTTP transport (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports), which an MCP client, not an OpenAPI client, knows how to call.",
+            "description": "Every brand's spec, design tokens, discovery file, API page and embed card, and a rate-limited prompt demo. Every GET surface is rendered and compressed when a snapshot is built: it has a strong ETag per coding (`If-None-Match` gives 304), `Cache-Control`, `Vary: Accept-Encoding`, CORS for any origin and `nosniff`; HEAD answers the same headers without a body and OPTIONS answers a CORS preflight (204). Unknown paths, brands and versions answer 404 with an RFC 9457 problem body; a path that exists answers other methods with 405 and `Allow`.",
             "license": {"name": "MIT", "identifier": "MIT"}
         },
         "servers": [{"url": ctx.public_url}],
@@ -118,6 +61,12 @@ pub fn render(ctx: &Context, examples: &Examples) -> String {
         "paths": paths,
         "components": components(ctx, examples),
     });
+    if ctx.mcp {
+        // Named, not described: see `operations`.
+        if let Some(Value::String(d)) = doc.pointer_mut("/info/description") {
+            d.push_str(" The Model Context Protocol server at `/mcp` is not described here: it speaks JSON-RPC in sessions over the Streamable HTTP transport (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports), which an MCP client, not an OpenAPI client, knows how to call.");
+        }
+    }
     serde_json::to_string_pretty(&doc).expect("serialisable") + "\n"
 }
 
@@ -458,75 +407,6 @@ fn compare() -> Value {
     })
 }
 
-/// The demo operation of one brand: its request body is one of its
-/// prompts, each with exactly its variables (required names, `maxLength`),
-/// so a generated client or a language model's tool definition can call it
-/// from this document alone.
-fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
-    let bodies: Vec<Value> = prompts
-        .iter()
-        .map(|p| {
-            let mut properties = Map::new();
-            for v in &p.variables {
-                let mut var = json!({"type": "string", "maxLength": v.max_length});
-                if v.required {
-                    // Blank counts as missing (`prompt::is_blank`).
-                    var["minLength"] = json!(1);
-                    var["pattern"] = json!(crate::prompt::GIVEN);
-                }
-                if let Some(d) = &v.description {
-                    var["description"] = json!(d);
-                }
-                if let Some(e) = &v.example {
-                    var["examples"] = json!([e]);
-                }
-                properties.insert(v.name.clone(), var);
-            }
-            let required: Vec<&str> = p
-                .variables
-                .iter()
-                .filter(|v| v.required)
-                .map(|v| v.name.as_str())
-                .collect();
-            let variables = json!({
-                "type": "object",
-                "properties": properties,
-                "required": required,
-                "additionalProperties": false
-            });
-            let mut body = json!({
-                "type": "object",
-                "properties": {"promptId": {"const": p.id}, "variables": variables},
-                "required": if required.is_empty() { json!(["promptId"]) } else { json!(["promptId", "variables"]) },
-                "additionalProperties": false
-            });
-            let title = p.title.clone().unwrap_or_else(|| p.id.clone());
-            body["title"] = json!(title);
-            if let Some(d) = &p.description {
-                body["description"] = json!(d);
-            }
-            body
-        })
-        .collect();
-    let ids: Vec<&str> = prompts.iter().map(|p| p.id.as_str()).collect();
-    let mut responses = Map::new();
-    responses.insert("200".into(), r("responses", "DemoResult"));
-    for (status, _) in DEMO_STATUSES {
-        responses.insert(status.to_string(), r("responses", &format!("Demo{status}")));
-    }
-    json!({
-        "tags": ["demo"],
-        "operationId": format!("demo-{slug}"),
-        "summary": format!("Run a prompt of {slug}'s prompt kit against a language model"),
-        "description": format!("Prompts: {}. The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too. The body is at most 16 KiB.", ids.join(", ")),
-        "requestBody": {
-            "required": true,
-            "content": {"application/json": {"schema": {"oneOf": bodies}}}
-        },
-        "responses": responses,
-    })
-}
-
 /// One server-sent event (as OpenAPI 3.1 reads a `text/event-stream`
 /// schema: each event an object of `event` and `data`), its data JSON of
 /// `data` schema.
@@ -548,8 +428,7 @@ fn event(name: &str, data: Value) -> Value {
 /// describe (its required `Accept`, one session per `initialize`), so it
 /// is named in the document's description with a link to the protocol,
 /// and left out of the operations (see the README).
-fn operations(paths: &mut Map<String, Value>, ctx: &Context, examples: &Examples) {
-    let _ = ctx;
+fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
     for (slug, prompts) in &examples.prompts {
         paths.insert(
             format!("/api/brand-spec/{slug}/demo"),
@@ -601,59 +480,6 @@ fn components(ctx: &Context, examples: &Examples) -> Value {
         demo_responses(responses);
     }
     c
-}
-
-/// The answers of every brand's demo operation, shared by them all.
-fn demo_responses(responses: &mut Map<String, Value>) {
-    let rate_headers = json!({
-        "RateLimit": r("headers", "RateLimit"),
-        "RateLimit-Policy": r("headers", "RateLimit-Policy"),
-    });
-    let problem = json!({
-        "type": "object",
-        "properties": {
-            "type": {"type": "string"}, "title": {"type": "string"},
-            "status": {"type": "integer"}, "detail": {"type": "string"}
-        },
-        "required": ["type", "title", "status", "detail"]
-    });
-    let stream = json!({"oneOf": [
-        event("delta", json!({
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"]
-        })),
-        event("done", r("schemas", "DemoResult")),
-        event("error", problem),
-    ]});
-    responses.insert(
-        "DemoResult".into(),
-        json!({
-            "description": "The model's answer, or with no API key configured a dry run with the exact messages it would send. With `Accept: text/event-stream`, a stream of `delta` events (`{\"text\": …}`; a dry run streams a placeholder), then one `done` event with the body a JSON answer has, or one `error` event with a problem body",
-            "headers": rate_headers,
-            "content": {
-                "application/json": {"schema": r("schemas", "DemoResult")},
-                "text/event-stream": {"schema": stream}
-            }
-        }),
-    );
-    for (status, what) in DEMO_STATUSES {
-        let mut headers = rate_headers.clone();
-        if matches!(status, 429 | 503) {
-            headers["Retry-After"] = r("headers", "Retry-After");
-        }
-        if *status == 405 {
-            headers = json!({"Allow": r("headers", "Allow")});
-        }
-        responses.insert(
-            format!("Demo{status}"),
-            json!({
-                "description": what,
-                "headers": headers,
-                "content": {"application/problem+json": {"schema": r("schemas", "DemoProblem")}}
-            }),
-        );
-    }
 }
 
 fn components_base(ctx: &Context, examples: &Examples) -> Value {
@@ -987,7 +813,22 @@ mod tests {
                 );
             }
         }
-        assert!(doc["paths"].get("/mcp").is_none(), "only when MCP answers");
+        assert!(doc["paths"].get("/mcp").is_none());
+    }
+
+    #[test]
+    fn mcp_is_named_with_its_protocol_only_when_it_answers_and_never_an_operation() {
+        let mut ctx = Context::new("https://b.example");
+        for mcp in [false, true] {
+            ctx.mcp = mcp;
+            let doc: Value = serde_json::from_str(&render(&ctx, &Examples::default())).unwrap();
+            let named = doc["info"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("modelcontextprotocol.io");
+            assert_eq!(named, mcp);
+            assert!(doc["paths"].get("/mcp").is_none());
+        }
     }
 
     #[test]

@@ -1,0 +1,189 @@
+//! The demo in the OpenAPI document: one operation per brand with a prompt
+//! kit, whose body names exactly its prompts and their variables, and the
+//! answers all of them share.
+
+use super::{event, r};
+use serde_json::{json, Map, Value};
+
+/// What a demo call must send for one prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptShape {
+    pub id: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub variables: Vec<VariableShape>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariableShape {
+    pub name: String,
+    pub description: Option<String>,
+    pub required: bool,
+    pub max_length: u32,
+    pub example: Option<String>,
+}
+
+impl From<&crate::spec::model::Prompt> for PromptShape {
+    fn from(p: &crate::spec::model::Prompt) -> PromptShape {
+        PromptShape {
+            id: p.id.clone(),
+            title: p.title.clone(),
+            description: p.description.clone(),
+            variables: p
+                .variables
+                .iter()
+                .map(|v| VariableShape {
+                    name: v.name.clone(),
+                    description: v.description.clone(),
+                    required: v.required,
+                    max_length: v.max_length,
+                    example: v.example.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Statuses of `POST /api/brand-spec/{slug}/demo` besides 200, with what
+/// each means; the demo's handler and `DemoError::status` answer exactly these.
+pub(super) const DEMO_STATUSES: &[(u16, &str)] = &[
+    (400, "The body is not valid JSON."),
+    (404, "No such brand, or no such prompt (`promptIds` lists the valid ones)."),
+    (405, "Only POST is answered."),
+    (408, "The body was not sent within the body timeout."),
+    (413, "The body is over 16 KiB."),
+    (415, "The content type is not JSON."),
+    (
+        422,
+        "Wrong shape (`errors`, with JSON pointers), or missing, unknown or too-long variables (`missing`, `unknown`, `tooLong`), or a variable the template cannot use (`invalid`).",
+    ),
+    (429, "Over this client's rate limit; `Retry-After` says when to try again."),
+    (502, "The model's API failed or refused; no upstream details are passed on."),
+    (
+        503,
+        "The model's API rate-limited marque, or every model slot stayed busy; `Retry-After` says when to try again.",
+    ),
+    (504, "The model's API timed out."),
+];
+
+/// The demo operation of one brand: its request body is one of its
+/// prompts, each with exactly its variables (required names, `maxLength`),
+/// so a generated client or a language model's tool definition can call it
+/// from this document alone.
+pub(super) fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
+    let bodies: Vec<Value> = prompts
+        .iter()
+        .map(|p| {
+            let mut properties = Map::new();
+            for v in &p.variables {
+                let mut var = json!({"type": "string", "maxLength": v.max_length});
+                if v.required {
+                    // Blank counts as missing (`prompt::is_blank`).
+                    var["minLength"] = json!(1);
+                    var["pattern"] = json!(crate::prompt::GIVEN);
+                }
+                if let Some(d) = &v.description {
+                    var["description"] = json!(d);
+                }
+                if let Some(e) = &v.example {
+                    var["examples"] = json!([e]);
+                }
+                properties.insert(v.name.clone(), var);
+            }
+            let required: Vec<&str> = p
+                .variables
+                .iter()
+                .filter(|v| v.required)
+                .map(|v| v.name.as_str())
+                .collect();
+            let variables = json!({
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": false
+            });
+            let mut body = json!({
+                "type": "object",
+                "properties": {"promptId": {"const": p.id}, "variables": variables},
+                "required": if required.is_empty() { json!(["promptId"]) } else { json!(["promptId", "variables"]) },
+                "additionalProperties": false
+            });
+            let title = p.title.clone().unwrap_or_else(|| p.id.clone());
+            body["title"] = json!(title);
+            if let Some(d) = &p.description {
+                body["description"] = json!(d);
+            }
+            body
+        })
+        .collect();
+    let ids: Vec<&str> = prompts.iter().map(|p| p.id.as_str()).collect();
+    let mut responses = Map::new();
+    responses.insert("200".into(), r("responses", "DemoResult"));
+    for (status, _) in DEMO_STATUSES {
+        responses.insert(status.to_string(), r("responses", &format!("Demo{status}")));
+    }
+    json!({
+        "tags": ["demo"],
+        "operationId": format!("demo-{slug}"),
+        "summary": format!("Run a prompt of {slug}'s prompt kit against a language model"),
+        "description": format!("Prompts: {}. The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too. The body is at most 16 KiB.", ids.join(", ")),
+        "requestBody": {
+            "required": true,
+            "content": {"application/json": {"schema": {"oneOf": bodies}}}
+        },
+        "responses": responses,
+    })
+}
+
+/// The answers of every brand's demo operation, shared by them all.
+pub(super) fn demo_responses(responses: &mut Map<String, Value>) {
+    let rate_headers = json!({
+        "RateLimit": r("headers", "RateLimit"),
+        "RateLimit-Policy": r("headers", "RateLimit-Policy"),
+    });
+    let problem = json!({
+        "type": "object",
+        "properties": {
+            "type": {"type": "string"}, "title": {"type": "string"},
+            "status": {"type": "integer"}, "detail": {"type": "string"}
+        },
+        "required": ["type", "title", "status", "detail"]
+    });
+    let stream = json!({"oneOf": [
+        event("delta", json!({
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"]
+        })),
+        event("done", r("schemas", "DemoResult")),
+        event("error", problem),
+    ]});
+    responses.insert(
+        "DemoResult".into(),
+        json!({
+            "description": "The model's answer, or with no API key configured a dry run with the exact messages it would send. With `Accept: text/event-stream`, a stream of `delta` events (`{\"text\": …}`; a dry run streams a placeholder), then one `done` event with the body a JSON answer has, or one `error` event with a problem body",
+            "headers": rate_headers,
+            "content": {
+                "application/json": {"schema": r("schemas", "DemoResult")},
+                "text/event-stream": {"schema": stream}
+            }
+        }),
+    );
+    for (status, what) in DEMO_STATUSES {
+        let mut headers = rate_headers.clone();
+        if matches!(status, 429 | 503) {
+            headers["Retry-After"] = r("headers", "Retry-After");
+        }
+        if *status == 405 {
+            headers = json!({"Allow": r("headers", "Allow")});
+        }
+        responses.insert(
+            format!("Demo{status}"),
+            json!({
+                "description": what,
+                "headers": headers,
+                "content": {"application/problem+json": {"schema": r("schemas", "DemoProblem")}}
+            }),
+        );
+    }
+}
