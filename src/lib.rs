@@ -11,9 +11,11 @@
 //! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`), debounced on file events; nothing is swapped when nothing changed.
 //! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
 //! - [`gitmode`]: IO. git mode: a bare mirror, fetched on start, on a poll and on webhooks, one worker owning it.
+//! - [`preview`]: IO. git mode's branch previews, each built like the published branch and served under `/preview/<name>/`.
 //! - [`watch`]: IO. file events (notify, with a polling fallback), filtered by a pure, tested function.
+//! - [`fleet`]: IO. Redis for a fleet of replicas: one demo limit, webhooks spread to every replica, a dead connection replaced.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
-//! - [`http`]: the router, handlers, problem+json errors, and the connection loop.
+//! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
 //! - [`app`], [`cli`], [`config`]: the commands and their flags.
 //!
 //! Invariants: the pure core does no IO; nothing is rendered on the request
