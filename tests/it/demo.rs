@@ -222,6 +222,15 @@ fn every_request_counts_against_the_clients_limit() {
         Some(notice().as_bytes()),
     );
     assert_eq!(res.status, 429);
+    // Without Redis, every one of those requests was decided here, and says so.
+    let limiter = &app.get("/status").json()["demoLimiter"];
+    assert_eq!(limiter["mode"], "local");
+    assert_eq!(limiter["decidedLocally"], 4);
+    assert_eq!(limiter["decidedByRedis"], 0);
+    assert!(app
+        .get("/metrics")
+        .text()
+        .contains("marque_demo_decisions_total{limiter=\"local\"} 4"));
 }
 
 #[test]

@@ -782,6 +782,13 @@ fn the_compare_memo_stays_within_its_bytes_and_answers_each_spelling() {
     let v = app.get(&format!("/brand/northwind/compare/v{first}...current.json"));
     assert_eq!(plain.json()["from"]["ref"], first.as_str());
     assert_eq!(v.json()["from"]["ref"], format!("v{first}"));
+    // A hostile range is quoted short in the answer that refuses it.
+    let long = app.get(&format!(
+        "/brand/northwind/compare/current...{}",
+        "9".repeat(8000)
+    ));
+    assert_eq!(long.status, 404);
+    assert!(long.text().len() < 1000, "{} bytes", long.text().len());
     let md = app.get(&format!("/brand/northwind/compare/v{first}...current.md"));
     assert_eq!(md.status, 200);
     assert!(md
