@@ -503,6 +503,18 @@ pub async fn gate(
 mod tests {
     use super::*;
 
+    /// A table of `total` sessions, `per_client` each, opened at `rate` a
+    /// minute, ended after a minute idle.
+    fn sessions(total: usize, per_client: usize, rate: u32) -> Arc<Sessions> {
+        let limits = SessionLimits {
+            total,
+            per_client,
+            idle: Duration::from_secs(60),
+            initialize_per_minute: rate,
+        };
+        Sessions::new(limits, Vec::new())
+    }
+
     #[test]
     fn bodies_that_are_not_one_json_rpc_message_are_told_apart() {
         let code = |body: &[u8]| match classify(body) {
@@ -545,13 +557,7 @@ mod tests {
 
     #[test]
     fn sessions_are_capped_per_client_and_in_all() {
-        let limits = SessionLimits {
-            total: 3,
-            per_client: 2,
-            idle: Duration::from_secs(60),
-            initialize_per_minute: 1000,
-        };
-        let s = Sessions::new(limits, Vec::new());
+        let s = sessions(3, 2, 1000);
         let (a, b, c) = (
             IpAddr::from([10, 0, 0, 1]),
             IpAddr::from([10, 0, 0, 2]),
@@ -579,13 +585,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn idle_sessions_end_and_give_their_place_back() {
-        let limits = SessionLimits {
-            total: 10,
-            per_client: 1,
-            idle: Duration::from_secs(60),
-            initialize_per_minute: 1000,
-        };
-        let s = Sessions::new(limits, Vec::new());
+        let s = sessions(10, 1, 1000);
         let a = IpAddr::from([10, 0, 0, 1]);
         s.reserve(a).unwrap();
         s.settle(a, Some("x"));
@@ -603,13 +603,7 @@ mod tests {
 
     #[test]
     fn initialize_is_rate_limited_per_client() {
-        let limits = SessionLimits {
-            total: 100,
-            per_client: 2,
-            idle: Duration::from_secs(60),
-            initialize_per_minute: 1,
-        };
-        let s = Sessions::new(limits, Vec::new());
+        let s = sessions(100, 2, 1);
         let a = IpAddr::from([10, 0, 0, 1]);
         for _ in 0..4 {
             s.reserve(a).unwrap();
