@@ -45,7 +45,7 @@ fn main() {
     let catalog = build_catalog(
         &content,
         &ctx,
-        marque::reload::today(),
+        marque::clock::today(),
         &Catalog::default(),
         &BuildOptions::default(),
     );

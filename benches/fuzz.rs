@@ -426,6 +426,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
             ),
         ]),
         Vec::new(),
+        marque::bodies::Bodies::process(),
     ));
     let base = ALLOC.current_usage();
     ALLOC.reset_peak_usage();

@@ -60,7 +60,7 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
         let catalog = build_catalog(
             &content,
             &ctx,
-            marque::reload::today(),
+            marque::clock::today(),
             &Catalog::default(),
             &BuildOptions::default(),
         );

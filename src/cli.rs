@@ -3,8 +3,8 @@
 //! requests.
 
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog};
+use crate::clock::today;
 use crate::config::{BuildArgs, ChangelogArgs, CheckArgs, DiffArgs, DiffFormat, OutputFormat};
-use crate::reload::today;
 use crate::render::Context;
 use crate::source::Content;
 use crate::spec::diag::count;

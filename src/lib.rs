@@ -1,6 +1,8 @@
 //! marque publishes brand books as machine-readable surfaces, straight from git.
 //!
 //! Reading order:
+//! - [`bodies`]: one shared copy of each body (file or resource), by its hash: a handle, no HTTP types.
+//! - [`paths`]: PURE. the URL layout: a path parsed into the route that answers it, every path printed.
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
@@ -16,20 +18,23 @@
 //! - [`fleet`]: IO. Redis for a fleet of replicas: one demo limit, webhooks spread to every replica, a dead connection replaced.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
-//! - [`app`], [`cli`], [`config`]: the commands and their flags.
+//! - [`app`], [`cli`], [`config`]: the commands and their flags; [`clock`]: today's date and the time, read at the edge.
 //!
 //! Invariants: the pure core does no IO; nothing is rendered on the request
 //! path; one brand's errors never affect another brand.
 
 pub mod app;
+pub mod bodies;
 pub mod build;
 pub mod cli;
+pub mod clock;
 pub mod color;
 pub mod config;
 pub mod demo;
 pub mod fleet;
 pub mod gitmode;
 pub mod http;
+pub mod paths;
 pub mod preview;
 pub mod prompt;
 pub mod reload;

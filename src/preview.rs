@@ -9,9 +9,11 @@
 //! IO: reads the mirror (one blocking worker owns it, see [`crate::gitmode`]).
 
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
-use crate::render::diff::{summary_html, verdict};
+use crate::paths;
+use crate::render::diff::{summary, summary_html, verdict};
 use crate::render::escape::html;
-use crate::render::Context;
+use crate::render::previews::{PreviewRow, PreviewSettings};
+use crate::render::{self, Context};
 use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
 use crate::source::git::GitSource;
 use crate::spec::diff::{diff, Diff, Level};
@@ -187,7 +189,7 @@ fn banner(p: &Preview, published: &str, only: Option<&str>) -> String {
         };
         o.push_str("<details><summary>What changes</summary><ul>");
         for c in &d.changes {
-            let _ = write!(o, "<li>{} ({})</li>", summary_html(&c.summary), c.level);
+            let _ = write!(o, "<li>{} ({})</li>", summary_html(&summary(c)), c.level);
         }
         o.push_str("</ul></details>");
     }
@@ -382,7 +384,7 @@ impl Previews {
             ),
         };
         let (content, _) = source.read(repo, commit)?;
-        let mut pctx = Context::new(&ctx.url(&format!("/preview/{name}")));
+        let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
         pctx.max_age = 0;
         let popts = BuildOptions {
             cache: None,
@@ -390,7 +392,7 @@ impl Previews {
             fault: None,
             ..opts.clone()
         };
-        let catalog = build_catalog(&content, &pctx, crate::reload::today(), &previous, &popts);
+        let catalog = build_catalog(&content, &pctx, crate::clock::today(), &previous, &popts);
         let report = serde_json::json!({
             "source": format!("preview of branch {branch}"),
             "revision": commit.to_string(),
@@ -430,29 +432,6 @@ impl Previews {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ListJson<'a> {
-    enabled: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    branches: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    limit: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    published_branch: Option<&'a str>,
-    previews: Vec<PreviewJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct PreviewJson<'a> {
-    name: &'a str,
-    branch: &'a str,
-    commit: &'a str,
-    date: String,
-    url: String,
-    brands: &'a [BrandChange],
-}
-
 /// `/previews.json`: every preview with its branch, commit and what it
 /// changes; `enabled: false` and no previews when marque previews nothing.
 pub fn document(
@@ -460,26 +439,22 @@ pub fn document(
     cfg: Option<(&PreviewConfig, &str)>,
     previews: &[&Preview],
 ) -> Resource {
-    let doc = ListJson {
-        enabled: cfg.is_some(),
-        branches: cfg.map(|(c, _)| c.glob.as_str()),
-        limit: cfg.map(|(c, _)| c.limit),
-        published_branch: cfg.map(|(_, b)| b),
-        previews: previews
-            .iter()
-            .map(|p| PreviewJson {
-                name: &p.name,
-                branch: &p.branch,
-                commit: &p.commit,
-                date: chrono::DateTime::from_timestamp(p.time, 0)
-                    .map(|t| t.to_rfc3339())
-                    .unwrap_or_default(),
-                url: ctx.url(&format!("/preview/{}/", p.name)),
-                brands: &p.brands,
-            })
-            .collect(),
-    };
-    let body = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+    let rows: Vec<PreviewRow<'_, [BrandChange]>> = previews
+        .iter()
+        .map(|p| PreviewRow {
+            name: &p.name,
+            branch: &p.branch,
+            commit: &p.commit,
+            time: p.time,
+            brands: p.brands.as_slice(),
+        })
+        .collect();
+    let settings = cfg.map(|(c, published)| PreviewSettings {
+        branches: &c.glob,
+        limit: c.limit,
+        published_branch: published,
+    });
+    let body = render::previews::list_json(ctx, settings, &rows);
     Resource::with_effort("application/json", body, CachePolicy::NoStore, Effort::Fast)
 }
 

@@ -7,6 +7,7 @@
 use crate::build::{
     assemble, build_catalog, BrandState, BuildOptions, Catalog, Lists, Views, LISTS,
 };
+use crate::clock::{now, today};
 use crate::render::Context;
 use crate::report::{Fate, Rebuild, Reporter};
 use crate::snapshot::{Resource, Snapshot};
@@ -15,7 +16,7 @@ use crate::source::Content;
 use crate::spec::{Diagnostic, Severity};
 use crate::watch::Trigger;
 use arc_swap::ArcSwap;
-use chrono::{NaiveDate, Utc};
+
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::collections::HashMap;
@@ -24,16 +25,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
-
-/// The latest calendar date anywhere on Earth (UTC+14), so an author who
-/// writes today's date is never told it is in the future.
-pub fn today() -> NaiveDate {
-    (Utc::now() + chrono::Duration::hours(14)).date_naive()
-}
-
-fn now() -> String {
-    Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
 
 /// What `/status` reports besides the brands.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -148,7 +139,12 @@ impl Lister {
 
 impl Reloader {
     pub fn new(ctx: Context, source: String) -> Reloader {
-        let previews_document = Arc::new(crate::preview::document(&ctx, None, &[]));
+        let previews_document = Arc::new(Resource::with_effort(
+            "application/json",
+            crate::render::previews::list_json::<()>(&ctx, None, &[]),
+            crate::snapshot::CachePolicy::NoStore,
+            crate::snapshot::Effort::Fast,
+        ));
         Reloader {
             snapshot: Arc::new(ArcSwap::from_pointee(Snapshot::default())),
             ctx,

@@ -3,12 +3,14 @@
 //! once and answers from one map lookup; a reload builds a whole new
 //! snapshot and swaps it in.
 
+use crate::bodies::{key_of, Bodies, Compressed, Key};
+use crate::paths::{self, brand_key_of};
 use axum::body::Bytes;
 use axum::http::{HeaderName, HeaderValue};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::{Arc, LazyLock, Mutex, Weak};
+use std::sync::Arc;
 
 /// How a resource may be cached by browsers and CDNs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,111 +105,13 @@ fn etag_of(digest: &[u8], suffix: &str) -> HeaderValue {
     HeaderValue::from_str(&format!("\"{hex}{suffix}\"")).expect("hex is a valid header value")
 }
 
-/// A body shared by every resource that holds the same bytes. The bytes
-/// are boxed, not inline in the `Arc`: the interner holds a `Weak` to
-/// each, and a `Weak` keeps an `Arc`'s allocation alive. With the bytes
-/// inline, every dropped body (each save drops the tens of megabytes of
-/// the documents that list every brand) stayed allocated until the next
-/// sweep of the map; boxed, only the small `Arc` itself waits.
-struct SharedBody(Arc<Box<[u8]>>);
-
-impl AsRef<[u8]> for SharedBody {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-/// Every body held, by the first 128 bits of the SHA-256 of its bytes (what
-/// its ETag says). Identical bodies share one allocation: a release's logo
-/// and the current one, the unchanged bodies of two builds, a body read back
-/// from the render cache, two brands' equal token files. An entry lives as
-/// long as a resource holds its body.
-static BODIES: LazyLock<Mutex<Interner>> = LazyLock::new(Default::default);
-
-#[derive(Default)]
-struct Interner {
-    bodies: HashMap<[u8; 16], Weak<Box<[u8]>>>,
-    /// What compressing a body at given levels made, by the keys of the
-    /// body and of its gzip and brotli codings (`None`: not worth keeping),
-    /// so that a body equal to one compressed before is not compressed
-    /// again while those codings are held.
-    codings: HashMap<Compressed, CodingKeys>,
-    /// Entries at the last sweep of dropped bodies.
-    swept_at: usize,
-}
-
-/// A body's key and the gzip and brotli levels it was compressed at.
-type Compressed = ([u8; 16], (u32, u32));
-
-/// The keys of a body's gzip and brotli codings (`None`: not worth keeping).
-type CodingKeys = (Option<[u8; 16]>, Option<[u8; 16]>);
-
-impl Interner {
-    /// The body of `key`, if something holds it.
-    fn held(&self, key: &[u8; 16]) -> Option<Bytes> {
-        let shared = self.bodies.get(key)?.upgrade()?;
-        Some(Bytes::from_owner(SharedBody(shared)))
-    }
-
-    /// The codings made before of the body `c` names, if each is still held.
-    fn codings(&self, c: &Compressed) -> Option<(Option<Encoded>, Option<Encoded>)> {
-        let (gz, br) = self.codings.get(c)?;
-        let coding = |key: &Option<[u8; 16]>, suffix: &str| -> Option<Option<Encoded>> {
-            match key {
-                None => Some(None),
-                Some(key) => {
-                    let body = self.held(key)?;
-                    Some(Some(Encoded {
-                        etag: etag_of(key, suffix),
-                        length: HeaderValue::from(body.len()),
-                        body,
-                    }))
-                }
-            }
-        };
-        Some((coding(gz, "-gz")?, coding(br, "-br")?))
-    }
-}
-
-/// The one shared copy of `body`, whose hash starts with `key`.
-fn intern(key: [u8; 16], body: &[u8]) -> Bytes {
-    // A poisoned lock only means another thread panicked mid-insert; the
-    // map is still a valid map.
-    let mut interner = BODIES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(shared) = interner.bodies.get(&key).and_then(Weak::upgrade) {
-        if shared.len() == body.len() {
-            return Bytes::from_owner(SharedBody(shared));
-        }
-    }
-    let shared: Arc<Box<[u8]>> = Arc::new(Box::from(body));
-    interner.bodies.insert(key, Arc::downgrade(&shared));
-    if interner.bodies.len() > 2 * interner.swept_at + 1024 {
-        interner.bodies.retain(|_, w| w.strong_count() > 0);
-        let Interner {
-            bodies, codings, ..
-        } = &mut *interner;
-        codings.retain(|(key, _), _| bodies.contains_key(key));
-        interner.swept_at = interner.bodies.len();
-    }
-    Bytes::from_owner(SharedBody(shared))
-}
-
-/// The one shared copy of `body`, whose SHA-256 is `digest`: what a
-/// resource with the same bytes holds too.
-pub fn shared(body: &[u8], digest: &[u8; 32]) -> Bytes {
-    intern(key_of(digest), body)
-}
-
-/// The key a body is held under: the first 128 bits of its SHA-256 (what
-/// its ETag names).
-fn key_of(digest: &[u8; 32]) -> [u8; 16] {
-    let mut key = [0u8; 16];
-    key.copy_from_slice(&digest[..16]);
-    key
+/// The one shared copy of `body`, whose SHA-256 is `digest`.
+fn shared(body: &[u8], digest: &[u8; 32]) -> Bytes {
+    Bodies::process().share(body, digest)
 }
 
 /// The hash an ETag made by [`etag_of`] names.
-fn key_of_etag(etag: &HeaderValue) -> Option<[u8; 16]> {
+fn key_of_etag(etag: &HeaderValue) -> Option<Key> {
     let hex = etag.as_bytes().get(1..33)?;
     let mut key = [0u8; 16];
     for (k, pair) in key.iter_mut().zip(hex.chunks(2)) {
@@ -218,7 +122,7 @@ fn key_of_etag(etag: &HeaderValue) -> Option<[u8; 16]> {
 
 impl Encoded {
     /// The key its body is held under: the hash its ETag names.
-    fn key(&self) -> Option<[u8; 16]> {
+    fn key(&self) -> Option<Key> {
         key_of_etag(&self.etag)
     }
 
@@ -240,7 +144,7 @@ impl Encoded {
         Encoded {
             etag,
             length: HeaderValue::from(body.len()),
-            body: intern(key, body),
+            body: Bodies::process().intern(key, body),
         }
     }
 }
@@ -264,9 +168,16 @@ pub fn brotli(body: &[u8], quality: u32) -> Vec<u8> {
 /// keeping: those made before for the same bytes while they are held (two
 /// brands' equal token files, a release's unchanged logo), else made now.
 fn compressed(body: &[u8], c: Compressed) -> (Option<Encoded>, Option<Encoded>) {
-    let interner = || BODIES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(known) = interner().codings(&c) {
-        return known;
+    let bodies = Bodies::process();
+    if let Some((gz, br)) = bodies.codings(&c) {
+        let coding = |known: Option<(Key, Bytes)>, suffix: &str| {
+            known.map(|(key, body)| Encoded {
+                etag: etag_of(&key, suffix),
+                length: HeaderValue::from(body.len()),
+                body,
+            })
+        };
+        return (coding(gz, "-gz"), coding(br, "-br"));
     }
     let (_, (g, b)) = c;
     let worth = |coded: &[u8]| (coded.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
@@ -280,7 +191,7 @@ fn compressed(body: &[u8], c: Compressed) -> (Option<Encoded>, Option<Encoded>) 
         gz.as_ref().and_then(Encoded::key),
         br.as_ref().and_then(Encoded::key),
     );
-    interner().codings.insert(c, keys);
+    bodies.remember(c, keys);
     (gz, br)
 }
 
@@ -463,15 +374,6 @@ impl std::hash::Hasher for AddressHasher {
     }
 }
 
-/// The brand key a path belongs to: `acme` of `/brand/acme/spec.json`,
-/// `acme@1.2.0` of `/embed/brand/acme@1.2.0`.
-pub fn brand_key_of(path: &str) -> Option<&str> {
-    let rest = path
-        .strip_prefix("/brand/")
-        .or_else(|| path.strip_prefix("/embed/brand/"))?;
-    Some(rest.split('/').next().unwrap_or(rest))
-}
-
 impl Snapshot {
     /// The resource at `path`: two hash lookups at most.
     pub fn get(&self, path: &str) -> Option<&Arc<Resource>> {
@@ -495,10 +397,8 @@ impl Snapshot {
     /// The preview a `/preview/<name>/…` path belongs to, and the path
     /// inside it.
     fn preview_of<'p>(&self, path: &'p str) -> Option<(&Snapshot, &'p str)> {
-        let rest = path.strip_prefix("/preview/")?;
-        let slash = rest.find('/')?;
-        let preview = self.previews.get(&rest[..slash])?;
-        Some((preview, &rest[slash..]))
+        let (name, inner) = paths::split_preview(path)?;
+        Some((self.previews.get(name)?, inner))
     }
 
     /// Every served path with its resource (a brand's page that a document

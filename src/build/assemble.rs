@@ -12,6 +12,7 @@
 //! loop can add their codings once the new snapshot is served.
 
 use super::{BrandState, Catalog, Published};
+use crate::paths;
 use crate::render::html::{IndexEntry, State};
 use crate::render::{self, Context, SCHEMA_PATH};
 use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
@@ -364,7 +365,7 @@ pub fn assemble(
         .retain(|slug, _| catalog.brands.contains_key(slug));
     for (s, view) in &shown {
         if let Some(page) = &view.page {
-            let path = format!("/brand/{}", s.slug);
+            let path = paths::brand(&s.slug);
             if view.published {
                 snap.documents.insert(path, page.clone());
             } else {
@@ -481,7 +482,7 @@ fn openapi_examples(catalog: &Catalog) -> render::openapi::Examples {
         .collect();
     versions.sort();
     let file = published.first().and_then(|p| {
-        let prefix = format!("/brand/{}/assets/", p.key);
+        let prefix = paths::assets(&p.key);
         let mut files: Vec<&str> = p
             .resources
             .keys()

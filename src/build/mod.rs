@@ -19,6 +19,7 @@ mod jobs;
 
 pub use assemble::{assemble, compress_later, Listing, Lists, Views, LISTS};
 
+use crate::paths;
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
 use crate::snapshot::{CachePolicy, Comparable, DemoBrand, Effort, Resource, Resources};
@@ -599,7 +600,7 @@ fn semver_check(
     let too_small = diff::check_step(from, &brand.version, head.level()).err()?;
     let message = format!(
         "{} (latest release: {}; `--semver warn` or `off` to publish anyway)",
-        diff::explain(from, &brand.version, head, &too_small),
+        crate::render::diff::explain(from, &brand.version, head, &too_small),
         base.tag
     );
     let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
@@ -626,7 +627,7 @@ fn from_cache(
     let key = ctx.brand_key(&files.slug);
     let spec_md = entry
         .resources
-        .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
+        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
         .map(|r| r.identity.body.clone())
         .unwrap_or_default();
     let demo = Arc::new(DemoBrand {
@@ -683,7 +684,7 @@ pub fn render_brand(
             other => other.render(&brand, ctx),
         };
         add(
-            format!("/brand/{key}/{}", surface.file()),
+            paths::brand_doc(&key, surface.file()),
             resource(surface.media_type(), body.into()),
         );
     }
@@ -697,22 +698,22 @@ pub fn render_brand(
         );
         let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
         add(
-            format!("/brand/{s}/changelog.md"),
+            paths::brand_doc(&s, "changelog.md"),
             resource("text/markdown; charset=utf-8", md.into()),
         );
         add(
-            format!("/brand/{s}/changelog.json"),
+            paths::brand_doc(&s, "changelog.json"),
             resource("application/json", json.into()),
         );
     }
     let page = render::html::render(&brand, ctx);
     add(
-        format!("/brand/{key}"),
+        paths::brand(&key),
         resource("text/html; charset=utf-8", page.body.into())
             .with_header("content-security-policy", &page.csp),
     );
     add(
-        format!("/embed/brand/{key}"),
+        paths::embed(&key),
         resource(
             "text/javascript; charset=utf-8",
             render::embed::render(&brand, ctx).into(),
@@ -728,12 +729,12 @@ pub fn render_brand(
                 "default-src 'none'; style-src 'unsafe-inline'; sandbox",
             );
         }
-        add(format!("/brand/{key}/assets/{path}"), r);
+        add(format!("{}{path}", paths::assets(&key)), r);
     }
     diagnostics.extend(left_out_warnings(&s, &figma.skipped, files));
     // The body served, not a copy (ten kilobytes a brand).
     let spec_md = resources
-        .get(&format!("/brand/{key}/{}", Surface::SpecMd.file()))
+        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
         .map(|r| r.identity.body.clone())
         .unwrap_or_else(|| spec_md.into());
     let demo = Arc::new(DemoBrand {

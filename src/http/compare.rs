@@ -128,13 +128,6 @@ enum Format {
     Markdown,
 }
 
-/// True for `/brand/<key>/compare/…`.
-pub fn is_compare(path: &str) -> bool {
-    path.strip_prefix("/brand/")
-        .and_then(|rest| rest.split_once('/'))
-        .is_some_and(|(_, rest)| rest.starts_with("compare/"))
-}
-
 /// The two sides and the format of `<a>...<b>[.md|.json]`. A suffix is
 /// taken as a format only when the side without it is a valid reference
 /// (`1.0.0-rc.md` is a version).
@@ -325,14 +318,6 @@ mod tests {
         );
         assert_eq!(parse_range("1.0.0..2.0.0"), None);
         assert_eq!(parse_range("...2.0.0"), None);
-    }
-
-    #[test]
-    fn only_the_compare_segment_of_a_brand_is_dynamic() {
-        assert!(is_compare("/brand/acme/compare/1.0.0...current"));
-        assert!(!is_compare("/brand/acme/assets/compare/x.svg"));
-        assert!(!is_compare("/brand/acme/spec.json"));
-        assert!(!is_compare("/compare/acme"));
     }
 
     fn answer(bytes: usize) -> Arc<Resource> {

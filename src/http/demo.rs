@@ -5,8 +5,8 @@
 //! upstream details.
 
 use super::body::{read, ReadError};
+use super::headers::common_headers;
 use super::problem::Problem;
-use super::surface::common_headers;
 use super::AppState;
 use crate::demo::limit::{ceil_secs, client_ip, Cidr, Decision};
 use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};

@@ -7,12 +7,14 @@ pub mod body;
 pub mod compare;
 pub mod conn;
 pub mod demo;
+pub mod headers;
 pub mod mcp;
 pub mod problem;
 pub mod server;
 pub mod surface;
 pub mod webhook;
 
+use crate::paths::{self, Route};
 use crate::snapshot::Snapshot;
 use arc_swap::ArcSwap;
 use axum::extract::State;
@@ -21,10 +23,10 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use headers::common_headers;
 use problem::Problem;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use surface::common_headers;
 use tokio::sync::watch;
 
 /// Everything a handler needs; cloning is shallow.
@@ -148,21 +150,21 @@ pub fn router(state: AppState) -> Router {
         let sessions = state.mcp_sessions.clone();
         let gate = move |req, next| mcp::sessions::gate(sessions.clone(), mcp::MAX_BODY, req, next);
         let mcp = Router::new()
-            .route_service("/mcp", mcp_service(&state, origins))
+            .route_service(paths::MCP, mcp_service(&state, origins))
             .layer(axum::middleware::from_fn(gate));
         router = router.merge(mcp);
     }
     router
-        .route("/metrics", get(metrics))
-        .route("/events", get(events))
-        .route("/hooks/git", post(webhook::handle))
-        .route("/brand/{slug}/compare/{range}", get(compare::handle))
+        .route(paths::METRICS, get(metrics))
+        .route(paths::EVENTS, get(events))
+        .route(paths::HOOK_GIT, post(webhook::handle))
+        .route(paths::COMPARE_PATTERN, get(compare::handle))
         .route(
-            "/api/brand-spec/{slug}/demo",
+            paths::DEMO_PATTERN,
             post(demo::handle).fallback(demo_method_not_allowed),
         )
         .route(
-            "/preview/{name}/api/brand-spec/{slug}/demo",
+            paths::PREVIEW_DEMO_PATTERN,
             post(demo::handle_preview).fallback(demo_method_not_allowed),
         )
         .fallback(fallback)
@@ -206,11 +208,7 @@ async fn fallback(uri: axum::http::Uri) -> Response {
 }
 
 async fn method_not_allowed(uri: axum::http::Uri) -> Response {
-    let allow = if uri.path() == "/hooks/git" {
-        "POST"
-    } else {
-        "GET, HEAD"
-    };
+    let allow = Route::parse(uri.path()).methods();
     Problem::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!("{} takes {allow}", uri.path()),

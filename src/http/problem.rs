@@ -62,7 +62,7 @@ impl Problem {
             HeaderValue::from_static("application/problem+json"),
         );
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        super::surface::common_headers(h);
+        super::headers::common_headers(h);
         for (k, v) in self.headers {
             h.insert(k, v);
         }

@@ -12,26 +12,13 @@
 //! slash.
 
 use super::body::ResBody;
+use super::headers::common_headers;
 use super::problem::Problem;
 use super::AppState;
+use crate::paths::Route;
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
-
-/// Paths answered by handlers on the main runtime, not from the snapshot.
-const DYNAMIC: &[&str] = &["/metrics", "/events", "/mcp"];
-const DYNAMIC_PREFIXES: &[&str] = &["/hooks/", "/api/"];
-
-/// True when `path` belongs to a handler rather than to the snapshot.
-pub fn is_dynamic(path: &str) -> bool {
-    DYNAMIC.contains(&path)
-        || DYNAMIC_PREFIXES.iter().any(|p| path.starts_with(p))
-        || super::compare::is_compare(path)
-        || path
-            .strip_prefix("/preview/")
-            .and_then(|rest| rest.split_once('/'))
-            .is_some_and(|(_, rest)| rest.starts_with("api/"))
-}
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
 
@@ -45,7 +32,7 @@ pub fn answer(
     path: &str,
     headers: &HeaderMap,
 ) -> Option<Response<ResBody>> {
-    if is_dynamic(path) {
+    if !Route::parse(path).is_snapshot() {
         return None;
     }
     let snapshot = app.snapshot.load();
@@ -108,18 +95,6 @@ fn live_status(r: &Resource, app: &AppState) -> Resource {
         crate::snapshot::CachePolicy::NoStore,
         crate::snapshot::Effort::None,
     )
-}
-
-/// Headers on every answer: CORS for any origin, and no MIME sniffing.
-pub fn common_headers(h: &mut HeaderMap) {
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response<ResBody> {
@@ -376,27 +351,5 @@ mod tests {
         assert_eq!(coding("gzip, br"), Some("br"));
         assert_eq!(coding("*, gzip;q=0"), Some("br"), "brotli is what is left");
         assert_eq!(coding("identity"), None);
-    }
-
-    #[test]
-    fn handler_paths_are_not_looked_up_in_the_snapshot() {
-        for p in [
-            "/metrics",
-            "/events",
-            "/mcp",
-            "/hooks/git",
-            "/api/brand-spec/x/demo",
-        ] {
-            assert!(is_dynamic(p), "{p}");
-        }
-        for p in [
-            "/",
-            "/brand/acme",
-            "/brand/acme/spec.json",
-            "/status",
-            "/healthz",
-        ] {
-            assert!(!is_dynamic(p), "{p}");
-        }
     }
 }

@@ -157,7 +157,7 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
         axum::http::header::CONTENT_TYPE,
         axum::http::HeaderValue::from_static("application/json"),
     );
-    super::surface::common_headers(res.headers_mut());
+    super::headers::common_headers(res.headers_mut());
     res
 }
 

@@ -4,8 +4,9 @@
 //! before it under Added / Changed / Removed; `[Unreleased]` lists what the
 //! working head changes since the latest release.
 
+use super::diff::ChangeJson;
 use crate::render::escape;
-use crate::spec::diff::{Change, Diff};
+use crate::spec::diff::Diff;
 use crate::spec::release::{unreleased, Release};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -131,21 +132,21 @@ fn pinned_url(base: &str, version: &semver::Version) -> String {
 #[derive(Serialize)]
 struct ChangelogJson<'a> {
     brand: &'a str,
-    unreleased: Option<Unreleased<'a>>,
+    unreleased: Option<Unreleased>,
     releases: Vec<ReleaseJson<'a>>,
 }
 
 #[derive(Serialize)]
-struct Unreleased<'a> {
+struct Unreleased {
     version: String,
-    changes: &'a [Change],
+    changes: Vec<ChangeJson>,
 }
 
 #[derive(Serialize)]
 struct ReleaseJson<'a> {
     #[serde(flatten)]
     release: &'a Release,
-    changes: &'a [Change],
+    changes: Vec<ChangeJson>,
 }
 
 /// The same data as JSON.
@@ -160,7 +161,7 @@ pub fn render_json(
         (None, None) => None,
         (v, _) => Some(Unreleased {
             version: v.unwrap_or(current).to_string(),
-            changes: head.map_or(&[], |d| &d.changes),
+            changes: head.map_or_else(Vec::new, |d| ChangeJson::list(&d.changes)),
         }),
     };
     let doc = ChangelogJson {
@@ -170,7 +171,9 @@ pub fn render_json(
             .iter()
             .map(|r| ReleaseJson {
                 release: r,
-                changes: changes.of(r).map_or(&[], |d| &d.changes),
+                changes: changes
+                    .of(r)
+                    .map_or_else(Vec::new, |d| ChangeJson::list(&d.changes)),
             })
             .collect(),
     };

@@ -7,10 +7,10 @@
 //! card lives in an open shadow root so host styles and card styles do not
 //! meet.
 
-use super::css::{self, Refs};
 use super::escape;
 use super::spec_json::reference_value;
 use super::Context;
+use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::TokenValue;
 use crate::spec::Brand;
 use serde::Serialize;

@@ -5,7 +5,7 @@
 //! target. Tokens Figma cannot represent are left out and reported.
 
 use super::Context;
-use crate::spec::brand::css_name;
+use crate::spec::tokens::css::css_name;
 use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;

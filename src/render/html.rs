@@ -5,11 +5,12 @@
 //! Pages ship a Content-Security-Policy that allows only their own inline
 //! script (by hash), so even a missed escape could not run script.
 
-use super::css::{self, Refs};
 use super::embed::{primary_logo, reference_hex};
 use super::escape::html;
 use super::spec_json::reference_value;
 use super::{Context, Surface};
+use crate::paths;
+use crate::spec::tokens::css::{self, Refs};
 use crate::spec::{Brand, Diagnostic, Severity};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -378,7 +379,7 @@ fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippet
             o,
             &format!(
                 ".button {{ color: var(--{}); }}",
-                crate::spec::brand::css_name(&t.path)
+                crate::spec::tokens::css::css_name(&t.path)
             ),
         );
     }
@@ -808,8 +809,8 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
         let _ = write!(
             o,
             "<p>This is a released version; its documents never change. The current version is at <a href=\"{}\">{}</a>.</p>",
-            html(&ctx.url(&format!("/brand/{s}"))),
-            html(&ctx.url(&format!("/brand/{s}")))
+            html(&ctx.url(&paths::brand(s))),
+            html(&ctx.url(&paths::brand(s)))
         );
     } else {
         let _ = write!(
@@ -826,7 +827,10 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
             o.push_str("<p>No release is tagged yet.</p>");
         }
         for (i, r) in brand.releases.iter().enumerate() {
-            let pinned = ctx.url(&format!("/brand/{s}@{}", r.version));
+            let pinned = ctx.url(&paths::brand(&paths::brand_key(
+                s,
+                Some(&r.version.to_string()),
+            )));
             let _ = write!(
                 o,
                 "<h3><a href=\"{}\">{}</a> <small>{}</small></h3>",

@@ -3,7 +3,6 @@
 //! and the same input always gives byte-identical output.
 
 pub mod changelog;
-pub mod css;
 pub mod diff;
 pub mod embed;
 pub mod escape;
@@ -11,10 +10,13 @@ pub mod figma;
 pub mod html;
 pub mod llms_txt;
 pub mod openapi;
+pub mod previews;
 pub mod schemas;
 pub mod spec_json;
 pub mod spec_md;
 pub mod tokens_css;
+
+use crate::paths;
 
 /// What a render needs besides the brand: where it is published, and how.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -49,30 +51,27 @@ impl Context {
 
     /// The brand's path segment: `acme`, or `acme@1.2.0` for a released version.
     pub fn brand_key(&self, slug: &str) -> String {
-        match &self.pin {
-            Some(v) => format!("{slug}@{v}"),
-            None => slug.to_string(),
-        }
+        paths::brand_key(slug, self.pin.as_deref())
     }
 
     /// Absolute URL of a brand's surface (`spec.json`), or of its page when `surface` is empty.
     pub fn brand_url(&self, slug: &str, surface: &str) -> String {
         let key = self.brand_key(slug);
         if surface.is_empty() {
-            self.url(&format!("/brand/{key}"))
+            self.url(&paths::brand(&key))
         } else {
-            self.url(&format!("/brand/{key}/{surface}"))
+            self.url(&paths::brand_doc(&key, surface))
         }
     }
 
     /// Absolute URL of the brand's embed script.
     pub fn embed_url(&self, slug: &str) -> String {
-        self.url(&format!("/embed/brand/{}", self.brand_key(slug)))
+        self.url(&paths::embed(&self.brand_key(slug)))
     }
 
     /// Absolute URL of the brand's demo endpoint.
     pub fn demo_url(&self, slug: &str) -> String {
-        self.url(&format!("/api/brand-spec/{slug}/demo"))
+        self.url(&paths::demo(slug))
     }
 
     /// Absolute URL of the published brand.json schema.
@@ -133,6 +132,33 @@ impl Surface {
             Surface::TokensCss => tokens_css::render(brand, ctx),
             Surface::TokensFigma => figma::render(brand, ctx).body,
             Surface::LlmsTxt => llms_txt::render(brand, ctx),
+        }
+    }
+
+    /// The order MCP lists them in: prose for a system prompt first.
+    pub const FOR_AGENTS: [Surface; 5] = [
+        Surface::SpecMd,
+        Surface::SpecJson,
+        Surface::TokensCss,
+        Surface::TokensFigma,
+        Surface::LlmsTxt,
+    ];
+
+    /// The media type without its parameters (`text/markdown`), as MCP
+    /// resources name it.
+    pub fn mime(self) -> &'static str {
+        let m = self.media_type();
+        m.split_once(';').map_or(m, |(essence, _)| essence)
+    }
+
+    /// What it is for, in a phrase (MCP's resource descriptions).
+    pub fn purpose(self) -> &'static str {
+        match self {
+            Surface::SpecMd => "the brand as prose for a system prompt, with its brand book",
+            Surface::SpecJson => "the canonical structured spec",
+            Surface::TokensCss => "design tokens as CSS custom properties",
+            Surface::TokensFigma => "a body for Figma's variables API",
+            Surface::LlmsTxt => "discovery for AI tools",
         }
     }
 

@@ -3,10 +3,10 @@
 //! equals the input (voice, audience, applications, promptKit) reuse the
 //! model types, and the others wrap them to add computed fields.
 
-use super::css::{self, Refs};
 use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
+use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::{Color, Component, Item, ShadowLayer, StrokeStyle, TokenSet, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;

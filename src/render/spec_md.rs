@@ -10,12 +10,12 @@
 //! Content strings go through `escape::md` (or a code span or fence), so a
 //! value can never open a heading, a link, or raw HTML.
 
-use super::css::{self, Refs};
 use super::escape::{md, md_code, md_inline};
 use super::spec_json::{self, reference_value, Spec};
 use super::Context;
-use crate::spec::brand::css_name;
 use crate::spec::model::Ext;
+use crate::spec::tokens::css::css_name;
+use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::{fmt_num, StrokeStyle, Token, TokenSet, TokenValue};
 use crate::spec::Brand;
 use std::fmt::Write;

@@ -7,76 +7,12 @@
 //! outside sRGB is declared as its sRGB fallback, and as itself inside
 //! `@media (color-gamut: p3)`.
 
-use super::css::{self, Refs};
 use super::escape;
 use super::Context;
-use crate::spec::brand::css_name;
-use crate::spec::tokens::{Color, Item, Token, TokenSet, TokenValue};
+use crate::spec::tokens::css::{self, declarations};
+use crate::spec::tokens::{Color, Item, TokenValue};
 use crate::spec::Brand;
-use std::collections::BTreeSet;
 use std::fmt::Write;
-
-/// Every custom property tokens.css declares for a token set: each
-/// token's, and a composite's part properties (`--type-body-font-size`),
-/// an alias of a composite's too.
-pub fn property_names(set: &TokenSet) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for token in &set.tokens {
-        out.extend(
-            declarations(token, set)
-                .into_iter()
-                .map(|d| format!("--{}", d.name)),
-        );
-    }
-    out
-}
-
-/// One custom property: its name without `--`, its value, and the token
-/// value it was written from (for the sRGB fallback of wide colours).
-struct Declaration<'a> {
-    name: String,
-    value: String,
-    from: Option<&'a TokenValue>,
-}
-
-/// What tokens.css declares for one token: a composite's parts, then the
-/// token. An alias of a composite gets part properties that refer to its
-/// target's, so `--lead-font-size` exists wherever `--body-font-size` does.
-fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<'a>> {
-    let name = css_name(&token.path);
-    let mut out = Vec::new();
-    let value = match &token.value {
-        TokenValue::Composite(c) => {
-            for (part, v) in c.parts() {
-                out.push(Declaration {
-                    name: format!("{name}-{}", part.css),
-                    value: css::value(v, set, Refs::Var),
-                    from: Some(v),
-                });
-            }
-            css::shorthand_of_parts(c.ty, &name)
-        }
-        TokenValue::Alias(target) if !token.ty.parts().is_empty() => {
-            let path: Vec<String> = target.split('.').map(String::from).collect();
-            let base = css_name(&path);
-            for part in token.ty.parts() {
-                out.push(Declaration {
-                    name: format!("{name}-{}", part.css),
-                    value: format!("var(--{base}-{})", part.css),
-                    from: None,
-                });
-            }
-            css::shorthand_of_parts(token.ty, &name)
-        }
-        v => css::value(v, set, Refs::Var),
-    };
-    out.push(Declaration {
-        name,
-        value,
-        from: Some(&token.value),
-    });
-    out
-}
 
 /// The colours written out in a value (not those behind an alias).
 fn literal_colors<'a>(v: &'a TokenValue, out: &mut Vec<&'a Color>) {
@@ -238,7 +174,7 @@ mod tests {
         }"##;
         let brand = brand_of(tokens);
         let css = render(&brand, &Context::new("http://x"));
-        let declared: BTreeSet<String> = css
+        let declared: std::collections::BTreeSet<String> = css
             .lines()
             .filter_map(|l| l.trim().split_once(':'))
             .map(|(name, _)| name.to_string())
@@ -246,6 +182,6 @@ mod tests {
             .collect();
         assert!(declared.contains("--type-body-font-size"), "{css}");
         assert!(declared.contains("--border-card-width"), "{css}");
-        assert_eq!(property_names(&brand.tokens), declared);
+        assert_eq!(css::property_names(&brand.tokens), declared);
     }
 }

@@ -13,7 +13,8 @@
 //! cannot multiply the files or the work. A brand folder holds at most
 //! [`limits::MAX_BRAND_BYTES`] and [`limits::MAX_ASSETS`] files.
 
-use super::{is_ignored, is_scratch_name, Content, Releases};
+use super::{is_ignored, is_scratch_name, Content, Releases, BRAND_FILES};
+use crate::bodies::Bodies;
 use crate::spec::diag::{file_error, file_warning};
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{Context as _, Result};
@@ -23,9 +24,6 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Files at the top of a brand folder that marque reads.
-pub const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
 
 /// A content folder, read once and then kept current brand by brand.
 pub struct DirSource {
@@ -182,7 +180,7 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
             &format!("{slug}/"),
             "the brand folder is a link to a folder outside the content folder; it is not read",
         ));
-        return Some(BrandFiles::new(slug, files, problems));
+        return Some(BrandFiles::new(slug, files, problems, Bodies::process()));
     }
     if !holds_brand_json(root, slug) {
         return None;
@@ -200,7 +198,7 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
         }
     }
     reader.read_assets(&dir.join("assets"), &mut files);
-    Some(BrandFiles::new(slug, files, problems))
+    Some(BrandFiles::new(slug, files, problems, Bodies::process()))
 }
 
 /// Reads the files of one brand folder, counting what it read against the limits.

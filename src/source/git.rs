@@ -7,8 +7,8 @@
 //! git2's `Repository` is `Send` but not `Sync`, so one blocking worker owns
 //! it and calls these functions.
 
-use super::{is_ignored, is_scratch_name, Content, Pinned, Releases};
-use crate::source::dir::BRAND_FILES;
+use super::{is_ignored, is_scratch_name, Content, Pinned, Releases, BRAND_FILES};
+use crate::bodies::Bodies;
 use crate::spec::brand::parse_version;
 use crate::spec::diag::{file_error, Severity};
 use crate::spec::release::{parse_tag, sort_newest_first, Release};
@@ -146,7 +146,7 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
             }
         });
     }
-    let mut files = BrandFiles::new(slug, reader.files, reader.problems);
+    let mut files = BrandFiles::new(slug, reader.files, reader.problems, Bodies::process());
     files.revision = Some(tree.id().to_string());
     files
 }

@@ -33,6 +33,9 @@ pub struct Pinned {
     pub files: Arc<BrandFiles>,
 }
 
+/// Files at the top of a brand folder that marque reads.
+pub const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
+
 /// The one rule for paths that are never content, used by the folder
 /// reader, the git reader and the watcher alike. `parts` is a path relative
 /// to the content root, split into its components.

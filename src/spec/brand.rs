@@ -8,6 +8,7 @@ use super::json::join;
 use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
 use super::model::BrandDoc;
 use super::schema::{self, Checked};
+use super::tokens::css::css_name;
 use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
 use crate::color;
 use bytes::Bytes;
@@ -313,36 +314,6 @@ fn read_brand_json(
     };
     d.finish(Some(text), out);
     parsed
-}
-
-/// Kebab case of one path segment: `fontSize` → `font-size`, `Brand Blue` → `brand-blue`.
-pub fn kebab(segment: &str) -> String {
-    let mut out = String::new();
-    let mut prev: Option<char> = None;
-    for c in segment.chars() {
-        if c.is_alphanumeric() {
-            let boundary =
-                c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
-            if boundary || (prev.is_none() && !out.is_empty()) {
-                out.push('-');
-            }
-            out.extend(c.to_lowercase());
-            prev = Some(c);
-        } else {
-            prev = None;
-        }
-    }
-    out
-}
-
-/// The CSS custom property name of a token path, without the leading `--`.
-pub fn css_name(path: &[String]) -> String {
-    path.iter()
-        .filter(|s| s.as_str() != crate::spec::tokens::ROOT)
-        .map(|s| kebab(s))
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
 }
 
 fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
@@ -773,18 +744,6 @@ mod tests {
         ] {
             assert!(!is_slug(bad), "{bad}");
         }
-    }
-
-    #[test]
-    fn css_names_are_kebab_case_paths() {
-        let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            css_name(&path(&["color", "brandBlue", "500"])),
-            "color-brand-blue-500"
-        );
-        assert_eq!(css_name(&path(&["font", "Body Text"])), "font-body-text");
-        assert_eq!(css_name(&path(&["space", "2xl"])), "space-2xl");
-        assert_eq!(css_name(&path(&["a_b"])), "a-b");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! What changed between two versions of a brand, and which version number
-//! that change needs. PURE: two parsed brands in, a list of changes out.
+//! that change needs. PURE: two parsed brands in, a list of changes out,
+//! as data. How a change reads (in Markdown, HTML or JSON) is
+//! `render::diff`'s business.
 //!
 //! Each change is classified by what it does to someone who depends on the
 //! brand (a site linking tokens.css, a Figma import, an app calling the
@@ -14,10 +16,9 @@
 //! - **patch**: a value or a text changes.
 
 use super::brand::{level_minimum, pair_contrast, Brand};
-use super::model::{Prompt, PromptVariable};
+use super::model::{ContrastPair, Prompt, PromptVariable};
+use super::tokens::css::{self, Refs};
 use super::tokens::{Token, TokenSet, TokenType, TokenValue};
-use crate::render::css::{self, Refs};
-use crate::render::tokens_css;
 use semver::Version;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -69,31 +70,145 @@ impl Section {
     }
 }
 
+/// What a change is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Token,
+    CssProperty,
+    Palette,
+    TypeFamily,
+    TypeStyle,
+    Logo,
+    Asset,
+    ContrastPair,
+    Prompt,
+    PromptVariable,
+    Text,
+}
+
+/// What happened to the thing a change names, with the facts the wording
+/// needs. Token values are their CSS text (`var(--…)` kept), an alias as
+/// `{color.fjord.900}`; custom properties are written with their `--`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum What {
+    /// An entry appeared (palette colour, type style, logo, asset, prompt).
+    Added,
+    /// An entry disappeared.
+    Removed,
+    /// An entry's content changed.
+    Changed,
+    TokenAdded {
+        value: String,
+    },
+    TokenRemoved {
+        property: String,
+    },
+    TokenRenamed {
+        to: String,
+        from_property: String,
+        to_property: String,
+    },
+    TokenRetyped {
+        from: TokenType,
+        to: TokenType,
+    },
+    TokenValue {
+        before: String,
+        after: String,
+    },
+    TokenDeprecated,
+    TokenDescribed,
+    /// A custom property of tokens.css disappeared while its token stayed.
+    PropertyRemoved,
+    PairAdded {
+        level: String,
+    },
+    PairRemoved {
+        level: String,
+    },
+    PairFails {
+        level: String,
+        ratio: f64,
+    },
+    PairLowered {
+        from: String,
+        to: String,
+    },
+    PairRaised {
+        from: String,
+        to: String,
+    },
+    PairContrast {
+        before: f64,
+        after: f64,
+    },
+    /// A prompt's parts that changed: `template`, `system message`, …
+    PromptParts(Vec<&'static str>),
+    VariableAdded {
+        prompt: String,
+        variable: String,
+        required: bool,
+    },
+    VariableRemoved {
+        prompt: String,
+        variable: String,
+    },
+    VariableRequired {
+        prompt: String,
+        variable: String,
+    },
+    VariableOptional {
+        prompt: String,
+        variable: String,
+    },
+    VariableShorter {
+        prompt: String,
+        variable: String,
+        before: u32,
+        after: u32,
+    },
+    VariableChanged {
+        prompt: String,
+        variable: String,
+    },
+    /// The brand's display name.
+    BrandRenamed {
+        from: String,
+        to: String,
+    },
+    /// A prose section: the name says which.
+    TextChanged,
+}
+
 /// One semantic change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     pub level: Level,
     pub section: Section,
-    /// What changed: `token`, `css-property`, `palette`, `type-family`,
-    /// `type-style`, `logo`, `asset`, `contrast-pair`, `prompt`,
-    /// `prompt-variable` or `text`.
-    pub kind: &'static str,
-    /// Its name: `color.brand.primary`, `--color-brand-primary`, `hero`, …
+    pub kind: Kind,
+    /// Its name as authored: `color.brand.primary`, `--color-brand-primary`,
+    /// `hero`, `tagline.tone`, …
     pub name: String,
-    /// One line for people: ``removes token `color.brand.primary` ``.
-    pub summary: String,
+    pub what: What,
 }
 
 #[cfg(test)]
 impl Change {
-    /// A token's change, for tests of what lists changes: `removes token `a``.
-    pub fn of_token(level: Level, section: Section, verb: &str, name: &str) -> Change {
+    /// A token removed, added or changed, for tests of what lists changes:
+    /// `removes token `a``.
+    pub fn of_token(level: Level, section: Section, name: &str) -> Change {
+        let what = match section {
+            Section::Removed => What::Removed,
+            Section::Added => What::Added,
+            Section::Changed => What::Changed,
+        };
         Change {
             level,
             section,
-            kind: "token",
+            kind: Kind::Token,
             name: name.to_string(),
-            summary: format!("{verb} token `{name}`"),
+            what,
         }
     }
 }
@@ -101,7 +216,7 @@ impl Change {
 /// Every semantic change from one version of a brand to another, in a
 /// fixed order: tokens, CSS properties, palette, typography, logos and
 /// assets, contrast pairs, prompts, texts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Diff {
     pub changes: Vec<Change>,
 }
@@ -136,6 +251,15 @@ pub fn diff(old: &Brand, new: &Brand) -> Diff {
     Diff { changes: d.out }
 }
 
+/// The changes of tokens and custom properties alone, for tests of them.
+#[cfg(test)]
+pub fn token_changes(old: &TokenSet, new: &TokenSet) -> Vec<Change> {
+    let mut d = Builder::default();
+    let vanished = d.tokens(old, new);
+    d.css_properties(old, new, &vanished);
+    d.out
+}
+
 #[derive(Default)]
 struct Builder {
     out: Vec<Change>,
@@ -144,16 +268,10 @@ struct Builder {
 /// A token's value as people read it: an alias as `{color.fjord.900}`,
 /// anything else in its CSS form.
 fn shown(t: &Token, set: &TokenSet) -> String {
-    tick(&match &t.value {
+    match &t.value {
         TokenValue::Alias(target) => format!("{{{target}}}"),
         v => css::value(v, set, Refs::Var),
-    })
-}
-
-/// Text from content made safe inside a Markdown code span: one line, and
-/// a backtick (which would end the span) shown as `ˋ`.
-fn tick(s: &str) -> String {
-    crate::render::escape::collapse_ws(s).replace('`', "ˋ")
+    }
 }
 
 /// A token's value with every alias resolved, to recognise a rename.
@@ -161,26 +279,19 @@ fn resolved(t: &Token, set: &TokenSet) -> String {
     css::value(&t.value, set, Refs::Resolve)
 }
 
-/// Items by their name, made safe to quote (see [`tick`]).
+/// Items by their name.
 fn by_key<'a, T>(items: &'a [T], key: impl Fn(&'a T) -> String) -> BTreeMap<String, &'a T> {
-    items.iter().map(|t| (tick(&key(t)), t)).collect()
+    items.iter().map(|t| (key(t), t)).collect()
 }
 
 impl Builder {
-    fn push(
-        &mut self,
-        level: Level,
-        section: Section,
-        kind: &'static str,
-        name: &str,
-        summary: String,
-    ) {
+    fn push(&mut self, level: Level, section: Section, kind: Kind, name: &str, what: What) {
         self.out.push(Change {
             level,
             section,
             kind,
             name: name.to_string(),
-            summary,
+            what,
         });
     }
 
@@ -189,8 +300,8 @@ impl Builder {
     /// longer exist under their old name or type, whose part properties
     /// are then reported with them.
     fn tokens(&mut self, old: &TokenSet, new: &TokenSet) -> BTreeSet<String> {
-        let before = by_key(&old.tokens, |t| tick(&t.name()));
-        let after = by_key(&new.tokens, |t| tick(&t.name()));
+        let before = by_key(&old.tokens, Token::name);
+        let after = by_key(&new.tokens, Token::name);
         let gone: Vec<&&Token> = before
             .iter()
             .filter(|(n, _)| !after.contains_key(*n))
@@ -213,7 +324,7 @@ impl Builder {
         let mut taken = vec![false; fresh.len()];
         let mut vanished = BTreeSet::new();
         for t in gone {
-            let name = tick(&t.name());
+            let name = t.name();
             vanished.insert(property(&t.path));
             // A rename: a new token of the same type and value. Prefer one
             // that keeps the last segment of the name (`a.primary` → `b.primary`).
@@ -235,71 +346,46 @@ impl Builder {
             match pick {
                 Some(i) => {
                     let n = fresh[i];
-                    self.push(
-                        Level::Major,
-                        Section::Changed,
-                        "token",
-                        &name,
-                        format!(
-                            "renames token `{name}` to `{}` (`{}` becomes `{}`)",
-                            tick(&n.name()),
-                            property(&t.path),
-                            property(&n.path)
-                        ),
-                    );
+                    let what = What::TokenRenamed {
+                        to: n.name(),
+                        from_property: property(&t.path),
+                        to_property: property(&n.path),
+                    };
+                    self.push(Level::Major, Section::Changed, Kind::Token, &name, what);
                 }
-                None => self.push(
-                    Level::Major,
-                    Section::Removed,
-                    "token",
-                    &name,
-                    format!("removes token `{name}` (`{}`)", property(&t.path)),
-                ),
+                None => {
+                    let what = What::TokenRemoved {
+                        property: property(&t.path),
+                    };
+                    self.push(Level::Major, Section::Removed, Kind::Token, &name, what);
+                }
             }
         }
         for (name, a) in &after {
             let Some(b) = before.get(name) else { continue };
             if a.ty != b.ty {
                 vanished.insert(property(&a.path));
-                self.push(
-                    Level::Major,
-                    Section::Changed,
-                    "token",
-                    name,
-                    format!(
-                        "changes the type of token `{name}` from {} to {}",
-                        b.ty.as_str(),
-                        a.ty.as_str()
-                    ),
-                );
+                let what = What::TokenRetyped {
+                    from: b.ty,
+                    to: a.ty,
+                };
+                self.push(Level::Major, Section::Changed, Kind::Token, name, what);
                 continue;
             }
             let (was, is) = (shown(b, old), shown(a, new));
             if was != is {
-                self.push(
-                    Level::Patch,
-                    Section::Changed,
-                    "token",
-                    name,
-                    format!("changes token `{name}` from `{was}` to `{is}`"),
-                );
+                let what = What::TokenValue {
+                    before: was,
+                    after: is,
+                };
+                self.push(Level::Patch, Section::Changed, Kind::Token, name, what);
             }
             if a.deprecated.is_some() && b.deprecated.is_none() {
-                self.push(
-                    Level::Minor,
-                    Section::Changed,
-                    "token",
-                    name,
-                    format!("deprecates token `{name}`"),
-                );
+                let what = What::TokenDeprecated;
+                self.push(Level::Minor, Section::Changed, Kind::Token, name, what);
             } else if a.description != b.description || a.deprecated != b.deprecated {
-                self.push(
-                    Level::Patch,
-                    Section::Changed,
-                    "token",
-                    name,
-                    format!("changes the description of token `{name}`"),
-                );
+                let what = What::TokenDescribed;
+                self.push(Level::Patch, Section::Changed, Kind::Token, name, what);
             }
         }
         for t in fresh
@@ -308,14 +394,10 @@ impl Builder {
             .filter(|(_, &k)| !k)
             .map(|(t, _)| t)
         {
-            let name = tick(&t.name());
-            self.push(
-                Level::Minor,
-                Section::Added,
-                "token",
-                &name,
-                format!("adds token `{name}` (`{}`)", shown(t, new)),
-            );
+            let what = What::TokenAdded {
+                value: shown(t, new),
+            };
+            self.push(Level::Minor, Section::Added, Kind::Token, &t.name(), what);
         }
         vanished
     }
@@ -325,50 +407,39 @@ impl Builder {
     /// Those of removed, renamed or retyped tokens (`covered`, with their
     /// parts) were named with them.
     fn css_properties(&mut self, old: &TokenSet, new: &TokenSet, covered: &BTreeSet<String>) {
-        let after = tokens_css::property_names(new);
-        for p in tokens_css::property_names(old) {
+        let after = css::property_names(new);
+        for p in css::property_names(old) {
             if after.contains(&p) || covers(covered, &p) {
                 continue;
             }
-            self.push(
-                Level::Major,
-                Section::Removed,
-                "css-property",
-                &p,
-                format!("removes CSS custom property `{p}` from tokens.css"),
-            );
+            let what = What::PropertyRemoved;
+            self.push(Level::Major, Section::Removed, Kind::CssProperty, &p, what);
         }
     }
 
     fn palette(&mut self, old: &Brand, new: &Brand) {
         let before = by_key(&old.doc.color.palette, |p| p.name.clone());
         let after = by_key(&new.doc.color.palette, |p| p.name.clone());
-        self.keyed(&before, &after, "palette", "palette colour", |b, a| {
-            json(b) != json(a)
-        });
+        self.keyed(&before, &after, Kind::Palette, |b, a| json(b) != json(a));
     }
 
     fn typography(&mut self, old: &Brand, new: &Brand) {
         let t = (&old.doc.typography, &new.doc.typography);
         let before = by_key(&t.0.families, |f| f.role.clone());
         let after = by_key(&t.1.families, |f| f.role.clone());
-        self.keyed(&before, &after, "type-family", "typeface role", |b, a| {
-            json(b) != json(a)
-        });
+        self.keyed(&before, &after, Kind::TypeFamily, |b, a| json(b) != json(a));
         let before = by_key(&t.0.styles, |s| s.name.clone());
         let after = by_key(&t.1.styles, |s| s.name.clone());
-        self.keyed(&before, &after, "type-style", "type style", |b, a| {
-            json(b) != json(a)
-        });
+        self.keyed(&before, &after, Kind::TypeStyle, |b, a| json(b) != json(a));
     }
 
     fn logos_and_assets(&mut self, old: &Brand, new: &Brand) {
         let before = by_key(&old.doc.logo.variants, |v| v.id.clone());
         let after = by_key(&new.doc.logo.variants, |v| v.id.clone());
-        self.keyed(&before, &after, "logo", "logo", |b, a| json(b) != json(a));
-        let before: BTreeMap<String, _> = old.assets.iter().map(|(k, v)| (tick(k), v)).collect();
-        let after: BTreeMap<String, _> = new.assets.iter().map(|(k, v)| (tick(k), v)).collect();
-        self.keyed(&before, &after, "asset", "asset", |b, a| b != a);
+        self.keyed(&before, &after, Kind::Logo, |b, a| json(b) != json(a));
+        let before: BTreeMap<String, _> = old.assets.iter().map(|(k, v)| (k.clone(), v)).collect();
+        let after: BTreeMap<String, _> = new.assets.iter().map(|(k, v)| (k.clone(), v)).collect();
+        self.keyed(&before, &after, Kind::Asset, |b, a| b != a);
     }
 
     /// Removed (major), added (minor) and changed (patch) entries of one
@@ -377,102 +448,68 @@ impl Builder {
         &mut self,
         before: &BTreeMap<String, T>,
         after: &BTreeMap<String, T>,
-        kind: &'static str,
-        noun: &str,
+        kind: Kind,
         differs: impl Fn(&T, &T) -> bool,
     ) {
         for (name, b) in before {
             match after.get(name) {
-                None => self.push(
-                    Level::Major,
-                    Section::Removed,
-                    kind,
-                    name,
-                    format!("removes {noun} `{name}`"),
-                ),
-                Some(a) if differs(b, a) => self.push(
-                    Level::Patch,
-                    Section::Changed,
-                    kind,
-                    name,
-                    format!("changes {noun} `{name}`"),
-                ),
+                None => self.push(Level::Major, Section::Removed, kind, name, What::Removed),
+                Some(a) if differs(b, a) => {
+                    self.push(Level::Patch, Section::Changed, kind, name, What::Changed)
+                }
                 Some(_) => {}
             }
         }
         for name in after.keys().filter(|n| !before.contains_key(*n)) {
-            self.push(
-                Level::Minor,
-                Section::Added,
-                kind,
-                name,
-                format!("adds {noun} `{name}`"),
-            );
+            self.push(Level::Minor, Section::Added, kind, name, What::Added);
         }
     }
 
     /// Contrast pairs: removed, added, level lowered or raised, a pair that
     /// stops passing, a ratio that moves.
     fn pairs(&mut self, old: &Brand, new: &Brand) {
-        let key =
-            |p: &super::model::ContrastPair| tick(&format!("{} on {}", p.foreground, p.background));
+        let key = |p: &ContrastPair| format!("{} on {}", p.foreground, p.background);
         let before: BTreeMap<String, _> = old.doc.color.pairs.iter().map(|p| (key(p), p)).collect();
         let after: BTreeMap<String, _> = new.doc.color.pairs.iter().map(|p| (key(p), p)).collect();
+        let kind = Kind::ContrastPair;
         for (name, b) in &before {
             let Some(a) = after.get(name) else {
-                self.push(
-                    Level::Major,
-                    Section::Removed,
-                    "contrast-pair",
-                    name,
-                    format!("removes contrast pair `{name}` ({})", b.level),
-                );
+                let what = What::PairRemoved {
+                    level: b.level.clone(),
+                };
+                self.push(Level::Major, Section::Removed, kind, name, what);
                 continue;
             };
             let was = pair_contrast(&old.tokens, &b.foreground, &b.background, &b.level);
             let is = pair_contrast(&new.tokens, &a.foreground, &a.background, &a.level);
+            let (from, to) = (b.level.clone(), a.level.clone());
             // One change per pair, the weightiest that applies.
             let change = match (was, is) {
-                (Some((_, true)), Some((ratio, false))) => Some((
-                    Level::Major,
-                    format!(
-                        "contrast pair `{name}` stops passing {} ({ratio:.2}:1)",
-                        a.level
-                    ),
-                )),
-                _ if level_minimum(&a.level) < level_minimum(&b.level) => Some((
-                    Level::Major,
-                    format!(
-                        "lowers contrast pair `{name}` from {} to {}",
-                        b.level, a.level
-                    ),
-                )),
-                _ if a.level != b.level => Some((
-                    Level::Patch,
-                    format!(
-                        "raises contrast pair `{name}` from {} to {}",
-                        b.level, a.level
-                    ),
-                )),
+                (Some((_, true)), Some((ratio, false))) => {
+                    Some((Level::Major, What::PairFails { level: to, ratio }))
+                }
+                _ if level_minimum(&a.level) < level_minimum(&b.level) => {
+                    Some((Level::Major, What::PairLowered { from, to }))
+                }
+                _ if a.level != b.level => Some((Level::Patch, What::PairRaised { from, to })),
                 (Some((r0, _)), Some((r1, _))) if r0 != r1 => Some((
                     Level::Patch,
-                    format!("changes the contrast of `{name}` from {r0:.2}:1 to {r1:.2}:1"),
+                    What::PairContrast {
+                        before: r0,
+                        after: r1,
+                    },
                 )),
                 _ => None,
             };
-            if let Some((level, summary)) = change {
-                self.push(level, Section::Changed, "contrast-pair", name, summary);
+            if let Some((level, what)) = change {
+                self.push(level, Section::Changed, kind, name, what);
             }
         }
         for name in after.keys().filter(|n| !before.contains_key(*n)) {
-            let level = &after[name].level;
-            self.push(
-                Level::Minor,
-                Section::Added,
-                "contrast-pair",
-                name,
-                format!("adds contrast pair `{name}` ({level})"),
-            );
+            let what = What::PairAdded {
+                level: after[name].level.clone(),
+            };
+            self.push(Level::Minor, Section::Added, kind, name, what);
         }
     }
 
@@ -484,21 +521,15 @@ impl Builder {
                 None => self.push(
                     Level::Major,
                     Section::Removed,
-                    "prompt",
+                    Kind::Prompt,
                     id,
-                    format!("removes prompt `{id}`"),
+                    What::Removed,
                 ),
                 Some(a) => self.prompt(id, b, a),
             }
         }
         for id in after.keys().filter(|n| !before.contains_key(*n)) {
-            self.push(
-                Level::Minor,
-                Section::Added,
-                "prompt",
-                id,
-                format!("adds prompt `{id}`"),
-            );
+            self.push(Level::Minor, Section::Added, Kind::Prompt, id, What::Added);
         }
     }
 
@@ -507,79 +538,64 @@ impl Builder {
     fn prompt(&mut self, id: &str, b: &Prompt, a: &Prompt) {
         let before = by_key(&b.variables, |v| v.name.clone());
         let after = by_key(&a.variables, |v| v.name.clone());
-        let mut var = |level, section, name: &str, what: String| {
+        let mut var = |level, section, name: &str, what: What| {
             self.out.push(Change {
                 level,
                 section,
-                kind: "prompt-variable",
+                kind: Kind::PromptVariable,
                 name: format!("{id}.{name}"),
-                summary: what,
+                what,
             });
         };
         for (name, vb) in &before {
+            let (prompt, variable) = (id.to_string(), name.to_string());
             let Some(va) = after.get(name) else {
-                var(
-                    Level::Major,
-                    Section::Removed,
-                    name,
-                    format!("removes variable `{name}` from prompt `{id}`"),
-                );
+                let what = What::VariableRemoved { prompt, variable };
+                var(Level::Major, Section::Removed, name, what);
                 continue;
             };
             let (vb, va): (&PromptVariable, &PromptVariable) = (vb, va);
             if va.required && !vb.required {
-                var(
-                    Level::Major,
-                    Section::Changed,
-                    name,
-                    format!("makes variable `{name}` of prompt `{id}` required"),
-                );
+                let what = What::VariableRequired {
+                    prompt: prompt.clone(),
+                    variable: variable.clone(),
+                };
+                var(Level::Major, Section::Changed, name, what);
             } else if !va.required && vb.required {
-                var(
-                    Level::Minor,
-                    Section::Changed,
-                    name,
-                    format!("makes variable `{name}` of prompt `{id}` optional"),
-                );
+                let what = What::VariableOptional {
+                    prompt: prompt.clone(),
+                    variable: variable.clone(),
+                };
+                var(Level::Minor, Section::Changed, name, what);
             }
             if va.max_length < vb.max_length {
-                var(
-                    Level::Major,
-                    Section::Changed,
-                    name,
-                    format!(
-                        "lowers the maxLength of variable `{name}` of prompt `{id}` from {} to {}",
-                        vb.max_length, va.max_length
-                    ),
-                );
+                let what = What::VariableShorter {
+                    prompt,
+                    variable,
+                    before: vb.max_length,
+                    after: va.max_length,
+                };
+                var(Level::Major, Section::Changed, name, what);
             } else if va.max_length > vb.max_length
                 || va.description != vb.description
                 || va.example != vb.example
             {
-                var(
-                    Level::Patch,
-                    Section::Changed,
-                    name,
-                    format!("changes variable `{name}` of prompt `{id}`"),
-                );
+                let what = What::VariableChanged { prompt, variable };
+                var(Level::Patch, Section::Changed, name, what);
             }
         }
         for (name, va) in after.iter().filter(|(n, _)| !before.contains_key(*n)) {
-            if va.required {
-                var(
-                    Level::Major,
-                    Section::Added,
-                    name,
-                    format!("adds required variable `{name}` to prompt `{id}`"),
-                );
+            let level = if va.required {
+                Level::Major
             } else {
-                var(
-                    Level::Minor,
-                    Section::Added,
-                    name,
-                    format!("adds optional variable `{name}` to prompt `{id}`"),
-                );
-            }
+                Level::Minor
+            };
+            let what = What::VariableAdded {
+                prompt: id.to_string(),
+                variable: name.to_string(),
+                required: va.required,
+            };
+            var(level, Section::Added, name, what);
         }
         let mut parts = Vec::new();
         if a.template != b.template {
@@ -595,13 +611,8 @@ impl Builder {
             parts.push("description");
         }
         if !parts.is_empty() {
-            self.push(
-                Level::Patch,
-                Section::Changed,
-                "prompt",
-                id,
-                format!("changes the {} of prompt `{id}`", parts.join(", ")),
-            );
+            let what = What::PromptParts(parts);
+            self.push(Level::Patch, Section::Changed, Kind::Prompt, id, what);
         }
     }
 
@@ -610,17 +621,11 @@ impl Builder {
     fn texts(&mut self, old: &Brand, new: &Brand) {
         let (o, n) = (&old.doc, &new.doc);
         if o.name != n.name {
-            self.push(
-                Level::Patch,
-                Section::Changed,
-                "text",
-                "name",
-                format!(
-                    "renames the brand from \"{}\" to \"{}\"",
-                    crate::render::escape::md(&o.name),
-                    crate::render::escape::md(&n.name)
-                ),
-            );
+            let what = What::BrandRenamed {
+                from: o.name.clone(),
+                to: n.name.clone(),
+            };
+            self.push(Level::Patch, Section::Changed, Kind::Text, "name", what);
         }
         let sections = [
             ("summary", json(&o.summary) != json(&n.summary)),
@@ -641,13 +646,8 @@ impl Builder {
         ];
         for (name, changed) in sections {
             if changed {
-                self.push(
-                    Level::Patch,
-                    Section::Changed,
-                    "text",
-                    name,
-                    format!("changes the {name}"),
-                );
+                let what = What::TextChanged;
+                self.push(Level::Patch, Section::Changed, Kind::Text, name, what);
             }
         }
     }
@@ -659,7 +659,7 @@ fn json<T: Serialize>(v: &T) -> serde_json::Value {
 
 /// A token's custom property: `--color-brand-primary`.
 fn property(path: &[String]) -> String {
-    format!("--{}", super::brand::css_name(path))
+    format!("--{}", css::css_name(path))
 }
 
 /// True when `prop` is in `covered` or is a part property of one there
@@ -731,123 +731,9 @@ fn minimum(from: &Version, level: Level) -> Version {
     }
 }
 
-/// The one-line verdict of a step that is too small:
-/// `` 2.4.0 → 2.4.1 removes token `color.brand.primary` (…): needs 3.0.0 ``,
-/// naming the changes that force it (at most five, then how many more).
-pub fn explain(from: &Version, to: &Version, diff: &Diff, too_small: &TooSmall) -> String {
-    let forcing: Vec<&str> = diff
-        .changes
-        .iter()
-        .filter(|c| c.level == too_small.needed)
-        .map(|c| c.summary.as_str())
-        .collect();
-    let mut listed = forcing
-        .iter()
-        .take(5)
-        .copied()
-        .collect::<Vec<_>>()
-        .join("; ");
-    if forcing.len() > 5 {
-        listed.push_str(&format!("; and {} more", forcing.len() - 5));
-    }
-    let unchanged = if from == to {
-        " (the same version)"
-    } else {
-        ""
-    };
-    format!(
-        "{from} → {to}{unchanged} {listed}: a {} change, needs {} or later",
-        too_small.needed, too_small.minimum
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::tokens::tree::parse_tokens;
-
-    fn v(s: &str) -> Version {
-        s.parse().unwrap()
-    }
-
-    fn set(json: &str) -> TokenSet {
-        let doc: serde_json::Value = serde_json::from_str(json).unwrap();
-        let mut out = Vec::new();
-        let mut d = crate::spec::diag::FileDiags::new("acme", "acme/tokens.json");
-        let s = parse_tokens(&doc, &mut d).unwrap();
-        d.finish(None, &mut out);
-        assert!(!crate::spec::diag::has_errors(&out), "{out:?}");
-        s
-    }
-
-    fn changes_of(old: &str, new: &str) -> Vec<(Level, String)> {
-        let (o, n) = (set(old), set(new));
-        let mut b = Builder::default();
-        b.tokens(&o, &n);
-        b.out.into_iter().map(|c| (c.level, c.summary)).collect()
-    }
-
-    #[test]
-    fn a_token_with_the_same_value_under_a_new_name_is_a_rename() {
-        let old = r##"{"color":{"$type":"color","brand":{"primary":{"$value":"#0a2742"}}}}"##;
-        let new = r##"{"color":{"$type":"color","core":{"primary":{"$value":"#0a2742"}}}}"##;
-        assert_eq!(
-            changes_of(old, new),
-            [(
-                Level::Major,
-                "renames token `color.brand.primary` to `color.core.primary` (`--color-brand-primary` becomes `--color-core-primary`)".to_string()
-            )]
-        );
-    }
-
-    #[test]
-    fn a_token_with_another_value_under_a_new_name_is_a_removal_and_an_addition() {
-        let old = r##"{"color":{"$type":"color","brand":{"primary":{"$value":"#0a2742"}}}}"##;
-        let new = r##"{"color":{"$type":"color","core":{"primary":{"$value":"#0a2743"}}}}"##;
-        let c = changes_of(old, new);
-        assert_eq!(c.len(), 2, "{c:?}");
-        assert_eq!(c[0].0, Level::Major);
-        assert!(c[0].1.starts_with("removes token `color.brand.primary`"));
-        assert_eq!(
-            c[1],
-            (
-                Level::Minor,
-                "adds token `color.core.primary` (`#0a2743`)".into()
-            )
-        );
-    }
-
-    #[test]
-    fn a_new_type_is_major_and_a_new_value_is_a_patch_in_css_form() {
-        let old = r#"{"space":{"xs":{"$type":"dimension","$value":{"value":4,"unit":"px"}},"n":{"$type":"number","$value":4}}}"#;
-        let new = r#"{"space":{"xs":{"$type":"dimension","$value":{"value":6,"unit":"px"}},"n":{"$type":"dimension","$value":{"value":4,"unit":"px"}}}}"#;
-        assert_eq!(
-            changes_of(old, new),
-            [
-                (
-                    Level::Major,
-                    "changes the type of token `space.n` from number to dimension".to_string()
-                ),
-                (
-                    Level::Patch,
-                    "changes token `space.xs` from `4px` to `6px`".to_string()
-                ),
-            ]
-        );
-    }
-
-    #[test]
-    fn an_alias_pointed_elsewhere_is_a_patch_shown_by_reference() {
-        let old = r##"{"color":{"$type":"color","a":{"$value":"#000000"},"b":{"$value":"#ffffff"},"text":{"$value":"{color.a}"}}}"##;
-        let new = r##"{"color":{"$type":"color","a":{"$value":"#000000"},"b":{"$value":"#ffffff"},"text":{"$value":"{color.b}"}}}"##;
-        assert_eq!(
-            changes_of(old, new),
-            [(
-                Level::Patch,
-                "changes token `color.text` from `{color.a}` to `{color.b}`".to_string()
-            )]
-        );
-    }
 
     #[test]
     fn a_covered_property_covers_its_part_properties() {
@@ -856,241 +742,5 @@ mod tests {
         assert!(covers(&covered, "--type-body-font-size"));
         assert!(!covers(&covered, "--type-bodyx"));
         assert!(!covers(&covered, "--type"));
-    }
-
-    /// The smallest version `to` would have to be, or None when it will do.
-    fn needs(from: &str, to: &str, level: Option<Level>) -> Option<Version> {
-        check_step(&v(from), &v(to), level).err().map(|e| e.minimum)
-    }
-
-    #[test]
-    fn a_step_must_be_as_large_as_the_change() {
-        let major = Some(Level::Major);
-        assert_eq!(needs("2.4.0", "2.4.1", major), Some(v("3.0.0")));
-        assert_eq!(needs("2.4.0", "3.0.0", major), None);
-        assert_eq!(needs("2.4.0", "3.0.0-beta.1", major), None);
-        assert_eq!(needs("2.4.0", "2.5.0-rc.1", major), Some(v("3.0.0")));
-        assert_eq!(
-            needs("2.4.0", "2.4.1", Some(Level::Minor)),
-            Some(v("2.5.0"))
-        );
-        assert_eq!(needs("2.4.0", "2.4.1", Some(Level::Patch)), None);
-        // The same version with changes needs a step.
-        assert_eq!(
-            needs("2.4.0", "2.4.0", Some(Level::Patch)),
-            Some(v("2.4.1"))
-        );
-        assert_eq!(needs("2.4.0", "2.4.0", None), None);
-    }
-
-    #[test]
-    fn pre_releases_and_zero_versions_follow_semver() {
-        let major = Some(Level::Major);
-        assert_eq!(needs("3.0.0-beta.1", "3.0.0-beta.2", major), None);
-        assert_eq!(needs("3.0.0-beta.2", "3.0.0", major), None);
-        assert_eq!(
-            needs("3.0.0-beta.2", "3.0.0-beta.2", major),
-            Some(v("3.0.0"))
-        );
-        // Before 1.0.0 the minor number carries breaking changes.
-        assert_eq!(needs("0.3.1", "0.4.0", major), None);
-        assert_eq!(needs("0.3.1", "0.3.2", major), Some(v("0.4.0")));
-        assert_eq!(needs("0.3.1", "0.3.2", Some(Level::Minor)), None);
-    }
-
-    #[test]
-    fn the_verdict_names_the_forcing_changes_and_the_version() {
-        let diff = Diff {
-            changes: vec![
-                Change::of_token(
-                    Level::Major,
-                    Section::Removed,
-                    "removes",
-                    "color.brand.primary",
-                ),
-                Change::of_token(Level::Minor, Section::Added, "adds", "x"),
-            ],
-        };
-        let err = check_step(&v("2.4.0"), &v("2.4.1"), diff.level()).unwrap_err();
-        assert_eq!(
-            explain(&v("2.4.0"), &v("2.4.1"), &diff, &err),
-            "2.4.0 → 2.4.1 removes token `color.brand.primary`: a major change, needs 3.0.0 or later"
-        );
-    }
-}
-
-#[cfg(test)]
-mod brand_tests {
-    use super::*;
-    use crate::spec::{parse_brand, BrandFiles};
-
-    const TOKENS: &str = r##"{"color":{"$type":"color",
-        "ink":{"$value":{"colorSpace":"srgb","components":[0,0,0],"hex":"#000000"}},
-        "grey":{"$value":{"colorSpace":"srgb","components":[0.4,0.4,0.4],"hex":"#666666"}},
-        "paper":{"$value":{"colorSpace":"srgb","components":[1,1,1],"hex":"#ffffff"}}}}"##;
-
-    /// A small valid brand: one contrast pair and one prompt, with `extra`
-    /// spliced into the prompt's variables.
-    fn brand(fg: &str, level: &str, variables: &str) -> Brand {
-        let json = format!(
-            r#"{{"name":"Acme","version":"1.0.0","updated":"2026-01-01",
-            "color":{{"pairs":[{{"foreground":"{{color.{fg}}}","background":"{{color.paper}}","level":"{level}"}}]}},
-            "promptKit":{{"prompts":[{{"id":"tagline","template":"Write a tagline about {{{{ topic }}}}.",
-              "variables":[{{"name":"topic","example":"rain"}}{variables}]}}]}}}}"#
-        );
-        let files = BrandFiles::from_texts(
-            "acme",
-            [
-                ("brand.json", json.as_bytes()),
-                ("tokens.json", TOKENS.as_bytes()),
-            ],
-        );
-        let (b, diags) = parse_brand(&files, "2026-06-01".parse().unwrap());
-        b.unwrap_or_else(|| panic!("{diags:?}"))
-    }
-
-    fn levels(d: &Diff) -> Vec<(Level, &str)> {
-        d.changes
-            .iter()
-            .map(|c| (c.level, c.summary.as_str()))
-            .collect()
-    }
-
-    #[test]
-    fn a_contrast_pair_that_stops_passing_or_lowers_its_level_is_major() {
-        let pair = "`{color.ink} on {color.paper}`";
-        let (aaa, aa) = (brand("ink", "AAA", ""), brand("ink", "AA", ""));
-        assert_eq!(
-            levels(&diff(&aaa, &aa)),
-            [(
-                Level::Major,
-                format!("lowers contrast pair {pair} from AAA to AA").as_str()
-            )]
-        );
-        assert_eq!(diff(&aa, &aaa).level(), Some(Level::Patch));
-        // Its foreground lightened to #eeeeee: 1.16:1 no longer passes AA
-        // (validation refuses that brand; the diff still says why).
-        let mut faded = aa.clone();
-        let ink = faded
-            .tokens
-            .tokens
-            .iter_mut()
-            .find(|t| t.name() == "color.ink")
-            .unwrap();
-        let TokenValue::Color(c) = &mut ink.value else {
-            panic!()
-        };
-        c.components = [crate::spec::tokens::Component::Num(0.9333); 3];
-        c.hex = Some("#eeeeee".into());
-        let d = diff(&aa, &faded);
-        assert_eq!(
-            d.changes[0].summary,
-            "changes token `color.ink` from `#000000` to `#eeeeee`"
-        );
-        assert_eq!(
-            (d.changes[1].level, d.changes[1].summary.as_str()),
-            (
-                Level::Major,
-                format!("contrast pair {pair} stops passing AA (1.16:1)").as_str()
-            )
-        );
-        // Another pair altogether: one removed, one added.
-        let grey = brand("grey", "AA", "");
-        assert_eq!(
-            levels(&diff(&aa, &grey)),
-            [
-                (
-                    Level::Major,
-                    "removes contrast pair `{color.ink} on {color.paper}` (AA)"
-                ),
-                (
-                    Level::Minor,
-                    "adds contrast pair `{color.grey} on {color.paper}` (AA)"
-                ),
-            ]
-        );
-    }
-
-    #[test]
-    fn a_required_variable_added_is_major_and_an_optional_one_minor() {
-        let base = brand("ink", "AA", "");
-        let required = brand("ink", "AA", r#",{"name":"tone","example":"dry"}"#);
-        let optional = brand(
-            "ink",
-            "AA",
-            r#",{"name":"tone","example":"dry","required":false}"#,
-        );
-        assert_eq!(
-            levels(&diff(&base, &required)),
-            [(
-                Level::Major,
-                "adds required variable `tone` to prompt `tagline`"
-            )]
-        );
-        assert_eq!(
-            levels(&diff(&base, &optional)),
-            [(
-                Level::Minor,
-                "adds optional variable `tone` to prompt `tagline`"
-            )]
-        );
-        assert_eq!(
-            levels(&diff(&optional, &required)),
-            [(
-                Level::Major,
-                "makes variable `tone` of prompt `tagline` required"
-            )]
-        );
-        assert_eq!(diff(&required, &base).level(), Some(Level::Major));
-    }
-}
-
-#[cfg(test)]
-mod scale_tests {
-    use super::*;
-
-    /// `n` colour tokens `<group>.<stem><i>`, each with its own value.
-    fn many(group: &str, stem: &str, n: usize) -> TokenSet {
-        let members: Vec<String> = (0..n)
-            .map(|i| {
-                let c = |shift: usize| ((i >> shift) & 255) as f64 / 255.0;
-                format!(
-                    r##""{stem}{i}":{{"$value":{{"colorSpace":"srgb","components":[{},{},{}],"hex":"#{i:06x}"}}}}"##,
-                    c(16),
-                    c(8),
-                    c(0)
-                )
-            })
-            .collect();
-        let doc: serde_json::Value = serde_json::from_str(&format!(
-            r#"{{"{group}":{{"$type":"color",{}}}}}"#,
-            members.join(",")
-        ))
-        .unwrap();
-        let mut d = crate::spec::diag::FileDiags::new("acme", "acme/tokens.json");
-        crate::spec::tokens::parse_tokens(&doc, &mut d).unwrap()
-    }
-
-    #[test]
-    fn renaming_the_most_tokens_a_file_may_hold_is_found_in_one_pass() {
-        // Every token moved and renamed: each is a rename, found by its
-        // value, not by comparing every old token with every new one (and
-        // no new name keeps an old one's last segment, the first guess).
-        let n = crate::spec::limits::MAX_TOKENS;
-        let (old, new) = (many("a", "t", n), many("b", "u", n));
-        let started = std::time::Instant::now();
-        let mut b = Builder::default();
-        let vanished = b.tokens(&old, &new);
-        b.css_properties(&old, &new, &vanished);
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(5),
-            "{:?}",
-            started.elapsed()
-        );
-        assert_eq!(b.out.len(), n);
-        assert!(b
-            .out
-            .iter()
-            .all(|c| c.summary.starts_with("renames token `a.t")));
     }
 }

@@ -3,6 +3,7 @@
 
 use super::release::Release;
 use super::Diagnostic;
+use crate::bodies::Bodies;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -27,10 +28,13 @@ pub struct BrandFiles {
 }
 
 impl BrandFiles {
+    /// A brand's files, each held in `bodies` once with every body of the
+    /// same bytes.
     pub fn new(
         slug: impl Into<String>,
         files: BTreeMap<String, Bytes>,
         problems: Vec<Diagnostic>,
+        bodies: &Bodies,
     ) -> BrandFiles {
         let mut h = Sha256::new();
         // Each file is held once with every body of the same bytes: an
@@ -42,7 +46,7 @@ impl BrandFiles {
                 h.update((path.len() as u64).to_le_bytes());
                 h.update(path.as_bytes());
                 h.update(digest);
-                (path, crate::snapshot::shared(&bytes, &digest))
+                (path, bodies.share(&bytes, &digest))
             })
             .collect();
         for p in &problems {
@@ -68,7 +72,7 @@ impl BrandFiles {
             .into_iter()
             .map(|(p, b)| (p.to_string(), Bytes::copy_from_slice(b)))
             .collect();
-        BrandFiles::new(slug, files, Vec::new())
+        BrandFiles::new(slug, files, Vec::new(), Bodies::process())
     }
 
     pub fn files(&self) -> &BTreeMap<String, Bytes> {

@@ -1,13 +1,26 @@
-//! The architecture, enforced: the pure core (parsing, validation,
-//! rendering, colour, prompts) does no IO and knows nothing of the shell
-//! around it, so it can be tested with no server, no files and no clock.
-//! A change that reaches for the file system, the environment, the clock,
-//! the network, git or an IO module from there fails here.
+//! The architecture, enforced: the pure core (the URL layout, colour,
+//! prompts, the model and its validation, the renderers) does no IO and
+//! imports only downward, so it can be tested with no server, no files
+//! and no clock. Each layer has an allowlist of the modules it may import
+//! (`crate::…` and `super::…` paths are both read); anything else, and any
+//! use of the file system, the environment, the clock, the network or a
+//! runtime, fails here. The check tests itself on a copy of `src/` with
+//! forbidden imports planted in it.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The pure modules, relative to `src/`.
-const PURE: &[&str] = &["spec", "render", "color.rs", "prompt.rs"];
+/// The layers of the pure core, lowest first: each top-level module (a
+/// file or a folder of `src/`) and the modules it may import besides
+/// itself. A module missing here is not in the core.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("paths", &[]),
+    ("color", &[]),
+    ("bodies", &[]),
+    ("prompt", &[]),
+    ("spec", &["color", "prompt", "bodies"]),
+    ("render", &["spec", "color", "prompt", "paths"]),
+];
 
 /// What the pure core must not use, with why.
 const FORBIDDEN: &[(&str, &str)] = &[
@@ -28,16 +41,6 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("axum", "HTTP"),
     ("rayon", "threads"),
     ("std::thread", "threads"),
-    ("crate::source", "an IO module"),
-    ("crate::reload", "an IO module"),
-    ("crate::gitmode", "an IO module"),
-    ("crate::watch", "an IO module"),
-    ("crate::http", "an IO module"),
-    ("crate::app", "an IO module"),
-    ("crate::cli", "an IO module"),
-    ("crate::build", "the build shell"),
-    ("crate::report", "the terminal writer"),
-    ("crate::demo", "the demo endpoint"),
 ];
 
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
@@ -45,73 +48,165 @@ fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(path).unwrap() {
             rust_files(&entry.unwrap().path(), out);
         }
-    } else if path.extension().is_some_and(|e| e == "rs") {
+    } else if path.is_file() && path.extension().is_some_and(|e| e == "rs") {
         out.push(path.to_path_buf());
     }
 }
 
-/// The code of a file without its comments, line by line.
+/// The code of a file without its unit tests and comments, line by line.
 fn code_lines(text: &str) -> Vec<(usize, String)> {
-    text.lines()
+    // Unit tests may use what they like.
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.split("//").next().unwrap_or("").to_string()))
         .collect()
 }
 
-/// Every use of a forbidden path in the pure modules under `src`.
-pub fn violations(src: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    for m in PURE {
-        rust_files(&src.join(m), &mut files);
+/// The module path of a file under `src`: `spec/tokens/css.rs` → `spec::tokens::css`.
+fn module_of(file: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .with_extension("")
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|l| l == "mod") {
+        parts.pop();
     }
-    assert!(
-        files.len() > 10,
-        "the pure modules are where they should be"
-    );
+    parts
+}
+
+/// The top-level modules a line of code in module `module` names, through
+/// `crate::x` or `super::…::x`, with the text that names each.
+fn imports(module: &[String], is_mod_rs: bool, line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, _) in line.match_indices("crate::") {
+        // `marque::crate::` cannot occur; a `$crate::` in a macro can.
+        if line[..i].ends_with('$') {
+            continue;
+        }
+        let rest = &line[i + "crate::".len()..];
+        let top: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !top.is_empty() {
+            out.push((top.clone(), format!("crate::{top}")));
+        }
+    }
+    let mut search = line;
+    while let Some(i) = search.find("super::") {
+        // Count a run of `super::`, and what follows it.
+        let before = &search[..i];
+        if before.ends_with("super::")
+            || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
+            search = &search[i + 7..];
+            continue;
+        }
+        let mut rest = &search[i..];
+        let mut ups = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            ups += 1;
+            rest = r;
+        }
+        // In `a/mod.rs` the module is `a`; in `a/b.rs` it is `a::b`: either
+        // way `super` is the parent of the module.
+        let _ = is_mod_rs;
+        let base = module.len().saturating_sub(ups);
+        let next: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let top = if base == 0 { next } else { module[0].clone() };
+        if !top.is_empty() {
+            out.push((
+                top,
+                format!(
+                    "{}{}",
+                    "super::".repeat(ups),
+                    rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                        .next()
+                        .unwrap_or("")
+                ),
+            ));
+        }
+        search = &search[i + 7 * ups..];
+    }
+    out
+}
+
+/// Every import or IO use in the pure core under `src` that its layer does
+/// not allow.
+pub fn violations(src: &Path) -> Vec<String> {
     let mut found = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        // Unit tests may use what they like.
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (line, l) in code_lines(code) {
-            for (path, what) in FORBIDDEN {
-                if l.contains(path) {
-                    found.push(format!(
-                        "{}:{line}: `{path}` ({what}) in the pure core",
-                        f.strip_prefix(src).unwrap_or(&f).display()
-                    ));
+    let mut files = 0;
+    for (layer, allowed) in LAYERS {
+        let mut paths = Vec::new();
+        rust_files(&src.join(layer), &mut paths);
+        rust_files(&src.join(format!("{layer}.rs")), &mut paths);
+        let allowed: BTreeSet<&str> = allowed.iter().copied().chain([*layer]).collect();
+        // A `tests.rs` is a unit-test module in a file of its own.
+        for f in paths.into_iter().filter(|f| !f.ends_with("tests.rs")) {
+            files += 1;
+            let rel = f.strip_prefix(src).unwrap_or(&f).to_path_buf();
+            let module = module_of(&rel);
+            let is_mod_rs = rel.file_name().is_some_and(|n| n == "mod.rs");
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (line, l) in code_lines(&text) {
+                let at = format!("{}:{line}", rel.display());
+                for (top, named) in imports(&module, is_mod_rs, &l) {
+                    if !allowed.contains(top.as_str()) {
+                        found.push(format!("{at}: `{named}` ({layer} may not import {top})"));
+                    }
+                }
+                for (path, what) in FORBIDDEN {
+                    if l.contains(path) {
+                        found.push(format!("{at}: `{path}` ({what}) in the pure core"));
+                    }
                 }
             }
         }
     }
+    assert!(files > 10, "the pure modules are where they should be");
     found
 }
 
 #[test]
-fn the_pure_core_does_no_io_and_imports_no_shell_module() {
+fn the_pure_core_does_no_io_and_imports_only_downward() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let found = violations(&src);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
-fn the_check_itself_catches_an_io_import() {
+fn the_check_itself_catches_a_forbidden_import() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
     crate::helpers::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), src);
-    let spec = src.join("spec/mod.rs");
-    let text = std::fs::read_to_string(&spec).unwrap();
-    std::fs::write(&spec, format!("use std::fs;\n{text}")).unwrap();
-    let render = src.join("render/mod.rs");
-    let text = std::fs::read_to_string(&render).unwrap();
-    std::fs::write(&render, format!("use crate::source::Content;\n{text}")).unwrap();
+    let plant = |file: &str, line: &str| {
+        let path = src.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{line}\n{text}")).unwrap();
+    };
+    plant("spec/mod.rs", "use std::fs;");
+    plant("spec/diff.rs", "use crate::render::escape;");
+    plant(
+        "spec/tokens/css.rs",
+        "use super::super::super::snapshot::Resource;",
+    );
+    plant("render/mod.rs", "use crate::source::Content;");
+    plant("paths.rs", "use crate::spec::Brand;");
     let mut found = violations(src);
     found.sort();
     assert_eq!(
         found,
         [
-            "render/mod.rs:1: `crate::source` (an IO module) in the pure core",
+            "paths.rs:1: `crate::spec` (paths may not import spec)",
+            "render/mod.rs:1: `crate::source` (render may not import source)",
+            "spec/diff.rs:1: `crate::render` (spec may not import render)",
             "spec/mod.rs:1: `std::fs` (the file system) in the pure core",
+            "spec/tokens/css.rs:1: `super::super::super::snapshot::Resource` (spec may not import snapshot)",
         ]
     );
 }

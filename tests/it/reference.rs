@@ -223,7 +223,7 @@ fn json_pointer_references_and_root_tokens_resolve() {
     assert!(errors.is_empty(), "{errors:?}");
     let css = |name: &str| {
         let t = set.get(name).unwrap_or_else(|| panic!("{name}"));
-        marque::render::css::value(&t.value, &set, marque::render::css::Refs::Var)
+        marque::spec::tokens::css::value(&t.value, &set, marque::spec::tokens::css::Refs::Var)
     };
     assert_eq!(
         css("gap"),
@@ -258,7 +258,7 @@ fn a_fragment_loads_once_the_tokens_it_names_exist() {
     assert_eq!(set.tokens.len(), 3);
     let layered = &set.get("layered-shadow").unwrap().value;
     assert_eq!(
-        marque::render::css::value(layered, &set, marque::render::css::Refs::Var),
+        marque::spec::tokens::css::value(layered, &set, marque::spec::tokens::css::Refs::Var),
         "var(--base-shadow), 4px 4px 8px 0px var(--brand-accent)",
         "an aliased layer stays a reference in a box-shadow list"
     );

@@ -163,10 +163,10 @@ fn assert_md_carries_spec_json(brand: &Brand) {
     let set = &brand.tokens;
     for t in &set.tokens {
         all.push(t.name());
-        all.push(render::css::value(
+        all.push(marque::spec::tokens::css::value(
             &t.value,
             set,
-            render::css::Refs::Resolve,
+            marque::spec::tokens::css::Refs::Resolve,
         ));
         if let Some(marque::spec::tokens::TokenValue::Color(c)) = set.resolve(&t.value) {
             all.push(c.srgb_hex());

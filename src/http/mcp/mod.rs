@@ -16,6 +16,8 @@ mod tools;
 use super::AppState;
 use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::{bind, find_prompt, messages, DemoError};
+use crate::paths;
+use crate::render::Surface;
 use crate::snapshot::{DemoBrand, Snapshot};
 use crate::spec::diag::clipped;
 use rmcp::model::{
@@ -34,30 +36,12 @@ use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-/// The surfaces each brand offers as resources, with their media types.
-const SURFACES: &[(&str, &str, &str)] = &[
-    (
-        "spec.md",
-        "text/markdown",
-        "the brand as prose for a system prompt, with its brand book",
-    ),
-    (
-        "spec.json",
-        "application/json",
-        "the canonical structured spec",
-    ),
-    (
-        "tokens.css",
-        "text/css",
-        "design tokens as CSS custom properties",
-    ),
-    (
-        "tokens.figma.json",
-        "application/json",
-        "a body for Figma's variables API",
-    ),
-    ("llms.txt", "text/plain", "discovery for AI tools"),
-];
+/// What MCP lists of a brand: file, media type, purpose.
+fn surfaces() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    Surface::FOR_AGENTS
+        .into_iter()
+        .map(|s| (s.file(), s.mime(), s.purpose()))
+}
 
 /// Largest request body `/mcp` reads (the demo's limit is far below it).
 pub const MAX_BODY: usize = 256 * 1024;
@@ -128,7 +112,7 @@ fn text_of(snap: &Snapshot, path: &str) -> Option<String> {
 
 /// spec.json of a current brand, parsed.
 fn spec_of(snap: &Snapshot, slug: &str) -> Option<Value> {
-    let body = text_of(snap, &format!("/brand/{slug}/spec.json"))?;
+    let body = text_of(snap, &paths::brand_doc(slug, "spec.json"))?;
     serde_json::from_str(&body).ok()
 }
 
@@ -249,8 +233,8 @@ impl ServerHandler for Marque {
         let snap = self.snapshot();
         let mut resources = Vec::new();
         for b in brands(&snap) {
-            for (file, mime, what) in SURFACES {
-                let path = format!("/brand/{}/{file}", b.slug);
+            for (file, mime, what) in surfaces() {
+                let path = paths::brand_doc(&b.slug, file);
                 let Some(r) = snap.get(&path) else {
                     continue;
                 };
@@ -273,15 +257,15 @@ impl ServerHandler for Marque {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let mut templates = Vec::new();
-        for (file, mime, what) in SURFACES {
+        for (file, mime, what) in surfaces() {
             templates.push(json!({
-                "uriTemplate": self.url(&format!("/brand/{{slug}}/{file}")),
+                "uriTemplate": self.url(&paths::brand_doc("{slug}", file)),
                 "name": format!("brand-{file}"),
                 "description": format!("A brand's {file}: {what}"),
                 "mimeType": mime,
             }));
             templates.push(json!({
-                "uriTemplate": self.url(&format!("/brand/{{slug}}@{{version}}/{file}")),
+                "uriTemplate": self.url(&paths::brand_doc("{slug}@{version}", file)),
                 "name": format!("release-{file}"),
                 "description": format!("A released version's {file} (from a `<slug>@<version>` tag): {what}"),
                 "mimeType": mime,
@@ -298,7 +282,7 @@ impl ServerHandler for Marque {
         let uri = request.uri.clone();
         let snap = self.snapshot();
         let path = path_of(&uri, &self.app.public_url)
-            .filter(|p| SURFACES.iter().any(|(f, ..)| p.ends_with(&format!("/{f}"))));
+            .filter(|p| surfaces().any(|(f, ..)| p.ends_with(&format!("/{f}"))));
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
         let Some((r, _)) = found else {
             return Err(McpError::resource_not_found(
@@ -389,7 +373,7 @@ impl ServerHandler for Marque {
                     "content": {
                         "type": "resource",
                         "resource": {
-                            "uri": self.url(&format!("/brand/{slug}/spec.md")),
+                            "uri": self.url(&paths::brand_doc(slug, "spec.md")),
                             "mimeType": "text/markdown",
                             "text": system,
                         }

@@ -231,7 +231,7 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
                 "name": name,
                 "type": ty,
                 "value": value,
-                "cssVariable": format!("--{}", crate::spec::brand::css_name(path)),
+                "cssVariable": format!("--{}", crate::spec::tokens::css::css_name(path)),
             });
             if let Some(d) = token.get("$description") {
                 entry["description"] = d.clone();

@@ -5,12 +5,15 @@
 //! - [`tree`]: walk the groups, give every token its declared, inherited or
 //!   aliased `$type`, and parse each `$value`.
 //! - [`values`]: one parser per token type.
+//! - [`css`]: the CSS form: custom property names, the properties a token
+//!   yields, a value's CSS text.
 //! - [`refs`]: aliases must resolve, to the right type, without a cycle and
 //!   within [`limits::MAX_ALIAS_DEPTH`](super::limits::MAX_ALIAS_DEPTH) links.
 //!
 //! Every problem is reported at once, and every step is linear in the size
 //! of the document.
 
+pub mod css;
 pub mod extends;
 pub mod refs;
 pub mod tree;

@@ -1,13 +1,16 @@
-//! CSS values of tokens, shared by tokens.css, spec.json (`value`) and the
-//! HTML pages. Aliases are written as `var(--…)` references or resolved to
-//! literals, as the caller asks.
+//! The CSS form of tokens: a token path's custom property name, the
+//! properties a token yields (a composite's parts too), and a value's CSS
+//! text. PURE, and part of the token model rather than of one renderer,
+//! because validation (two tokens, one CSS name), the semantic diff (a
+//! property disappears) and every surface (tokens.css, spec.json `value`,
+//! the pages) must agree on it. Aliases are written as `var(--…)`
+//! references or resolved to literals, as the caller asks.
 
-use super::escape;
-use crate::spec::brand::css_name;
-use crate::spec::tokens::{
-    fmt_num, round, Color, Component, GradientStop, Item, StrokeStyle, TokenSet, TokenType,
-    TokenValue,
+use super::{
+    fmt_num, round, Color, Component, GradientStop, Item, StrokeStyle, Token, TokenSet, TokenType,
+    TokenValue, ROOT,
 };
+use std::collections::BTreeSet;
 
 /// How aliases are written.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -16,6 +19,119 @@ pub enum Refs {
     Var,
     /// The resolved literal, as spec.json's `value` does.
     Resolve,
+}
+
+/// Kebab case of one path segment: `fontSize` → `font-size`, `Brand Blue` → `brand-blue`.
+pub fn kebab(segment: &str) -> String {
+    let mut out = String::new();
+    let mut prev: Option<char> = None;
+    for c in segment.chars() {
+        if c.is_alphanumeric() {
+            let boundary =
+                c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
+            if boundary || (prev.is_none() && !out.is_empty()) {
+                out.push('-');
+            }
+            out.extend(c.to_lowercase());
+            prev = Some(c);
+        } else {
+            prev = None;
+        }
+    }
+    out
+}
+
+/// The CSS custom property name of a token path, without the leading `--`.
+pub fn css_name(path: &[String]) -> String {
+    path.iter()
+        .filter(|s| s.as_str() != ROOT)
+        .map(|s| kebab(s))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// A CSS string literal (with quotes). Quotes, backslashes, line breaks and
+/// `<` are written as CSS escapes, so the value can neither end the string
+/// and the declaration nor close a surrounding `<style>` element.
+pub fn string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' | '>' | '\n' | '\r' | '\u{c}' | '\0'..='\u{1f}' | '\u{7f}' => {
+                out.push_str(&format!("\\{:x} ", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Every custom property tokens.css declares for a token set: each
+/// token's, and a composite's part properties (`--type-body-font-size`),
+/// an alias of a composite's too.
+pub fn property_names(set: &TokenSet) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for token in &set.tokens {
+        out.extend(
+            declarations(token, set)
+                .into_iter()
+                .map(|d| format!("--{}", d.name)),
+        );
+    }
+    out
+}
+
+/// One custom property: its name without `--`, its value, and the token
+/// value it was written from (for the sRGB fallback of wide colours).
+pub struct Declaration<'a> {
+    pub name: String,
+    pub value: String,
+    pub from: Option<&'a TokenValue>,
+}
+
+/// What tokens.css declares for one token: a composite's parts, then the
+/// token. An alias of a composite gets part properties that refer to its
+/// target's, so `--lead-font-size` exists wherever `--body-font-size` does.
+pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<'a>> {
+    let name = css_name(&token.path);
+    let mut out = Vec::new();
+    let value = match &token.value {
+        TokenValue::Composite(c) => {
+            for (part, v) in c.parts() {
+                out.push(Declaration {
+                    name: format!("{name}-{}", part.css),
+                    value: value(v, set, Refs::Var),
+                    from: Some(v),
+                });
+            }
+            shorthand_of_parts(c.ty, &name)
+        }
+        TokenValue::Alias(target) if !token.ty.parts().is_empty() => {
+            let path: Vec<String> = target.split('.').map(String::from).collect();
+            let base = css_name(&path);
+            for part in token.ty.parts() {
+                out.push(Declaration {
+                    name: format!("{name}-{}", part.css),
+                    value: format!("var(--{base}-{})", part.css),
+                    from: None,
+                });
+            }
+            shorthand_of_parts(token.ty, &name)
+        }
+        v => value(v, set, Refs::Var),
+    };
+    out.push(Declaration {
+        name,
+        value,
+        from: Some(&token.value),
+    });
+    out
 }
 
 /// Generic font families, written without quotes.
@@ -95,7 +211,7 @@ pub fn font_family(names: &[String]) -> String {
             if GENERIC_FAMILIES.contains(&n.as_str()) || plain_family(n) {
                 n.clone()
             } else {
-                escape::css_string(n)
+                string(n)
             }
         })
         .collect::<Vec<_>>()
@@ -222,4 +338,27 @@ pub fn shorthand_of_parts(ty: TokenType, name: &str) -> String {
         let part = ty.parts().iter().find(|p| p.key == key);
         format!("var(--{name}-{})", part.map_or(key, |p| p.css))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn css_names_are_kebab_case_paths() {
+        let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            css_name(&path(&["color", "brandBlue", "500"])),
+            "color-brand-blue-500"
+        );
+        assert_eq!(css_name(&path(&["font", "Body Text"])), "font-body-text");
+        assert_eq!(css_name(&path(&["space", "2xl"])), "space-2xl");
+        assert_eq!(css_name(&path(&["a_b"])), "a-b");
+    }
+
+    #[test]
+    fn css_strings_cannot_end_the_declaration() {
+        assert_eq!(string("a\"; } body { x"), "\"a\\\"; } body { x\"");
+        assert_eq!(string("</style>"), "\"\\3c /style\\3e \"");
+    }
 }

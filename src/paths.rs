@@ -1,0 +1,228 @@
+//! The URL layout, in one place. PURE: a path is parsed into a [`Route`]
+//! (what answers it, which methods it takes), and every path marque prints
+//! is made here, so the router, the request fast path, the builder, the
+//! renderers' links and MCP's resources cannot disagree about where a
+//! document lives.
+//!
+//! A brand's documents live under `/brand/<key>/`, where the key is its
+//! slug (`acme`) or a released version of it (`acme@1.2.0`); a branch
+//! preview repeats the whole layout under `/preview/<name>/`.
+
+/// The liveness probe.
+pub const HEALTHZ: &str = "/healthz";
+/// The readiness probe.
+pub const READYZ: &str = "/readyz";
+/// What is served and why: every brand, its state and its diagnostics.
+pub const STATUS: &str = "/status";
+/// Prometheus metrics.
+pub const METRICS: &str = "/metrics";
+/// Server-sent events: one per published snapshot.
+pub const EVENTS: &str = "/events";
+/// The MCP endpoint (Streamable HTTP).
+pub const MCP: &str = "/mcp";
+/// Git mode's push webhook.
+pub const HOOK_GIT: &str = "/hooks/git";
+
+/// The router's pattern of a brand's comparison.
+pub const COMPARE_PATTERN: &str = "/brand/{slug}/compare/{range}";
+/// The router's pattern of a brand's demo.
+pub const DEMO_PATTERN: &str = "/api/brand-spec/{slug}/demo";
+/// The router's pattern of a preview's demo.
+pub const PREVIEW_DEMO_PATTERN: &str = "/preview/{name}/api/brand-spec/{slug}/demo";
+
+/// What answers a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route<'a> {
+    /// `/healthz` and `/readyz`: answered beside the snapshot, never stored.
+    Probe,
+    /// Anything the snapshot may hold: documents, brands, assets, pages.
+    Snapshot,
+    Metrics,
+    Events,
+    Mcp,
+    /// `/hooks/…`.
+    Hook,
+    /// `/brand/<key>/compare/<range>`, answered by the comparison handler.
+    Compare {
+        key: &'a str,
+        range: &'a str,
+    },
+    /// `/api/…` (the demo is `/api/brand-spec/<slug>/demo`).
+    Api,
+    /// `/preview/<name>/api/…`.
+    PreviewApi {
+        name: &'a str,
+    },
+}
+
+impl<'a> Route<'a> {
+    /// What answers `path`. Every path has an answer: what is not a
+    /// handler's is looked up in the snapshot (and may be missing there).
+    pub fn parse(path: &'a str) -> Route<'a> {
+        match path {
+            HEALTHZ | READYZ => return Route::Probe,
+            METRICS => return Route::Metrics,
+            EVENTS => return Route::Events,
+            MCP => return Route::Mcp,
+            _ => {}
+        }
+        if path.starts_with("/hooks/") {
+            return Route::Hook;
+        }
+        if path.starts_with("/api/") {
+            return Route::Api;
+        }
+        if let Some((name, inner)) = split_preview(path) {
+            if inner.starts_with("/api/") {
+                return Route::PreviewApi { name };
+            }
+        }
+        if let Some((key, rest)) = path
+            .strip_prefix("/brand/")
+            .and_then(|rest| rest.split_once('/'))
+        {
+            if let Some(range) = rest.strip_prefix("compare/") {
+                return Route::Compare { key, range };
+            }
+        }
+        Route::Snapshot
+    }
+
+    /// True when the request fast path answers it from the snapshot.
+    pub fn is_snapshot(&self) -> bool {
+        matches!(self, Route::Snapshot | Route::Probe)
+    }
+
+    /// The methods it takes, as an `Allow` header says them.
+    pub fn methods(&self) -> &'static str {
+        match self {
+            Route::Hook => "POST",
+            Route::Api | Route::PreviewApi { .. } => "POST",
+            Route::Mcp => "GET, POST, DELETE",
+            Route::Snapshot | Route::Probe => "GET, HEAD, OPTIONS",
+            Route::Metrics | Route::Events | Route::Compare { .. } => "GET, HEAD",
+        }
+    }
+}
+
+/// The preview a `/preview/<name>/…` path belongs to, and the path inside
+/// it (starting with `/`).
+pub fn split_preview(path: &str) -> Option<(&str, &str)> {
+    let rest = path.strip_prefix("/preview/")?;
+    let slash = rest.find('/')?;
+    Some((&rest[..slash], &rest[slash..]))
+}
+
+/// The brand key a path belongs to: `acme` of `/brand/acme/spec.json`,
+/// `acme@1.2.0` of `/embed/brand/acme@1.2.0`.
+pub fn brand_key_of(path: &str) -> Option<&str> {
+    let rest = path
+        .strip_prefix("/brand/")
+        .or_else(|| path.strip_prefix("/embed/brand/"))?;
+    Some(rest.split('/').next().unwrap_or(rest))
+}
+
+/// A brand's key: `acme`, or `acme@1.2.0` for a released version.
+pub fn brand_key(slug: &str, version: Option<&str>) -> String {
+    match version {
+        Some(v) => format!("{slug}@{v}"),
+        None => slug.to_string(),
+    }
+}
+
+/// A brand's page: `/brand/acme`.
+pub fn brand(key: &str) -> String {
+    format!("/brand/{key}")
+}
+
+/// A document of a brand: `/brand/acme/spec.json`, `/brand/acme/assets/logo.svg`.
+pub fn brand_doc(key: &str, file: &str) -> String {
+    format!("/brand/{key}/{file}")
+}
+
+/// The prefix of a brand's assets: `/brand/acme/assets/`.
+pub fn assets(key: &str) -> String {
+    format!("/brand/{key}/assets/")
+}
+
+/// A brand's embed script: `/embed/brand/acme`.
+pub fn embed(key: &str) -> String {
+    format!("/embed/brand/{key}")
+}
+
+/// A brand's demo endpoint: `/api/brand-spec/acme/demo`.
+pub fn demo(slug: &str) -> String {
+    format!("/api/brand-spec/{slug}/demo")
+}
+
+/// A comparison of two versions of a brand, `ext` with its dot or empty:
+/// `/brand/acme/compare/1.0.0...current.md`.
+pub fn compare(slug: &str, from: &str, to: &str, ext: &str) -> String {
+    format!("/brand/{slug}/compare/{from}...{to}{ext}")
+}
+
+/// The root of a branch preview: `/preview/feature-x` (its paths follow).
+pub fn preview(name: &str) -> String {
+    format!("/preview/{name}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_parse_into_what_answers_them() {
+        let cases = [
+            ("/healthz", Route::Probe),
+            ("/readyz", Route::Probe),
+            ("/status", Route::Snapshot),
+            ("/brand/acme/spec.json", Route::Snapshot),
+            ("/brand/acme/assets/compare/x.svg", Route::Snapshot),
+            ("/compare/acme", Route::Snapshot),
+            ("/metrics", Route::Metrics),
+            ("/events", Route::Events),
+            ("/mcp", Route::Mcp),
+            ("/hooks/git", Route::Hook),
+            ("/api/brand-spec/x/demo", Route::Api),
+            (
+                "/preview/b/api/brand-spec/x/demo",
+                Route::PreviewApi { name: "b" },
+            ),
+            ("/preview/b/brand/acme/spec.json", Route::Snapshot),
+            (
+                "/brand/acme/compare/1.0.0...current",
+                Route::Compare {
+                    key: "acme",
+                    range: "1.0.0...current",
+                },
+            ),
+        ];
+        for (path, route) in cases {
+            assert_eq!(Route::parse(path), route, "{path}");
+        }
+    }
+
+    #[test]
+    fn what_is_printed_parses_back() {
+        assert_eq!(
+            Route::parse(&compare("acme", "1.0.0", "current", ".md")),
+            Route::Compare {
+                key: "acme",
+                range: "1.0.0...current.md"
+            }
+        );
+        assert_eq!(Route::parse(&demo("acme")), Route::Api);
+        let key = brand_key("acme", Some("1.2.0"));
+        assert_eq!(
+            brand_key_of(&brand_doc(&key, "tokens.css")),
+            Some("acme@1.2.0")
+        );
+        assert_eq!(brand_key_of(&brand(&key)), Some("acme@1.2.0"));
+        assert_eq!(brand_key_of(&embed("acme")), Some("acme"));
+        assert_eq!(
+            split_preview(&format!("{}{}", preview("b"), brand("acme"))),
+            Some(("b", "/brand/acme"))
+        );
+        assert_eq!(Route::parse(HOOK_GIT).methods(), "POST");
+    }
+}
