@@ -15,7 +15,7 @@
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
 
 use bytes::Bytes;
-use marque::build::render_brand;
+use marque::build::{render_brand, BrandJob};
 use marque::render::Context;
 use marque::spec::{parse_brand, BrandFiles};
 use serde_json::{json, Map, Value};
@@ -444,16 +444,15 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
     }
     let published = brand.is_some();
     if let Some(brand) = brand {
-        let _ = render_brand(
-            brand,
-            ctx,
-            [0; 32],
-            &files,
+        let changes = Default::default();
+        let job = BrandJob {
+            files: &files,
+            input: [0; 32],
             today,
-            marque::snapshot::Effort::Best,
-            &Default::default(),
-            Vec::new(),
-        );
+            effort: marque::snapshot::Effort::Best,
+            changes: &changes,
+        };
+        let _ = render_brand(brand, ctx, &job, Vec::new());
     }
     let took = started.elapsed();
     (took, ALLOC.peak_usage().saturating_sub(base), published)

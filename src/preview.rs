@@ -6,7 +6,7 @@
 //! `/previews.json` lists them. At most `--preview-limit` branches are
 //! kept, newest commit first; a deleted branch goes on the next fetch.
 //!
-//! IO: reads the mirror (one blocking worker owns it, see [`crate::gitmode`]).
+//! IO: reads the mirror (one blocking worker owns it, see the worker in `gitmode.rs`).
 
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
 use crate::paths;

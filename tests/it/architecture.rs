@@ -190,7 +190,7 @@ fn the_check_itself_catches_a_forbidden_import() {
         std::fs::write(&path, format!("{line}\n{text}")).unwrap();
     };
     plant("spec/mod.rs", "use std::fs;");
-    plant("spec/diff.rs", "use crate::render::escape;");
+    plant("spec/diff/mod.rs", "use crate::render::escape;");
     plant(
         "spec/tokens/css.rs",
         "use super::super::super::snapshot::Resource;",
@@ -204,7 +204,7 @@ fn the_check_itself_catches_a_forbidden_import() {
         [
             "paths.rs:1: `crate::spec` (paths may not import spec)",
             "render/mod.rs:1: `crate::source` (render may not import source)",
-            "spec/diff.rs:1: `crate::render` (spec may not import render)",
+            "spec/diff/mod.rs:1: `crate::render` (spec may not import render)",
             "spec/mod.rs:1: `std::fs` (the file system) in the pure core",
             "spec/tokens/css.rs:1: `super::super::super::snapshot::Resource` (spec may not import snapshot)",
         ]

@@ -1,0 +1,224 @@
+//! One brand's documents: rendered from a valid brand, or taken from the
+//! render cache, into a [`Published`] with what the demo, the comparison
+//! endpoint and the documents about all brands need of it.
+
+use super::*;
+
+/// What rendering a brand needs besides the brand and the context.
+#[derive(Clone, Copy)]
+pub struct BrandJob<'a> {
+    pub files: &'a Arc<BrandFiles>,
+    /// The hash of everything the render depends on (its cache key).
+    pub input: [u8; 32],
+    pub today: NaiveDate,
+    pub effort: Effort,
+    /// The semantic changes its changelog lists.
+    pub changes: &'a SemanticChanges,
+}
+
+/// A brand's render as the cache kept it.
+pub(super) fn from_cache(
+    files: &Arc<BrandFiles>,
+    today: NaiveDate,
+    ctx: &Context,
+    input: [u8; 32],
+    entry: cache::Entry,
+) -> Published {
+    let key = ctx.brand_key(&files.slug);
+    let spec_md = entry
+        .resources
+        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
+        .map(|r| r.identity.body.clone())
+        .unwrap_or_default();
+    let demo = Arc::new(DemoBrand {
+        slug: files.slug.clone(),
+        version: entry.headline.version.clone(),
+        spec_md,
+        prompts: entry.prompts,
+    });
+    Published {
+        bytes: bytes_of(&entry.resources),
+        comparable: comparable(files, today, ctx, &entry.headline.version, input),
+        headline: entry.headline,
+        input,
+        key,
+        resources: Arc::new(entry.resources),
+        listing: entry.listing,
+        demo,
+        compressed: true,
+        warnings: Arc::new(entry.warnings),
+        from_cache: true,
+    }
+}
+
+/// Renders every surface of one valid brand, its changelog listing
+/// `changes`. Its warnings are `diagnostics` (validation's) followed by
+/// what a surface had to leave out, placed in the files they come from.
+pub fn render_brand(
+    brand: Brand,
+    ctx: &Context,
+    job: &BrandJob<'_>,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Published {
+    let BrandJob {
+        files,
+        input,
+        today,
+        effort,
+        changes,
+    } = *job;
+    let resource =
+        |media: &str, body: Bytes| Resource::with_effort(media, body, policy_of(ctx), effort);
+    let s = brand.slug.clone();
+    // A released version lives under `<slug>@<version>` and never changes.
+    let key = ctx.brand_key(&s);
+    let mut resources = Resources::new();
+    let mut add = |path: String, r: Resource| {
+        resources.insert(path, Arc::new(r));
+    };
+    let figma = render::figma::render(&brand, ctx);
+    let spec_md = render::spec_md::render(&brand, ctx);
+    for surface in Surface::ALL {
+        // spec.md and the Figma body were rendered above for the demo and the warnings.
+        let body = match surface {
+            Surface::SpecMd => spec_md.clone(),
+            Surface::TokensFigma => figma.body.clone(),
+            other => other.render(&brand, ctx),
+        };
+        add(
+            paths::brand_doc(&key, surface.file()),
+            resource(surface.media_type(), body.into()),
+        );
+    }
+    if ctx.pin.is_none() {
+        let md = render::changelog::render_md(
+            &brand.doc.name,
+            &brand.version,
+            &brand.releases,
+            changes,
+            Some(&ctx.brand_url(&s, "")),
+        );
+        let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
+        add(
+            paths::brand_doc(&s, "changelog.md"),
+            resource("text/markdown; charset=utf-8", md.into()),
+        );
+        add(
+            paths::brand_doc(&s, "changelog.json"),
+            resource("application/json", json.into()),
+        );
+    }
+    let page = render::html::render(&brand, ctx);
+    add(
+        paths::brand(&key),
+        resource("text/html; charset=utf-8", page.body.into())
+            .with_header("content-security-policy", &page.csp),
+    );
+    add(
+        paths::embed(&key),
+        resource(
+            "text/javascript; charset=utf-8",
+            render::embed::render(&brand, ctx).into(),
+        ),
+    );
+    for (path, bytes) in &brand.assets {
+        let media = render::media_type_of(path);
+        let mut r = resource(media, bytes.clone());
+        if media == "image/svg+xml" {
+            // An SVG opened directly is a document that could run script; forbid it.
+            r = r.with_header(
+                "content-security-policy",
+                "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+            );
+        }
+        add(format!("{}{path}", paths::assets(&key)), r);
+    }
+    diagnostics.extend(left_out_warnings(&s, &figma.skipped, files));
+    // The body served, not a copy (ten kilobytes a brand).
+    let spec_md = resources
+        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
+        .map(|r| r.identity.body.clone())
+        .unwrap_or_else(|| spec_md.into());
+    let demo = Arc::new(DemoBrand {
+        slug: s.clone(),
+        version: brand.version.to_string(),
+        spec_md,
+        prompts: brand.doc.prompt_kit.prompts.clone(),
+    });
+    let listing = Listing::of(&brand, ctx);
+    Published {
+        bytes: bytes_of(&resources),
+        headline: render::Headline::of(&brand),
+        comparable: comparable(files, today, ctx, &brand.version.to_string(), input),
+        input,
+        key,
+        resources: Arc::new(resources),
+        listing,
+        demo,
+        compressed: effort != Effort::None,
+        from_cache: false,
+        warnings: Arc::new(diagnostics),
+    }
+}
+
+/// What the compare endpoint and a stale brand's page need of a render. The
+/// parsed brand is not kept: at thousands of brands it would hold more
+/// memory than every rendered body; it is parsed again, once, when needed.
+fn comparable(
+    files: &Arc<BrandFiles>,
+    today: NaiveDate,
+    ctx: &Context,
+    version: &str,
+    input: [u8; 32],
+) -> Arc<Comparable> {
+    Arc::new(Comparable {
+        version: version.to_string(),
+        input,
+        cache: policy_of(ctx),
+        brand: Arc::new(LazyBrand::unparsed(files, today)),
+    })
+}
+
+/// How a brand's documents may be cached: a released version never changes.
+fn policy_of(ctx: &Context) -> CachePolicy {
+    if ctx.pin.is_some() {
+        CachePolicy::Immutable
+    } else {
+        CachePolicy::Current(ctx.max_age)
+    }
+}
+
+/// A warning for each token a surface had to leave out, at the token in tokens.json.
+fn left_out_warnings(
+    slug: &str,
+    skipped: &[(String, Option<String>)],
+    files: &BrandFiles,
+) -> Vec<Diagnostic> {
+    if skipped.is_empty() {
+        return Vec::new();
+    }
+    let text = files
+        .get("tokens.json")
+        .and_then(|b| std::str::from_utf8(b).ok());
+    let wanted: Vec<(&str, Anchor)> = skipped
+        .iter()
+        .map(|(_, p)| (p.as_deref().unwrap_or(""), Anchor::Key))
+        .collect();
+    let positions = text.map(|t| locate(t, &wanted)).unwrap_or_default();
+    skipped
+        .iter()
+        .enumerate()
+        .map(|(i, (message, pointer))| {
+            let pos = positions.get(i).copied().unwrap_or_default();
+            Diagnostic {
+                severity: Severity::Warning,
+                brand: slug.to_string(),
+                file: format!("{slug}/tokens.json"),
+                pointer: pointer.clone().unwrap_or_default(),
+                line: pos.line.max(1),
+                column: pos.column.max(1),
+                message: message.clone(),
+            }
+        })
+        .collect()
+}

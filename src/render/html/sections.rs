@@ -1,0 +1,496 @@
+//! The sections of a brand's page, in the order the page shows them: each
+//! writes its HTML into the page, every string from content escaped.
+
+use super::*;
+
+/// The table of every published surface with an example request.
+pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let s = &brand.slug;
+    o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");
+    let mut endpoints: Vec<(String, &str, String)> = Surface::ALL
+        .iter()
+        .map(|sf| {
+            (
+                format!("{}: {}", sf.file(), sf.label()),
+                sf.media_type().split(';').next().unwrap_or(""),
+                ctx.brand_url(s, sf.file()),
+            )
+        })
+        .collect();
+    endpoints.push(("Embed script".into(), "text/javascript", ctx.embed_url(s)));
+    endpoints.push(("This page".into(), "text/html", ctx.brand_url(s, "")));
+    endpoints.push((
+        "The whole HTTP API, described (OpenAPI 3.1)".into(),
+        "application/json",
+        ctx.url("/openapi.json"),
+    ));
+    for (label, media, url) in &endpoints {
+        let _ = write!(
+            o,
+            "<tr><td><a href=\"{}\">{}</a></td><td><code>{media}</code></td><td>",
+            html(url),
+            html(label)
+        );
+        snip.code(o, &format!("curl -sS --compressed {url}"));
+        o.push_str("</td></tr>\n");
+    }
+    let demo_url = ctx.demo_url(s);
+    let _ = write!(
+        o,
+        "<tr><td>Prompt demo (POST, rate limited)</td><td><code>application/json</code></td><td>See <a href=\"#prompts\">Prompt kit</a>: <code>{}</code></td></tr>\n</tbody></table></section>\n",
+        html(&demo_url)
+    );
+}
+
+/// Four ways to use the brand, each with a copyable example.
+pub(super) fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let s = &brand.slug;
+    o.push_str("<section id=\"use\"><h2>Use this brand</h2>\n");
+    o.push_str("<h3 id=\"use-llm\">1. Give a language model the brand</h3><p>spec.md carries every fact of the spec as prose. Use it as the system prompt:</p>");
+    snip.code(
+        o,
+        &format!(
+            "SPEC=\"$(curl -sS {})\"\n# then send it as the system message of your chat request",
+            ctx.brand_url(s, "spec.md")
+        ),
+    );
+    o.push_str("<h3 id=\"use-css\">2. Style a page with the design tokens</h3><p>Every token is a CSS custom property on <code>:root</code>:</p>");
+    snip.code(
+        o,
+        &format!(
+            "<link rel=\"stylesheet\" href=\"{}\">",
+            ctx.brand_url(s, "tokens.css")
+        ),
+    );
+    if let Some(t) = brand.tokens.tokens.first() {
+        snip.code(
+            o,
+            &format!(
+                ".button {{ color: var(--{}); }}",
+                crate::spec::tokens::css::css_name(&t.path)
+            ),
+        );
+    }
+    let embed_url = ctx.embed_url(s);
+    o.push_str("<h3 id=\"use-embed\">3. Embed the live brand card</h3><p>Paste this anywhere; the card follows every published change:</p>");
+    snip.code(
+        o,
+        &format!(
+            "<div data-marque-brand=\"{s}\"></div>\n<script async src=\"{embed_url}\"></script>"
+        ),
+    );
+    let _ = writeln!(
+        o,
+        "<p>Preview:</p><div class=\"preview\"><div data-marque-brand=\"{}\"></div></div><script async src=\"{}\"></script>",
+        html(s),
+        html(&embed_url)
+    );
+    o.push_str("<h3 id=\"use-demo\">4. Run a prompt from the prompt kit</h3><p>Each prompt below has a ready-made call. Without an API key on the server, the demo runs dry and returns the exact messages it would send.</p>\n");
+    if ctx.mcp {
+        o.push_str("<h3 id=\"use-mcp\">Also: connect an AI agent over MCP</h3><p>This server speaks the Model Context Protocol: every surface is a resource, every prompt of the kit a prompt, and tools find tokens and check contrast.</p>");
+        snip.code(
+            o,
+            &format!("claude mcp add --transport http marque {}", ctx.url("/mcp")),
+        );
+    }
+    o.push_str("<h3 id=\"use-figma\">Also: load the tokens into Figma</h3>");
+    snip.code(
+        o,
+        &format!(
+            "curl -sS {} -o tokens.figma.json\ncurl -sS -X POST -H \"X-Figma-Token: $FIGMA_TOKEN\" -H 'Content-Type: application/json' \\\n  --data @tokens.figma.json https://api.figma.com/v1/files/$FILE_KEY/variables",
+            ctx.brand_url(s, "tokens.figma.json")
+        ),
+    );
+    o.push_str("</section>\n");
+}
+
+/// Each prompt with its variables and a copyable demo call.
+pub(super) fn prompt_kit(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let doc = &brand.doc;
+    let demo_url = ctx.demo_url(&brand.slug);
+    o.push_str("<section id=\"prompts\"><h2>Prompt kit</h2>\n");
+    if doc.prompt_kit.prompts.is_empty() {
+        o.push_str("<p>This brand has no prompts yet.</p>\n");
+    }
+    for p in &doc.prompt_kit.prompts {
+        let _ = write!(
+            o,
+            "<article id=\"prompt-{}\"><h3>{}</h3><p><code>{}</code></p>",
+            html(&p.id),
+            html(p.title.as_deref().unwrap_or(&p.id)),
+            html(&p.id)
+        );
+        if let Some(d) = &p.description {
+            let _ = write!(o, "<p>{}</p>", html(d));
+        }
+        try_form(o, &demo_url, p);
+        let vars: serde_json::Map<String, serde_json::Value> = p
+            .variables
+            .iter()
+            .filter(|v| v.required || v.example.is_some())
+            .map(|v| {
+                (
+                    v.name.clone(),
+                    serde_json::Value::String(v.example.clone().unwrap_or_default()),
+                )
+            })
+            .collect();
+        let body = serde_json::json!({"promptId": p.id, "variables": vars}).to_string();
+        snip.code(
+            o,
+            &format!(
+                "curl -sS -X POST {demo_url} \\\n  -H 'content-type: application/json' \\\n  -d {}",
+                shell_quote(&body)
+            ),
+        );
+        o.push_str("</article>\n");
+    }
+    o.push_str("</section>\n");
+}
+
+/// A form that runs the prompt through the demo endpoint, its fields filled
+/// with the examples (page.js sends it; without script nothing is sent).
+pub(super) fn try_form(o: &mut String, demo_url: &str, p: &crate::spec::model::Prompt) {
+    let _ = write!(
+        o,
+        "<form class=\"try\" data-demo=\"{}\" data-prompt=\"{}\">",
+        html(demo_url),
+        html(&p.id)
+    );
+    for v in &p.variables {
+        let id = format!("try-{}-{}", p.id, v.name);
+        let _ = write!(
+            o,
+            "<label for=\"{}\"><code>{}</code> <span class=\"muted\">{}, at most {} characters{}</span></label>",
+            html(&id),
+            html(&v.name),
+            if v.required { "required" } else { "optional" },
+            v.max_length,
+            html(&v.description.as_deref().map(|d| format!(". {d}")).unwrap_or_default())
+        );
+        let example = html(v.example.as_deref().unwrap_or(""));
+        let required = if v.required { " required" } else { "" };
+        if v.max_length > 200 {
+            let _ = write!(
+                o,
+                "<textarea id=\"{}\" name=\"{}\" maxlength=\"{}\" rows=\"3\"{required}>{example}</textarea>",
+                html(&id),
+                html(&v.name),
+                v.max_length
+            );
+        } else {
+            let _ = write!(
+                o,
+                "<input id=\"{}\" name=\"{}\" maxlength=\"{}\" value=\"{example}\"{required}>",
+                html(&id),
+                html(&v.name),
+                v.max_length
+            );
+        }
+    }
+    o.push_str(
+        "<button type=\"submit\">Try it</button><output aria-live=\"polite\"></output></form>",
+    );
+}
+
+/// A voice trait or a medium: its heading, its text, its dos and don'ts.
+pub(super) fn guidance(
+    o: &mut String,
+    title: &str,
+    text: Option<&str>,
+    dos: &[String],
+    donts: &[String],
+) {
+    let _ = write!(o, "<h3>{}</h3>", html(title));
+    if let Some(t) = text {
+        let _ = write!(o, "<p>{}</p>", html(t));
+    }
+    o.push_str("<div class=\"dos\">");
+    ul(o, "Do", dos);
+    ul(o, "Don't", donts);
+    o.push_str("</div>");
+}
+
+/// `<ul>` of `items`, or nothing.
+pub(super) fn ul(o: &mut String, label: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = write!(o, "<div><strong>{}</strong><ul>", html(label));
+    for i in items {
+        let _ = write!(o, "<li>{}</li>", html(i));
+    }
+    o.push_str("</ul></div>");
+}
+
+/// Voice: its summary, each trait with its dos and don'ts, the vocabulary
+/// and the examples.
+pub(super) fn voice(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let v = &brand.doc.voice;
+    o.push_str("<section id=\"voice\"><h2>Voice</h2>");
+    if let Some(s) = &v.summary {
+        let _ = write!(o, "<p>{}</p>", html(s));
+    }
+    for t in &v.traits {
+        guidance(o, &t.name, t.description.as_deref(), &t.r#do, &t.dont);
+    }
+    let vocab = &v.vocabulary;
+    if !vocab.prefer.is_empty() || !vocab.avoid.is_empty() {
+        o.push_str("<h3>Words</h3><div class=\"dos\">");
+        let prefer: Vec<String> = vocab
+            .prefer
+            .iter()
+            .map(|p| format!("{} (not {})", p.term, p.instead_of.join(", ")))
+            .collect();
+        ul(o, "Prefer", &prefer);
+        ul(o, "Never say", &vocab.avoid);
+        o.push_str("</div>");
+    }
+    if !v.examples.is_empty() {
+        o.push_str("<h3>Examples</h3><ul class=\"grid\">");
+        for e in &v.examples {
+            o.push_str("<li class=\"tile\">");
+            if let Some(c) = &e.context {
+                let _ = write!(o, "<p class=\"muted\">{}</p>", html(c));
+            }
+            let _ = write!(
+                o,
+                "<p><span class=\"verdict pass\">Good</span> {}</p>",
+                html(&e.good)
+            );
+            if let Some(b) = &e.bad {
+                let _ = write!(
+                    o,
+                    "<p><span class=\"verdict fail\">Bad</span> {}</p>",
+                    html(b)
+                );
+            }
+            o.push_str("</li>");
+        }
+        o.push_str("</ul>");
+    }
+    o.push_str("</section>\n");
+}
+
+/// Audience: summary and segments with their needs.
+pub(super) fn audience(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let a = &brand.doc.audience;
+    if a.summary.is_none() && a.segments.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"audience\"><h2>Audience</h2>");
+    if let Some(s) = &a.summary {
+        let _ = write!(o, "<p>{}</p>", html(s));
+    }
+    if !a.segments.is_empty() {
+        o.push_str("<ul class=\"grid\">");
+        for seg in &a.segments {
+            let _ = write!(o, "<li class=\"tile\"><strong>{}</strong>", html(&seg.name));
+            if let Some(d) = &seg.description {
+                let _ = write!(o, "<p>{}</p>", html(d));
+            }
+            ul(o, "Needs", &seg.needs);
+            o.push_str("</li>");
+        }
+        o.push_str("</ul>");
+    }
+    o.push_str("</section>\n");
+}
+
+/// Every logo variant on the background it is made for, with a download link.
+pub(super) fn logos(o: &mut String, brand: &Brand, ctx: &Context, _snip: &mut Snippets) {
+    let logo = &brand.doc.logo;
+    if logo.variants.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"logo\"><h2>Logo</h2><ul class=\"grid\">");
+    for v in &logo.variants {
+        let url = ctx.brand_url(&brand.slug, &v.file);
+        let stage = match v.background.as_deref() {
+            Some("dark") => "on-dark",
+            Some("any") => "on-any",
+            _ => "on-light",
+        };
+        let _ = write!(
+            o,
+            "<li class=\"tile\"><div class=\"stage {stage}\"><img src=\"{}\" alt=\"{}\"></div><strong>{}</strong>",
+            html(&url),
+            html(&format!("{} logo, {}", brand.doc.name, v.id)),
+            html(&v.id)
+        );
+        let mut facts = Vec::new();
+        if let Some(bg) = &v.background {
+            facts.push(format!("for {bg} backgrounds"));
+        }
+        if let Some(w) = v.min_width {
+            facts.push(format!(
+                "at least {}{} wide",
+                crate::spec::tokens::fmt_num(w.value),
+                w.unit.as_str()
+            ));
+        }
+        if !facts.is_empty() {
+            let _ = write!(o, "<p class=\"muted\">{}</p>", html(&facts.join(", ")));
+        }
+        if let Some(d) = &v.description {
+            let _ = write!(o, "<p>{}</p>", html(d));
+        }
+        let file = v.file.rsplit('/').next().unwrap_or(&v.file);
+        let _ = write!(
+            o,
+            "<p><a href=\"{}\" download=\"{}\">Download {}</a></p></li>",
+            html(&url),
+            html(file),
+            html(file)
+        );
+    }
+    o.push_str("</ul>");
+    if let Some(cs) = &logo.clear_space {
+        let _ = write!(o, "<p><strong>Clear space:</strong> {}</p>", html(cs));
+    }
+    ul(o, "Never", &logo.misuse);
+    o.push_str("</section>\n");
+}
+
+/// A copyable value: its text and a Copy button.
+pub(super) fn copyable(o: &mut String, snip: &mut Snippets, text: &str) {
+    snip.next += 1;
+    let id = format!("snippet-{}", snip.next);
+    let _ = write!(
+        o,
+        "<code id=\"{id}\">{}</code> <button type=\"button\" data-copy=\"{id}\" aria-label=\"Copy {}\">Copy</button>",
+        html(text),
+        html(text)
+    );
+}
+
+/// The palette: each colour with its role, usage, hex (copyable), CSS value and token.
+pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut Snippets) {
+    let doc = &brand.doc;
+    if doc.color.palette.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"palette\"><h2>Palette</h2><ul class=\"grid\">");
+    for p in &doc.color.palette {
+        let value = reference_value(&brand.tokens, &p.token);
+        let hex = reference_hex(brand, &p.token).unwrap_or_default();
+        let _ = write!(
+            o,
+            "<li class=\"tile\"><div class=\"chip\" style=\"background:{}\"></div><strong>{}</strong>",
+            html(&value),
+            html(&p.name)
+        );
+        if let Some(r) = &p.role {
+            let _ = write!(o, " <span class=\"muted\">{}</span>", html(r));
+        }
+        if let Some(u) = &p.usage {
+            let _ = write!(o, "<p>{}</p>", html(u));
+        }
+        o.push_str("<p>");
+        copyable(o, snip, &hex);
+        o.push_str("</p>");
+        if value != hex {
+            let _ = write!(o, "<p><code>{}</code></p>", html(&value));
+        }
+        let _ = write!(
+            o,
+            "<p class=\"muted\"><code>{}</code></p></li>",
+            html(p.token.trim_matches(['{', '}']))
+        );
+    }
+    o.push_str("</ul></section>\n");
+}
+
+/// Contrast pairs as samples, with their ratio and a pass or fail chip.
+pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let set = &brand.tokens;
+    let pairs = &brand.doc.color.pairs;
+    if pairs.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"contrast\"><h2>Contrast pairs</h2><p>WCAG 2 contrast ratios, computed by marque.</p><ul class=\"grid\">");
+    for p in pairs {
+        let (ratio, passes) =
+            crate::spec::brand::pair_contrast(set, &p.foreground, &p.background, &p.level)
+                .unwrap_or((0.0, false));
+        let fg = reference_value(set, &p.foreground);
+        let bg = reference_value(set, &p.background);
+        let (class, word) = if passes {
+            ("pass", "Pass")
+        } else {
+            ("fail", "Fail")
+        };
+        let _ = write!(
+            o,
+            "<li class=\"tile\"><div class=\"pair\" style=\"color:{};background:{}\">Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p></li>",
+            html(&fg),
+            html(&bg),
+            html(&p.level),
+            html(p.foreground.trim_matches(['{', '}'])),
+            html(p.background.trim_matches(['{', '}']))
+        );
+    }
+    o.push_str("</ul></section>\n");
+}
+
+/// Typeface roles, each set in its own family, and the type styles as specimens.
+pub(super) fn typography(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let doc = &brand.doc;
+    let ty = &doc.typography;
+    if ty.families.is_empty() && ty.styles.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"typography\"><h2>Typography</h2>");
+    for f in &ty.families {
+        let family = reference_value(&brand.tokens, &f.token);
+        let _ = write!(
+            o,
+            "<div class=\"specimen\"><p class=\"muted\">{} · <code>{}</code></p><p class=\"sample\" style=\"font-family:{};font-size:1.6rem\">{}</p>",
+            html(&f.role),
+            html(&family),
+            html(&family),
+            html(&doc.name)
+        );
+        if let Some(u) = &f.usage {
+            let _ = write!(o, "<p>{}</p>", html(u));
+        }
+        o.push_str("</div>");
+    }
+    for st in &ty.styles {
+        let font = reference_value(&brand.tokens, &st.token);
+        let spacing = match brand.tokens.resolve_reference(&st.token) {
+            Some(crate::spec::tokens::TokenValue::Composite(c)) => c
+                .get("letterSpacing")
+                .map(|v| css::value(v, &brand.tokens, Refs::Resolve))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let _ = write!(
+            o,
+            "<div class=\"specimen\"><p class=\"muted\">{} · <code>{}</code></p><p class=\"sample\" style=\"font:{};letter-spacing:{}\">{}</p>",
+            html(&st.name),
+            html(&font),
+            html(&font),
+            html(&spacing),
+            html(&doc.name)
+        );
+        if let Some(u) = &st.usage {
+            let _ = write!(o, "<p>{}</p>", html(u));
+        }
+        o.push_str("</div>");
+    }
+    o.push_str("</section>\n");
+}
+
+/// Applications: the guidance for each medium.
+pub(super) fn applications(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
+    let apps = &brand.doc.applications;
+    if apps.is_empty() {
+        return;
+    }
+    o.push_str("<section id=\"applications\"><h2>Applications</h2>");
+    for a in apps {
+        guidance(o, &a.medium, a.guidance.as_deref(), &a.r#do, &a.dont);
+    }
+    o.push_str("</section>\n");
+}

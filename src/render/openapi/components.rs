@@ -1,0 +1,339 @@
+//! The `components` of `/openapi.json`: the schemas of every body, the
+//! shared parameters, headers and responses.
+
+use super::demo::demo_responses;
+use super::{r, Examples};
+use crate::render::schemas::{changelog_schema, comparison_schema, spec_schema};
+use crate::render::Context;
+use serde_json::{json, Map, Value};
+
+pub(super) fn components(ctx: &Context, examples: &Examples) -> Value {
+    let mut c = components_base(ctx, examples);
+    if let Some(responses) = c["responses"].as_object_mut() {
+        demo_responses(responses);
+    }
+    c
+}
+
+fn components_base(ctx: &Context, examples: &Examples) -> Value {
+    let schemas = schemas(examples);
+    let slug = path_parameter(
+        "slug",
+        "The brand's folder name: lowercase words joined by single hyphens",
+        json!({"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 64}),
+        examples.slugs.first(),
+    );
+    let version = path_parameter(
+        "version",
+        "A released version (semver) from a tag `<slug>@<version>`",
+        json!({"type": "string"}),
+        examples.versions.first(),
+    );
+    let file = path_parameter(
+        "file",
+        "The asset's path inside the brand's `assets/` folder; it may contain `/`",
+        json!({"type": "string"}),
+        examples.file.as_ref(),
+    );
+    json!({
+        "schemas": schemas,
+        "parameters": {
+            "slug": slug,
+            "version": version,
+            "file": file,
+            "If-None-Match": {
+                "name": "If-None-Match", "in": "header",
+                "description": "ETags the client holds; a match gives 304",
+                "schema": {"type": "string"}
+            },
+            "Accept-Encoding": {
+                "name": "Accept-Encoding", "in": "header",
+                "description": "`br` or `gzip` (with q-values) chooses a precompressed coding",
+                "schema": {"type": "string"}
+            }
+        },
+        "headers": {
+            "ETag": {"description": "Strong, from the hash of the body in this coding", "required": true, "schema": {"type": "string", "pattern": "^\"[0-9a-f]{32}(-gz|-br)?\"$"}},
+            "Cache-Control": {"description": format!("`public, max-age={}` for current documents, `public, max-age=31536000, immutable` for released versions, `no-store` for status", ctx.max_age), "required": true, "schema": {"type": "string"}},
+            "Vary": {"description": "`Accept, Accept-Encoding` where the format is negotiated (a comparison without a `.md` or `.json` suffix)", "required": true, "schema": {"enum": ["Accept-Encoding", "Accept, Accept-Encoding"]}},
+            "Content-Encoding": {"description": "`br` or `gzip` when the client accepts it and it saves bytes", "schema": {"enum": ["br", "gzip"]}},
+            "Access-Control-Allow-Origin": {"required": true, "schema": {"const": "*"}},
+            "X-Content-Type-Options": {"required": true, "schema": {"const": "nosniff"}},
+            "Content-Security-Policy": {"required": true, "schema": {"type": "string"}},
+            "Location": {"required": true, "schema": {"type": "string"}},
+            "Allow": {"required": true, "schema": {"type": "string"}},
+            "Retry-After": {"description": "Seconds, never 0", "required": true, "schema": {"type": "string", "pattern": "^[1-9][0-9]*$"}},
+            "RateLimit": {"description": "IETF httpapi RateLimit header: remaining burst `r` and seconds `t` until it is full", "required": true, "schema": {"type": "string", "pattern": "^\"demo\";r=[0-9]+;t=[0-9]+$"}},
+            "RateLimit-Policy": {"description": "Quota per 60-second window", "required": true, "schema": {"type": "string", "pattern": "^\"demo\";q=[0-9]+;w=60$"}}
+        },
+        "responses": {
+            "NotModified": {
+                "description": "The client's copy is current (`If-None-Match` matched); no body",
+                "headers": {"ETag": r("headers", "ETag"), "Cache-Control": r("headers", "Cache-Control"), "Vary": r("headers", "Vary")}
+            },
+            "NotFound": {
+                "description": "No such path, brand or version",
+                "content": {"application/problem+json": {"schema": r("schemas", "Problem")}}
+            },
+            "Problem": {
+                "description": "An RFC 9457 problem",
+                "content": {"application/problem+json": {"schema": r("schemas", "Problem")}}
+            }
+        }
+    })
+}
+
+/// A required path parameter, with an example this server publishes.
+fn path_parameter(name: &str, description: &str, schema: Value, example: Option<&String>) -> Value {
+    let mut p = json!({
+        "name": name, "in": "path", "required": true,
+        "description": description,
+        "schema": schema
+    });
+    if let Some(e) = example {
+        p["example"] = json!(e);
+    }
+    p
+}
+
+/// A published JSON Schema made into OpenAPI components: `$defs` become
+/// schemas named `<prefix>.<def>` (their `$ref`s rewritten), and the
+/// top-level `$schema` and `$id` go (a component is not a resource of its own).
+fn embeddable(mut schema: Value, prefix: &str) -> (Value, Map<String, Value>) {
+    fn rewrite(v: &mut Value, prefix: &str) {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::String(s)) = o.get_mut("$ref") {
+                    if let Some(name) = s.strip_prefix("#/$defs/") {
+                        *s = format!("#/components/schemas/{prefix}.{name}");
+                    }
+                }
+                o.values_mut().for_each(|x| rewrite(x, prefix));
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| rewrite(x, prefix)),
+            _ => {}
+        }
+    }
+    let o = schema.as_object_mut().expect("a schema is an object");
+    o.remove("$schema");
+    o.remove("$id");
+    let defs = match o.remove("$defs") {
+        Some(Value::Object(d)) => d,
+        _ => Map::new(),
+    };
+    rewrite(&mut schema, prefix);
+    let defs = defs
+        .into_iter()
+        .map(|(k, mut v)| {
+            rewrite(&mut v, prefix);
+            (format!("{prefix}.{k}"), v)
+        })
+        .collect();
+    (schema, defs)
+}
+
+/// The JSON Schemas of every body marque serves or takes.
+fn schemas(examples: &Examples) -> Map<String, Value> {
+    let mut schemas = Map::new();
+    let (spec, defs) = embeddable(spec_schema(), "Spec");
+    schemas.insert("Spec".into(), spec);
+    schemas.extend(defs);
+    let (changelog, defs) = embeddable(changelog_schema(), "Changelog");
+    schemas.insert("Changelog".into(), changelog);
+    schemas.extend(defs);
+    schemas.insert("Comparison".into(), comparison_schema());
+    schemas.insert(
+        "Previews".into(),
+        json!({
+            "type": "object",
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "branches": {"type": "string", "description": "The glob of `--preview-branches`"},
+                "limit": {"type": "integer", "minimum": 1},
+                "publishedBranch": {"type": "string"},
+                "previews": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "pattern": "^[a-z0-9-]+$"},
+                        "branch": {"type": "string"},
+                        "commit": {"type": "string"},
+                        "date": {"type": "string", "format": "date-time"},
+                        "url": {"type": "string", "format": "uri"},
+                        "brands": {"type": "array", "items": {
+                            "type": "object",
+                            "properties": {
+                                "slug": {"type": "string"},
+                                "state": {"enum": ["added", "changed", "unchanged", "removed", "invalid"]},
+                                "level": {"enum": ["major", "minor", "patch", null]},
+                                "summary": {"type": "string"},
+                                "errors": {"type": "integer", "minimum": 0}
+                            },
+                            "required": ["slug", "state", "level", "summary", "errors"]
+                        }}
+                    },
+                    "required": ["name", "branch", "commit", "date", "url", "brands"]
+                }}
+            },
+            "required": ["enabled", "previews"]
+        }),
+    );
+    schemas.insert(
+        "Problem".into(),
+        json!({
+            "description": "RFC 9457 problem details",
+            "type": "object",
+            "properties": {
+                "type": {"type": "string"},
+                "title": {"type": "string"},
+                "status": {"type": "integer", "minimum": 400, "maximum": 599},
+                "detail": {"type": "string"},
+                "instance": {"type": "string"}
+            },
+            "required": ["type", "title", "status", "detail"]
+        }),
+    );
+    demo_schemas(&mut schemas, examples);
+    schemas
+}
+
+/// The schemas of the demo (its request and answer) and of the documents
+/// about all brands.
+fn demo_schemas(schemas: &mut Map<String, Value>, examples: &Examples) {
+    schemas.insert(
+        "DemoProblem".into(),
+        json!({
+            "allOf": [r("schemas", "Problem")],
+            "properties": {
+                "errors": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {"pointer": {"type": "string"}, "message": {"type": "string"}},
+                    "required": ["pointer", "message"]
+                }},
+                "promptIds": {"type": "array", "items": {"type": "string"}},
+                "missing": {"type": "array", "items": {"type": "string"}},
+                "unknown": {"type": "array", "items": {"type": "string"}},
+                "tooLong": {"type": "array", "items": {"type": "object"}},
+                "invalid": {"type": "array", "items": {"type": "string"}}
+            }
+        }),
+    );
+    let mut request = json!({
+        "type": "object",
+        "properties": {
+            "promptId": {"type": "string", "description": "The id of a prompt of the brand's prompt kit"},
+            "variables": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "The prompt's variables, each a string within its maxLength"
+            }
+        },
+        "required": ["promptId"],
+        "additionalProperties": false
+    });
+    if let Some(demo) = &examples.demo {
+        request["examples"] = json!([demo]);
+    }
+    schemas.insert("DemoRequest".into(), request);
+    schemas.insert(
+        "DemoResult".into(),
+        json!({
+            "type": "object",
+            "properties": {
+                "brand": {"type": "string"},
+                "specVersion": {"type": "string"},
+                "promptId": {"type": "string"},
+                "provider": {"enum": ["openai", "anthropic", "dry-run"]},
+                "model": {"type": "string"},
+                "output": {"type": ["string", "null"]},
+                "usage": {
+                    "type": "object",
+                    "properties": {
+                        "inputTokens": {"type": "integer", "minimum": 0},
+                        "outputTokens": {"type": "integer", "minimum": 0},
+                        "estimated": {"type": "boolean", "description": "Dry run only: the counts are marque's estimate (about four characters a token)"}
+                    },
+                    "required": ["inputTokens", "outputTokens"]
+                },
+                "latencyMs": {"type": "integer", "minimum": 0},
+                "messages": {
+                    "description": "Dry run only: the messages a model would get",
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"role": {"enum": ["system", "user"]}, "content": {"type": "string"}},
+                        "required": ["role", "content"]
+                    }
+                },
+                "request": {
+                    "description": "Dry run only: the request body an OpenAI-compatible chat completions API would get (model, messages, max_tokens, temperature, stream)",
+                    "type": "object"
+                }
+            },
+            "required": ["brand", "specVersion", "promptId", "provider", "model", "output", "usage", "latencyMs"]
+        }),
+    );
+    schemas.insert(
+        "Brands".into(),
+        json!({
+            "type": "object",
+            "properties": {"brands": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "slug": {"type": "string"},
+                    "name": {"type": "string"},
+                    "version": {"type": "string"},
+                    "updated": {"type": "string", "format": "date"},
+                    "summary": {"type": "string"},
+                    "links": {"type": "object", "additionalProperties": {"type": "string", "format": "uri"}}
+                },
+                "required": ["slug", "name", "version", "updated", "links"]
+            }}},
+            "required": ["brands"]
+        }),
+    );
+    schemas.insert(
+        "Status".into(),
+        json!({
+            "type": "object",
+            "properties": {
+                "ready": {"type": "boolean"},
+                "generation": {"type": "integer"},
+                "revision": {"type": ["string", "null"], "description": "git mode: the commit being served"},
+                "demoLimiter": {
+                    "type": "object",
+                    "description": "Which limiter decides the demo: `shared` (Redis), `local-fallback` (Redis configured but not answering), `local` (no Redis)",
+                    "properties": {
+                        "mode": {"enum": ["shared", "local-fallback", "local"]},
+                        "redis": {"type": "boolean"},
+                        "decidedByRedis": {"type": "integer", "minimum": 0},
+                        "decidedLocally": {"type": "integer", "minimum": 0}
+                    },
+                    "required": ["mode", "redis"]
+                },
+                "brands": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "slug": {"type": "string"},
+                        "state": {"enum": ["ok", "stale", "unpublished"]}
+                    },
+                    "required": ["slug", "state"]
+                }}
+            },
+            "required": ["brands", "demoLimiter"]
+        }),
+    );
+    schemas.insert(
+        "FigmaVariablesBody".into(),
+        json!({
+            "description": "A request body for Figma's POST /v1/files/{file_key}/variables, sendable as is",
+            "type": "object",
+            "properties": {
+                "variableCollections": {"type": "array"},
+                "variableModes": {"type": "array"},
+                "variables": {"type": "array"},
+                "variableModeValues": {"type": "array"}
+            },
+            "required": ["variableCollections", "variables", "variableModeValues"]
+        }),
+    );
+}
