@@ -8,10 +8,10 @@
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
 
 #[allow(dead_code)]
-#[path = "../tests/it/helpers.rs"]
+#[path = "../tests/it/support/helpers.rs"]
 mod helpers;
 #[allow(dead_code)]
-#[path = "../tests/it/llm_mock.rs"]
+#[path = "../tests/it/support/llm_mock.rs"]
 mod llm_mock;
 
 use helpers::*;

@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
 
 #[allow(dead_code)]
-#[path = "../tests/it/helpers.rs"]
+#[path = "../tests/it/support/helpers.rs"]
 mod helpers;
 
 use helpers::*;

@@ -1,26 +1,49 @@
 //! marque's integration tests: one binary, so the library links once.
+//! Each module starts the real server (or the real command) and checks
+//! what a user, a browser or a client would see.
 
 // Tests unwrap (a panic is how a test fails) and print what they measure.
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
 
+/// Shared helpers: `spawn_app`, the raw client, the LLM wire-format server.
+mod support;
+use support::{helpers, llm_mock};
+
+/// The pure core imports only downward and does no IO (an allowlist that tests itself).
 mod architecture;
+/// The authoring loop in a git work tree: quiet when idle, every mistake shown.
 mod authoring;
+/// The page, the embed script and the Try-it form in headless Chromium.
 mod browser;
+/// `marque check`, `build`, `diff`, `changelog` and their exit codes.
 mod cli;
+/// Schemathesis against `/openapi.json`, and the document validated.
 mod contract;
+/// The prompt demo against a local OpenAI- and Anthropic-speaking server.
 mod demo;
+/// A fleet of replicas sharing one demo limit and webhooks through Redis.
 mod fleet;
+/// Git mode: clone, fetch, webhooks, tags as releases.
 mod git;
-mod helpers;
+/// Hostile content renders inert on every surface.
 mod hostile;
+/// Regressions: every shape in the repro folders that once took marque down.
 mod hostile_input;
+/// HTTP rules every GET surface follows: codings, ETags, 304, HEAD, 405, CORS.
 mod http_rules;
-mod llm_mock;
+/// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
+/// Branch previews under `/preview/<name>/`.
 mod preview;
+/// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).
 mod reference;
+/// Hot reload over real files: every save served, a broken brand keeps its last good version.
 mod reload;
+/// Work proportional to the change: a save renders one brand, a restart none.
 mod scale;
+/// Version steps checked against the semantic diff, per release.
 mod semver;
+/// Golden files of every surface of the example brands, and rules for any brand.
 mod surfaces;
+/// Validation diagnostics with file, line and column.
 mod validation;

@@ -72,7 +72,7 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
     let out = std::process::Command::new("python3")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/it/mcp_client.py"
+            "/tests/it/support/mcp_client.py"
         ))
         .arg(format!("{}/mcp", app.public_url))
         .arg(ws.root.join("northwind/brand.json"))

@@ -1,0 +1,6 @@
+//! What the tests share, none of it a test: the server on a port of its
+//! own with a raw HTTP/1.1 client, a local server that speaks the LLM
+//! providers' wire formats, and the Python MCP client.
+
+pub mod helpers;
+pub mod llm_mock;
