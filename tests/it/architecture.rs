@@ -2,7 +2,8 @@
 //! prompts, the model and its validation, the renderers) does no IO and
 //! imports only downward, so it can be tested with no server, no files
 //! and no clock. Each layer has an allowlist of the modules it may import
-//! (`crate::…` and `super::…` paths are both read); anything else, and any
+//! (`crate::…` and `super::…` paths are both read, grouped `{…}` lists over
+//! several lines too); anything else, and any
 //! use of the file system, the environment, the clock, the network or a
 //! runtime, fails here. The check tests itself on a copy of `src/` with
 //! forbidden imports planted in it.
@@ -76,62 +77,81 @@ fn module_of(file: &Path) -> Vec<String> {
     parts
 }
 
-/// The top-level modules a line of code in module `module` names, through
-/// `crate::x` or `super::…::x`, with the text that names each.
-fn imports(module: &[String], is_mod_rs: bool, line: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (i, _) in line.match_indices("crate::") {
-        // `marque::crate::` cannot occur; a `$crate::` in a macro can.
-        if line[..i].ends_with('$') {
-            continue;
-        }
-        let rest = &line[i + "crate::".len()..];
-        let top: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if !top.is_empty() {
-            out.push((top.clone(), format!("crate::{top}")));
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The first identifier of `s`.
+fn ident(s: &str) -> &str {
+    &s[..s.find(|c: char| !is_ident(c)).unwrap_or(s.len())]
+}
+
+/// The first identifier of each item of the `{…}` group `s` starts with:
+/// `{render::escape, spec::{Brand, X}}` → `render`, `spec`.
+fn group_heads(s: &str) -> Vec<&str> {
+    let mut heads = Vec::new();
+    let mut depth = 0;
+    let mut item_start = 1;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' | ',' if depth == 1 => {
+                heads.push(ident(s[item_start..i].trim_start()));
+                item_start = i + 1;
+                if c == '}' {
+                    break;
+                }
+            }
+            '}' => depth -= 1,
+            _ => {}
         }
     }
-    let mut search = line;
-    while let Some(i) = search.find("super::") {
-        // Count a run of `super::`, and what follows it.
-        let before = &search[..i];
-        if before.ends_with("super::")
-            || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
-        {
-            search = &search[i + 7..];
+    heads.retain(|h| !h.is_empty());
+    heads
+}
+
+/// The top-level modules that code in module `module` names through
+/// `crate::…` or `super::…` (grouped `{…}` lists too, over several lines),
+/// each with the line it is on and the text that names it.
+fn imports(module: &[String], code: &str) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(found) = ["crate::", "super::"]
+        .iter()
+        .filter_map(|k| code[at..].find(k).map(|i| at + i))
+        .min()
+    {
+        let before = code[..found].chars().next_back();
+        let start = found;
+        // Part of a longer path (`a::super`, `$crate`, `self::crate`) or word.
+        if before.is_some_and(|c| is_ident(c) || c == ':' || c == '$') {
+            at = found + 7;
             continue;
         }
-        let mut rest = &search[i..];
-        let mut ups = 0;
-        while let Some(r) = rest.strip_prefix("super::") {
-            ups += 1;
+        let mut rest = &code[found..];
+        let base: &[String] = if let Some(r) = rest.strip_prefix("crate::") {
             rest = r;
+            &[]
+        } else {
+            let mut ups = 0;
+            while let Some(r) = rest.strip_prefix("super::") {
+                ups += 1;
+                rest = r;
+            }
+            &module[..module.len().saturating_sub(ups)]
+        };
+        let heads = if rest.starts_with('{') {
+            group_heads(rest)
+        } else {
+            vec![ident(rest)]
+        };
+        let line = code[..start].matches('\n').count() + 1;
+        let named = &code[start..code.len() - rest.len()];
+        for head in heads.into_iter().filter(|h| !h.is_empty()) {
+            let top = base.first().map_or(head, String::as_str);
+            out.push((line, top.to_string(), format!("{named}{head}")));
         }
-        // In `a/mod.rs` the module is `a`; in `a/b.rs` it is `a::b`: either
-        // way `super` is the parent of the module.
-        let _ = is_mod_rs;
-        let base = module.len().saturating_sub(ups);
-        let next: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let top = if base == 0 { next } else { module[0].clone() };
-        if !top.is_empty() {
-            out.push((
-                top,
-                format!(
-                    "{}{}",
-                    "super::".repeat(ups),
-                    rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                        .next()
-                        .unwrap_or("")
-                ),
-            ));
-        }
-        search = &search[i + 7 * ups..];
+        at = code.len() - rest.len();
     }
     out
 }
@@ -151,15 +171,19 @@ pub fn violations(src: &Path) -> Vec<String> {
             files += 1;
             let rel = f.strip_prefix(src).unwrap_or(&f).to_path_buf();
             let module = module_of(&rel);
-            let is_mod_rs = rel.file_name().is_some_and(|n| n == "mod.rs");
             let text = std::fs::read_to_string(&f).unwrap();
-            for (line, l) in code_lines(&text) {
-                let at = format!("{}:{line}", rel.display());
-                for (top, named) in imports(&module, is_mod_rs, &l) {
-                    if !allowed.contains(top.as_str()) {
-                        found.push(format!("{at}: `{named}` ({layer} may not import {top})"));
-                    }
+            let lines = code_lines(&text);
+            let code: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+            for (line, top, named) in imports(&module, &code.join("\n")) {
+                if !allowed.contains(top.as_str()) {
+                    let at = rel.display();
+                    found.push(format!(
+                        "{at}:{line}: `{named}` ({layer} may not import {top})"
+                    ));
                 }
+            }
+            for (line, l) in lines {
+                let at = format!("{}:{line}", rel.display());
                 for (path, what) in FORBIDDEN {
                     if l.contains(path) {
                         found.push(format!("{at}: `{path}` ({what}) in the pure core"));
@@ -197,16 +221,25 @@ fn the_check_itself_catches_a_forbidden_import() {
     );
     plant("render/mod.rs", "use crate::source::Content;");
     plant("paths.rs", "use crate::spec::Brand;");
+    plant("color.rs", "use crate::{paths::brand, snapshot::Snapshot};");
+    plant(
+        "prompt.rs",
+        "use super::{\n    color::srgb,\n    http::AppState,\n};",
+    );
     let mut found = violations(src);
     found.sort();
     assert_eq!(
         found,
         [
+            "color.rs:1: `crate::paths` (color may not import paths)",
+            "color.rs:1: `crate::snapshot` (color may not import snapshot)",
             "paths.rs:1: `crate::spec` (paths may not import spec)",
+            "prompt.rs:1: `super::color` (prompt may not import color)",
+            "prompt.rs:1: `super::http` (prompt may not import http)",
             "render/mod.rs:1: `crate::source` (render may not import source)",
             "spec/diff/mod.rs:1: `crate::render` (spec may not import render)",
             "spec/mod.rs:1: `std::fs` (the file system) in the pure core",
-            "spec/tokens/css.rs:1: `super::super::super::snapshot::Resource` (spec may not import snapshot)",
+            "spec/tokens/css.rs:1: `super::super::super::snapshot` (spec may not import snapshot)",
         ]
     );
 }
