@@ -24,6 +24,10 @@ pub type Compressed = (Key, (u32, u32));
 /// The keys of a body's gzip and brotli codings (`None`: not worth keeping).
 pub type CodingKeys = (Option<Key>, Option<Key>);
 
+/// A coding made before and still held: its key and its bytes (`None`: not
+/// worth keeping).
+pub type Coding = Option<(Key, Bytes)>;
+
 /// The key of bytes whose SHA-256 is `digest`.
 pub fn key_of(digest: &[u8; 32]) -> Key {
     let mut key = [0u8; 16];
@@ -116,11 +120,10 @@ impl Bodies {
 
     /// The codings made before of the body `c` names, each with its key,
     /// if each is still held (`Some(None)`: not worth keeping).
-    #[allow(clippy::type_complexity)]
-    pub fn codings(&self, c: &Compressed) -> Option<(Option<(Key, Bytes)>, Option<(Key, Bytes)>)> {
+    pub fn codings(&self, c: &Compressed) -> Option<(Coding, Coding)> {
         let interner = self.lock();
         let (gz, br) = interner.codings.get(c)?;
-        let coding = |key: &Option<Key>| -> Option<Option<(Key, Bytes)>> {
+        let coding = |key: &Option<Key>| -> Option<Coding> {
             match key {
                 None => Some(None),
                 Some(key) => Some(Some((*key, interner.held(key)?))),
@@ -132,14 +135,5 @@ impl Bodies {
     /// Remembers the codings compressing the body `c` names made.
     pub fn remember(&self, c: Compressed, keys: CodingKeys) {
         self.lock().codings.insert(c, keys);
-    }
-
-    /// How many bodies the set names (some perhaps dropped since the last sweep).
-    pub fn len(&self) -> usize {
-        self.lock().bodies.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }

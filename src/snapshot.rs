@@ -3,7 +3,7 @@
 //! once and answers from one map lookup; a reload builds a whole new
 //! snapshot and swaps it in.
 
-use crate::bodies::{key_of, Bodies, Compressed, Key};
+use crate::bodies::{key_of, Bodies, Coding, Compressed, Key};
 use crate::paths::{self, brand_key_of};
 use axum::body::Bytes;
 use axum::http::{HeaderName, HeaderValue};
@@ -170,7 +170,7 @@ pub fn brotli(body: &[u8], quality: u32) -> Vec<u8> {
 fn compressed(body: &[u8], c: Compressed) -> (Option<Encoded>, Option<Encoded>) {
     let bodies = Bodies::process();
     if let Some((gz, br)) = bodies.codings(&c) {
-        let coding = |known: Option<(Key, Bytes)>, suffix: &str| {
+        let coding = |known: Coding, suffix: &str| {
             known.map(|(key, body)| Encoded {
                 etag: etag_of(&key, suffix),
                 length: HeaderValue::from(body.len()),

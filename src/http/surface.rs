@@ -15,15 +15,12 @@ use super::body::ResBody;
 use super::headers::common_headers;
 use super::problem::Problem;
 use super::AppState;
-use crate::paths::Route;
+use crate::paths::{self, Route};
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
-
-/// Paths answered here without being in the snapshot.
-const PROBES: &[&str] = &["/healthz", "/readyz"];
 
 /// Answers a request from the snapshot, or `None` for a handler's path.
 pub fn answer(
@@ -32,22 +29,23 @@ pub fn answer(
     path: &str,
     headers: &HeaderMap,
 ) -> Option<Response<ResBody>> {
-    if !Route::parse(path).is_snapshot() {
+    let route = Route::parse(path);
+    if !route.is_snapshot() {
         return None;
     }
     let snapshot = app.snapshot.load();
     Some(match *method {
         Method::GET | Method::HEAD => match path {
-            "/healthz" => plain(StatusCode::OK, "ok\n"),
-            "/readyz" if snapshot.ready => plain(StatusCode::OK, "ok\n"),
-            "/readyz" => problem(
+            paths::HEALTHZ => plain(StatusCode::OK, "ok\n"),
+            paths::READYZ if snapshot.ready => plain(StatusCode::OK, "ok\n"),
+            paths::READYZ => problem(
                 Problem::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "not ready: the first snapshot is being built or compressed",
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
-            "/status" => match snapshot.get(path) {
+            paths::STATUS => match snapshot.get(path) {
                 Some(r) => respond(&live_status(r, app), method, headers),
                 None => missing(&snapshot, path, method, headers),
             },
@@ -57,7 +55,7 @@ pub fn answer(
             },
         },
         Method::OPTIONS => preflight(),
-        _ if PROBES.contains(&path) || snapshot.get(path).is_some() => problem(
+        _ if route == Route::Probe || snapshot.get(path).is_some() => problem(
             Problem::new(
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!("{path} is read-only: use GET or HEAD"),

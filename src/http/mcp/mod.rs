@@ -36,13 +36,6 @@ use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-/// What MCP lists of a brand: file, media type, purpose.
-fn surfaces() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    Surface::FOR_AGENTS
-        .into_iter()
-        .map(|s| (s.file(), s.mime(), s.purpose()))
-}
-
 /// Largest request body `/mcp` reads (the demo's limit is far below it).
 pub const MAX_BODY: usize = 256 * 1024;
 
@@ -233,7 +226,8 @@ impl ServerHandler for Marque {
         let snap = self.snapshot();
         let mut resources = Vec::new();
         for b in brands(&snap) {
-            for (file, mime, what) in surfaces() {
+            for s in Surface::FOR_AGENTS {
+                let (file, mime, what) = (s.file(), s.mime(), s.purpose());
                 let path = paths::brand_doc(&b.slug, file);
                 let Some(r) = snap.get(&path) else {
                     continue;
@@ -257,7 +251,8 @@ impl ServerHandler for Marque {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let mut templates = Vec::new();
-        for (file, mime, what) in surfaces() {
+        for s in Surface::FOR_AGENTS {
+            let (file, mime, what) = (s.file(), s.mime(), s.purpose());
             templates.push(json!({
                 "uriTemplate": self.url(&paths::brand_doc("{slug}", file)),
                 "name": format!("brand-{file}"),
@@ -281,12 +276,19 @@ impl ServerHandler for Marque {
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri.clone();
         let snap = self.snapshot();
-        let path = path_of(&uri, &self.app.public_url)
-            .filter(|p| surfaces().any(|(f, ..)| p.ends_with(&format!("/{f}"))));
+        let path = path_of(&uri, &self.app.public_url).filter(|p| {
+            let file = p.rsplit('/').next().unwrap_or_default();
+            Surface::ALL.iter().any(|s| s.file() == file)
+        });
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
         let Some((r, _)) = found else {
             return Err(McpError::resource_not_found(
-                format!("no resource {}: a brand's URIs are {}/brand/<slug>/<surface> (surfaces: spec.md, spec.json, tokens.css, tokens.figma.json, llms.txt)", clipped(&uri), self.app.public_url),
+                format!(
+                    "no resource {}: a brand's URIs are {}/brand/<slug>/<surface> (surfaces: {})",
+                    clipped(&uri),
+                    self.app.public_url,
+                    Surface::FOR_AGENTS.map(Surface::file).join(", ")
+                ),
                 None,
             ));
         };
