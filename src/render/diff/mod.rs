@@ -5,7 +5,7 @@
 //! themselves are data from `spec::diff`.
 
 use super::escape;
-use crate::spec::diff::{Change, Diff, Kind, Level, Section, TooSmall, What};
+use crate::spec::diff::{Change, Diff, Kind, Level, Section, TooSmall, VariableChange, What};
 use semver::Version;
 use serde::Serialize;
 use std::fmt::Write;
@@ -109,48 +109,30 @@ pub fn summary(c: &Change) -> String {
         What::PromptParts(parts) => {
             format!("changes the {} of prompt `{name}`", parts.join(", "))
         }
-        What::VariableAdded {
+        What::Variable {
             prompt,
             variable,
-            required,
+            change,
         } => {
-            let which = if *required { "required" } else { "optional" };
-            format!(
-                "adds {which} variable `{}` to prompt `{}`",
-                tick(variable),
-                tick(prompt)
-            )
+            let (v, p) = (tick(variable), tick(prompt));
+            match change {
+                VariableChange::Added { required } => {
+                    let which = if *required { "required" } else { "optional" };
+                    format!("adds {which} variable `{v}` to prompt `{p}`")
+                }
+                VariableChange::Removed => format!("removes variable `{v}` from prompt `{p}`"),
+                VariableChange::Required => {
+                    format!("makes variable `{v}` of prompt `{p}` required")
+                }
+                VariableChange::Optional => {
+                    format!("makes variable `{v}` of prompt `{p}` optional")
+                }
+                VariableChange::Shorter { before, after } => format!(
+                    "lowers the maxLength of variable `{v}` of prompt `{p}` from {before} to {after}"
+                ),
+                VariableChange::Changed => format!("changes variable `{v}` of prompt `{p}`"),
+            }
         }
-        What::VariableRemoved { prompt, variable } => format!(
-            "removes variable `{}` from prompt `{}`",
-            tick(variable),
-            tick(prompt)
-        ),
-        What::VariableRequired { prompt, variable } => format!(
-            "makes variable `{}` of prompt `{}` required",
-            tick(variable),
-            tick(prompt)
-        ),
-        What::VariableOptional { prompt, variable } => format!(
-            "makes variable `{}` of prompt `{}` optional",
-            tick(variable),
-            tick(prompt)
-        ),
-        What::VariableShorter {
-            prompt,
-            variable,
-            before,
-            after,
-        } => format!(
-            "lowers the maxLength of variable `{}` of prompt `{}` from {before} to {after}",
-            tick(variable),
-            tick(prompt)
-        ),
-        What::VariableChanged { prompt, variable } => format!(
-            "changes variable `{}` of prompt `{}`",
-            tick(variable),
-            tick(prompt)
-        ),
         What::BrandRenamed { from, to } => format!(
             "renames the brand from \"{}\" to \"{}\"",
             escape::md(from),
@@ -277,15 +259,17 @@ pub fn render_json(slug: &str, from: &Side, to: &Side, diff: &Diff) -> String {
 /// `` 2.4.0 → 2.4.1 removes token `color.brand.primary` (…): needs 3.0.0 ``,
 /// naming the changes that force it (at most five, then how many more).
 pub fn explain(from: &Version, to: &Version, diff: &Diff, too_small: &TooSmall) -> String {
-    let forcing: Vec<String> = diff
-        .changes
-        .iter()
-        .filter(|c| c.level == too_small.needed)
+    let forcing = || diff.changes.iter().filter(|c| c.level == too_small.needed);
+    // Only the five named are worded: a rename of thousands of tokens is
+    // one count, not thousands of sentences.
+    let mut listed = forcing()
+        .take(5)
         .map(summary)
-        .collect();
-    let mut listed = forcing[..forcing.len().min(5)].join("; ");
-    if forcing.len() > 5 {
-        listed.push_str(&format!("; and {} more", forcing.len() - 5));
+        .collect::<Vec<_>>()
+        .join("; ");
+    let more = forcing().count().saturating_sub(5);
+    if more > 0 {
+        listed.push_str(&format!("; and {more} more"));
     }
     let unchanged = if from == to {
         " (the same version)"

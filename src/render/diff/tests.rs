@@ -188,6 +188,22 @@ mod tokens {
             "2.4.0 → 2.4.1 removes token `color.brand.primary`: a major change, needs 3.0.0 or later"
         );
     }
+
+    #[test]
+    fn the_verdict_names_five_forcing_changes_then_counts_the_rest() {
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let changes = names
+            .iter()
+            .map(|n| Change::of_token(Level::Major, Section::Removed, n))
+            .chain([Change::of_token(Level::Minor, Section::Added, "x")])
+            .collect();
+        let diff = Diff { changes };
+        let err = check_step(&v("1.0.0"), &v("1.0.1"), diff.level()).unwrap_err();
+        assert_eq!(
+            explain(&v("1.0.0"), &v("1.0.1"), &diff, &err),
+            "1.0.0 → 1.0.1 removes token `a`; removes token `b`; removes token `c`; removes token `d`; removes token `e`; and 2 more: a major change, needs 2.0.0 or later"
+        );
+    }
 }
 
 mod brands {

@@ -147,32 +147,11 @@ pub enum What {
     },
     /// A prompt's parts that changed: `template`, `system message`, …
     PromptParts(Vec<&'static str>),
-    VariableAdded {
+    /// One variable of a prompt.
+    Variable {
         prompt: String,
         variable: String,
-        required: bool,
-    },
-    VariableRemoved {
-        prompt: String,
-        variable: String,
-    },
-    VariableRequired {
-        prompt: String,
-        variable: String,
-    },
-    VariableOptional {
-        prompt: String,
-        variable: String,
-    },
-    VariableShorter {
-        prompt: String,
-        variable: String,
-        before: u32,
-        after: u32,
-    },
-    VariableChanged {
-        prompt: String,
-        variable: String,
+        change: VariableChange,
     },
     /// The brand's display name.
     BrandRenamed {
@@ -181,6 +160,24 @@ pub enum What {
     },
     /// A prose section: the name says which.
     TextChanged,
+}
+
+/// What happened to one variable of a prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VariableChange {
+    Added {
+        required: bool,
+    },
+    Removed,
+    Required,
+    Optional,
+    /// Its `maxLength` shrank.
+    Shorter {
+        before: u32,
+        after: u32,
+    },
+    /// Its `maxLength` grew, or its description or example changed.
+    Changed,
 }
 
 /// One semantic change.
@@ -540,50 +537,61 @@ impl Builder {
     fn prompt(&mut self, id: &str, b: &Prompt, a: &Prompt) {
         let before = by_key(&b.variables, |v| v.name.clone());
         let after = by_key(&a.variables, |v| v.name.clone());
-        let mut var = |level, section, name: &str, what: What| {
+        let mut var = |level, section, name: &str, change: VariableChange| {
             self.out.push(Change {
                 level,
                 section,
                 kind: Kind::PromptVariable,
                 name: format!("{id}.{name}"),
-                what,
+                what: What::Variable {
+                    prompt: id.to_string(),
+                    variable: name.to_string(),
+                    change,
+                },
             });
         };
         for (name, vb) in &before {
-            let (prompt, variable) = (id.to_string(), name.to_string());
             let Some(va) = after.get(name) else {
-                let what = What::VariableRemoved { prompt, variable };
-                var(Level::Major, Section::Removed, name, what);
+                var(
+                    Level::Major,
+                    Section::Removed,
+                    name,
+                    VariableChange::Removed,
+                );
                 continue;
             };
             let (vb, va): (&PromptVariable, &PromptVariable) = (vb, va);
             if va.required && !vb.required {
-                let what = What::VariableRequired {
-                    prompt: prompt.clone(),
-                    variable: variable.clone(),
-                };
-                var(Level::Major, Section::Changed, name, what);
+                var(
+                    Level::Major,
+                    Section::Changed,
+                    name,
+                    VariableChange::Required,
+                );
             } else if !va.required && vb.required {
-                let what = What::VariableOptional {
-                    prompt: prompt.clone(),
-                    variable: variable.clone(),
-                };
-                var(Level::Minor, Section::Changed, name, what);
+                var(
+                    Level::Minor,
+                    Section::Changed,
+                    name,
+                    VariableChange::Optional,
+                );
             }
             if va.max_length < vb.max_length {
-                let what = What::VariableShorter {
-                    prompt,
-                    variable,
+                let change = VariableChange::Shorter {
                     before: vb.max_length,
                     after: va.max_length,
                 };
-                var(Level::Major, Section::Changed, name, what);
+                var(Level::Major, Section::Changed, name, change);
             } else if va.max_length > vb.max_length
                 || va.description != vb.description
                 || va.example != vb.example
             {
-                let what = What::VariableChanged { prompt, variable };
-                var(Level::Patch, Section::Changed, name, what);
+                var(
+                    Level::Patch,
+                    Section::Changed,
+                    name,
+                    VariableChange::Changed,
+                );
             }
         }
         for (name, va) in after.iter().filter(|(n, _)| !before.contains_key(*n)) {
@@ -592,12 +600,10 @@ impl Builder {
             } else {
                 Level::Minor
             };
-            let what = What::VariableAdded {
-                prompt: id.to_string(),
-                variable: name.to_string(),
+            let change = VariableChange::Added {
                 required: va.required,
             };
-            var(level, Section::Added, name, what);
+            var(level, Section::Added, name, change);
         }
         let mut parts = Vec::new();
         if a.template != b.template {
