@@ -225,4 +225,31 @@ mod tests {
         );
         assert_eq!(Route::parse(HOOK_GIT).methods(), "POST");
     }
+
+    #[test]
+    fn the_router_patterns_are_the_paths_printed_here() {
+        let fill = |pattern: &str| {
+            pattern
+                .replace("{slug}", "acme")
+                .replace("{name}", "b")
+                .replace("{range}", "1.0.0...current")
+        };
+        assert_eq!(fill(DEMO_PATTERN), demo("acme"));
+        assert_eq!(
+            fill(PREVIEW_DEMO_PATTERN),
+            format!("{}{}", preview("b"), demo("acme"))
+        );
+        assert_eq!(
+            fill(COMPARE_PATTERN),
+            compare("acme", "1.0.0", "current", "")
+        );
+        // Each handler's path is a handler's route, never a snapshot lookup.
+        for path in [DEMO_PATTERN, PREVIEW_DEMO_PATTERN, COMPARE_PATTERN]
+            .map(fill)
+            .into_iter()
+            .chain([METRICS, EVENTS, MCP, HOOK_GIT].map(String::from))
+        {
+            assert!(!Route::parse(&path).is_snapshot(), "{path}");
+        }
+    }
 }
