@@ -2,7 +2,81 @@
 //! render cache, into a [`Published`] with what the demo, the comparison
 //! endpoint and the documents about all brands need of it.
 
-use super::*;
+use super::assemble::Listing;
+use super::cache;
+use crate::paths;
+use crate::render::changelog::SemanticChanges;
+use crate::render::{self, Context, Surface};
+use crate::snapshot::{CachePolicy, Comparable, DemoBrand, Effort, Resource, Resources};
+use crate::spec::json::{locate, Anchor};
+use crate::spec::{Brand, BrandFiles, Diagnostic, LazyBrand, Severity};
+use bytes::Bytes;
+use chrono::NaiveDate;
+use std::sync::Arc;
+
+/// One brand's rendered surfaces.
+#[derive(Debug)]
+pub struct Published {
+    pub headline: render::Headline,
+    /// Its version, cache policy and (parsed on demand) brand: what a stale
+    /// brand's page and the compare endpoint need, made once with it.
+    pub comparable: Arc<Comparable>,
+    /// Hash of the brand's input and the render context it was rendered with.
+    pub input: [u8; 32],
+    /// Its key in paths: `acme`, or `acme@1.2.0` for a released version.
+    pub key: String,
+    pub resources: Arc<Resources>,
+    /// Its entries in the documents that list every brand, rendered with it.
+    pub listing: Listing,
+    /// The prompt kit and spec.md, for the demo endpoint.
+    pub demo: Arc<DemoBrand>,
+    /// False while its bodies wait to be compressed (see `Reloader::finish`).
+    pub compressed: bool,
+    /// Every diagnostic of the attempt that made it (warnings only: a brand
+    /// with errors is not rendered), kept for the render cache: the list
+    /// its brand's state holds, not a copy.
+    pub warnings: Arc<Vec<Diagnostic>>,
+    /// Taken from the render cache rather than rendered.
+    pub from_cache: bool,
+    /// Bytes its resources hold, all codings (for /status and /metrics).
+    pub bytes: usize,
+}
+
+/// Bytes held by `resources`, all codings.
+fn bytes_of(resources: &Resources) -> usize {
+    resources.values().map(|r| r.memory()).sum()
+}
+
+impl Published {
+    /// This render with every body compressed that was published without.
+    pub fn compress(&self) -> Published {
+        let resources = self
+            .resources
+            .iter()
+            .map(|(path, r)| {
+                let r = if r.has_codings() {
+                    r.clone()
+                } else {
+                    Arc::new(r.with_codings(Effort::Best))
+                };
+                (path.clone(), r)
+            })
+            .collect();
+        Published {
+            bytes: bytes_of(&resources),
+            headline: self.headline.clone(),
+            comparable: self.comparable.clone(),
+            input: self.input,
+            key: self.key.clone(),
+            resources: Arc::new(resources),
+            listing: self.listing.clone(),
+            demo: self.demo.clone(),
+            compressed: true,
+            warnings: self.warnings.clone(),
+            from_cache: self.from_cache,
+        }
+    }
+}
 
 /// What rendering a brand needs besides the brand and the context.
 #[derive(Clone, Copy)]

@@ -5,18 +5,20 @@
 //! Pages ship a Content-Security-Policy that allows only their own inline
 //! script (by hash), so even a missed escape could not run script.
 
-use super::embed::{primary_logo, reference_hex};
+use super::embed::primary_logo;
 use super::escape::html;
 use super::spec_json::reference_value;
 use super::{Context, Surface};
 use crate::paths;
-use crate::spec::tokens::css::{self, Refs};
 use crate::spec::{Brand, Diagnostic, Severity};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
 mod sections;
-use sections::*;
+use sections::{
+    applications, audience, contrast, endpoints, logos, palette, prompt_kit, typography,
+    use_patterns, voice, Snippets,
+};
 
 const PAGE_SCRIPT: &str = include_str!("page.js");
 /// Added in watch mode: reload on a new snapshot, show a stale brand's errors.
@@ -142,27 +144,6 @@ footer{color:var(--muted);font-size:.9rem}\
 .slug{color:var(--muted);font-size:.85rem}\
 @media (max-width:640px){thead{position:absolute;left:-9999px}th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid var(--line);padding:8px 0}}";
 
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-struct Snippets {
-    next: usize,
-}
-
-impl Snippets {
-    /// A copyable code block.
-    fn code(&mut self, out: &mut String, code: &str) {
-        self.next += 1;
-        let id = format!("snippet-{}", self.next);
-        let _ = write!(
-            out,
-            "<div class=\"snippet\"><pre><code id=\"{id}\">{}</code></pre><button type=\"button\" data-copy=\"{id}\">Copy</button></div>",
-            html(code)
-        );
-    }
-}
-
 fn head(
     out: &mut String,
     title: &str,
@@ -246,7 +227,7 @@ fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
 fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
     let mut o = String::new();
     page_header(&mut o, brand, ctx, diagnostics);
-    let mut snip = Snippets { next: 0 };
+    let mut snip = Snippets::default();
     for section in [
         voice,
         audience,

@@ -1,9 +1,39 @@
 //! The sections of a brand's page, in the order the page shows them: each
 //! writes its HTML into the page, every string from content escaped.
 
-use super::*;
+use crate::render::embed::reference_hex;
+use crate::render::escape::html;
+use crate::render::spec_json::reference_value;
+use crate::render::{Context, Surface};
+use crate::spec::tokens::css::{self, Refs};
+use crate::spec::Brand;
+use std::fmt::Write;
 
 /// The table of every published surface with an example request.
+/// `s` as one single-quoted shell word.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// The copyable code blocks of a page, numbered in order.
+#[derive(Default)]
+pub(super) struct Snippets {
+    next: usize,
+}
+
+impl Snippets {
+    /// A copyable code block.
+    fn code(&mut self, out: &mut String, code: &str) {
+        self.next += 1;
+        let id = format!("snippet-{}", self.next);
+        let _ = write!(
+            out,
+            "<div class=\"snippet\"><pre><code id=\"{id}\">{}</code></pre><button type=\"button\" data-copy=\"{id}\">Copy</button></div>",
+            html(code)
+        );
+    }
+}
+
 pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
     let s = &brand.slug;
     o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");

@@ -2,7 +2,12 @@
 //! identifiers, every variable a template uses is declared, and each
 //! template renders with its examples.
 
-use super::*;
+use super::is_slug;
+use crate::spec::diag::{quoted, FileDiags};
+use crate::spec::json::join;
+use crate::spec::model::BrandDoc;
+use crate::spec::schema::Checked;
+use std::collections::{BTreeMap, HashSet};
 
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
