@@ -88,7 +88,8 @@ impl<'a> Route<'a> {
         Route::Snapshot
     }
 
-    /// True when the request fast path answers it from the snapshot.
+    /// True when the request fast path answers it: from the snapshot, or
+    /// (a probe) beside it.
     pub fn is_snapshot(&self) -> bool {
         matches!(self, Route::Snapshot | Route::Probe)
     }
