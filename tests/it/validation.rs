@@ -299,6 +299,26 @@ fn contrast_pairs_below_their_level_are_errors() {
 }
 
 #[test]
+fn a_logo_or_prompt_id_used_twice_is_named_where_it_repeats() {
+    expect_error(
+        false,
+        "{ \"id\": \"primary\", \"file\": \"assets/logo.svg\" }",
+        "{ \"id\": \"primary\", \"file\": \"assets/logo.svg\" }, { \"id\": \"primary\", \"file\": \"assets/logo.svg\" }",
+        "acme/brand.json",
+        7,
+        "logo id \"primary\" is used twice",
+    );
+    expect_error(
+        false,
+        "\"prompts\": [",
+        "\"prompts\": [ { \"id\": \"tagline\", \"template\": \"Say hello.\" },",
+        "acme/brand.json",
+        20,
+        "prompt id \"tagline\" is used twice",
+    );
+}
+
+#[test]
 fn prompt_ids_and_templates_are_checked_strictly() {
     expect_error(
         false,

@@ -496,23 +496,35 @@ pub fn pair_contrast(tokens: &TokenSet, fg: &str, bg: &str, level: &str) -> Opti
     Some((shown, shown >= level_minimum(level)))
 }
 
+/// An id (of a logo, a prompt) that must be slug-shaped and not among
+/// `seen`, unless its place is blocked by an earlier error.
+fn check_id<'a>(
+    noun: &str,
+    id: &'a str,
+    at: &str,
+    checked: &Checked,
+    seen: &mut HashSet<&'a str>,
+    d: &mut FileDiags<'_>,
+) {
+    if checked.blocked(at) {
+    } else if !is_slug(id) {
+        d.error(
+            at,
+            format!(
+                "{noun} id {} must be slug-shaped (lowercase words joined by hyphens)",
+                quoted(id)
+            ),
+        );
+    } else if !seen.insert(id) {
+        d.error(at, format!("{noun} id \"{id}\" is used twice"));
+    }
+}
+
 fn check_logo(doc: &BrandDoc, checked: &Checked, files: &BrandFiles, d: &mut FileDiags<'_>) {
     let mut ids = HashSet::new();
     for (i, v) in doc.logo.variants.iter().enumerate() {
         let base = format!("/logo/variants/{i}");
-        let id = join(&base, "id");
-        if checked.blocked(&id) {
-        } else if !is_slug(&v.id) {
-            d.error(
-                &id,
-                format!(
-                    "logo id {} must be slug-shaped (lowercase words joined by hyphens)",
-                    quoted(&v.id)
-                ),
-            );
-        } else if !ids.insert(v.id.as_str()) {
-            d.error(&id, format!("logo id \"{}\" is used twice", v.id));
-        }
+        check_id("logo", &v.id, &join(&base, "id"), checked, &mut ids, d);
         let p = join(&base, "file");
         if checked.blocked(&p) {
             continue;

@@ -2,7 +2,7 @@
 //! identifiers, every variable a template uses is declared, and each
 //! template renders with its examples.
 
-use super::is_slug;
+use super::check_id;
 use crate::spec::diag::{quoted, FileDiags};
 use crate::spec::json::join;
 use crate::spec::model::BrandDoc;
@@ -21,19 +21,14 @@ pub(super) fn check_prompts(doc: &BrandDoc, checked: &Checked, d: &mut FileDiags
     let mut ids = HashSet::new();
     for (i, prompt) in doc.prompt_kit.prompts.iter().enumerate() {
         let base = format!("/promptKit/prompts/{i}");
-        let id = join(&base, "id");
-        if checked.blocked(&id) {
-        } else if !is_slug(&prompt.id) {
-            d.error(
-                &id,
-                format!(
-                    "prompt id {} must be slug-shaped (lowercase words joined by hyphens)",
-                    quoted(&prompt.id)
-                ),
-            );
-        } else if !ids.insert(prompt.id.as_str()) {
-            d.error(&id, format!("prompt id \"{}\" is used twice", prompt.id));
-        }
+        check_id(
+            "prompt",
+            &prompt.id,
+            &join(&base, "id"),
+            checked,
+            &mut ids,
+            d,
+        );
         let mut declared = HashSet::new();
         for (j, var) in prompt.variables.iter().enumerate() {
             let vp = format!("{base}/variables/{j}");
