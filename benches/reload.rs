@@ -68,7 +68,7 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
             &catalog,
             &ctx,
             1,
-            serde_json::json!({}),
+            &marque::render::status::Reload::default(),
             &mut Views::default(),
             None,
         );

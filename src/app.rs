@@ -5,12 +5,14 @@
 use crate::config::ServeArgs;
 use crate::http::server::{self, Limits};
 use crate::http::{router, AppState};
-use crate::reload::{watch_loop, Reloader};
+use crate::live::dir::DirWorker;
+use crate::live::git::{GitConfig, GitWorker};
+use crate::live::previews::PreviewConfig;
+use crate::live::publisher::{Publisher, Reader};
+use crate::live::reload::Reloader;
+use crate::live::Live;
 use crate::render::Context;
-use crate::snapshot::Snapshot;
-use crate::source::dir::DirSource;
 use anyhow::{Context as _, Result};
-use arc_swap::ArcSwap;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -22,7 +24,7 @@ use tokio::task::JoinHandle;
 pub struct Running {
     pub addr: SocketAddr,
     pub public_url: String,
-    pub snapshot: Arc<ArcSwap<Snapshot>>,
+    pub snapshot: Reader,
 }
 
 /// Binds, serves, builds the first snapshot and keeps it current, until
@@ -47,18 +49,23 @@ pub async fn serve(
     ctx.live_reload = watching;
     ctx.max_age = args.cache_max_age;
     ctx.mcp = !args.no_mcp;
-    let mut reloader = Reloader::new(ctx, source_name(&args));
-    reloader.options = args.build.clone();
-    reloader.options.semver = args.semver;
-    reloader.options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
-    reloader.reporter = crate::report::Reporter {
+    let mut options = args.build.clone();
+    options.semver = args.semver;
+    options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
+    let reporter = crate::report::Reporter {
         json: args.log_json,
         colour: crate::report::stderr_colour(),
     };
-    let snapshot = reloader.snapshot.clone();
+    let reloader = Reloader::new(ctx, source_name(&args), options, reporter);
+    let (gen_tx, gen_rx) = watch::channel(0u64);
+    let publisher = Publisher::new(gen_tx);
+    let snapshot = publisher.reader();
+    let live = Live {
+        reloader,
+        publisher,
+    };
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    let (gen_tx, gen_rx) = watch::channel(0u64);
     let mut demo = demo_from(&args);
     if let Some(url) = args.redis_url.as_deref().filter(|u| !u.is_empty()) {
         let fleet =
@@ -92,7 +99,6 @@ pub async fn serve(
     if let Some(bytes) = args.compare_memo_bytes {
         state.compare = Arc::new(crate::http::compare::Memo::with_budget(bytes));
     }
-    reloader.on_publish = Some(gen_tx.clone());
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     if git_mode {
         state.git_trigger = Some(git_tx.clone());
@@ -133,10 +139,10 @@ pub async fn serve(
     });
     if git_mode {
         drop(git_tx);
-        serve_git(&args, reloader, git_rx, serving, stop_rx).await
+        serve_git(&args, live, git_rx, serving, stop_rx).await
     } else {
         drop((git_tx, git_rx));
-        serve_folder(&args, reloader, watching, gen_tx, serving, stop_rx).await
+        serve_folder(&args, live, watching, serving, stop_rx).await
     }
 }
 
@@ -155,26 +161,27 @@ fn source_name(args: &ServeArgs) -> String {
 /// and stops when its channel closes, at shutdown.
 async fn serve_git(
     args: &ServeArgs,
-    reloader: Reloader,
+    live: Live,
     triggers: std::sync::mpsc::Receiver<()>,
     serving: JoinHandle<()>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
-    let cfg = crate::gitmode::GitConfig {
+    let cfg = GitConfig {
         url: args.git_url.clone().unwrap_or_default(),
         branch: args.git_branch.clone(),
         poll: args.git_poll,
         cache_dir: args.cache_dir.clone(),
         prefix: normalise_prefix(&args.git_path),
-        previews: args
-            .preview_branches
-            .clone()
-            .map(|glob| crate::preview::PreviewConfig {
-                glob,
-                limit: usize::from(args.preview_limit),
-            }),
+        previews: args.preview_branches.clone().map(|glob| PreviewConfig {
+            glob,
+            limit: usize::from(args.preview_limit),
+        }),
     };
-    let worker = tokio::task::spawn_blocking(move || crate::gitmode::run(reloader, cfg, triggers));
+    let worker = tokio::task::spawn_blocking(move || {
+        if let Some(worker) = GitWorker::open(live, cfg) {
+            worker.run(triggers);
+        }
+    });
     let _ = stop.wait_for(|s| *s).await;
     serving.await?;
     drop(worker);
@@ -185,17 +192,16 @@ async fn serve_git(
 /// shutdown during the first build stops the server without waiting for it.
 async fn serve_folder(
     args: &ServeArgs,
-    mut reloader: Reloader,
+    live: Live,
     watching: bool,
-    generations: watch::Sender<u64>,
     serving: JoinHandle<()>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
     // Watch before the first build, so an edit made during it is not missed.
     let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
-    let trigger_rx = crate::reload::flag_arrivals(trigger_rx, reloader.changes_waiting.clone());
+    let trigger_rx = crate::live::dir::flag_arrivals(trigger_rx, live.reloader.changes_waiting());
     let watcher = if watching {
-        let w = crate::watch::watch(&args.content, args.watch_poll, trigger_tx)
+        let w = crate::live::watch::watch(&args.content, args.watch_poll, trigger_tx)
             .with_context(|| format!("cannot watch {}", args.content.display()))?;
         tracing::info!(polling = w.polling, "watching the content folder");
         Some(w)
@@ -204,13 +210,7 @@ async fn serve_folder(
         None
     };
     let dir = args.content.clone();
-    let first = tokio::task::spawn_blocking(move || -> Result<(Reloader, DirSource)> {
-        let mut source = DirSource::new(&dir);
-        source.read_all()?;
-        reloader.rebuild(&source.content(), None, "");
-        reloader.finish();
-        Ok((reloader, source))
-    });
+    let first = tokio::task::spawn_blocking(move || DirWorker::start(live, &dir));
     let built = tokio::select! {
         built = first => built?,
         _ = stop.wait_for(|s| *s) => {
@@ -218,16 +218,15 @@ async fn serve_folder(
             return Ok(());
         }
     };
-    let (reloader, source) = match built {
-        Ok(r) => r,
+    let worker = match built {
+        Ok(w) => w,
         Err(e) => {
             serving.abort();
             return Err(e);
         }
     };
-    let _ = generations.send(reloader.snapshot.load().generation);
     if watching {
-        tokio::spawn(watch_loop(reloader, source, trigger_rx, generations));
+        tokio::spawn(worker.run(trigger_rx));
     }
     serving.await?;
     drop(watcher);

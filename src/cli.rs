@@ -96,16 +96,14 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         &catalog,
         &ctx,
         1,
-        serde_json::json!({}),
+        &crate::render::status::Reload::default(),
         &mut crate::build::Views::default(),
         None,
     );
     let compressed = crate::build::compress_later(&snap);
     snap.documents.extend(compressed);
-    let mut paths: Vec<(&String, &std::sync::Arc<crate::snapshot::Resource>)> = snap
-        .paths()
-        .filter(|(p, _)| p.as_str() != "/status")
-        .collect();
+    let mut paths: Vec<(&String, &std::sync::Arc<crate::snapshot::Resource>)> =
+        snap.paths().collect();
     paths.sort_by(|a, b| a.0.cmp(b.0));
     let mut headers = String::new();
     let mut files: Vec<(String, &axum::body::Bytes)> = Vec::new();

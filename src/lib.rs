@@ -10,11 +10,8 @@
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
 //! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job) → snapshot.
 //! - [`source`]: IO. read a content folder into memory.
-//! - [`reload`]: IO. rebuild and swap the snapshot (`ArcSwap::store`), debounced on file events; nothing is swapped when nothing changed.
+//! - [`live`]: IO. keep the snapshot current: the reloader (content → snapshot value), the publisher (the one writer of what is served), the directory loop (file events, [`live::watch`]) and the git loop (a mirror, fetched; branch previews).
 //! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
-//! - [`gitmode`]: IO. git mode: a bare mirror, fetched on start, on a poll and on webhooks, one worker owning it.
-//! - [`preview`]: IO. git mode's branch previews, each built like the published branch and served under `/preview/<name>/`.
-//! - [`watch`]: IO. file events (notify, with a polling fallback), filtered by a pure, tested function.
 //! - [`fleet`]: IO. Redis for a fleet of replicas: one demo limit, webhooks spread to every replica, a dead connection replaced.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
@@ -32,15 +29,12 @@ pub mod color;
 pub mod config;
 pub mod demo;
 pub mod fleet;
-pub mod gitmode;
 pub mod http;
+pub mod live;
 pub mod paths;
-pub mod preview;
 pub mod prompt;
-pub mod reload;
 pub mod render;
 pub mod report;
 pub mod snapshot;
 pub mod source;
 pub mod spec;
-pub mod watch;

@@ -312,7 +312,7 @@ pub struct Snapshot {
     /// for a released version.
     pub brands: HashMap<String, Arc<Resources>>,
     /// Documents about all brands and the service (`/`, `/brands.json`,
-    /// `/status`, …), and pages that stand in for a brand's own (the page
+    /// …), and pages that stand in for a brand's own (the page
     /// of a stale brand, with its errors), by path. Looked up first.
     pub documents: Resources,
     /// Pages of brands that are not published, by path: what a browser
@@ -334,6 +334,8 @@ pub struct Snapshot {
     pub previews: HashMap<String, Arc<Snapshot>>,
     /// Figures for /metrics.
     pub stats: Stats,
+    /// `/status`, but for what the HTTP layer adds per request.
+    pub status: Arc<crate::render::status::Status>,
 }
 
 /// Figures of a snapshot and of the builds that led to it, for /metrics.
@@ -342,9 +344,6 @@ pub struct Stats {
     pub brands_ok: usize,
     pub brands_stale: usize,
     pub brands_unpublished: usize,
-    pub reloads: u64,
-    pub failed_reloads: u64,
-    pub last_reload_ms: f64,
     /// Bytes held by every resource, all codings.
     pub bytes: usize,
     /// Bytes held by each published brand's resources, by slug.
@@ -375,6 +374,16 @@ impl std::hash::Hasher for AddressHasher {
 }
 
 impl Snapshot {
+    /// The document `/status` of this snapshot or of the preview `path`
+    /// names (`/preview/<name>/status`).
+    pub fn status_of(&self, path: &str) -> Option<&crate::render::status::Status> {
+        if path == paths::STATUS {
+            return Some(&self.status);
+        }
+        let (preview, path) = self.preview_of(path)?;
+        (path == paths::STATUS).then_some(&*preview.status)
+    }
+
     /// The resource at `path`: two hash lookups at most.
     pub fn get(&self, path: &str) -> Option<&Arc<Resource>> {
         if let Some(r) = self.documents.get(path) {

@@ -14,6 +14,7 @@
 use super::{BrandState, Catalog, Published};
 use crate::paths;
 use crate::render::html::{IndexEntry, State};
+use crate::render::status::{Entry, Reload, Status};
 use crate::render::{self, Context, SCHEMA_PATH};
 use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
 use crate::spec::diag::count;
@@ -113,7 +114,7 @@ impl Listing {
 #[derive(Debug)]
 struct View {
     index_row: String,
-    status: String,
+    status: Entry,
     published: bool,
     page: Option<Arc<Resource>>,
 }
@@ -289,7 +290,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                 };
                 Arc::new(page_resource(page, ctx, Effort::None))
             });
-            (nested_json(&entry, 4), page)
+            (Entry::of(&entry), page)
         }
         None => {
             let entry = Unpublished {
@@ -300,7 +301,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
             };
             let page = render::html::render_unpublished(&s.slug, ctx, diags);
             (
-                nested_json(&entry, 4),
+                Entry::of(&entry),
                 Some(Arc::new(page_resource(page, ctx, Effort::None))),
             )
         }
@@ -314,8 +315,8 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
 }
 
 /// Assembles the snapshot: every brand's resources plus the global documents.
-/// `generation` counts builds (0: nothing built yet, so not ready); `report`
-/// holds what /status says about the reloads, as JSON object members.
+/// `generation` counts builds (0: nothing built yet, so not ready); `reload`
+/// is what /status says about the reloads.
 ///
 /// With `reuse` (the snapshot being served), the documents that list every
 /// brand ([`LISTS`]: megabytes at thousands of brands) are taken from it
@@ -326,7 +327,7 @@ pub fn assemble(
     catalog: &Catalog,
     ctx: &Context,
     generation: u64,
-    report: serde_json::Value,
+    reload: &Reload,
     views: &mut Views,
     reuse: Option<&Snapshot>,
 ) -> (Snapshot, Option<Lists>) {
@@ -381,7 +382,7 @@ pub fn assemble(
         generation,
         views: shown.iter().map(|(_, v)| v.clone()).collect(),
         published: catalog.published().cloned().collect(),
-        report,
+        reload: reload.clone(),
         source_diagnostics: catalog.source_diagnostics.clone(),
     };
     let reused: Option<Vec<(String, Arc<Resource>)>> = reuse.and_then(|prev| {
@@ -394,6 +395,11 @@ pub fn assemble(
         (Some(docs), Some(prev)) => {
             snap.documents.extend(docs);
             snap.stats.bytes = prev.stats.bytes;
+            // The brands' entries follow with the lists; the rest is current.
+            let mut status = Status::clone(&prev.status);
+            status.ready = snap.ready;
+            status.reload = reload.clone();
+            snap.status = Arc::new(status);
             snap.lists_generation = prev.lists_generation;
             (snap, Some(lists))
         }
@@ -405,9 +411,10 @@ pub fn assemble(
             } else {
                 Effort::None
             };
-            let (docs, bytes) = lists.render(&snap, effort);
+            let (docs, status) = lists.render(&snap, effort);
             snap.documents.extend(docs);
-            snap.stats.bytes = bytes;
+            snap.stats.bytes = status.snapshot_bytes;
+            snap.status = Arc::new(status);
             snap.lists_generation = generation;
             (snap, None)
         }
@@ -528,7 +535,7 @@ fn stats(catalog: &Catalog, shown: &[(&BrandState, Arc<View>)]) -> Stats {
 }
 
 /// The documents that list every brand, and grow with their number.
-pub const LISTS: [&str; 4] = ["/", "/brands.json", "/llms.txt", "/status"];
+pub const LISTS: [&str; 3] = ["/", "/brands.json", "/llms.txt"];
 
 /// What the documents that list every brand ([`LISTS`]) are made from,
 /// owned, so that at thousands of brands they can be made on another
@@ -543,16 +550,21 @@ pub struct Lists {
     views: Vec<Arc<View>>,
     /// Each published brand, in slug order.
     published: Vec<Arc<Published>>,
-    /// What /status says about the reloads, as JSON object members.
-    report: serde_json::Value,
+    /// What /status says about the reloads.
+    reload: Reload,
     source_diagnostics: Vec<Diagnostic>,
 }
 
 impl Lists {
     /// The documents, each large one compressed as hard as `effort` says
-    /// (`Effort::None`: compressed later, see [`compress_later`]), and the
-    /// bytes `snap` holds with them in place of its own.
-    pub fn render(&self, snap: &Snapshot, effort: Effort) -> (Vec<(String, Arc<Resource>)>, usize) {
+    /// (`Effort::None`: compressed later, see [`compress_later`]), and
+    /// /status, which counts the bytes `snap` holds with them in place of
+    /// its own.
+    pub fn render(
+        &self,
+        snap: &Snapshot,
+        effort: Effort,
+    ) -> (Vec<(String, Arc<Resource>)>, Status) {
         let ctx = &self.ctx;
         let current = CachePolicy::Current(ctx.max_age);
         let rows: Vec<&str> = self.views.iter().map(|v| v.index_row.as_str()).collect();
@@ -578,61 +590,21 @@ impl Lists {
             current,
             effort,
         );
-        let mut docs = vec![
+        let docs = vec![
             ("/".to_string(), Arc::new(index)),
             ("/brands.json".to_string(), Arc::new(brands_json)),
             ("/llms.txt".to_string(), Arc::new(llms_txt)),
         ];
-        let bytes = snap.memory_with(&LISTS, docs.iter().map(|(_, r)| r));
-        // /status is `no-store`, made anew at every change, for operators:
-        // not worth compressing when large.
-        let status = document(
-            "application/json",
-            self.status(bytes),
-            CachePolicy::NoStore,
-            Effort::None,
-        );
-        docs.push(("/status".to_string(), Arc::new(status)));
-        (docs, bytes)
-    }
-
-    /// /status: every member but the two long lists, as serde writes them;
-    /// then the lists, from each brand's pre-rendered entry.
-    fn status(&self, bytes: usize) -> String {
-        let mut head = serde_json::Map::new();
-        head.insert("service".into(), "marque".into());
-        head.insert("version".into(), env!("CARGO_PKG_VERSION").into());
-        head.insert("ready".into(), self.ready.into());
-        if let serde_json::Value::Object(members) = &self.report {
-            head.extend(members.clone());
+        let mut status = Status::new(self.ready, self.reload.clone());
+        status.snapshot_bytes = snap.memory_with(&LISTS, docs.iter().map(|(_, r)| r));
+        for view in &self.views {
+            match view.published {
+                true => status.brands.push(view.status.clone()),
+                false => status.unpublished.push(view.status.clone()),
+            }
         }
-        let head =
-            serde_json::to_string_pretty(&serde_json::Value::Object(head)).unwrap_or_default();
-        let mut text = head
-            .trim_end()
-            .strip_suffix('}')
-            .unwrap_or(&head)
-            .trim_end()
-            .to_string();
-        let diagnostics = serde_json::to_string_pretty(&self.source_diagnostics)
-            .unwrap_or_default()
-            .replace('\n', "\n  ");
-        let list = |published: bool| {
-            self.views
-                .iter()
-                .filter(move |v| v.published == published)
-                .map(|v| v.status.as_str())
-        };
-        let size: usize = self.views.iter().map(|v| v.status.len() + 2).sum();
-        text.reserve(size + diagnostics.len() + 128);
-        text.push_str(",\n  \"brands\": ");
-        push_json_array(&mut text, list(true));
-        text.push_str(",\n  \"unpublished\": ");
-        push_json_array(&mut text, list(false));
-        text.push_str(&format!(
-            ",\n  \"contentDiagnostics\": {diagnostics},\n  \"snapshotBytes\": {bytes}\n}}\n"
-        ));
-        text
+        status.content_diagnostics = self.source_diagnostics.clone();
+        (docs, status)
     }
 }
 
@@ -650,13 +622,10 @@ fn document(content_type: &str, body: String, cache: CachePolicy, large: Effort)
 /// The documents of `snap` published uncompressed because they are large,
 /// with their codings, compressed now: swap them into a copy of the
 /// snapshot to serve them compressed. Empty when there is nothing to do.
-/// /status (`no-store`, for operators) is not among them.
 pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
     snap.documents
         .iter()
-        .filter(|(path, r)| {
-            path.as_str() != "/status" && !r.has_codings() && r.identity.body.len() > LARGE
-        })
+        .filter(|(_, r)| !r.has_codings() && r.identity.body.len() > LARGE)
         .map(|(path, r)| (path.clone(), Arc::new(r.with_codings(Effort::Fast))))
         .collect()
 }

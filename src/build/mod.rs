@@ -79,20 +79,7 @@ pub struct Catalog {
 
 /// What one build did: how much of the content it read, checked and
 /// rendered, and how much it kept. /status shows it for the last reload.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Work {
-    /// Brand folders read anew (the others were kept from the read before).
-    pub read: usize,
-    /// Brands and released versions validated again (their input changed).
-    pub checked: usize,
-    /// Of those, rendered.
-    pub rendered: usize,
-    /// Of those, taken from the render cache instead.
-    pub from_cache: usize,
-    /// Brands and released versions kept as they were (input unchanged).
-    pub kept: usize,
-}
+pub use crate::render::status::Work;
 
 impl Catalog {
     /// Brands that are served, in slug order.

@@ -14,6 +14,7 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
     use std::fmt::Write;
     let snap = app.snapshot.load();
     let st = &snap.stats;
+    let reload = &snap.status.reload;
     let mut o = String::new();
     o.push_str("# HELP marque_http_responses_total Responses served, by status class.\n# TYPE marque_http_responses_total counter\n");
     for class in 1..=5 {
@@ -50,19 +51,19 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
             "marque_reloads_total",
             "counter",
             "Builds swapped in.",
-            st.reloads as f64,
+            reload.reloads as f64,
         ),
         (
             "marque_reload_failures_total",
             "counter",
             "Builds or fetches that reported errors.",
-            st.failed_reloads as f64,
+            reload.failed_reloads as f64,
         ),
         (
             "marque_last_reload_seconds",
             "gauge",
             "Duration of the last build.",
-            st.last_reload_ms / 1000.0,
+            reload.last_reload_ms / 1000.0,
         ),
         (
             "marque_demo_clients",

@@ -16,9 +16,8 @@ pub mod server;
 pub mod surface;
 pub mod webhook;
 
+use crate::live::publisher::Reader;
 use crate::paths::{self, Route};
-use crate::snapshot::Snapshot;
-use arc_swap::ArcSwap;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -31,7 +30,7 @@ use tokio::sync::watch;
 /// Everything a handler needs; cloning is shallow.
 #[derive(Clone)]
 pub struct AppState {
-    pub snapshot: Arc<ArcSwap<Snapshot>>,
+    pub snapshot: Reader,
     /// The generation of the snapshot being served, in watch mode (for `/events`).
     pub live: Option<watch::Receiver<u64>>,
     /// Turns true when the server shuts down, so long-lived streams end.
@@ -64,7 +63,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(
-        snapshot: Arc<ArcSwap<Snapshot>>,
+        snapshot: Reader,
         threads: usize,
         stopping: watch::Receiver<bool>,
         demo: Arc<crate::demo::Demo>,

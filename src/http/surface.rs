@@ -16,6 +16,7 @@ use super::headers::common_headers;
 use super::problem::Problem;
 use super::AppState;
 use crate::paths::{self, Route};
+use crate::render::status::{DemoLimiter, Live, Status};
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
@@ -45,48 +46,48 @@ pub fn answer(
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
-            paths::STATUS => match snapshot.get(path) {
-                Some(r) => respond(&live_status(r, app), method, headers),
-                None => missing(&snapshot, path, method, headers),
-            },
             _ => match snapshot.get(path) {
                 Some(r) => respond(r, method, headers),
-                None => missing(&snapshot, path, method, headers),
+                None => match snapshot.status_of(path) {
+                    Some(status) => respond(&status_resource(status, app), method, headers),
+                    None => missing(&snapshot, path, method, headers),
+                },
             },
         },
         Method::OPTIONS => preflight(),
-        _ if route == Route::Probe || snapshot.get(path).is_some() => problem(
-            Problem::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                format!("{path} is read-only: use GET or HEAD"),
+        _ if route == Route::Probe
+            || snapshot.get(path).is_some()
+            || snapshot.status_of(path).is_some() =>
+        {
+            problem(
+                Problem::new(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    format!("{path} is read-only: use GET or HEAD"),
+                )
+                .header(header::ALLOW, ALLOWED),
             )
-            .header(header::ALLOW, ALLOWED),
-        ),
+        }
         _ => problem(not_found(path)),
     })
 }
 
-/// /status as built with the snapshot, plus what changes between snapshots:
+/// /status: the snapshot's document, plus what changes between snapshots:
 /// which limiter decides the demo (Redis can come and go). An operator's
-/// endpoint (`no-store`), so it is the one GET assembled per request.
-fn live_status(r: &Resource, app: &AppState) -> Resource {
-    let built = &r.identity.body;
-    let end = built
-        .iter()
-        .rposition(|&b| b == b'}')
-        .unwrap_or(built.len());
+/// endpoint (`no-store`), so it is the one GET serialized per request.
+fn status_resource(status: &Status, app: &AppState) -> Resource {
     let demo = &app.demo;
     let (shared, local) = demo.decided.counts();
-    let mut body = Vec::with_capacity(built.len() + 160);
-    body.extend_from_slice(built[..end].trim_ascii_end());
-    body.extend_from_slice(
-        format!(
-            ",\n  \"demoLimiter\": {{\n    \"mode\": \"{}\",\n    \"redis\": {},\n    \"decidedByRedis\": {shared},\n    \"decidedLocally\": {local}\n  }}\n}}\n",
-            demo.limiter_mode(),
-            demo.fleet.is_some()
-        )
-        .as_bytes(),
-    );
+    let live = Live {
+        built: status,
+        demo_limiter: DemoLimiter {
+            mode: demo.limiter_mode(),
+            redis: demo.fleet.is_some(),
+            decided_by_redis: shared,
+            decided_locally: local,
+        },
+    };
+    let mut body = serde_json::to_vec_pretty(&live).expect("/status serializes");
+    body.push(b'\n');
     Resource::with_effort(
         "application/json",
         body,

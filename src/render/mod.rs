@@ -14,6 +14,7 @@ pub mod previews;
 pub mod schemas;
 pub mod spec_json;
 pub mod spec_md;
+pub mod status;
 pub mod tokens_css;
 
 use crate::paths;

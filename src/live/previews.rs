@@ -6,13 +6,14 @@
 //! `/previews.json` lists them. At most `--preview-limit` branches are
 //! kept, newest commit first; a deleted branch goes on the next fetch.
 //!
-//! IO: reads the mirror (one blocking worker owns it, see the worker in `gitmode.rs`).
+//! Reads the mirror (one blocking worker owns it, see `GitWorker` in `git.rs`).
 
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
 use crate::paths;
 use crate::render::diff::{summary, summary_html, verdict};
 use crate::render::escape::html;
 use crate::render::previews::{PreviewRow, PreviewSettings};
+use crate::render::status::Reload;
 use crate::render::{self, Context};
 use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
 use crate::source::git::GitSource;
@@ -260,6 +261,16 @@ fn finish(snap: Snapshot, p: &Preview, published: &str) -> Snapshot {
     }
 }
 
+/// A branch to preview.
+struct Wanted {
+    /// Its name in paths (see [`name_of`]).
+    name: String,
+    branch: String,
+    commit: Oid,
+    /// The commit's time, seconds since the epoch.
+    time: i64,
+}
+
 /// What the server knows of one previewed branch between fetches.
 struct State {
     source: GitSource,
@@ -288,8 +299,8 @@ impl Previews {
     }
 
     /// The matching branches of the mirror, newest commit first, one per
-    /// name, at most the limit: `(name, branch, commit, time)`.
-    fn wanted(&self, repo: &Repository) -> Vec<(String, String, Oid, i64)> {
+    /// name, at most the limit.
+    fn wanted(&self, repo: &Repository) -> Vec<Wanted> {
         let mut found = Vec::new();
         let Ok(branches) = repo.branches(Some(BranchType::Local)) else {
             return found;
@@ -302,20 +313,20 @@ impl Previews {
                 continue;
             }
             if let Ok(commit) = branch.get().peel_to_commit() {
-                found.push((
-                    name_of(name),
-                    name.to_string(),
-                    commit.id(),
-                    commit.time().seconds(),
-                ));
+                found.push(Wanted {
+                    name: name_of(name),
+                    branch: name.to_string(),
+                    commit: commit.id(),
+                    time: commit.time().seconds(),
+                });
             }
         }
-        found.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| a.1.cmp(&b.1)));
+        found.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.branch.cmp(&b.branch)));
         let mut seen = std::collections::HashSet::new();
-        found.retain(|(name, branch, ..)| {
-            let first = seen.insert(name.clone());
+        found.retain(|w| {
+            let first = seen.insert(w.name.clone());
             if !first {
-                tracing::warn!(%branch, preview = %name, "another, newer branch has the same preview name; not previewed");
+                tracing::warn!(branch = %w.branch, preview = %w.name, "another, newer branch has the same preview name; not previewed");
             }
             first
         });
@@ -337,24 +348,22 @@ impl Previews {
         let wanted = self.wanted(repo);
         let before = self.states.len();
         self.states
-            .retain(|name, _| wanted.iter().any(|(n, ..)| n == name));
+            .retain(|name, _| wanted.iter().any(|w| &w.name == name));
         let mut changed = self.states.len() != before;
-        for (name, branch, commit, time) in wanted {
-            let current = self.states.get(&name).is_some_and(|s| {
-                s.preview.commit == commit.to_string() && s.preview.branch == branch
+        for branch in wanted {
+            let current = self.states.get(&branch.name).is_some_and(|s| {
+                s.preview.commit == branch.commit.to_string() && s.preview.branch == branch.branch
             });
             if current && !published_changed {
                 continue;
             }
-            let state = self.states.remove(&name);
-            match self.build(
-                repo, state, &name, &branch, commit, time, published, ctx, opts,
-            ) {
+            let state = self.states.remove(&branch.name);
+            match self.build(repo, state, &branch, published, ctx, opts) {
                 Ok(state) => {
-                    self.states.insert(name, state);
+                    self.states.insert(branch.name, state);
                 }
                 Err(e) => {
-                    tracing::warn!(%branch, commit = %commit, error = %format!("{e:#}"), "cannot build the preview");
+                    tracing::warn!(branch = %branch.branch, commit = %branch.commit, error = %format!("{e:#}"), "cannot build the preview");
                 }
             }
             changed = true;
@@ -362,15 +371,11 @@ impl Previews {
         changed
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn build(
         &self,
         repo: &Repository,
         state: Option<State>,
-        name: &str,
-        branch: &str,
-        commit: Oid,
-        time: i64,
+        wanted: &Wanted,
         published: &Catalog,
         ctx: &Context,
         opts: &BuildOptions,
@@ -383,7 +388,13 @@ impl Previews {
                 Views::default(),
             ),
         };
-        let (content, _) = source.read(repo, commit)?;
+        let Wanted {
+            name,
+            branch,
+            commit,
+            time,
+        } = wanted;
+        let (content, _) = source.read(repo, *commit)?;
         let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
         pctx.max_age = 0;
         let popts = BuildOptions {
@@ -393,16 +404,20 @@ impl Previews {
             ..opts.clone()
         };
         let catalog = build_catalog(&content, &pctx, crate::clock::today(), &previous, &popts);
-        let report = serde_json::json!({
-            "source": format!("preview of branch {branch}"),
-            "revision": commit.to_string(),
-        });
-        let (snap, _) = assemble(&catalog, &pctx, 1, report, &mut views, None);
+        let reload = Reload {
+            source: format!("preview of branch {branch}"),
+            revision: Some(commit.to_string()),
+            generation: 1,
+            reloads: 1,
+            last_build: catalog.work,
+            ..Reload::default()
+        };
+        let (snap, _) = assemble(&catalog, &pctx, 1, &reload, &mut views, None);
         let mut preview = Preview {
             name: name.to_string(),
             branch: branch.to_string(),
             commit: commit.to_string(),
-            time,
+            time: *time,
             brands: changes(published, &catalog),
             snapshot: Arc::default(),
         };

@@ -1,0 +1,170 @@
+//! Directory mode: the first build of the content folder, then a rebuild
+//! after every burst of file events, debounced; events that arrive during a
+//! build are coalesced into one follow-up build. Git mode's loop
+//! (`git.rs` beside this file) has the same shape: a worker that owns its source and
+//! the [`Live`] pair, and a blocking step per trigger.
+
+use super::watch::Trigger;
+use super::Live;
+use crate::source::dir::DirSource;
+use std::collections::BTreeSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// What directory mode holds between builds: the content folder as last
+/// read, and the reloader and publisher.
+pub struct DirWorker {
+    live: Live,
+    source: DirSource,
+}
+
+impl DirWorker {
+    /// Reads the whole folder at `dir`, builds it and serves the result
+    /// (blocking). An unreadable folder is an error: there is nothing to serve.
+    pub fn start(mut live: Live, dir: &Path) -> anyhow::Result<DirWorker> {
+        let mut source = DirSource::new(dir);
+        source.read_all()?;
+        live.rebuild(&source.content(), None, "");
+        live.finish();
+        Ok(DirWorker { live, source })
+    }
+
+    /// Reads what `pending` names again, rebuilds and serves (blocking). A
+    /// failure is reported on /status, never the end of reloading.
+    fn step(&mut self, pending: &Pending) {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let cause = pending.cause(&self.source);
+            let read = pending.apply(&mut self.source);
+            if read.is_ok() {
+                self.live.rebuild(&self.source.content(), None, &cause);
+                self.live.finish();
+            }
+            read
+        }));
+        match result {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                let error = format!("cannot read the content folder: {e:#}");
+                tracing::warn!(%error, "still serving the last snapshot");
+                self.live.record_failure(None, error);
+            }
+            Err(_) => {
+                let error = "the reload loop failed (a bug; please report it); still serving the last snapshot".to_string();
+                tracing::error!(%error);
+                self.live.record_failure(None, error);
+                // Read everything again next time: the folder state is unknown.
+                let _ = self.source.read_all();
+            }
+        }
+    }
+
+    /// Rebuilds whenever `triggers` fire, debounced, until `triggers` closes
+    /// or the runtime stops.
+    pub async fn run(mut self, mut triggers: mpsc::UnboundedReceiver<Trigger>) {
+        while let Some(first) = triggers.recv().await {
+            let mut pending = Pending::default();
+            pending.add(first);
+            // Wait for a quiet moment: editors write several events per save.
+            loop {
+                match tokio::time::timeout(DEBOUNCE, triggers.recv()).await {
+                    Ok(Some(t)) => pending.add(t),
+                    Ok(None) => return,
+                    Err(_) => break,
+                }
+            }
+            // What arrived so far is in this build.
+            self.live.reloader.take_changes();
+            let stepped = tokio::task::spawn_blocking(move || {
+                self.step(&pending);
+                self
+            })
+            .await;
+            match stepped {
+                Ok(worker) => self = worker,
+                Err(e) => {
+                    // Only a cancelled runtime gets here: the server is stopping.
+                    tracing::debug!(error = %e, "the reload loop stops");
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Quiet time after the last file event before a rebuild starts.
+pub const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// What a burst of triggers asks to read again.
+#[derive(Debug, Default)]
+struct Pending {
+    slugs: BTreeSet<String>,
+    files: BTreeSet<String>,
+    all: bool,
+    tags: bool,
+}
+
+impl Pending {
+    fn add(&mut self, t: Trigger) {
+        match t {
+            Trigger::Brand { slug, file } => {
+                self.slugs.insert(slug);
+                self.files.insert(file);
+            }
+            Trigger::Tags => self.tags = true,
+            Trigger::All => self.all = true,
+        }
+    }
+
+    /// Reads what changed into `source`.
+    fn apply(&self, source: &mut DirSource) -> anyhow::Result<()> {
+        if self.all {
+            return source.read_all();
+        }
+        if !self.slugs.is_empty() {
+            source.reread(&self.slugs)?;
+        }
+        if self.tags {
+            source.read_tags();
+        }
+        Ok(())
+    }
+
+    /// The changed files, for the report: those read before or there now
+    /// (an editor's or a tool's temporary file is neither).
+    fn cause(&self, source: &DirSource) -> String {
+        let files: Vec<&String> = self.files.iter().filter(|f| source.is_known(f)).collect();
+        let mut parts: Vec<String> = files.iter().take(5).map(|f| f.to_string()).collect();
+        if files.len() > 5 {
+            parts.push(format!("and {} more", files.len() - 5));
+        }
+        if self.tags {
+            parts.push("tags".into());
+        }
+        if self.all {
+            parts.push("the content folder".into());
+        }
+        parts.join(", ")
+    }
+}
+
+/// Passes the watcher's triggers on, setting `waiting` as each arrives, so
+/// that a build's finishing work (see [`Reloader::finish`]) can give way.
+pub fn flag_arrivals(
+    mut triggers: mpsc::UnboundedReceiver<Trigger>,
+    waiting: Arc<AtomicBool>,
+) -> mpsc::UnboundedReceiver<Trigger> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(t) = triggers.recv().await {
+            waiting.store(true, Ordering::Relaxed);
+            if tx.send(t).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}

@@ -1,0 +1,224 @@
+//! The one writer of what is served. Readers load the snapshot from the
+//! handle ([`Publisher::handle`]); only this module stores into it: a new
+//! snapshot ([`Publisher::publish`]), the codings of its large documents
+//! ([`Publisher::compress_documents`]), and the lists of all brands made
+//! on a thread of their own after a save ([`Lister`]). Every store goes
+//! through [`Served::swap`], under one lock, so no writer overwrites a
+//! newer snapshot or newer lists.
+
+use crate::build::{compress_later, Lists, LISTS};
+use crate::snapshot::Snapshot;
+use arc_swap::ArcSwap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use tokio::sync::watch;
+
+/// A snapshot ready to serve, and, when it carries the lists of all brands
+/// of the snapshot before (a save at thousands of brands), what its own
+/// lists are made from.
+#[derive(Debug)]
+pub struct Next {
+    pub snapshot: Snapshot,
+    pub lists: Option<Lists>,
+}
+
+/// The served snapshot and the lock every store takes.
+struct Served {
+    snapshot: Arc<ArcSwap<Snapshot>>,
+    swapping: Mutex<()>,
+}
+
+impl Served {
+    /// Stores what `change` makes of the snapshot being served, unless it
+    /// makes nothing. The only `store` of the served handle.
+    fn swap(&self, change: impl FnOnce(&Arc<Snapshot>) -> Option<Snapshot>) -> Arc<Snapshot> {
+        let _held = self.swapping.lock().unwrap_or_else(|e| e.into_inner());
+        let current = self.snapshot.load_full();
+        match change(&current) {
+            Some(next) => {
+                let next = Arc::new(next);
+                self.snapshot.store(next.clone());
+                next
+            }
+            None => current,
+        }
+    }
+}
+
+/// What readers hold: the served snapshot, to load and never to store.
+#[derive(Clone)]
+pub struct Reader(Arc<ArcSwap<Snapshot>>);
+
+impl Reader {
+    /// The snapshot being served, for the length of one request.
+    pub fn load(&self) -> arc_swap::Guard<Arc<Snapshot>> {
+        self.0.load()
+    }
+
+    /// The snapshot being served, to keep.
+    pub fn load_full(&self) -> Arc<Snapshot> {
+        self.0.load_full()
+    }
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("generation", &self.0.load().generation)
+            .finish()
+    }
+}
+
+/// Owns the served snapshot.
+pub struct Publisher {
+    served: Arc<Served>,
+    lister: Option<Lister>,
+    /// Told the generation of every snapshot swapped in (MCP sessions, /events).
+    generations: watch::Sender<u64>,
+}
+
+impl Publisher {
+    /// Serves an empty snapshot (not ready) until the first is published.
+    pub fn new(generations: watch::Sender<u64>) -> Publisher {
+        Publisher {
+            served: Arc::new(Served {
+                snapshot: Arc::new(ArcSwap::from_pointee(Snapshot::default())),
+                swapping: Mutex::new(()),
+            }),
+            lister: None,
+            generations,
+        }
+    }
+
+    /// What readers load the served snapshot from.
+    pub fn reader(&self) -> Reader {
+        Reader(self.served.snapshot.clone())
+    }
+
+    /// The snapshot being served.
+    pub fn serving(&self) -> Arc<Snapshot> {
+        self.served.snapshot.load_full()
+    }
+
+    /// Serves `next`. Lists of all brands that `next` took from the snapshot
+    /// before are made on the [`Lister`]'s thread and follow; if that thread
+    /// swapped in newer lists while `next` was assembled, `next` serves those.
+    pub fn publish(&mut self, next: Next) -> Arc<Snapshot> {
+        let Next {
+            mut snapshot,
+            lists,
+        } = next;
+        let published = self.served.swap(|current| {
+            if current.lists_generation > snapshot.lists_generation && lists.is_some() {
+                carry_lists(current, &mut snapshot);
+            }
+            Some(snapshot)
+        });
+        if let Some(lists) = lists {
+            self.make_lists((lists, published.clone()));
+        }
+        let generation = published.generation;
+        self.generations
+            .send_if_modified(|g| std::mem::replace(g, generation) != generation);
+        published
+    }
+
+    /// Adds the codings of the large documents that the last swap published
+    /// uncompressed (the index of thousands of brands).
+    pub fn compress_documents(&self) {
+        self.served.swap(|current| {
+            let compressed = compress_later(current);
+            if compressed.is_empty() {
+                return None;
+            }
+            let mut next = Snapshot::clone(current);
+            next.documents.extend(compressed);
+            Some(next)
+        });
+    }
+
+    /// Hands `job` to the [`Lister`], starting it (again, if its thread
+    /// ended: the lists must not stop following the saves).
+    fn make_lists(&mut self, job: (Lists, Arc<Snapshot>)) {
+        let served = self.served.clone();
+        let lister = self
+            .lister
+            .get_or_insert_with(|| Lister::start(served.clone()));
+        if let Err(std::sync::mpsc::SendError(job)) = lister.jobs.send(job) {
+            tracing::warn!(
+                "the thread that makes the lists of all brands ended; starting it again"
+            );
+            let lister = self.lister.insert(Lister::start(served));
+            let _ = lister.jobs.send(job);
+        }
+    }
+}
+
+/// Puts the lists of all brands that `from` serves into `into`.
+fn carry_lists(from: &Snapshot, into: &mut Snapshot) {
+    for path in LISTS {
+        if let Some(r) = from.documents.get(path) {
+            into.documents.insert(path.to_string(), r.clone());
+        }
+    }
+    let mut status = crate::render::status::Status::clone(&from.status);
+    status.ready = into.status.ready;
+    status.reload = into.status.reload.clone();
+    into.status = Arc::new(status);
+    into.stats.bytes = from.stats.bytes;
+    into.lists_generation = from.lists_generation;
+}
+
+/// A thread that makes the documents that list every brand ([`LISTS`])
+/// after a save is served, and swaps them in: at ten thousand brands they
+/// are tens of megabytes, a third of a second to make, and a save must not
+/// wait for them (nor the next save). Only the newest lists waiting are
+/// made; lists never replace newer ones.
+struct Lister {
+    jobs: std::sync::mpsc::Sender<(Lists, Arc<Snapshot>)>,
+}
+
+impl Lister {
+    fn start(served: Arc<Served>) -> Lister {
+        let (jobs, rx) = std::sync::mpsc::channel::<(Lists, Arc<Snapshot>)>();
+        let run = move || {
+            while let Ok(mut job) = rx.recv() {
+                while let Ok(newer) = rx.try_recv() {
+                    job = newer;
+                }
+                let (lists, made_for) = job;
+                let made = catch_unwind(AssertUnwindSafe(|| {
+                    lists.render(&made_for, crate::snapshot::Effort::Fast)
+                }));
+                let Ok((documents, mut status)) = made else {
+                    tracing::error!(
+                        "making the lists of all brands failed (a bug; please report it)"
+                    );
+                    continue;
+                };
+                drop(made_for);
+                served.swap(|current| {
+                    if current.lists_generation >= lists.generation {
+                        return None;
+                    }
+                    let mut next = Snapshot::clone(current);
+                    next.documents.extend(documents);
+                    next.stats.bytes = status.snapshot_bytes;
+                    // What /status says of the reloads is the newest snapshot's.
+                    status.ready = current.status.ready;
+                    status.reload = current.status.reload.clone();
+                    next.status = Arc::new(status);
+                    next.lists_generation = lists.generation;
+                    Some(next)
+                });
+            }
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("marque-lists".into())
+            .spawn(run)
+        {
+            tracing::error!(error = %e, "cannot start the thread that makes the lists of all brands");
+        }
+        Lister { jobs }
+    }
+}

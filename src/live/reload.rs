@@ -1,0 +1,412 @@
+//! The reloader: the state carried between builds (the catalog of every
+//! brand's last good render, the views of the documents about all brands,
+//! what /status says of the reloads), and the snapshot each build makes of
+//! it, returned as a value for the publisher (`publisher.rs`) to
+//! serve. Each rebuild validates and renders only the brands whose input
+//! changed, and makes nothing when nothing changed. Each rebuild is
+//! reported (see [`crate::report`]).
+
+use super::publisher::Next;
+use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Published, Views};
+use crate::clock::{now, today};
+use crate::render::status::{Failure, Reload};
+use crate::render::Context;
+use crate::report::{Fate, Rebuild, Reporter};
+use crate::snapshot::{Resource, Snapshot, LARGE};
+use crate::source::Content;
+use crate::spec::{Diagnostic, Severity};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Owns the state carried between builds.
+pub struct Reloader {
+    ctx: Context,
+    catalog: Catalog,
+    /// Each brand's rows in the index and /status, kept between assemblies.
+    views: Views,
+    info: Reload,
+    /// A failure of the source itself (a fetch), reported until it clears,
+    /// even when the content it left in place builds cleanly.
+    source_error: Option<String>,
+    options: BuildOptions,
+    reporter: Reporter,
+    /// Publish the first build before compressing it (see [`Reloader::compress_pending`]).
+    defer_first_compression: bool,
+    /// Inputs whose render is in the render cache already.
+    cached: HashSet<[u8; 32]>,
+    /// The render cache's folder was cleared of every entry not in `cached`.
+    pruned: bool,
+    /// Set when a change arrives: the finishing work after a build stops,
+    /// so that the change is served first and the finishing resumes after it.
+    changes_waiting: Arc<AtomicBool>,
+    /// Branch previews served beside the content, and `/previews.json`.
+    previews: HashMap<String, Arc<Snapshot>>,
+    previews_document: Arc<Resource>,
+}
+
+impl Reloader {
+    /// A reloader of the content `source` names (`directory …`, `git …`),
+    /// building with `options` and reporting through `reporter`.
+    pub fn new(
+        ctx: Context,
+        source: String,
+        options: BuildOptions,
+        reporter: Reporter,
+    ) -> Reloader {
+        let previews_document = Arc::new(Resource::with_effort(
+            "application/json",
+            crate::render::previews::list_json::<()>(&ctx, None, &[]),
+            crate::snapshot::CachePolicy::NoStore,
+            crate::snapshot::Effort::Fast,
+        ));
+        Reloader {
+            ctx,
+            catalog: Catalog::default(),
+            views: Views::default(),
+            info: Reload {
+                source,
+                ..Reload::default()
+            },
+            source_error: None,
+            options,
+            reporter,
+            defer_first_compression: true,
+            cached: HashSet::new(),
+            pruned: false,
+            changes_waiting: Arc::default(),
+            previews: HashMap::new(),
+            previews_document,
+        }
+    }
+
+    pub fn ctx(&self) -> &Context {
+        &self.ctx
+    }
+
+    pub fn options(&self) -> &BuildOptions {
+        &self.options
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn info(&self) -> &Reload {
+        &self.info
+    }
+
+    /// The flag a change sets when it arrives (see [`Reloader::interrupted`]).
+    pub fn changes_waiting(&self) -> Arc<AtomicBool> {
+        self.changes_waiting.clone()
+    }
+
+    /// A change arrived since the build began: finishing work gives way.
+    pub fn interrupted(&self) -> bool {
+        self.changes_waiting.load(Ordering::Relaxed)
+    }
+
+    /// What the build that follows takes in: everything that arrived so far.
+    pub fn take_changes(&self) {
+        self.changes_waiting.store(false, Ordering::Relaxed);
+    }
+
+    /// Reports `error` (a fetch's) with every build until it clears.
+    pub fn set_source_error(&mut self, error: Option<String>) {
+        self.source_error = error;
+    }
+
+    /// Serves `previews` and `document` (`/previews.json`) with every
+    /// snapshot made from now on.
+    pub fn set_previews(&mut self, previews: HashMap<String, Arc<Snapshot>>, document: Resource) {
+        self.previews = previews;
+        self.previews_document = Arc::new(document);
+    }
+
+    /// The snapshot of the current catalog. With `lists_may_follow`, the
+    /// documents that list every brand, when they are large in `serving`,
+    /// are taken from it as they are (see [`assemble`]), and what they are
+    /// made from comes with the snapshot, for the publisher to make them.
+    pub fn snapshot(&mut self, serving: &Snapshot, lists_may_follow: bool) -> Next {
+        let large = crate::build::LISTS.iter().any(|path| {
+            serving
+                .documents
+                .get(*path)
+                .is_some_and(|r| r.identity.body.len() > LARGE)
+        });
+        let (mut snapshot, lists) = assemble(
+            &self.catalog,
+            &self.ctx,
+            self.info.generation,
+            &self.info,
+            &mut self.views,
+            (lists_may_follow && large).then_some(serving),
+        );
+        snapshot.previews = self.previews.clone();
+        snapshot
+            .documents
+            .insert("/previews.json".into(), self.previews_document.clone());
+        Next { snapshot, lists }
+    }
+
+    /// Compresses, a batch at a time, the bodies the last build published
+    /// uncompressed (every brand of the first build). True when any were:
+    /// the snapshot should be made and published again. Stops when a change
+    /// arrives (see [`Reloader::interrupted`]).
+    pub fn compress_pending(&mut self) -> bool {
+        use rayon::prelude::*;
+        // Current brands first, then released versions (keys `slug@version`).
+        let pending: Vec<(String, Arc<Published>)> = self
+            .catalog
+            .brands
+            .iter()
+            .filter_map(|(slug, s)| Some((slug.clone(), s.published.clone()?)))
+            .chain(
+                self.catalog
+                    .pinned
+                    .iter()
+                    .filter_map(|(key, s)| Some((key.clone(), s.published.clone()?))),
+            )
+            .filter(|(_, p)| !p.compressed)
+            .collect();
+        let batch = 4 * rayon::current_num_threads();
+        let mut compressed = false;
+        for chunk in pending.chunks(batch) {
+            if self.interrupted() {
+                break;
+            }
+            let done: Vec<(String, Arc<Published>)> = chunk
+                .par_iter()
+                .map(|(slug, p)| (slug.clone(), Arc::new(p.compress())))
+                .collect();
+            for (key, p) in done {
+                if let Some(s) = self.catalog.brands.get_mut(&key) {
+                    s.published = Some(p);
+                } else if let Some(s) = self.catalog.pinned.get_mut(&key) {
+                    s.published = Some(p);
+                }
+            }
+            compressed = true;
+        }
+        compressed
+    }
+
+    /// Writes every compressed render that is not in the render cache yet,
+    /// and removes the entries no brand uses any more.
+    pub fn store_renders(&mut self) {
+        let Some(cache) = self.options.cache.clone() else {
+            return;
+        };
+        let published: Vec<&Arc<Published>> = self
+            .catalog
+            .published()
+            .chain(
+                self.catalog
+                    .pinned
+                    .values()
+                    .filter_map(|p| p.published.as_ref()),
+            )
+            .filter(|p| p.compressed)
+            .collect();
+        let fresh: Vec<&&Arc<Published>> = published
+            .iter()
+            .filter(|p| !self.cached.contains(&p.input))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        for p in &fresh {
+            if self.interrupted() {
+                return;
+            }
+            cache.store(
+                &p.input,
+                &crate::build::cache::Entry {
+                    resources: (*p.resources).clone(),
+                    warnings: p.warnings.to_vec(),
+                    headline: p.headline.clone(),
+                    prompts: p.demo.prompts.clone(),
+                    listing: p.listing.clone(),
+                },
+            );
+        }
+        let used: HashSet<[u8; 32]> = published.iter().map(|p| p.input).collect();
+        if self.pruned {
+            // Only what this build replaced: listing a folder of ten
+            // thousand entries took 40 ms of every save.
+            for gone in self.cached.difference(&used) {
+                cache.remove(gone);
+            }
+        } else {
+            // The first time, whatever else the folder holds (entries of
+            // content since changed, of another version of marque).
+            cache.prune(&used);
+            self.pruned = true;
+        }
+        self.cached = used;
+    }
+
+    /// Records a failure that produced no build (a fetch that failed, a commit
+    /// that cannot be read, the reload loop itself), and returns the snapshot
+    /// that says so on /status (even before the first build, so an operator
+    /// can see why marque is not ready); brands keep serving.
+    pub fn record_failure(
+        &mut self,
+        revision: Option<String>,
+        error: String,
+        serving: &Snapshot,
+    ) -> Next {
+        self.info.failed_reloads += 1;
+        let since = match &self.info.last_failure {
+            Some(f) if f.error == error => f.since.clone(),
+            _ => now(),
+        };
+        self.info.last_failure = Some(Failure {
+            revision,
+            since,
+            error,
+            diagnostics: Vec::new(),
+        });
+        self.snapshot(serving, false)
+    }
+
+    /// Rebuilds from `content` and returns the snapshot to serve, unless
+    /// nothing changed. `cause` says what triggered it, for the report;
+    /// `serving` is the snapshot being served.
+    pub fn rebuild(
+        &mut self,
+        content: &Content,
+        revision: Option<String>,
+        cause: &str,
+        serving: &Snapshot,
+    ) -> Option<Next> {
+        let started = Instant::now();
+        // The first build of a server publishes its brands before compressing
+        // them: ready in a third of the time, compressed a moment later.
+        let mut options = self.options.clone();
+        if self.defer_first_compression && self.catalog.brands.is_empty() {
+            options.effort = crate::snapshot::Effort::None;
+        }
+        let next = build_catalog(content, &self.ctx, today(), &self.catalog, &options);
+        let first = self.info.generation == 0;
+        let changed = first || revision != self.info.revision || differs(&self.catalog, &next);
+        if !changed {
+            self.catalog = next;
+            tracing::debug!(cause, "nothing changed; nothing swapped");
+            return None;
+        }
+        let mut report = compare(&self.catalog, &next, content, first);
+        report.cause = cause.to_string();
+        self.catalog = next;
+        self.info.last_build = self.catalog.work;
+        self.info.generation += 1;
+        self.info.reloads += 1;
+        self.info.revision = revision.clone();
+        self.info.last_reload_at = Some(now());
+        let errors: Vec<Diagnostic> = self.catalog.errors();
+        if errors.is_empty() {
+            self.info.last_failure = self.source_error.clone().map(|error| Failure {
+                since: match &self.info.last_failure {
+                    Some(f) if f.error == error => f.since.clone(),
+                    _ => now(),
+                },
+                revision: revision.clone(),
+                error,
+                diagnostics: Vec::new(),
+            });
+        } else {
+            self.info.failed_reloads += 1;
+            let since = match &self.info.last_failure {
+                Some(f) => f.since.clone(),
+                None => now(),
+            };
+            self.info.last_failure = Some(Failure {
+                revision,
+                since,
+                error: format!(
+                    "{} error(s) in the content; affected brands keep their last good version",
+                    errors.len()
+                ),
+                diagnostics: errors,
+            });
+        }
+        // Measure before assembling so /status can report this build's own duration.
+        self.info.last_reload_ms = started.elapsed().as_secs_f64() * 1000.0;
+        // Large lists of all brands follow the change, so it is served first.
+        let next = self.snapshot(serving, !first);
+        report.millis = started.elapsed().as_secs_f64() * 1000.0;
+        report.generation = self.info.generation;
+        self.reporter.rebuild(&report);
+        Some(next)
+    }
+}
+
+/// True when `next` would publish anything different from `prev`.
+fn differs(prev: &Catalog, next: &Catalog) -> bool {
+    let same_brand = |a: &BrandState, b: &BrandState| {
+        a.attempted == b.attempted
+            && (Arc::ptr_eq(&a.diagnostics, &b.diagnostics) || a.diagnostics == b.diagnostics)
+            && match (&a.published, &b.published) {
+                (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+                (None, None) => true,
+                _ => false,
+            }
+    };
+    prev.brands.len() != next.brands.len()
+        || prev
+            .brands
+            .iter()
+            .zip(&next.brands)
+            .any(|((ka, a), (kb, b))| ka != kb || !same_brand(a, b))
+        || prev.pinned.len() != next.pinned.len()
+        || prev
+            .pinned
+            .iter()
+            .zip(&next.pinned)
+            .any(|((ka, a), (kb, b))| ka != kb || a.commit != b.commit)
+        || prev.source_diagnostics != next.source_diagnostics
+}
+
+/// What happened to each brand between two catalogs, with the errors of
+/// those that changed (and the source text of their files, for frames).
+fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Rebuild {
+    let mut r = Rebuild::default();
+    let source = |d: &Diagnostic| -> Option<String> {
+        let files = content.brands.iter().find(|b| b.slug == d.brand)?;
+        let rel = d.file.strip_prefix(&format!("{}/", d.brand))?;
+        let bytes = files.get(rel)?;
+        std::str::from_utf8(bytes).ok().map(str::to_string)
+    };
+    for (slug, s) in &next.brands {
+        let before = prev.brands.get(slug);
+        if !first && before.is_some_and(|b| b.attempted == s.attempted) {
+            continue;
+        }
+        let version = s.published.as_ref().map(|p| p.headline.version.clone());
+        let fate = match (before, s.stale(), &s.published) {
+            (None, false, _) => Fate::Added,
+            (None, true, _) => Fate::AddedBroken,
+            (Some(_), true, Some(_)) => Fate::Stale,
+            (Some(_), true, None) => Fate::Unpublished,
+            (Some(b), false, _) if b.stale() => Fate::Recovered,
+            (Some(_), false, _) => Fate::Rebuilt,
+        };
+        r.brands.push((slug.clone(), fate, version));
+        for d in s.diagnostics.iter() {
+            match d.severity {
+                Severity::Error => r.errors.push((d.clone(), source(d))),
+                Severity::Warning => r.warnings += 1,
+            }
+        }
+    }
+    for slug in prev.brands.keys().filter(|s| !next.brands.contains_key(*s)) {
+        r.brands.push((slug.clone(), Fate::Removed, None));
+    }
+    for d in &next.source_diagnostics {
+        if !prev.source_diagnostics.contains(d) && d.severity == Severity::Error {
+            r.errors.push((d.clone(), None));
+        }
+    }
+    r
+}
