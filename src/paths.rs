@@ -167,9 +167,105 @@ pub fn preview(name: &str) -> String {
     format!("/preview/{name}")
 }
 
+/// Largest body of a demo call, in bytes.
+pub const DEMO_MAX_BODY: usize = 16 * 1024;
+
+/// Every answer of the demo endpoint (`POST …/demo`) but 200: the one
+/// table of its statuses. The handler answers with these, `DemoError`
+/// maps to them, and `/openapi.json` lists them with [`Refusal::describe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// 400: the body is not JSON (or could not be read).
+    Malformed,
+    /// 404: no such brand, or no such prompt.
+    Unknown,
+    /// 405: not a POST.
+    Method,
+    /// 408: the body did not arrive in time.
+    Timeout,
+    /// 413: the body is over [`DEMO_MAX_BODY`].
+    TooLarge,
+    /// 415: not JSON by its content type.
+    MediaType,
+    /// 422: a body of the wrong shape, or variables that do not fit.
+    Unfit,
+    /// 429: over this client's rate limit.
+    RateLimited,
+    /// 502: the model's API failed.
+    Upstream,
+    /// 503: the model's API is busy, or every model slot is.
+    Busy,
+    /// 504: the model's API timed out.
+    UpstreamTimeout,
+}
+
+impl Refusal {
+    pub const ALL: [Refusal; 11] = [
+        Refusal::Malformed,
+        Refusal::Unknown,
+        Refusal::Method,
+        Refusal::Timeout,
+        Refusal::TooLarge,
+        Refusal::MediaType,
+        Refusal::Unfit,
+        Refusal::RateLimited,
+        Refusal::Upstream,
+        Refusal::Busy,
+        Refusal::UpstreamTimeout,
+    ];
+
+    pub fn status(self) -> u16 {
+        match self {
+            Refusal::Malformed => 400,
+            Refusal::Unknown => 404,
+            Refusal::Method => 405,
+            Refusal::Timeout => 408,
+            Refusal::TooLarge => 413,
+            Refusal::MediaType => 415,
+            Refusal::Unfit => 422,
+            Refusal::RateLimited => 429,
+            Refusal::Upstream => 502,
+            Refusal::Busy => 503,
+            Refusal::UpstreamTimeout => 504,
+        }
+    }
+
+    /// What the status means, for a caller reading the API's description.
+    pub fn describe(self) -> String {
+        match self {
+            Refusal::Malformed => "The body is not valid JSON.".into(),
+            Refusal::Unknown => {
+                "No such brand, or no such prompt (`promptIds` lists the valid ones).".into()
+            }
+            Refusal::Method => "Only POST is answered.".into(),
+            Refusal::Timeout => "The body was not sent within the body timeout.".into(),
+            Refusal::TooLarge => format!("The body is over {} KiB.", DEMO_MAX_BODY / 1024),
+            Refusal::MediaType => "The content type is not JSON.".into(),
+            Refusal::Unfit => "Wrong shape (`errors`, with JSON pointers), or missing, unknown or too-long variables (`missing`, `unknown`, `tooLong`), or a variable the template cannot use (`invalid`).".into(),
+            Refusal::RateLimited => {
+                "Over this client's rate limit; `Retry-After` says when to try again.".into()
+            }
+            Refusal::Upstream => {
+                "The model's API failed or refused; no upstream details are passed on.".into()
+            }
+            Refusal::Busy => "The model's API rate-limited marque, or every model slot stayed busy; `Retry-After` says when to try again.".into(),
+            Refusal::UpstreamTimeout => "The model's API timed out.".into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_refusal_has_its_own_error_status() {
+        let statuses: std::collections::BTreeSet<u16> =
+            Refusal::ALL.iter().map(|r| r.status()).collect();
+        assert_eq!(statuses.len(), Refusal::ALL.len(), "one status per refusal");
+        assert!(statuses.iter().all(|s| (400..600).contains(s)));
+        assert_eq!(Refusal::TooLarge.describe(), "The body is over 16 KiB.");
+    }
 
     #[test]
     fn paths_parse_into_what_answers_them() {

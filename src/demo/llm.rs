@@ -115,6 +115,18 @@ pub enum LlmError {
     Upstream(String),
 }
 
+impl LlmError {
+    /// Which of the demo endpoint's refusals the failure is.
+    pub fn refusal(&self) -> crate::paths::Refusal {
+        use crate::paths::Refusal;
+        match self {
+            LlmError::Timeout => Refusal::UpstreamTimeout,
+            LlmError::RateLimited { .. } => Refusal::Busy,
+            LlmError::Upstream(_) => Refusal::Upstream,
+        }
+    }
+}
+
 impl LlmClient {
     pub fn new(
         kind: ProviderKind,

@@ -2,12 +2,15 @@
 //! language model. This module holds what the endpoint checks and builds,
 //! without HTTP: the request's shape, the variables against the prompt, the
 //! messages sent to the model, and one error type whose variants map to
-//! status codes in one place ([`DemoError::status`]). The HTTP handler is
-//! `http::demo`; the limiter and the model clients are [`limit`] and [`llm`].
+//! the endpoint's refusals ([`Refusal`], the one table of its statuses).
+//! [`Demo::prepare`] and [`Demo::permit`] are the use case both adapters
+//! call: the HTTP handler (`http::demo`) and MCP's `run_prompt` tool. The
+//! limiter and the model clients are [`limit`] and [`llm`].
 
 pub mod limit;
 pub mod llm;
 
+use crate::paths::Refusal;
 use crate::snapshot::DemoBrand;
 use crate::spec::diag::clipped;
 use crate::spec::model::Prompt;
@@ -21,7 +24,20 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Largest request body, in bytes.
-pub const MAX_BODY: usize = 16 * 1024;
+pub const MAX_BODY: usize = crate::paths::DEMO_MAX_BODY;
+
+/// How long a call waits for a model slot when every slot is busy.
+pub const PERMIT_WAIT: Duration = Duration::from_secs(1);
+
+/// A call checked against its brand: the request for the model, and what
+/// the answer says it answers.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub request: llm::ChatRequest,
+    pub brand: String,
+    pub spec_version: String,
+    pub prompt_id: String,
+}
 
 /// The endpoint's settings and shared state.
 pub struct Demo {
@@ -67,6 +83,42 @@ impl Demo {
         }
         self.decided.local.fetch_add(1, Relaxed);
         self.limiter.check(ip)
+    }
+
+    /// Checks `call` against `brand` (the prompt, its variables, its
+    /// template with these values) and makes the model's request, its
+    /// `max_tokens` the prompt's within the server's cap. The HTTP endpoint
+    /// and the MCP tool both call this.
+    pub fn prepare(&self, brand: &DemoBrand, call: Call) -> Result<Prepared, DemoError> {
+        let prompt = find_prompt(brand, &call.prompt_id)?;
+        let vars = bind(prompt, call.variables)?;
+        let (system, user) = messages(brand, prompt, &vars)?;
+        let max_tokens = prompt
+            .max_tokens
+            .unwrap_or(self.max_tokens)
+            .min(self.max_tokens);
+        Ok(Prepared {
+            request: llm::ChatRequest {
+                system,
+                user,
+                max_tokens,
+                temperature: prompt.temperature,
+            },
+            brand: brand.slug.clone(),
+            spec_version: brand.version.clone(),
+            prompt_id: prompt.id.clone(),
+        })
+    }
+
+    /// A slot for one call to the model, waiting up to [`PERMIT_WAIT`] for
+    /// one; `None` when every slot stayed busy ([`Refusal::Busy`]). Held
+    /// until the answer (or its stream) ends.
+    pub async fn permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let waiting = self.permits.clone().acquire_owned();
+        match tokio::time::timeout(PERMIT_WAIT, waiting).await {
+            Ok(Ok(permit)) => Some(permit),
+            _ => None,
+        }
     }
 
     /// Which limiter decides now, for /status and /metrics.
@@ -133,13 +185,20 @@ pub enum DemoError {
 }
 
 impl DemoError {
-    /// The HTTP status of each error: the one mapping.
-    pub fn status(&self) -> u16 {
+    /// Which of the endpoint's refusals each error is.
+    pub fn refusal(&self) -> Refusal {
         match self {
-            DemoError::Malformed(_) => 400,
-            DemoError::UnknownBrand(_) | DemoError::UnknownPrompt { .. } => 404,
-            DemoError::Shape(_) | DemoError::Variables { .. } | DemoError::Render { .. } => 422,
+            DemoError::Malformed(_) => Refusal::Malformed,
+            DemoError::UnknownBrand(_) | DemoError::UnknownPrompt { .. } => Refusal::Unknown,
+            DemoError::Shape(_) | DemoError::Variables { .. } | DemoError::Render { .. } => {
+                Refusal::Unfit
+            }
         }
+    }
+
+    /// The HTTP status of each error.
+    pub fn status(&self) -> u16 {
+        self.refusal().status()
     }
 
     /// Members the problem body carries besides `detail`.

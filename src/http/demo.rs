@@ -10,7 +10,8 @@ use super::problem::Problem;
 use super::AppState;
 use crate::demo::limit::{ceil_secs, client_ip, Cidr, Decision};
 use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};
-use crate::demo::{bind, find_prompt, messages, parse_call, Demo, DemoError, MAX_BODY};
+use crate::demo::{parse_call, Demo, DemoError, Prepared, MAX_BODY};
+use crate::paths::Refusal;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -21,7 +22,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -51,10 +52,15 @@ struct Usage {
     estimated: bool,
 }
 
+/// The problem of a refusal, its status from the one table.
+pub(super) fn refused(refusal: Refusal, detail: impl Into<String>) -> Problem {
+    let status = StatusCode::from_u16(refusal.status()).expect("the table's statuses are valid");
+    Problem::new(status, detail)
+}
+
 impl From<DemoError> for Problem {
     fn from(e: DemoError) -> Problem {
-        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST);
-        let mut p = Problem::new(status, e.to_string());
+        let mut p = refused(e.refusal(), e.to_string());
         for (key, value) in e.members() {
             p = p.with(key, value);
         }
@@ -183,10 +189,9 @@ async fn run(
     if demo.client.kind == ProviderKind::DryRun {
         return dry_run(ready, &demo.client);
     }
-    let waiting = demo.permits.clone().acquire_owned();
-    let Ok(Ok(permit)) = tokio::time::timeout(Duration::from_secs(1), waiting).await else {
-        return Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+    let Some(permit) = demo.permit().await else {
+        return refused(
+            Refusal::Busy,
             "too many demo calls are running; try again shortly",
         )
         .header(header::RETRY_AFTER, "1")
@@ -229,15 +234,15 @@ async fn check(
 ) -> Result<Ready, Problem> {
     if let Decision::Limited { retry_after } = decision {
         let secs = ceil_secs(retry_after);
-        return Err(Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
+        return Err(refused(
+            Refusal::RateLimited,
             format!("too many demo calls from your address; try again in {secs} s"),
         )
         .header(header::RETRY_AFTER, &secs.to_string()));
     }
     if !is_json(headers) {
-        return Err(Problem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        return Err(refused(
+            Refusal::MediaType,
             "send the request as content-type: application/json",
         )
         .header(
@@ -257,24 +262,18 @@ async fn check(
     let call = parse_call(&bytes)?;
     let brand = brand
         .ok_or_else(|| DemoError::UnknownBrand(crate::spec::diag::clipped(slug).into_owned()))?;
-    let prompt = find_prompt(&brand, &call.prompt_id)?;
-    let vars = bind(prompt, call.variables)?;
-    let (system, user) = messages(&brand, prompt, &vars)?;
-    let max_tokens = prompt
-        .max_tokens
-        .unwrap_or(demo.max_tokens)
-        .min(demo.max_tokens);
+    let Prepared {
+        request,
+        brand,
+        spec_version,
+        prompt_id,
+    } = demo.prepare(&brand, call)?;
     Ok(Ready {
-        request: ChatRequest {
-            system,
-            user,
-            max_tokens,
-            temperature: prompt.temperature,
-        },
+        request,
         base: Success {
-            brand: brand.slug.clone(),
-            spec_version: brand.version.clone(),
-            prompt_id: prompt.id.clone(),
+            brand,
+            spec_version,
+            prompt_id,
             provider: demo.client.kind.as_str(),
             model: demo.client.model.clone(),
             output: None,
@@ -386,43 +385,31 @@ fn relay(
 /// The problem for a body that could not be read.
 pub fn read_problem(e: ReadError, limit: usize) -> Problem {
     match e {
-        ReadError::TooLarge => Problem::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
+        ReadError::TooLarge => refused(
+            Refusal::TooLarge,
             format!(
                 "the body is larger than {}",
                 crate::spec::limits::describe_bytes(limit)
             ),
         ),
-        ReadError::TimedOut => Problem::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "the request body did not arrive in time",
-        )
-        .header(header::CONNECTION, "close"),
-        ReadError::Broken => Problem::new(
-            StatusCode::BAD_REQUEST,
-            "the request body could not be read",
-        ),
+        ReadError::TimedOut => refused(Refusal::Timeout, "the request body did not arrive in time")
+            .header(header::CONNECTION, "close"),
+        ReadError::Broken => refused(Refusal::Malformed, "the request body could not be read"),
     }
 }
 
 fn upstream_problem(e: &LlmError) -> Problem {
+    let refusal = e.refusal();
     match e {
-        LlmError::Timeout => Problem::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "the language model did not answer in time",
-        ),
+        LlmError::Timeout => refused(refusal, "the language model did not answer in time"),
         LlmError::RateLimited { retry_after } => {
             let secs = retry_after.map_or(30, ceil_secs);
-            Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the language model is busy; try again later",
-            )
-            .header(header::RETRY_AFTER, &secs.to_string())
+            refused(refusal, "the language model is busy; try again later")
+                .header(header::RETRY_AFTER, &secs.to_string())
         }
-        LlmError::Upstream(summary) => Problem::new(
-            StatusCode::BAD_GATEWAY,
-            format!("the language model failed: {summary}"),
-        ),
+        LlmError::Upstream(summary) => {
+            refused(refusal, format!("the language model failed: {summary}"))
+        }
     }
 }
 

@@ -216,8 +216,8 @@ async fn method_not_allowed(uri: axum::http::Uri) -> Response {
 }
 
 async fn demo_method_not_allowed() -> Response {
-    Problem::new(
-        StatusCode::METHOD_NOT_ALLOWED,
+    demo::refused(
+        crate::paths::Refusal::Method,
         "the demo endpoint takes POST with a JSON body",
     )
     .header(header::ALLOW, "POST")

@@ -465,40 +465,32 @@ impl Marque {
         let Some(brand) = snap.demo.get(slug) else {
             return tool_error(unknown_brand(snap, slug));
         };
-        let vars = strings(args.get("variables").unwrap_or(&Value::Null));
-        let prepared = find_prompt(brand, prompt_id)
-            .and_then(|p| Ok((p, bind(p, vars)?)))
-            .and_then(|(p, vars)| Ok((p, messages(brand, p, &vars)?)));
-        let (prompt, (system, user)) = match prepared {
+        let call = crate::demo::Call {
+            prompt_id: prompt_id.to_string(),
+            variables: strings(args.get("variables").unwrap_or(&Value::Null)),
+        };
+        let prepared = match demo.prepare(brand, call) {
             Ok(p) => p,
             Err(e) => return tool_error(demo_message(&e)),
         };
         let base = json!({
-            "brand": brand.slug,
-            "specVersion": brand.version,
-            "promptId": prompt.id,
+            "brand": prepared.brand,
+            "specVersion": prepared.spec_version,
+            "promptId": prepared.prompt_id,
             "provider": demo.client.kind.as_str(),
             "model": demo.client.model,
         });
+        let request = prepared.request;
         if demo.client.kind == crate::demo::llm::ProviderKind::DryRun {
             let mut out = base;
             out["messages"] = json!([
-                {"role": "system", "content": system},
-                {"role": "user", "content": user},
+                {"role": "system", "content": request.system},
+                {"role": "user", "content": request.user},
             ]);
             return tool_ok(out);
         }
-        let Ok(_permit) = demo.permits.clone().try_acquire_owned() else {
+        let Some(_permit) = demo.permit().await else {
             return tool_error("too many demo calls are running; try again shortly");
-        };
-        let request = crate::demo::llm::ChatRequest {
-            system,
-            user,
-            max_tokens: prompt
-                .max_tokens
-                .unwrap_or(demo.max_tokens)
-                .min(demo.max_tokens),
-            temperature: prompt.temperature,
         };
         match demo.client.complete(&request).await {
             Ok(c) => {

@@ -3,6 +3,7 @@
 //! answers all of them share.
 
 use super::{event, r};
+use crate::paths::{Refusal, DEMO_MAX_BODY};
 use serde_json::{json, Map, Value};
 
 /// What a demo call must send for one prompt.
@@ -43,28 +44,6 @@ impl From<&crate::spec::model::Prompt> for PromptShape {
         }
     }
 }
-
-/// Statuses of `POST /api/brand-spec/{slug}/demo` besides 200, with what
-/// each means; the demo's handler and `DemoError::status` answer exactly these.
-pub(super) const DEMO_STATUSES: &[(u16, &str)] = &[
-    (400, "The body is not valid JSON."),
-    (404, "No such brand, or no such prompt (`promptIds` lists the valid ones)."),
-    (405, "Only POST is answered."),
-    (408, "The body was not sent within the body timeout."),
-    (413, "The body is over 16 KiB."),
-    (415, "The content type is not JSON."),
-    (
-        422,
-        "Wrong shape (`errors`, with JSON pointers), or missing, unknown or too-long variables (`missing`, `unknown`, `tooLong`), or a variable the template cannot use (`invalid`).",
-    ),
-    (429, "Over this client's rate limit; `Retry-After` says when to try again."),
-    (502, "The model's API failed or refused; no upstream details are passed on."),
-    (
-        503,
-        "The model's API rate-limited marque, or every model slot stayed busy; `Retry-After` says when to try again.",
-    ),
-    (504, "The model's API timed out."),
-];
 
 /// The demo operation of one brand: its request body is one of its
 /// prompts, each with exactly its variables (required names, `maxLength`),
@@ -119,14 +98,15 @@ pub(super) fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
     let ids: Vec<&str> = prompts.iter().map(|p| p.id.as_str()).collect();
     let mut responses = Map::new();
     responses.insert("200".into(), r("responses", "DemoResult"));
-    for (status, _) in DEMO_STATUSES {
+    for refusal in Refusal::ALL {
+        let status = refusal.status();
         responses.insert(status.to_string(), r("responses", &format!("Demo{status}")));
     }
     json!({
         "tags": ["demo"],
         "operationId": format!("demo-{slug}"),
         "summary": format!("Run a prompt of {slug}'s prompt kit against a language model"),
-        "description": format!("Prompts: {}. The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too. The body is at most 16 KiB.", ids.join(", ")),
+        "description": format!("Prompts: {}. The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too. The body is at most {} KiB.", ids.join(", "), DEMO_MAX_BODY / 1024),
         "requestBody": {
             "required": true,
             "content": {"application/json": {"schema": {"oneOf": bodies}}}
@@ -169,12 +149,13 @@ pub(super) fn demo_responses(responses: &mut Map<String, Value>) {
             }
         }),
     );
-    for (status, what) in DEMO_STATUSES {
+    for refusal in Refusal::ALL {
+        let (status, what) = (refusal.status(), refusal.describe());
         let mut headers = rate_headers.clone();
-        if matches!(status, 429 | 503) {
+        if matches!(refusal, Refusal::RateLimited | Refusal::Busy) {
             headers["Retry-After"] = r("headers", "Retry-After");
         }
-        if *status == 405 {
+        if refusal == Refusal::Method {
             headers = json!({"Allow": r("headers", "Allow")});
         }
         responses.insert(

@@ -2,7 +2,7 @@
 //!
 //! Built from the tables the server itself uses: the brand surfaces and
 //! their media types from [`Surface::ALL`], the demo's statuses from the
-//! demo's error table ([`demo::DEMO_STATUSES`]), the JSON Schemas of spec.json and
+//! demo's refusals ([`crate::paths::Refusal`]), the JSON Schemas of spec.json and
 //! changelog.json from [`super::schemas`]; the MCP endpoint is named, with
 //! a link to its protocol, only when the server answers it. The parts written here by hand (headers, the
 //! root documents, the webhook) are checked against the running server by
