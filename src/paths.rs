@@ -141,6 +141,14 @@ pub fn brand_doc(key: &str, file: &str) -> String {
     format!("/brand/{key}/{file}")
 }
 
+/// The key and file of a brand's document: `/brand/acme/spec.json` →
+/// `("acme", "spec.json")`; `None` for any other path (an asset of the
+/// same name, `/brand/acme/assets/spec.json`, included).
+pub fn brand_doc_of(path: &str) -> Option<(&str, &str)> {
+    let (key, file) = path.strip_prefix("/brand/")?.split_once('/')?;
+    (!key.is_empty() && !file.is_empty() && !file.contains('/')).then_some((key, file))
+}
+
 /// The prefix of a brand's assets: `/brand/acme/assets/`.
 pub fn assets(key: &str) -> String {
     format!("/brand/{key}/assets/")
@@ -257,6 +265,22 @@ impl Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_brand_document_is_a_key_and_a_file_directly_under_it() {
+        assert_eq!(
+            brand_doc_of("/brand/acme/spec.json"),
+            Some(("acme", "spec.json"))
+        );
+        assert_eq!(
+            brand_doc_of(&brand_doc("acme@1.2.0", "llms.txt")),
+            Some(("acme@1.2.0", "llms.txt"))
+        );
+        assert_eq!(brand_doc_of("/brand/acme/assets/spec.json"), None);
+        assert_eq!(brand_doc_of("/brand/acme"), None);
+        assert_eq!(brand_doc_of("/brand//spec.json"), None);
+        assert_eq!(brand_doc_of("/preview/p/brand/acme/spec.json"), None);
+    }
 
     #[test]
     fn each_refusal_has_its_own_error_status() {

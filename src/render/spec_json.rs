@@ -238,6 +238,41 @@ fn alias(target: &str) -> Value {
 }
 
 /// The DTCG 2025.10 JSON of one value: aliases as `{…}`, legacy forms normalised.
+/// A token's value as spec.json writes it, with every alias in it (the
+/// value itself, or a part of a composite) replaced by what it names: what
+/// a caller that cannot follow references reads (MCP's `find_tokens`).
+pub fn resolved_value(set: &TokenSet, v: &TokenValue) -> Value {
+    resolved_at(set, v, 0)
+}
+
+fn resolved_at(set: &TokenSet, v: &TokenValue, depth: usize) -> Value {
+    let mut out = dtcg_value(set.resolve(v).unwrap_or(v));
+    resolve_parts(set, &mut out, depth);
+    out
+}
+
+/// Replaces the references left in the parts of a written value. Chains
+/// are resolved by the set; only nesting (a shadow's colour that is a
+/// gradient's stop …) recurses, and not without end.
+fn resolve_parts(set: &TokenSet, value: &mut Value, depth: usize) {
+    if depth > crate::spec::limits::MAX_ALIAS_DEPTH {
+        return;
+    }
+    match value {
+        Value::String(s) => {
+            let target = crate::spec::tokens::parse_reference(s).and_then(|n| set.get(n));
+            if let Some(t) = target {
+                *value = resolved_at(set, &t.value, depth + 1);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| resolve_parts(set, v, depth)),
+        Value::Object(members) => members
+            .values_mut()
+            .for_each(|v| resolve_parts(set, v, depth)),
+        _ => {}
+    }
+}
+
 pub fn dtcg_value(v: &TokenValue) -> Value {
     match v {
         TokenValue::Alias(t) => alias(t),

@@ -586,3 +586,34 @@ fn a_hundred_large_hostile_mcp_requests_add_little_to_the_log() {
     println!("100 hostile MCP requests of 200 KB added {grown} bytes of log");
     assert!(grown < 16 * 1024, "{grown} bytes of log");
 }
+
+#[test]
+fn mcp_resources_are_a_brands_documents_not_its_assets_of_the_same_name() {
+    let ws = workspace();
+    std::fs::write(
+        ws.root.join("northwind/assets/spec.json"),
+        br#"{"an": "asset, not the spec"}"#,
+    )
+    .unwrap();
+    let app = spawn_with(serve_args(&ws.root));
+    assert_eq!(app.get("/brand/northwind/assets/spec.json").status, 200);
+    let sid = session(&app, "127.0.0.1");
+    let read = |path: &str| {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{{"uri":"{}{path}"}}}}"#,
+            app.public_url
+        );
+        let res = app.request(
+            "POST",
+            "/mcp",
+            &[JSON, ACCEPT, ("Mcp-Session-Id", &sid)],
+            Some(body.as_bytes()),
+        );
+        messages(&res)[0].clone()
+    };
+    let asset = read("/brand/northwind/assets/spec.json");
+    assert_eq!(asset["error"]["code"], -32002, "{asset}");
+    let spec = read("/brand/northwind/spec.json");
+    let text = spec["result"]["contents"][0]["text"].as_str().unwrap();
+    assert!(text.contains("\"tokens\""), "the brand's spec.json");
+}

@@ -276,9 +276,10 @@ impl ServerHandler for Marque {
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri.clone();
         let snap = self.snapshot();
+        // Only a brand's own documents: /brand/<key>/<surface>.
         let path = path_of(&uri, &self.app.public_url).filter(|p| {
-            let file = p.rsplit('/').next().unwrap_or_default();
-            Surface::ALL.iter().any(|s| s.file() == file)
+            paths::brand_doc_of(p)
+                .is_some_and(|(_, file)| Surface::ALL.iter().any(|s| s.file() == file))
         });
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
         let Some((r, _)) = found else {

@@ -1,12 +1,16 @@
 //! The five MCP tools: their schemas, and answers read from the snapshot
-//! being served (spec.json for a brand's sections and tokens).
+//! being served: spec.json for a brand's sections, the typed token set the
+//! builder keeps with each brand for its tokens and colours.
 
 use super::{spec_of, text_of, tool_error, tool_ok, unknown_brand};
+use crate::render::spec_json::resolved_value;
 use crate::snapshot::Snapshot;
 use crate::spec::diag::clipped;
+use crate::spec::tokens::css::css_name;
+use crate::spec::tokens::{parse_reference, TokenValue};
+use crate::spec::Brand;
 use rmcp::model::CallToolResponse;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 
 /// The tools, with their input and output schemas.
 pub(super) fn tools() -> Value {
@@ -122,72 +126,10 @@ pub(super) fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolR
     }
 }
 
-/// Every token of a spec.json `tokens` tree: (path, type, token object).
-fn walk_tokens<'v>(
-    node: &'v Value,
-    path: &mut Vec<String>,
-    inherited: Option<&'v str>,
-    out: &mut Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
-) {
-    let Some(obj) = node.as_object() else {
-        return;
-    };
-    let ty = obj.get("$type").and_then(Value::as_str).or(inherited);
-    if obj.contains_key("$value") {
-        out.push((path.clone(), ty, node));
-        return;
-    }
-    for (k, v) in obj {
-        if k.starts_with('$') {
-            continue;
-        }
-        path.push(k.clone());
-        walk_tokens(v, path, ty, out);
-        path.pop();
-    }
-}
-
-/// The tokens of one brand's spec.json: in document order with their
-/// paths and types, and by dotted name (to resolve aliases).
-struct Tokens<'v> {
-    all: Vec<(Vec<String>, Option<&'v str>, &'v Value)>,
-    by_name: BTreeMap<String, &'v Value>,
-}
-
-impl<'v> Tokens<'v> {
-    fn of(spec: &'v Value) -> Tokens<'v> {
-        let mut all = Vec::new();
-        walk_tokens(&spec["tokens"], &mut Vec::new(), None, &mut all);
-        let by_name = all.iter().map(|(p, _, t)| (p.join("."), *t)).collect();
-        Tokens { all, by_name }
-    }
-
-    /// A token's `$value` with every alias in it resolved.
-    fn value(&self, token: &Value) -> Value {
-        resolve(&token["$value"], &self.by_name, 0)
-    }
-}
-
-/// A token's value with aliases (`{a.b}`, anywhere in it) replaced by what they name.
-fn resolve(value: &Value, by_name: &BTreeMap<String, &Value>, depth: usize) -> Value {
-    if depth > crate::spec::limits::MAX_ALIAS_DEPTH {
-        return value.clone();
-    }
-    match value {
-        Value::String(s) if s.starts_with('{') && s.ends_with('}') => {
-            match by_name.get(&s[1..s.len() - 1]) {
-                Some(target) => resolve(&target["$value"], by_name, depth + 1),
-                None => value.clone(),
-            }
-        }
-        Value::Array(a) => Value::Array(a.iter().map(|v| resolve(v, by_name, depth)).collect()),
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, v)| (k.clone(), resolve(v, by_name, depth)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
+/// The typed brand the builder keeps for a published brand or release
+/// (parsed on first use): MCP's tools read its token set, not served JSON.
+fn brand_of(snap: &Snapshot, key: &str) -> Option<std::sync::Arc<Brand>> {
+    snap.comparable.get(key)?.brand.brand()
 }
 
 /// Most tokens one find_tokens call returns.
@@ -197,30 +139,27 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
     let Some(slug) = str_arg(args, "slug") else {
         return tool_error("give the brand's slug (list_brands lists them)");
     };
-    let Some(spec) = spec_of(snap, slug) else {
+    let Some(brand) = brand_of(snap, slug) else {
         return tool_error(unknown_brand(snap, slug));
     };
-    let tokens = Tokens::of(&spec);
+    let set = &brand.tokens;
     let prefix = str_arg(args, "prefix");
     let wanted_type = str_arg(args, "type");
     let text = str_arg(args, "text").map(str::to_lowercase);
     let mut found = Vec::new();
     let mut matched = 0;
-    for (path, ty, token) in &tokens.all {
-        let name = path.join(".");
+    for token in &set.tokens {
+        let name = token.name();
         if prefix.is_some_and(|p| !(name == p || name.starts_with(&format!("{p}.")))) {
             continue;
         }
-        if wanted_type.is_some_and(|t| Some(t) != *ty) {
+        if wanted_type.is_some_and(|t| t != token.ty.as_str()) {
             continue;
         }
-        let value = tokens.value(token);
+        let value = resolved_value(set, &token.value);
         if let Some(text) = &text {
-            let haystack = format!(
-                "{name} {} {value}",
-                token["$description"].as_str().unwrap_or("")
-            )
-            .to_lowercase();
+            let description = token.description.as_deref().unwrap_or("");
+            let haystack = format!("{name} {description} {value}").to_lowercase();
             if !haystack.contains(text.as_str()) {
                 continue;
             }
@@ -229,15 +168,15 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
         if found.len() < MAX_FOUND {
             let mut entry = json!({
                 "name": name,
-                "type": ty,
+                "type": token.ty.as_str(),
                 "value": value,
-                "cssVariable": format!("--{}", crate::spec::tokens::css::css_name(path)),
+                "cssVariable": format!("--{}", css_name(&token.path)),
             });
-            if let Some(d) = token.get("$description") {
-                entry["description"] = d.clone();
+            if let Some(d) = &token.description {
+                entry["description"] = json!(d);
             }
-            if token["$value"].is_string() {
-                entry["alias"] = token["$value"].clone();
+            if let TokenValue::Alias(target) = &token.value {
+                entry["alias"] = json!(format!("{{{target}}}"));
             }
             found.push(entry);
         }
@@ -246,12 +185,12 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
 }
 
 /// An sRGB colour and alpha from `#hex`, or a colour token of the brand
-/// whose slug was given (`tokens`: its spec.json's, `None` when no brand
-/// of that slug is published).
+/// whose slug was given (`brand`: `None` when no brand of that slug is
+/// published).
 fn colour(
     snap: &Snapshot,
     slug: Option<&str>,
-    tokens: Option<&Tokens<'_>>,
+    brand: Option<&Brand>,
     s: &str,
 ) -> Result<([f64; 3], f64), String> {
     let s = s.trim();
@@ -263,7 +202,7 @@ fn colour(
             )
         });
     }
-    let Some(name) = s.strip_prefix('{').and_then(|n| n.strip_suffix('}')) else {
+    let Some(name) = parse_reference(s) else {
         return Err(format!(
             "\"{}\" is neither a #hex colour nor a token reference such as {{color.primary}}",
             clipped(s)
@@ -272,24 +211,20 @@ fn colour(
     let Some(slug) = slug else {
         return Err(format!("give the brand's slug to resolve {}", clipped(s)));
     };
-    let tokens = tokens.ok_or_else(|| unknown_brand(snap, slug))?;
-    let token = tokens
-        .by_name
+    let set = &brand.ok_or_else(|| unknown_brand(snap, slug))?.tokens;
+    let token = set
         .get(name)
         .ok_or_else(|| format!("brand \"{}\" has no token {}", clipped(slug), clipped(s)))?;
-    let value = tokens.value(token);
-    let space = value["colorSpace"].as_str().unwrap_or_default();
-    let c: Vec<f64> = value["components"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_f64).collect())
-        .unwrap_or_default();
-    let alpha = value["alpha"].as_f64().unwrap_or(1.0);
-    match c[..] {
-        [a, b, c] => crate::color::to_srgb(space, [a, b, c])
-            .map(|rgb| (rgb, alpha))
-            .ok_or_else(|| {
-                format!("{s} is in colour space \"{space}\", which marque cannot convert")
-            }),
+    match set.resolve(&token.value) {
+        Some(TokenValue::Color(c)) => {
+            match crate::color::to_srgb(&c.space, c.components.map(|x| x.value())) {
+                Some(rgb) => Ok((rgb, c.alpha)),
+                None => Err(format!(
+                    "{s} is in colour space \"{}\", which marque cannot convert",
+                    c.space
+                )),
+            }
+        }
         _ => Err(format!("{s} is not a colour token")),
     }
 }
@@ -302,13 +237,12 @@ pub(super) fn check_contrast(snap: &Snapshot, args: &Map<String, Value>) -> Call
     let (Some(fg), Some(bg)) = (str_arg(args, "foreground"), str_arg(args, "background")) else {
         return tool_error("give a foreground and a background colour");
     };
-    let spec = slug.and_then(|s| spec_of(snap, s));
-    let tokens = spec.as_ref().map(Tokens::of);
-    let (fg_rgb, fg_alpha) = match colour(snap, slug, tokens.as_ref(), fg) {
+    let brand = slug.and_then(|s| brand_of(snap, s));
+    let (fg_rgb, fg_alpha) = match colour(snap, slug, brand.as_deref(), fg) {
         Ok(c) => c,
         Err(e) => return tool_error(e),
     };
-    let (bg_rgb, _) = match colour(snap, slug, tokens.as_ref(), bg) {
+    let (bg_rgb, _) = match colour(snap, slug, brand.as_deref(), bg) {
         Ok(c) => c,
         Err(e) => return tool_error(e),
     };
