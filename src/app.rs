@@ -67,11 +67,12 @@ pub async fn serve(
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut demo = demo_from(&args);
+    let mut fleet = None;
     if let Some(url) = args.redis_url.as_deref().filter(|u| !u.is_empty()) {
-        let fleet =
-            crate::fleet::Fleet::new(url, args.redis_password.as_deref(), &args.redis_prefix)?;
-        fleet.spawn_connector(stop_rx.clone());
-        demo.fleet = Some(fleet);
+        let f = crate::fleet::Fleet::new(url, args.redis_password.as_deref(), &args.redis_prefix)?;
+        f.spawn_connector(stop_rx.clone());
+        demo.shared = Some(crate::demo::limit::redis::SharedLimiter::new(f.clone()));
+        fleet = Some(f);
     }
     let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
@@ -102,10 +103,10 @@ pub async fn serve(
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     if git_mode {
         state.git_trigger = Some(git_tx.clone());
-        if let (Some(fleet), Some(url)) = (&state.demo.fleet, &args.git_url) {
-            let channel = fleet.fetch_channel(url);
-            fleet.spawn_fetch_listener(channel.clone(), git_tx.clone(), stop_rx.clone());
-            state.fetch_channel = Some(Arc::from(channel));
+        if let (Some(fleet), Some(url)) = (fleet, &args.git_url) {
+            let fanout = Arc::new(crate::live::fanout::Fanout::new(fleet, url));
+            fanout.spawn_listener(git_tx.clone(), stop_rx.clone());
+            state.fanout = Some(fanout);
         }
         state.webhook_secret = args
             .webhook_secret
@@ -263,7 +264,7 @@ fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
         permits: Arc::new(tokio::sync::Semaphore::new(args.llm_concurrency.max(1))),
         max_tokens: args.llm_max_tokens.max(1),
         decided: Default::default(),
-        fleet: None,
+        shared: None,
     }
 }
 

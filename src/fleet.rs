@@ -1,21 +1,18 @@
 //! Several replicas behind one load balancer, through Redis (`--redis-url`):
-//! one demo rate limit for the whole fleet, and a verified webhook spread
-//! to every replica so all fetch the pushed commit at once.
+//! the connection they share, kept alive. Two features use it: one demo
+//! rate limit for the whole fleet (`demo::limit::redis`), and a verified
+//! webhook spread to every replica so all fetch the pushed commit at once
+//! (`live::fanout`).
 //!
-//! Redis is never a reason to fail a request. The limit is GCRA evaluated
-//! atomically in Redis by one script call per request, given at most
-//! [`DEADLINE`]; when Redis is down, slow or not yet reached, the request is
-//! decided by the replica's own limiter instead, the outage is logged once,
-//! and Redis is tried again at most once per [`RETRY`] until it answers.
-//! `/status` and `/metrics` say which limiter decides.
+//! Redis is never a reason to fail a request. Every call is given at most
+//! [`DEADLINE`]; when Redis is down, slow or not yet reached, the outage is
+//! logged once, callers do without it, and Redis is tried again at most
+//! once per [`RETRY`] until it answers.
 
-use crate::demo::limit::{key_of, Decision, DemoLimiter};
 use crate::source::git::redact_url;
 use arc_swap::ArcSwapOption;
-use futures_util::StreamExt;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, IntoConnectionInfo};
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,28 +26,6 @@ pub const RETRY: Duration = Duration::from_secs(1);
 /// How often the connection is checked (PING) while Redis answers.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
 
-/// GCRA (the generic cell rate algorithm, as governor implements it) on
-/// Redis's clock, so replicas' clocks do not matter. KEYS[1]: the client's
-/// key; ARGV: emission interval and burst tolerance in microseconds.
-/// Returns `{1, remaining, reset_us}` or `{0, retry_after_us}`. The key
-/// expires once the client's burst is whole again, so idle clients cost
-/// nothing.
-const GCRA: &str = r"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local period = tonumber(ARGV[1])
-local tolerance = tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or now)
-if tat < now then tat = now end
-local new_tat = tat + period
-local allow_at = new_tat - tolerance
-if now < allow_at then
-  return {0, allow_at - now}
-end
-redis.call('SET', KEYS[1], new_tat, 'PX', math.ceil((new_tat - now) / 1000))
-return {1, math.floor((now - allow_at) / period), new_tat - now}
-";
-
 /// How a replica reaches Redis: the client, the key prefix, and this
 /// replica's id (so it can tell its own fetch notices from others').
 pub struct Fleet {
@@ -58,7 +33,6 @@ pub struct Fleet {
     prefix: String,
     id: String,
     conn: ArcSwapOption<ConnectionManager>,
-    script: redis::Script,
     /// True while Redis decides; false while this replica does alone.
     shared: AtomicBool,
     /// The current outage has been logged.
@@ -86,7 +60,6 @@ impl Fleet {
             prefix: prefix.to_string(),
             id: format!("{:016x}", rand_id()),
             conn: ArcSwapOption::empty(),
-            script: redis::Script::new(GCRA),
             shared: AtomicBool::new(false),
             warned: AtomicBool::new(false),
             retry_at: AtomicU64::new(0),
@@ -109,7 +82,7 @@ impl Fleet {
     }
 
     /// Replaces the connection with a new one, or says why it cannot.
-    async fn reconnect(&self) -> Result<ConnectionManager, String> {
+    pub async fn reconnect(&self) -> Result<ConnectionManager, String> {
         let conn = self.connect().await?;
         self.conn.store(Some(Arc::new(conn.clone())));
         Ok(conn)
@@ -165,49 +138,34 @@ impl Fleet {
         self.shared.load(Ordering::Relaxed)
     }
 
-    /// Counts one demo request from `ip` against the fleet's limit, with the
-    /// quota of `local`; `None` while Redis cannot answer within
-    /// [`DEADLINE`] (the caller's replica decides alone then).
-    pub async fn check(&self, ip: IpAddr, local: &DemoLimiter) -> Option<Decision> {
+    /// The connection to ask Redis on, unless there is none or Redis is
+    /// down and not to be tried again yet (see [`RETRY`]).
+    pub fn may_ask(&self) -> Option<ConnectionManager> {
         let conn = self.conn.load_full()?;
         if !self.is_shared() && self.now() < self.retry_at.load(Ordering::Relaxed) {
             return None;
         }
-        let period = local.period();
-        let tolerance = period * local.burst;
-        let mut conn = (*conn).clone();
-        let mut call = self.script.prepare_invoke();
-        call.key(format!("{}demo:{}", self.prefix, key_of(ip)))
-            .arg(period.as_micros() as u64)
-            .arg(tolerance.as_micros() as u64);
-        let answer = tokio::time::timeout(DEADLINE, call.invoke_async::<Vec<i64>>(&mut conn)).await;
-        match answer {
-            Ok(Ok(v)) => {
-                self.mark_up();
-                let us = |x: i64| Duration::from_micros(x.max(0) as u64);
-                Some(match v.as_slice() {
-                    [1, remaining, reset] => Decision::Allowed {
-                        remaining: (*remaining).clamp(0, i64::from(local.burst)) as u32,
-                        reset: us(*reset),
-                    },
-                    [0, retry, ..] => Decision::Limited {
-                        retry_after: us(*retry),
-                    },
-                    _ => {
-                        self.mark_down("the rate-limit script answered in an unexpected shape");
-                        return None;
-                    }
-                })
-            }
-            Ok(Err(e)) => {
-                self.mark_down(&e.to_string());
-                None
-            }
-            Err(_) => {
-                self.mark_down(&format!("no answer within {} ms", DEADLINE.as_millis()));
-                None
-            }
-        }
+        Some((*conn).clone())
+    }
+
+    /// The connection there is, if any, to send on.
+    pub fn connection(&self) -> Option<ConnectionManager> {
+        self.conn.load_full().map(|c| (*c).clone())
+    }
+
+    /// A new connection for subscribing (pub/sub needs one of its own).
+    pub async fn subscriber(&self) -> redis::RedisResult<redis::aio::PubSub> {
+        self.client.get_async_pubsub().await
+    }
+
+    /// This replica's id, to tell its own messages from others'.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// A key or channel name under the fleet's prefix.
+    pub fn key(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
     }
 
     fn now(&self) -> u64 {
@@ -215,7 +173,7 @@ impl Fleet {
     }
 
     /// Redis answered: log once when an outage ends.
-    fn mark_up(&self) {
+    pub fn mark_up(&self) {
         if !self.shared.swap(true, Ordering::Relaxed) {
             tracing::info!("redis answers: the demo limit is shared by the fleet");
             self.warned.store(false, Ordering::Relaxed);
@@ -223,7 +181,7 @@ impl Fleet {
     }
 
     /// Redis did not answer: log once per outage, and wait before trying again.
-    fn mark_down(&self, why: &str) {
+    pub fn mark_down(&self, why: &str) {
         self.retry_at
             .store(self.now() + RETRY.as_micros() as u64, Ordering::Relaxed);
         self.shared.store(false, Ordering::Relaxed);
@@ -234,112 +192,10 @@ impl Fleet {
             );
         }
     }
-
-    /// The pub/sub channel of fetch notices for a repository: the prefix and
-    /// the URL without credentials, so fleets of other repositories, or of
-    /// other prefixes, never hear them.
-    pub fn fetch_channel(&self, repo_url: &str) -> String {
-        format!("{}fetch:{}", self.prefix, redact_url(repo_url))
-    }
-
-    /// Tells every replica to fetch now (after a verified webhook). A
-    /// connection that fails (Redis restarted since the last heartbeat) is
-    /// replaced and the notice sent again once, so it is not lost.
-    pub async fn announce_fetch(&self, channel: &str) {
-        let Some(conn) = self.conn.load_full() else {
-            return;
-        };
-        if self.publish(&conn, channel).await.is_ok() {
-            return;
-        }
-        let again = match self.reconnect().await {
-            Ok(conn) => self.publish(&conn, channel).await,
-            Err(e) => Err(e),
-        };
-        if let Err(error) = again {
-            tracing::warn!(
-                error = %redact_error(&error),
-                "could not publish the fetch notice; other replicas fetch at their next poll"
-            );
-        }
-    }
-
-    async fn publish(&self, conn: &ConnectionManager, channel: &str) -> Result<(), String> {
-        let mut conn = conn.clone();
-        let mut cmd = redis::cmd("PUBLISH");
-        cmd.arg(channel).arg(&self.id);
-        let publish = cmd.query_async::<i64>(&mut conn);
-        match tokio::time::timeout(DEADLINE * 4, publish).await {
-            Ok(Ok(n)) => {
-                tracing::debug!(replicas = n, "fetch notice published");
-                Ok(())
-            }
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err("no answer in time".into()),
-        }
-    }
-
-    /// Listens for other replicas' fetch notices and sends each to `fetch`,
-    /// reconnecting after an outage, until marque stops.
-    pub fn spawn_fetch_listener(
-        self: &Arc<Self>,
-        channel: String,
-        fetch: std::sync::mpsc::Sender<()>,
-        mut stopping: watch::Receiver<bool>,
-    ) {
-        let fleet = self.clone();
-        tokio::spawn(async move {
-            let mut was_down = false;
-            loop {
-                let attempt = async {
-                    let mut pubsub = fleet.client.get_async_pubsub().await?;
-                    pubsub.subscribe(&channel).await?;
-                    Ok::<_, redis::RedisError>(pubsub)
-                };
-                let listened = tokio::select! {
-                    r = tokio::time::timeout(Duration::from_secs(2), attempt) => r,
-                    _ = stopping.wait_for(|s| *s) => return,
-                };
-                match listened {
-                    Ok(Ok(pubsub)) => {
-                        if was_down {
-                            tracing::info!("listening for fetch notices again");
-                        }
-                        was_down = false;
-                        let mut messages = pubsub.into_on_message();
-                        loop {
-                            let msg = tokio::select! {
-                                m = messages.next() => m,
-                                _ = stopping.wait_for(|s| *s) => return,
-                            };
-                            let Some(msg) = msg else { break };
-                            let from: String = msg.get_payload().unwrap_or_default();
-                            if from != fleet.id {
-                                let _ = fetch.send(());
-                            }
-                        }
-                    }
-                    Ok(Err(e)) if !was_down => {
-                        was_down = true;
-                        tracing::warn!(error = %redact_error(&e.to_string()), "cannot listen for fetch notices; polling still fetches");
-                    }
-                    Err(_) if !was_down => {
-                        was_down = true;
-                        tracing::warn!("cannot listen for fetch notices; polling still fetches");
-                    }
-                    _ => {}
-                }
-                tokio::select! {
-                    _ = tokio::time::sleep(RETRY) => {}
-                    _ = stopping.wait_for(|s| *s) => return,
-                }
-            }
-        });
-    }
 }
 
 /// An error text with anything that looks like a URL's credentials removed.
-fn redact_error(text: &str) -> String {
+pub fn redact_error(text: &str) -> String {
     text.split(' ')
         .map(|w| {
             if w.contains("://") && w.contains('@') {
@@ -376,9 +232,6 @@ mod tests {
             "cannot reach redis://cache:6379/0 now"
         );
         let f = Fleet::new("redis://:pw@127.0.0.1:1/", None, "marque:").unwrap();
-        assert_eq!(
-            f.fetch_channel("https://x:y@git.example.com/b.git"),
-            "marque:fetch:https://git.example.com/b.git"
-        );
+        assert_eq!(f.key("demo:x"), "marque:demo:x");
     }
 }

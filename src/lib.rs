@@ -12,7 +12,7 @@
 //! - [`source`]: IO. read a content folder into memory.
 //! - [`live`]: IO. keep the snapshot current: the reloader (content → snapshot value), the publisher (the one writer of what is served), the directory loop (file events, [`live::watch`]) and the git loop (a mirror, fetched; branch previews).
 //! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
-//! - [`fleet`]: IO. Redis for a fleet of replicas: one demo limit, webhooks spread to every replica, a dead connection replaced.
+//! - [`fleet`]: IO. the Redis connection a fleet of replicas shares, a dead one replaced; the demo's shared limit (`demo::limit::redis`) and the webhook fan-out (`live::fanout`) use it.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
 //! - [`app`], [`cli`], [`config`]: the commands and their flags; [`clock`]: today's date and the time, read at the edge.

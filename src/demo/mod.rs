@@ -50,7 +50,7 @@ pub struct Demo {
     pub max_tokens: u32,
     /// With `--redis-url`: the fleet's shared limit, which `limiter` stands
     /// in for while Redis cannot answer.
-    pub fleet: Option<Arc<crate::fleet::Fleet>>,
+    pub shared: Option<limit::redis::SharedLimiter>,
     /// Requests decided by Redis and by this replica's own limiter.
     pub decided: Decided,
 }
@@ -75,8 +75,8 @@ impl Demo {
     /// when there is one and Redis answers, else this replica's.
     pub async fn check(&self, ip: std::net::IpAddr) -> limit::Decision {
         use std::sync::atomic::Ordering::Relaxed;
-        if let Some(fleet) = &self.fleet {
-            if let Some(decision) = fleet.check(ip, &self.limiter).await {
+        if let Some(shared) = &self.shared {
+            if let Some(decision) = shared.check(ip, &self.limiter).await {
                 self.decided.shared.fetch_add(1, Relaxed);
                 return decision;
             }
@@ -123,7 +123,7 @@ impl Demo {
 
     /// Which limiter decides now, for /status and /metrics.
     pub fn limiter_mode(&self) -> &'static str {
-        match &self.fleet {
+        match &self.shared {
             Some(f) if f.is_shared() => "shared",
             Some(_) => "local-fallback",
             None => "local",

@@ -82,7 +82,7 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
     let _ = writeln!(
         o,
         "# HELP marque_demo_limiter_shared 1 while Redis decides the demo limit for the fleet, 0 while this replica decides alone.\n# TYPE marque_demo_limiter_shared gauge\nmarque_demo_limiter_shared {}",
-        u8::from(demo.fleet.as_ref().is_some_and(|f| f.is_shared()))
+        u8::from(demo.shared.as_ref().is_some_and(|f| f.is_shared()))
     );
     {
         let (shared, local) = demo.decided.counts();

@@ -41,7 +41,7 @@ pub struct AppState {
     pub git_trigger: Option<std::sync::mpsc::Sender<()>>,
     /// Git mode with Redis: the channel on which a verified webhook tells
     /// the other replicas to fetch.
-    pub fetch_channel: Option<Arc<str>>,
+    pub fanout: Option<Arc<crate::live::fanout::Fanout>>,
     /// The shared secret that webhook deliveries must be signed with.
     pub webhook_secret: Option<Arc<str>>,
     /// Webhook bodies being read at once (unauthenticated until read).
@@ -74,7 +74,7 @@ impl AppState {
             stopping,
             demo,
             git_trigger: None,
-            fetch_channel: None,
+            fanout: None,
             webhook_secret: None,
             webhook_reads: Arc::new(tokio::sync::Semaphore::new(webhook::CONCURRENT_READS)),
             counters: Arc::new(Counters::new(threads)),

@@ -81,7 +81,7 @@ fn status_resource(status: &Status, app: &AppState) -> Resource {
         built: status,
         demo_limiter: DemoLimiter {
             mode: demo.limiter_mode(),
-            redis: demo.fleet.is_some(),
+            redis: demo.shared.is_some(),
             decided_by_redis: shared,
             decided_locally: local,
         },

@@ -149,8 +149,8 @@ pub async fn handle(State(app): State<AppState>, headers: HeaderMap, body: Body)
         }
     }
     let _ = trigger.send(());
-    if let (Some(fleet), Some(channel)) = (&app.demo.fleet, &app.fetch_channel) {
-        fleet.announce_fetch(channel).await;
+    if let Some(fanout) = &app.fanout {
+        fanout.announce().await;
     }
     let mut res = (StatusCode::ACCEPTED, "{\"status\":\"accepted\"}").into_response();
     res.headers_mut().insert(

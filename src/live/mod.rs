@@ -3,10 +3,12 @@
 //! snapshot value, and the [`publisher::Publisher`], the only writer of
 //! what is served. Directory mode ([`dir`]) rebuilds on file events
 //! ([`watch`]); git mode ([`git`]) on fetches, with branch previews
-//! ([`previews`]). A broken edit never takes a brand down: each brand keeps
+//! ([`previews`]) and, in a fleet, webhooks spread to every replica
+//! ([`fanout`]). A broken edit never takes a brand down: each brand keeps
 //! its last good render, and nothing is swapped when nothing changed.
 
 pub mod dir;
+pub mod fanout;
 pub mod git;
 pub mod previews;
 pub mod publisher;

@@ -6,7 +6,10 @@
 //! not itself a trusted proxy: everything to its left was written by the
 //! client and may be forged. IPv6 clients are keyed by their /64, the block
 //! one subscriber usually holds, so rotating addresses inside it does not
-//! buy a fresh quota.
+//! buy a fresh quota. In a fleet, Redis decides instead ([`redis`]), with
+//! the same quota; this limiter stands in whenever Redis cannot answer.
+
+pub mod redis;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
