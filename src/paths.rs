@@ -23,6 +23,21 @@ pub const MCP: &str = "/mcp";
 /// Git mode's push webhook.
 pub const HOOK_GIT: &str = "/hooks/git";
 
+/// The index of every brand, for people.
+pub const INDEX: &str = "/";
+/// Every published brand, for programs.
+pub const BRANDS_JSON: &str = "/brands.json";
+/// Every published brand, for language models (llmstxt.org).
+pub const LLMS_TXT: &str = "/llms.txt";
+/// The OpenAPI description of every path.
+pub const OPENAPI: &str = "/openapi.json";
+/// Branch previews (git mode).
+pub const PREVIEWS_JSON: &str = "/previews.json";
+
+/// A brand's releases, from git tags: files beside its surfaces.
+pub const CHANGELOG_MD: &str = "changelog.md";
+pub const CHANGELOG_JSON: &str = "changelog.json";
+
 /// The router's pattern of a brand's comparison.
 pub const COMPARE_PATTERN: &str = "/brand/{slug}/compare/{range}";
 /// The router's pattern of a brand's demo.

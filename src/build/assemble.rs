@@ -449,7 +449,7 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
         );
     }
     let openapi = views.openapi(ctx, examples, current);
-    snap.documents.insert("/openapi.json".into(), openapi);
+    snap.documents.insert(paths::OPENAPI.into(), openapi);
 }
 
 fn pretty(v: &serde_json::Value) -> String {
@@ -535,7 +535,7 @@ fn stats(catalog: &Catalog, shown: &[(&BrandState, Arc<View>)]) -> Stats {
 }
 
 /// The documents that list every brand, and grow with their number.
-pub const LISTS: [&str; 3] = ["/", "/brands.json", "/llms.txt"];
+pub const LISTS: [&str; 3] = [paths::INDEX, paths::BRANDS_JSON, paths::LLMS_TXT];
 
 /// What the documents that list every brand ([`LISTS`]) are made from,
 /// owned, so that at thousands of brands they can be made on another
@@ -591,9 +591,9 @@ impl Lists {
             effort,
         );
         let docs = vec![
-            ("/".to_string(), Arc::new(index)),
-            ("/brands.json".to_string(), Arc::new(brands_json)),
-            ("/llms.txt".to_string(), Arc::new(llms_txt)),
+            (paths::INDEX.to_string(), Arc::new(index)),
+            (paths::BRANDS_JSON.to_string(), Arc::new(brands_json)),
+            (paths::LLMS_TXT.to_string(), Arc::new(llms_txt)),
         ];
         let mut status = Status::new(self.ready, self.reload.clone());
         status.snapshot_bytes = snap.memory_with(&LISTS, docs.iter().map(|(_, r)| r));

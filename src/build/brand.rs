@@ -174,11 +174,11 @@ pub fn render_brand(
         );
         let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
         add(
-            paths::brand_doc(&s, "changelog.md"),
+            paths::brand_doc(&s, paths::CHANGELOG_MD),
             resource("text/markdown; charset=utf-8", md.into()),
         );
         add(
-            paths::brand_doc(&s, "changelog.json"),
+            paths::brand_doc(&s, paths::CHANGELOG_JSON),
             resource("application/json", json.into()),
         );
     }

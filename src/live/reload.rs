@@ -144,9 +144,10 @@ impl Reloader {
             (lists_may_follow && large).then_some(serving),
         );
         snapshot.previews = self.previews.clone();
-        snapshot
-            .documents
-            .insert("/previews.json".into(), self.previews_document.clone());
+        snapshot.documents.insert(
+            crate::paths::PREVIEWS_JSON.into(),
+            self.previews_document.clone(),
+        );
         Next { snapshot, lists }
     }
 

@@ -4,6 +4,7 @@
 
 use super::escape::collapse_ws;
 use super::Context;
+use crate::paths;
 use crate::spec::Brand;
 use std::fmt::Write;
 
@@ -77,12 +78,12 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [OpenAPI description]({}): Every path, header and status of this server's HTTP API, as OpenAPI 3.1.",
-        ctx.url("/openapi.json")
+        ctx.url(paths::OPENAPI)
     );
     let _ = writeln!(
         o,
         "- [All brands]({}): Discovery file listing every brand on this server.",
-        ctx.url("/llms.txt")
+        ctx.url(paths::LLMS_TXT)
     );
     o
 }
@@ -139,7 +140,7 @@ pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [brands.json]({}): Every brand with its version and links, as JSON.",
-        ctx.url("/brands.json")
+        ctx.url(paths::BRANDS_JSON)
     );
     let _ = writeln!(
         o,
@@ -149,7 +150,7 @@ pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [OpenAPI description]({}): Every path, header and status of this server's HTTP API, as OpenAPI 3.1.",
-        ctx.url("/openapi.json")
+        ctx.url(paths::OPENAPI)
     );
     o
 }

@@ -178,10 +178,10 @@ fn foot(out: &mut String, ctx: &Context) -> String {
     let _ = write!(
         out,
         "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>\n<script>{script}</script>\n</body>\n</html>\n",
-        html(&ctx.url("/llms.txt")),
-        html(&ctx.url("/brands.json")),
+        html(&ctx.url(paths::LLMS_TXT)),
+        html(&ctx.url(paths::BRANDS_JSON)),
         html(&ctx.schema_url()),
-        html(&ctx.url("/openapi.json"))
+        html(&ctx.url(paths::OPENAPI))
     );
     csp(&script)
 }
@@ -315,8 +315,8 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
             o,
             "<p>Releases are git tags <code>{}@&lt;version&gt;</code>. Also as <a href=\"{}\">changelog.md</a> and <a href=\"{}\">changelog.json</a>.</p>",
             html(s),
-            html(&ctx.brand_url(s, "changelog.md")),
-            html(&ctx.brand_url(s, "changelog.json"))
+            html(&ctx.brand_url(s, paths::CHANGELOG_MD)),
+            html(&ctx.brand_url(s, paths::CHANGELOG_JSON))
         );
         if let Some(v) = crate::spec::release::unreleased(&brand.version, &brand.releases) {
             let _ = write!(o, "<h3>Unreleased: {}</h3>", html(&v.to_string()));
@@ -442,8 +442,8 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
         "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
         "",
         &[
-            ("text/plain", ctx.url("/llms.txt")),
-            ("application/json", ctx.url("/brands.json")),
+            ("text/plain", ctx.url(paths::LLMS_TXT)),
+            ("application/json", ctx.url(paths::BRANDS_JSON)),
         ],
         "",
     );
@@ -481,7 +481,7 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
         "<header><div class=\"inner\"><h1><code>{}</code> is not published</h1><p>The folder <code>{}/</code> holds a brand.json, but the brand has errors, so none of its surfaces are served yet. Each error above names the file, line and column; <code>marque check</code> shows them with the source line.</p></div></header>\n<main><p><a href=\"{}\">All brands</a></p></main>\n",
         html(slug),
         html(slug),
-        html(&ctx.url("/"))
+        html(&ctx.url(paths::INDEX))
     );
     let csp = foot(&mut o, ctx);
     Page { body: o, csp }

@@ -1,6 +1,7 @@
 //! The sections of a brand's page, in the order the page shows them: each
 //! writes its HTML into the page, every string from content escaped.
 
+use crate::paths;
 use crate::render::embed::reference_hex;
 use crate::render::escape::html;
 use crate::render::spec_json::reference_value;
@@ -52,7 +53,7 @@ pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut
     endpoints.push((
         "The whole HTTP API, described (OpenAPI 3.1)".into(),
         "application/json",
-        ctx.url("/openapi.json"),
+        ctx.url(paths::OPENAPI),
     ));
     for (label, media, url) in &endpoints {
         let _ = write!(

@@ -13,6 +13,7 @@
 
 use super::schemas::{CHANGELOG_SCHEMA_PATH, SPEC_SCHEMA_PATH};
 use super::{Context, Surface, SCHEMA_PATH};
+use crate::paths as url;
 use serde_json::{json, Map, Value};
 
 mod components;
@@ -124,7 +125,7 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         paths.insert(path.to_string(), item);
     };
     put(
-        "/",
+        url::INDEX,
         get(document_get(
             "Index of every brand, for people",
             "discovery",
@@ -134,7 +135,7 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         )),
     );
     put(
-        "/brands.json",
+        url::BRANDS_JSON,
         get(document_get(
             "Every published brand with its version and links",
             "discovery",
@@ -144,7 +145,7 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         )),
     );
     put(
-        "/llms.txt",
+        url::LLMS_TXT,
         get(document_get(
             "Discovery file listing every brand (llmstxt.org)",
             "discovery",
@@ -154,7 +155,7 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         )),
     );
     put(
-        "/openapi.json",
+        url::OPENAPI,
         get(document_get(
             "This document",
             "discovery",
@@ -192,16 +193,16 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             }
         })
     };
-    put("/healthz", get(plain("Liveness", "The process answers")));
+    put(url::HEALTHZ, get(plain("Liveness", "The process answers")));
     let mut ready = plain("Readiness", "The first snapshot is served");
     ready["responses"]["503"] = json!({
         "description": "The first snapshot has not been built yet",
         "headers": {"Retry-After": r("headers", "Retry-After")},
         "content": {"application/problem+json": {"schema": r("schemas", "Problem")}}
     });
-    put("/readyz", get(ready));
+    put(url::READYZ, get(ready));
     put(
-        "/status",
+        url::STATUS,
         get(json!({
             "tags": ["operations"],
             "summary": "The serving revision, the last build and every brand's state and diagnostics",
@@ -224,9 +225,9 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         &[],
     );
     previews["description"] = json!("In git mode with `--preview-branches GLOB`, every matching branch is served under `/preview/<name>/…` (the branch name lower-cased, every character outside `a-z`, `0-9` and `-` made `-`) with every surface of every brand, `Cache-Control: no-store` and `X-Robots-Tag: noindex`, and its prompt kit's demo at `POST /preview/<name>/api/brand-spec/<slug>/demo`. Otherwise `enabled` is false and the list is empty.");
-    put("/previews.json", get(previews));
+    put(url::PREVIEWS_JSON, get(previews));
     put(
-        "/metrics",
+        url::METRICS,
         get(json!({
             "tags": ["operations"],
             "summary": "Prometheus metrics",
@@ -238,7 +239,7 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         })),
     );
     put(
-        "/events",
+        url::EVENTS,
         get(json!({
             "tags": ["operations"],
             "summary": "Server-sent events: one `snapshot` event now and one per new snapshot",
@@ -287,7 +288,7 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             params,
         );
         op["description"] = json!(format!("Served as `{}`.{immutable}", s.media_type()));
-        paths.insert(format!("/brand/{key}/{}", s.file()), get(op));
+        paths.insert(url::brand_doc(&key, s.file()), get(op));
     }
     let mut page = document_get(
         &format!("The {which} version's API page, for people"),
@@ -307,9 +308,9 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             }
         });
     }
-    paths.insert(format!("/brand/{key}"), get(page));
+    paths.insert(url::brand(&key), get(page));
     paths.insert(
-        format!("/brand/{key}/"),
+        url::brand(&key) + "/",
         get(json!({
             "tags": ["surfaces"],
             "summary": "Redirects to the API page without the trailing slash",
@@ -324,7 +325,7 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
         })),
     );
     paths.insert(
-        format!("/embed/brand/{key}"),
+        url::embed(&key),
         get(document_get(
             &format!("The {which} version's embed script: renders a brand card into every element with `data-marque-brand`"),
             "surfaces",
@@ -344,11 +345,11 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
     );
     asset["description"] = json!("Served with the media type of its extension (SVG with a sandboxing `Content-Security-Policy`).");
     asset["responses"]["200"]["content"] = json!({"*/*": {"schema": {}}});
-    paths.insert(format!("/brand/{key}/assets/{{file}}"), get(asset));
+    paths.insert(url::assets(&key) + "{file}", get(asset));
     if pin.is_empty() {
-        paths.insert("/brand/{slug}/compare/{range}".into(), get(compare()));
+        paths.insert(url::COMPARE_PATTERN.into(), get(compare()));
         paths.insert(
-            "/brand/{slug}/changelog.md".into(),
+            url::brand_doc("{slug}", url::CHANGELOG_MD),
             get(document_get(
                 "Releases from git tags, Keep a Changelog style",
                 "surfaces",
@@ -358,7 +359,7 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             )),
         );
         paths.insert(
-            "/brand/{slug}/changelog.json".into(),
+            url::brand_doc("{slug}", url::CHANGELOG_JSON),
             get(document_get(
                 "Releases from git tags",
                 "surfaces",
@@ -431,12 +432,12 @@ fn event(name: &str, data: Value) -> Value {
 fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
     for (slug, prompts) in &examples.prompts {
         paths.insert(
-            format!("/api/brand-spec/{slug}/demo"),
+            url::demo(slug),
             json!({"post": demo_operation(slug, prompts)}),
         );
     }
     paths.insert(
-        "/hooks/git".into(),
+        url::HOOK_GIT.into(),
         json!({"post": {
             "tags": ["operations"],
             "summary": "Push webhook: fetch the served branch now",
@@ -495,6 +496,36 @@ mod tests {
             }
         }
         assert!(doc["paths"].get("/mcp").is_none());
+    }
+
+    /// The document and the router cannot disagree: every path it
+    /// describes parses into the route that answers it, and that route
+    /// takes every method the document gives it.
+    #[test]
+    fn every_described_path_is_answered_by_its_route_with_its_methods() {
+        let examples = Examples {
+            prompts: vec![("acme".into(), Vec::new())],
+            ..Examples::default()
+        };
+        let doc: Value =
+            serde_json::from_str(&render(&Context::new("https://b.example"), &examples)).unwrap();
+        let paths = doc["paths"].as_object().unwrap();
+        assert!(paths.len() > 20, "{}", paths.len());
+        for (path, item) in paths {
+            let concrete = path
+                .replace("{slug}", "acme")
+                .replace("{version}", "1.2.0")
+                .replace("{range}", "1.0.0...current")
+                .replace("{file}", "logo.svg");
+            let route = url::Route::parse(&concrete);
+            let allowed = route.methods();
+            for method in item.as_object().unwrap().keys() {
+                assert!(
+                    allowed.split(", ").any(|m| m.eq_ignore_ascii_case(method)),
+                    "{path}: {method} is described, {route:?} takes {allowed}"
+                );
+            }
+        }
     }
 
     #[test]
