@@ -10,9 +10,10 @@
 
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
 use crate::paths;
-use crate::render::diff::{summary, summary_html, verdict};
-use crate::render::escape::html;
-use crate::render::previews::{PreviewRow, PreviewSettings};
+use crate::render::diff::verdict;
+use crate::render::previews::{
+    banner, with_banner, BrandChange, ChangeState, PreviewRow, PreviewSettings,
+};
 use crate::render::status::Reload;
 use crate::render::{self, Context};
 use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
@@ -20,9 +21,7 @@ use crate::source::git::GitSource;
 use crate::spec::diff::{diff, Diff, Level};
 use axum::http::{HeaderName, HeaderValue};
 use git2::{BranchType, Oid, Repository};
-use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write;
 use std::sync::Arc;
 
 /// Which branches are previewed, and how many at most.
@@ -75,22 +74,6 @@ pub fn name_of(branch: &str) -> String {
         .collect()
 }
 
-/// What a preview changes in one brand, against the published branch.
-#[derive(Debug, Clone, Serialize)]
-pub struct BrandChange {
-    pub slug: String,
-    /// `added`, `changed`, `unchanged`, `removed`, or `invalid` (the
-    /// preview's version has errors: its page lists them).
-    pub state: &'static str,
-    /// The largest level of any change (null when none or not comparable).
-    pub level: Option<Level>,
-    /// The diff's verdict in words.
-    pub summary: String,
-    pub errors: usize,
-    #[serde(skip)]
-    pub diff: Option<Diff>,
-}
-
 /// One previewed branch.
 #[derive(Debug)]
 pub struct Preview {
@@ -123,16 +106,20 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
             .and_then(|p| p.published.as_ref())
             .and_then(|p| p.comparable.brand.brand());
         let (state, d) = match (old, new) {
-            (_, None) => ("invalid", None),
-            (None, Some(_)) => ("added", None),
+            (_, None) => (ChangeState::Invalid, None),
+            (None, Some(_)) => (ChangeState::Added, None),
             (Some(old), Some(new)) => {
                 let d = diff(&old, &new);
-                (if d.is_empty() { "unchanged" } else { "changed" }, Some(d))
+                let state = match d.is_empty() {
+                    true => ChangeState::Unchanged,
+                    false => ChangeState::Changed,
+                };
+                (state, Some(d))
             }
         };
         let summary = match (&d, state) {
             (Some(d), _) => verdict(d),
-            (None, "added") => "A brand the published branch does not have.".to_string(),
+            (None, ChangeState::Added) => "A brand the published branch does not have.".to_string(),
             _ => format!("{errors} error(s): not comparable until they are fixed."),
         };
         out.push(BrandChange {
@@ -148,7 +135,7 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
         if !preview.brands.contains_key(slug) {
             out.push(BrandChange {
                 slug: slug.clone(),
-                state: "removed",
+                state: ChangeState::Removed,
                 level: Some(Level::Major),
                 summary: "The branch removes this brand.".to_string(),
                 errors: 0,
@@ -157,60 +144,6 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
         }
     }
     out
-}
-
-/// The banner on a preview's page: which branch and commit, and what it
-/// changes (of one brand, or of all on the index).
-fn banner(p: &Preview, published: &str, only: Option<&str>) -> String {
-    let mut o = String::from(
-        "<div role=\"note\" aria-label=\"Preview\" style=\"background:#fff4ce;color:#3d2e00;border-bottom:2px solid #c9a227;padding:.75rem 1rem;font:14px/1.5 system-ui,sans-serif\">",
-    );
-    let _ = write!(
-        o,
-        "<strong>Preview</strong> of branch <code>{}</code> at commit <code>{}</code>, not published. Against the published branch <code>{}</code>: ",
-        html(&p.branch),
-        html(&p.commit[..p.commit.len().min(12)]),
-        html(published)
-    );
-    let shown: Vec<&BrandChange> = p
-        .brands
-        .iter()
-        .filter(|b| only.is_none_or(|s| s == b.slug))
-        .collect();
-    if shown.is_empty() {
-        o.push_str("no brand.");
-    }
-    for b in shown {
-        if only.is_none() {
-            let _ = write!(o, "<br><b>{}</b>: ", html(&b.slug));
-        }
-        o.push_str(&html(&b.summary));
-        let Some(d) = b.diff.as_ref().filter(|d| !d.is_empty()) else {
-            continue;
-        };
-        o.push_str("<details><summary>What changes</summary><ul>");
-        for c in &d.changes {
-            let _ = write!(o, "<li>{} ({})</li>", summary_html(&summary(c)), c.level);
-        }
-        o.push_str("</ul></details>");
-    }
-    o.push_str("</div>\n");
-    o
-}
-
-/// `page` with `banner` as the first thing in its body.
-fn with_banner(page: &[u8], banner: &str) -> Vec<u8> {
-    let text = String::from_utf8_lossy(page);
-    let at = text
-        .find("<body")
-        .and_then(|i| text[i..].find('>').map(|j| i + j + 1))
-        .unwrap_or(0);
-    let mut out = String::with_capacity(text.len() + banner.len() + 1);
-    out.push_str(&text[..at]);
-    out.push('\n');
-    out.push_str(banner);
-    out.push_str(&text[at..]);
-    out.into_bytes()
 }
 
 /// A preview's copy of `r`: `no-store`, `noindex`, and on a page the banner.
@@ -243,7 +176,7 @@ fn finish(snap: Snapshot, p: &Preview, published: &str) -> Snapshot {
             .map(|(path, r)| {
                 let banner = is_page(r).then(|| {
                     let slug = path.strip_prefix("/brand/").filter(|s| !s.contains('/'));
-                    banner(p, published, slug)
+                    banner(&p.branch, &p.commit, published, &p.brands, slug)
                 });
                 (path.clone(), previewed(r, banner.as_deref()))
             })
@@ -493,15 +426,5 @@ mod tests {
     fn names_keep_only_lowercase_letters_digits_and_hyphens() {
         assert_eq!(name_of("Feature/New_Palette"), "feature-new-palette");
         assert_eq!(name_of("préview.2"), "pr-view-2");
-    }
-
-    #[test]
-    fn the_banner_goes_first_in_the_body() {
-        let page = b"<!doctype html><html><head></head>\n<body data-x=\"1\">\n<main>x</main>";
-        let out = String::from_utf8(with_banner(page, "<div>B</div>\n")).unwrap();
-        assert_eq!(
-            out,
-            "<!doctype html><html><head></head>\n<body data-x=\"1\">\n<div>B</div>\n\n<main>x</main>"
-        );
     }
 }
