@@ -262,37 +262,38 @@ fn policy_of(ctx: &Context) -> CachePolicy {
     }
 }
 
-/// A warning for each token a surface had to leave out, at the token in tokens.json.
+/// A warning for each token a surface had to leave out, at the token in
+/// the file it is written in.
 fn left_out_warnings(
     slug: &str,
-    skipped: &[(String, Option<String>)],
+    skipped: &[(String, Option<crate::spec::tokens::WrittenAt>)],
     files: &BrandFiles,
 ) -> Vec<Diagnostic> {
-    if skipped.is_empty() {
-        return Vec::new();
+    let mut by_file: std::collections::BTreeMap<&str, Vec<(&str, &str)>> = Default::default();
+    for (message, at) in skipped {
+        let (file, pointer) = match at {
+            Some((file, pointer)) => (file.as_deref().unwrap_or("tokens.json"), pointer.as_str()),
+            None => ("tokens.json", ""),
+        };
+        by_file.entry(file).or_default().push((message, pointer));
     }
-    let text = files
-        .get("tokens.json")
-        .and_then(|b| std::str::from_utf8(b).ok());
-    let wanted: Vec<(&str, Anchor)> = skipped
-        .iter()
-        .map(|(_, p)| (p.as_deref().unwrap_or(""), Anchor::Key))
-        .collect();
-    let positions = text.map(|t| locate(t, &wanted)).unwrap_or_default();
-    skipped
-        .iter()
-        .enumerate()
-        .map(|(i, (message, pointer))| {
+    let mut out = Vec::new();
+    for (file, found) in by_file {
+        let text = files.get(file).and_then(|b| std::str::from_utf8(b).ok());
+        let wanted: Vec<(&str, Anchor)> = found.iter().map(|(_, p)| (*p, Anchor::Key)).collect();
+        let positions = text.map(|t| locate(t, &wanted)).unwrap_or_default();
+        for (i, (message, pointer)) in found.into_iter().enumerate() {
             let pos = positions.get(i).copied().unwrap_or_default();
-            Diagnostic {
+            out.push(Diagnostic {
                 severity: Severity::Warning,
                 brand: slug.to_string(),
-                file: format!("{slug}/tokens.json"),
-                pointer: pointer.clone().unwrap_or_default(),
+                file: format!("{slug}/{file}"),
+                pointer: pointer.to_string(),
                 line: pos.line.max(1),
                 column: pos.column.max(1),
-                message: message.clone(),
-            }
-        })
-        .collect()
+                message: message.to_string(),
+            });
+        }
+    }
+    out
 }

@@ -78,10 +78,12 @@ pub enum Value {
     },
 }
 
-/// The body, and a warning for each token left out (with the token's pointer, when one is to blame).
+/// The body, and a warning for each token left out (with where the token
+/// is written, when one is to blame: its file, `None` for tokens.json, and
+/// its pointer).
 pub struct Output {
     pub body: String,
-    pub skipped: Vec<(String, Option<String>)>,
+    pub skipped: Vec<(String, Option<crate::spec::tokens::WrittenAt>)>,
 }
 
 /// Six decimals: finer than Figma stores, and stable across runs.
@@ -263,7 +265,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                     t.name(),
                     ty.as_str()
                 ),
-                Some(t.pointer.clone()),
+                Some((t.file.clone(), t.pointer.clone())),
             )),
         }
     }

@@ -16,6 +16,7 @@
 use super::{is_ignored, is_scratch_name, Content, Releases, BRAND_FILES};
 use crate::bodies::Bodies;
 use crate::spec::diag::{file_error, file_warning};
+use crate::spec::tokens::resolver::RESOLVER_FILE;
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{Context as _, Result};
 use bytes::Bytes;
@@ -197,6 +198,9 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
             files.insert((*name).to_string(), bytes);
         }
     }
+    if files.contains_key(RESOLVER_FILE) {
+        reader.read_token_files(&dir, &mut files);
+    }
     reader.read_assets(&dir.join("assets"), &mut files);
     Some(BrandFiles::new(slug, files, problems, Bodies::process()))
 }
@@ -296,9 +300,35 @@ impl Reader<'_> {
 
     /// Walks assets/, entering each real folder once.
     fn read_assets(&mut self, assets: &Path, files: &mut BTreeMap<String, Bytes>) {
+        self.read_tree(assets, "assets", files, &|_, _| true);
+    }
+
+    /// Walks the brand folder for the JSON files a resolver document may
+    /// name (not assets/, nor the files read by name).
+    fn read_token_files(&mut self, dir: &Path, files: &mut BTreeMap<String, Bytes>) {
+        self.read_tree(dir, "", files, &|rel, is_dir| {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            if is_dir {
+                rel != "assets" && !name.starts_with('.') && name != "node_modules"
+            } else {
+                rel.ends_with(".json") && !BRAND_FILES.contains(&rel)
+            }
+        });
+    }
+
+    /// Walks the folder `start` (at `rel` in the brand folder), entering each
+    /// real folder once and reading the files `wanted` keeps (it is given
+    /// each entry's path in the brand folder, and whether it is a folder).
+    fn read_tree(
+        &mut self,
+        start: &Path,
+        rel: &str,
+        files: &mut BTreeMap<String, Bytes>,
+        wanted: &dyn Fn(&str, bool) -> bool,
+    ) {
         let mut visited: HashSet<PathBuf> = HashSet::new();
         let mut stack: Vec<(PathBuf, String, usize)> =
-            vec![(assets.to_path_buf(), "assets".into(), 0)];
+            vec![(start.to_path_buf(), rel.to_string(), 0)];
         while let Some((path, rel, depth)) = stack.pop() {
             let Ok(real) = path.canonicalize() else {
                 continue;
@@ -337,8 +367,15 @@ impl Reader<'_> {
             names.sort();
             for name in names.into_iter().rev() {
                 let child = path.join(&name);
-                let child_rel = format!("{rel}/{name}");
-                if child.is_dir() {
+                let child_rel = match rel.is_empty() {
+                    true => name,
+                    false => format!("{rel}/{name}"),
+                };
+                let is_dir = child.is_dir();
+                if !wanted(&child_rel, is_dir) {
+                    continue;
+                }
+                if is_dir {
                     stack.push((child, child_rel, depth + 1));
                     continue;
                 }

@@ -12,6 +12,7 @@ use crate::bodies::Bodies;
 use crate::spec::brand::parse_version;
 use crate::spec::diag::{file_error, Severity};
 use crate::spec::release::{parse_tag, sort_newest_first, Release};
+use crate::spec::tokens::resolver::RESOLVER_FILE;
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{anyhow, Context as _, Result};
 use bytes::Bytes;
@@ -121,6 +122,36 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
         if let Some(entry) = tree.get_name(name) {
             reader.take((*name).to_string(), &entry);
         }
+    }
+    if reader.files.contains_key(RESOLVER_FILE) {
+        // The JSON files a resolver document may name: not assets/, nor
+        // the files read by name.
+        let _ = tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+            let name = entry.name().unwrap_or_default();
+            if entry.kind() == Some(ObjectType::Tree) {
+                let skip = (dir.is_empty() && name == "assets")
+                    || name.starts_with('.')
+                    || name == "node_modules"
+                    || dir.matches('/').count() >= limits::MAX_ASSET_DEPTH;
+                return if skip {
+                    TreeWalkResult::Skip
+                } else {
+                    TreeWalkResult::Ok
+                };
+            }
+            let path = format!("{dir}{name}");
+            if !name.ends_with(".json")
+                || is_scratch_name(name)
+                || BRAND_FILES.contains(&path.as_str())
+            {
+                return TreeWalkResult::Ok;
+            }
+            if reader.take(path, entry) {
+                TreeWalkResult::Ok
+            } else {
+                TreeWalkResult::Abort
+            }
+        });
     }
     if let Some(assets) = tree
         .get_name("assets")

@@ -34,7 +34,12 @@ pub struct Pinned {
 }
 
 /// Files at the top of a brand folder that marque reads.
-pub const BRAND_FILES: &[&str] = &["brand.json", "tokens.json", "BRAND_BOOK.md"];
+pub const BRAND_FILES: &[&str] = &[
+    "brand.json",
+    "tokens.json",
+    "tokens.resolver.json",
+    "BRAND_BOOK.md",
+];
 
 /// The one rule for paths that are never content, used by the folder
 /// reader, the git reader and the watcher alike. `parts` is a path relative

@@ -168,6 +168,57 @@ impl<'a> FileDiags<'a> {
     }
 }
 
+impl FileDiags<'_> {
+    /// Like [`FileDiags::finish`], for a document merged from several
+    /// files: `origin` says which file, and which pointer in it, each
+    /// diagnostic's pointer came from; `texts` holds each file's text
+    /// (by its path relative to the content root) to place it in. `edit`
+    /// may change each diagnostic's message (to name the context it is
+    /// in) before it is kept.
+    pub fn finish_mapped(
+        self,
+        origin: impl Fn(&str) -> (String, String),
+        texts: &std::collections::BTreeMap<String, &str>,
+        edit: impl Fn(&mut Diagnostic),
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let mut by_file: std::collections::BTreeMap<String, Vec<(Diagnostic, Anchor)>> =
+            Default::default();
+        let (brand, file, dropped) = (self.brand, self.file, self.dropped);
+        for (mut d, anchor) in self.pending {
+            let (file, pointer) = origin(&d.pointer);
+            d.file = file.clone();
+            d.pointer = pointer;
+            edit(&mut d);
+            by_file.entry(file).or_default().push((d, anchor));
+        }
+        for (file, pending) in by_file {
+            let positions = match texts.get(&file) {
+                Some(t) => {
+                    let wanted: Vec<(&str, Anchor)> = pending
+                        .iter()
+                        .map(|(d, a)| (d.pointer.as_str(), *a))
+                        .collect();
+                    locate(t, &wanted)
+                }
+                None => vec![Pos::START; pending.len()],
+            };
+            for ((mut d, _), pos) in pending.into_iter().zip(positions) {
+                d.line = pos.line;
+                d.column = pos.column;
+                out.push(d);
+            }
+        }
+        if dropped > 0 {
+            out.push(file_error(
+                brand,
+                &file,
+                format!("{dropped} more problem(s) in these tokens are not listed; fix the ones above first"),
+            ));
+        }
+    }
+}
+
 /// True when any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)

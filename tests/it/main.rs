@@ -39,6 +39,8 @@ mod preview;
 mod reference;
 /// Hot reload over real files: every save served, a broken brand keeps its last good version.
 mod reload;
+/// Brands whose tokens are a DTCG resolver document: sets, modifiers, contexts.
+mod resolver;
 /// Work proportional to the change: a save renders one brand, a restart none.
 mod scale;
 /// Version steps checked against the semantic diff, per release.

@@ -9,6 +9,7 @@ use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
 use super::model::BrandDoc;
 use super::schema::{self, Checked};
 use super::tokens::css::css_name;
+use super::tokens::resolver::RESOLVER_FILE;
 use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
 use crate::color;
 use bytes::Bytes;
@@ -18,6 +19,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 mod prompts;
+mod resolved;
 use prompts::check_prompts;
 
 /// A brand that passed validation: everything a renderer needs.
@@ -264,16 +266,28 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
 fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
     let slug = files.slug.as_str();
     let file = format!("{slug}/tokens.json");
+    let resolver = files.get(RESOLVER_FILE).is_some();
     let Some(bytes) = files.get("tokens.json") else {
+        if resolver {
+            return resolved::read_resolved(files, out);
+        }
         if !named_in(&files.problems, &file) {
             out.push(file_error(
                 slug,
                 &file,
-                "missing tokens.json: every brand needs its design tokens",
+                "missing tokens.json (or tokens.resolver.json): every brand needs its design tokens",
             ));
         }
         return None;
     };
+    if resolver {
+        out.push(file_error(
+            slug,
+            &format!("{slug}/{RESOLVER_FILE}"),
+            "the brand has both tokens.json and tokens.resolver.json: keep one (tokens.json for one set of tokens, the resolver for modes)",
+        ));
+        return None;
+    }
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file);
     enforce_limits(&mut doc, &mut d);

@@ -16,6 +16,7 @@
 pub mod css;
 pub mod extends;
 pub mod refs;
+pub mod resolver;
 pub mod tree;
 pub mod values;
 
@@ -315,6 +316,10 @@ pub struct GradientStop {
     pub position: TokenValue,
 }
 
+/// Where a token is written: its file in the brand folder (`None`:
+/// tokens.json) and its pointer there.
+pub type WrittenAt = (Option<String>, String);
+
 /// One design token.
 #[derive(Debug, Clone)]
 pub struct Token {
@@ -326,7 +331,10 @@ pub struct Token {
     /// `$deprecated`: `true`, or an explanation.
     pub deprecated: Option<Value>,
     pub extensions: Option<Value>,
-    /// JSON Pointer of the token object in tokens.json.
+    /// The file it is written in, relative to the brand folder (`None`:
+    /// tokens.json; a resolver brand's tokens come from several files).
+    pub file: Option<String>,
+    /// JSON Pointer of the token object in its file.
     pub pointer: String,
 }
 

@@ -128,6 +128,7 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             description: t.description,
             deprecated: t.deprecated,
             extensions: t.extensions,
+            file: None,
             pointer: t.pointer,
         });
     }

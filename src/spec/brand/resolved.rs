@@ -1,0 +1,169 @@
+//! A brand whose tokens are a resolver document (`tokens.resolver.json`):
+//! the files it names read and limited like tokens.json, the default
+//! permutation parsed into the brand's tokens, and every other context
+//! merged and checked too, its errors named by context. Diagnostics point
+//! into the file where each token was written.
+
+use super::{check_css_names, enforce_limits, read_json};
+use crate::spec::diag::{Diagnostic, FileDiags, Severity};
+use crate::spec::files::BrandFiles;
+use crate::spec::tokens::resolver::{self, Permutation, Resolver, RESOLVER_FILE};
+use crate::spec::tokens::{parse_tokens, TokenSet};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+
+/// What every permutation is merged from.
+struct Input<'t> {
+    slug: &'t str,
+    resolver: Resolver,
+    doc: Value,
+    /// The brand's token files by path in the folder, parsed.
+    files: BTreeMap<String, Value>,
+    /// Each file's text by its path from the content root, to place diagnostics.
+    texts: BTreeMap<String, &'t str>,
+}
+
+/// The brand's tokens (its default permutation), with every problem of
+/// the resolver, its files and each of its contexts pushed into `out`.
+pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let file = format!("{slug}/{RESOLVER_FILE}");
+    let bytes = files.get(RESOLVER_FILE)?;
+    let (mut doc, text) = read_json(bytes, slug, &file, out)?;
+    let mut d = FileDiags::new(slug, file.clone());
+    enforce_limits(&mut doc, &mut d);
+    let Some(resolver) = resolver::read(&doc, &mut d) else {
+        d.finish(Some(text), out);
+        return None;
+    };
+    let mut input = Input {
+        slug,
+        resolver,
+        doc,
+        files: BTreeMap::new(),
+        texts: BTreeMap::from([(file, text)]),
+    };
+    for path in input.resolver.files() {
+        let Some(bytes) = files.get(path) else {
+            continue;
+        };
+        let file = format!("{slug}/{path}");
+        if let Some((mut doc, text)) = read_json(bytes, slug, &file, out) {
+            let mut fd = FileDiags::new(slug, file.clone());
+            enforce_limits(&mut doc, &mut fd);
+            fd.finish(Some(text), out);
+            input.files.insert(path.to_string(), doc);
+            input.texts.insert(file, text);
+        }
+    }
+    input.resolver.check_sources(&input.files, &mut d);
+    d.finish(Some(text), out);
+    let default = input.resolver.default_permutation();
+    let set = check(&input, &default, None, out);
+    let seen: HashSet<(String, String, String)> = out
+        .iter()
+        .map(|d| (d.file.clone(), d.pointer.clone(), d.message.clone()))
+        .collect();
+    for (m, c, permutation) in input.resolver.each_context() {
+        let modifier = &input.resolver.modifiers[m];
+        let context = format!(
+            "context `{}` of modifier `{}`",
+            modifier.contexts[c].0, modifier.name
+        );
+        let mut found = Vec::new();
+        check(&input, &permutation, Some(&context), &mut found);
+        // Only errors a context adds: the rest are reported once, above.
+        out.extend(found.into_iter().filter(|d| {
+            d.severity == Severity::Error
+                && !seen.contains(&(d.file.clone(), d.pointer.clone(), unlabelled(&d.message)))
+        }));
+    }
+    set
+}
+
+/// The label a context's diagnostics carry.
+const IN: &str = " (in ";
+
+fn unlabelled(message: &str) -> String {
+    match message.rfind(IN) {
+        Some(i) if message.ends_with(')') => message[..i].to_string(),
+        _ => message.to_string(),
+    }
+}
+
+/// The target of a diagnostic about a reference that names no token.
+fn dangling(message: &str) -> Option<&str> {
+    message
+        .strip_prefix("reference `{")?
+        .strip_suffix("}` does not name a token")
+}
+
+/// Merges and parses one permutation; its diagnostics, placed in the files
+/// their tokens came from (and, for a context, naming it), go to `out`.
+fn check(
+    input: &Input<'_>,
+    permutation: &Permutation,
+    context: Option<&str>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = input.slug;
+    let merged = input.resolver.merge(permutation, &input.doc, &input.files);
+    let resolver_file = format!("{slug}/{RESOLVER_FILE}");
+    let mut d = FileDiags::new(slug, resolver_file.clone());
+    let mut set = parse_tokens(&merged.doc, &mut d);
+    if let Some(set) = &set {
+        check_css_names(set, &mut d);
+    }
+    let elsewhere = match d.has_errors() {
+        true => input
+            .resolver
+            .elsewhere(permutation, &input.doc, &input.files),
+        false => BTreeMap::new(),
+    };
+    let place = |pointer: &str| {
+        let (file, pointer) = merged.origin(pointer);
+        let file = match file {
+            Some(f) => format!("{slug}/{f}"),
+            None => resolver_file.clone(),
+        };
+        (file, pointer)
+    };
+    let edit = |d: &mut Diagnostic| {
+        if let Some(there) = dangling(&d.message).and_then(|t| elsewhere.get(t)) {
+            d.message.push_str(&format!(
+                "; it is defined only in {there}, which this permutation leaves out (see `resolutionOrder`)"
+            ));
+        }
+        if let Some(context) = context {
+            d.message.push_str(&format!("{IN}{context})"));
+        }
+    };
+    d.finish_mapped(place, &input.texts, edit, out);
+    // Each token says where it is written, for what surfaces report of it.
+    if let Some(set) = set.as_mut() {
+        for t in &mut set.tokens {
+            let (file, pointer) = merged.origin(&t.pointer);
+            t.file = Some(file.unwrap_or(RESOLVER_FILE).to_string());
+            t.pointer = pointer;
+        }
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_dangling_references_are_read_back() {
+        assert_eq!(
+            unlabelled("bad value (in context `dark` of modifier `theme`)"),
+            "bad value"
+        );
+        assert_eq!(unlabelled("bad value"), "bad value");
+        assert_eq!(
+            dangling("reference `{color.bg}` does not name a token"),
+            Some("color.bg")
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! The DTCG Resolver Module 2025.10: `tokens.resolver.json` names the
+//! brand's token files (`sets`), the ways they vary (`modifiers`, each with
+//! `contexts` and a `default`), and the order they merge in
+//! (`resolutionOrder`). A permutation (one context per modifier) is the
+//! sources of every step in that order, merged: groups merge member by
+//! member, a later token replaces an earlier one whole, and aliases are
+//! resolved after merging (by the token parser, on the merged tree).
+//!
+//! Every member of the merged tree remembers the file and pointer it was
+//! written at ([`Merged::origin`]), so a diagnostic about a merged token
+//! points into the file where the token was written, not into the merge.
+//!
+//! Sources are `{"$ref": "file.json"}` or `{"$ref": "file.json#/pointer"}`
+//! (a file of the brand folder: relative, no `..`, no URL), `{"$ref":
+//! "#/sets/name"}` (that set's sources) or inline tokens.
+
+mod read;
+
+use crate::spec::diag::FileDiags;
+use crate::spec::json::join;
+pub use read::read;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The resolver document's name in a brand folder.
+pub const RESOLVER_FILE: &str = "tokens.resolver.json";
+
+/// Most contexts, over all modifiers, that a brand may have: each is
+/// merged and checked on every build.
+pub const MAX_CONTEXTS: usize = 64;
+
+/// Deepest chain of `#/sets/…` references between sources.
+const MAX_SOURCE_DEPTH: usize = 8;
+
+/// Where a source's tokens are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum From {
+    /// A file of the brand folder (relative to it), and a JSON Pointer into it.
+    File { path: String, fragment: String },
+    /// Tokens written in the resolver document itself, at this pointer.
+    Inline(String),
+}
+
+/// One source of a set or context, with where the resolver names it.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub from: From,
+    /// Pointer of the source entry in the resolver document.
+    pub at: String,
+}
+
+/// A way the tokens vary: its contexts, in document order, and the default.
+#[derive(Debug, Clone)]
+pub struct Modifier {
+    pub name: String,
+    pub contexts: Vec<(String, Vec<Source>)>,
+    /// Index of the default context.
+    pub default: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Set(Vec<Source>),
+    Modifier(usize),
+}
+
+/// A resolver document, read.
+#[derive(Debug, Clone, Default)]
+pub struct Resolver {
+    steps: Vec<Step>,
+    pub modifiers: Vec<Modifier>,
+    /// Sets the document defines but `resolutionOrder` does not list: their
+    /// tokens are in no permutation.
+    unused_sets: Vec<(String, Vec<Source>)>,
+}
+
+/// One context per modifier, by index, in the order of [`Resolver::modifiers`].
+pub type Permutation = Vec<usize>;
+
+/// A merged token tree, and where each of its members was written.
+#[derive(Debug, Default)]
+pub struct Merged {
+    pub doc: Value,
+    /// Pointer in the merged tree → (file relative to the brand folder, or
+    /// `None` for the resolver document; pointer in that file).
+    origins: BTreeMap<String, (Option<String>, String)>,
+}
+
+impl Merged {
+    /// The file (`None`: the resolver document) and the pointer in it that
+    /// `pointer` of the merged tree came from.
+    pub fn origin(&self, pointer: &str) -> (Option<&str>, String) {
+        let mut at = pointer;
+        loop {
+            if let Some((file, written)) = self.origins.get(at) {
+                return (
+                    file.as_deref(),
+                    format!("{written}{}", &pointer[at.len()..]),
+                );
+            }
+            match at.rfind('/') {
+                Some(i) => at = &at[..i],
+                None => return (None, String::new()),
+            }
+        }
+    }
+}
+
+impl Resolver {
+    /// Every file the sources name, each once.
+    pub fn files(&self) -> BTreeSet<&str> {
+        self.all_sources()
+            .filter_map(|s| match &s.from {
+                From::File { path, .. } => Some(path.as_str()),
+                From::Inline(_) => None,
+            })
+            .collect()
+    }
+
+    fn all_sources(&self) -> impl Iterator<Item = &Source> {
+        let steps = self.steps.iter().flat_map(|s| match s {
+            Step::Set(sources) => sources.iter().collect::<Vec<_>>(),
+            Step::Modifier(_) => Vec::new(),
+        });
+        let contexts = self
+            .modifiers
+            .iter()
+            .flat_map(|m| m.contexts.iter().flat_map(|(_, s)| s.iter()));
+        let unused = self.unused_sets.iter().flat_map(|(_, s)| s.iter());
+        steps.chain(contexts).chain(unused)
+    }
+
+    /// Reports each source whose file is missing or whose fragment names
+    /// nothing (or no object), once, at the source.
+    pub fn check_sources(&self, files: &BTreeMap<String, Value>, d: &mut FileDiags<'_>) {
+        let mut seen = BTreeSet::new();
+        for s in self.all_sources() {
+            let From::File { path, fragment } = &s.from else {
+                continue;
+            };
+            if !seen.insert(&s.at) {
+                continue;
+            }
+            let at = join(&s.at, "$ref");
+            match files.get(path) {
+                None => d.error(
+                    &at,
+                    format!("`{path}` is not a JSON file of this brand folder"),
+                ),
+                Some(doc) => match doc.pointer(fragment) {
+                    Some(Value::Object(_)) => {}
+                    Some(_) => d.error(
+                        &at,
+                        format!("`{path}#{fragment}` is not an object of tokens"),
+                    ),
+                    None => d.error(
+                        &at,
+                        format!("`{path}#{fragment}` names nothing in that file"),
+                    ),
+                },
+            }
+        }
+    }
+
+    /// Every modifier at its default context.
+    pub fn default_permutation(&self) -> Permutation {
+        self.modifiers.iter().map(|m| m.default).collect()
+    }
+
+    /// Each permutation that differs from the default in one modifier, with
+    /// that modifier and context: together they check every context.
+    pub fn each_context(&self) -> Vec<(usize, usize, Permutation)> {
+        let default = self.default_permutation();
+        let mut out = Vec::new();
+        for (m, modifier) in self.modifiers.iter().enumerate() {
+            for c in 0..modifier.contexts.len() {
+                if c != modifier.default {
+                    let mut p = default.clone();
+                    p[m] = c;
+                    out.push((m, c, p));
+                }
+            }
+        }
+        out
+    }
+
+    /// The tokens of `permutation`: every step's sources, merged in order.
+    /// `resolver` is the resolver document (for inline sources), `files`
+    /// the brand's JSON files by path. Sources that cannot be read are
+    /// skipped (see [`Resolver::check_sources`]).
+    pub fn merge(
+        &self,
+        permutation: &Permutation,
+        resolver: &Value,
+        files: &BTreeMap<String, Value>,
+    ) -> Merged {
+        let mut merged = Merged {
+            doc: Value::Object(Map::new()),
+            origins: BTreeMap::new(),
+        };
+        for step in &self.steps {
+            let sources = match step {
+                Step::Set(sources) => sources,
+                Step::Modifier(m) => &self.modifiers[*m].contexts[permutation[*m]].1,
+            };
+            for s in sources {
+                merge_source(&mut merged, s, resolver, files);
+            }
+        }
+        merged
+    }
+
+    /// The names of the tokens that only a set or context left out of
+    /// `permutation` writes, with which one, for a reference that resolves
+    /// nowhere in it.
+    pub fn elsewhere(
+        &self,
+        permutation: &Permutation,
+        resolver: &Value,
+        files: &BTreeMap<String, Value>,
+    ) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        let mut note = |sources: &[Source], what: String| {
+            let mut alone = Merged {
+                doc: Value::Object(Map::new()),
+                ..Merged::default()
+            };
+            for s in sources {
+                merge_source(&mut alone, s, resolver, files);
+            }
+            let mut names = Vec::new();
+            token_names(&alone.doc, &mut Vec::new(), &mut names);
+            for n in names {
+                out.entry(n).or_insert_with(|| what.clone());
+            }
+        };
+        for (m, modifier) in self.modifiers.iter().enumerate() {
+            for (c, (context, sources)) in modifier.contexts.iter().enumerate() {
+                if c != permutation[m] {
+                    note(
+                        sources,
+                        format!("context `{context}` of modifier `{}`", modifier.name),
+                    );
+                }
+            }
+        }
+        for (name, sources) in &self.unused_sets {
+            note(
+                sources,
+                format!("set `{name}`, which `resolutionOrder` does not list"),
+            );
+        }
+        out
+    }
+}
+
+/// The dotted names of every token of a tree.
+fn token_names(v: &Value, path: &mut Vec<String>, out: &mut Vec<String>) {
+    let Some(o) = v.as_object() else {
+        return;
+    };
+    if o.contains_key("$value") {
+        out.push(path.join("."));
+        return;
+    }
+    for (k, child) in o {
+        if !k.starts_with('$') {
+            path.push(k.clone());
+            token_names(child, path, out);
+            path.pop();
+        }
+    }
+}
+
+fn merge_source(
+    merged: &mut Merged,
+    s: &Source,
+    resolver: &Value,
+    files: &BTreeMap<String, Value>,
+) {
+    let (file, pointer, tokens) = match &s.from {
+        From::File { path, fragment } => {
+            let Some(Value::Object(o)) = files.get(path).and_then(|doc| doc.pointer(fragment))
+            else {
+                return;
+            };
+            (Some(path.clone()), fragment.clone(), o)
+        }
+        From::Inline(pointer) => {
+            let Some(Value::Object(o)) = resolver.pointer(pointer) else {
+                return;
+            };
+            (None, pointer.clone(), o)
+        }
+    };
+    let Value::Object(root) = &mut merged.doc else {
+        return;
+    };
+    merge_into(root, "", tokens, &file, &pointer, &mut merged.origins);
+}
+
+/// Merges `source` (written in `file` at `at`) into `target` (at `into`
+/// in the merged tree): groups member by member, tokens and `$` members
+/// replaced whole.
+fn merge_into(
+    target: &mut Map<String, Value>,
+    into: &str,
+    source: &Map<String, Value>,
+    file: &Option<String>,
+    at: &str,
+    origins: &mut BTreeMap<String, (Option<String>, String)>,
+) {
+    for (k, v) in source {
+        if k == "$schema" && into.is_empty() {
+            continue;
+        }
+        let (to, from) = (join(into, k), join(at, k));
+        let is_group = v.as_object().is_some_and(|o| !o.contains_key("$value"));
+        if k.starts_with('$') || !is_group {
+            // Whatever was written under this name before is gone.
+            let below = format!("{to}/");
+            let stale: Vec<String> = origins
+                .range(below.clone()..)
+                .take_while(|(p, _)| p.starts_with(&below))
+                .map(|(p, _)| p.clone())
+                .collect();
+            for p in stale {
+                origins.remove(&p);
+            }
+            target.insert(k.clone(), v.clone());
+            origins.insert(to, (file.clone(), from));
+            continue;
+        }
+        let Value::Object(group) = v else { continue };
+        let slot = target
+            .entry(k.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        let is_token = slot.as_object().is_none_or(|o| o.contains_key("$value"));
+        if is_token {
+            *slot = Value::Object(Map::new());
+        }
+        if is_token || !origins.contains_key(&to) {
+            origins.insert(to.clone(), (file.clone(), from.clone()));
+        }
+        if let Value::Object(slot) = slot {
+            merge_into(slot, &to, group, file, &from, origins);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,115 @@
+use super::*;
+use serde_json::json;
+
+fn read_ok(doc: &Value) -> Resolver {
+    let mut d = FileDiags::new("acme", "acme/tokens.resolver.json");
+    let r = read(doc, &mut d).unwrap();
+    let mut out = Vec::new();
+    d.finish(None, &mut out);
+    assert!(out.is_empty(), "{out:#?}");
+    r
+}
+
+#[test]
+fn later_sources_win_and_groups_merge_member_by_member() {
+    let resolver = json!({
+        "version": "2025.10",
+        "sets": {"base": {"sources": [{"$ref": "base.json"}]}},
+        "modifiers": {"theme": {
+            "contexts": {
+                "light": [{"$ref": "light.json"}],
+                "dark": [{"$ref": "dark.json#/color"}]
+            },
+            "default": "light"
+        }},
+        "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]
+    });
+    let files: BTreeMap<String, Value> = [
+        ("base.json", json!({"color": {"$type": "color", "ink": {"$value": "{color.bg}"}, "bg": {"$value": "#fff"}}})),
+        ("light.json", json!({"color": {"accent": {"$value": "#00f"}}})),
+        ("dark.json", json!({"color": {"color": {"bg": {"$value": "#000"}}}})),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let r = read_ok(&resolver);
+    let light = r.merge(&r.default_permutation(), &resolver, &files);
+    assert_eq!(light.doc["color"]["bg"]["$value"], "#fff");
+    assert_eq!(light.doc["color"]["accent"]["$value"], "#00f");
+    assert_eq!(light.doc["color"]["$type"], "color");
+    let (_, c, dark) = &r.each_context()[0];
+    assert_eq!(r.modifiers[0].contexts[*c].0, "dark");
+    let dark = r.merge(dark, &resolver, &files);
+    assert_eq!(dark.doc["color"]["bg"]["$value"], "#000");
+    assert!(dark.doc["color"].get("accent").is_none());
+    // Each member points into the file that wrote it.
+    assert_eq!(
+        dark.origin("/color/bg/$value"),
+        (Some("dark.json"), "/color/color/bg/$value".to_string())
+    );
+    assert_eq!(
+        dark.origin("/color/ink"),
+        (Some("base.json"), "/color/ink".to_string())
+    );
+    assert_eq!(
+        dark.origin("/color/$type"),
+        (Some("base.json"), "/color/$type".to_string())
+    );
+    let elsewhere = r.elsewhere(&r.default_permutation(), &resolver, &files);
+    assert_eq!(
+        elsewhere.get("color.bg").map(String::as_str),
+        Some("context `dark` of modifier `theme`")
+    );
+}
+
+#[test]
+fn a_resolver_is_read_strictly_where_there_is_no_safe_reading() {
+    let mut d = FileDiags::new("acme", "acme/tokens.resolver.json");
+    let doc = json!({
+        "version": "2025.10",
+        "modifiers": {"theme": {"contexts": {"light": [{"$ref": "../x.json"}, {"$ref": "https://e.x/t.json"}]}, "default": "dim"}},
+        "resolutionOrder": [{"$ref": "#/modifiers/theme"}, {"$ref": "#/sets/none"}, 5]
+    });
+    read(&doc, &mut d);
+    let mut out = Vec::new();
+    d.finish(None, &mut out);
+    let messages: Vec<&str> = out.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages.iter().any(|m| m.contains("no `..`")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("never URLs")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("no context `dim`")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("no set `none`")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("must be an object")),
+        "{messages:#?}"
+    );
+}
+
+#[test]
+fn a_modifier_without_default_takes_its_first_context_with_a_warning() {
+    let mut d = FileDiags::new("acme", "acme/tokens.resolver.json");
+    let doc = json!({
+        "version": "2025.10",
+        "resolutionOrder": [{"type": "modifier", "name": "density", "contexts": {"compact": [{}], "comfy": [{}]}}]
+    });
+    let r = read(&doc, &mut d).unwrap();
+    assert_eq!(r.default_permutation(), vec![0]);
+    let mut out = Vec::new();
+    d.finish(None, &mut out);
+    assert_eq!(out.len(), 1);
+    assert!(
+        out[0].message.contains("`compact`, is the default"),
+        "{out:?}"
+    );
+}

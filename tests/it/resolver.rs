@@ -1,0 +1,228 @@
+//! Brands whose tokens are a DTCG resolver document (`tokens.resolver.json`):
+//! sets and modifiers merged in `resolutionOrder`, the default permutation
+//! published, every context checked, diagnostics in the file a token is
+//! written in.
+
+use crate::helpers::*;
+use marque::spec::{parse_brand, BrandFiles, Diagnostic, Severity};
+use std::path::Path;
+
+const RESOLVER: &str = r##"{
+  "version": "2025.10",
+  "sets": {
+    "base": { "sources": [{ "$ref": "tokens/base.json" }] }
+  },
+  "modifiers": {
+    "theme": {
+      "contexts": {
+        "light": [],
+        "dark": [{ "$ref": "tokens/dark.json" }]
+      },
+      "default": "light"
+    }
+  },
+  "resolutionOrder": [{ "$ref": "#/sets/base" }, { "$ref": "#/modifiers/theme" }]
+}
+"##;
+
+const DARK: &str = r##"{
+  "color": {
+    "fjord": {
+      "900": {
+        "$value": { "colorSpace": "srgb", "components": [0.902, 0.929, 0.961], "hex": "#e6edf5" }
+      }
+    }
+  }
+}
+"##;
+
+/// The example content with Northwind's tokens.json moved into a resolver:
+/// the same tokens as a set, and a `theme` modifier whose default adds
+/// nothing.
+fn resolver_content(root: &Path, dark: &str) {
+    copy_dir(&example_content(), root);
+    let brand = root.join("northwind");
+    let tokens = std::fs::read_to_string(brand.join("tokens.json")).unwrap();
+    std::fs::remove_file(brand.join("tokens.json")).unwrap();
+    std::fs::create_dir_all(brand.join("tokens")).unwrap();
+    std::fs::write(brand.join("tokens/base.json"), tokens).unwrap();
+    std::fs::write(brand.join("tokens/dark.json"), dark).unwrap();
+    std::fs::write(brand.join("tokens.resolver.json"), RESOLVER).unwrap();
+}
+
+/// Northwind's files with the resolver, `dark.json` as given.
+fn northwind_files(dark: &str, edit: impl Fn(&mut String)) -> BrandFiles {
+    let dir = example_content().join("northwind");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let mut base = read("tokens.json");
+    edit(&mut base);
+    let (brand, book) = (read("brand.json"), read("BRAND_BOOK.md"));
+    let assets: Vec<(String, String)> = ["logo.svg", "logo-reversed.svg", "mark.svg"]
+        .iter()
+        .map(|f| (format!("assets/{f}"), read(&format!("assets/{f}"))))
+        .collect();
+    let texts = [
+        ("brand.json", brand.as_bytes()),
+        ("BRAND_BOOK.md", book.as_bytes()),
+        ("tokens.resolver.json", RESOLVER.as_bytes()),
+        ("tokens/base.json", base.as_bytes()),
+        ("tokens/dark.json", dark.as_bytes()),
+    ];
+    BrandFiles::from_texts(
+        "northwind",
+        texts
+            .into_iter()
+            .chain(assets.iter().map(|(p, t)| (p.as_str(), t.as_bytes()))),
+    )
+}
+
+fn errors(files: &BrandFiles) -> Vec<Diagnostic> {
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let (brand, diags) = parse_brand(files, today);
+    let errors: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(brand.is_some(), errors.is_empty(), "{errors:#?}");
+    errors
+}
+
+#[test]
+fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    resolver_content(&root, DARK);
+    let plain = spawn_with(serve_args(&example_content()));
+    let resolved = spawn_with(serve_args(&root));
+    for surface in [
+        "spec.json",
+        "spec.md",
+        "tokens.css",
+        "tokens.figma.json",
+        "llms.txt",
+    ] {
+        let path = format!("/brand/northwind/{surface}");
+        let (a, b) = (plain.get(&path), resolved.get(&path));
+        assert_eq!(b.status, 200, "{path}");
+        assert_eq!(
+            a.text().replace(&plain.public_url, ""),
+            b.text().replace(&resolved.public_url, ""),
+            "{path}: the default permutation is the tokens.json it was split from"
+        );
+    }
+    // What Figma leaves out is reported at the token, in the file it is written in.
+    let status = resolved.get("/status").json();
+    let northwind = status["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slug"] == "northwind")
+        .unwrap();
+    let warnings = northwind["diagnostics"].as_array().unwrap();
+    assert!(!warnings.is_empty());
+    for w in warnings {
+        assert_eq!(w["file"], "northwind/tokens/base.json", "{w}");
+        assert!(w["line"].as_u64().unwrap() > 1, "{w}");
+    }
+}
+
+#[test]
+fn an_error_in_a_context_names_it_and_points_into_its_file() {
+    let bad = DARK.replace("\"hex\": \"#e6edf5\"", "\"hex\": \"#nothex\"");
+    let errors = errors(&northwind_files(&bad, |_| {}));
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0];
+    assert_eq!(e.file, "northwind/tokens/dark.json");
+    assert_eq!((e.line, e.column), (5, 87), "{e:?}");
+    assert!(
+        e.message
+            .ends_with("(in context `dark` of modifier `theme`)"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_reference_to_a_token_of_another_context_says_which() {
+    let dark = DARK.replace("\"900\"", "\"night\"");
+    let errors = errors(&northwind_files(&dark, |base| {
+        let at = base.find("\"typography\"").unwrap();
+        base.insert_str(
+            at,
+            "\"alias\": { \"$type\": \"color\", \"$value\": \"{color.fjord.night}\" },\n  ",
+        );
+    }));
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0];
+    assert_eq!(e.file, "northwind/tokens/base.json");
+    assert!(
+        e.message
+            .contains("reference `{color.fjord.night}` does not name a token")
+            && e.message
+                .contains("defined only in context `dark` of modifier `theme`"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_resolver_is_held_to_its_folder_and_to_one_token_file() {
+    let outside = RESOLVER.replace("tokens/dark.json", "../lumen-health/tokens.json");
+    let mut files = northwind_files(DARK, |_| {});
+    let texts: Vec<(String, Vec<u8>)> = files
+        .files()
+        .iter()
+        .map(|(p, b)| {
+            let bytes = match p.as_str() {
+                "tokens.resolver.json" => outside.as_bytes().to_vec(),
+                _ => b.to_vec(),
+            };
+            (p.clone(), bytes)
+        })
+        .collect();
+    files = BrandFiles::from_texts(
+        "northwind",
+        texts.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+    );
+    let found = errors(&files);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].file, "northwind/tokens.resolver.json");
+    assert_eq!(found[0].line, 10, "{:?}", found[0]);
+    assert!(found[0].message.contains("no `..`"), "{}", found[0].message);
+
+    let both: Vec<(&str, &[u8])> = texts
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .chain([("tokens.json", &b"{}"[..])])
+        .collect();
+    let found = errors(&BrandFiles::from_texts("northwind", both));
+    assert!(
+        found.iter().any(|e| e
+            .message
+            .contains("both tokens.json and tokens.resolver.json")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn an_edit_to_a_file_the_resolver_names_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    resolver_content(&root, DARK);
+    let app = spawn_with(serve_args(&root));
+    let spec = app.get("/brand/northwind/spec.json").text();
+    assert!(spec.contains("Deepest blue, for text"), "{spec}");
+    crate::reload::edit(
+        &root.join("northwind/tokens/base.json"),
+        "Deepest blue, for text",
+        "Deepest blue, edited, for text",
+    );
+    app.wait_until(
+        |a| {
+            a.get("/brand/northwind/spec.json")
+                .text()
+                .contains("Deepest blue, edited")
+        },
+        "the edited token file is served",
+    );
+}
