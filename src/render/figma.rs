@@ -104,7 +104,7 @@ fn figma_type(ty: TokenType) -> Option<&'static str> {
         TokenType::Dimension | TokenType::FontWeight | TokenType::Number | TokenType::Duration => {
             Some("FLOAT")
         }
-        TokenType::FontFamily => Some("STRING"),
+        TokenType::FontFamily | TokenType::String => Some("STRING"),
         _ => None,
     }
 }
@@ -136,6 +136,14 @@ fn scopes(ty: TokenType, path: &[String]) -> Vec<&'static str> {
     }
 }
 
+/// A dimension's size in pixels, if it has one.
+fn pixels(v: &TokenValue) -> Option<f64> {
+    match v {
+        TokenValue::Dimension(d) => d.px(),
+        _ => None,
+    }
+}
+
 /// A literal value in Figma's units.
 fn literal(v: &TokenValue) -> Option<Value> {
     Some(match v {
@@ -148,10 +156,11 @@ fn literal(v: &TokenValue) -> Option<Value> {
                 a: round(c.alpha),
             }
         }
-        TokenValue::Dimension(d) => Value::Float(round(d.px())),
+        TokenValue::Dimension(d) => Value::Float(round(d.px()?)),
         TokenValue::FontWeight(n) | TokenValue::Number(n) => Value::Float(round(*n)),
         TokenValue::Duration(d) => Value::Float(round(d.ms())),
         TokenValue::FontFamily(names) => Value::String(names.first()?.clone()),
+        TokenValue::String(text) => Value::String(text.clone()),
         _ => return None,
     })
 }
@@ -212,7 +221,12 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     let mut skipped = Vec::new();
     let collection = format!("collection:{}", brand.slug);
     let mode = format!("mode:{}:default", brand.slug);
-    let exportable = |t: &Token| figma_type(t.ty).is_some();
+    // A token Figma can hold: of a type it has, with a value in its units
+    // (a length relative to its element has no pixels).
+    let exportable = |t: &Token| {
+        figma_type(t.ty).is_some()
+            && (t.ty != TokenType::Dimension || set.resolve(&t.value).and_then(pixels).is_some())
+    };
     let mut b = Builder {
         set,
         collection: collection.clone(),
@@ -248,17 +262,30 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                 // Line height: a unitless factor in DTCG, pixels in Figma.
                 let size = c.get("fontSize").and_then(|v| set.resolve(v));
                 let factor = c.get("lineHeight").and_then(|v| set.resolve(v));
-                if let (Some(TokenValue::Dimension(d)), Some(TokenValue::Number(f))) = (size, factor) {
+                let line = match factor {
+                    Some(TokenValue::Number(f)) => size.and_then(pixels).map(|s| s * f),
+                    Some(TokenValue::Dimension(d)) => d.px(),
+                    _ => None,
+                };
+                if let Some(line) = line {
                     let mut path = t.path.clone();
                     path.push("lineHeight".into());
-                    let px = TokenValue::Number(round(d.px() * f));
+                    let px = TokenValue::Number(round(line));
                     b.add(&path, TokenType::Number, &px, t.description.as_ref(), format!("var(--{base}-line-height)"));
                     if let Some(last) = b.body.variables.last_mut() {
                         last.scopes = vec!["LINE_HEIGHT"];
                     }
                 }
             }
-            (_, ty) if figma_type(ty).is_some() => b.add(&t.path, ty, &t.value, t.description.as_ref(), web),
+            (_, ty) if exportable(t) => b.add(&t.path, ty, &t.value, t.description.as_ref(), web),
+            (_, TokenType::Dimension) => skipped.push((
+                format!(
+                    "token `{}` is a length relative to its element or the viewport ({}), which has no pixel value in Figma; it is left out of tokens.figma.json",
+                    t.name(),
+                    set.resolve(&t.value).map_or(String::new(), |v| crate::spec::tokens::css::value(v, set, crate::spec::tokens::css::Refs::Resolve)),
+                ),
+                Some((t.file.clone(), t.pointer.clone())),
+            )),
             (_, ty) => skipped.push((
                 format!(
                     "token `{}` ({}) has no Figma variable type and is left out of tokens.figma.json",

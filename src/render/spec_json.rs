@@ -281,6 +281,7 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         TokenValue::Duration(d) => json!({"value": num(d.value), "unit": d.unit_str()}),
         TokenValue::FontFamily(names) if names.len() == 1 => json!(names[0]),
         TokenValue::FontFamily(names) => json!(names),
+        TokenValue::String(text) => json!(text),
         TokenValue::FontWeight(n) | TokenValue::Number(n) => num(*n),
         TokenValue::CubicBezier(p) => Value::Array(p.iter().map(|x| num(*x)).collect()),
         TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => json!(k),
@@ -293,6 +294,7 @@ pub fn dtcg_value(v: &TokenValue) -> Value {
         TokenValue::Composite(c) => Value::Object(
             c.parts()
                 .map(|(part, value)| (part.key.to_string(), dtcg_value(value)))
+                .chain(c.extra.iter().cloned())
                 .collect(),
         ),
         TokenValue::Shadow(layers) => shadow_json(layers),

@@ -93,6 +93,11 @@ impl<'a> FileDiags<'a> {
         self.push(Severity::Error, pointer, Anchor::Key, message.into());
     }
 
+    /// A warning at the key of the member that `pointer` names.
+    pub fn warning_at_key(&mut self, pointer: &str, message: impl Into<String>) {
+        self.push(Severity::Warning, pointer, Anchor::Key, message.into());
+    }
+
     pub fn warning(&mut self, pointer: &str, message: impl Into<String>) {
         self.push(Severity::Warning, pointer, Anchor::Value, message.into());
     }

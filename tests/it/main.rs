@@ -47,5 +47,7 @@ mod scale;
 mod semver;
 /// Golden files of every surface of the example brands, and rules for any brand.
 mod surfaces;
+/// Tokens as real exports write them: each tolerated deviation, its warning and reading.
+mod tolerant;
 /// Validation diagnostics with file, line and column.
 mod validation;

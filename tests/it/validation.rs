@@ -400,7 +400,7 @@ fn token_values_are_checked_by_type() {
     expect_error(
         true,
         "\"unit\": \"px\"",
-        "\"unit\": \"em\"",
+        "\"unit\": \"furlong\"",
         "acme/tokens.json",
         10,
         "unit must be \"px\" or \"rem\"",

@@ -8,7 +8,7 @@ use super::json::join;
 use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
 use super::model::BrandDoc;
 use super::schema::{self, Checked};
-use super::tokens::css::css_name;
+use super::tokens::css::{self, css_name};
 use super::tokens::resolver::RESOLVER_FILE;
 use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
 use crate::color;
@@ -351,14 +351,36 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
         // after `--` (`size.größe` → `--size-größe`).
         let parts = t.ty.parts().iter().map(|p| format!("{name}-{}", p.css));
         for n in std::iter::once(name.clone()).chain(parts) {
-            if let Some(other) = seen.insert(n.clone(), t.name()) {
-                d.error(
+            let Some(other) = seen.insert(n.clone(), t.name()) else {
+                continue;
+            };
+            // Exports that keep a camelCase and a kebab-case spelling of one
+            // token (Primer's `stringRegexp`, `string-regexp`), or a token
+            // beside a composite's part (`outline-width`, `outline`'s
+            // width): one property serves both when they agree.
+            let css = |name: &str| {
+                let token = set.get(name)?;
+                let value = set.resolve(&token.value)?;
+                let value = match value {
+                    TokenValue::Composite(c) => c
+                        .parts()
+                        .find(|(p, _)| format!("{}-{}", css_name(&token.path), p.css) == n)
+                        .and_then(|(_, v)| set.resolve(v))
+                        .unwrap_or(value),
+                    other => other,
+                };
+                Some(css::value(value, set, css::Refs::Resolve))
+            };
+            let message = format!(
+                "tokens `{other}` and `{}` both map to the CSS name `--{n}`",
+                t.name()
+            );
+            match (css(&other), css(&t.name())) {
+                (Some(a), Some(b)) if a == b => d.warning(
                     &t.pointer,
-                    format!(
-                        "tokens `{other}` and `{}` both map to the CSS name `--{n}`",
-                        t.name()
-                    ),
-                );
+                    format!("{message}; their values agree, so the one property serves both"),
+                ),
+                _ => d.error(&t.pointer, message),
             }
         }
     }

@@ -130,9 +130,8 @@ fn check(
     };
     let edit = |d: &mut Diagnostic| {
         if let Some(there) = dangling(&d.message).and_then(|t| elsewhere.get(t)) {
-            d.message.push_str(&format!(
-                "; it is defined only in {there}, which this permutation leaves out (see `resolutionOrder`)"
-            ));
+            d.message
+                .push_str(&format!("; it is defined only in {there}"));
         }
         if let Some(context) = context {
             d.message.push_str(&format!("{IN}{context})"));

@@ -235,6 +235,8 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         TokenValue::Color(c) => color(c),
         TokenValue::Dimension(d) => format!("{}{}", fmt_num(d.value), d.unit.as_str()),
         TokenValue::FontFamily(names) => font_family(names),
+        TokenValue::String(text) if plain_family(text) && !text.contains(' ') => text.clone(),
+        TokenValue::String(text) => string(text),
         TokenValue::FontWeight(w) | TokenValue::Number(w) => fmt_num(*w),
         TokenValue::Duration(d) => format!("{}{}", fmt_num(d.value), d.unit_str()),
         TokenValue::CubicBezier(p) => format!(

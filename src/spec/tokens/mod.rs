@@ -17,6 +17,7 @@ pub mod css;
 pub mod extends;
 pub mod refs;
 pub mod resolver;
+mod tolerant;
 pub mod tree;
 pub mod values;
 
@@ -43,10 +44,13 @@ pub enum TokenType {
     Shadow,
     Gradient,
     Typography,
+    /// Not a DTCG 2025.10 type, but one real exports carry (a text or an
+    /// identifier); read with a warning.
+    String,
 }
 
 impl TokenType {
-    pub const ALL: [TokenType; 13] = [
+    pub const ALL: [TokenType; 14] = [
         TokenType::Color,
         TokenType::Dimension,
         TokenType::FontFamily,
@@ -60,6 +64,7 @@ impl TokenType {
         TokenType::Shadow,
         TokenType::Gradient,
         TokenType::Typography,
+        TokenType::String,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -77,6 +82,7 @@ impl TokenType {
             TokenType::Shadow => "shadow",
             TokenType::Gradient => "gradient",
             TokenType::Typography => "typography",
+            TokenType::String => "string",
         }
     }
 
@@ -138,12 +144,19 @@ const TYPOGRAPHY: &[Part] = &[
 pub struct Composite {
     pub ty: TokenType,
     values: Vec<TokenValue>,
+    /// Members outside the type's table that an export carried
+    /// (`WebkitFontSmoothing`): kept in spec.json, left out of CSS.
+    pub extra: Vec<(String, Value)>,
 }
 
 impl Composite {
     /// A composite of `ty` from one value per part, in the table's order.
     pub fn new(ty: TokenType, values: Vec<TokenValue>) -> Option<Composite> {
-        (values.len() == ty.parts().len() && !values.is_empty()).then_some(Composite { ty, values })
+        (values.len() == ty.parts().len() && !values.is_empty()).then_some(Composite {
+            ty,
+            values,
+            extra: Vec::new(),
+        })
     }
 
     /// Each part with its value.
@@ -210,10 +223,17 @@ pub struct Dimension {
     pub unit: DimUnit,
 }
 
+/// A dimension's unit: DTCG 2025.10's `px` and `rem`, and the CSS
+/// relative lengths real exports carry (read with a warning, see
+/// `values.rs`), which have no fixed size in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DimUnit {
     Px,
     Rem,
+    Em,
+    Percent,
+    Vw,
+    Vh,
 }
 
 impl DimUnit {
@@ -221,16 +241,27 @@ impl DimUnit {
         match self {
             DimUnit::Px => "px",
             DimUnit::Rem => "rem",
+            DimUnit::Em => "em",
+            DimUnit::Percent => "%",
+            DimUnit::Vw => "vw",
+            DimUnit::Vh => "vh",
         }
+    }
+
+    /// True for `px` and `rem`, the units of DTCG 2025.10.
+    pub fn is_strict(self) -> bool {
+        matches!(self, DimUnit::Px | DimUnit::Rem)
     }
 }
 
 impl Dimension {
-    /// Pixels, reading 1rem as 16px (the browser default).
-    pub fn px(&self) -> f64 {
+    /// Pixels, reading 1rem as 16px (the browser default); `None` for a
+    /// length relative to its element or the viewport.
+    pub fn px(&self) -> Option<f64> {
         match self.unit {
-            DimUnit::Px => self.value,
-            DimUnit::Rem => self.value * 16.0,
+            DimUnit::Px => Some(self.value),
+            DimUnit::Rem => Some(self.value * 16.0),
+            _ => None,
         }
     }
 }
@@ -281,6 +312,8 @@ pub enum TokenValue {
     Composite(Composite),
     Shadow(Vec<Item<ShadowLayer>>),
     Gradient(Vec<Item<GradientStop>>),
+    /// A `string` token's text.
+    String(String),
 }
 
 /// An element of a shadow or gradient array: written out, or an alias to a

@@ -7,8 +7,9 @@
 //! `$value` by its type.
 
 use super::refs::{check_references, follow, Chain, Step};
-use super::values::parse_value;
-use super::{parse_reference, Group, Token, TokenSet, TokenType, ROOT};
+use super::tolerant::infer_type;
+use super::values::{fmt_num, parse_value};
+use super::{parse_reference, Group, Token, TokenSet, TokenType, TokenValue, ROOT};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::join;
 use crate::spec::limits::MAX_TOKENS;
@@ -41,6 +42,8 @@ struct RawToken<'d> {
     description: Option<String>,
     deprecated: Option<Value>,
     extensions: Option<Value>,
+    /// A numeric `alpha` written beside `$value`, not in it.
+    alpha: Option<f64>,
     pointer: String,
 }
 
@@ -94,7 +97,17 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
         if unparsed.contains(&name) {
             continue;
         }
-        let Some(ty) = types[i] else {
+        let inferred = match types[i] {
+            Some(_) => None,
+            None => infer_type(t.value),
+        };
+        if let Some(ty) = inferred {
+            diags.warning(
+                &t.pointer,
+                format!("token `{name}` has no `$type`, on itself or an enclosing group; its value reads as a {}, so it is one", ty.as_str()),
+            );
+        }
+        let Some(ty) = types[i].or(inferred) else {
             let target = t.value.as_str().and_then(parse_reference);
             if target.is_some_and(|n| unparsed.contains(n)) {
                 unparsed.insert(name);
@@ -117,10 +130,20 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             }
             continue;
         };
-        let Some(value) = parse_value(ty, t.value, &value_pointer, diags) else {
+        let Some(mut value) = parse_value(ty, t.value, &value_pointer, diags) else {
             unparsed.insert(name);
             continue;
         };
+        if let Some(a) = t.alpha {
+            let at = join(&t.pointer, "alpha");
+            match &mut value {
+                TokenValue::Color(c) => {
+                    diags.warning_at_key(&at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the colour's alpha, {}, as the exporting tool meant it", fmt_num(a)));
+                    c.alpha = a;
+                }
+                _ => diags.warning_at_key(&at, "`alpha` beside `$value` is not DTCG 2025.10, and this token is no literal colour; it is ignored"),
+            }
+        }
         tokens.push(Token {
             path: t.path,
             ty,
@@ -210,9 +233,17 @@ fn declared_type(
     };
     let p = join(pointer, "$type");
     match v.as_str().map(|s| (s, TokenType::parse(s))) {
+        Some(("string", _)) | Some(("custom-string", _)) => {
+            diags.warning(&p, format!("`$type` {v} is not a DTCG 2025.10 type; the token is read as a string (in CSS a quoted string or an identifier, in Figma a STRING variable)"));
+            Ok(Some(TokenType::String))
+        }
         Some((_, Some(t))) => Ok(Some(t)),
         Some((s, None)) => {
-            let known: Vec<&str> = TokenType::ALL.iter().map(|t| t.as_str()).collect();
+            let known: Vec<&str> = TokenType::ALL
+                .iter()
+                .filter(|t| **t != TokenType::String)
+                .map(|t| t.as_str())
+                .collect();
             let hint = crate::spec::diag::closest(s, known.iter().copied())
                 .map(|c| format!("; did you mean `{c}`?"))
                 .unwrap_or_default();
@@ -275,17 +306,22 @@ fn walk_group<'d>(
         };
         path.push(key.clone());
         if let Some(value) = child_obj.get("$value") {
-            for k in child_obj.keys() {
-                if !matches!(
+            let mut alpha = None;
+            for (k, v) in child_obj {
+                if matches!(
                     k.as_str(),
                     "$value" | "$type" | "$description" | "$extensions" | "$deprecated"
                 ) {
-                    let msg = if k.starts_with('$') {
-                        format!("unknown token property `{k}`")
-                    } else {
-                        format!("a token cannot contain `{k}`: tokens hold `$value`, groups hold tokens")
-                    };
-                    diags.error_at_key(&join(&child_pointer, k), msg);
+                    continue;
+                }
+                let at = join(&child_pointer, k);
+                if k.starts_with('$') {
+                    diags.error_at_key(&at, format!("unknown token property `{k}`"));
+                } else if k == "alpha" && v.as_f64().is_some_and(|a| (0.0..=1.0).contains(&a)) {
+                    // GitHub Primer writes a colour's alpha beside its value.
+                    alpha = v.as_f64();
+                } else {
+                    diags.warning_at_key(&at, format!("`{k}` beside `$value` is not DTCG 2025.10 (tokens hold `$value`, groups hold tokens); it is ignored"));
                 }
             }
             raw.push(RawToken {
@@ -295,6 +331,7 @@ fn walk_group<'d>(
                 description: string_prop(child_obj, "$description", &child_pointer, diags),
                 deprecated: child_obj.get("$deprecated").cloned(),
                 extensions: child_obj.get("$extensions").cloned(),
+                alpha,
                 pointer: child_pointer,
             });
         } else {
@@ -385,7 +422,7 @@ mod tests {
     fn rejects_bad_values_with_clear_messages() {
         let errs = errors(
             r#"{"x": {"$type": "colour", "$value": 1}, "w": {"$type": "fontWeight", "$value": "fat"},
-            "e": {"$type": "cubicBezier", "$value": [2, 0, 1, 1]}, "u": {"$value": 3}, "bad.name": {"$type": "number", "$value": 1}}"#,
+            "e": {"$type": "cubicBezier", "$value": [2, 0, 1, 1]}, "u": {"$value": "soft"}, "bad.name": {"$type": "number", "$value": 1}}"#,
         );
         assert_eq!(
             errs,

@@ -3,6 +3,7 @@
 //! tools still emit (`"#0b5fff"`, `"16px"`, `"120ms"`) are accepted with a
 //! warning and normalised to the 2025.10 objects.
 
+use super::tolerant::{defaults, dimension_unit, is_length, split_unit};
 use super::{
     parse_reference, Color, Component, Composite, DimUnit, Dimension, DurUnit, Duration,
     GradientStop, Item, ShadowLayer, StrokeStyle, TokenType, TokenValue,
@@ -48,6 +49,13 @@ pub(super) fn parse_value(
         }
         TokenType::Shadow => parse_shadow(v, p, diags).map(TokenValue::Shadow),
         TokenType::Gradient => parse_gradient(v, p, diags).map(TokenValue::Gradient),
+        TokenType::String => match v.as_str() {
+            Some(s) => Some(TokenValue::String(s.to_string())),
+            None => {
+                diags.error(p, "a string token's value must be a string");
+                None
+            }
+        },
     }
 }
 
@@ -112,13 +120,42 @@ fn parse_composite(
     diags: &mut FileDiags<'_>,
 ) -> Option<Composite> {
     let keys: Vec<&str> = ty.parts().iter().map(|part| part.key).collect();
-    let o = composite(v, p, &keys, &[], diags)?;
+    let mut read = defaults(ty, v, p, diags);
+    // Members outside the table: kept, with a warning.
+    let mut extra = Vec::new();
+    if let Some(o) = read.as_ref().unwrap_or(v).as_object() {
+        let unknown: Vec<String> = o
+            .keys()
+            .filter(|k| !keys.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            let mut known = o.clone();
+            for k in unknown {
+                diags.warning_at_key(&join(p, &k), format!("`{k}` is not a part of a DTCG 2025.10 {}; it is kept in spec.json and left out of CSS", ty.as_str()));
+                let value = known.remove(&k).unwrap_or_default();
+                extra.push((k, value));
+            }
+            read = Some(Value::Object(known));
+        }
+    }
+    let o = composite(read.as_ref().unwrap_or(v), p, &keys, &[], diags)?;
     let values: Vec<Option<TokenValue>> = ty
         .parts()
         .iter()
-        .map(|x| part(o, x.key, x.ty, p, diags))
+        .map(|x| match (ty, x.key, o.get(x.key)) {
+            (TokenType::Typography, "lineHeight", Some(v)) if is_length(v) => {
+                let at = join(p, "lineHeight");
+                let d = parse_dimension(v, &at, diags)?;
+                diags.warning(&at, "a lineHeight in a unit is not DTCG 2025.10 (a number, a multiple of the font size); it is kept as the CSS length it is");
+                Some(TokenValue::Dimension(d))
+            }
+            _ => part(o, x.key, x.ty, p, diags),
+        })
         .collect();
-    Composite::new(ty, values.into_iter().collect::<Option<Vec<_>>>()?)
+    let mut c = Composite::new(ty, values.into_iter().collect::<Option<Vec<_>>>()?)?;
+    c.extra = extra;
+    Some(c)
 }
 
 fn parse_shadow(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Vec<Item<ShadowLayer>>> {
@@ -375,10 +412,24 @@ fn parse_color(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Color> {
             }
         },
     };
+    let mut alpha = alpha;
     let hex = match o.get("hex") {
         None => None,
         Some(Value::String(h)) if h.len() == 7 && color::parse_hex(h).is_some() => {
             Some(h.to_lowercase())
+        }
+        Some(Value::String(h)) if matches!(h.len(), 4 | 5 | 9) && color::parse_hex(h).is_some() => {
+            let (rgb, a) = color::parse_hex(h).expect("checked");
+            let six = color::hex(rgb, 1.0);
+            let mut reading = format!(
+                "hex \"{h}\" is not the 6 digits DTCG 2025.10 asks for; it is read as \"{six}\""
+            );
+            if a < 1.0 && !o.contains_key("alpha") {
+                alpha = round(a, 4);
+                reading.push_str(&format!(" with alpha {}", fmt_num(round(a, 4))));
+            }
+            diags.warning(&join(p, "hex"), reading);
+            Some(six)
         }
         Some(_) => {
             diags.error(
@@ -433,33 +484,31 @@ pub fn round(v: f64, places: i32) -> f64 {
     (v * f).round() / f
 }
 
-/// Splits a legacy `"16px"` / `"120ms"` string into number and unit.
-fn split_unit(s: &str) -> Option<(f64, &str)> {
-    let s = s.trim();
-    let idx = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
-        .unwrap_or(s.len());
-    let n: f64 = s[..idx].parse().ok()?;
-    Some((n, &s[idx..]))
-}
-
 fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dimension> {
-    let unit_of = |u: &str| match u {
-        "px" => Some(DimUnit::Px),
-        "rem" => Some(DimUnit::Rem),
-        _ => None,
-    };
+    if num(v) == Some(0.0) {
+        diags.warning(
+            p,
+            "a bare 0 is not a DTCG 2025.10 dimension; it is read as {\"value\": 0, \"unit\": \"px\"}",
+        );
+        return Some(Dimension {
+            value: 0.0,
+            unit: DimUnit::Px,
+        });
+    }
     if let Some(s) = v.as_str() {
         let parsed = split_unit(s).and_then(|(n, u)| match u {
-            "" if n == 0.0 => Some(Dimension {
-                value: 0.0,
-                unit: DimUnit::Px,
-            }),
-            u => unit_of(u).map(|unit| Dimension { value: n, unit }),
+            "" if n == 0.0 => Some((
+                Dimension {
+                    value: 0.0,
+                    unit: DimUnit::Px,
+                },
+                None,
+            )),
+            u => dimension_unit(u).map(|(unit, f, why)| (Dimension { value: n * f, unit }, why)),
         });
         return match parsed {
-            Some(d) => {
-                diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes dimensions as {{\"value\": {}, \"unit\": \"{}\"}}", fmt_num(d.value), d.unit.as_str()));
+            Some((d, why)) => {
+                diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes dimensions as {{\"value\": {}, \"unit\": \"{}\"}}{}", fmt_num(d.value), d.unit.as_str(), why.map(|w| format!("; {w}")).unwrap_or_default()));
                 Some(d)
             }
             None => {
@@ -470,9 +519,27 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
     }
     let o = composite(v, p, &["value", "unit"], &[], diags)?;
     let value = num(&o["value"]);
-    let unit = o["unit"].as_str().and_then(unit_of);
+    if value == Some(0.0) && o["unit"].as_str() == Some("") {
+        diags.warning(
+            &join(p, "unit"),
+            "a 0 without a unit is not a DTCG 2025.10 dimension; it is read as {\"value\": 0, \"unit\": \"px\"}",
+        );
+        return Some(Dimension {
+            value: 0.0,
+            unit: DimUnit::Px,
+        });
+    }
+    let unit = o["unit"].as_str().and_then(dimension_unit);
     match (value, unit) {
-        (Some(value), Some(unit)) => Some(Dimension { value, unit }),
+        (Some(value), Some((unit, factor, why))) => {
+            if let Some(why) = why {
+                diags.warning(&join(p, "unit"), why);
+            }
+            Some(Dimension {
+                value: value * factor,
+                unit,
+            })
+        }
         (None, _) => {
             diags.error(&join(p, "value"), "a dimension's value must be a number");
             None
@@ -480,7 +547,7 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
         (_, None) => {
             diags.error(
                 &join(p, "unit"),
-                "a dimension's unit must be \"px\" or \"rem\"",
+                "a dimension's unit must be \"px\" or \"rem\" (or, read with a warning, em, %, vw, vh, dp or pt)",
             );
             None
         }

@@ -239,7 +239,10 @@ impl Resolver {
                 if c != permutation[m] {
                     note(
                         sources,
-                        format!("context `{context}` of modifier `{}`", modifier.name),
+                        format!(
+                            "context `{context}` of modifier `{}`, which this permutation leaves out",
+                            modifier.name
+                        ),
                     );
                 }
             }

@@ -58,7 +58,7 @@ fn later_sources_win_and_groups_merge_member_by_member() {
     let elsewhere = r.elsewhere(&r.default_permutation(), &resolver, &files);
     assert_eq!(
         elsewhere.get("color.bg").map(String::as_str),
-        Some("context `dark` of modifier `theme`")
+        Some("context `dark` of modifier `theme`, which this permutation leaves out")
     );
 }
 
