@@ -19,6 +19,8 @@ mod browser;
 mod cli;
 /// Schemathesis against `/openapi.json`, and the document validated.
 mod contract;
+/// The seven design systems of npm dtcg-examples through `marque check` and the server.
+mod corpus;
 /// The prompt demo against a local OpenAI- and Anthropic-speaking server.
 mod demo;
 /// A fleet of replicas sharing one demo limit and webhooks through Redis.
