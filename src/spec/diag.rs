@@ -148,21 +148,7 @@ impl<'a> FileDiags<'a> {
             pending,
             dropped,
         } = self;
-        let positions = match text {
-            Some(t) => {
-                let wanted: Vec<(&str, Anchor)> = pending
-                    .iter()
-                    .map(|(d, a)| (d.pointer.as_str(), *a))
-                    .collect();
-                locate(t, &wanted)
-            }
-            None => vec![Pos::START; pending.len()],
-        };
-        for ((mut d, _), pos) in pending.into_iter().zip(positions) {
-            d.line = pos.line;
-            d.column = pos.column;
-            out.push(d);
-        }
+        place(pending, text, out);
         if dropped > 0 {
             out.push(file_error(
                 brand,
@@ -198,21 +184,7 @@ impl FileDiags<'_> {
             by_file.entry(file).or_default().push((d, anchor));
         }
         for (file, pending) in by_file {
-            let positions = match texts.get(&file) {
-                Some(t) => {
-                    let wanted: Vec<(&str, Anchor)> = pending
-                        .iter()
-                        .map(|(d, a)| (d.pointer.as_str(), *a))
-                        .collect();
-                    locate(t, &wanted)
-                }
-                None => vec![Pos::START; pending.len()],
-            };
-            for ((mut d, _), pos) in pending.into_iter().zip(positions) {
-                d.line = pos.line;
-                d.column = pos.column;
-                out.push(d);
-            }
+            place(pending, texts.get(&file).copied(), out);
         }
         if dropped > 0 {
             out.push(file_error(
@@ -221,6 +193,26 @@ impl FileDiags<'_> {
                 format!("{dropped} more problem(s) in these tokens are not listed; fix the ones above first"),
             ));
         }
+    }
+}
+
+/// Gives each diagnostic the line and column of its pointer in `text`
+/// (valid JSON, or `None` to leave them at 1:1) and appends it to `out`.
+fn place(pending: Vec<(Diagnostic, Anchor)>, text: Option<&str>, out: &mut Vec<Diagnostic>) {
+    let positions = match text {
+        Some(t) => {
+            let wanted: Vec<(&str, Anchor)> = pending
+                .iter()
+                .map(|(d, a)| (d.pointer.as_str(), *a))
+                .collect();
+            locate(t, &wanted)
+        }
+        None => vec![Pos::START; pending.len()],
+    };
+    for ((mut d, _), pos) in pending.into_iter().zip(positions) {
+        d.line = pos.line;
+        d.column = pos.column;
+        out.push(d);
     }
 }
 
