@@ -51,6 +51,7 @@ pub async fn serve(
     ctx.mcp = !args.no_mcp;
     let mut options = args.build.clone();
     options.semver = args.semver;
+    options.allow_empty = args.allow_empty;
     options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
     let reporter = crate::report::Reporter {
         json: args.log_json,

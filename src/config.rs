@@ -164,6 +164,11 @@ pub struct ServeArgs {
     /// good version) or `off`.
     #[arg(long, env = "MARQUE_SEMVER", value_enum, default_value_t = crate::build::SemverMode::Warn)]
     pub semver: crate::build::SemverMode,
+    /// Be ready while no brand is published (an empty site is intended).
+    /// Without it, `/readyz` answers 503 until a brand is published, and
+    /// `/status` says why none is.
+    #[arg(long, env = "MARQUE_ALLOW_EMPTY")]
+    pub allow_empty: bool,
     /// Do not watch the content folder (no hot reload, no /events).
     #[arg(long, env = "MARQUE_NO_WATCH")]
     pub no_watch: bool,

@@ -189,6 +189,8 @@ pub struct BuildOptions {
     /// Render each release's surfaces (`/brand/<slug>@<version>/…`); a
     /// branch preview compares with releases but serves none.
     pub serve_releases: bool,
+    /// Ready while no brand is published (`--allow-empty`).
+    pub allow_empty: bool,
     #[doc(hidden)]
     pub fault: Option<Fault>,
 }
@@ -201,6 +203,7 @@ impl Default for BuildOptions {
             cache: None,
             semver: SemverMode::Warn,
             serve_releases: true,
+            allow_empty: false,
             fault: None,
         }
     }

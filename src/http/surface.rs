@@ -42,7 +42,10 @@ pub fn answer(
             paths::READYZ => problem(
                 Problem::new(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    "not ready: the first snapshot is being built or compressed",
+                    match snapshot.generation > 0 && snapshot.demo.is_empty() {
+                        true => "not ready: no brand is published (/status says why; --allow-empty serves an empty site)",
+                        false => "not ready: the first snapshot is being built or compressed",
+                    },
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),

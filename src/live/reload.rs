@@ -143,6 +143,13 @@ impl Reloader {
             &mut self.views,
             (lists_may_follow && large).then_some(serving),
         );
+        // An empty site is not ready unless the operator says it is meant
+        // to be: a load balancer must not send traffic to a replica that
+        // serves nothing (a wrong --git-path, an empty folder).
+        if !self.options.allow_empty && self.catalog.published().next().is_none() {
+            snapshot.ready = false;
+            std::sync::Arc::make_mut(&mut snapshot.status).ready = false;
+        }
         snapshot.previews = self.previews.clone();
         snapshot.documents.insert(
             crate::paths::PREVIEWS_JSON.into(),

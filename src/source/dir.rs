@@ -142,6 +142,48 @@ impl DirSource {
             brands,
             read: self.last_read,
         }
+        .with_hint(|| self.no_brands())
+    }
+
+    /// Why the folder serves nothing: the brand folders it holds deeper,
+    /// and the content folder that serves them.
+    fn no_brands(&self) -> Option<Diagnostic> {
+        if !self.brands.is_empty() {
+            return None;
+        }
+        let mut found = Vec::new();
+        let mut stack = vec![(self.root.clone(), String::new(), 0)];
+        while let Some((dir, rel, depth)) = stack.pop() {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let Ok(name) = entry.file_name().into_string() else {
+                    continue;
+                };
+                let path = match rel.is_empty() {
+                    true => name.clone(),
+                    false => format!("{rel}/{name}"),
+                };
+                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                if is_dir
+                    && depth < super::HINT_DEPTH
+                    && !name.starts_with('.')
+                    && name != "node_modules"
+                    && name != "target"
+                {
+                    stack.push((entry.path(), path, depth + 1));
+                } else if name == "brand.json" && depth >= 1 && found.len() < 1000 {
+                    found.push(rel.clone());
+                }
+            }
+        }
+        found.sort();
+        let looked = format!("`{}`", self.root.display());
+        let root = self.root.clone();
+        Some(super::no_brands_here(&looked, &found, move |parent| {
+            format!("serve them with --content {}", root.join(parent).display())
+        }))
     }
 }
 

@@ -98,6 +98,9 @@ impl GitSource {
         let history = History::read(repo, &self.prefix, self.history.take());
         changed.tags = before.as_ref() != Some(&history.tags);
         let mut content = history.content(self.brands.values().map(|(_, f)| f));
+        if self.brands.is_empty() {
+            content.diagnostics.push(self.no_brands(repo, commit));
+        }
         content.read = changed
             .brands
             .iter()
@@ -105,6 +108,42 @@ impl GitSource {
             .count();
         self.history = Some(history);
         Ok((content, changed))
+    }
+}
+
+impl GitSource {
+    /// Why the commit serves nothing: the brand folders it holds elsewhere,
+    /// and the `--git-path` that serves them.
+    fn no_brands(&self, repo: &Repository, commit: Oid) -> crate::spec::Diagnostic {
+        let mut found = Vec::new();
+        if let Ok(tree) = repo.find_commit(commit).and_then(|c| c.tree()) {
+            let _ = tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+                let name = entry.name().unwrap_or_default();
+                let depth = dir.matches('/').count();
+                if entry.kind() == Some(ObjectType::Tree) {
+                    return match depth >= super::HINT_DEPTH
+                        || name.starts_with('.')
+                        || name == "node_modules"
+                    {
+                        true => TreeWalkResult::Skip,
+                        false => TreeWalkResult::Ok,
+                    };
+                }
+                if name == "brand.json" && depth >= 1 && found.len() < 1000 {
+                    found.push(dir.trim_end_matches('/').to_string());
+                }
+                TreeWalkResult::Ok
+            });
+        }
+        let prefix = self.prefix.trim_end_matches('/');
+        let looked = match prefix.is_empty() {
+            true => "the top of the repository".to_string(),
+            false => format!("`{prefix}/`"),
+        };
+        super::no_brands_here(&looked, &found, |parent| match parent {
+            "" => "serve them without --git-path".to_string(),
+            p => format!("serve them with --git-path {p}"),
+        })
     }
 }
 

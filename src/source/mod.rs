@@ -26,6 +26,14 @@ pub struct Content {
     pub read: usize,
 }
 
+impl Content {
+    /// `self`, with the diagnostic `hint` gives, if any.
+    fn with_hint(mut self, hint: impl FnOnce() -> Option<Diagnostic>) -> Content {
+        self.diagnostics.extend(hint());
+        self
+    }
+}
+
 /// A released version's files, to render at `/brand/<slug>@<version>/…`.
 #[derive(Debug, Clone)]
 pub struct Pinned {
@@ -72,6 +80,46 @@ pub fn is_scratch_name(name: &str) -> bool {
 pub type Releases = BTreeMap<String, Arc<[Release]>>;
 
 /// Attaches each brand's releases (from tags) to its files.
+/// What to say when a source finds no brand folder where it looks: where
+/// brand folders are instead (`found`: the paths of folders holding a
+/// brand.json, relative to the repository or folder root, deepest first
+/// excluded), and the option that serves them. `looked` names where it
+/// looked; `option` turns the folder found into the option to give.
+pub fn no_brands_here(
+    looked: &str,
+    found: &[String],
+    option: impl Fn(&str) -> String,
+) -> Diagnostic {
+    let parents: std::collections::BTreeSet<&str> = found
+        .iter()
+        .map(|p| p.rsplit_once('/').map_or("", |(parent, _)| parent))
+        .collect();
+    let mut d = crate::spec::diag::file_warning(
+        "",
+        looked,
+        format!(
+            "no brand folder in {looked}: a brand folder is a folder at the top that holds brand.json"
+        ),
+    );
+    if let Some(first) = parents.iter().next() {
+        let mut message = format!(
+            "no brand folder in {looked}, but {} brand folder(s) under `{}`: {}",
+            found.len(),
+            if first.is_empty() { "." } else { first },
+            option(first)
+        );
+        if parents.len() > 1 {
+            message.push_str(&format!(" (and {} other folder(s))", parents.len() - 1));
+        }
+        d.severity = crate::spec::Severity::Error;
+        d.message = message;
+    }
+    d
+}
+
+/// How deep below the root a brand folder is looked for, to point at it.
+pub const HINT_DEPTH: usize = 4;
+
 fn with_releases(files: &Arc<BrandFiles>, releases: &Releases) -> Arc<BrandFiles> {
     let want: Arc<[Release]> = releases.get(&files.slug).cloned().unwrap_or_default();
     if files.releases == want {

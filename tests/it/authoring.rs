@@ -454,3 +454,34 @@ fn a_brand_over_its_time_budget_is_left_behind_and_others_go_on() {
     );
     assert_eq!(app.get("/brand/lumen-health/spec.json").status, 200);
 }
+
+/// A content folder with no brand at its top is not ready (a load
+/// balancer must not send traffic to a site that serves nothing) and says
+/// where brand folders are; `--allow-empty` makes an empty site ready.
+#[test]
+fn a_folder_with_no_brand_at_its_top_is_not_ready_and_says_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), &dir.path().join("site/content"));
+    let app = spawn_with_readiness(serve_args(dir.path()), false);
+    app.wait_until(
+        |a| a.get("/status").json()["generation"].as_u64() >= Some(1),
+        "the folder is built",
+    );
+    assert_eq!(app.get("/readyz").status, 503);
+    let hint = app.get("/status").json()["contentDiagnostics"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let expected = format!(
+        "serve them with --content {}",
+        dir.path().join("site/content").display()
+    );
+    assert!(hint.contains(&expected), "{hint}");
+    let empty = tempfile::tempdir().unwrap();
+    let mut args = serve_args(empty.path());
+    args.allow_empty = true;
+    let app = spawn_with(args);
+    assert_eq!(app.get("/readyz").status, 200);
+    let warning = &app.get("/status").json()["contentDiagnostics"][0];
+    assert_eq!(warning["severity"], "warning", "{warning}");
+}

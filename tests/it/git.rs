@@ -796,3 +796,53 @@ fn the_compare_memo_stays_within_its_bytes_and_answers_each_spelling() {
         .unwrap()
         .starts_with("text/markdown"));
 }
+
+/// A repository whose brands live in `content/` (marque's own layout),
+/// served without `--git-path`: nothing is published, so marque is not
+/// ready, and it says where the brands are and how to serve them.
+#[test]
+fn git_mode_with_no_brand_at_its_path_is_not_ready_and_says_where_they_are() {
+    let remote = Remote::new();
+    let root = remote.path();
+    std::fs::create_dir(root.join("content")).unwrap();
+    for slug in ["northwind", "lumen-health"] {
+        std::fs::rename(root.join(slug), root.join("content").join(slug)).unwrap();
+    }
+    remote.commit("Keep the brands under content/", 1);
+    let cache = tempfile::tempdir().unwrap();
+    let mut args = serve_args(&example_content());
+    args.git_url = Some(remote.url());
+    args.git_poll = Duration::from_secs(3600);
+    args.cache_dir = cache.path().to_path_buf();
+    let app = spawn_app_unready(args.clone());
+    app.wait_until(
+        |a| status(a)["generation"].as_u64() >= Some(1),
+        "the commit is built",
+    );
+    let s = status(&app);
+    let hint = s["contentDiagnostics"][0]["message"].as_str().unwrap();
+    assert!(
+        hint.contains("2 brand folder(s) under `content`")
+            && hint.contains("serve them with --git-path content"),
+        "{hint}"
+    );
+    assert_eq!(s["contentDiagnostics"][0]["severity"], "error");
+    assert_eq!(s["ready"], false);
+    let ready = app.get("/readyz");
+    assert_eq!(ready.status, 503);
+    assert!(
+        ready.text().contains("no brand is published"),
+        "{}",
+        ready.text()
+    );
+    // As the hint says: the brands are served, and marque is ready.
+    let cache = tempfile::tempdir().unwrap();
+    args.git_path = "content".into();
+    args.cache_dir = cache.path().to_path_buf();
+    let served = spawn_with(args);
+    assert_eq!(served.get("/brand/northwind/spec.json").status, 200);
+    assert!(status(&served)["contentDiagnostics"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
