@@ -164,6 +164,8 @@ pub enum Fate {
 const SHOWN_BRANDS: usize = 8;
 /// Errors shown as frames per rebuild; the rest are counted.
 const SHOWN_FRAMES: usize = 20;
+/// New warnings shown as frames per rebuild; the rest are counted.
+const SHOWN_WARNINGS: usize = 10;
 
 /// `a, b, c` or, past `shown` names, `a, b and 9998 more`.
 pub fn some_of(names: &[String], shown: usize) -> String {
@@ -202,6 +204,8 @@ pub struct Rebuild {
     /// Errors of the brands that changed (with their source text), and their warning count.
     pub errors: Vec<(Diagnostic, Option<String>)>,
     pub warnings: usize,
+    /// Warnings the change brought (not there before it), with their source text.
+    pub new_warnings: Vec<(Diagnostic, Option<String>)>,
     pub millis: f64,
     pub generation: u64,
 }
@@ -231,6 +235,18 @@ impl Reporter {
                 "{} and {} more error(s): `marque check` or /status lists them all\n",
                 p.red("error:"),
                 r.errors.len() - SHOWN_FRAMES
+            );
+        }
+        for (d, source) in r.new_warnings.iter().take(SHOWN_WARNINGS) {
+            o.push_str(&frame(d, source.as_deref(), self.colour));
+            o.push('\n');
+        }
+        if r.new_warnings.len() > SHOWN_WARNINGS {
+            let _ = writeln!(
+                o,
+                "{} and {} more new warning(s): `marque check` or /status lists them all\n",
+                p.yellow("warning:"),
+                r.new_warnings.len() - SHOWN_WARNINGS
             );
         }
         let mut parts: Vec<String> = Vec::new();
@@ -270,6 +286,9 @@ impl Reporter {
         let mut counts = String::new();
         if !r.errors.is_empty() || r.warnings > 0 {
             counts = format!("; {} error(s), {} warning(s)", r.errors.len(), r.warnings);
+            if !r.new_warnings.is_empty() {
+                counts.push_str(&format!(" ({} new)", r.new_warnings.len()));
+            }
         }
         let _ = writeln!(
             o,
@@ -283,7 +302,7 @@ impl Reporter {
 
     pub fn rebuild(&self, r: &Rebuild) {
         if self.json {
-            for (d, _) in &r.errors {
+            for (d, _) in r.errors.iter().chain(&r.new_warnings) {
                 tracing::warn!(
                     brand = %d.brand, file = %d.file, line = d.line, column = d.column,
                     pointer = %d.pointer, "{}", d.message

@@ -522,15 +522,24 @@ fn semver_check(
     let (base, head) = (base?, changes.head.as_ref()?);
     let from = &base.version;
     let too_small = diff::check_step(from, &brand.version, head.level()).err()?;
-    let message = format!(
-        "{} (latest release: {}; `--semver warn` or `off` to publish anyway)",
-        crate::render::diff::explain(from, &brand.version, head, &too_small),
-        base.tag
-    );
+    let explained = crate::render::diff::explain(from, &brand.version, head, &too_small);
     let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
+    // Said while serving: what happened to this version, and what to do.
     match mode {
-        SemverMode::Error => d.error("/version", message),
-        _ => d.warning("/version", message),
+        SemverMode::Error => d.error(
+            "/version",
+            format!(
+                "{explained} (latest release: {}). It is not published: the last good version keeps serving until `version` is raised (`--semver warn` would publish it with a warning)",
+                base.tag
+            ),
+        ),
+        _ => d.warning(
+            "/version",
+            format!(
+                "{explained} (latest release: {}). It is published, as `--semver warn` allows: raise `version` before this is tagged, or consumers that trust semver will break",
+                base.tag
+            ),
+        ),
     }
     let mut out = Vec::new();
     let text = files

@@ -401,10 +401,34 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
             (Some(_), false, _) => Fate::Rebuilt,
         };
         r.brands.push((slug.clone(), fate, version));
+        // Known by what they say and where, not by line: an edit above a
+        // warning moves it without making it new.
+        let known: HashSet<(&str, &str, &str)> = before
+            .map(|b| {
+                b.diagnostics
+                    .iter()
+                    .map(|d| (d.file.as_str(), d.pointer.as_str(), d.message.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
         for d in s.diagnostics.iter() {
             match d.severity {
                 Severity::Error => r.errors.push((d.clone(), source(d))),
-                Severity::Warning => r.warnings += 1,
+                Severity::Warning => {
+                    r.warnings += 1;
+                    // A warning this change brought is shown like an error
+                    // (a breaking change under the same version); the first
+                    // build's are counted (`marque check` lists them).
+                    if !first
+                        && !known.contains(&(
+                            d.file.as_str(),
+                            d.pointer.as_str(),
+                            d.message.as_str(),
+                        ))
+                    {
+                        r.new_warnings.push((d.clone(), source(d)));
+                    }
+                }
             }
         }
     }

@@ -174,6 +174,7 @@ fn tagging_a_release_in_the_work_tree_updates_the_changelog() {
 struct Binary {
     child: Child,
     log: Arc<Mutex<String>>,
+    port: u16,
 }
 
 impl Binary {
@@ -201,7 +202,7 @@ impl Binary {
                 l.push('\n');
             }
         });
-        let b = Binary { child, log };
+        let b = Binary { child, log, port };
         b.wait_for_log("generation 1)");
         b
     }
@@ -484,4 +485,37 @@ fn a_folder_with_no_brand_at_its_top_is_not_ready_and_says_where_they_are() {
     assert_eq!(app.get("/readyz").status, 200);
     let warning = &app.get("/status").json()["contentDiagnostics"][0];
     assert_eq!(warning["severity"], "warning", "{warning}");
+}
+
+/// A token removed without raising the version (a breaking change under a
+/// released version): the serving terminal shows the new warning as a
+/// frame, in words that fit serving, and the API page says it too.
+#[test]
+fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
+    let tree = WorkTree::new();
+    let bin = Binary::start(&tree.content(), &[("NO_COLOR", "1")]);
+    let tokens = tree.content().join("northwind/tokens.json");
+    edit(
+        &tokens,
+        "    \"lg\": { \"$value\": { \"value\": 1.5, \"unit\": \"rem\" } },\n    \"xl\": { \"$value\": { \"value\": 3, \"unit\": \"rem\" } }",
+        "    \"lg\": { \"$value\": { \"value\": 1.5, \"unit\": \"rem\" } }",
+    );
+    let log = bin.wait_for_log("(1 new)");
+    let frame = "warning: ";
+    let at = log
+        .rfind(frame)
+        .unwrap_or_else(|| panic!("a warning frame:\n{log}"));
+    let shown = &log[at..];
+    assert!(
+        shown.contains("northwind@2.4.0). It is published, as `--semver warn` allows")
+            && shown.contains(" --> northwind/brand.json:4:14"),
+        "the frame says what happened and where:\n{log}"
+    );
+    assert!(!log.contains("to publish anyway"), "{log}");
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], bin.port));
+    let page = raw_request(addr, "GET", "/brand/northwind", &[], None).text();
+    assert!(
+        page.contains("<aside id=\"marque-version\" role=\"note\"><strong>Version 2.4.0</strong>"),
+        "{page}"
+    );
 }

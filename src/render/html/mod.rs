@@ -138,6 +138,7 @@ a{color:var(--link)}\
 footer{color:var(--muted);font-size:.9rem}\
 #marque-diagnostics{background:#fff4e5;border-bottom:3px solid #b54708;padding:12px 24px;color:#3d1f00}\
 #marque-diagnostics ul{margin:8px 0 0;padding-left:20px}\
+#marque-version{background:#fff8e1;border-bottom:3px solid #b28704;padding:12px 24px;color:#3d2e00}\
 .badge{display:inline-block;font-size:.78rem;font-weight:600;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}\
 .badge.stale{background:#fff4e5;color:#8a3a00;border:1px solid #e8a86b}\
 .badge.unpublished{background:#fdecec;color:#8a1111;border:1px solid #e59a9a}\
@@ -189,6 +190,22 @@ fn foot(out: &mut String, ctx: &Context) -> String {
 /// The brand's API page.
 pub fn render(brand: &Brand, ctx: &Context) -> Page {
     render_page(brand, ctx, &[])
+}
+
+/// The API page of a published brand, with what its build said about its
+/// version (a version step smaller than its changes, under `--semver warn`).
+pub fn render_with_notes(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
+    let notes: Vec<Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning && is_version_note(d))
+        .cloned()
+        .collect();
+    render_page(brand, ctx, &notes)
+}
+
+/// A note about brand.json's `version`: what the semantic diff says of it.
+fn is_version_note(d: &Diagnostic) -> bool {
+    d.pointer == "/version" && d.file.ends_with("/brand.json")
 }
 
 /// The API page of a stale brand: its last good version, with the errors
@@ -269,6 +286,17 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
         "This brand has errors; the last good version is shown.",
         diagnostics,
     );
+    for d in diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning && is_version_note(d))
+    {
+        let _ = writeln!(
+            o,
+            "<aside id=\"marque-version\" role=\"note\"><strong>Version {}</strong>: {}</aside>",
+            html(&brand.version.to_string()),
+            html(&d.message)
+        );
+    }
     o.push_str("<header><div class=\"inner\">");
     if let Some(logo) = primary_logo(brand) {
         o.push_str("<picture>");
