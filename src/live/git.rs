@@ -162,6 +162,12 @@ impl GitWorker {
             .previews
             .clone()
             .map(|p| Previews::new(p, &cfg.prefix, &cfg.branch));
+        // /previews.json says previews are on from the start, before any
+        // branch matches.
+        if let Some(p) = &previews {
+            let document = p.document(live.reloader.ctx());
+            live.set_previews(Default::default(), document);
+        }
         Some(GitWorker {
             live,
             repo,

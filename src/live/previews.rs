@@ -280,8 +280,13 @@ impl Previews {
     ) -> bool {
         let wanted = self.wanted(repo);
         let before = self.states.len();
-        self.states
-            .retain(|name, _| wanted.iter().any(|w| &w.name == name));
+        self.states.retain(|name, s| {
+            let kept = wanted.iter().any(|w| &w.name == name);
+            if !kept {
+                tracing::info!(branch = %s.preview.branch, preview = %name, "preview removed: its branch is gone, no longer matches, or is past --preview-limit");
+            }
+            kept
+        });
         let mut changed = self.states.len() != before;
         for branch in wanted {
             let current = self.states.get(&branch.name).is_some_and(|s| {
@@ -355,7 +360,11 @@ impl Previews {
             snapshot: Arc::default(),
         };
         preview.snapshot = Arc::new(finish(snap, &preview, &self.published));
-        tracing::info!(%branch, %commit, preview = %name, "preview built");
+        let errors = catalog.errors();
+        for d in errors.iter().take(20) {
+            tracing::warn!(preview = %name, file = %d.file, line = d.line, column = d.column, "{}", d.message);
+        }
+        tracing::info!(%branch, %commit, preview = %name, errors = errors.len(), "preview built");
         Ok(State {
             source,
             catalog,

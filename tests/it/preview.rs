@@ -239,3 +239,17 @@ fn only_matching_branches_are_previewed_the_newest_first_up_to_the_limit() {
     let list = plain.get("/previews.json").json();
     assert_eq!(list, serde_json::json!({"enabled": false, "previews": []}));
 }
+
+/// `/previews.json` says what is configured from the start: previews are
+/// on before any branch matches, and stay on once the last one is gone.
+#[test]
+fn the_list_says_previews_are_on_before_any_branch_matches() {
+    let remote = Remote::new();
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.preview_branches = Some("try/*".into());
+    });
+    let list = g.app.get("/previews.json").json();
+    assert_eq!(list["enabled"], true, "{list}");
+    assert_eq!(list["branches"], "try/*");
+    assert_eq!(list["previews"], serde_json::json!([]));
+}
