@@ -519,3 +519,25 @@ fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
         "{page}"
     );
 }
+
+/// The bundled brands' `$schema` names the schema as marque serves it, so
+/// a brand folder copied out of `content/` keeps its editor completion.
+#[test]
+fn the_bundled_brands_schema_is_the_served_one_from_any_folder() {
+    let app = spawn_app(&example_content());
+    for slug in ["northwind", "lumen-health"] {
+        let text =
+            std::fs::read_to_string(example_content().join(slug).join("brand.json")).unwrap();
+        let brand: Value = serde_json::from_str(&text).unwrap();
+        let url = brand["$schema"].as_str().unwrap();
+        let path = url
+            .strip_prefix("http://127.0.0.1:8080")
+            .unwrap_or_else(|| panic!("{slug}: {url} is where `cargo run --release` serves it"));
+        let schema = app.get(path);
+        assert_eq!(schema.status, 200, "{slug}: {path}");
+        assert_eq!(
+            schema.header("content-type"),
+            Some("application/schema+json")
+        );
+    }
+}
