@@ -182,7 +182,7 @@ pub fn render_brand(
             resource("application/json", json.into()),
         );
     }
-    let page = render::html::render_with_notes(&brand, ctx, &diagnostics);
+    let page = render::html::render_with_notes(&brand, ctx, &diagnostics, changes);
     add(
         paths::brand(&key),
         resource("text/html; charset=utf-8", page.body.into())

@@ -23,13 +23,15 @@ pub struct SemanticChanges {
 }
 
 impl SemanticChanges {
-    fn of(&self, r: &Release) -> Option<&Diff> {
+    /// What `r` changed since the release before it, if anything.
+    pub fn of(&self, r: &Release) -> Option<&Diff> {
         self.releases
             .get(&r.version.to_string())
             .filter(|d| !d.is_empty())
     }
 
-    fn head(&self) -> Option<&Diff> {
+    /// What the working head changes since its release, if anything.
+    pub fn head(&self) -> Option<&Diff> {
         self.head.as_ref().filter(|d| !d.is_empty())
     }
 }

@@ -518,6 +518,14 @@ fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
         page.contains("<aside id=\"marque-version\" role=\"note\"><strong>Version 2.4.0</strong>"),
         "{page}"
     );
+    // The page's changelog has the Unreleased work, with what it removes.
+    let changelog = &page[page.find("<section id=\"changelog\">").unwrap()..];
+    assert!(
+        changelog.contains("<h3>Unreleased</h3><p>brand.json is still at 2.4.0, a released version: these changes need a new version.</p><h4>Removed</h4><ul><li>")
+            && changelog.contains("<code>space.xl</code>")
+            && changelog.contains("<small>(major)</small>"),
+        "{changelog}"
+    );
 }
 
 /// The bundled brands' `$schema` names the schema as marque serves it, so

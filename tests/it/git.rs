@@ -473,10 +473,13 @@ fn changelogs_come_from_tags_sorted_by_semver_with_unreleased_work() {
         lumen["releases"][0]["version"], "3.0.0-beta.2",
         "the <slug>/v<version> form"
     );
-    assert!(
-        app.get("/brand/northwind").text().contains("2.10.0"),
-        "the API page shows the changelog"
-    );
+    let page = app.get("/brand/northwind").text();
+    assert!(page.contains("2.10.0"), "the API page shows the changelog");
+    // Each release on the page lists what it changed, as changelog.md does.
+    let sections_md = md.matches("\n### ").count();
+    let sections_page = page.matches("<h4>").count();
+    assert!(sections_md > 0, "{md}");
+    assert_eq!(sections_page, sections_md, "{page}");
 }
 
 #[test]

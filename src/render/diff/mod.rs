@@ -170,6 +170,33 @@ pub fn sections_md(diff: &Diff, heading: &str) -> String {
     o
 }
 
+/// The same sections as HTML, for the API page: a heading per section and
+/// each change with its level.
+pub fn sections_html(diff: &Diff) -> String {
+    let mut o = String::new();
+    for s in Section::ALL {
+        let lines: Vec<&Change> = diff.section(s).collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            o,
+            "<h4>{}</h4><ul>",
+            crate::render::escape::html(s.heading())
+        );
+        for c in lines {
+            let _ = write!(
+                o,
+                "<li>{} <small>({})</small></li>",
+                summary_html(&summary(c)),
+                c.level
+            );
+        }
+        o.push_str("</ul>");
+    }
+    o
+}
+
 /// `s` with its first letter upper-cased.
 pub fn capitalised(s: &str) -> String {
     let mut c = s.chars();

@@ -5,6 +5,7 @@
 //! Pages ship a Content-Security-Policy that allows only their own inline
 //! script (by hash), so even a missed escape could not run script.
 
+use super::changelog::SemanticChanges;
 use super::embed::primary_logo;
 use super::escape::html;
 use super::spec_json::reference_value;
@@ -189,18 +190,23 @@ fn foot(out: &mut String, ctx: &Context) -> String {
 
 /// The brand's API page.
 pub fn render(brand: &Brand, ctx: &Context) -> Page {
-    render_page(brand, ctx, &[])
+    render_page(brand, ctx, &[], None)
 }
 
 /// The API page of a published brand, with what its build said about its
 /// version (a version step smaller than its changes, under `--semver warn`).
-pub fn render_with_notes(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
+pub fn render_with_notes(
+    brand: &Brand,
+    ctx: &Context,
+    diagnostics: &[Diagnostic],
+    changes: &SemanticChanges,
+) -> Page {
     let notes: Vec<Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning && is_version_note(d))
         .cloned()
         .collect();
-    render_page(brand, ctx, &notes)
+    render_page(brand, ctx, &notes, Some(changes))
 }
 
 /// A note about brand.json's `version`: what the semantic diff says of it.
@@ -211,7 +217,7 @@ fn is_version_note(d: &Diagnostic) -> bool {
 /// The API page of a stale brand: its last good version, with the errors
 /// that keep the new one from being published on top.
 pub fn render_with_errors(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
-    render_page(brand, ctx, diagnostics)
+    render_page(brand, ctx, diagnostics, None)
 }
 
 /// The banner that lists a brand's errors (nothing when it has none).
@@ -241,7 +247,12 @@ fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
     o.push_str("</ul></aside>\n");
 }
 
-fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
+fn render_page(
+    brand: &Brand,
+    ctx: &Context,
+    diagnostics: &[Diagnostic],
+    changes: Option<&SemanticChanges>,
+) -> Page {
     let mut o = String::new();
     page_header(&mut o, brand, ctx, diagnostics);
     let mut snip = Snippets::default();
@@ -259,7 +270,7 @@ fn render_page(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page
     ] {
         section(&mut o, brand, ctx, &mut snip);
     }
-    changelog(&mut o, brand, ctx);
+    changelog(&mut o, brand, ctx, changes);
     o.push_str("</main>\n");
     let csp = foot(&mut o, ctx);
     Page { body: o, csp }
@@ -328,7 +339,9 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
 }
 
 /// The releases, newest first, each linking to its pinned surfaces.
-fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
+/// The releases, newest first, each with its notes and (with `changes`)
+/// what it changed, and the Unreleased work ahead of them.
+fn changelog(o: &mut String, brand: &Brand, ctx: &Context, changes: Option<&SemanticChanges>) {
     let s = &brand.slug;
     o.push_str("<section id=\"changelog\"><h2>Changelog</h2>");
     if ctx.pin.is_some() {
@@ -346,10 +359,33 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
             html(&ctx.brand_url(s, paths::CHANGELOG_MD)),
             html(&ctx.brand_url(s, paths::CHANGELOG_JSON))
         );
-        if let Some(v) = crate::spec::release::unreleased(&brand.version, &brand.releases) {
-            let _ = write!(o, "<h3>Unreleased: {}</h3>", html(&v.to_string()));
+        let ahead = crate::spec::release::unreleased(&brand.version, &brand.releases);
+        let head = changes.and_then(SemanticChanges::head);
+        if ahead.is_some() || head.is_some() {
+            o.push_str("<h3>Unreleased</h3>");
+            let _ = match (ahead, brand.releases.first()) {
+                (Some(v), Some(last)) => write!(
+                    o,
+                    "<p>brand.json is at {}, ahead of the latest release {}.</p>",
+                    html(&v.to_string()),
+                    html(&last.version.to_string())
+                ),
+                (Some(v), None) => write!(
+                    o,
+                    "<p>brand.json is at {}; no release is tagged yet.</p>",
+                    html(&v.to_string())
+                ),
+                (None, _) => write!(
+                    o,
+                    "<p>brand.json is still at {}, a released version: these changes need a new version.</p>",
+                    html(&brand.version.to_string())
+                ),
+            };
+            if let Some(d) = head {
+                o.push_str(&crate::render::diff::sections_html(d));
+            }
         }
-        if brand.releases.is_empty() {
+        if brand.releases.is_empty() && ahead.is_none() {
             o.push_str("<p>No release is tagged yet.</p>");
         }
         for (i, r) in brand.releases.iter().enumerate() {
@@ -386,6 +422,9 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context) {
                     );
                 }
                 o.push_str("</ul>");
+            }
+            if let Some(d) = changes.and_then(|c| c.of(r)) {
+                o.push_str(&crate::render::diff::sections_html(d));
             }
         }
     }
