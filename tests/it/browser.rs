@@ -881,3 +881,67 @@ fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
     assert_eq!(style("box", "borderTopLeftRadius"), "12px");
     assert_eq!(style("box", "opacity"), "0.4");
 }
+
+/// Live reload reloads a page only when the page itself changed, and never
+/// over input the reader has not sent: then it says so instead.
+#[test]
+fn live_reload_spares_other_brands_edits_and_unsent_input() {
+    let Some(b) = browser() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), dir.path());
+    let app = spawn_with(serve_args(dir.path()));
+    let generation = |a: &TestApp| a.get("/status").json()["generation"].as_u64().unwrap();
+    let edit_and_wait = |file: &str, from: &str, to: &str| {
+        let before = generation(&app);
+        crate::reload::edit(&dir.path().join(file), from, to);
+        app.wait_until(|a| generation(a) > before, "the edit is served");
+    };
+    b.goto(&format!("{}/brand/northwind", app.public_url));
+    b.wait_for(
+        "return document.readyState === 'complete'",
+        "the page loads",
+    );
+    // The stream is open and the page knows its version.
+    std::thread::sleep(Duration::from_millis(800));
+    b.js("window.__kept = 1; return null;");
+    edit_and_wait(
+        "lumen-health/brand.json",
+        "\"summary\": \"",
+        "\"summary\": \"Edited. ",
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        b.js("return window.__kept === 1;"),
+        Value::Bool(true),
+        "another brand's edit leaves the page alone"
+    );
+    edit_and_wait(
+        "northwind/brand.json",
+        "\"summary\": \"",
+        "\"summary\": \"Edited. ",
+    );
+    b.wait_for(
+        "return window.__kept === undefined;",
+        "the page reloads for its own brand",
+    );
+    b.wait_for(
+        "return document.readyState === 'complete';",
+        "the page loads again",
+    );
+    std::thread::sleep(Duration::from_millis(800));
+    b.js("window.__kept = 2; var f = document.querySelector('form textarea, form input:not([type=hidden])'); f.value = 'a draft'; return null;");
+    edit_and_wait(
+        "northwind/brand.json",
+        "\"summary\": \"Edited. ",
+        "\"summary\": \"Edited twice. ",
+    );
+    b.wait_for(
+        "return document.getElementById('marque-changed') !== null;",
+        "a notice instead of a reload",
+    );
+    assert_eq!(
+        b.js("return [window.__kept, document.querySelector('form textarea, form input:not([type=hidden])').value];"),
+        json!([2, "a draft"]),
+        "the draft is kept"
+    );
+}

@@ -139,7 +139,7 @@ a{color:var(--link)}\
 footer{color:var(--muted);font-size:.9rem}\
 #marque-diagnostics{background:#fff4e5;border-bottom:3px solid #b54708;padding:12px 24px;color:#3d1f00}\
 #marque-diagnostics ul{margin:8px 0 0;padding-left:20px}\
-#marque-version{background:#fff8e1;border-bottom:3px solid #b28704;padding:12px 24px;color:#3d2e00}\
+#marque-version,#marque-changed{background:#fff8e1;border-bottom:3px solid #b28704;padding:12px 24px;color:#3d2e00}\
 .badge{display:inline-block;font-size:.78rem;font-weight:600;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}\
 .badge.stale{background:#fff4e5;color:#8a3a00;border:1px solid #e8a86b}\
 .badge.unpublished{background:#fdecec;color:#8a1111;border:1px solid #e59a9a}\
