@@ -687,10 +687,10 @@ fn the_api_page_is_a_brand_book_at_phone_and_desktop_widths_light_and_dark() {
     // The prompt kit's form runs the prompt through the demo (dry run).
     b.js("var f = document.querySelector('form.try[data-prompt=\"weather-notice\"]'); f.querySelector('input[name=location]').value = 'Bergen'; f.querySelector('button').click(); return true;");
     b.wait_for(
-        "var o = document.querySelector('form.try[data-prompt=\"weather-notice\"] output'); return !!o.querySelector('pre');",
+        "var o = document.querySelector('form.try[data-prompt=\"weather-notice\"] output'); return o.getAttribute('data-state') === 'dry-run';",
         "the demo's answer",
     );
-    let answer = b.js("return document.querySelector('form.try[data-prompt=\"weather-notice\"] output pre').textContent");
+    let answer = b.js("var pres = document.querySelectorAll('form.try[data-prompt=\"weather-notice\"] output pre'); return pres[pres.length - 1].textContent");
     assert!(
         answer
             .as_str()
@@ -943,5 +943,65 @@ fn live_reload_spares_other_brands_edits_and_unsent_input() {
         b.js("return [window.__kept, document.querySelector('form textarea, form input:not([type=hidden])').value];"),
         json!([2, "a draft"]),
         "the draft is kept"
+    );
+}
+
+/// The Try-it form: its snippet follows what is typed, it cannot be sent
+/// twice at once, a dry run shows every message, and a refusal looks like
+/// one, with its status and detail.
+#[test]
+fn the_try_it_form_shows_each_outcome_and_its_snippet_follows_the_form() {
+    let Some(b) = browser() else { return };
+    let mut args = serve_args(&example_content());
+    args.no_watch = true;
+    args.demo_per_minute = Some(1);
+    args.demo_burst = Some(1);
+    let app = spawn_with(args);
+    b.goto(&format!("{}/brand/northwind", app.public_url));
+    let form = "document.querySelector('form.try[data-prompt=\"weather-notice\"]')";
+    let typed = b.js(&format!(
+        "var f = {form}; var i = f.querySelector('input[name=location]'); i.value = 'Tromsø'; i.dispatchEvent(new Event('input', {{bubbles: true}})); return f.parentNode.querySelector('.snippet code').textContent;"
+    ));
+    assert!(
+        typed.as_str().unwrap().contains("\"location\":\"Tromsø\""),
+        "the snippet follows the form: {typed}"
+    );
+    let disabled = b.js(&format!(
+        "var f = {form}; f.querySelector('button').click(); return f.querySelector('button').disabled;"
+    ));
+    assert_eq!(disabled, Value::Bool(true), "disabled while it runs");
+    b.wait_for(
+        &format!("return {form}.querySelector('output').getAttribute('data-state') === 'dry-run';"),
+        "the dry run",
+    );
+    let labels = b.js(&format!(
+        "return Array.prototype.map.call({form}.querySelectorAll('output .label'), function (l) {{ return l.textContent; }});"
+    ));
+    assert_eq!(labels, json!(["system", "user"]), "every message sent");
+    assert_eq!(
+        b.js(&format!("return {form}.querySelector('button').disabled;")),
+        Value::Bool(false)
+    );
+    b.js(&format!(
+        "{form}.querySelector('button').click(); return null;"
+    ));
+    b.wait_for(
+        &format!("return {form}.querySelector('output').getAttribute('data-state') === 'refused';"),
+        "the refusal",
+    );
+    let refusal = b.js(&format!(
+        "return {form}.querySelector('output').textContent;"
+    ));
+    let text = refusal.as_str().unwrap();
+    assert!(text.starts_with("429 "), "{text}");
+    assert!(
+        text.contains("too many demo calls") && text.contains("Try again in"),
+        "{text}"
+    );
+    assert_eq!(
+        b.js(&format!(
+            "return {form}.querySelector('output').getAttribute('role');"
+        )),
+        json!("alert")
     );
 }

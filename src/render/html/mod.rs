@@ -131,9 +131,14 @@ button{font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid var(--muted
 .dos{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px 24px}\
 .dos ul{margin:4px 0;padding-left:20px}\
 form.try label{display:block;margin:8px 0 2px;font-weight:600;font-size:.9rem}\
-form.try input,form.try textarea{width:100%;font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--panel);color:var(--fg)}\
+form.try input,form.try textarea{width:100%;max-width:40rem;font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--panel);color:var(--fg)}\
 form.try button{margin-top:8px;font-size:.95rem;padding:4px 14px}\
 form.try output{display:block;margin-top:8px}\
+form.try output[data-state]{border:1px solid var(--line);border-left:4px solid var(--link);border-radius:6px;padding:8px 12px;background:var(--panel)}\
+form.try output[data-state=refused]{border-left-color:#b42318}\
+form.try output[data-state=dry-run]{border-left-color:#b28704}\
+form.try output .label{font-weight:600;margin:6px 0 2px}\
+form.try button:disabled{opacity:.6;cursor:progress}\
 .preview{padding:16px;border:1px dashed var(--muted);border-radius:8px;background:var(--panel)}\
 a{color:var(--link)}\
 footer{color:var(--muted);font-size:.9rem}\

@@ -9,33 +9,97 @@ document.addEventListener("click", function (e) {
   });
 });
 
-document.addEventListener("submit", function (e) {
-  var form = e.target;
-  if (!form.matches || !form.matches("form.try")) return;
-  e.preventDefault();
+// The values a Try-it form would send: every filled field, and every
+// required one.
+function tryVariables(form) {
   var variables = {};
   Array.prototype.forEach.call(form.querySelectorAll("input, textarea"), function (f) {
     if (f.value !== "" || f.required) variables[f.name] = f.value;
   });
+  return variables;
+}
+
+function tryBody(form) {
+  return JSON.stringify({ promptId: form.getAttribute("data-prompt"), variables: tryVariables(form) });
+}
+
+// The curl snippet under a form follows what is typed in it.
+document.addEventListener("input", function (e) {
+  var form = e.target.closest ? e.target.closest("form.try") : null;
+  if (!form) return;
+  var code = form.parentNode.querySelector(".snippet code");
+  if (!code) return;
+  var quoted = "'" + tryBody(form).replace(/'/g, "'\\''") + "'";
+  code.textContent = "curl -sS -X POST " + form.getAttribute("data-demo") +
+    " \\\n  -H 'content-type: application/json' \\\n  -d " + quoted;
+});
+
+// A labelled block of text in the result panel.
+function block(out, label, text) {
+  var h = document.createElement("p");
+  h.className = "label";
+  h.textContent = label;
+  var pre = document.createElement("pre");
+  pre.textContent = text;
+  out.appendChild(h);
+  out.appendChild(pre);
+}
+
+document.addEventListener("submit", function (e) {
+  var form = e.target;
+  if (!form.matches || !form.matches("form.try")) return;
+  e.preventDefault();
   var out = form.querySelector("output");
+  var button = form.querySelector("button[type=submit]");
+  if (button.disabled) return;
+  button.disabled = true;
+  out.setAttribute("data-state", "running");
+  out.removeAttribute("role");
   out.textContent = "Running…";
+  function done() { button.disabled = false; }
   fetch(form.getAttribute("data-demo"), {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ promptId: form.getAttribute("data-prompt"), variables: variables })
+    body: tryBody(form)
   })
-    .then(function (r) { return r.json(); })
-    .then(function (body) {
-      var pre = document.createElement("pre");
-      if (body.output != null) {
-        pre.textContent = body.output;
-      } else if (body.messages) {
-        pre.textContent = "Dry run (no model configured): the user message would be\n\n" + body.messages[1].content;
-      } else {
-        pre.textContent = body.detail || JSON.stringify(body, null, 2);
-      }
-      out.textContent = "";
-      out.appendChild(pre);
+    .then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) { return [r, body]; });
     })
-    .catch(function (err) { out.textContent = "The demo could not be reached: " + err; });
+    .then(function (rb) {
+      var r = rb[0], body = rb[1];
+      out.textContent = "";
+      if (!r.ok) {
+        out.setAttribute("data-state", "refused");
+        out.setAttribute("role", "alert");
+        var title = document.createElement("p");
+        title.className = "label";
+        title.textContent = r.status + " " + (body.title || r.statusText);
+        out.appendChild(title);
+        var detail = document.createElement("p");
+        detail.textContent = body.detail || "";
+        out.appendChild(detail);
+        var retry = r.headers.get("retry-after");
+        if (retry) {
+          var wait = document.createElement("p");
+          wait.textContent = "Try again in " + retry + " s.";
+          out.appendChild(wait);
+        }
+      } else if (body.output != null) {
+        out.setAttribute("data-state", "answer");
+        block(out, "Answer from " + body.model, body.output);
+      } else {
+        out.setAttribute("data-state", "dry-run");
+        var note = document.createElement("p");
+        note.textContent = "Dry run: no model is configured, so nothing was sent. These are the messages a model would get.";
+        out.appendChild(note);
+        (body.messages || []).forEach(function (m) { block(out, m.role, m.content); });
+      }
+      done();
+    })
+    .catch(function (err) {
+      out.setAttribute("data-state", "refused");
+      out.setAttribute("role", "alert");
+      out.textContent = "The demo could not be reached: " + err;
+      done();
+    });
 });

@@ -116,7 +116,7 @@ pub(super) fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &
         html(s),
         html(&embed_url)
     );
-    o.push_str("<h3 id=\"use-demo\">4. Run a prompt from the prompt kit</h3><p>Each prompt below has a ready-made call. Without an API key on the server, the demo runs dry and returns the exact messages it would send.</p>\n");
+    o.push_str("<h3 id=\"use-demo\">4. Run a prompt from the prompt kit</h3><p>Each prompt of the <a href=\"#prompts\">prompt kit</a> above has a ready-made call and a Try-it form. Without an API key on the server, the demo runs dry and returns the exact messages it would send.</p>\n");
     if ctx.mcp {
         o.push_str("<h3 id=\"use-mcp\">Also: connect an AI agent over MCP</h3><p>This server speaks the Model Context Protocol: every surface is a resource, every prompt of the kit a prompt, and tools find tokens and check contrast.</p>");
         snip.code(
