@@ -132,8 +132,9 @@ button{font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid var(--muted
 .dos ul{margin:4px 0;padding-left:20px}\
 form.try label{display:block;margin:8px 0 2px;font-weight:600;font-size:.9rem}\
 form.try input,form.try textarea{width:100%;max-width:40rem;font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--panel);color:var(--fg)}\
-form.try button{margin-top:8px;font-size:.95rem;padding:4px 14px}\
+form.try button{display:block;margin-top:8px;font-size:.95rem;padding:4px 14px}\
 form.try output{display:block;margin-top:8px}\
+code.media{white-space:nowrap;overflow-wrap:normal}\
 form.try output[data-state]{border:1px solid var(--line);border-left:4px solid var(--link);border-radius:6px;padding:8px 12px;background:var(--panel)}\
 form.try output[data-state=refused]{border-left-color:#b42318}\
 form.try output[data-state=dry-run]{border-left-color:#b28704}\

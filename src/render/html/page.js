@@ -79,7 +79,7 @@ document.addEventListener("submit", function (e) {
         detail.textContent = body.detail || "";
         out.appendChild(detail);
         var retry = r.headers.get("retry-after");
-        if (retry) {
+        if (retry && !/try again in/i.test(detail.textContent)) {
           var wait = document.createElement("p");
           wait.textContent = "Try again in " + retry + " s.";
           out.appendChild(wait);

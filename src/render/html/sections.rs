@@ -58,7 +58,7 @@ pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut
     for (label, media, url) in &endpoints {
         let _ = write!(
             o,
-            "<tr><td><a href=\"{}\">{}</a></td><td><code>{media}</code></td><td>",
+            "<tr><td><a href=\"{}\">{}</a></td><td><code class=\"media\">{media}</code></td><td>",
             html(url),
             html(label)
         );
@@ -68,7 +68,7 @@ pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut
     let demo_url = ctx.demo_url(s);
     let _ = write!(
         o,
-        "<tr><td>Prompt demo (POST, rate limited)</td><td><code>application/json</code></td><td>See <a href=\"#prompts\">Prompt kit</a>: <code>{}</code></td></tr>\n</tbody></table></section>\n",
+        "<tr><td>Prompt demo (POST, rate limited)</td><td><code class=\"media\">application/json</code></td><td>See <a href=\"#prompts\">Prompt kit</a>: <code>{}</code></td></tr>\n</tbody></table></section>\n",
         html(&demo_url)
     );
 }
