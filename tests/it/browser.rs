@@ -886,6 +886,7 @@ fn chromium_reads_every_token_of_tokens_css_and_the_shorthands_work() {
 /// over input the reader has not sent: then it says so instead.
 #[test]
 fn live_reload_spares_other_brands_edits_and_unsent_input() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&example_content(), dir.path());
@@ -951,6 +952,7 @@ fn live_reload_spares_other_brands_edits_and_unsent_input() {
 /// one, with its status and detail.
 #[test]
 fn the_try_it_form_shows_each_outcome_and_its_snippet_follows_the_form() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
     let mut args = serve_args(&example_content());
     args.no_watch = true;
@@ -1013,5 +1015,48 @@ fn the_try_it_form_shows_each_outcome_and_its_snippet_follows_the_form() {
         b.js("return document.querySelectorAll('code.media').length;")
             .as_u64()
             >= Some(6)
+    );
+}
+
+/// The page has a table of contents that stays in view and marks the
+/// section being read, and a type specimen says when its font is missing.
+#[test]
+fn the_page_has_contents_that_follow_the_reader_and_says_when_a_font_is_missing() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let app = marque_for_browser(&example_content());
+    b.goto(&format!("{}/brand/northwind", app.public_url));
+    let missing = b.js("return Array.prototype.filter.call(document.querySelectorAll('#toc a'), function (a) { return !document.querySelector(a.getAttribute('href')); }).map(function (a) { return a.getAttribute('href'); });");
+    assert_eq!(missing, json!([]), "every entry leads to its section");
+    assert!(
+        b.js("return document.querySelectorAll('#toc a').length;")
+            .as_u64()
+            >= Some(8)
+    );
+    b.js("document.getElementById('endpoints').scrollIntoView(); return null;");
+    b.wait_for(
+        "var a = document.querySelector('#toc a[aria-current]'); return !!a && a.getAttribute('href') === '#endpoints';",
+        "the section being read is marked",
+    );
+    let top = b.js("return document.getElementById('toc').getBoundingClientRect().top;");
+    assert!(
+        top.as_f64().unwrap().abs() < 1.0,
+        "the contents stay in view: {top}"
+    );
+    b.screenshot("api-page-contents");
+    // This machine has none of Northwind's fonts: each specimen says so.
+    b.wait_for(
+        "return document.querySelectorAll('.font-note').length > 0;",
+        "a missing font is named",
+    );
+    let notes = b.js("return Array.prototype.map.call(document.querySelectorAll('.font-note'), function (n) { return n.textContent; }).join(' | ');");
+    let notes = notes.as_str().unwrap();
+    assert!(
+        notes.contains("is not installed in this browser"),
+        "{notes}"
+    );
+    assert!(
+        !notes.contains("system-ui"),
+        "a generic family is never missing: {notes}"
     );
 }

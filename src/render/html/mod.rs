@@ -135,6 +135,12 @@ form.try input,form.try textarea{width:100%;max-width:40rem;font:inherit;padding
 form.try button{display:block;margin-top:8px;font-size:.95rem;padding:4px 14px}\
 form.try output{display:block;margin-top:8px}\
 code.media{white-space:nowrap;overflow-wrap:normal}\
+nav#toc{position:sticky;top:0;z-index:2;background:var(--bg);border-bottom:1px solid var(--line);overflow-x:auto;scrollbar-width:thin;margin:0 -24px;padding:0 24px}\
+nav#toc ul{display:flex;width:max-content;gap:18px;list-style:none;margin:0;padding:10px 0;white-space:nowrap;font-size:.9rem}\
+nav#toc a{text-decoration:none}\
+nav#toc a[aria-current]{font-weight:700;text-decoration:underline}\
+section[id]{scroll-margin-top:52px}\
+.font-note{font-size:.85rem}\
 form.try output[data-state]{border:1px solid var(--line);border-left:4px solid var(--link);border-radius:6px;padding:8px 12px;background:var(--panel)}\
 form.try output[data-state=refused]{border-left-color:#b42318}\
 form.try output[data-state=dry-run]{border-left-color:#b28704}\
@@ -277,9 +283,43 @@ fn render_page(
         section(&mut o, brand, ctx, &mut snip);
     }
     changelog(&mut o, brand, ctx, changes);
+    contents(&mut o);
     o.push_str("</main>\n");
     let csp = foot(&mut o, ctx);
     Page { body: o, csp }
+}
+
+/// Puts a table of contents of the page's sections (those it has: a brand
+/// without type styles has no Typography) at the top of `<main>`; page.js
+/// marks the one being read.
+fn contents(o: &mut String) {
+    const OPEN: &str = "<section id=\"";
+    let Some(main) = o.find("<main>\n").map(|i| i + "<main>\n".len()) else {
+        return;
+    };
+    let mut links = String::new();
+    let mut rest = &o[main..];
+    while let Some(i) = rest.find(OPEN) {
+        let after = &rest[i + OPEN.len()..];
+        let Some((id, tail)) = after.split_once('"') else {
+            break;
+        };
+        if let Some(title) = tail
+            .strip_prefix("><h2>")
+            .and_then(|t| t.split_once("</h2>"))
+            .map(|(t, _)| t)
+        {
+            // Both were written by this module, escaped.
+            let _ = write!(links, "<li><a href=\"#{id}\">{title}</a></li>");
+        }
+        rest = tail;
+    }
+    if !links.is_empty() {
+        o.insert_str(
+            main,
+            &format!("<nav id=\"toc\" aria-label=\"On this page\"><ul>{links}</ul></nav>\n"),
+        );
+    }
 }
 
 /// The head, the error banner of a stale brand, and the header with the logo.

@@ -103,3 +103,59 @@ document.addEventListener("submit", function (e) {
       done();
     });
 });
+
+// The table of contents follows the reader: the section being read is
+// marked current.
+(function () {
+  var toc = document.getElementById("toc");
+  if (!toc || !window.IntersectionObserver) return;
+  var links = {};
+  Array.prototype.forEach.call(toc.querySelectorAll("a"), function (a) {
+    links[a.getAttribute("href").slice(1)] = a;
+  });
+  var observer = new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      if (!e.isIntersecting) return;
+      Array.prototype.forEach.call(toc.querySelectorAll("a[aria-current]"), function (a) {
+        a.removeAttribute("aria-current");
+      });
+      var link = links[e.target.id];
+      if (link) link.setAttribute("aria-current", "true");
+    });
+  }, { rootMargin: "-60px 0px -70% 0px" });
+  Object.keys(links).forEach(function (id) {
+    var section = document.getElementById(id);
+    if (section) observer.observe(section);
+  });
+})();
+
+// A type specimen says when the brand's font is not installed here and the
+// text shows in a fallback: measured, as the font loading API calls a
+// missing system font "loaded".
+(function () {
+  var samples = document.querySelectorAll(".specimen .sample");
+  if (!samples.length) return;
+  var generic = /^(serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-[a-z-]+|math|emoji|fangsong)$/;
+  var canvas = document.createElement("canvas").getContext("2d");
+  function width(font) {
+    canvas.font = "32px " + font;
+    return canvas.measureText("mmmmmmmmmlliWW@#0").width;
+  }
+  function installed(family) {
+    return ["monospace", "serif", "sans-serif"].some(function (base) {
+      return width("\"" + family + "\", " + base) !== width(base);
+    });
+  }
+  function check() {
+    Array.prototype.forEach.call(samples, function (sample) {
+      var first = (sample.style.fontFamily || "").split(",")[0].trim().replace(/^["']|["']$/g, "");
+      if (!first || generic.test(first) || installed(first)) return;
+      var note = document.createElement("p");
+      note.className = "muted font-note";
+      note.textContent = "\u201c" + first + "\u201d is not installed in this browser: the sample above shows a fallback font.";
+      sample.parentNode.insertBefore(note, sample.nextSibling);
+    });
+  }
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(check);
+  else check();
+})();
