@@ -656,6 +656,18 @@ fn the_api_page_is_a_brand_book_at_phone_and_desktop_widths_light_and_dark() {
                     .ends_with(&format!("/assets/{logo}")),
                 "{header_logo}"
             );
+            // The card preview follows the page's scheme.
+            b.wait_for(
+                "var e = document.querySelector('.preview [data-marque-brand]'); return !!(e && e.shadowRoot && e.shadowRoot.querySelector('.card'));",
+                "the card preview",
+            );
+            let card = b.js("var c = document.querySelector('.preview [data-marque-brand]').shadowRoot.querySelector('.card'); var m = getComputedStyle(c).backgroundColor.match(/\\d+/g).map(Number); return (m[0] + m[1] + m[2]) / 3;");
+            let dark_card = card.as_f64().unwrap() < 128.0;
+            assert_eq!(
+                dark_card,
+                scheme == "dark",
+                "the card's background at {scheme}: {card}"
+            );
             b.screenshot(&format!("api-page-{scheme}-{width}"));
         }
     }

@@ -112,7 +112,7 @@ pub(super) fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &
     );
     let _ = writeln!(
         o,
-        "<p>Preview:</p><div class=\"preview\"><div data-marque-brand=\"{}\"></div></div><script async src=\"{}\"></script>",
+        "<p>Preview (with <code>data-theme=\"auto\"</code>, it follows the reader's light or dark scheme, as this page does):</p><div class=\"preview\"><div data-marque-brand=\"{}\" data-theme=\"auto\"></div></div><script async src=\"{}\"></script>",
         html(s),
         html(&embed_url)
     );
