@@ -526,3 +526,30 @@ fn every_link_a_discovery_document_publishes_resolves_on_the_server() {
         assert_eq!(app.get(path).status, 200, "{url}");
     }
 }
+
+/// The README's numbers about the embed script are the served sizes, not
+/// a memory of them.
+#[test]
+fn the_readmes_embed_sizes_are_what_is_served() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let at = flat
+        .find("no dependencies: ")
+        .expect("the README gives the embed script's size");
+    let said: Vec<String> = flat[at..]
+        .split(" KB")
+        .take(3)
+        .map(|part| part.rsplit(' ').next().unwrap().to_string())
+        .collect();
+    let app = spawn_app(&example_content());
+    let size = |coding: &str| {
+        let res = app.get_with("/embed/brand/northwind", &[("accept-encoding", coding)]);
+        format!("{:.1}", res.body.len() as f64 / 1000.0)
+    };
+    let served = vec![size("identity"), size("gzip"), size("br")];
+    assert_eq!(
+        said, served,
+        "README: identity, gzip, brotli KB of the embed script"
+    );
+}
