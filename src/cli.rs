@@ -150,9 +150,11 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
             crate::report::frame(d, source_of(&content, d), false)
         )?;
     }
+    // Every file written: each path's body and its codings, and _headers.
     writeln!(
         out,
-        "wrote {} files for {} brand(s) to {}",
+        "wrote {} files ({} paths, with their gzip and brotli copies, and _headers) for {} brand(s) to {}",
+        files.len() + 1,
         paths.len(),
         catalog.published().count(),
         args.out.display()

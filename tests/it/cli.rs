@@ -106,6 +106,19 @@ fn build_writes_every_surface_with_compressed_siblings() {
         !root.join("status").exists(),
         "operational documents are not published"
     );
+    // It says how many files it wrote, and it wrote that many.
+    fn count(dir: &std::path::Path) -> usize {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| if p.is_dir() { count(&p) } else { 1 })
+            .sum()
+    }
+    let written = count(root);
+    assert!(
+        text.contains(&format!("wrote {written} files (")),
+        "{written} files on disk: {text}"
+    );
 }
 
 #[test]
