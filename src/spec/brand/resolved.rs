@@ -7,6 +7,7 @@
 use super::{check_css_names, enforce_limits, read_json};
 use crate::spec::diag::{Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
+use crate::spec::tokens::refs::dangling_target;
 use crate::spec::tokens::resolver::{self, Permutation, Resolver, RESOLVER_FILE};
 use crate::spec::tokens::{parse_tokens, TokenSet};
 use serde_json::Value;
@@ -59,7 +60,7 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
     input.resolver.check_sources(&input.files, &mut d);
     d.finish(Some(text), out);
     let default = input.resolver.default_permutation();
-    let set = check(&input, &default, None, out);
+    let set = check(&input, &default, out);
     let seen: HashSet<(String, String, String)> = out
         .iter()
         .map(|d| (d.file.clone(), d.pointer.clone(), d.message.clone()))
@@ -71,39 +72,30 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
             modifier.contexts[c].0, modifier.name
         );
         let mut found = Vec::new();
-        check(&input, &permutation, Some(&context), &mut found);
-        // Only errors a context adds: the rest are reported once, above.
-        out.extend(found.into_iter().filter(|d| {
-            d.severity == Severity::Error
-                && !seen.contains(&(d.file.clone(), d.pointer.clone(), unlabelled(&d.message)))
-        }));
+        check(&input, &permutation, &mut found);
+        // Only errors a context adds, named by it: the rest are reported
+        // once, above.
+        out.extend(
+            found
+                .into_iter()
+                .filter(|d| {
+                    d.severity == Severity::Error
+                        && !seen.contains(&(d.file.clone(), d.pointer.clone(), d.message.clone()))
+                })
+                .map(|mut d| {
+                    d.message.push_str(&format!(" (in {context})"));
+                    d
+                }),
+        );
     }
     set
 }
 
-/// The label a context's diagnostics carry.
-const IN: &str = " (in ";
-
-fn unlabelled(message: &str) -> String {
-    match message.rfind(IN) {
-        Some(i) if message.ends_with(')') => message[..i].to_string(),
-        _ => message.to_string(),
-    }
-}
-
-/// The target of a diagnostic about a reference that names no token.
-fn dangling(message: &str) -> Option<&str> {
-    message
-        .strip_prefix("reference `{")?
-        .strip_suffix("}` does not name a token")
-}
-
 /// Merges and parses one permutation; its diagnostics, placed in the files
-/// their tokens came from (and, for a context, naming it), go to `out`.
+/// their tokens came from, go to `out`.
 fn check(
     input: &Input<'_>,
     permutation: &Permutation,
-    context: Option<&str>,
     out: &mut Vec<Diagnostic>,
 ) -> Option<TokenSet> {
     let slug = input.slug;
@@ -129,12 +121,9 @@ fn check(
         (file, pointer)
     };
     let edit = |d: &mut Diagnostic| {
-        if let Some(there) = dangling(&d.message).and_then(|t| elsewhere.get(t)) {
+        if let Some(there) = dangling_target(&d.message).and_then(|t| elsewhere.get(t)) {
             d.message
                 .push_str(&format!("; it is defined only in {there}"));
-        }
-        if let Some(context) = context {
-            d.message.push_str(&format!("{IN}{context})"));
         }
     };
     d.finish_mapped(place, &input.texts, edit, out);
@@ -147,22 +136,4 @@ fn check(
         }
     }
     set
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels_and_dangling_references_are_read_back() {
-        assert_eq!(
-            unlabelled("bad value (in context `dark` of modifier `theme`)"),
-            "bad value"
-        );
-        assert_eq!(unlabelled("bad value"), "bad value");
-        assert_eq!(
-            dangling("reference `{color.bg}` does not name a token"),
-            Some("color.bg")
-        );
-    }
 }

@@ -121,6 +121,20 @@ pub fn resolve_chains(set: &TokenSet) -> Vec<Chain> {
     })
 }
 
+/// What is said of a reference to `target`, a token that does not exist.
+pub fn dangling(target: &str) -> String {
+    format!("reference `{{{target}}}` does not name a token")
+}
+
+/// The target of what [`dangling`] says, read back (a resolver brand adds
+/// which context or set defines it).
+pub fn dangling_target(message: &str) -> Option<&str> {
+    message
+        .strip_prefix("reference `{")?
+        .split_once("}` does not name a token")
+        .map(|(target, _)| target)
+}
+
 /// Reports dangling references, references to the wrong type, cycles and
 /// chains that are too long.
 pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
@@ -133,10 +147,7 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
         for (target, want, pointer) in &refs {
             match set.get(target) {
                 None if set.unparsed.contains(target) => {}
-                None => diags.error(
-                    pointer,
-                    format!("reference `{{{target}}}` does not name a token"),
-                ),
+                None => diags.error(pointer, dangling(target)),
                 Some(t) if t.ty != *want => diags.error(
                     pointer,
                     format!(
@@ -239,6 +250,16 @@ pub fn collect_aliases(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_dangling_reference_is_read_back_from_what_is_said_of_it() {
+        assert_eq!(dangling_target(&dangling("color.bg")), Some("color.bg"));
+        assert_eq!(
+            dangling_target(&format!("{}; it is defined only in x", dangling("a.b"))),
+            Some("a.b")
+        );
+        assert_eq!(dangling_target("reference `{a}` is a color token"), None);
+    }
+
     use super::*;
 
     fn chains(links: &[Option<usize>]) -> Vec<Chain> {

@@ -115,10 +115,9 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             }
             unparsed.insert(name.clone());
             match target {
-                Some(target) if !index.contains_key(target) => diags.error(
-                    &value_pointer,
-                    format!("reference `{{{target}}}` does not name a token"),
-                ),
+                Some(target) if !index.contains_key(target) => {
+                    diags.error(&value_pointer, super::refs::dangling(target))
+                }
                 Some(_) => diags.error(
                     &value_pointer,
                     "cannot tell this token's type: its alias chain has no `$type` (or is a cycle)",
