@@ -87,13 +87,7 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
     // Every surface of the others is served.
     let app = spawn_with(serve_args(&root));
     for system in SYSTEMS.iter().filter(|s| !errors.contains_key(**s)) {
-        for surface in [
-            "spec.json",
-            "spec.md",
-            "tokens.css",
-            "tokens.figma.json",
-            "llms.txt",
-        ] {
+        for surface in marque::render::Surface::ALL.map(|s| s.file()) {
             let res = app.get(&format!("/brand/{system}/{surface}"));
             assert_eq!(res.status, 200, "{system}/{surface}");
         }

@@ -94,13 +94,7 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
     resolver_content(&root, DARK);
     let plain = spawn_with(serve_args(&example_content()));
     let resolved = spawn_with(serve_args(&root));
-    for surface in [
-        "spec.json",
-        "spec.md",
-        "tokens.css",
-        "tokens.figma.json",
-        "llms.txt",
-    ] {
+    for surface in marque::render::Surface::ALL.map(|s| s.file()) {
         let path = format!("/brand/northwind/{surface}");
         let (a, b) = (plain.get(&path), resolved.get(&path));
         assert_eq!(b.status, 200, "{path}");
