@@ -166,12 +166,7 @@ impl DirSource {
                     false => format!("{rel}/{name}"),
                 };
                 let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-                if is_dir
-                    && depth < super::HINT_DEPTH
-                    && !name.starts_with('.')
-                    && name != "node_modules"
-                    && name != "target"
-                {
+                if is_dir && depth < super::HINT_DEPTH && !super::is_tool_folder(&name) {
                     stack.push((entry.path(), path, depth + 1));
                 } else if name == "brand.json" && depth >= 1 && found.len() < 1000 {
                     found.push(rel.clone());
@@ -351,7 +346,7 @@ impl Reader<'_> {
         self.read_tree(dir, "", files, &|rel, is_dir| {
             let name = rel.rsplit('/').next().unwrap_or(rel);
             if is_dir {
-                rel != "assets" && !name.starts_with('.') && name != "node_modules"
+                rel != "assets" && !super::is_tool_folder(name)
             } else {
                 rel.ends_with(".json") && !BRAND_FILES.contains(&rel)
             }

@@ -121,10 +121,7 @@ impl GitSource {
                 let name = entry.name().unwrap_or_default();
                 let depth = dir.matches('/').count();
                 if entry.kind() == Some(ObjectType::Tree) {
-                    return match depth >= super::HINT_DEPTH
-                        || name.starts_with('.')
-                        || name == "node_modules"
-                    {
+                    return match depth >= super::HINT_DEPTH || super::is_tool_folder(name) {
                         true => TreeWalkResult::Skip,
                         false => TreeWalkResult::Ok,
                     };
@@ -169,8 +166,7 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
             let name = entry.name().unwrap_or_default();
             if entry.kind() == Some(ObjectType::Tree) {
                 let skip = (dir.is_empty() && name == "assets")
-                    || name.starts_with('.')
-                    || name == "node_modules"
+                    || super::is_tool_folder(name)
                     || dir.matches('/').count() >= limits::MAX_ASSET_DEPTH;
                 return if skip {
                     TreeWalkResult::Skip

@@ -65,6 +65,13 @@ pub fn is_ignored(parts: &[&str]) -> bool {
 
 /// True for names editors and tools leave behind, which are never content:
 /// dot files (`.git`, `.DS_Store`, vim's `.x.swp`), backups and temporaries.
+/// A folder that tools keep beside content and that is never content:
+/// hidden ones (`.git`), `node_modules`, `target`. The walks that look for
+/// token files and for brand folders deeper down skip them.
+pub fn is_tool_folder(name: &str) -> bool {
+    name.starts_with('.') || name == "node_modules" || name == "target"
+}
+
 pub fn is_scratch_name(name: &str) -> bool {
     name.starts_with('.')
         || name.ends_with('~')
