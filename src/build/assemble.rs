@@ -396,10 +396,8 @@ pub fn assemble(
             snap.documents.extend(docs);
             snap.stats.bytes = prev.stats.bytes;
             // The brands' entries follow with the lists; the rest is current.
-            let mut status = Status::clone(&prev.status);
-            status.ready = snap.ready;
-            status.reload = reload.clone();
-            snap.status = Arc::new(status);
+            snap.status =
+                Arc::new(Status::new(snap.ready, reload.clone()).with_brands_of(&prev.status));
             snap.lists_generation = prev.lists_generation;
             (snap, Some(lists))
         }

@@ -161,10 +161,7 @@ fn carry_lists(from: &Snapshot, into: &mut Snapshot) {
             into.documents.insert(path.to_string(), r.clone());
         }
     }
-    let mut status = crate::render::status::Status::clone(&from.status);
-    status.ready = into.status.ready;
-    status.reload = into.status.reload.clone();
-    into.status = Arc::new(status);
+    into.status = Arc::new(into.status.with_brands_of(&from.status));
     into.stats.bytes = from.stats.bytes;
     into.lists_generation = from.lists_generation;
 }
@@ -190,7 +187,7 @@ impl Lister {
                 let made = catch_unwind(AssertUnwindSafe(|| {
                     lists.render(&made_for, crate::snapshot::Effort::Fast)
                 }));
-                let Ok((documents, mut status)) = made else {
+                let Ok((documents, status)) = made else {
                     tracing::error!(
                         "making the lists of all brands failed (a bug; please report it)"
                     );
@@ -205,9 +202,7 @@ impl Lister {
                     next.documents.extend(documents);
                     next.stats.bytes = status.snapshot_bytes;
                     // What /status says of the reloads is the newest snapshot's.
-                    status.ready = current.status.ready;
-                    status.reload = current.status.reload.clone();
-                    next.status = Arc::new(status);
+                    next.status = Arc::new(current.status.with_brands_of(&status));
                     next.lists_generation = lists.generation;
                     Some(next)
                 });

@@ -51,6 +51,24 @@ impl Status {
     }
 }
 
+impl Status {
+    /// This document's service facts (ready, the reloads) with the brands
+    /// of `lists`: the lists of thousands of brands follow a save, made on
+    /// another thread, while what /status says of the reloads is current.
+    pub fn with_brands_of(&self, lists: &Status) -> Status {
+        Status {
+            service: self.service,
+            version: self.version,
+            ready: self.ready,
+            reload: self.reload.clone(),
+            brands: lists.brands.clone(),
+            unpublished: lists.unpublished.clone(),
+            content_diagnostics: lists.content_diagnostics.clone(),
+            snapshot_bytes: lists.snapshot_bytes,
+        }
+    }
+}
+
 /// `/status` as served: the document of the snapshot, and how the demo's
 /// rate limit is decided now.
 #[derive(Debug, Serialize)]
@@ -130,15 +148,6 @@ impl Entry {
             RawValue::from_string(nested).expect("serde_json wrote JSON"),
         ))
     }
-
-    /// The entry's length in bytes.
-    pub fn len(&self) -> usize {
-        self.0.get().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.get().is_empty()
-    }
 }
 
 impl Serialize for Entry {
@@ -155,6 +164,28 @@ mod tests {
     struct Row {
         slug: &'static str,
         errors: usize,
+    }
+
+    #[test]
+    fn a_status_takes_its_brands_from_the_lists_and_keeps_its_reloads() {
+        let mut lists = Status::new(false, Reload::default());
+        lists.brands.push(Entry::of(&Row {
+            slug: "acme",
+            errors: 0,
+        }));
+        lists.snapshot_bytes = 10;
+        let now = Status::new(
+            true,
+            Reload {
+                generation: 7,
+                ..Reload::default()
+            },
+        );
+        let served = serde_json::to_value(now.with_brands_of(&lists)).unwrap();
+        assert_eq!(served["ready"], true);
+        assert_eq!(served["generation"], 7);
+        assert_eq!(served["brands"][0]["slug"], "acme");
+        assert_eq!(served["snapshotBytes"], 10);
     }
 
     /// Entries rendered once read, in the served document, as if serde had

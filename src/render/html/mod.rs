@@ -206,19 +206,16 @@ pub fn render(brand: &Brand, ctx: &Context) -> Page {
 }
 
 /// The API page of a published brand, with what its build said about its
-/// version (a version step smaller than its changes, under `--semver warn`).
+/// version (a version step smaller than its changes, under `--semver
+/// warn`) and what each release changed. A published brand has no errors,
+/// so only such notes show.
 pub fn render_with_notes(
     brand: &Brand,
     ctx: &Context,
     diagnostics: &[Diagnostic],
     changes: &SemanticChanges,
 ) -> Page {
-    let notes: Vec<Diagnostic> = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning && is_version_note(d))
-        .cloned()
-        .collect();
-    render_page(brand, ctx, &notes, Some(changes))
+    render_page(brand, ctx, diagnostics, Some(changes))
 }
 
 /// A note about brand.json's `version`: what the semantic diff says of it.
