@@ -225,30 +225,23 @@ impl Reporter {
         if !r.cause.is_empty() {
             let _ = writeln!(o, "{} {}", p.blue("change"), r.cause);
         }
-        for (d, source) in r.errors.iter().take(SHOWN_FRAMES) {
-            o.push_str(&frame(d, source.as_deref(), self.colour));
-            o.push('\n');
-        }
-        if r.errors.len() > SHOWN_FRAMES {
-            let _ = writeln!(
-                o,
-                "{} and {} more error(s): `marque check` or /status lists them all\n",
-                p.red("error:"),
-                r.errors.len() - SHOWN_FRAMES
-            );
-        }
-        for (d, source) in r.new_warnings.iter().take(SHOWN_WARNINGS) {
-            o.push_str(&frame(d, source.as_deref(), self.colour));
-            o.push('\n');
-        }
-        if r.new_warnings.len() > SHOWN_WARNINGS {
-            let _ = writeln!(
-                o,
-                "{} and {} more new warning(s): `marque check` or /status lists them all\n",
-                p.yellow("warning:"),
-                r.new_warnings.len() - SHOWN_WARNINGS
-            );
-        }
+        // Frames up to `shown`, then how many more (`kind`: "error(s)").
+        let frames = |o: &mut String, list: &[(Diagnostic, Option<String>)], shown, tag, kind| {
+            for (d, source) in list.iter().take(shown) {
+                o.push_str(&frame(d, source.as_deref(), self.colour));
+                o.push('\n');
+            }
+            if list.len() > shown {
+                let n = list.len() - shown;
+                let _ = writeln!(
+                    o,
+                    "{tag} and {n} more {kind}: `marque check` or /status lists them all\n"
+                );
+            }
+        };
+        frames(&mut o, &r.errors, SHOWN_FRAMES, p.red("error:"), "error(s)");
+        let (tag, kind) = (p.yellow("warning:"), "new warning(s)");
+        frames(&mut o, &r.new_warnings, SHOWN_WARNINGS, tag, kind);
         let mut parts: Vec<String> = Vec::new();
         for (slug, fate, version) in r.brands.iter().take(SHOWN_BRANDS) {
             let word = match fate {
@@ -382,6 +375,29 @@ mod tests {
             some_of(&["a".into(), "b".into(), "c".into()], 2),
             "a, b and 1 more"
         );
+    }
+
+    #[test]
+    fn new_warnings_are_frames_up_to_a_cap_and_counted_on_the_line() {
+        let warning = |i: u32| {
+            let mut d = diag(i, 1, "new");
+            d.severity = Severity::Warning;
+            (d, None)
+        };
+        let r = Rebuild {
+            brands: vec![("northwind".into(), Fate::Rebuilt, Some("2.4.0".into()))],
+            warnings: 14,
+            new_warnings: (1..=12).map(warning).collect(),
+            ..Rebuild::default()
+        };
+        let out = Reporter {
+            json: false,
+            colour: false,
+        }
+        .human(&r);
+        assert_eq!(out.matches("warning: new\n").count(), 10, "{out}");
+        assert!(out.contains("warning: and 2 more new warning(s)"), "{out}");
+        assert!(out.contains("14 warning(s) (12 new)"), "{out}");
     }
 
     #[test]

@@ -38,19 +38,14 @@ impl Live {
         revision: Option<String>,
         cause: &str,
     ) -> Option<u64> {
-        let serving = self.publisher.serving();
-        let next = self.reloader.rebuild(content, revision, cause, &serving)?;
-        drop(serving);
-        Some(self.publisher.publish(next).generation)
+        self.serve(|r, serving| r.rebuild(content, revision, cause, serving))
+            .map(|s| s.generation)
     }
 
     /// Serves a snapshot whose /status reports `error` (no build came of
     /// it); brands keep serving.
     pub fn record_failure(&mut self, revision: Option<String>, error: String) {
-        let serving = self.publisher.serving();
-        let next = self.reloader.record_failure(revision, error, &serving);
-        drop(serving);
-        self.publisher.publish(next);
+        self.serve(|r, serving| Some(r.record_failure(revision, error, serving)));
     }
 
     /// Serves `previews` and `/previews.json` beside the content.
@@ -81,9 +76,18 @@ impl Live {
 
     /// Serves the current catalog again (same generation).
     fn republish(&mut self) {
+        self.serve(|r, serving| Some(r.snapshot(serving, false)));
+    }
+
+    /// Serves what `make` makes of the reloader and the snapshot being
+    /// served, if anything; the old snapshot is let go first.
+    fn serve(
+        &mut self,
+        make: impl FnOnce(&mut Reloader, &Snapshot) -> Option<publisher::Next>,
+    ) -> Option<Arc<Snapshot>> {
         let serving = self.publisher.serving();
-        let next = self.reloader.snapshot(&serving, false);
+        let next = make(&mut self.reloader, &serving);
         drop(serving);
-        self.publisher.publish(next);
+        Some(self.publisher.publish(next?))
     }
 }
