@@ -220,3 +220,37 @@ fn an_edit_to_a_file_the_resolver_names_is_served() {
         "the edited token file is served",
     );
 }
+
+/// A resolver that lists one file thousands of times is refused, quickly,
+/// at the resolver: every permutation's merge is bounded.
+#[test]
+fn a_resolver_that_lists_a_file_thousands_of_times_is_refused() {
+    let sources = vec![r#"{ "$ref": "tokens/base.json" }"#; 5000].join(", ");
+    let bomb = format!(
+        r##"{{ "version": "2025.10", "sets": {{ "base": {{ "sources": [{sources}] }} }}, "resolutionOrder": [{{ "$ref": "#/sets/base" }}] }}"##
+    );
+    let files = northwind_files(DARK, |_| {});
+    let texts: Vec<(String, Vec<u8>)> = files
+        .files()
+        .iter()
+        .map(|(p, b)| {
+            let bytes = match p.as_str() {
+                "tokens.resolver.json" => bomb.as_bytes().to_vec(),
+                _ => b.to_vec(),
+            };
+            (p.clone(), bytes)
+        })
+        .collect();
+    let files = BrandFiles::from_texts(
+        "northwind",
+        texts.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+    );
+    let found = errors(&files);
+    assert!(
+        found
+            .iter()
+            .any(|e| e.file == "northwind/tokens.resolver.json"
+                && e.message.contains("add up to more than")),
+        "{found:#?}"
+    );
+}

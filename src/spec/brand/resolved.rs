@@ -8,7 +8,9 @@ use super::{check_css_names, enforce_limits, read_json};
 use crate::spec::diag::{Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
 use crate::spec::tokens::refs::dangling_target;
-use crate::spec::tokens::resolver::{self, Permutation, Resolver, RESOLVER_FILE};
+use crate::spec::tokens::resolver::{
+    self, Permutation, Resolver, MAX_MERGED_VALUES, RESOLVER_FILE,
+};
 use crate::spec::tokens::{parse_tokens, TokenSet};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -102,6 +104,19 @@ fn check(
     let merged = input.resolver.merge(permutation, &input.doc, &input.files);
     let resolver_file = format!("{slug}/{RESOLVER_FILE}");
     let mut d = FileDiags::new(slug, resolver_file.clone());
+    if merged.over_budget() {
+        d.error(
+            "",
+            format!("the sources of a permutation add up to more than {MAX_MERGED_VALUES} JSON values, so they are not merged (is a file listed many times?)"),
+        );
+        d.finish_mapped(
+            |_| (resolver_file.clone(), String::new()),
+            &input.texts,
+            |_| {},
+            out,
+        );
+        return None;
+    }
     let mut set = parse_tokens(&merged.doc, &mut d);
     if let Some(set) = &set {
         check_css_names(set, &mut d);

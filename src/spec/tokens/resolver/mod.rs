@@ -78,15 +78,35 @@ pub struct Resolver {
 pub type Permutation = Vec<usize>;
 
 /// A merged token tree, and where each of its members was written.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Merged {
     pub doc: Value,
     /// Pointer in the merged tree → (file relative to the brand folder, or
     /// `None` for the resolver document; pointer in that file).
     origins: BTreeMap<String, (Option<String>, String)>,
+    /// JSON values the merge may still copy (see [`MAX_MERGED_VALUES`]).
+    budget: usize,
 }
 
+/// Most JSON values one permutation's merge copies: sources are files of
+/// at most a few megabytes, but a resolver can list one of them thousands
+/// of times. Past it the merge stops and the brand has an error.
+pub const MAX_MERGED_VALUES: usize = crate::spec::limits::MAX_EXPANDED_VALUES;
+
 impl Merged {
+    fn new() -> Merged {
+        Merged {
+            doc: Value::Object(Map::new()),
+            origins: BTreeMap::new(),
+            budget: MAX_MERGED_VALUES,
+        }
+    }
+
+    /// The merge stopped at [`MAX_MERGED_VALUES`]: what it holds is partial.
+    pub fn over_budget(&self) -> bool {
+        self.budget == 0
+    }
+
     /// The file (`None`: the resolver document) and the pointer in it that
     /// `pointer` of the merged tree came from.
     pub fn origin(&self, pointer: &str) -> (Option<&str>, String) {
@@ -194,10 +214,7 @@ impl Resolver {
         resolver: &Value,
         files: &BTreeMap<String, Value>,
     ) -> Merged {
-        let mut merged = Merged {
-            doc: Value::Object(Map::new()),
-            origins: BTreeMap::new(),
-        };
+        let mut merged = Merged::new();
         for step in &self.steps {
             let sources = match step {
                 Step::Set(sources) => sources,
@@ -221,10 +238,7 @@ impl Resolver {
     ) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
         let mut note = |sources: &[Source], what: String| {
-            let mut alone = Merged {
-                doc: Value::Object(Map::new()),
-                ..Merged::default()
-            };
+            let mut alone = Merged::new();
             for s in sources {
                 merge_source(&mut alone, s, resolver, files);
             }
@@ -299,25 +313,63 @@ fn merge_source(
     let Value::Object(root) = &mut merged.doc else {
         return;
     };
-    merge_into(root, "", tokens, &file, &pointer, &mut merged.origins);
+    let at = Origin {
+        file: &file,
+        pointer: &pointer,
+    };
+    merge_into(
+        root,
+        "",
+        tokens,
+        at,
+        &mut merged.origins,
+        &mut merged.budget,
+    );
 }
 
-/// Merges `source` (written in `file` at `at`) into `target` (at `into`
-/// in the merged tree): groups member by member, tokens and `$` members
-/// replaced whole.
+/// Where a source's members are written.
+#[derive(Clone, Copy)]
+struct Origin<'a> {
+    file: &'a Option<String>,
+    pointer: &'a str,
+}
+
+/// JSON values in `v`, itself included.
+fn values_in(v: &Value) -> usize {
+    1 + match v {
+        Value::Array(a) => a.iter().map(values_in).sum(),
+        Value::Object(o) => o.values().map(values_in).sum(),
+        _ => 0,
+    }
+}
+
+/// Merges `source` (written at `at`) into `target` (at `into` in the
+/// merged tree): groups member by member, tokens and `$` members replaced
+/// whole; each member and value copied counts against `budget`, and the
+/// merge stops when it is spent.
 fn merge_into(
     target: &mut Map<String, Value>,
     into: &str,
     source: &Map<String, Value>,
-    file: &Option<String>,
-    at: &str,
+    at: Origin<'_>,
     origins: &mut BTreeMap<String, (Option<String>, String)>,
+    budget: &mut usize,
 ) {
+    let file = at.file;
     for (k, v) in source {
         if k == "$schema" && into.is_empty() {
             continue;
         }
-        let (to, from) = (join(into, k), join(at, k));
+        let cost = match v.is_object() && v.get("$value").is_none() {
+            true => 1,
+            false => values_in(v),
+        };
+        if cost > *budget {
+            *budget = 0;
+            return;
+        }
+        *budget -= cost;
+        let (to, from) = (join(into, k), join(at.pointer, k));
         let is_group = v.as_object().is_some_and(|o| !o.contains_key("$value"));
         if k.starts_with('$') || !is_group {
             // Whatever was written under this name before is gone.
@@ -346,7 +398,11 @@ fn merge_into(
             origins.insert(to.clone(), (file.clone(), from.clone()));
         }
         if let Value::Object(slot) = slot {
-            merge_into(slot, &to, group, file, &from, origins);
+            let at = Origin {
+                file,
+                pointer: &from,
+            };
+            merge_into(slot, &to, group, at, origins, budget);
         }
     }
 }
