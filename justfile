@@ -48,6 +48,10 @@ bench:
 bench-reload:
     cargo bench --bench reload
 
+bench-corpus:
+    bash .ci/deps
+    cargo bench --bench corpus
+
 bench-demo:
     cargo bench --bench demo
 

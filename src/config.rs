@@ -36,6 +36,24 @@ pub enum Command {
     /// Print what changed in a brand between two versions (releases or
     /// `current`), and the version step it needs.
     Diff(DiffArgs),
+    /// Make a brand folder from a design system's tokens (a DTCG resolver
+    /// document or a tokens file): strict tokens, the resolver kept, and a
+    /// brand.json skeleton; prints what it normalised.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// The resolver document (`*.resolver.json`) or tokens file to import;
+    /// the files a resolver names are read relative to it.
+    pub file: PathBuf,
+    /// The brand's slug (its folder's name); by default from the file's
+    /// name (`figma-sds.resolver.json` → `figma-sds`).
+    #[arg(long)]
+    pub slug: Option<String>,
+    /// The content folder to write the brand folder `<slug>/` into.
+    #[arg(long, default_value = "content", env = "MARQUE_CONTENT")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -6,7 +6,7 @@
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
-//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, llms.txt, pages, embed.
+//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, pages, embed.
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
 //! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job) → snapshot.
 //! - [`source`]: IO. read a content folder into memory.
@@ -15,6 +15,7 @@
 //! - [`fleet`]: IO. the Redis connection a fleet of replicas shares, a dead one replaced; the demo's shared limit (`demo::limit::redis`) and the webhook fan-out (`live::fanout`) use it.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
+//! - [`import`]: `marque import`: a brand folder from a design system's tokens (strict tokens, a brand.json skeleton).
 //! - [`app`], [`cli`], [`config`]: the commands and their flags; [`clock`]: today's date and the time, read at the edge.
 //!
 //! Invariants: the pure core does no IO; nothing is rendered on the request
@@ -30,6 +31,7 @@ pub mod config;
 pub mod demo;
 pub mod fleet;
 pub mod http;
+pub mod import;
 pub mod live;
 pub mod paths;
 pub mod prompt;

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         }
         Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
         Command::Diff(args) => marque::cli::diff(&args, &mut std::io::stdout().lock()),
+        Command::Import(args) => marque::import::run(&args, &mut std::io::stdout().lock()),
         Command::Changelog(args) => marque::cli::changelog(
             &args,
             &mut std::io::stdout().lock(),

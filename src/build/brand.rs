@@ -151,12 +151,16 @@ pub fn render_brand(
         resources.insert(path, Arc::new(r));
     };
     let figma = render::figma::render(&brand, ctx);
+    let strict = render::tokens_json::render(&brand, ctx);
+    let resolver = render::tokens_json::render_resolver(&brand, ctx);
     let spec_md = render::spec_md::render(&brand, ctx);
     for surface in Surface::ALL {
-        // spec.md and the Figma body were rendered above for the demo and the warnings.
+        // Rendered above for the demo and the warnings.
         let body = match surface {
             Surface::SpecMd => spec_md.clone(),
             Surface::TokensFigma => figma.body.clone(),
+            Surface::TokensJson => strict.body.clone(),
+            Surface::TokensResolver => resolver.body.clone(),
             other => other.render(&brand, ctx),
         };
         add(
@@ -207,7 +211,9 @@ pub fn render_brand(
         }
         add(format!("{}{path}", paths::assets(&key)), r);
     }
-    diagnostics.extend(left_out_warnings(&s, &figma.skipped, files));
+    for skipped in [&figma.skipped, &strict.skipped, &resolver.skipped] {
+        diagnostics.extend(left_out_warnings(&s, skipped, files));
+    }
     // The body served, not a copy (ten kilobytes a brand).
     let spec_md = resources
         .get(&paths::brand_doc(&key, Surface::SpecMd.file()))

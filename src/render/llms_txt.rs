@@ -3,7 +3,7 @@
 //! may skip. One per brand, and one at the root listing every brand.
 
 use super::escape::collapse_ws;
-use super::Context;
+use super::{Context, Surface};
 use crate::paths;
 use crate::spec::Brand;
 use std::fmt::Write;
@@ -39,6 +39,16 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         o,
         "- [tokens.css]({}): CSS custom properties for every design token.",
         ctx.brand_url(s, "tokens.css")
+    );
+    let _ = writeln!(
+        o,
+        "- [tokens.json]({}): The design tokens in strict W3C DTCG 2025.10, for Style Dictionary, Terrazzo and Tokens Studio.",
+        ctx.brand_url(s, Surface::TokensJson.file())
+    );
+    let _ = writeln!(
+        o,
+        "- [tokens.resolver.json]({}): Every mode (such as dark) as one DTCG 2025.10 resolver document.",
+        ctx.brand_url(s, Surface::TokensResolver.file())
     );
     let _ = writeln!(
         o,

@@ -16,6 +16,7 @@ pub mod spec_json;
 pub mod spec_md;
 pub mod status;
 pub mod tokens_css;
+pub mod tokens_json;
 
 use crate::paths;
 
@@ -92,15 +93,21 @@ pub enum Surface {
     SpecMd,
     TokensCss,
     TokensFigma,
+    /// The default permutation in strict DTCG 2025.10.
+    TokensJson,
+    /// Every mode: a self-contained DTCG resolver document.
+    TokensResolver,
     LlmsTxt,
 }
 
 impl Surface {
-    pub const ALL: [Surface; 5] = [
+    pub const ALL: [Surface; 7] = [
         Surface::SpecJson,
         Surface::SpecMd,
         Surface::TokensCss,
         Surface::TokensFigma,
+        Surface::TokensJson,
+        Surface::TokensResolver,
         Surface::LlmsTxt,
     ];
 
@@ -111,6 +118,8 @@ impl Surface {
             Surface::SpecMd => "spec.md",
             Surface::TokensCss => "tokens.css",
             Surface::TokensFigma => "tokens.figma.json",
+            Surface::TokensJson => "tokens.json",
+            Surface::TokensResolver => "tokens.resolver.json",
             Surface::LlmsTxt => "llms.txt",
         }
     }
@@ -118,7 +127,10 @@ impl Surface {
     /// The exact `Content-Type` it is served with.
     pub fn media_type(self) -> &'static str {
         match self {
-            Surface::SpecJson | Surface::TokensFigma => "application/json",
+            Surface::SpecJson
+            | Surface::TokensFigma
+            | Surface::TokensJson
+            | Surface::TokensResolver => "application/json",
             Surface::SpecMd => "text/markdown; charset=utf-8",
             Surface::TokensCss => "text/css; charset=utf-8",
             Surface::LlmsTxt => "text/plain; charset=utf-8",
@@ -132,15 +144,19 @@ impl Surface {
             Surface::SpecMd => spec_md::render(brand, ctx),
             Surface::TokensCss => tokens_css::render(brand, ctx),
             Surface::TokensFigma => figma::render(brand, ctx).body,
+            Surface::TokensJson => tokens_json::render(brand, ctx).body,
+            Surface::TokensResolver => tokens_json::render_resolver(brand, ctx).body,
             Surface::LlmsTxt => llms_txt::render(brand, ctx),
         }
     }
 
     /// The order MCP lists them in: prose for a system prompt first.
-    pub const FOR_AGENTS: [Surface; 5] = [
+    pub const FOR_AGENTS: [Surface; 7] = [
         Surface::SpecMd,
         Surface::SpecJson,
         Surface::TokensCss,
+        Surface::TokensJson,
+        Surface::TokensResolver,
         Surface::TokensFigma,
         Surface::LlmsTxt,
     ];
@@ -159,6 +175,10 @@ impl Surface {
             Surface::SpecJson => "the canonical structured spec",
             Surface::TokensCss => "design tokens as CSS custom properties",
             Surface::TokensFigma => "a body for Figma's variables API",
+            Surface::TokensJson => "design tokens in strict DTCG 2025.10 (default mode)",
+            Surface::TokensResolver => {
+                "every mode as one DTCG 2025.10 resolver document, sources inlined"
+            }
             Surface::LlmsTxt => "discovery for AI tools",
         }
     }
@@ -170,6 +190,8 @@ impl Surface {
             Surface::SpecMd => "prose for a system prompt",
             Surface::TokensCss => "CSS custom properties",
             Surface::TokensFigma => "Figma variables body",
+            Surface::TokensJson => "DTCG 2025.10 design tokens",
+            Surface::TokensResolver => "DTCG resolver document, every mode",
             Surface::LlmsTxt => "discovery for AI tools",
         }
     }

@@ -7,7 +7,9 @@ use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
 use crate::spec::tokens::css::{self, Refs};
-use crate::spec::tokens::{Color, Component, Item, ShadowLayer, StrokeStyle, TokenSet, TokenValue};
+use crate::spec::tokens::{
+    Color, Component, Item, ShadowLayer, StrokeStyle, Token, TokenSet, TokenValue,
+};
 use crate::spec::Brand;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -43,6 +45,8 @@ pub struct Links {
     pub spec_md: String,
     pub tokens_css: String,
     pub tokens_figma_json: String,
+    pub tokens_json: String,
+    pub tokens_resolver_json: String,
     pub llms_txt: String,
     pub embed: String,
     pub demo: String,
@@ -128,6 +132,8 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         spec_md: url(Surface::SpecMd),
         tokens_css: url(Surface::TokensCss),
         tokens_figma_json: url(Surface::TokensFigma),
+        tokens_json: url(Surface::TokensJson),
+        tokens_resolver_json: url(Surface::TokensResolver),
         llms_txt: url(Surface::LlmsTxt),
         embed: ctx.embed_url(s),
         demo: ctx.demo_url(s),
@@ -366,15 +372,56 @@ fn shadow_json(layers: &[Item<ShadowLayer>]) -> Value {
 /// explicit `$type` on every token so consumers need not implement type
 /// inheritance. Group descriptions and extensions are kept.
 pub fn tokens_tree(set: &TokenSet) -> Value {
+    tree(
+        &set.groups,
+        set.tokens
+            .iter()
+            .map(|t| (t, members(t, dtcg_value(&t.value), None))),
+    )
+}
+
+/// A token's members: `$type`, `$value` (given), `$description`,
+/// `$deprecated` and `$extensions` (its own, with `extensions` added).
+pub fn members(t: &Token, value: Value, extensions: Option<(&str, Value)>) -> Map<String, Value> {
+    let mut o = Map::new();
+    o.insert("$type".into(), json!(t.ty.as_str()));
+    o.insert("$value".into(), value);
+    if let Some(d) = &t.description {
+        o.insert("$description".into(), json!(d));
+    }
+    if let Some(d) = &t.deprecated {
+        o.insert("$deprecated".into(), d.clone());
+    }
+    let mut ext = t.extensions.clone();
+    if let Some((key, added)) = extensions {
+        let mut map = match ext.take() {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        map.insert(key.to_string(), added);
+        ext = Some(Value::Object(map));
+    }
+    if let Some(e) = ext {
+        o.insert("$extensions".into(), e);
+    }
+    o
+}
+
+/// Tokens, each with its members, nested into their groups in the order
+/// given; groups keep their description, extensions and deprecation.
+pub fn tree<'t>(
+    groups: &[crate::spec::tokens::Group],
+    tokens: impl IntoIterator<Item = (&'t Token, Map<String, Value>)>,
+) -> Value {
     let groups: std::collections::HashMap<&[String], &crate::spec::tokens::Group> =
-        set.groups.iter().map(|g| (g.path.as_slice(), g)).collect();
+        groups.iter().map(|g| (g.path.as_slice(), g)).collect();
     let mut root = Map::new();
     if let Some(g) = groups.get(&[][..]) {
         if let Some(d) = &g.description {
             root.insert("$description".into(), json!(d));
         }
     }
-    for t in &set.tokens {
+    for (t, members) in tokens {
         let (last, parents) = t.path.split_last().expect("tokens have a name");
         let mut node = &mut root;
         for depth in 1..=parents.len() {
@@ -399,19 +446,7 @@ pub fn tokens_tree(set: &TokenSet) -> Value {
                 .and_then(Value::as_object_mut)
                 .expect("groups are objects");
         }
-        let mut o = Map::new();
-        o.insert("$type".into(), json!(t.ty.as_str()));
-        o.insert("$value".into(), dtcg_value(&t.value));
-        if let Some(d) = &t.description {
-            o.insert("$description".into(), json!(d));
-        }
-        if let Some(d) = &t.deprecated {
-            o.insert("$deprecated".into(), d.clone());
-        }
-        if let Some(e) = &t.extensions {
-            o.insert("$extensions".into(), e.clone());
-        }
-        node.insert(last.clone(), Value::Object(o));
+        node.insert(last.clone(), Value::Object(members));
     }
     Value::Object(root)
 }

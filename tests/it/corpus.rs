@@ -100,3 +100,196 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
         );
     }
 }
+
+/// The published systems, built as static files into `out` (with `marque
+/// build`), and their slugs.
+fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
+    let root = dir.join("content");
+    content(corpus, &root);
+    let out = dir.join("site");
+    let status = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args([
+            "build",
+            root.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(
+        !status.success(),
+        "two systems have errors, so the build says so"
+    );
+    let mut slugs: Vec<String> = std::fs::read_dir(out.join("brand"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    slugs.sort();
+    assert_eq!(slugs.len(), 5, "{slugs:?}");
+    (out, slugs)
+}
+
+/// The npm tools `.ci/deps` installs into `target/js-tools`.
+fn js_tool(name: &str) -> Option<PathBuf> {
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/js-tools/node_modules/.bin")
+        .join(name);
+    require(&format!("npm {name}"), bin.is_file(), "bash .ci/deps").then_some(bin)
+}
+
+/// Runs `tool` in `dir`; its exit status and its output, both streams.
+fn run_in(dir: &Path, tool: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(tool)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// Tokens (objects with `$value`) in a DTCG document.
+fn count_tokens(v: &Value) -> usize {
+    match v {
+        Value::Object(m) if m.contains_key("$value") => 1,
+        Value::Object(m) => m.values().map(count_tokens).sum(),
+        Value::Array(items) => items.iter().map(count_tokens).sum(),
+        _ => 0,
+    }
+}
+
+/// tokens.json and tokens.resolver.json of every published system build
+/// with Terrazzo 2.7 (its lint on, default settings: no lint error, every
+/// token built) and tokens.json with Style Dictionary 5.5.
+#[test]
+fn the_strict_exports_build_with_terrazzo_and_style_dictionary() {
+    let Some(corpus) = corpus() else { return };
+    let (Some(tz), Some(sd)) = (js_tool("tz"), js_tool("style-dictionary")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (site, slugs) = built(&corpus, dir.path());
+    for slug in &slugs {
+        let brand = site.join("brand").join(slug);
+        let tokens: Value =
+            serde_json::from_slice(&std::fs::read(brand.join("tokens.json")).unwrap()).unwrap();
+        let expected = count_tokens(&tokens);
+        assert!(expected > 50, "{slug}: {expected} tokens");
+        for file in ["tokens.json", "tokens.resolver.json"] {
+            let work = dir.path().join(format!("tz-{slug}-{file}"));
+            std::fs::create_dir_all(&work).unwrap();
+            std::fs::copy(brand.join(file), work.join(file)).unwrap();
+            std::fs::write(
+                work.join("terrazzo.config.mjs"),
+                format!("export default {{ tokens: [\"./{file}\"], outDir: \"./out/\", plugins: [] }};\n"),
+            )
+            .unwrap();
+            let (ok, text) = run_in(&work, &tz, &["build"]);
+            assert!(ok, "Terrazzo refuses {slug}/{file}:\n{text}");
+            assert!(!text.contains(" error"), "{slug}/{file}:\n{text}");
+            assert!(
+                text.contains(&format!("{expected} tokens built")),
+                "Terrazzo builds every token of {slug}/{file} ({expected}):\n{}",
+                text.lines().last().unwrap_or_default()
+            );
+            let warnings = text.lines().filter(|l| l.starts_with("lint:")).count();
+            println!("terrazzo {slug}/{file}: {expected} tokens, {warnings} lint lines");
+        }
+        let work = dir.path().join(format!("sd-{slug}"));
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::copy(brand.join("tokens.json"), work.join("tokens.json")).unwrap();
+        std::fs::write(
+            work.join("sd.config.mjs"),
+            "export default { source: [\"tokens.json\"], platforms: { css: { transformGroup: \"css\", buildPath: \"out/\", files: [{ destination: \"variables.css\", format: \"css/variables\" }] } } };\n",
+        )
+        .unwrap();
+        let (ok, text) = run_in(&work, &sd, &["build", "-c", "sd.config.mjs"]);
+        assert!(ok, "Style Dictionary refuses {slug}/tokens.json:\n{text}");
+        let css = std::fs::read_to_string(work.join("out/variables.css")).unwrap();
+        assert_eq!(
+            css.matches("\n  --").count(),
+            expected,
+            "Style Dictionary writes a variable per token of {slug}"
+        );
+        assert!(!css.contains("[object Object]"), "{slug}: {css}");
+    }
+}
+
+/// `marque import` of each system writes a brand folder that checks clean
+/// (no error; no warning but what a surface leaves out), prints what it normalised, and importing its
+/// output again changes nothing; a system with an error is not imported.
+#[test]
+fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let import = |file: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args([
+                "import",
+                file.to_str().unwrap(),
+                "--out",
+                content.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let mut imported = Vec::new();
+    for system in SYSTEMS {
+        let (code, text) = import(&corpus.join(format!("{system}.resolver.json")));
+        if matches!(system, "apple-hig" | "github-primer") {
+            assert_eq!(code, Some(1), "{system}: {text}");
+            assert!(text.contains("is not imported"), "{text}");
+            assert!(!content.join(system).exists());
+            continue;
+        }
+        assert_eq!(code, Some(0), "{system}: {text}");
+        assert!(text.contains(&format!("as `{system}`")), "{text}");
+        println!("{text}");
+        imported.push(system);
+    }
+    assert_eq!(imported.len(), 5);
+    assert!(
+        std::fs::read_to_string(content.join("adobe-spectrum/brand.json"))
+            .unwrap()
+            .contains("\"palette\""),
+        "roles are filled where the names make them obvious"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", content.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let d: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(d["severity"], "warning", "{d}");
+        let message = d["message"].as_str().unwrap();
+        assert!(message.contains("is left out of"), "{message}");
+    }
+    for system in imported {
+        let file = content.join(system).join("tokens.resolver.json");
+        let first = std::fs::read(&file).unwrap();
+        let (code, text) = import(&file);
+        assert_eq!(code, Some(0), "{text}");
+        assert!(!text.contains("normalised"), "strict input: {text}");
+        assert!(text.contains("kept"), "brand.json is kept: {text}");
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            first,
+            "{system} imports to itself"
+        );
+    }
+}

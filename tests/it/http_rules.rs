@@ -232,7 +232,6 @@ fn unknown_slugs_surfaces_and_paths_are_404_problems() {
 fn paths_never_reach_the_file_system() {
     for path in [
         "/brand/northwind/brand.json",
-        "/brand/northwind/tokens.json",
         "/brand/northwind/assets/../brand.json",
         "/brand/northwind/assets/%2e%2e/brand.json",
         "/brand/northwind/assets/..%2fbrand.json",
@@ -242,6 +241,10 @@ fn paths_never_reach_the_file_system() {
     ] {
         assert_problem(&app().get(path), 404);
     }
+    // The surface of that name is rendered, never the author's file.
+    let served = app().get("/brand/northwind/tokens.json").body;
+    let written = std::fs::read(example_content().join("northwind/tokens.json")).unwrap();
+    assert_ne!(served, written);
 }
 
 #[test]

@@ -55,13 +55,7 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
     // What GET serves now (the client edits a file at its end).
     let mut served = std::collections::HashMap::new();
     for slug in ["northwind", "lumen-health"] {
-        for file in [
-            "spec.md",
-            "spec.json",
-            "tokens.css",
-            "tokens.figma.json",
-            "llms.txt",
-        ] {
+        for file in marque::render::Surface::ALL.map(|s| s.file()) {
             let path = format!("/brand/{slug}/{file}");
             let res = app.get(&path);
             assert_eq!(res.status, 200);
@@ -92,10 +86,14 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
     assert_eq!(init["capabilities"]["resources"]["listChanged"], true);
     assert_eq!(init["capabilities"]["prompts"]["listChanged"], true);
 
-    // Resources: five surfaces of each brand, named by their HTTP URLs,
+    // Resources: every surface of each brand, named by their HTTP URLs,
     // with the sizes and bytes that GET serves.
     let resources = report["resources"].as_array().unwrap();
-    assert_eq!(resources.len(), 10, "{resources:?}");
+    assert_eq!(
+        resources.len(),
+        2 * marque::render::Surface::ALL.len(),
+        "{resources:?}"
+    );
     for r in resources {
         let uri = r["uri"].as_str().unwrap();
         let path = uri.strip_prefix(&app.public_url).unwrap();

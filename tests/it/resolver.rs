@@ -98,6 +98,27 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
         let path = format!("/brand/northwind/{surface}");
         let (a, b) = (plain.get(&path), resolved.get(&path));
         assert_eq!(b.status, 200, "{path}");
+        if surface == "tokens.resolver.json" {
+            // Every mode: the same set, then the theme's contexts.
+            let (a, b) = (a.json(), b.json());
+            assert_eq!(a["sets"], b["sets"], "the default permutation is the set");
+            assert_eq!(a["resolutionOrder"].as_array().unwrap().len(), 1);
+            assert_eq!(
+                b["resolutionOrder"],
+                serde_json::json!([{"$ref": "#/sets/tokens"}, {"$ref": "#/modifiers/theme"}])
+            );
+            let theme = &b["modifiers"]["theme"];
+            assert_eq!(theme["default"], "light");
+            assert_eq!(theme["contexts"]["light"], serde_json::json!([]));
+            let dark = &theme["contexts"]["dark"][0];
+            assert_eq!(
+                dark["color"]["fjord"]["900"]["$value"]["hex"], "#e6edf5",
+                "only what differs in dark: {dark}"
+            );
+            assert_eq!(dark.as_object().unwrap().len(), 1, "{dark}");
+            assert_eq!(dark["color"].as_object().unwrap().len(), 1, "{dark}");
+            continue;
+        }
         assert_eq!(
             a.text().replace(&plain.public_url, ""),
             b.text().replace(&resolved.public_url, ""),

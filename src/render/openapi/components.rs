@@ -193,6 +193,7 @@ fn schemas(examples: &Examples) -> Map<String, Value> {
         }),
     );
     demo_schemas(&mut schemas, examples);
+    token_schemas(&mut schemas);
     schemas
 }
 
@@ -322,6 +323,10 @@ fn demo_schemas(schemas: &mut Map<String, Value>, examples: &Examples) {
             "required": ["brands", "demoLimiter"]
         }),
     );
+}
+
+/// The token documents: the Figma body and the strict DTCG exports.
+fn token_schemas(schemas: &mut Map<String, Value>) {
     schemas.insert(
         "FigmaVariablesBody".into(),
         json!({
@@ -334,6 +339,29 @@ fn demo_schemas(schemas: &mut Map<String, Value>, examples: &Examples) {
                 "variableModeValues": {"type": "array"}
             },
             "required": ["variableCollections", "variables", "variableModeValues"]
+        }),
+    );
+    schemas.insert(
+        "DtcgTokens".into(),
+        json!({
+            "description": "Design tokens in strict W3C DTCG format 2025.10 (the brand's default mode): groups of tokens, each with an explicit `$type` and `$value`, aliases as `{group.token}`. What 2025.10 has no form for (`string` tokens, lengths in em, %, vw or vh) is left out and listed among the brand's warnings in /status",
+            "type": "object",
+            "externalDocs": {"url": "https://www.designtokens.org/tr/2025.10/format/"}
+        }),
+    );
+    schemas.insert(
+        "DtcgResolver".into(),
+        json!({
+            "description": "Every mode of the brand's tokens as one self-contained DTCG Resolver Module 2025.10 document: the set `tokens` (the default mode) and, per modifier, each context with the tokens that differ there, inlined",
+            "type": "object",
+            "properties": {
+                "version": {"const": "2025.10"},
+                "sets": {"type": "object"},
+                "modifiers": {"type": "object"},
+                "resolutionOrder": {"type": "array"}
+            },
+            "required": ["version", "resolutionOrder"],
+            "externalDocs": {"url": "https://www.designtokens.org/tr/2025.10/resolver/"}
         }),
     );
 }

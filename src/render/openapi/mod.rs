@@ -278,6 +278,8 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
         let schema = match s {
             Surface::SpecJson => r("schemas", "Spec"),
             Surface::TokensFigma => r("schemas", "FigmaVariablesBody"),
+            Surface::TokensJson => r("schemas", "DtcgTokens"),
+            Surface::TokensResolver => r("schemas", "DtcgResolver"),
             _ => text(),
         };
         let mut op = document_get(

@@ -565,10 +565,16 @@ fn prompt_kit(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
 /// page's URL, the rest in full.
 fn links(o: &mut String, _brand: &Brand, spec: &Spec<'_>) {
     let l = &spec.links;
+    let files: Vec<&str> = crate::render::Surface::ALL.map(|s| s.file()).to_vec();
     let _ = writeln!(
         o,
-        "## Links\n\nAPI page <{}>. Under <{}/>: spec.json, spec.md, tokens.css, tokens.figma.json, llms.txt and the logo files. Embed script <{}>; prompt demo (POST) <{}>; brand.json schema <{}>.\n",
-        l.page, l.page, l.embed, l.demo, l.schema
+        "## Links\n\nAPI page <{}>. Under <{}/>: {} and the logo files. Embed script <{}>; prompt demo (POST) <{}>; brand.json schema <{}>.\n",
+        l.page,
+        l.page,
+        files.join(", "),
+        l.embed,
+        l.demo,
+        l.schema
     );
 }
 

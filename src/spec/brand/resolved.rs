@@ -7,11 +7,12 @@
 use super::{check_css_names, enforce_limits, read_json};
 use crate::spec::diag::{Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
+use crate::spec::tokens::modes::{self, Written};
 use crate::spec::tokens::refs::dangling_target;
 use crate::spec::tokens::resolver::{
-    self, Permutation, Resolver, MAX_MERGED_VALUES, RESOLVER_FILE,
+    self, Permutation, Resolver, Source, MAX_MERGED_VALUES, RESOLVER_FILE,
 };
-use crate::spec::tokens::{parse_tokens, TokenSet};
+use crate::spec::tokens::{parse_tokens, Token, TokenSet};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
@@ -62,10 +63,24 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
     input.resolver.check_sources(&input.files, &mut d);
     d.finish(Some(text), out);
     let default = input.resolver.default_permutation();
-    let set = check(&input, &default, out);
+    let mut set = check(&input, &default, out);
     let seen: HashSet<(String, String, String)> = out
         .iter()
         .map(|d| (d.file.clone(), d.pointer.clone(), d.message.clone()))
+        .collect();
+    let mut written: Vec<Written> = input
+        .resolver
+        .modifiers
+        .iter()
+        .map(|m| Written {
+            name: m.name.clone(),
+            default: m.default,
+            contexts: m
+                .contexts
+                .iter()
+                .map(|(n, _)| (n.clone(), Vec::new()))
+                .collect(),
+        })
         .collect();
     for (m, c, permutation) in input.resolver.each_context() {
         let modifier = &input.resolver.modifiers[m];
@@ -74,7 +89,11 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
             modifier.contexts[c].0, modifier.name
         );
         let mut found = Vec::new();
-        check(&input, &permutation, &mut found);
+        let here = check(&input, &permutation, &mut found);
+        if let (Some(default), Some(here)) = (&set, &here) {
+            let sources = &modifier.contexts[c].1;
+            written[m].contexts[c].1 = modes::split(default, here, |t| writes(sources, t));
+        }
         // Only errors a context adds, named by it: the rest are reported
         // once, above.
         out.extend(
@@ -90,7 +109,29 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
                 }),
         );
     }
+    if let Some(set) = set.as_mut() {
+        set.modes = modes::settle(written);
+    }
     set
+}
+
+/// True when `t`, as merged, was written by one of `sources`.
+fn writes(sources: &[Source], t: &Token) -> bool {
+    let within = |pointer: &str, root: &str| {
+        root.is_empty()
+            || pointer == root
+            || pointer
+                .strip_prefix(root)
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    sources.iter().any(|s| match &s.from {
+        resolver::From::File { path, fragment } => {
+            t.file.as_deref() == Some(path.as_str()) && within(&t.pointer, fragment)
+        }
+        resolver::From::Inline(at) => {
+            t.file.as_deref() == Some(RESOLVER_FILE) && within(&t.pointer, at)
+        }
+    })
 }
 
 /// Merges and parses one permutation; its diagnostics, placed in the files

@@ -15,6 +15,7 @@
 
 pub mod css;
 pub mod extends;
+pub mod modes;
 pub mod refs;
 pub mod resolver;
 mod tolerant;
@@ -167,6 +168,13 @@ impl Composite {
     /// The value of the part named `key` (its DTCG name).
     pub fn get(&self, key: &str) -> Option<&TokenValue> {
         self.parts().find(|(p, _)| p.key == key).map(|(_, v)| v)
+    }
+
+    /// Replaces the value of the part named `key`, if the type has it.
+    pub fn set(&mut self, key: &str, value: TokenValue) {
+        if let Some(i) = self.ty.parts().iter().position(|p| p.key == key) {
+            self.values[i] = value;
+        }
     }
 }
 
@@ -387,6 +395,9 @@ pub struct TokenSet {
     /// Tokens that exist but could not be parsed (their error is already
     /// reported), so references to them add no second error.
     pub unparsed: HashSet<String>,
+    /// A resolver brand's modifiers, each context with what differs from
+    /// these tokens (the default permutation); empty for tokens.json.
+    pub modes: Vec<modes::Modifier>,
     by_name: HashMap<String, usize>,
     /// For each token, the token whose literal value its alias chain ends at
     /// (itself when it is no alias); `None` for a broken chain.
@@ -421,6 +432,7 @@ impl TokenSet {
             tokens,
             groups,
             unparsed,
+            modes: Vec::new(),
             by_name,
             resolved: Vec::new(),
         };

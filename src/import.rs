@@ -1,0 +1,367 @@
+//! `marque import`: a brand folder from the tokens a design system already
+//! has. The input (a DTCG resolver document and the files it names, or one
+//! tokens file) is read as a brand would be, with the tolerant reading;
+//! what comes out is strict DTCG 2025.10 (`tokens.resolver.json`, self-
+//! contained, or `tokens.json`) and a brand.json skeleton that validates:
+//! the name, version 0.1.0, today's date, and a palette and type section
+//! where the tokens' names make the roles obvious. What was normalised is
+//! printed, grouped and counted. Importing the output again changes nothing.
+
+use crate::clock::today;
+use crate::config::ImportArgs;
+use crate::render::{tokens_json, Context};
+use crate::spec::brand::{is_slug, parse_brand};
+use crate::spec::diag::FileDiags;
+use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
+use crate::spec::tokens::{TokenSet, TokenType, ROOT};
+use crate::spec::{BrandFiles, Diagnostic, Severity};
+use anyhow::{bail, Context as _, Result};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+/// Runs the import; the process exit code (1 when the input has errors).
+pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let doc: Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not JSON", args.file.display()))?;
+    let is_resolver = doc.get("resolutionOrder").is_some();
+    let slug = match &args.slug {
+        Some(s) => s.clone(),
+        None => slug_of(&args.file),
+    };
+    if !is_slug(&slug) {
+        bail!("`{slug}` is not a slug (lowercase words joined by hyphens): name one with --slug");
+    }
+    let name = doc
+        .get("name")
+        .and_then(Value::as_str)
+        .filter(|_| is_resolver)
+        .map_or_else(|| slug.clone(), str::to_string);
+    let tokens_file = if is_resolver {
+        RESOLVER_FILE
+    } else {
+        "tokens.json"
+    };
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    files.insert(tokens_file.to_string(), bytes);
+    if is_resolver {
+        let base = args.file.parent().unwrap_or(Path::new("."));
+        let mut ignored = FileDiags::new(&slug, RESOLVER_FILE.to_string());
+        if let Some(r) = resolver::read(&doc, &mut ignored) {
+            for path in r.files() {
+                if let Ok(b) = std::fs::read(base.join(path)) {
+                    files.insert(path.to_string(), b);
+                }
+            }
+        }
+    }
+    let today = today();
+    let bare = skeleton(&name, today, None);
+    let (brand, diags) = parse(&slug, &bare, &files, today);
+    let Some(brand) = brand else {
+        for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+            let text = text_of(&files, &slug, d);
+            writeln!(out, "{}", crate::report::frame(d, text, false))?;
+        }
+        writeln!(
+            out,
+            "{} is not imported: fix the errors above",
+            args.file.display()
+        )?;
+        return Ok(1);
+    };
+    // The roles the names make obvious, kept only if the brand still validates.
+    let filled = skeleton(&name, today, Some(&brand.tokens));
+    let brand_doc = match parse(&slug, &filled, &files, today).0 {
+        Some(_) => filled,
+        None => bare,
+    };
+    let ctx = Context::new("http://127.0.0.1:8080");
+    let strict = if is_resolver {
+        tokens_json::render_resolver(&brand, &ctx)
+    } else {
+        tokens_json::render(&brand, &ctx)
+    };
+    let mut left_out = strict
+        .skipped
+        .iter()
+        .map(|(m, _)| m.clone())
+        .collect::<Vec<_>>();
+    if is_resolver {
+        left_out.extend(
+            tokens_json::render(&brand, &ctx)
+                .skipped
+                .into_iter()
+                .map(|(m, _)| m),
+        );
+    }
+    let folder = args.out.join(&slug);
+    let other = if is_resolver {
+        "tokens.json"
+    } else {
+        RESOLVER_FILE
+    };
+    if folder.join(other).exists() {
+        bail!(
+            "{} has {other}: a brand keeps one of tokens.json and tokens.resolver.json",
+            folder.display()
+        );
+    }
+    std::fs::create_dir_all(&folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    let brand_json = folder.join("brand.json");
+    let mut wrote = Vec::new();
+    if !brand_json.exists() {
+        std::fs::write(&brand_json, brand_doc)?;
+        wrote.push(brand_json.display().to_string());
+    }
+    let tokens_path = folder.join(tokens_file);
+    std::fs::write(&tokens_path, strict.body)?;
+    wrote.push(tokens_path.display().to_string());
+
+    let set = &brand.tokens;
+    let modes: Vec<String> = set
+        .modes
+        .iter()
+        .map(|m| {
+            let contexts: Vec<&str> = m.contexts.iter().map(|c| c.name.as_str()).collect();
+            format!("{} ({})", m.name, contexts.join(", "))
+        })
+        .collect();
+    writeln!(
+        out,
+        "imported {} as `{slug}`: {} tokens{}",
+        args.file.display(),
+        set.tokens.len(),
+        match modes.is_empty() {
+            true => String::new(),
+            false => format!(", modifiers {}", modes.join(", ")),
+        }
+    )?;
+    let notes: Vec<String> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .map(|d| d.message.clone())
+        .collect();
+    report(out, "normalised", &notes)?;
+    report(out, "left out of the strict tokens", &left_out)?;
+    if brand_json.exists() && !wrote.contains(&brand_json.display().to_string()) {
+        writeln!(out, "kept {} as it is", brand_json.display())?;
+    }
+    writeln!(out, "wrote {}", wrote.join(", "))?;
+    Ok(0)
+}
+
+/// The slug a file's name suggests: `figma-sds.resolver.json` →
+/// `figma-sds`; a plain `tokens.json` takes its folder's name.
+fn slug_of(file: &Path) -> String {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let stem = name
+        .trim_end_matches(".json")
+        .trim_end_matches(".resolver")
+        .trim_end_matches(".tokens");
+    let stem = match stem {
+        "tokens" | "" => file
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent()?.file_name()?.to_str().map(str::to_string))
+            .unwrap_or_default(),
+        s => s.to_string(),
+    };
+    let mut slug = String::new();
+    for c in stem.chars() {
+        match c {
+            c if c.is_ascii_alphanumeric() => {
+                if c.is_ascii_uppercase() && !slug.is_empty() && !slug.ends_with('-') {
+                    slug.push('-');
+                }
+                slug.push(c.to_ascii_lowercase());
+            }
+            _ if !slug.is_empty() && !slug.ends_with('-') => slug.push('-'),
+            _ => {}
+        }
+    }
+    slug.trim_end_matches('-').chars().take(64).collect()
+}
+
+fn parse(
+    slug: &str,
+    brand_json: &str,
+    files: &BTreeMap<String, Vec<u8>>,
+    today: chrono::NaiveDate,
+) -> (Option<crate::spec::Brand>, Vec<Diagnostic>) {
+    let texts = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .chain([("brand.json", brand_json.as_bytes())]);
+    parse_brand(&BrandFiles::from_texts(slug, texts), today)
+}
+
+fn text_of<'f>(
+    files: &'f BTreeMap<String, Vec<u8>>,
+    slug: &str,
+    d: &Diagnostic,
+) -> Option<&'f str> {
+    let rel = d.file.strip_prefix(&format!("{slug}/"))?;
+    std::str::from_utf8(files.get(rel)?).ok()
+}
+
+/// `messages` grouped by their wording with the names in backticks left
+/// out, most frequent first.
+fn report(out: &mut impl Write, title: &str, messages: &[String]) -> Result<()> {
+    if messages.is_empty() {
+        return Ok(());
+    }
+    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+    for m in messages {
+        *groups.entry(shape(m)).or_default() += 1;
+    }
+    let mut groups: Vec<(String, usize)> = groups.into_iter().collect();
+    groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    writeln!(out, "{title} ({}):", messages.len())?;
+    for (shape, n) in groups {
+        writeln!(out, "  {n:>5} × {shape}")?;
+    }
+    Ok(())
+}
+
+/// A message with each quoted part (a name or a value, in backticks or
+/// double quotes) as `…`.
+fn shape(message: &str) -> String {
+    let mut out = String::new();
+    let mut open: Option<char> = None;
+    for c in message.chars() {
+        match open {
+            Some(q) if c == q => {
+                out.push('…');
+                out.push(q);
+                open = None;
+            }
+            Some(_) => {}
+            None if c == '`' || c == '"' => {
+                out.push(c);
+                open = Some(c);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// brand.json: the name, version 0.1.0 and `today`, with a palette and
+/// type section from `tokens` where the roles are obvious.
+fn skeleton(name: &str, today: chrono::NaiveDate, tokens: Option<&TokenSet>) -> String {
+    let mut doc = json!({
+        "$schema": format!("http://127.0.0.1:8080{}", crate::render::SCHEMA_PATH),
+        "name": name,
+        "version": "0.1.0",
+        "updated": today.to_string(),
+    });
+    if let Some(set) = tokens {
+        let palette = roles(set, TokenType::Color, PALETTE);
+        if !palette.is_empty() {
+            doc["color"] = json!({ "palette": palette.iter().map(|(role, t)| json!({
+                "name": title(t), "token": format!("{{{t}}}"), "role": role
+            })).collect::<Vec<_>>() });
+        }
+        let families = roles(set, TokenType::FontFamily, FAMILIES);
+        let styles = roles(set, TokenType::Typography, STYLES);
+        if !families.is_empty() || !styles.is_empty() {
+            doc["typography"] = json!({
+                "families": families.iter().map(|(role, t)| json!({"role": role, "token": format!("{{{t}}}")})).collect::<Vec<_>>(),
+                "styles": styles.iter().map(|(_, t)| json!({"name": title(t), "token": format!("{{{t}}}")})).collect::<Vec<_>>(),
+            });
+        }
+    }
+    let mut s = serde_json::to_string_pretty(&doc).expect("serialisable");
+    s.push('\n');
+    s
+}
+
+/// Roles and the words of a token's name that make each obvious.
+type Roles = &'static [(&'static str, &'static [&'static str])];
+
+const PALETTE: Roles = &[
+    ("brand", &["brand", "primary"]),
+    ("accent", &["accent", "secondary"]),
+    ("text", &["text", "foreground", "fg"]),
+    ("background", &["background", "bg", "canvas", "surface"]),
+    ("border", &["border"]),
+    ("success", &["success", "positive"]),
+    ("warning", &["warning", "caution"]),
+    ("danger", &["danger", "error", "critical", "negative"]),
+];
+
+const FAMILIES: Roles = &[
+    ("display", &["display", "heading", "headline"]),
+    ("body", &["body", "base", "sans", "text", "default"]),
+    ("code", &["mono", "monospace", "code"]),
+];
+
+const STYLES: Roles = &[
+    ("display", &["display", "hero"]),
+    ("heading", &["heading", "title", "headline"]),
+    ("body", &["body", "paragraph"]),
+    ("caption", &["caption", "small"]),
+    ("code", &["code", "mono"]),
+];
+
+/// For each role, the first token of type `ty` (in document order) with a
+/// word of its name that names the role; each token at most once.
+fn roles(set: &TokenSet, ty: TokenType, roles: Roles) -> Vec<(&'static str, String)> {
+    let words = |name: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut word = String::new();
+        for c in name.chars() {
+            if c.is_ascii_uppercase() && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            if c.is_ascii_alphanumeric() {
+                word.push(c.to_ascii_lowercase());
+            } else if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+        }
+        out.extend((!word.is_empty()).then_some(word));
+        out
+    };
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    for (role, names) in roles {
+        // A semantic name (`color.text.primary`) before a step of a scale
+        // (`color.brand.100`), a short name before a long one.
+        let found = set
+            .tokens
+            .iter()
+            .filter(|t| {
+                t.ty == ty
+                    && !out.iter().any(|(_, n)| *n == t.name())
+                    && words(&t.name()).iter().any(|w| names.contains(&w.as_str()))
+            })
+            .min_by_key(|t| {
+                let steps = t.path.iter().filter(|s| s.as_str() != ROOT);
+                let numeric = steps
+                    .clone()
+                    .next_back()
+                    .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit()));
+                (numeric, steps.count())
+            });
+        if let Some(t) = found {
+            out.push((role, t.name()));
+        }
+    }
+    out
+}
+
+/// A token's name for people: `color.brand.primary` → `Brand primary`.
+fn title(name: &str) -> String {
+    let words: Vec<&str> = name.split('.').skip(1).filter(|s| *s != ROOT).collect();
+    let words = if words.is_empty() { vec![name] } else { words };
+    let mut s = words.join(" ");
+    if let Some(first) = s.get(..1) {
+        s = first.to_uppercase() + &s[1..];
+    }
+    s
+}

@@ -1,0 +1,357 @@
+//! tokens.json and tokens.resolver.json: the brand's tokens in strict DTCG
+//! 2025.10, after the tolerant reading, for the tools that read the format
+//! (Terrazzo, Style Dictionary, Tokens Studio).
+//!
+//! - tokens.json: the default permutation, every token with an explicit
+//!   `$type`, aliases kept.
+//! - tokens.resolver.json: a self-contained Resolver Module 2025.10
+//!   document: one set (the default permutation) and, for each modifier,
+//!   each context with only the tokens that differ there (sources inlined).
+//!   Resolving any permutation of it gives that permutation's tokens.
+//!
+//! What the tolerant reading kept that 2025.10 has no form for is made
+//! strict where that is exact, else left out and reported:
+//! - a typography's `lineHeight` given as a length becomes the ratio to
+//!   its `fontSize`, and an `em` or `%` `letterSpacing` becomes pixels of
+//!   it (both exact when the font size is in px or rem);
+//! - other lengths in `em`, `%`, `vw`, `vh` and `string` tokens are left
+//!   out, and so is every token that refers to one;
+//! - composite members outside the type's table move to the token's
+//!   `$extensions` under [`EXTENSION`].
+
+use super::spec_json::{dtcg_value, members, tree};
+use super::Context;
+use crate::spec::tokens::modes::Modifier;
+use crate::spec::tokens::refs::collect_aliases;
+use crate::spec::tokens::{
+    round, Composite, DimUnit, Dimension, Item, StrokeStyle, Token, TokenSet, TokenType,
+    TokenValue, WrittenAt,
+};
+use crate::spec::Brand;
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+/// The `$extensions` key under which composite members outside the type's
+/// table are kept (`{"members": {"WebkitFontSmoothing": …}}`).
+pub const EXTENSION: &str = "com.marque";
+
+/// The resolver module's schema, named by the document.
+const RESOLVER_SCHEMA: &str = "https://www.designtokens.org/schemas/2025.10/resolver.json";
+
+/// A rendered document and the tokens it had to leave out, each with why
+/// and where it is written.
+pub struct Strict {
+    pub body: String,
+    pub skipped: Vec<(String, Option<WrittenAt>)>,
+}
+
+/// tokens.json: the default permutation.
+pub fn render(brand: &Brand, _ctx: &Context) -> Strict {
+    let set = &brand.tokens;
+    let kept = strict_tokens(set, &set.tokens, &HashSet::new());
+    let mut skipped = Vec::new();
+    let doc = document(&set.groups, &kept.tokens, "tokens.json", &mut skipped);
+    Strict {
+        body: pretty(&doc),
+        skipped,
+    }
+}
+
+/// tokens.resolver.json: every mode. Its warnings are those of contexts
+/// only (tokens.json reports the default's).
+pub fn render_resolver(brand: &Brand, _ctx: &Context) -> Strict {
+    let set = &brand.tokens;
+    let base = strict_tokens(set, &set.tokens, &HashSet::new());
+    let mut ignored = Vec::new();
+    let mut skipped = Vec::new();
+    let base_doc = document(&set.groups, &base.tokens, "", &mut ignored);
+    let mut doc = Map::new();
+    doc.insert("$schema".into(), json!(RESOLVER_SCHEMA));
+    doc.insert("name".into(), json!(brand.doc.name));
+    doc.insert("version".into(), json!("2025.10"));
+    doc.insert(
+        "sets".into(),
+        json!({ "tokens": { "sources": [base_doc] } }),
+    );
+    let mut order = vec![json!({ "$ref": "#/sets/tokens" })];
+    let mut modifiers = Map::new();
+    for m in &set.modes {
+        modifiers.insert(
+            m.name.clone(),
+            modifier(set, m, &base.left_out, &mut skipped),
+        );
+        order.push(json!({ "$ref": crate::spec::json::join("#/modifiers", &m.name) }));
+    }
+    if !modifiers.is_empty() {
+        doc.insert("modifiers".into(), Value::Object(modifiers));
+    }
+    doc.insert("resolutionOrder".into(), Value::Array(order));
+    Strict {
+        body: pretty(&Value::Object(doc)),
+        skipped,
+    }
+}
+
+fn modifier(
+    set: &TokenSet,
+    m: &Modifier,
+    left_out: &HashSet<String>,
+    skipped: &mut Vec<(String, Option<WrittenAt>)>,
+) -> Value {
+    let mut contexts = Map::new();
+    for c in &m.contexts {
+        let kept = strict_tokens(set, &c.tokens, left_out);
+        let what = format!("context `{}` of tokens.resolver.json", c.name);
+        let tree = document(&[], &kept.tokens, &what, skipped);
+        let sources = match tree.as_object().is_some_and(Map::is_empty) {
+            true => Vec::new(),
+            false => vec![tree],
+        };
+        contexts.insert(c.name.clone(), Value::Array(sources));
+    }
+    json!({
+        "contexts": contexts,
+        "default": m.contexts[m.default].name,
+    })
+}
+
+/// A token in strict form (its value, and the composite members outside
+/// its type as an object), or why it has none.
+type StrictForm = Result<(TokenValue, Option<Value>), String>;
+
+/// Tokens made strict: each kept with its value and extra members, or left
+/// out with why.
+struct Kept<'t> {
+    tokens: Vec<(&'t Token, StrictForm)>,
+    left_out: HashSet<String>,
+}
+
+/// `tokens` (of `set`, or of a context over it) made strict. A token that
+/// refers to one left out (here or in `already`) is left out too.
+fn strict_tokens<'t>(set: &TokenSet, tokens: &'t [Token], already: &HashSet<String>) -> Kept<'t> {
+    let mut out: Vec<_> = tokens.iter().map(|t| (t, strict(t, set))).collect();
+    let mut left_out: HashSet<String> = already.clone();
+    left_out.extend(
+        out.iter()
+            .filter(|(_, r)| r.is_err())
+            .map(|(t, _)| t.name()),
+    );
+    // Each pass leaves out the tokens that refer to one left out by the
+    // last; chains are at most `MAX_ALIAS_DEPTH` long.
+    loop {
+        let mut more = Vec::new();
+        for (t, r) in out.iter_mut() {
+            let Ok((value, _)) = r else { continue };
+            let mut aliases = Vec::new();
+            collect_aliases(value, t.ty, "", &mut aliases);
+            if let Some((target, ..)) = aliases.iter().find(|(a, ..)| left_out.contains(a)) {
+                *r = Err(format!("it refers to `{target}`, which is left out"));
+                more.push(t.name());
+            }
+        }
+        if more.is_empty() {
+            break;
+        }
+        left_out.extend(more);
+    }
+    Kept {
+        tokens: out,
+        left_out,
+    }
+}
+
+/// The tree of the kept tokens; a warning in `skipped` for each left out
+/// (none when `what` is empty).
+fn document(
+    groups: &[crate::spec::tokens::Group],
+    tokens: &[(&Token, StrictForm)],
+    what: &str,
+    skipped: &mut Vec<(String, Option<WrittenAt>)>,
+) -> Value {
+    let mut kept = Vec::new();
+    for (t, r) in tokens {
+        match r {
+            Ok((value, extra)) => {
+                let extension = extra.clone().map(|e| (EXTENSION, json!({ "members": e })));
+                kept.push((*t, members(t, dtcg_value(value), extension)));
+            }
+            Err(why) if !what.is_empty() => skipped.push((
+                format!(
+                    "token `{}` has no strict DTCG 2025.10 form ({why}); it is left out of {what} (spec.json and tokens.css keep it)",
+                    t.name()
+                ),
+                Some((t.file.clone(), t.pointer.clone())),
+            )),
+            Err(_) => {}
+        }
+    }
+    tree(groups, kept)
+}
+
+fn pretty(doc: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(doc).expect("serialisable");
+    s.push('\n');
+    s
+}
+
+/// One token in strict 2025.10: its value, and the composite members
+/// outside its type's table; or why it has no strict form.
+fn strict(t: &Token, set: &TokenSet) -> StrictForm {
+    if t.ty == TokenType::String {
+        return Err("`string` is not a type of the format".into());
+    }
+    let mut value = t.value.clone();
+    let mut extra = None;
+    if let TokenValue::Composite(c) = &mut value {
+        if !c.extra.is_empty() {
+            extra = Some(Value::Object(
+                std::mem::take(&mut c.extra).into_iter().collect(),
+            ));
+        }
+        if c.ty == TokenType::Typography {
+            typography(c, set)?;
+        }
+    }
+    lengths(&value)?;
+    Ok((value, extra))
+}
+
+/// A typography's `lineHeight` as a ratio, and its `letterSpacing` in
+/// pixels, where they were lengths relative to the font.
+fn typography(c: &mut Composite, set: &TokenSet) -> Result<(), String> {
+    let size = c
+        .get("fontSize")
+        .and_then(|v| set.resolve(v))
+        .and_then(|v| match v {
+            TokenValue::Dimension(d) => d.px(),
+            _ => None,
+        });
+    let resolved = |c: &Composite, key: &str| c.get(key).and_then(|v| set.resolve(v)).cloned();
+    if let Some(TokenValue::Dimension(d)) = resolved(c, "lineHeight") {
+        let ratio = match (d.unit, size) {
+            (DimUnit::Em, _) => d.value,
+            (DimUnit::Percent, _) => d.value / 100.0,
+            (DimUnit::Px | DimUnit::Rem, Some(size)) if size > 0.0 => {
+                d.px().unwrap_or_default() / size
+            }
+            _ => {
+                return Err(format!(
+                    "its lineHeight in {} has no ratio to its font size",
+                    d.unit.as_str()
+                ))
+            }
+        };
+        c.set("lineHeight", TokenValue::Number(round(ratio, 4)));
+    }
+    if let Some(TokenValue::Dimension(d)) = resolved(c, "letterSpacing") {
+        if !d.unit.is_strict() {
+            let em = match d.unit {
+                DimUnit::Em => d.value,
+                DimUnit::Percent => d.value / 100.0,
+                _ => return Err(format!("its letterSpacing is in {}", d.unit.as_str())),
+            };
+            let Some(size) = size else {
+                return Err("its letterSpacing is relative to a font size in no fixed unit".into());
+            };
+            c.set(
+                "letterSpacing",
+                TokenValue::Dimension(Dimension {
+                    value: round(em * size, 4),
+                    unit: DimUnit::Px,
+                }),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// An error naming the first length written in a unit outside 2025.10.
+fn lengths(v: &TokenValue) -> Result<(), String> {
+    fn each<'a>(mut vs: impl Iterator<Item = &'a TokenValue>) -> Result<(), String> {
+        vs.try_for_each(lengths)
+    }
+    match v {
+        TokenValue::Dimension(d) if !d.unit.is_strict() => Err(format!(
+            "`{}` lengths have no fixed size in px or rem",
+            d.unit.as_str()
+        )),
+        TokenValue::Composite(c) => each(c.parts().map(|(_, v)| v)),
+        TokenValue::StrokeStyle(StrokeStyle::Dashed { dash_array, .. }) => each(dash_array.iter()),
+        TokenValue::Shadow(layers) => layers.iter().try_for_each(|l| match l {
+            Item::Literal(l) => {
+                each(&mut [&l.color, &l.offset_x, &l.offset_y, &l.blur, &l.spread].into_iter())
+            }
+            Item::Alias(_) => Ok(()),
+        }),
+        TokenValue::Gradient(stops) => stops.iter().try_for_each(|s| match s {
+            Item::Literal(s) => each([&s.color, &s.position].into_iter()),
+            Item::Alias(_) => Ok(()),
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::diag::FileDiags;
+    use crate::spec::tokens::parse_tokens;
+    use std::collections::BTreeMap;
+
+    /// The strict form of every token of `text`, by name: its `$value` as
+    /// JSON with its extra members, or why it is left out.
+    fn strict_of(text: &str) -> BTreeMap<String, Result<(Value, Option<Value>), String>> {
+        let doc: Value = serde_json::from_str(text).unwrap();
+        let mut d = FileDiags::new("b", "b/tokens.json");
+        let set = parse_tokens(&doc, &mut d).unwrap();
+        let kept = strict_tokens(&set, &set.tokens, &HashSet::new());
+        kept.tokens
+            .into_iter()
+            .map(|(t, r)| (t.name(), r.map(|(v, extra)| (dtcg_value(&v), extra))))
+            .collect()
+    }
+
+    #[test]
+    fn what_strict_2025_10_has_no_form_for_is_made_exact_or_left_out() {
+        let out = strict_of(
+            r##"{
+              "size": { "$type": "dimension", "$value": { "value": 20, "unit": "px" } },
+              "wide": { "$type": "dimension", "$value": { "value": 50, "unit": "vw" } },
+              "gap": { "$type": "dimension", "$value": "{wide}" },
+              "feature": { "$type": "string", "$value": "tnum" },
+              "body": { "$type": "typography", "$value": {
+                "fontFamily": "Inter", "fontSize": "{size}", "fontWeight": 400,
+                "letterSpacing": { "value": 0.05, "unit": "em" },
+                "lineHeight": { "value": 30, "unit": "px" },
+                "WebkitFontSmoothing": "antialiased" } },
+              "caption": { "$type": "typography", "$value": {
+                "fontFamily": "Inter", "fontSize": { "value": 1, "unit": "em" }, "fontWeight": 400,
+                "letterSpacing": { "value": 0.1, "unit": "em" }, "lineHeight": 1.4 } }
+            }"##,
+        );
+        let (body, extra) = out["body"].clone().unwrap();
+        assert_eq!(body["lineHeight"], 1.5, "30px over a 20px font");
+        assert_eq!(
+            body["letterSpacing"],
+            serde_json::json!({"value": 1.0, "unit": "px"})
+        );
+        assert_eq!(body["fontSize"], "{size}", "aliases stay");
+        assert!(body.get("WebkitFontSmoothing").is_none());
+        assert_eq!(extra.unwrap()["WebkitFontSmoothing"], "antialiased");
+        assert!(out["size"].is_ok());
+        assert!(out["wide"].as_ref().unwrap_err().contains("`vw` lengths"));
+        assert!(out["gap"]
+            .as_ref()
+            .unwrap_err()
+            .contains("refers to `wide`"));
+        assert!(out["feature"].as_ref().unwrap_err().contains("`string`"));
+        assert!(
+            out["caption"]
+                .as_ref()
+                .unwrap_err()
+                .contains("letterSpacing"),
+            "an em font size gives no pixels: {:?}",
+            out["caption"]
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! A resolver brand's modes: for each modifier of its resolver document,
+//! each context with the tokens whose value there differs from the
+//! default permutation. Together with the default tokens they give every
+//! permutation: start from the default, then apply each modifier's chosen
+//! context in resolution order (aliases are resolved after, as the
+//! resolver module says).
+
+use super::{Token, TokenSet};
+use std::collections::HashSet;
+
+/// A way the tokens vary, as its resolver names it (`theme`, `density`).
+#[derive(Debug, Clone)]
+pub struct Modifier {
+    pub name: String,
+    /// Index of the default context in [`Modifier::contexts`].
+    pub default: usize,
+    /// Every context in document order; the default's tokens are empty.
+    pub contexts: Vec<Context>,
+}
+
+/// One context of a modifier (`dark`).
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub name: String,
+    /// The tokens this context writes whose type or value differs from the
+    /// default permutation's (and those [`settle`] must keep), in document
+    /// order.
+    pub tokens: Vec<Token>,
+}
+
+/// What a context's permutation `here` writes (`written` says whether the
+/// context wrote a token last), in document order, each with whether it
+/// differs from `default`.
+pub fn split(
+    default: &TokenSet,
+    here: &TokenSet,
+    written: impl Fn(&Token) -> bool,
+) -> Vec<(Token, bool)> {
+    here.tokens
+        .iter()
+        .filter(|t| written(t))
+        .map(|t| {
+            let same = default
+                .get(&t.name())
+                .is_some_and(|d| d.ty == t.ty && d.value == t.value);
+            (t.clone(), !same)
+        })
+        .collect()
+}
+
+/// A modifier's name, default and context names, with each context's
+/// [`split`].
+pub struct Written {
+    pub name: String,
+    pub default: usize,
+    pub contexts: Vec<(String, Vec<(Token, bool)>)>,
+}
+
+/// The modifiers with their contexts' tokens. A context keeps what it
+/// writes that differs from the default, and what it writes equal to the
+/// default when a context of another modifier changes it: in a permutation
+/// of both, the later in resolution order wins, so both must say it.
+pub fn settle(written: Vec<Written>) -> Vec<Modifier> {
+    let changed_by: Vec<HashSet<String>> = written
+        .iter()
+        .map(|m| {
+            m.contexts
+                .iter()
+                .flat_map(|(_, ts)| ts.iter().filter(|(_, d)| *d).map(|(t, _)| t.name()))
+                .collect()
+        })
+        .collect();
+    written
+        .into_iter()
+        .enumerate()
+        .map(|(m, w)| Modifier {
+            name: w.name,
+            default: w.default,
+            contexts: w
+                .contexts
+                .into_iter()
+                .map(|(name, tokens)| Context {
+                    name,
+                    tokens: tokens
+                        .into_iter()
+                        .filter(|(t, differs)| {
+                            *differs
+                                || changed_by
+                                    .iter()
+                                    .enumerate()
+                                    .any(|(other, names)| other != m && names.contains(&t.name()))
+                        })
+                        .map(|(t, _)| t)
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
