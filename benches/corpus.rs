@@ -22,16 +22,6 @@ use marque::spec::brand::parse_brand;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const SYSTEMS: [&str; 7] = [
-    "adobe-spectrum",
-    "apple-hig",
-    "figma-sds",
-    "github-primer",
-    "ibm-carbon",
-    "microsoft-fluent",
-    "shopify-polaris",
-];
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -45,21 +35,7 @@ fn main() {
     );
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
-    for system in SYSTEMS {
-        let brand = root.join(system);
-        std::fs::create_dir_all(&brand).unwrap();
-        std::fs::copy(
-            corpus.join(format!("{system}.resolver.json")),
-            brand.join("tokens.resolver.json"),
-        )
-        .unwrap();
-        copy_dir(&corpus.join(system), &brand.join(system));
-        std::fs::write(
-            brand.join("brand.json"),
-            format!("{{\"name\": \"{system}\", \"summary\": \"Edit 0.\", \"version\": \"0.1.0\", \"updated\": \"2026-11-20\"}}\n"),
-        )
-        .unwrap();
-    }
+    corpus_content(&corpus, &root);
     let content = read_folder(&root).unwrap();
     let ctx = Context::new("http://127.0.0.1:8080");
     let today = marque::clock::today();

@@ -10,41 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SYSTEMS: [&str; 7] = [
-    "adobe-spectrum",
-    "apple-hig",
-    "figma-sds",
-    "github-primer",
-    "ibm-carbon",
-    "microsoft-fluent",
-    "shopify-polaris",
-];
-
 fn corpus() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/dtcg-examples-1.1.3/package");
     let there = dir.join("package.json").is_file();
     require("the dtcg-examples corpus", there, "bash .ci/deps").then_some(dir)
-}
-
-/// A content folder with one brand per system.
-fn content(corpus: &Path, root: &Path) {
-    for system in SYSTEMS {
-        let brand = root.join(system);
-        std::fs::create_dir_all(&brand).unwrap();
-        std::fs::copy(
-            corpus.join(format!("{system}.resolver.json")),
-            brand.join("tokens.resolver.json"),
-        )
-        .unwrap();
-        copy_dir(&corpus.join(system), &brand.join(system));
-        std::fs::write(
-            brand.join("brand.json"),
-            format!(
-                "{{\"name\": \"{system}\", \"version\": \"0.1.0\", \"updated\": \"2026-11-20\"}}\n"
-            ),
-        )
-        .unwrap();
-    }
 }
 
 #[test]
@@ -52,7 +21,7 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
     let Some(corpus) = corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
-    content(&corpus, &root);
+    corpus_content(&corpus, &root);
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", root.to_str().unwrap(), "--format", "json"])
         .output()
@@ -86,7 +55,7 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
     assert_eq!(errors["github-primer"], ["missing `lineHeight`"]);
     // Every surface of the others is served.
     let app = spawn_with(serve_args(&root));
-    for system in SYSTEMS.iter().filter(|s| !errors.contains_key(**s)) {
+    for system in CORPUS_SYSTEMS.iter().filter(|s| !errors.contains_key(**s)) {
         for surface in marque::render::Surface::ALL.map(|s| s.file()) {
             let res = app.get(&format!("/brand/{system}/{surface}"));
             assert_eq!(res.status, 200, "{system}/{surface}");
@@ -105,7 +74,7 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
 /// build`), and their slugs.
 fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
     let root = dir.join("content");
-    content(corpus, &root);
+    corpus_content(corpus, &root);
     let out = dir.join("site");
     let status = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args([
@@ -244,7 +213,7 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
         )
     };
     let mut imported = Vec::new();
-    for system in SYSTEMS {
+    for system in CORPUS_SYSTEMS {
         let (code, text) = import(&corpus.join(format!("{system}.resolver.json")));
         if matches!(system, "apple-hig" | "github-primer") {
             assert_eq!(code, Some(1), "{system}: {text}");

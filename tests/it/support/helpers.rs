@@ -353,3 +353,35 @@ pub fn python_can(code: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success())
 }
+
+/// The seven systems of the public DTCG corpus (npm `dtcg-examples` 1.1.3).
+pub const CORPUS_SYSTEMS: [&str; 7] = [
+    "adobe-spectrum",
+    "apple-hig",
+    "figma-sds",
+    "github-primer",
+    "ibm-carbon",
+    "microsoft-fluent",
+    "shopify-polaris",
+];
+
+/// A content folder under `root` with one brand per corpus system: its
+/// resolver document, its token files and a brand.json of four lines
+/// (summary `Edit 0.`).
+pub fn corpus_content(corpus: &Path, root: &Path) {
+    for system in CORPUS_SYSTEMS {
+        let brand = root.join(system);
+        std::fs::create_dir_all(&brand).unwrap();
+        std::fs::copy(
+            corpus.join(format!("{system}.resolver.json")),
+            brand.join("tokens.resolver.json"),
+        )
+        .unwrap();
+        copy_dir(&corpus.join(system), &brand.join(system));
+        std::fs::write(
+            brand.join("brand.json"),
+            format!("{{\"name\": \"{system}\", \"summary\": \"Edit 0.\", \"version\": \"0.1.0\", \"updated\": \"2026-11-20\"}}\n"),
+        )
+        .unwrap();
+    }
+}
