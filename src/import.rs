@@ -9,7 +9,7 @@
 
 use crate::clock::today;
 use crate::config::ImportArgs;
-use crate::render::{tokens_json, Context};
+use crate::render::tokens_json;
 use crate::spec::brand::{is_slug, parse_brand};
 use crate::spec::diag::FileDiags;
 use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
@@ -79,25 +79,15 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         Some(_) => filled,
         None => bare,
     };
-    let ctx = Context::new("http://127.0.0.1:8080");
-    let strict = if is_resolver {
-        tokens_json::render_resolver(&brand, &ctx)
-    } else {
-        tokens_json::render(&brand, &ctx)
+    let (tokens, resolver) = tokens_json::render_both(&brand);
+    let mut left_out: Vec<String> = tokens.skipped.into_iter().map(|(m, _)| m).collect();
+    let body = match is_resolver {
+        true => {
+            left_out.extend(resolver.skipped.into_iter().map(|(m, _)| m));
+            resolver.body
+        }
+        false => tokens.body,
     };
-    let mut left_out = strict
-        .skipped
-        .iter()
-        .map(|(m, _)| m.clone())
-        .collect::<Vec<_>>();
-    if is_resolver {
-        left_out.extend(
-            tokens_json::render(&brand, &ctx)
-                .skipped
-                .into_iter()
-                .map(|(m, _)| m),
-        );
-    }
     let folder = args.out.join(&slug);
     let other = if is_resolver {
         "tokens.json"
@@ -119,7 +109,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         wrote.push(brand_json.display().to_string());
     }
     let tokens_path = folder.join(tokens_file);
-    std::fs::write(&tokens_path, strict.body)?;
+    std::fs::write(&tokens_path, body)?;
     wrote.push(tokens_path.display().to_string());
 
     let set = &brand.tokens;

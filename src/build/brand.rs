@@ -151,8 +151,7 @@ pub fn render_brand(
         resources.insert(path, Arc::new(r));
     };
     let figma = render::figma::render(&brand, ctx);
-    let strict = render::tokens_json::render(&brand, ctx);
-    let resolver = render::tokens_json::render_resolver(&brand, ctx);
+    let (strict, resolver) = render::tokens_json::render_both(&brand);
     let spec_md = render::spec_md::render(&brand, ctx);
     for surface in Surface::ALL {
         // Rendered above for the demo and the warnings.

@@ -144,8 +144,8 @@ impl Surface {
             Surface::SpecMd => spec_md::render(brand, ctx),
             Surface::TokensCss => tokens_css::render(brand, ctx),
             Surface::TokensFigma => figma::render(brand, ctx).body,
-            Surface::TokensJson => tokens_json::render(brand, ctx).body,
-            Surface::TokensResolver => tokens_json::render_resolver(brand, ctx).body,
+            Surface::TokensJson => tokens_json::render(brand).body,
+            Surface::TokensResolver => tokens_json::render_resolver(brand).body,
             Surface::LlmsTxt => llms_txt::render(brand, ctx),
         }
     }

@@ -20,7 +20,6 @@
 //!   `$extensions` under [`EXTENSION`].
 
 use super::spec_json::{dtcg_value, members, tree};
-use super::Context;
 use crate::spec::tokens::modes::Modifier;
 use crate::spec::tokens::refs::collect_aliases;
 use crate::spec::tokens::{
@@ -46,33 +45,33 @@ pub struct Strict {
 }
 
 /// tokens.json: the default permutation.
-pub fn render(brand: &Brand, _ctx: &Context) -> Strict {
-    let set = &brand.tokens;
-    let kept = strict_tokens(set, &set.tokens, &HashSet::new());
-    let mut skipped = Vec::new();
-    let doc = document(&set.groups, &kept.tokens, "tokens.json", &mut skipped);
-    Strict {
-        body: pretty(&doc),
-        skipped,
-    }
+pub fn render(brand: &Brand) -> Strict {
+    render_both(brand).0
 }
 
-/// tokens.resolver.json: every mode. Its warnings are those of contexts
-/// only (tokens.json reports the default's).
-pub fn render_resolver(brand: &Brand, _ctx: &Context) -> Strict {
+/// tokens.resolver.json: every mode.
+pub fn render_resolver(brand: &Brand) -> Strict {
+    render_both(brand).1
+}
+
+/// tokens.json and tokens.resolver.json, whose set is tokens.json's tree:
+/// made strict once. tokens.json reports what the default leaves out, the
+/// resolver what its contexts leave out.
+pub fn render_both(brand: &Brand) -> (Strict, Strict) {
     let set = &brand.tokens;
     let base = strict_tokens(set, &set.tokens, &HashSet::new());
-    let mut ignored = Vec::new();
     let mut skipped = Vec::new();
-    let base_doc = document(&set.groups, &base.tokens, "", &mut ignored);
+    let tree = document(&set.groups, &base.tokens, "tokens.json", &mut skipped);
+    let tokens = Strict {
+        body: pretty(&tree),
+        skipped,
+    };
+    let mut skipped = Vec::new();
     let mut doc = Map::new();
     doc.insert("$schema".into(), json!(RESOLVER_SCHEMA));
     doc.insert("name".into(), json!(brand.doc.name));
     doc.insert("version".into(), json!("2025.10"));
-    doc.insert(
-        "sets".into(),
-        json!({ "tokens": { "sources": [base_doc] } }),
-    );
+    doc.insert("sets".into(), json!({ "tokens": { "sources": [tree] } }));
     let mut order = vec![json!({ "$ref": "#/sets/tokens" })];
     let mut modifiers = Map::new();
     for m in &set.modes {
@@ -86,10 +85,11 @@ pub fn render_resolver(brand: &Brand, _ctx: &Context) -> Strict {
         doc.insert("modifiers".into(), Value::Object(modifiers));
     }
     doc.insert("resolutionOrder".into(), Value::Array(order));
-    Strict {
+    let resolver = Strict {
         body: pretty(&Value::Object(doc)),
         skipped,
-    }
+    };
+    (tokens, resolver)
 }
 
 fn modifier(
@@ -161,7 +161,7 @@ fn strict_tokens<'t>(set: &TokenSet, tokens: &'t [Token], already: &HashSet<Stri
 }
 
 /// The tree of the kept tokens; a warning in `skipped` for each left out
-/// (none when `what` is empty).
+/// of `what`.
 fn document(
     groups: &[crate::spec::tokens::Group],
     tokens: &[(&Token, StrictForm)],
@@ -175,14 +175,13 @@ fn document(
                 let extension = extra.clone().map(|e| (EXTENSION, json!({ "members": e })));
                 kept.push((*t, members(t, dtcg_value(value), extension)));
             }
-            Err(why) if !what.is_empty() => skipped.push((
+            Err(why) => skipped.push((
                 format!(
                     "token `{}` has no strict DTCG 2025.10 form ({why}); it is left out of {what} (spec.json and tokens.css keep it)",
                     t.name()
                 ),
                 Some((t.file.clone(), t.pointer.clone())),
             )),
-            Err(_) => {}
         }
     }
     tree(groups, kept)

@@ -508,6 +508,8 @@ fn released_versions_are_served_immutable_from_their_tags() {
     for path in [
         "/brand/northwind@2.4.0",
         "/brand/northwind@2.4.0/tokens.css",
+        "/brand/northwind@2.4.0/tokens.json",
+        "/brand/northwind@2.4.0/tokens.resolver.json",
         "/brand/northwind@2.4.0/assets/logo.svg",
         "/embed/brand/northwind@2.4.0",
     ] {
