@@ -12,6 +12,7 @@ use super::Context;
 use crate::spec::tokens::css::{self, declarations};
 use crate::spec::tokens::{Color, Item, TokenValue};
 use crate::spec::Brand;
+use std::collections::HashSet;
 use std::fmt::Write;
 
 /// The colours written out in a value (not those behind an alias).
@@ -49,6 +50,14 @@ fn srgb_fallback(value: &str, from: &TokenValue) -> Option<String> {
     (out != value).then_some(out)
 }
 
+/// True when the value of `--name` is `var(--name)`.
+fn is_self_reference(name: &str, value: &str) -> bool {
+    value
+        .strip_prefix("var(--")
+        .and_then(|v| v.strip_suffix(')'))
+        == Some(name)
+}
+
 pub fn render(brand: &Brand, ctx: &Context) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -63,11 +72,25 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     // the colour itself where the display can show it.
     let mut wide = String::new();
     out.push_str(":root {\n");
+    // Two spellings of one token (`carriageReturn`, `carriage.return`), or
+    // a token beside a composite's part (`outline-color`, `outline`'s
+    // colour), map to one name; validation lets them only when their
+    // values agree. One declaration serves both, and never the one that is
+    // `var(--its-own-name)`: the spelling that aliases the other, a cycle
+    // that would make the property invalid.
+    let mut declared = HashSet::new();
     for token in &brand.tokens.tokens {
+        let fresh: Vec<_> = declarations(token, &brand.tokens)
+            .into_iter()
+            .filter(|d| !is_self_reference(&d.name, &d.value) && declared.insert(d.name.clone()))
+            .collect();
+        if fresh.is_empty() {
+            continue;
+        }
         if let Some(desc) = &token.description {
             let _ = writeln!(out, "  /* {} */", escape::css_comment(desc));
         }
-        for d in declarations(token, &brand.tokens) {
+        for d in fresh {
             match d.from.and_then(|from| srgb_fallback(&d.value, from)) {
                 Some(fallback) => {
                     let _ = writeln!(out, "  --{}: {fallback};", d.name);
@@ -161,6 +184,25 @@ mod tests {
             ),
             "{css}"
         );
+    }
+
+    #[test]
+    fn two_spellings_of_one_token_declare_their_property_once_not_as_a_cycle() {
+        let css = css_of(
+            r##"{"syntax": {"$type": "color",
+                  "carriageReturn": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0], "hex": "#ff0000"}},
+                  "carriage": {"return": {"$value": "{syntax.carriageReturn}", "$description": "Deprecated."}}},
+                "focus": {"outline": {"$type": "border", "$value": {"color": "{focus.outline-color}", "width": {"value": 2, "unit": "px"}, "style": "solid"}},
+                          "outline-color": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 1], "hex": "#0000ff"}}}}"##,
+        );
+        assert_eq!(css.matches("--focus-outline-color:").count(), 1, "{css}");
+        assert!(css.contains("  --focus-outline-color: #0000ff;\n"), "{css}");
+        assert_eq!(css.matches("--syntax-carriage-return:").count(), 1, "{css}");
+        assert!(
+            css.contains("  --syntax-carriage-return: #ff0000;\n"),
+            "{css}"
+        );
+        assert!(!css.contains("Deprecated."), "{css}");
     }
 
     #[test]
