@@ -10,7 +10,7 @@
 use crate::clock::today;
 use crate::config::ImportArgs;
 use crate::render::tokens_json;
-use crate::spec::brand::{is_slug, parse_brand};
+use crate::spec::brand::{is_slug, parse_brand, SHARED_CSS_NAME};
 use crate::spec::diag::FileDiags;
 use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
 use crate::spec::tokens::{TokenSet, TokenType, ROOT};
@@ -131,12 +131,15 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             false => format!(", modifiers {}", modes.join(", ")),
         }
     )?;
-    let notes: Vec<String> = diags
+    // Two spellings of one token sharing a CSS property is a note about
+    // tokens.css; the tokens themselves are written as they were.
+    let (css, notes): (Vec<String>, Vec<String>) = diags
         .iter()
         .filter(|d| d.severity == Severity::Warning)
         .map(|d| d.message.clone())
-        .collect();
+        .partition(|m| m.contains(SHARED_CSS_NAME));
     report(out, "normalised", &notes)?;
+    report(out, "noted, unchanged", &css)?;
     report(out, "left out of the strict tokens", &left_out)?;
     if brand_json.exists() && !wrote.contains(&brand_json.display().to_string()) {
         writeln!(out, "kept {} as it is", brand_json.display())?;

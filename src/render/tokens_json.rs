@@ -226,6 +226,11 @@ fn typography(c: &mut Composite, set: &TokenSet) -> Result<(), String> {
             _ => None,
         });
     let resolved = |c: &Composite, key: &str| c.get(key).and_then(|v| set.resolve(v)).cloned();
+    if let Some(TokenValue::String(s)) = resolved(c, "lineHeight") {
+        return Err(format!(
+            "its lineHeight is CSS `{s}`, which the format has no number for"
+        ));
+    }
     if let Some(TokenValue::Dimension(d)) = resolved(c, "lineHeight") {
         let ratio = match (d.unit, size) {
             (DimUnit::Em, _) => d.value,

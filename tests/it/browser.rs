@@ -17,9 +17,9 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// One browser at a time: this machine has two cores.
-static BROWSER_LOCK: Mutex<()> = Mutex::new(());
+pub(crate) static BROWSER_LOCK: Mutex<()> = Mutex::new(());
 
-struct Browser {
+pub(crate) struct Browser {
     driver: Child,
     addr: SocketAddr,
     session: String,
@@ -40,7 +40,7 @@ impl Drop for Browser {
 }
 
 /// Starts chromedriver and a headless Chromium session, or says why it cannot.
-fn browser() -> Option<Browser> {
+pub(crate) fn browser() -> Option<Browser> {
     if !require(
         "chromium and chromium-driver",
         Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists(),
@@ -112,13 +112,13 @@ impl Browser {
         )
     }
 
-    fn goto(&self, url: &str) {
+    pub(crate) fn goto(&self, url: &str) {
         let res = self.cmd("POST", "/url", Some(json!({"url": url})));
         assert!(res["value"].is_null(), "navigation to {url}: {res}");
     }
 
     /// Runs JavaScript in the page and returns its result.
-    fn js(&self, script: &str) -> Value {
+    pub(crate) fn js(&self, script: &str) -> Value {
         let res = self.cmd(
             "POST",
             "/execute/sync",
@@ -131,7 +131,7 @@ impl Browser {
     }
 
     /// Polls `script` until it returns true.
-    fn wait_for(&self, script: &str, what: &str) {
+    pub(crate) fn wait_for(&self, script: &str, what: &str) {
         let deadline = Instant::now() + Duration::from_secs(15);
         while Instant::now() < deadline {
             if self.js(script) == Value::Bool(true) {
@@ -187,7 +187,7 @@ fn base64_decode(s: &str) -> Vec<u8> {
 /// and headless Chromium's screenshots then time out waiting for the
 /// renderer (seen here: two 10 s retries per screenshot, on and off). The
 /// live-reload stream itself is tested over HTTP in `reload.rs`.
-fn marque_for_browser(content: &Path) -> TestApp {
+pub(crate) fn marque_for_browser(content: &Path) -> TestApp {
     let mut args = serve_args(content);
     args.no_watch = true;
     spawn_with(args)
@@ -195,12 +195,12 @@ fn marque_for_browser(content: &Path) -> TestApp {
 
 /// A host page on another origin (`localhost` instead of `127.0.0.1`) with
 /// styles that try to reach into the cards, and a class name the card uses.
-struct HostPage {
+pub(crate) struct HostPage {
     addr: SocketAddr,
     _rt: tokio::runtime::Runtime,
 }
 
-fn host_page(html: String) -> HostPage {
+pub(crate) fn host_page(html: String) -> HostPage {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -220,7 +220,7 @@ fn host_page(html: String) -> HostPage {
 }
 
 impl HostPage {
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://localhost:{}/", self.addr.port())
     }
 }

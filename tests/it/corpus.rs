@@ -40,22 +40,15 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
         }
     }
     println!("corpus warnings per system: {warnings:?}");
-    // The two systems with no safe reading, for the reasons the README gives.
+    assert!(errors.is_empty(), "{errors:#?}");
     assert_eq!(
-        errors.keys().collect::<Vec<_>>(),
-        ["apple-hig", "github-primer"],
-        "{errors:#?}"
+        warnings.len(),
+        6,
+        "only Polaris is strict 2025.10: {warnings:?}"
     );
-    assert!(
-        errors["apple-hig"].iter().all(|m| m
-            .contains("defined only in set `typography`, which `resolutionOrder` does not list")),
-        "{:#?}",
-        errors["apple-hig"]
-    );
-    assert_eq!(errors["github-primer"], ["missing `lineHeight`"]);
-    // Every surface of the others is served.
+    // Every surface of every system is served.
     let app = spawn_with(serve_args(&root));
-    for system in CORPUS_SYSTEMS.iter().filter(|s| !errors.contains_key(**s)) {
+    for system in CORPUS_SYSTEMS {
         for surface in marque::render::Surface::ALL.map(|s| s.file()) {
             let res = app.get(&format!("/brand/{system}/{surface}"));
             assert_eq!(res.status, 200, "{system}/{surface}");
@@ -86,16 +79,13 @@ fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
         .stderr(std::process::Stdio::null())
         .status()
         .unwrap();
-    assert!(
-        !status.success(),
-        "two systems have errors, so the build says so"
-    );
+    assert!(status.success(), "every system builds");
     let mut slugs: Vec<String> = std::fs::read_dir(out.join("brand"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     slugs.sort();
-    assert_eq!(slugs.len(), 5, "{slugs:?}");
+    assert_eq!(slugs, CORPUS_SYSTEMS, "{slugs:?}");
     (out, slugs)
 }
 
@@ -148,7 +138,7 @@ fn the_strict_exports_build_with_terrazzo_and_style_dictionary() {
         let tokens: Value =
             serde_json::from_slice(&std::fs::read(brand.join("tokens.json")).unwrap()).unwrap();
         let expected = count_tokens(&tokens);
-        assert!(expected > 50, "{slug}: {expected} tokens");
+        assert!(expected >= 30, "{slug}: {expected} tokens");
         for file in ["tokens.json", "tokens.resolver.json"] {
             let work = dir.path().join(format!("tz-{slug}-{file}"));
             std::fs::create_dir_all(&work).unwrap();
@@ -185,13 +175,56 @@ fn the_strict_exports_build_with_terrazzo_and_style_dictionary() {
             expected,
             "Style Dictionary writes a variable per token of {slug}"
         );
-        assert!(!css.contains("[object Object]"), "{slug}: {css}");
+        // Style Dictionary 5.5 has no transform for 2025.10's duration
+        // object (its transition transform says "TODO: add support for DTCG
+        // duration object value type"), so it prints durations, and the
+        // transitions made of them, as `[object Object]`; every other
+        // variable must be a CSS value.
+        let timed = names_of_type(&tokens, &["duration", "transition"]);
+        for line in css.lines().filter(|l| l.contains("[object Object]")) {
+            let name = line.trim().trim_start_matches("--");
+            let name = name.split(':').next().unwrap().replace('-', "");
+            assert!(timed.contains(&name), "{slug}: {line}");
+        }
     }
 }
 
+/// The names of the tokens of `types` in a strict document (every token
+/// carries its `$type`), joined without separators and lower-cased, as
+/// they appear in a CSS variable with its hyphens taken out.
+fn names_of_type(v: &Value, types: &[&str]) -> std::collections::HashSet<String> {
+    fn walk(
+        v: &Value,
+        path: &mut Vec<String>,
+        types: &[&str],
+        out: &mut std::collections::HashSet<String>,
+    ) {
+        let Some(o) = v.as_object() else { return };
+        if let Some(t) = o
+            .get("$type")
+            .and_then(Value::as_str)
+            .filter(|_| o.contains_key("$value"))
+        {
+            if types.contains(&t) {
+                out.insert(path.concat().replace('-', "").to_lowercase());
+            }
+            return;
+        }
+        for (k, child) in o.iter().filter(|(k, _)| !k.starts_with('$')) {
+            path.push(k.clone());
+            walk(child, path, types, out);
+            path.pop();
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    walk(v, &mut Vec::new(), types, &mut out);
+    out
+}
+
 /// `marque import` of each system writes a brand folder that checks clean
-/// (no error; no warning but what a surface leaves out), prints what it normalised, and importing its
-/// output again changes nothing; a system with an error is not imported.
+/// (no error; no warning but what a surface leaves out or two spellings
+/// sharing a CSS name), prints what it normalised, and importing its
+/// output again changes nothing.
 #[test]
 fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves() {
     let Some(corpus) = corpus() else { return };
@@ -215,18 +248,12 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
     let mut imported = Vec::new();
     for system in CORPUS_SYSTEMS {
         let (code, text) = import(&corpus.join(format!("{system}.resolver.json")));
-        if matches!(system, "apple-hig" | "github-primer") {
-            assert_eq!(code, Some(1), "{system}: {text}");
-            assert!(text.contains("is not imported"), "{text}");
-            assert!(!content.join(system).exists());
-            continue;
-        }
         assert_eq!(code, Some(0), "{system}: {text}");
         assert!(text.contains(&format!("as `{system}`")), "{text}");
         println!("{text}");
         imported.push(system);
     }
-    assert_eq!(imported.len(), 5);
+    assert_eq!(imported.len(), 7);
     assert!(
         std::fs::read_to_string(content.join("adobe-spectrum/brand.json"))
             .unwrap()
@@ -246,7 +273,12 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
         let d: Value = serde_json::from_str(line).unwrap();
         assert_eq!(d["severity"], "warning", "{d}");
         let message = d["message"].as_str().unwrap();
-        assert!(message.contains("is left out of"), "{message}");
+        // What a surface leaves out, and Primer's camelCase and kebab-case
+        // spellings of one token, both strict DTCG, on one CSS property.
+        assert!(
+            message.contains("is left out of") || message.contains("their values agree"),
+            "{message}"
+        );
     }
     for system in imported {
         let file = content.join(system).join("tokens.resolver.json");
@@ -261,4 +293,98 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
             "{system} imports to itself"
         );
     }
+}
+
+/// Every colour of every system's tokens.css, as headless Chromium computes
+/// `color: var(--…)`, equals the colour an independent reader of the
+/// resolver document gives for the default permutation
+/// (`support/resolve_colours.py`: its own merge, aliases and colour
+/// conversion, nothing shared with marque but the naming of CSS variables).
+#[test]
+fn chromium_paints_every_colour_as_an_independent_resolver_reads_it() {
+    let Some(corpus) = corpus() else { return };
+    let _one = crate::browser::BROWSER_LOCK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let Some(b) = crate::browser::browser() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    corpus_content(&corpus, &root);
+    let marque = crate::browser::marque_for_browser(&root);
+    for system in CORPUS_SYSTEMS {
+        let expected = reference_colours(&corpus.join(format!("{system}.resolver.json")));
+        let names: Vec<String> = expected
+            .keys()
+            .map(|n| {
+                let path: Vec<String> = n.split('.').map(String::from).collect();
+                format!("--{}", marque::spec::tokens::css::css_name(&path))
+            })
+            .collect();
+        let host = crate::browser::host_page(format!(
+            "<!doctype html><html><head><link rel=\"stylesheet\" href=\"{}/brand/{system}/tokens.css\"></head><body><div id=\"c\"></div></body></html>",
+            marque.public_url
+        ));
+        b.goto(&host.url());
+        b.wait_for(
+            "return document.readyState === 'complete'",
+            "tokens.css loads",
+        );
+        let painted = b.js(&format!(
+            "const el = document.getElementById('c'), root = getComputedStyle(document.documentElement);
+             return {}.map(n => {{
+               el.style.color = 'rgb(1, 2, 3)';
+               el.style.color = 'var(' + n + ')';
+               return [root.getPropertyValue(n).trim(), getComputedStyle(el).color];
+             }});",
+            serde_json::to_string(&names).unwrap()
+        ));
+        let painted = painted.as_array().unwrap();
+        assert_eq!(painted.len(), expected.len());
+        for ((name, want), (css, got)) in expected
+            .iter()
+            .zip(&names)
+            .zip(painted)
+            .map(|((a, b), c)| ((a.0, a.1), (b, c)))
+        {
+            let declared = got[0].as_str().unwrap();
+            assert!(
+                !declared.is_empty(),
+                "{system}: {css} ({name}) is not declared"
+            );
+            let got = got[1].as_str().unwrap();
+            let nums: Vec<f64> = got
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            let alpha = nums.get(3).copied().unwrap_or(1.0);
+            let close = nums.len() >= 3
+                && (0..3).all(|i| (nums[i] - want[i]).abs() <= 1.0)
+                && (alpha - want[3]).abs() <= 0.01;
+            assert!(
+                close,
+                "{system}: {css} ({name}) is {declared}, painted {got}; the resolver reads {want:?}"
+            );
+        }
+        println!("{system}: {} colours painted as resolved", expected.len());
+    }
+}
+
+/// Each colour token of the default permutation of a resolver document, as
+/// `support/resolve_colours.py` reads it: [r, g, b] from 0 to 255, alpha.
+fn reference_colours(resolver: &Path) -> BTreeMap<String, [f64; 4]> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/support/resolve_colours.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(resolver)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }

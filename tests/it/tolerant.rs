@@ -67,6 +67,13 @@ const CASES: &[(&str, &str, u32, &str)] = &[
         "400 16px/1.5 Inter",
     ),
     (
+        r##""t": {"$type": "typography",
+          "$value": {"fontFamily": "Inter", "fontSize": "{size}", "fontWeight": 400, "letterSpacing": {"value": 0, "unit": "px"}}}"##,
+        "no `lineHeight`: it is read as CSS `normal`",
+        4,
+        "400 16px/normal Inter",
+    ),
+    (
         r##""t": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size}", "fontWeight": 400,
           "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": {"value": 24, "unit": "px"}}}"##,
         "a lineHeight in a unit is not DTCG 2025.10",

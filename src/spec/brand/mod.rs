@@ -372,7 +372,7 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
                 Some(css::value(value, set, css::Refs::Resolve))
             };
             let message = format!(
-                "tokens `{other}` and `{}` both map to the CSS name `--{n}`",
+                "tokens `{other}` and `{}` {SHARED_CSS_NAME} `--{n}`",
                 t.name()
             );
             match (css(&other), css(&t.name())) {
@@ -385,6 +385,9 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
         }
     }
 }
+
+/// What the note on two tokens with one CSS name says of them.
+pub const SHARED_CSS_NAME: &str = "both map to the CSS name";
 
 /// The checks that need meaning, not just shape: version, date, references,
 /// contrast, logo files and prompts. Each runs on whatever could be read;

@@ -61,6 +61,9 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
         }
     }
     input.resolver.check_sources(&input.files, &mut d);
+    input
+        .resolver
+        .adopt_referred_sets(&input.doc, &input.files, &mut d);
     d.finish(Some(text), out);
     let default = input.resolver.default_permutation();
     let mut set = check(&input, &default, out);

@@ -46,9 +46,15 @@ pub(super) fn is_length(v: &Value) -> bool {
     }
 }
 
+/// A part a composite may leave out: its key, the value it is read as,
+/// and the warning that says so.
+type Reading = (&'static str, fn() -> Value, &'static str);
+
 /// The parts real exports leave out that have one safe reading: a
-/// transition without `delay` starts at once, a typography style without
-/// `letterSpacing` has none. `None` when nothing is missing.
+/// transition without `delay` starts at once; a typography style without
+/// `letterSpacing` has none, and one without `lineHeight` has CSS's
+/// `normal` (what a `font` shorthand without one sets: the font's own
+/// line gap). `None` when nothing is missing.
 pub(super) fn defaults(
     ty: TokenType,
     v: &Value,
@@ -56,24 +62,40 @@ pub(super) fn defaults(
     diags: &mut FileDiags<'_>,
 ) -> Option<Value> {
     let o = v.as_object()?;
-    let (key, value, reading) = match ty {
-        TokenType::Transition if !o.contains_key("delay") => (
+    let readings: &[Reading] = match ty {
+        TokenType::Transition => &[(
             "delay",
-            serde_json::json!({"value": 0, "unit": "ms"}),
+            || serde_json::json!({"value": 0, "unit": "ms"}),
             "no `delay`: it is read as 0 ms",
-        ),
-        TokenType::Typography if !o.contains_key("letterSpacing") => (
-            "letterSpacing",
-            serde_json::json!({"value": 0, "unit": "px"}),
-            "no `letterSpacing`: it is read as 0 px",
-        ),
+        )],
+        TokenType::Typography => &[
+            (
+                "letterSpacing",
+                || serde_json::json!({"value": 0, "unit": "px"}),
+                "no `letterSpacing`: it is read as 0 px",
+            ),
+            (
+                "lineHeight",
+                || Value::String(NORMAL_LINE_HEIGHT.into()),
+                "no `lineHeight`: it is read as CSS `normal`, the font's own line gap (tokens.json, which needs a number, leaves the style out)",
+            ),
+        ],
         _ => return None,
     };
-    diags.warning(p, reading);
-    let mut o = o.clone();
-    o.insert(key.to_string(), value);
-    Some(Value::Object(o))
+    let mut filled = None;
+    for (key, value, reading) in readings {
+        if !o.contains_key(*key) {
+            diags.warning(p, *reading);
+            filled
+                .get_or_insert_with(|| o.clone())
+                .insert(key.to_string(), value());
+        }
+    }
+    filled.map(Value::Object)
 }
+
+/// The line height a typography without one has: the CSS keyword.
+pub const NORMAL_LINE_HEIGHT: &str = "normal";
 
 /// The type a value without `$type` can only be: a colour object or hex,
 /// a dimension or duration object, a number. `None` when it could be more

@@ -3,7 +3,7 @@
 //! tools still emit (`"#0b5fff"`, `"16px"`, `"120ms"`) are accepted with a
 //! warning and normalised to the 2025.10 objects.
 
-use super::tolerant::{defaults, dimension_unit, is_length, split_unit};
+use super::tolerant::{defaults, dimension_unit, is_length, split_unit, NORMAL_LINE_HEIGHT};
 use super::{
     parse_reference, Color, Component, Composite, DimUnit, Dimension, DurUnit, Duration,
     GradientStop, Item, ShadowLayer, StrokeStyle, TokenType, TokenValue,
@@ -149,6 +149,14 @@ fn parse_composite(
                 let d = parse_dimension(v, &at, diags)?;
                 diags.warning(&at, "a lineHeight in a unit is not DTCG 2025.10 (a number, a multiple of the font size); it is kept as the CSS length it is");
                 Some(TokenValue::Dimension(d))
+            }
+            (TokenType::Typography, "lineHeight", Some(Value::String(s)))
+                if s == NORMAL_LINE_HEIGHT =>
+            {
+                if v.get("lineHeight").is_some() {
+                    diags.warning(&join(p, "lineHeight"), "lineHeight `normal` is not DTCG 2025.10 (a number); it is kept as CSS `normal`, the font's own line gap");
+                }
+                Some(TokenValue::String(s.clone()))
             }
             _ => part(o, x.key, x.ty, p, diags),
         })

@@ -33,7 +33,7 @@ pub const MAX_CONTEXTS: usize = 64;
 const MAX_SOURCE_DEPTH: usize = 8;
 
 /// Where a source's tokens are.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum From {
     /// A file of the brand folder (relative to it), and a JSON Pointer into it.
     File { path: String, fragment: String },
@@ -227,6 +227,73 @@ impl Resolver {
         merged
     }
 
+    /// Sets that `resolutionOrder` leaves out but that the listed sources
+    /// refer to (Apple HIG's `typography`, whose sizes every text-style
+    /// context aliases): the only reading under which those references
+    /// resolve is the author's, so each such set is merged first, under
+    /// everything listed, with a warning at the set. Sets nothing refers
+    /// to stay out.
+    pub fn adopt_referred_sets(
+        &mut self,
+        resolver: &Value,
+        files: &BTreeMap<String, Value>,
+        d: &mut FileDiags<'_>,
+    ) {
+        if self.unused_sets.is_empty() {
+            return;
+        }
+        let listed_sources = self.steps.iter().flat_map(|s| match s {
+            Step::Set(sources) => sources.as_slice(),
+            Step::Modifier(_) => &[],
+        });
+        let context_sources = self
+            .modifiers
+            .iter()
+            .flat_map(|m| m.contexts.iter().flat_map(|(_, s)| s.iter()));
+        let mut defined = BTreeSet::new();
+        let mut referred = BTreeSet::new();
+        // Each source once: a resolver may list one file many times.
+        let mut seen = std::collections::HashSet::new();
+        for s in listed_sources.chain(context_sources) {
+            if !seen.insert(&s.from) {
+                continue;
+            }
+            let mut alone = Merged::new();
+            merge_source(&mut alone, s, resolver, files);
+            let mut names = Vec::new();
+            token_names(&alone.doc, &mut Vec::new(), &mut names);
+            defined.extend(names);
+            references(&alone.doc, &mut referred);
+        }
+        let mut adopted = Vec::new();
+        for (name, sources) in std::mem::take(&mut self.unused_sets) {
+            let mut alone = Merged::new();
+            for s in &sources {
+                merge_source(&mut alone, s, resolver, files);
+            }
+            let mut names = Vec::new();
+            token_names(&alone.doc, &mut Vec::new(), &mut names);
+            let needed: Vec<&String> = names
+                .iter()
+                .filter(|n| referred.contains(*n) && !defined.contains(*n))
+                .collect();
+            match needed.first() {
+                Some(first) => {
+                    d.warning(
+                        &join("/sets", &name),
+                        format!(
+                            "set `{name}` is not in `resolutionOrder`, yet the listed sets and contexts refer to {} of its tokens (`{{{first}}}`…); it is merged first, under everything `resolutionOrder` lists",
+                            needed.len()
+                        ),
+                    );
+                    adopted.push(Step::Set(sources));
+                }
+                None => self.unused_sets.push((name, sources)),
+            }
+        }
+        self.steps.splice(0..0, adopted);
+    }
+
     /// The names of the tokens that only a set or context left out of
     /// `permutation` writes, with which one, for a reference that resolves
     /// nowhere in it.
@@ -286,6 +353,20 @@ fn token_names(v: &Value, path: &mut Vec<String>, out: &mut Vec<String>) {
             token_names(child, path, out);
             path.pop();
         }
+    }
+}
+
+/// The targets of every `{a.b}` reference written in a tree.
+fn references(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::String(s) => {
+            if let Some(target) = crate::spec::tokens::parse_reference(s) {
+                out.insert(target.to_string());
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| references(x, out)),
+        Value::Object(o) => o.values().for_each(|x| references(x, out)),
+        _ => {}
     }
 }
 

@@ -113,3 +113,49 @@ fn a_modifier_without_default_takes_its_first_context_with_a_warning() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_set_left_out_of_resolution_order_is_merged_first_when_listed_sources_refer_to_it() {
+    let resolver = json!({
+        "version": "2025.10",
+        "sets": {
+            "fonts": {"sources": [{"$ref": "fonts.json"}]},
+            "spare": {"sources": [{"$ref": "spare.json"}]},
+            "base": {"sources": [{"$ref": "base.json"}]}
+        },
+        "resolutionOrder": [{"$ref": "#/sets/base"}]
+    });
+    let files: BTreeMap<String, Value> = [
+        ("fonts.json", json!({"font": {"$type": "fontFamily", "body": {"$value": "Inter"}, "code": {"$value": "Menlo"}}})),
+        ("spare.json", json!({"spare": {"$type": "number", "n": {"$value": 1}}})),
+        ("base.json", json!({"font": {"code": {"$value": "Iosevka"}}, "text": {"$type": "fontFamily", "$value": "{font.body}"}})),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let mut r = read_ok(&resolver);
+    let mut d = FileDiags::new("acme", "acme/tokens.resolver.json");
+    r.adopt_referred_sets(&resolver, &files, &mut d);
+    let mut out = Vec::new();
+    d.finish(None, &mut out);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(out[0].pointer, "/sets/fonts");
+    assert!(
+        out[0]
+            .message
+            .contains("set `fonts` is not in `resolutionOrder`")
+            && out[0].message.contains("`{font.body}`"),
+        "{}",
+        out[0].message
+    );
+    let merged = r.merge(&r.default_permutation(), &resolver, &files);
+    assert_eq!(merged.doc["font"]["body"]["$value"], "Inter");
+    assert_eq!(
+        merged.doc["font"]["code"]["$value"], "Iosevka",
+        "the adopted set is under everything listed"
+    );
+    assert!(
+        merged.doc.get("spare").is_none(),
+        "nothing refers to `spare`"
+    );
+}
