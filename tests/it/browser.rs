@@ -117,6 +117,20 @@ impl Browser {
         assert!(res["value"].is_null(), "navigation to {url}: {res}");
     }
 
+    /// Emulates the reader's `prefers-color-scheme: dark` (or stops).
+    pub(crate) fn emulate_dark(&self, dark: bool) {
+        let features = match dark {
+            true => json!([{"name": "prefers-color-scheme", "value": "dark"}]),
+            false => json!([]),
+        };
+        let res = self.cmd(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": features}})),
+        );
+        assert!(res["value"].is_object(), "emulated media: {res}");
+    }
+
     /// Runs JavaScript in the page and returns its result.
     pub(crate) fn js(&self, script: &str) -> Value {
         let res = self.cmd(

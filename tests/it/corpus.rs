@@ -295,13 +295,17 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
     }
 }
 
-/// Every colour of every system's tokens.css, as headless Chromium computes
-/// `color: var(--…)`, equals the colour an independent reader of the
-/// resolver document gives for the default permutation
-/// (`support/resolve_colours.py`: its own merge, aliases and colour
-/// conversion, nothing shared with marque but the naming of CSS variables).
+/// Every colour and px/rem dimension of every system's tokens.css, as
+/// headless Chromium computes `color: var(--…)` and `margin-left: var(--…)`,
+/// equals what an independent reader of the resolver document gives for
+/// that permutation (`support/resolve_tokens.py`: its own merge, aliases
+/// and colour conversion, nothing shared with marque but the naming of CSS
+/// variables): the default; each context of each modifier named on
+/// `<html>` and on a nested element; the default named inside another
+/// context; contexts of two modifiers at once; and the reader's dark scheme
+/// with and without the page naming a theme.
 #[test]
-fn chromium_paints_every_colour_as_an_independent_resolver_reads_it() {
+fn chromium_computes_every_mode_as_an_independent_resolver_reads_it() {
     let Some(corpus) = corpus() else { return };
     let _one = crate::browser::BROWSER_LOCK
         .lock()
@@ -314,16 +318,11 @@ fn chromium_paints_every_colour_as_an_independent_resolver_reads_it() {
     corpus_content(&corpus, &root);
     let marque = crate::browser::marque_for_browser(&root);
     for system in CORPUS_SYSTEMS {
-        let expected = reference_colours(&corpus.join(format!("{system}.resolver.json")));
-        let names: Vec<String> = expected
-            .keys()
-            .map(|n| {
-                let path: Vec<String> = n.split('.').map(String::from).collect();
-                format!("--{}", marque::spec::tokens::css::css_name(&path))
-            })
-            .collect();
+        let resolver = corpus.join(format!("{system}.resolver.json"));
+        let doc: Value = serde_json::from_slice(&std::fs::read(&resolver).unwrap()).unwrap();
         let host = crate::browser::host_page(format!(
-            "<!doctype html><html><head><link rel=\"stylesheet\" href=\"{}/brand/{system}/tokens.css\"></head><body><div id=\"c\"></div></body></html>",
+            "<!doctype html><html><head><link rel=\"stylesheet\" href=\"{}/brand/{system}/tokens.css\"></head>
+             <body><div id=\"panel\"><div id=\"c\"></div><div id=\"d\"></div></div></body></html>",
             marque.public_url
         ));
         b.goto(&host.url());
@@ -331,60 +330,173 @@ fn chromium_paints_every_colour_as_an_independent_resolver_reads_it() {
             "return document.readyState === 'complete'",
             "tokens.css loads",
         );
-        let painted = b.js(&format!(
-            "const el = document.getElementById('c'), root = getComputedStyle(document.documentElement);
-             return {}.map(n => {{
-               el.style.color = 'rgb(1, 2, 3)';
-               el.style.color = 'var(' + n + ')';
-               return [root.getPropertyValue(n).trim(), getComputedStyle(el).color];
-             }});",
-            serde_json::to_string(&names).unwrap()
-        ));
-        let painted = painted.as_array().unwrap();
-        assert_eq!(painted.len(), expected.len());
-        for ((name, want), (css, got)) in expected
-            .iter()
-            .zip(&names)
-            .zip(painted)
-            .map(|((a, b), c)| ((a.0, a.1), (b, c)))
-        {
-            let declared = got[0].as_str().unwrap();
-            assert!(
-                !declared.is_empty(),
-                "{system}: {css} ({name}) is not declared"
+        let check = |what: &str,
+                     chosen: &[(&str, &str)],
+                     html: &[(&str, &str)],
+                     panel: &[(&str, &str)]| {
+            let expected = Reference::of(&resolver, chosen);
+            let set = |id: &str, attrs: &[(&str, &str)]| {
+                attrs
+                    .iter()
+                    .map(|(m, c)| {
+                        format!("{id}.setAttribute('data-{}', '{}');", kebab(m), kebab(c))
+                    })
+                    .collect::<String>()
+            };
+            let painted = b.js(&format!(
+                "const html = document.documentElement, panel = document.getElementById('panel');
+                 for (const el of [html, panel]) for (const a of [...el.attributes]) if (a.name.startsWith('data-')) el.removeAttribute(a.name);
+                 {}{}
+                 const c = document.getElementById('c'), d = document.getElementById('d'), here = getComputedStyle(c);
+                 const colors = {}.map(n => {{ c.style.color = 'rgb(1, 2, 3)'; c.style.color = 'var(' + n + ')'; return [here.getPropertyValue(n).trim(), getComputedStyle(c).color]; }});
+                 const dims = {}.map(n => {{ d.style.marginLeft = '1234px'; d.style.marginLeft = 'var(' + n + ')'; return getComputedStyle(d).marginLeft; }});
+                 return [colors, dims];",
+                set("html", html),
+                set("panel", panel),
+                serde_json::to_string(&expected.color_vars()).unwrap(),
+                serde_json::to_string(&expected.dimension_vars()).unwrap(),
+            ));
+            expected.assert_painted(&format!("{system} {what}"), &painted);
+        };
+        check("default", &[], &[], &[]);
+        let modifiers: Vec<(String, Vec<String>, String)> = doc["modifiers"]
+            .as_object()
+            .map(|ms| {
+                ms.iter()
+                    .map(|(name, m)| {
+                        let contexts: Vec<String> =
+                            m["contexts"].as_object().unwrap().keys().cloned().collect();
+                        let default = m["default"]
+                            .as_str()
+                            .map(String::from)
+                            .unwrap_or_else(|| contexts[0].clone());
+                        (name.clone(), contexts, default)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (m, contexts, default) in &modifiers {
+            for c in contexts.iter().filter(|c| *c != default) {
+                let one = [(m.as_str(), c.as_str())];
+                check(&format!("{m}={c} on <html>"), &one, &one, &[]);
+                check(&format!("{m}={c} on an element"), &one, &[], &one);
+                let back = [(m.as_str(), default.as_str())];
+                check(&format!("{m}={default} inside {m}={c}"), &[], &one, &back);
+            }
+        }
+        if let [(m1, c1, d1), (m2, c2, d2), ..] = modifiers.as_slice() {
+            let (a, b2) = (
+                c1.iter().rfind(|c| *c != d1).unwrap(),
+                c2.iter().rfind(|c| *c != d2).unwrap(),
             );
-            let got = got[1].as_str().unwrap();
-            let nums: Vec<f64> = got
-                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse().unwrap())
-                .collect();
-            let alpha = nums.get(3).copied().unwrap_or(1.0);
-            let close = nums.len() >= 3
-                && (0..3).all(|i| (nums[i] - want[i]).abs() <= 1.0)
-                && (alpha - want[3]).abs() <= 0.01;
-            assert!(
-                close,
-                "{system}: {css} ({name}) is {declared}, painted {got}; the resolver reads {want:?}"
+            let both = [(m1.as_str(), a.as_str()), (m2.as_str(), b2.as_str())];
+            check(
+                &format!("{m1}={a} and {m2}={b2} on <html>"),
+                &both,
+                &both,
+                &[],
             );
         }
-        println!("{system}: {} colours painted as resolved", expected.len());
+        if let Some((m, _, default)) = modifiers
+            .iter()
+            .find(|(_, cs, _)| cs.iter().any(|c| c == "dark") && cs.iter().any(|c| c == "light"))
+        {
+            b.emulate_dark(true);
+            check("a reader's dark scheme", &[(m.as_str(), "dark")], &[], &[]);
+            let named = [(m.as_str(), default.as_str())];
+            check(
+                "a reader's dark scheme, the page naming its theme",
+                &[],
+                &named,
+                &[],
+            );
+            b.emulate_dark(false);
+        }
+        println!("{system}: every mode computes as resolved");
     }
 }
 
-/// Each colour token of the default permutation of a resolver document, as
-/// `support/resolve_colours.py` reads it: [r, g, b] from 0 to 255, alpha.
-fn reference_colours(resolver: &Path) -> BTreeMap<String, [f64; 4]> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/support/resolve_colours.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(resolver)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+/// A token name's segments as marque's CSS names write them.
+fn kebab(name: &str) -> String {
+    marque::spec::tokens::css::kebab(name)
+}
+
+/// What `support/resolve_tokens.py` reads for one permutation: each colour
+/// token ([r, g, b] from 0 to 255, alpha) and px or rem dimension (px).
+struct Reference {
+    colors: BTreeMap<String, [f64; 4]>,
+    dimensions: BTreeMap<String, f64>,
+}
+
+impl Reference {
+    fn of(resolver: &Path, chosen: &[(&str, &str)]) -> Reference {
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/support/resolve_tokens.py");
+        let out = Command::new("python3")
+            .arg(script)
+            .arg(resolver)
+            .args(chosen.iter().map(|(m, c)| format!("{m}={c}")))
+            .output()
+            .expect("python3 runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        Reference {
+            colors: serde_json::from_value(v["colors"].clone()).unwrap(),
+            dimensions: serde_json::from_value(v["dimensions"].clone()).unwrap(),
+        }
+    }
+
+    fn var(name: &str) -> String {
+        let path: Vec<String> = name.split('.').map(String::from).collect();
+        format!("--{}", marque::spec::tokens::css::css_name(&path))
+    }
+
+    fn color_vars(&self) -> Vec<String> {
+        self.colors.keys().map(|n| Self::var(n)).collect()
+    }
+
+    fn dimension_vars(&self) -> Vec<String> {
+        self.dimensions.keys().map(|n| Self::var(n)).collect()
+    }
+
+    /// `painted` is `[[declared, computed colour]…], [computed margin…]`.
+    fn assert_painted(&self, what: &str, painted: &Value) {
+        let numbers = |s: &str| -> Vec<f64> {
+            s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter(|s| !s.is_empty() && *s != "-")
+                .map(|s| s.parse().unwrap())
+                .collect()
+        };
+        let colors = painted[0].as_array().unwrap();
+        assert_eq!(colors.len(), self.colors.len());
+        for ((name, want), got) in self.colors.iter().zip(colors) {
+            let (declared, got) = (got[0].as_str().unwrap(), got[1].as_str().unwrap());
+            let n = numbers(got);
+            let alpha = n.get(3).copied().unwrap_or(1.0);
+            let close = !declared.is_empty()
+                && n.len() >= 3
+                && (0..3).all(|i| (n[i] - want[i]).abs() <= 1.0)
+                && (alpha - want[3]).abs() <= 0.01;
+            assert!(
+                close,
+                "{what}: {} ({name}) is `{declared}`, painted {got}; the resolver reads {want:?}",
+                Self::var(name)
+            );
+        }
+        let dims = painted[1].as_array().unwrap();
+        assert_eq!(dims.len(), self.dimensions.len());
+        for ((name, want), got) in self.dimensions.iter().zip(dims) {
+            let got = got.as_str().unwrap();
+            let px = numbers(got).first().copied().unwrap_or(f64::NAN);
+            assert!(
+                (px - want).abs() <= 0.01,
+                "{what}: {} ({name}) computes to {got}; the resolver reads {want}px",
+                Self::var(name)
+            );
+        }
+    }
 }

@@ -115,7 +115,46 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
     if let Some(set) = set.as_mut() {
         set.modes = modes::settle(written);
     }
-    set
+    let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
+    check_mode_names(&input.resolver, &mut d);
+    let fatal = d.has_errors();
+    d.finish(
+        input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+        out,
+    );
+    set.filter(|_| !fatal)
+}
+
+/// Each modifier and context must have a name that is safe as an HTML
+/// attribute (`data-theme="dark"`), and no two may share one.
+fn check_mode_names(r: &Resolver, d: &mut FileDiags<'_>) {
+    let mut modifiers = BTreeMap::new();
+    for m in &r.modifiers {
+        let at = crate::spec::json::join("/modifiers", &m.name);
+        check_ident(&m.name, "modifier", &at, &mut modifiers, d);
+        let mut contexts = BTreeMap::new();
+        for (c, _) in &m.contexts {
+            let at = crate::spec::json::join(&crate::spec::json::join(&at, "contexts"), c);
+            check_ident(c, "context", &at, &mut contexts, d);
+        }
+    }
+}
+
+fn check_ident(
+    name: &str,
+    what: &str,
+    at: &str,
+    seen: &mut BTreeMap<String, String>,
+    d: &mut FileDiags<'_>,
+) {
+    match modes::css_ident(name) {
+        None => d.error_at_key(at, format!("{what} `{name}` has no name that is safe as an HTML attribute in kebab case (ASCII letters, digits and hyphens); rename it")),
+        Some(ident) => {
+            if let Some(other) = seen.insert(ident.clone(), name.to_string()) {
+                d.error_at_key(at, format!("{what}s `{other}` and `{name}` are both `{ident}` in CSS and HTML; rename one"));
+            }
+        }
+    }
 }
 
 /// True when `t`, as merged, was written by one of `sources`.

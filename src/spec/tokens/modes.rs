@@ -97,3 +97,45 @@ pub fn settle(written: Vec<Written>) -> Vec<Modifier> {
         })
         .collect()
 }
+
+/// The name a modifier or context has in CSS and HTML: kebab case
+/// (`light_ax` → `light-ax`, `xSmall` → `x-small`), for `data-<modifier>`
+/// and its value. `None` when that is empty or not plain ASCII letters,
+/// digits and hyphens, so the name could not be an attribute safely.
+pub fn css_ident(name: &str) -> Option<String> {
+    let ident = super::css::kebab(name);
+    let safe = !ident.is_empty()
+        && ident
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    safe.then_some(ident)
+}
+
+impl Modifier {
+    /// `data-<name>`, the attribute that picks a context.
+    pub fn attribute(&self) -> String {
+        format!("data-{}", css_ident(&self.name).unwrap_or_default())
+    }
+
+    /// The modifier is the colour scheme: it has contexts `light` and `dark`.
+    pub fn is_color_scheme(&self) -> bool {
+        let has = |n: &str| self.contexts.iter().any(|c| c.ident() == n);
+        has("light") && has("dark")
+    }
+}
+
+impl Context {
+    /// The context's name as an attribute value.
+    pub fn ident(&self) -> String {
+        css_ident(&self.name).unwrap_or_default()
+    }
+
+    /// `dark` for a dark context (`dark`, `dark-hc`), else `light`.
+    pub fn scheme(&self) -> &'static str {
+        let ident = self.ident();
+        match ident == "dark" || ident.starts_with("dark-") {
+            true => "dark",
+            false => "light",
+        }
+    }
+}

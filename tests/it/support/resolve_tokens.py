@@ -5,9 +5,11 @@ marque's Rust reader, so the tests can hold marque's tokens.css to it.
 
     python3 resolve_colours.py RESOLVER.json [MODIFIER=CONTEXT ...]
 
-prints {"dotted.token.name": [r, g, b, alpha], ...}: r, g and b from 0 to
-255 (unrounded), alpha from 0 to 1. A modifier not named on the command
-line is at its `default` context, or its first.
+prints {"colors": {"dotted.token.name": [r, g, b, alpha], ...},
+"dimensions": {"dotted.token.name": px, ...}}: r, g and b from 0 to 255
+(unrounded), alpha from 0 to 1; dimensions in px or rem as pixels (16 to
+the rem), others left out. A modifier not named on the command line is at
+its `default` context, or its first.
 """
 
 import colorsys
@@ -131,14 +133,23 @@ def main():
             colour[3] = token["alpha"]
         return colour
 
-    out = {}
+    def resolved(name, seen=()):
+        value = by_name[name][0]["$value"]
+        if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+            return resolved(value[1:-1], seen + (name,))
+        return value
+
+    colors, dimensions = {}, {}
     for name, (token, ty) in by_name.items():
-        if ty not in (None, "color"):
-            continue
-        value = resolve(name)
-        if value is not None:
-            out[name] = value
-    json.dump(out, sys.stdout)
+        if ty in (None, "color"):
+            value = resolve(name)
+            if value is not None:
+                colors[name] = value
+        elif ty == "dimension":
+            value = resolved(name)
+            if isinstance(value, dict) and value.get("unit") in ("px", "rem"):
+                dimensions[name] = value["value"] * (16 if value["unit"] == "rem" else 1)
+    json.dump({"colors": colors, "dimensions": dimensions}, sys.stdout)
 
 
 main()
