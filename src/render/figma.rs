@@ -1,11 +1,16 @@
 //! tokens.figma.json: a request body for Figma's `POST /v1/files/:file_key/variables`
-//! that can be sent as is. One collection named after the brand, one mode,
-//! one variable per token Figma can hold (names use `/` for groups), values
+//! that can be sent as is. One collection named after the brand, with one
+//! mode, for the tokens no context changes; for a brand with modes, one
+//! collection per modifier with a Figma mode per context, holding the
+//! tokens that modifier changes, each with its value in every mode. One
+//! variable per token Figma can hold (names use `/` for groups), values
 //! converted to Figma's units, aliases as `VARIABLE_ALIAS` to the exported
-//! target. Tokens Figma cannot represent are left out and reported.
+//! target in whichever collection. Tokens Figma cannot represent are left
+//! out and reported.
 
 use super::Context;
 use crate::spec::tokens::css::css_name;
+use crate::spec::tokens::modes::{Context as ModeContext, Modifier};
 use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;
@@ -19,6 +24,9 @@ pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 #[serde(rename_all = "camelCase")]
 pub struct Body {
     pub variable_collections: Vec<CollectionCreate>,
+    /// Each modifier's contexts as Figma modes; absent without modes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variable_modes: Vec<ModeChange>,
     pub variables: Vec<VariableCreate>,
     pub variable_mode_values: Vec<ModeValue>,
 }
@@ -30,6 +38,17 @@ pub struct CollectionCreate {
     pub id: String,
     pub name: String,
     pub initial_mode_id: String,
+}
+
+/// A mode created in a collection, or its initial mode renamed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModeChange {
+    pub action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    pub variable_collection_id: String,
 }
 
 #[derive(Serialize)]
@@ -83,7 +102,7 @@ pub enum Value {
 /// its pointer).
 pub struct Output {
     pub body: String,
-    pub skipped: Vec<(String, Option<crate::spec::tokens::WrittenAt>)>,
+    pub skipped: Vec<Skipped>,
 }
 
 /// Six decimals: finer than Figma stores, and stable across runs.
@@ -165,62 +184,200 @@ fn literal(v: &TokenValue) -> Option<Value> {
     })
 }
 
+/// Where a token's variable lives: its collection, and its token in each
+/// of that collection's modes.
+struct Placement<'t> {
+    collection: usize,
+    modes: Vec<(String, &'t Token)>,
+}
+
 struct Builder<'a> {
     set: &'a TokenSet,
-    collection: String,
-    mode: String,
+    /// Collection ids: the brand's base collection, then one per modifier.
+    collections: Vec<String>,
     exported: HashSet<String>,
     body: Body,
 }
 
 impl Builder<'_> {
-    /// Adds one variable; `value` may be an alias to an exported token.
+    /// Adds one variable to `collection` with a value per mode; a value may
+    /// be an alias to an exported token, in any collection.
     fn add(
         &mut self,
         name_path: &[String],
         ty: TokenType,
-        value: &TokenValue,
+        collection: usize,
+        values: &[(String, Option<TokenValue>)],
         description: Option<&String>,
         web: String,
     ) {
         let Some(resolved_type) = figma_type(ty) else {
             return;
         };
-        let dotted = name_path.join(".");
-        let id = var_id(&dotted);
-        let v = match value {
-            TokenValue::Alias(target) if self.exported.contains(target) => Value::Alias {
-                kind: "VARIABLE_ALIAS",
-                id: var_id(target),
-            },
-            other => match self.set.resolve(other).and_then(literal) {
-                Some(v) => v,
+        let id = var_id(&name_path.join("."));
+        let mut mode_values = Vec::new();
+        for (mode, value) in values {
+            let v = match value {
+                Some(TokenValue::Alias(target)) if self.exported.contains(target) => Value::Alias {
+                    kind: "VARIABLE_ALIAS",
+                    id: var_id(target),
+                },
+                Some(other) => match self.set.resolve(other).and_then(literal) {
+                    Some(v) => v,
+                    None => return,
+                },
                 None => return,
-            },
-        };
+            };
+            mode_values.push(ModeValue {
+                variable_id: id.clone(),
+                mode_id: mode.clone(),
+                value: v,
+            });
+        }
         self.body.variables.push(VariableCreate {
             action: "CREATE",
-            id: id.clone(),
+            id,
             name: name_path.join("/"),
-            variable_collection_id: self.collection.clone(),
+            variable_collection_id: self.collections[collection].clone(),
             resolved_type,
             description: description.cloned(),
             scopes: scopes(ty, name_path),
             code_syntax: CodeSyntax { web },
         });
-        self.body.variable_mode_values.push(ModeValue {
-            variable_id: id,
-            mode_id: self.mode.clone(),
-            value: v,
-        });
+        self.body.variable_mode_values.extend(mode_values);
     }
 }
+
+/// Figma's most modes in one collection (its Enterprise plan's; fewer on
+/// others, where Figma refuses the body and says so).
+pub const MAX_MODES_PER_COLLECTION: usize = 40;
+
+/// The contexts of `m` that get a Figma mode: the default, and the others
+/// in order up to Figma's limit.
+fn with_modes(m: &Modifier) -> impl Iterator<Item = (usize, &ModeContext)> {
+    let others = m
+        .contexts
+        .iter()
+        .enumerate()
+        .filter(move |(c, _)| *c != m.default);
+    std::iter::once((m.default, &m.contexts[m.default]))
+        .chain(others.take(MAX_MODES_PER_COLLECTION - 1))
+}
+
+fn mode_id(slug: &str, modifier: &str, context: &str) -> String {
+    format!("mode:{slug}:{modifier}:{context}")
+}
+
+/// The collections and modes: the brand's own collection with one mode
+/// for the tokens no context changes, then a collection per modifier (a
+/// Figma mode per context, named as the resolver names it; the first is
+/// the default, Figma's initial mode, renamed).
+fn collections(brand: &Brand, body: &mut Body, skipped: &mut Vec<Skipped>) -> Vec<String> {
+    let slug = &brand.slug;
+    let base = format!("collection:{slug}");
+    body.variable_collections.push(CollectionCreate {
+        action: "CREATE",
+        id: base.clone(),
+        name: brand.doc.name.clone(),
+        initial_mode_id: format!("mode:{slug}:default"),
+    });
+    let mut ids = vec![base];
+    for m in &brand.tokens.modes {
+        let id = format!("collection:{slug}:{}", m.name);
+        let default = &m.contexts[m.default].name;
+        body.variable_collections.push(CollectionCreate {
+            action: "CREATE",
+            id: id.clone(),
+            name: format!("{} · {}", brand.doc.name, m.name),
+            initial_mode_id: mode_id(slug, &m.name, default),
+        });
+        body.variable_modes.push(ModeChange {
+            action: "UPDATE",
+            id: Some(mode_id(slug, &m.name, default)),
+            name: default.clone(),
+            variable_collection_id: id.clone(),
+        });
+        if m.contexts.len() > MAX_MODES_PER_COLLECTION {
+            skipped.push((format!("modifier `{}` has {} contexts, over Figma's {MAX_MODES_PER_COLLECTION} modes per collection; those after the first {MAX_MODES_PER_COLLECTION} are left out of tokens.figma.json", m.name, m.contexts.len()), None));
+        }
+        for (_, context) in with_modes(m).filter(|(c, _)| *c != m.default) {
+            body.variable_modes.push(ModeChange {
+                action: "CREATE",
+                id: Some(mode_id(slug, &m.name, &context.name)),
+                name: context.name.clone(),
+                variable_collection_id: id.clone(),
+            });
+        }
+        ids.push(id);
+    }
+    ids
+}
+
+/// The collection of `t` and its token per mode: the base collection when
+/// no context changes it, else its modifier's. Figma's modes are per
+/// collection, so a token that two modifiers change keeps the first's
+/// modes, with a warning.
+fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> Placement<'t> {
+    let name = t.name();
+    let set = &brand.tokens;
+    let varies: Vec<usize> = set
+        .modes
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.contexts
+                .iter()
+                .any(|c| c.tokens.iter().any(|x| x.name() == name))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&m) = varies.first() else {
+        return Placement {
+            collection: 0,
+            modes: vec![(format!("mode:{}:default", brand.slug), t)],
+        };
+    };
+    if let Some(&other) = varies.get(1) {
+        skipped.push((
+            format!(
+                "token `{name}` varies by modifier `{}` and by `{}`; Figma's modes are per collection, so tokens.figma.json gives it the modes of `{}` only",
+                set.modes[m].name, set.modes[other].name, set.modes[m].name
+            ),
+            Some((t.file.clone(), t.pointer.clone())),
+        ));
+    }
+    let modifier = &set.modes[m];
+    let mut modes: Vec<(usize, &ModeContext)> = with_modes(modifier).collect();
+    modes.sort_by_key(|(c, _)| *c);
+    let modes = modes
+        .into_iter()
+        .map(|(_, c)| {
+            let written = c.tokens.iter().find(|x| x.name() == name);
+            (
+                mode_id(&brand.slug, &modifier.name, &c.name),
+                written.unwrap_or(t),
+            )
+        })
+        .collect();
+    Placement {
+        collection: m + 1,
+        modes,
+    }
+}
+
+/// A warning, with where the token is written when one is to blame.
+type Skipped = (String, Option<crate::spec::tokens::WrittenAt>);
 
 pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     let set = &brand.tokens;
     let mut skipped = Vec::new();
-    let collection = format!("collection:{}", brand.slug);
-    let mode = format!("mode:{}:default", brand.slug);
+    let mut body = Body {
+        variable_collections: Vec::new(),
+        variable_modes: Vec::new(),
+        variables: Vec::new(),
+        variable_mode_values: Vec::new(),
+    };
+    let collection_ids = collections(brand, &mut body, &mut skipped);
     // A token Figma can hold: of a type it has, with a value in its units
     // (a length relative to its element has no pixels).
     let exportable = |t: &Token| {
@@ -229,55 +386,28 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     };
     let mut b = Builder {
         set,
-        collection: collection.clone(),
-        mode: mode.clone(),
+        collections: collection_ids,
         exported: set
             .tokens
             .iter()
             .filter(|t| exportable(t))
             .map(Token::name)
             .collect(),
-        body: Body {
-            variable_collections: vec![CollectionCreate {
-                action: "CREATE",
-                id: collection,
-                name: brand.doc.name.clone(),
-                initial_mode_id: mode,
-            }],
-            variables: Vec::new(),
-            variable_mode_values: Vec::new(),
-        },
+        body,
     };
     for t in &set.tokens {
         let web = format!("var(--{})", css_name(&t.path));
+        let at = placement(brand, t, &mut skipped);
         match (&t.value, t.ty) {
-            (TokenValue::Composite(c), TokenType::Typography) => {
-                // Figma has no typography variable: export the parts it can hold.
-                let base = css_name(&t.path);
-                for (part, value) in c.parts().filter(|(p, _)| p.key != "lineHeight") {
-                    let mut path = t.path.clone();
-                    path.push(part.key.to_string());
-                    b.add(&path, part.ty, value, t.description.as_ref(), format!("var(--{base}-{})", part.css));
-                }
-                // Line height: a unitless factor in DTCG, pixels in Figma.
-                let size = c.get("fontSize").and_then(|v| set.resolve(v));
-                let factor = c.get("lineHeight").and_then(|v| set.resolve(v));
-                let line = match factor {
-                    Some(TokenValue::Number(f)) => size.and_then(pixels).map(|s| s * f),
-                    Some(TokenValue::Dimension(d)) => d.px(),
-                    _ => None,
-                };
-                if let Some(line) = line {
-                    let mut path = t.path.clone();
-                    path.push("lineHeight".into());
-                    let px = TokenValue::Number(round(line));
-                    b.add(&path, TokenType::Number, &px, t.description.as_ref(), format!("var(--{base}-line-height)"));
-                    if let Some(last) = b.body.variables.last_mut() {
-                        last.scopes = vec!["LINE_HEIGHT"];
-                    }
-                }
+            (TokenValue::Composite(_), TokenType::Typography) => typography(&mut b, t, &at),
+            (_, ty) if exportable(t) => {
+                let values: Vec<(String, Option<TokenValue>)> = at
+                    .modes
+                    .iter()
+                    .map(|(mode, x)| (mode.clone(), Some(x.value.clone())))
+                    .collect();
+                b.add(&t.path, ty, at.collection, &values, t.description.as_ref(), web)
             }
-            (_, ty) if exportable(t) => b.add(&t.path, ty, &t.value, t.description.as_ref(), web),
             (_, TokenType::Dimension) => skipped.push((
                 format!(
                     "token `{}` is a length relative to its element or the viewport ({}), which has no pixel value in Figma; it is left out of tokens.figma.json",
@@ -296,29 +426,111 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
             )),
         }
     }
-    if b.body.variables.len() > MAX_VARIABLES_PER_COLLECTION {
-        skipped.push((
-            format!(
-                "{} variables exceed Figma's limit of {MAX_VARIABLES_PER_COLLECTION} per collection; the rest are left out",
-                b.body.variables.len()
-            ),
-            None,
-        ));
-        b.body.variables.truncate(MAX_VARIABLES_PER_COLLECTION);
-        b.body
-            .variable_mode_values
-            .truncate(MAX_VARIABLES_PER_COLLECTION);
+    finish(b.body, skipped)
+}
+
+/// Figma has no typography variable: the parts it can hold, each a
+/// variable, and the line height in pixels (a unitless factor in DTCG).
+fn typography(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
+    let set = b.set;
+    let base = css_name(&t.path);
+    let composite = |x: &Token| match set.resolve(&x.value) {
+        Some(TokenValue::Composite(c)) => Some(c.clone()),
+        _ => None,
+    };
+    for part in t.ty.parts().iter().filter(|p| p.key != "lineHeight") {
+        let mut path = t.path.clone();
+        path.push(part.key.to_string());
+        let values: Vec<(String, Option<TokenValue>)> = at
+            .modes
+            .iter()
+            .map(|(mode, x)| {
+                (
+                    mode.clone(),
+                    composite(x).and_then(|c| c.get(part.key).cloned()),
+                )
+            })
+            .collect();
+        let web = format!("var(--{base}-{})", part.css);
+        b.add(
+            &path,
+            part.ty,
+            at.collection,
+            &values,
+            t.description.as_ref(),
+            web,
+        );
     }
-    let mut body = serde_json::to_string_pretty(&b.body).expect("serialisable");
-    body.push('\n');
-    if body.len() > MAX_BODY_BYTES {
+    let line = |x: &Token| {
+        let c = composite(x)?;
+        let size = c.get("fontSize").and_then(|v| set.resolve(v));
+        let px = match c.get("lineHeight").and_then(|v| set.resolve(v)) {
+            Some(TokenValue::Number(f)) => size.and_then(pixels).map(|s| s * f),
+            Some(TokenValue::Dimension(d)) => d.px(),
+            _ => None,
+        }?;
+        Some(TokenValue::Number(round(px)))
+    };
+    let values: Vec<(String, Option<TokenValue>)> = at
+        .modes
+        .iter()
+        .map(|(mode, x)| (mode.clone(), line(x)))
+        .collect();
+    let mut path = t.path.clone();
+    path.push("lineHeight".into());
+    let before = b.body.variables.len();
+    let web = format!("var(--{base}-line-height)");
+    b.add(
+        &path,
+        TokenType::Number,
+        at.collection,
+        &values,
+        t.description.as_ref(),
+        web,
+    );
+    if b.body.variables.len() > before {
+        if let Some(last) = b.body.variables.last_mut() {
+            last.scopes = vec!["LINE_HEIGHT"];
+        }
+    }
+}
+
+/// Figma's limits on the whole body, then the body as text.
+fn finish(mut body: Body, mut skipped: Vec<Skipped>) -> Output {
+    for collection in body.variable_collections.iter().map(|c| c.id.clone()) {
+        let ids: Vec<String> = body
+            .variables
+            .iter()
+            .filter(|v| v.variable_collection_id == collection)
+            .map(|v| v.id.clone())
+            .collect();
+        if ids.len() > MAX_VARIABLES_PER_COLLECTION {
+            skipped.push((
+                format!(
+                    "{} variables exceed Figma's limit of {MAX_VARIABLES_PER_COLLECTION} per collection; the rest are left out",
+                    ids.len()
+                ),
+                None,
+            ));
+            let dropped: HashSet<&String> = ids[MAX_VARIABLES_PER_COLLECTION..].iter().collect();
+            body.variables.retain(|v| !dropped.contains(&v.id));
+            body.variable_mode_values
+                .retain(|mv| !dropped.contains(&mv.variable_id));
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&body).expect("serialisable");
+    text.push('\n');
+    if text.len() > MAX_BODY_BYTES {
         skipped.push((
             format!(
                 "tokens.figma.json is {} bytes, over Figma's 4 MB request limit",
-                body.len()
+                text.len()
             ),
             None,
         ));
     }
-    Output { body, skipped }
+    Output {
+        body: text,
+        skipped,
+    }
 }

@@ -500,3 +500,146 @@ impl Reference {
         }
     }
 }
+
+/// tokens.figma.json of every system: a body Figma's OpenAPI description
+/// accepts, a Figma mode per context, and every colour variable's value in
+/// each mode (aliases followed, across collections, in the mode of the
+/// same permutation) equal to what the independent resolver reads there.
+#[test]
+fn figma_gets_a_mode_per_context_with_the_resolvers_values() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (site, slugs) = built(&corpus, dir.path());
+    for slug in &slugs {
+        let text = std::fs::read_to_string(site.join("brand").join(slug).join("tokens.figma.json"))
+            .unwrap();
+        crate::surfaces::assert_figma_accepts(&text);
+        let body: Value = serde_json::from_str(&text).unwrap();
+        let resolver = corpus.join(format!("{slug}.resolver.json"));
+        let doc: Value = serde_json::from_slice(&std::fs::read(&resolver).unwrap()).unwrap();
+        let modifiers = doc["modifiers"].as_object().cloned().unwrap_or_default();
+        let modes = body["variableModes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let contexts: usize = modifiers
+            .values()
+            .map(|m| m["contexts"].as_object().unwrap().len())
+            .sum();
+        let renamed = modes.iter().filter(|m| m["action"] == "UPDATE").count();
+        assert_eq!(
+            renamed,
+            modifiers.len(),
+            "{slug}: each modifier's default names its initial mode"
+        );
+        assert_eq!(modes.len(), contexts, "{slug}: a Figma mode per context");
+        // Each permutation: the default, and each context alone.
+        let mut permutations: Vec<Vec<(String, String)>> = vec![Vec::new()];
+        for (m, modifier) in &modifiers {
+            for c in modifier["contexts"].as_object().unwrap().keys() {
+                permutations.push(vec![(m.clone(), c.clone())]);
+            }
+        }
+        let mut compared = 0;
+        for chosen in permutations {
+            let pairs: Vec<(&str, &str)> = chosen
+                .iter()
+                .map(|(m, c)| (m.as_str(), c.as_str()))
+                .collect();
+            let reference = Reference::of(&resolver, &pairs);
+            let figma = FigmaValues::new(&body, slug, &chosen);
+            for (name, want) in &reference.colors {
+                let Some(got) = figma.color(name) else {
+                    continue;
+                };
+                compared += 1;
+                let close = (0..3).all(|i| (got[i] * 255.0 - want[i]).abs() <= 0.51)
+                    && (got[3] - want[3]).abs() <= 0.001;
+                assert!(
+                    close,
+                    "{slug} {chosen:?}: {name} is {got:?} in Figma; the resolver reads {want:?}"
+                );
+            }
+        }
+        assert!(compared > 50, "{slug}: {compared}");
+        println!(
+            "{slug}: {} Figma modes, {compared} colour values equal the resolver's",
+            body["variableCollections"].as_array().unwrap().len() + modes.len() - renamed
+        );
+    }
+}
+
+/// A Figma body read as Figma would show it for one permutation: each
+/// collection in the mode of the chosen context, or its initial mode.
+struct FigmaValues<'b> {
+    by_name: BTreeMap<String, &'b Value>,
+    by_id: BTreeMap<&'b str, &'b Value>,
+    values: BTreeMap<(&'b str, &'b str), &'b Value>,
+    mode_of: BTreeMap<&'b str, String>,
+}
+
+impl<'b> FigmaValues<'b> {
+    fn new(body: &'b Value, slug: &str, chosen: &[(String, String)]) -> FigmaValues<'b> {
+        let vars = body["variables"].as_array().unwrap();
+        let mut mode_of: BTreeMap<&str, String> = body["variableCollections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["id"].as_str().unwrap(),
+                    c["initialModeId"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        for (m, c) in chosen {
+            let collection = format!("collection:{slug}:{m}");
+            let key = mode_of.keys().find(|k| **k == collection).copied().unwrap();
+            mode_of.insert(key, format!("mode:{slug}:{m}:{c}"));
+        }
+        FigmaValues {
+            by_name: vars
+                .iter()
+                .map(|v| (v["name"].as_str().unwrap().replace('/', "."), v))
+                .collect(),
+            by_id: vars
+                .iter()
+                .map(|v| (v["id"].as_str().unwrap(), v))
+                .collect(),
+            values: body["variableModeValues"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|mv| {
+                    (
+                        (
+                            mv["variableId"].as_str().unwrap(),
+                            mv["modeId"].as_str().unwrap(),
+                        ),
+                        &mv["value"],
+                    )
+                })
+                .collect(),
+            mode_of,
+        }
+    }
+
+    /// The colour of the variable for token `name`, aliases followed: r, g,
+    /// b from 0 to 1 and alpha; `None` when it is not a colour variable.
+    fn color(&self, name: &str) -> Option<[f64; 4]> {
+        let mut var = *self.by_name.get(name)?;
+        if var["resolvedType"] != "COLOR" {
+            return None;
+        }
+        for _ in 0..64 {
+            let mode = &self.mode_of[var["variableCollectionId"].as_str().unwrap()];
+            let value = self.values[&(var["id"].as_str().unwrap(), mode.as_str())];
+            if value["type"] == "VARIABLE_ALIAS" {
+                var = self.by_id[value["id"].as_str().unwrap()];
+                continue;
+            }
+            return Some(["r", "g", "b", "a"].map(|k| value[k].as_f64().unwrap()));
+        }
+        panic!("alias chain too long at {name}")
+    }
+}

@@ -119,11 +119,39 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
             assert_eq!(dark["color"].as_object().unwrap().len(), 1, "{dark}");
             continue;
         }
-        assert_eq!(
+        let (a, b) = (
             a.text().replace(&plain.public_url, ""),
             b.text().replace(&resolved.public_url, ""),
-            "{path}: the default permutation is the tokens.json it was split from"
         );
+        match surface {
+            // The default on :root, then the theme's contexts.
+            "tokens.css" => {
+                let (root, modes) = b.split_once("/* Modes:").unwrap();
+                assert_eq!(root.replace("  color-scheme: light;\n", ""), a);
+                assert!(
+                    modes.contains("[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --color-fjord-900: #e6edf5;\n"),
+                    "{modes}"
+                );
+            }
+            // The varying token in the theme's collection, a mode per context.
+            "tokens.figma.json" => {
+                let b: serde_json::Value = serde_json::from_str(&b).unwrap();
+                assert_eq!(
+                    b["variableCollections"][1]["name"],
+                    "Northwind Outfitters · theme"
+                );
+                assert_eq!(b["variableModes"][1]["name"], "dark");
+                let a: serde_json::Value = serde_json::from_str(&a).unwrap();
+                assert_eq!(
+                    a["variables"].as_array().unwrap().len(),
+                    b["variables"].as_array().unwrap().len()
+                );
+            }
+            _ => assert_eq!(
+                a, b,
+                "{path}: the default permutation is the tokens.json it was split from"
+            ),
+        }
     }
     // What Figma leaves out is reported at the token, in the file it is written in.
     let status = resolved.get("/status").json();

@@ -335,31 +335,65 @@ pub fn assert_figma_accepts(body: &str) {
     );
     // Rules the schema cannot state: names, limits and references within the body.
     let vars = value["variables"].as_array().unwrap();
-    assert!(vars.len() <= 5000);
     assert!(body.len() <= 4 * 1024 * 1024);
     let ids: std::collections::HashSet<&str> =
         vars.iter().map(|v| v["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), vars.len(), "temporary ids are unique");
-    for v in vars {
-        let name = v["name"].as_str().unwrap();
-        assert!(!name.contains(['.', '{', '}']), "{name}");
-        assert_eq!(
-            v["variableCollectionId"],
-            value["variableCollections"][0]["id"]
-        );
+    // Each collection's modes: its initial mode and those created in it.
+    let mut modes: std::collections::HashMap<&str, Vec<&str>> = value["variableCollections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap(),
+                vec![c["initialModeId"].as_str().unwrap()],
+            )
+        })
+        .collect();
+    for m in value["variableModes"].as_array().into_iter().flatten() {
+        let collection = modes
+            .get_mut(m["variableCollectionId"].as_str().unwrap())
+            .expect("a mode's collection is in the body");
+        match m["action"].as_str().unwrap() {
+            "CREATE" => collection.push(m["id"].as_str().unwrap()),
+            _ => assert!(collection.contains(&m["id"].as_str().unwrap()), "{m}"),
+        }
     }
+    for (collection, ms) in &modes {
+        assert!(ms.len() <= 40, "{collection}: Figma's mode limit");
+        let n = vars
+            .iter()
+            .filter(|v| v["variableCollectionId"] == *collection)
+            .count();
+        assert!(n <= 5000, "{collection}: Figma's variable limit");
+    }
+    let mut set: std::collections::HashMap<&str, Vec<&str>> = Default::default();
     for mv in value["variableModeValues"].as_array().unwrap() {
-        assert!(ids.contains(mv["variableId"].as_str().unwrap()));
-        assert_eq!(
-            mv["modeId"],
-            value["variableCollections"][0]["initialModeId"]
-        );
+        let var = mv["variableId"].as_str().unwrap();
+        assert!(ids.contains(var));
+        set.entry(var)
+            .or_default()
+            .push(mv["modeId"].as_str().unwrap());
         if mv["value"]["type"] == "VARIABLE_ALIAS" {
             assert!(
                 ids.contains(mv["value"]["id"].as_str().unwrap()),
                 "alias targets are in the body"
             );
         }
+    }
+    for v in vars {
+        let name = v["name"].as_str().unwrap();
+        assert!(!name.contains(['.', '{', '}']), "{name}");
+        let collection = v["variableCollectionId"].as_str().unwrap();
+        let mut want = modes[collection].clone();
+        let mut got = set.remove(v["id"].as_str().unwrap()).unwrap_or_default();
+        want.sort();
+        got.sort();
+        assert_eq!(
+            got, want,
+            "{name} has one value in each mode of its collection"
+        );
     }
 }
 
