@@ -55,6 +55,42 @@ pub fn spec_schema() -> Value {
             "description": "The brand's design tokens in the W3C Design Tokens Format (DTCG 2025.10), as tokens.json has them, except that every colour value has DTCG's `hex` member: the author's, or computed from the components (for a colour outside sRGB, its sRGB fallback, clipped to the gamut)"
         }),
     );
+    props.insert(
+        "modes".into(),
+        json!({
+            "type": "array",
+            "description": "A brand with tokens.resolver.json: each modifier (theme, density, …) with its contexts. tokens.css applies a context with the attribute on <html> or any element: `<html data-theme=\"dark\">`. Absent for a brand with tokens.json.",
+            "items": {
+                "type": "object",
+                "required": ["name", "attribute", "default", "colorScheme", "contexts"],
+                "additionalProperties": false,
+                "properties": {
+                    "name": {"type": "string", "description": "The modifier's name in the resolver document"},
+                    "attribute": {"type": "string", "pattern": "^data-[a-z0-9-]+$", "description": "The HTML attribute that picks a context"},
+                    "default": {"type": "string", "description": "The context `tokens` holds"},
+                    "colorScheme": {"type": "boolean", "description": "The contexts are light and dark: tokens.css declares color-scheme and follows prefers-color-scheme"},
+                    "contexts": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["name", "value", "tokens"],
+                            "additionalProperties": false,
+                            "properties": {
+                                "name": {"type": "string"},
+                                "value": {"type": "string", "pattern": "^[a-z0-9-]+$", "description": "The attribute's value for this context"},
+                                "scheme": {"enum": ["light", "dark"]},
+                                "tokens": {
+                                    "type": "object",
+                                    "description": "Each token whose value differs from the default's, by its dotted name: {\"$type\", \"$value\"} as DTCG 2025.10 writes them",
+                                    "additionalProperties": {"type": "object", "required": ["$type", "$value"]}
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }),
+    );
     let string = json!({"type": "string"});
     add_item_field(
         props,
@@ -102,6 +138,26 @@ pub fn spec_schema() -> Value {
         "passes",
         json!({"type": "boolean"}),
         true,
+    );
+    add_item_field(
+        props,
+        &["color", "pairs"],
+        "inContexts",
+        json!({
+            "type": "array",
+            "description": "The pair in each context that changes either colour",
+            "items": {
+                "type": "object",
+                "required": ["modifier", "context", "contrast", "passes"],
+                "properties": {
+                    "modifier": {"type": "string"},
+                    "context": {"type": "string"},
+                    "contrast": {"type": "number", "minimum": 1, "maximum": 21},
+                    "passes": {"type": "boolean"}
+                }
+            }
+        }),
+        false,
     );
     let required = s["required"].as_array_mut().expect("required");
     for key in ["slug", "revision", "links", "tokens"] {

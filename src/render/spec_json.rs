@@ -26,6 +26,9 @@ pub struct Spec<'a> {
     pub revision: Option<&'a str>,
     pub links: Links,
     pub tokens: Value,
+    /// A resolver brand's modifiers; absent for tokens.json.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<Mode<'a>>,
     pub voice: &'a model::Voice,
     pub audience: &'a model::Audience,
     pub logo: Logo<'a>,
@@ -107,12 +110,113 @@ pub struct ColorSection<'a> {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Pair<'a> {
     #[serde(flatten)]
     pub pair: &'a model::ContrastPair,
     /// WCAG 2 contrast ratio with two decimals, e.g. `"7.12"`... as a number.
     pub contrast: f64,
     pub passes: bool,
+    /// The pair in each context that changes either colour.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub in_contexts: Vec<PairInContext>,
+}
+
+#[derive(Serialize)]
+pub struct PairInContext {
+    pub modifier: String,
+    pub context: String,
+    pub contrast: f64,
+    pub passes: bool,
+}
+
+/// A modifier of a resolver brand: how a page picks a context, and each
+/// context's tokens that differ from the default.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mode<'a> {
+    pub name: &'a str,
+    /// The HTML attribute that picks a context in tokens.css: `data-theme`.
+    pub attribute: String,
+    pub default: &'a str,
+    /// True when the contexts are light and dark: tokens.css follows the
+    /// reader's `prefers-color-scheme`.
+    pub color_scheme: bool,
+    pub contexts: Vec<ModeContext<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModeContext<'a> {
+    pub name: &'a str,
+    /// The attribute's value for this context: `dark`.
+    pub value: String,
+    /// `light` or `dark`, for a colour-scheme modifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<&'static str>,
+    /// Each token this context sets apart from the default, by its dotted
+    /// name, as `{"$type", "$value"}` (the default's context has none).
+    pub tokens: Map<String, Value>,
+}
+
+/// The modifiers of `set`, for spec.json.
+fn modes(set: &TokenSet) -> Vec<Mode<'_>> {
+    set.modes
+        .iter()
+        .map(|m| Mode {
+            name: &m.name,
+            attribute: m.attribute(),
+            default: &m.contexts[m.default].name,
+            color_scheme: m.is_color_scheme(),
+            contexts: m
+                .contexts
+                .iter()
+                .map(|c| ModeContext {
+                    name: &c.name,
+                    value: c.ident(),
+                    scheme: m.is_color_scheme().then(|| c.scheme()),
+                    tokens: c
+                        .tokens
+                        .iter()
+                        .map(|t| {
+                            let value =
+                                json!({"$type": t.ty.as_str(), "$value": dtcg_value(&t.value)});
+                            (t.name(), value)
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// `pair` in each context that changes either of its colours.
+fn pair_in_contexts(
+    contexts: &[(usize, usize, TokenSet)],
+    base: &TokenSet,
+    p: &model::ContrastPair,
+) -> Vec<PairInContext> {
+    let colors = |set: &TokenSet| {
+        (
+            set.resolve_reference(&p.foreground).cloned(),
+            set.resolve_reference(&p.background).cloned(),
+        )
+    };
+    let here = colors(base);
+    contexts
+        .iter()
+        .filter(|(_, _, set)| colors(set) != here)
+        .filter_map(|(m, c, set)| {
+            let (contrast, passes) = pair_contrast(set, &p.foreground, &p.background, &p.level)?;
+            let modifier = &base.modes[*m];
+            Some(PairInContext {
+                modifier: modifier.name.clone(),
+                context: modifier.contexts[*c].name.clone(),
+                contrast,
+                passes,
+            })
+        })
+        .collect()
 }
 
 /// The resolved CSS value of a `{reference}`.
@@ -144,6 +248,13 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
 pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
     let doc = &brand.doc;
     let tokens = &brand.tokens;
+    let contexts: Vec<(usize, usize, TokenSet)> = match doc.color.pairs.is_empty() {
+        true => Vec::new(),
+        false => tokens
+            .each_context()
+            .map(|(m, c, _)| (m, c, tokens.in_context(m, c)))
+            .collect(),
+    };
     Spec {
         slug: &brand.slug,
         name: &doc.name,
@@ -153,6 +264,7 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
         revision: brand.revision.as_deref(),
         links: links(brand, ctx),
         tokens: tokens_tree(tokens),
+        modes: modes(tokens),
         voice: &doc.voice,
         audience: &doc.audience,
         logo: Logo {
@@ -216,6 +328,7 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                         pair: p,
                         contrast,
                         passes,
+                        in_contexts: pair_in_contexts(&contexts, tokens, p),
                     }
                 })
                 .collect(),

@@ -48,12 +48,26 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
     );
     // Every surface of every system is served.
     let app = spawn_with(serve_args(&root));
+    let schema = jsonschema::draft202012::new(&app.get("/schema/spec.schema.json").json()).unwrap();
     for system in CORPUS_SYSTEMS {
         for surface in marque::render::Surface::ALL.map(|s| s.file()) {
             let res = app.get(&format!("/brand/{system}/{surface}"));
             assert_eq!(res.status, 200, "{system}/{surface}");
         }
         let spec = app.get(&format!("/brand/{system}/spec.json")).json();
+        let errors: Vec<String> = schema
+            .iter_errors(&spec)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{system}: {errors:#?}");
+        let contexts: usize = spec["modes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| m["contexts"].as_array().unwrap().len())
+            .sum();
+        let md = app.get(&format!("/brand/{system}/spec.md")).text();
+        assert_eq!(md.contains("## Modes"), contexts > 0, "{system}");
         let css = app.get(&format!("/brand/{system}/tokens.css")).text();
         println!(
             "{system}: {} custom properties in tokens.css, spec.json {} bytes",

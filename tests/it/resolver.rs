@@ -25,11 +25,13 @@ const RESOLVER: &str = r##"{
 }
 "##;
 
+/// The dark context: a lighter lichen (in no contrast pair, so every pair
+/// keeps passing; a test below breaks one on purpose).
 const DARK: &str = r##"{
   "color": {
-    "fjord": {
-      "900": {
-        "$value": { "colorSpace": "srgb", "components": [0.902, 0.929, 0.961], "hex": "#e6edf5" }
+    "lichen": {
+      "500": {
+        "$value": { "colorSpace": "srgb", "components": [0.6, 0.8, 0.651], "hex": "#99cca6" }
       }
     }
   }
@@ -112,7 +114,7 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
             assert_eq!(theme["contexts"]["light"], serde_json::json!([]));
             let dark = &theme["contexts"]["dark"][0];
             assert_eq!(
-                dark["color"]["fjord"]["900"]["$value"]["hex"], "#e6edf5",
+                dark["color"]["lichen"]["500"]["$value"]["hex"], "#99cca6",
                 "only what differs in dark: {dark}"
             );
             assert_eq!(dark.as_object().unwrap().len(), 1, "{dark}");
@@ -129,7 +131,7 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                 let (root, modes) = b.split_once("/* Modes:").unwrap();
                 assert_eq!(root.replace("  color-scheme: light;\n", ""), a);
                 assert!(
-                    modes.contains("[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --color-fjord-900: #e6edf5;\n"),
+                    modes.contains("[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --color-lichen-500: #99cca6;\n"),
                     "{modes}"
                 );
             }
@@ -147,8 +149,31 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                     b["variables"].as_array().unwrap().len()
                 );
             }
-            _ => assert_eq!(
-                a, b,
+            // The same, and the modes.
+            "spec.json" => {
+                let mut b: serde_json::Value = serde_json::from_str(&b).unwrap();
+                let dark = &b["modes"][0]["contexts"][1]["tokens"]["color.lichen.500"];
+                assert_eq!(dark["$value"]["hex"], "#99cca6");
+                b.as_object_mut().unwrap().remove("modes");
+                let a: serde_json::Value = serde_json::from_str(&a).unwrap();
+                assert!(
+                    a == b,
+                    "{path}: the default permutation is the tokens.json it was split from"
+                );
+            }
+            "spec.md" => {
+                let (before, modes) = b.split_once("## Modes\n").unwrap();
+                let after = &modes[modes.find("\n## ").unwrap() + 1..];
+                let row = "| `color.lichen.500` | oklch(0.62 0.11 150), sRGB #519962 | #99cca6 |";
+                assert!(modes.contains(row), "{modes}");
+                let rest = format!("{before}{after}");
+                assert!(
+                    rest == a,
+                    "{path}: the default permutation is the tokens.json it was split from"
+                );
+            }
+            _ => assert!(
+                a == b,
                 "{path}: the default permutation is the tokens.json it was split from"
             ),
         }
@@ -171,12 +196,12 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
 
 #[test]
 fn an_error_in_a_context_names_it_and_points_into_its_file() {
-    let bad = DARK.replace("\"hex\": \"#e6edf5\"", "\"hex\": \"#nothex\"");
+    let bad = DARK.replace("\"hex\": \"#99cca6\"", "\"hex\": \"#nothex\"");
     let errors = errors(&northwind_files(&bad, |_| {}));
     assert_eq!(errors.len(), 1, "{errors:#?}");
     let e = &errors[0];
     assert_eq!(e.file, "northwind/tokens/dark.json");
-    assert_eq!((e.line, e.column), (5, 87), "{e:?}");
+    assert_eq!((e.line, e.column), (5, 83), "{e:?}");
     assert!(
         e.message
             .ends_with("(in context `dark` of modifier `theme`)"),
@@ -187,12 +212,12 @@ fn an_error_in_a_context_names_it_and_points_into_its_file() {
 
 #[test]
 fn a_reference_to_a_token_of_another_context_says_which() {
-    let dark = DARK.replace("\"900\"", "\"night\"");
+    let dark = DARK.replace("\"500\"", "\"night\"");
     let errors = errors(&northwind_files(&dark, |base| {
         let at = base.find("\"typography\"").unwrap();
         base.insert_str(
             at,
-            "\"alias\": { \"$type\": \"color\", \"$value\": \"{color.fjord.night}\" },\n  ",
+            "\"alias\": { \"$type\": \"color\", \"$value\": \"{color.lichen.night}\" },\n  ",
         );
     }));
     assert_eq!(errors.len(), 1, "{errors:#?}");
@@ -200,7 +225,7 @@ fn a_reference_to_a_token_of_another_context_says_which() {
     assert_eq!(e.file, "northwind/tokens/base.json");
     assert!(
         e.message
-            .contains("reference `{color.fjord.night}` does not name a token")
+            .contains("reference `{color.lichen.night}` does not name a token")
             && e.message
                 .contains("defined only in context `dark` of modifier `theme`"),
         "{}",
@@ -301,5 +326,30 @@ fn a_resolver_that_lists_a_file_thousands_of_times_is_refused() {
             .any(|e| e.file == "northwind/tokens.resolver.json"
                 && e.message.contains("add up to more than")),
         "{found:#?}"
+    );
+}
+
+/// A colour pair that passes in the default and fails in a context that
+/// changes one of its colours is an error that names the context.
+#[test]
+fn a_pair_that_fails_only_in_dark_names_the_context() {
+    let dark = DARK
+        .replace("\"lichen\"", "\"fjord\"")
+        .replace("\"500\"", "\"900\"")
+        .replace(
+            "[0.6, 0.8, 0.651], \"hex\": \"#99cca6\"",
+            "[0.902, 0.929, 0.961], \"hex\": \"#e6edf5\"",
+        );
+    let errors = errors(&northwind_files(&dark, |_| {}));
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    assert!(
+        messages.contains(&"contrast of {color.text.primary} on {color.surface.page} is 1.18:1 in theme=dark, below the AAA minimum of 7:1"),
+        "{messages:#?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.file == "northwind/brand.json" && e.message.contains("in theme=dark")),
+        "{errors:#?}"
     );
 }

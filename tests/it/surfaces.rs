@@ -158,9 +158,24 @@ fn assert_md_carries_spec_json(brand: &Brand) {
     // Tokens are written in their CSS form, not as DTCG JSON: each token's
     // name, its value as CSS and, outside sRGB, its hex.
     spec.as_object_mut().unwrap().remove("tokens");
+    // So are the tokens each context sets apart, resolved in that context.
+    for m in spec["modes"].as_array_mut().into_iter().flatten() {
+        for c in m["contexts"].as_array_mut().unwrap() {
+            c.as_object_mut().unwrap().remove("tokens");
+        }
+    }
     let mut all = Vec::new();
     facts(&spec, &mut all);
     let set = &brand.tokens;
+    for (m, c, _) in set.each_context() {
+        let here = set.in_context(m, c);
+        for t in &set.modes[m].contexts[c].tokens {
+            all.push(t.name());
+            if let Some(marque::spec::tokens::TokenValue::Color(c)) = here.resolve(&t.value) {
+                all.push(c.srgb_hex());
+            }
+        }
+    }
     for t in &set.tokens {
         all.push(t.name());
         all.push(marque::spec::tokens::css::value(

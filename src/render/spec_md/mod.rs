@@ -10,6 +10,11 @@
 //! Content strings go through `escape::md` (or a code span or fence), so a
 //! value can never open a heading, a link, or raw HTML.
 
+mod headings;
+mod modes;
+
+pub use headings::{shift_headings, top_heading_level};
+
 use super::escape::{md, md_code, md_inline};
 use super::spec_json::{self, reference_value, Spec};
 use super::Context;
@@ -80,6 +85,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         typography,
         colour,
         tokens,
+        modes::modes,
         prompt_kit,
         links,
         brand_book,
@@ -354,13 +360,27 @@ fn colour(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
     if !spec.color.pairs.is_empty() {
         o.push_str("\nContrast pairs (WCAG 2):\n\n");
         for p in &spec.color.pairs {
+            let verdict = |passes: bool| if passes { "passes" } else { "fails" };
+            let contexts: String = p
+                .in_contexts
+                .iter()
+                .map(|c| {
+                    format!(
+                        "; in {}={}: {}:1, {}",
+                        md(&c.modifier),
+                        md(&c.context),
+                        c.contrast,
+                        verdict(c.passes)
+                    )
+                })
+                .collect();
             let _ = writeln!(
                 o,
-                "- {} on {}: {}:1, {} {}.{}",
+                "- {} on {}: {}:1, {} {}{contexts}.{}",
                 colour_name(brand, &p.pair.foreground),
                 colour_name(brand, &p.pair.background),
                 p.contrast,
-                if p.passes { "passes" } else { "fails" },
+                verdict(p.passes),
                 md(&p.pair.level),
                 ext_inline(&p.pair.ext)
             );
@@ -587,110 +607,6 @@ fn brand_book(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
         o.push_str(shift_headings(book, 3usize.saturating_sub(top)).trim_end());
         o.push('\n');
     }
-}
-
-/// The level of the highest heading of a Markdown document (1 for `#`).
-pub fn top_heading_level(text: &str) -> Option<usize> {
-    let mut top: Option<usize> = None;
-    visit_headings(text, |level| {
-        top = Some(top.map_or(level, |t| t.min(level)))
-    });
-    top
-}
-
-fn visit_headings(text: &str, mut seen: impl FnMut(usize)) {
-    let shifted = shift_headings(text, 0);
-    let mut fence: Option<&str> = None;
-    for line in shifted.lines() {
-        let t = line.trim_start();
-        if let Some(f) = fence {
-            if t.starts_with(f) {
-                fence = None;
-            }
-            continue;
-        }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = Some(&t[..3]);
-            continue;
-        }
-        let hashes = t.chars().take_while(|c| *c == '#').count();
-        if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
-            seen(hashes);
-        }
-    }
-}
-
-/// Moves every heading of a Markdown document down `by` levels (`#` → `##`
-/// for 1; at most `######`), leaving fenced code blocks alone. Setext
-/// headings become ATX headings.
-pub fn shift_headings(text: &str, by: usize) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let trimmed = line.trim_start();
-        let indent = line.len() - trimmed.len();
-        if let Some((ch, n)) = fence {
-            let run = trimmed.chars().take_while(|c| *c == ch).count();
-            if indent < 4 && run >= n && trimmed[run..].trim().is_empty() {
-                fence = None;
-            }
-            out.push(line.to_string());
-            i += 1;
-            continue;
-        }
-        if indent < 4 {
-            for ch in ['`', '~'] {
-                let run = trimmed.chars().take_while(|c| *c == ch).count();
-                if run >= 3 {
-                    fence = Some((ch, run));
-                }
-            }
-            if fence.is_some() {
-                out.push(line.to_string());
-                i += 1;
-                continue;
-            }
-            let hashes = trimmed.chars().take_while(|c| *c == '#').count();
-            if (1..=6).contains(&hashes)
-                && trimmed[hashes..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| c == ' ' || c == '\t')
-            {
-                let level = (hashes + by).min(6);
-                out.push(format!(
-                    "{} {}",
-                    "#".repeat(level),
-                    trimmed[hashes..].trim()
-                ));
-                i += 1;
-                continue;
-            }
-            // Setext: a paragraph line followed by === or ---.
-            if let Some(next) = lines.get(i + 1) {
-                let n = next.trim();
-                let para = !trimmed.is_empty() && !trimmed.starts_with(['-', '*', '>', '+']);
-                if para
-                    && !n.is_empty()
-                    && (n.chars().all(|c| c == '=')
-                        || (n.chars().all(|c| c == '-') && n.len() >= 2))
-                {
-                    let level = (if n.starts_with('=') { 1 } else { 2 } + by).min(6);
-                    out.push(format!("{} {}", "#".repeat(level), trimmed.trim()));
-                    i += 2;
-                    continue;
-                }
-            }
-        }
-        out.push(line.to_string());
-        i += 1;
-    }
-    let mut s = out.join("\n");
-    s.push('\n');
-    s
 }
 
 #[cfg(test)]

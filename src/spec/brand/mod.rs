@@ -425,6 +425,15 @@ fn check_semantics(
 /// Every token reference in brand.json must resolve, to the right type;
 /// every contrast pair must meet its level.
 fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mut FileDiags<'_>) {
+    // Each context, for the colour pairs it changes.
+    let contexts: Vec<(String, TokenSet)> = match doc.color.pairs.is_empty() {
+        true => Vec::new(),
+        false => tokens
+            .each_context()
+            .map(|(m, c, label)| (label, tokens.in_context(m, c)))
+            .collect(),
+    };
+    let contexts = contexts.as_slice();
     let want = |pointer: String, reference: &str, ty: TokenType, d: &mut FileDiags<'_>| {
         if checked.blocked(&pointer) {
             return;
@@ -494,24 +503,55 @@ fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mu
         {
             continue;
         }
-        if let Some((ratio, passes)) =
-            pair_contrast(tokens, &pair.foreground, &pair.background, &pair.level)
-        {
-            if !passes {
-                d.error(
-                    &base,
-                    format!(
-                        "contrast of {} on {} is {:.2}:1, below the {} minimum of {}:1",
-                        pair.foreground,
-                        pair.background,
-                        ratio,
-                        pair.level,
-                        level_minimum(&pair.level)
-                    ),
-                );
-            }
+        for (context, ratio) in failing_contrast(tokens, contexts, pair) {
+            let within = match context {
+                Some(label) => format!(" in {label}"),
+                None => String::new(),
+            };
+            d.error(
+                &base,
+                format!(
+                    "contrast of {} on {} is {:.2}:1{within}, below the {} minimum of {}:1",
+                    pair.foreground,
+                    pair.background,
+                    ratio,
+                    pair.level,
+                    level_minimum(&pair.level)
+                ),
+            );
         }
     }
+}
+
+/// Each permutation in which `pair` fails its level, with its ratio: the
+/// default (`None`), and every context that changes either colour.
+fn failing_contrast(
+    tokens: &TokenSet,
+    contexts: &[(String, TokenSet)],
+    pair: &crate::spec::model::ContrastPair,
+) -> Vec<(Option<String>, f64)> {
+    let (fg, bg, level) = (&pair.foreground, &pair.background, &pair.level);
+    let default = pair_contrast(tokens, fg, bg, level);
+    let mut out = Vec::new();
+    if let Some((ratio, false)) = default {
+        out.push((None, ratio));
+    }
+    let colors = |set: &TokenSet| {
+        (
+            set.resolve_reference(fg).cloned(),
+            set.resolve_reference(bg).cloned(),
+        )
+    };
+    let here = colors(tokens);
+    for (label, set) in contexts {
+        if colors(set) == here {
+            continue;
+        }
+        if let Some((ratio, false)) = pair_contrast(set, fg, bg, level) {
+            out.push((Some(label.clone()), ratio));
+        }
+    }
+    out
 }
 
 /// The WCAG 2 minimum ratio of a conformance level.

@@ -139,3 +139,33 @@ impl Context {
         }
     }
 }
+
+impl TokenSet {
+    /// The tokens of the permutation with context `c` of modifier `m` and
+    /// every other modifier at its default: these tokens with what that
+    /// context writes in place (or added), aliases resolved again. Without
+    /// modes of its own.
+    pub fn in_context(&self, m: usize, c: usize) -> TokenSet {
+        let mut tokens = self.tokens.clone();
+        for t in &self.modes[m].contexts[c].tokens {
+            match self.index_of(&t.name()) {
+                Some(i) => tokens[i] = t.clone(),
+                None => tokens.push(t.clone()),
+            }
+        }
+        TokenSet::new(tokens, self.groups.clone(), self.unparsed.clone())
+    }
+
+    /// Every non-default context as `(modifier, context)` indices with its
+    /// label, `theme=dark`.
+    pub fn each_context(&self) -> impl Iterator<Item = (usize, usize, String)> + '_ {
+        self.modes.iter().enumerate().flat_map(|(m, modifier)| {
+            modifier
+                .contexts
+                .iter()
+                .enumerate()
+                .filter(move |(c, _)| *c != modifier.default)
+                .map(move |(c, context)| (m, c, format!("{}={}", modifier.name, context.name)))
+        })
+    }
+}
