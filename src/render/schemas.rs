@@ -272,7 +272,7 @@ pub fn change_list_schema() -> Value {
             "properties": {
                 "level": {"enum": ["major", "minor", "patch"]},
                 "section": {"enum": ["added", "changed", "removed"]},
-                "kind": {"enum": ["token", "css-property", "palette", "type-family", "type-style", "logo", "asset", "contrast-pair", "prompt", "prompt-variable", "text"]},
+                "kind": {"enum": ["token", "css-property", "palette", "type-family", "type-style", "logo", "asset", "contrast-pair", "prompt", "prompt-variable", "text", "modifier", "context"]},
                 "name": {"type": "string"},
                 "summary": {"type": "string", "description": "One line of Markdown"}
             },

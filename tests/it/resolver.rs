@@ -353,3 +353,74 @@ fn a_pair_that_fails_only_in_dark_names_the_context() {
         "{errors:#?}"
     );
 }
+
+/// The semantic diff covers every context: a token changed only in dark
+/// is a patch named by its context; a context removed is major, one added
+/// is minor.
+#[test]
+fn the_diff_covers_every_context() {
+    use marque::spec::diff::{diff, Kind, Level};
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let brand = |files: &BrandFiles| parse_brand(files, today).0.expect("valid");
+    let with_resolver = |files: BrandFiles, resolver: &str| {
+        let texts: Vec<(String, Vec<u8>)> = files
+            .files()
+            .iter()
+            .map(|(p, b)| match p.as_str() {
+                "tokens.resolver.json" => (p.clone(), resolver.as_bytes().to_vec()),
+                _ => (p.clone(), b.to_vec()),
+            })
+            .collect();
+        BrandFiles::from_texts(
+            "northwind",
+            texts.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+        )
+    };
+    let old = brand(&northwind_files(DARK, |_| {}));
+    let changed = brand(&northwind_files(
+        &DARK
+            .replace("#99cca6", "#99cca7")
+            .replace("0.651]", "0.655]"),
+        |_| {},
+    ));
+    let d = diff(&old, &changed);
+    let c = d
+        .changes
+        .iter()
+        .find(|c| c.kind == Kind::Token)
+        .expect("a token change");
+    assert_eq!(
+        (c.name.as_str(), c.level),
+        ("color.lichen.500 in theme=dark", Level::Patch),
+        "{d:#?}"
+    );
+    assert_eq!(d.level(), Some(Level::Patch), "{d:#?}");
+    let light_only = RESOLVER.replace(
+        ",\n        \"dark\": [{ \"$ref\": \"tokens/dark.json\" }]",
+        "",
+    );
+    assert_ne!(light_only, RESOLVER);
+    let removed = brand(&with_resolver(northwind_files(DARK, |_| {}), &light_only));
+    let d = diff(&old, &removed);
+    let c = d
+        .changes
+        .iter()
+        .find(|c| c.kind == Kind::Context)
+        .expect("a context change");
+    assert_eq!(
+        (c.name.as_str(), c.level),
+        ("theme=dark", Level::Major),
+        "{d:#?}"
+    );
+    let d = diff(&removed, &old);
+    let c = d
+        .changes
+        .iter()
+        .find(|c| c.kind == Kind::Context)
+        .expect("a context change");
+    assert_eq!(
+        (c.name.as_str(), c.level),
+        ("theme=dark", Level::Minor),
+        "{d:#?}"
+    );
+}

@@ -16,7 +16,7 @@ pub struct ChangeJson {
     pub level: Level,
     pub section: Section,
     /// `token`, `css-property`, `palette`, `type-family`, `type-style`,
-    /// `logo`, `asset`, `contrast-pair`, `prompt`, `prompt-variable` or `text`.
+    /// `logo`, `asset`, `contrast-pair`, `prompt`, `prompt-variable`, `text`, `modifier` or `context`.
     pub kind: Kind,
     pub name: String,
     pub summary: String,
@@ -58,6 +58,8 @@ fn noun(kind: Kind) -> &'static str {
         Kind::Prompt => "prompt",
         Kind::PromptVariable => "variable",
         Kind::Text => "text",
+        Kind::Modifier => "modifier",
+        Kind::Context => "context",
     }
 }
 

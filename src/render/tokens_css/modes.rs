@@ -63,7 +63,9 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
                 .collect()
         })
         .collect();
-    sheet.comment("Modes: each context applies under its data attribute, on the root element or any other.");
+    sheet.comment(
+        "Modes: each context applies under its data attribute, on the root element or any other.",
+    );
     for (m, modifier) in set.modes.iter().enumerate() {
         let follows: BTreeSet<usize> = rules[m]
             .iter()

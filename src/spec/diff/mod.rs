@@ -23,6 +23,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
+mod modes;
 mod step;
 pub use step::{check_step, TooSmall};
 
@@ -87,6 +88,10 @@ pub enum Kind {
     Prompt,
     PromptVariable,
     Text,
+    /// A resolver's modifier (`theme`).
+    Modifier,
+    /// One context of a modifier (`theme=dark`).
+    Context,
 }
 
 /// What happened to the thing a change names, with the facts the wording
@@ -241,6 +246,7 @@ pub fn diff(old: &Brand, new: &Brand) -> Diff {
     let mut d = Builder::default();
     let vanished = d.tokens(&old.tokens, &new.tokens);
     d.css_properties(&old.tokens, &new.tokens, &vanished);
+    d.modes(&old.tokens, &new.tokens);
     d.palette(old, new);
     d.typography(old, new);
     d.logos_and_assets(old, new);
