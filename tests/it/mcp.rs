@@ -219,6 +219,22 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
         "aliases inside values are resolved: {}",
         typography[0]["value"]
     );
+    // A mode: values as they are in that context.
+    let ink = &call["find_tokens_dark"]["structured"]["tokens"][0];
+    assert_eq!(ink["name"], "color.ink");
+    assert_eq!(
+        ink["value"]["hex"], "#fdfcf9",
+        "light ink in the dark theme"
+    );
+    assert_eq!(call["find_tokens_bad_mode"]["isError"], true);
+    assert!(call["find_tokens_bad_mode"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("modes: theme=dark"));
+    let dark = &call["get_brand_dark"]["structured"];
+    assert!(dark["color"]["pairs"].is_array());
+    assert_eq!(dark["mode"]["attribute"], "data-theme=\"dark\"");
+    assert_eq!(dark["mode"]["tokens"]["color.paper"]["hex"], "#1a2028");
     let contrast = &call["check_contrast"]["structured"];
     assert_eq!(contrast["foreground"], "#0a2742");
     assert!(

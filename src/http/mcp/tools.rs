@@ -30,7 +30,8 @@ pub(super) fn tools() -> Value {
             "description": "A brand's spec.json, or one section of it (voice, audience, logo, typography, color, applications, promptKit, tokens, links).",
             "inputSchema": object(json!({
                 "slug": {"type": "string", "description": "The brand's slug, as list_brands gives it."},
-                "section": {"type": "string", "description": "One top-level member of spec.json; all of it when absent."}
+                "section": {"type": "string", "description": "One top-level member of spec.json; all of it when absent."},
+                "mode": {"type": "string", "description": "A context of a brand with modes, as modifier=context (theme=dark) or the context alone when only one modifier has it: adds `mode`, the tokens that context sets apart with their values there."}
             }), &["slug"]),
             "outputSchema": {"type": "object"},
             "annotations": {"readOnlyHint": true, "openWorldHint": false}
@@ -43,7 +44,8 @@ pub(super) fn tools() -> Value {
                 "slug": {"type": "string"},
                 "prefix": {"type": "string", "description": "A token path prefix, e.g. color.fjord"},
                 "type": {"type": "string", "description": "A DTCG type, e.g. color, dimension, typography"},
-                "text": {"type": "string", "description": "Text to find in a token's name, description or value"}
+                "text": {"type": "string", "description": "Text to find in a token's name, description or value"},
+                "mode": {"type": "string", "description": "A context of a brand with modes (theme=dark, or dark): values as they are in it; the default when absent."}
             }), &["slug"]),
             "outputSchema": object(json!({
                 "tokens": {"type": "array", "items": {"type": "object"}},
@@ -106,10 +108,28 @@ pub(super) fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolR
     let Some(spec) = spec_of(snap, slug) else {
         return tool_error(unknown_brand(snap, slug));
     };
+    let mode = match str_arg(args, "mode") {
+        None => None,
+        Some(wanted) => {
+            let Some(brand) = brand_of(snap, slug) else {
+                return tool_error(unknown_brand(snap, slug));
+            };
+            match in_mode(&brand, wanted) {
+                Ok(mode) => Some(mode),
+                Err(e) => return tool_error(e),
+            }
+        }
+    };
+    let with_mode = |mut v: Value| {
+        if let Some(mode) = &mode {
+            v["mode"] = mode.clone();
+        }
+        v
+    };
     match str_arg(args, "section") {
-        None => tool_ok(spec),
+        None => tool_ok(with_mode(spec)),
         Some(section) => match spec.get(section) {
-            Some(v) => tool_ok(json!({ section: v })),
+            Some(v) => tool_ok(with_mode(json!({ section: v }))),
             None => {
                 let sections: Vec<&String> = spec
                     .as_object()
@@ -142,7 +162,17 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
     let Some(brand) = brand_of(snap, slug) else {
         return tool_error(unknown_brand(snap, slug));
     };
-    let set = &brand.tokens;
+    let in_context;
+    let set = match str_arg(args, "mode") {
+        None => &brand.tokens,
+        Some(wanted) => match context_of(&brand, wanted) {
+            Ok((m, c)) => {
+                in_context = brand.tokens.in_context(m, c);
+                &in_context
+            }
+            Err(e) => return tool_error(e),
+        },
+    };
     let prefix = str_arg(args, "prefix");
     let wanted_type = str_arg(args, "type");
     let text = str_arg(args, "text").map(str::to_lowercase);
@@ -182,6 +212,61 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
         }
     }
     tool_ok(json!({ "tokens": found, "matched": matched, "limit": MAX_FOUND }))
+}
+
+/// The (modifier, context) that `wanted` names: `theme=dark`, or `dark`
+/// when one modifier alone has a context of that name.
+fn context_of(brand: &Brand, wanted: &str) -> Result<(usize, usize), String> {
+    let modes = &brand.tokens.modes;
+    let all: Vec<String> = brand.tokens.each_context().map(|(_, _, l)| l).collect();
+    let (modifier, context) = match wanted.split_once('=') {
+        Some((m, c)) => (Some(m), c),
+        None => (None, wanted),
+    };
+    let found: Vec<(usize, usize)> = modes
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| modifier.is_none_or(|x| m.name == x))
+        .flat_map(|(i, m)| {
+            m.contexts
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.name == context)
+                .map(move |(j, _)| (i, j))
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] if modes.is_empty() => Err(format!("brand \"{}\" has no modes", brand.slug)),
+        [] => Err(format!(
+            "no mode \"{}\"; modes: {}",
+            clipped(wanted),
+            all.join(", ")
+        )),
+        _ => Err(format!(
+            "\"{}\" is a context of more than one modifier; name it as modifier=context",
+            clipped(wanted)
+        )),
+    }
+}
+
+/// What `get_brand` adds for a mode: the context, its attribute, and each
+/// token it sets apart with its value there, aliases resolved.
+fn in_mode(brand: &Brand, wanted: &str) -> Result<Value, String> {
+    let (m, c) = context_of(brand, wanted)?;
+    let set = brand.tokens.in_context(m, c);
+    let (modifier, context) = (&brand.tokens.modes[m], &brand.tokens.modes[m].contexts[c]);
+    let tokens: Map<String, Value> = context
+        .tokens
+        .iter()
+        .map(|t| (t.name(), resolved_value(&set, &t.value)))
+        .collect();
+    Ok(json!({
+        "modifier": modifier.name,
+        "context": context.name,
+        "attribute": format!("{}=\"{}\"", modifier.attribute(), context.ident()),
+        "tokens": tokens,
+    }))
 }
 
 /// An sRGB colour and alpha from `#hex`, or a colour token of the brand

@@ -113,6 +113,9 @@ async def main():
                 "get_brand_unknown": await tool(s, "get_brand", {"slug": "nowhere"}),
                 "find_tokens": await tool(s, "find_tokens", {"slug": "northwind", "prefix": "color.fjord"}),
                 "find_tokens_type": await tool(s, "find_tokens", {"slug": "northwind", "type": "typography"}),
+                "find_tokens_dark": await tool(s, "find_tokens", {"slug": "lumen-health", "prefix": "color.ink", "mode": "theme=dark"}),
+                "find_tokens_bad_mode": await tool(s, "find_tokens", {"slug": "lumen-health", "mode": "dusk"}),
+                "get_brand_dark": await tool(s, "get_brand", {"slug": "lumen-health", "section": "color", "mode": "dark"}),
                 "check_contrast": await tool(
                     s, "check_contrast",
                     {"slug": "northwind", "foreground": "{color.fjord.900}", "background": "#ffffff"},
