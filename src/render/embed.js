@@ -25,7 +25,8 @@
     ".version span{white-space:nowrap}" +
     ".swatches{display:grid;grid-template-columns:repeat(auto-fill,minmax(72px,1fr));gap:10px;list-style:none;margin:0 0 12px;padding:0}" +
     ".swatch{font-size:12px;min-width:0;overflow-wrap:anywhere}" +
-    ".chip{height:40px;border-radius:6px;border:1px solid rgba(127,127,127,.35);margin-bottom:4px}" +
+    ".chip{height:40px;border-radius:6px;border:1px solid rgba(127,127,127,.35);margin-bottom:4px;background:var(--c)}" +
+    ".theme-dark .chip{background:var(--cd,var(--c))}@media (prefers-color-scheme:dark){.theme-auto .chip{background:var(--cd,var(--c))}}" +
     ".hex{font-family:ui-monospace,monospace;color:var(--muted)}" +
     ".fonts{margin:0 0 12px;padding:0;list-style:none}" +
     ".fonts li{margin:2px 0}" +
@@ -71,12 +72,15 @@
       card.swatches.forEach(function (s) {
         var item = el("li", "swatch");
         var chip = el("div", "chip");
-        chip.style.setProperty("background", s.css);
+        // The brand's own dark context, where it has one, in dark themes.
+        chip.style.setProperty("--c", s.css);
+        if (s.dark) chip.style.setProperty("--cd", s.dark.css);
         chip.setAttribute("role", "img");
-        chip.setAttribute("aria-label", s.name + " " + s.hex);
+        chip.setAttribute("aria-label", s.name + " " + s.hex + (s.dark ? ", dark " + s.dark.hex : ""));
         item.appendChild(chip);
         item.appendChild(el("div", "label", s.name));
-        item.appendChild(el("div", "hex", s.hex));
+        item.appendChild(el("div", "hex" + (s.dark ? " on-light" : ""), s.hex));
+        if (s.dark) item.appendChild(el("div", "hex on-dark", s.dark.hex));
         list.appendChild(item);
       });
       box.appendChild(list);

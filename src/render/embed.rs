@@ -43,6 +43,46 @@ struct Swatch {
     name: String,
     css: String,
     hex: String,
+    /// The colour in the brand's own dark context, where it differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dark: Option<Shade>,
+}
+
+#[derive(Serialize)]
+struct Shade {
+    css: String,
+    hex: String,
+}
+
+/// The brand's own dark context: the `dark` context of its colour-scheme
+/// modifier, as a permutation.
+fn dark_tokens(brand: &Brand) -> Option<crate::spec::tokens::TokenSet> {
+    let set = &brand.tokens;
+    let (m, modifier) = set
+        .modes
+        .iter()
+        .enumerate()
+        .find(|(_, m)| m.is_color_scheme())?;
+    let c = modifier.contexts.iter().position(|c| c.ident() == "dark")?;
+    (c != modifier.default).then(|| set.in_context(m, c))
+}
+
+/// A colour reference in the dark context, where it differs from the default.
+fn dark_shade(
+    brand: &Brand,
+    dark: Option<&crate::spec::tokens::TokenSet>,
+    reference: &str,
+) -> Option<Shade> {
+    let dark = dark?;
+    let css = reference_value(dark, reference);
+    if css == reference_value(&brand.tokens, reference) {
+        return None;
+    }
+    let hex = match dark.resolve_reference(reference)? {
+        TokenValue::Color(c) => crate::color::hex(c.srgb(), c.alpha),
+        _ => return None,
+    };
+    Some(Shade { css, hex })
 }
 
 #[derive(Serialize)]
@@ -96,6 +136,7 @@ pub fn primary_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
 const SCRIPT: &str = include_str!("embed.js");
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
+    let dark = dark_tokens(brand);
     let card = Card {
         slug: brand.slug.clone(),
         name: brand.doc.name.clone(),
@@ -120,6 +161,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
                 name: p.name.clone(),
                 css: reference_value(&brand.tokens, &p.token),
                 hex: reference_hex(brand, &p.token).unwrap_or_default(),
+                dark: dark_shade(brand, dark.as_ref(), &p.token),
             })
             .collect(),
         fonts: brand

@@ -366,6 +366,28 @@ fn the_card_takes_its_hosts_width_and_follows_its_theme() {
         "rgb(13, 17, 23)"
     );
     b.screenshot("card-auto-dark");
+    // A brand with a dark context of its own shows it in a dark card: its
+    // swatches take their dark values, with their hex.
+    b.js("var d = document.createElement('div'); d.id = 'lumen-auto'; d.setAttribute('data-marque-brand', 'lumen-health'); d.setAttribute('data-theme', 'auto'); document.body.appendChild(d); return true;");
+    b.wait_for(
+        "var e = document.getElementById('lumen-auto'); return !!(e.shadowRoot && e.shadowRoot.querySelector('.card'));",
+        "the lumen-health auto card",
+    );
+    let ink = |id: &str| {
+        b.js(&shadow(
+            id,
+            "(function(){ var s = r.querySelectorAll('.swatch')[3]; var shown = Array.prototype.filter.call(s.querySelectorAll('.hex'), function(h){ return getComputedStyle(h).display !== 'none'; }); return [getComputedStyle(s.querySelector('.chip')).backgroundColor, shown.map(function(h){ return h.textContent; })]; })()",
+        ))
+    };
+    assert_eq!(
+        ink("lumen-auto"),
+        json!(["rgb(253, 252, 249)", ["#fdfcf9"]])
+    );
+    assert_eq!(
+        ink("lone"),
+        json!(["rgb(26, 32, 40)", ["#1a2028"]]),
+        "a light card keeps the default"
+    );
     b.cmd(
         "POST",
         "/goog/cdp/execute",

@@ -78,6 +78,22 @@ fn northwind_files(dark: &str, edit: impl Fn(&mut String)) -> BrandFiles {
     )
 }
 
+/// `files` with `resolver` as its tokens.resolver.json.
+fn with_resolver(files: BrandFiles, resolver: &str) -> BrandFiles {
+    let texts: Vec<(String, Vec<u8>)> = files
+        .files()
+        .iter()
+        .map(|(p, b)| match p.as_str() {
+            "tokens.resolver.json" => (p.clone(), resolver.as_bytes().to_vec()),
+            _ => (p.clone(), b.to_vec()),
+        })
+        .collect();
+    BrandFiles::from_texts(
+        "northwind",
+        texts.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+    )
+}
+
 fn errors(files: &BrandFiles) -> Vec<Diagnostic> {
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
     let (brand, diags) = parse_brand(files, today);
@@ -303,22 +319,7 @@ fn a_resolver_that_lists_a_file_thousands_of_times_is_refused() {
     let bomb = format!(
         r##"{{ "version": "2025.10", "sets": {{ "base": {{ "sources": [{sources}] }} }}, "resolutionOrder": [{{ "$ref": "#/sets/base" }}] }}"##
     );
-    let files = northwind_files(DARK, |_| {});
-    let texts: Vec<(String, Vec<u8>)> = files
-        .files()
-        .iter()
-        .map(|(p, b)| {
-            let bytes = match p.as_str() {
-                "tokens.resolver.json" => bomb.as_bytes().to_vec(),
-                _ => b.to_vec(),
-            };
-            (p.clone(), bytes)
-        })
-        .collect();
-    let files = BrandFiles::from_texts(
-        "northwind",
-        texts.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
-    );
+    let files = with_resolver(northwind_files(DARK, |_| {}), &bomb);
     let found = errors(&files);
     assert!(
         found
@@ -362,20 +363,6 @@ fn the_diff_covers_every_context() {
     use marque::spec::diff::{diff, Kind, Level};
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
     let brand = |files: &BrandFiles| parse_brand(files, today).0.expect("valid");
-    let with_resolver = |files: BrandFiles, resolver: &str| {
-        let texts: Vec<(String, Vec<u8>)> = files
-            .files()
-            .iter()
-            .map(|(p, b)| match p.as_str() {
-                "tokens.resolver.json" => (p.clone(), resolver.as_bytes().to_vec()),
-                _ => (p.clone(), b.to_vec()),
-            })
-            .collect();
-        BrandFiles::from_texts(
-            "northwind",
-            texts.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
-        )
-    };
     let old = brand(&northwind_files(DARK, |_| {}));
     let changed = brand(&northwind_files(
         &DARK

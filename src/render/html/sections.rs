@@ -401,7 +401,21 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
     if doc.color.palette.is_empty() {
         return;
     }
-    o.push_str("<section id=\"palette\"><h2>Palette</h2><ul class=\"grid\">");
+    o.push_str("<section id=\"palette\"><h2>Palette</h2>");
+    // Each context of the brand's modes, for the colours it changes.
+    let set = &brand.tokens;
+    let contexts: Vec<(String, crate::spec::tokens::TokenSet)> = set
+        .each_context()
+        .map(|(m, c, label)| (label, set.in_context(m, c)))
+        .collect();
+    if !contexts.is_empty() {
+        let labels: Vec<String> = contexts
+            .iter()
+            .map(|(l, _)| format!("<code>{}</code>", html(l)))
+            .collect();
+        let _ = write!(o, "<p>Each colour by default, and below it in each context that changes it ({}); tokens.css applies a context with its data attribute.</p>", labels.join(", "));
+    }
+    o.push_str("<ul class=\"grid\">");
     for p in &doc.color.palette {
         let value = reference_value(&brand.tokens, &p.token);
         let hex = reference_hex(brand, &p.token).unwrap_or_default();
@@ -425,9 +439,30 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
         }
         let _ = write!(
             o,
-            "<p class=\"muted\"><code>{}</code></p></li>",
+            "<p class=\"muted\"><code>{}</code></p>",
             html(p.token.trim_matches(['{', '}']))
         );
+        for (label, here) in &contexts {
+            let there = reference_value(here, &p.token);
+            if there == value {
+                continue;
+            }
+            let hex = match here.resolve_reference(&p.token) {
+                Some(crate::spec::tokens::TokenValue::Color(c)) => {
+                    crate::color::hex(c.srgb(), c.alpha)
+                }
+                _ => String::new(),
+            };
+            let _ = write!(
+                o,
+                "<p class=\"in-context\"><span class=\"dot\" style=\"background:{}\"></span><code>{}</code> ",
+                html(&there),
+                html(label)
+            );
+            copyable(o, snip, &hex);
+            o.push_str("</p>");
+        }
+        o.push_str("</li>");
     }
     o.push_str("</ul></section>\n");
 }
