@@ -289,7 +289,14 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             schema,
             params,
         );
-        op["description"] = json!(format!("Served as `{}`.{immutable}", s.media_type()));
+        let modes = match s {
+            Surface::SpecJson => " For a brand with tokens.resolver.json, `modes` names each modifier, its `attribute` and default, and what each context sets apart; a colour pair's `inContexts` gives its contrast in each context that changes it.",
+            Surface::SpecMd => " For a brand with modes, a Modes section tables what each context sets apart.",
+            Surface::TokensCss => " For a brand with modes, each context follows `:root` as a rule `[data-<modifier>=\"<context>\"]`, for `<html>` or any element; a modifier with contexts light and dark declares `color-scheme` and follows `prefers-color-scheme` unless the page names a context.",
+            Surface::TokensFigma => " For a brand with modes, a collection per modifier holds the tokens it changes, with a Figma mode per context.",
+            _ => "",
+        };
+        op["description"] = json!(format!("Served as `{}`.{modes}{immutable}", s.media_type()));
         paths.insert(url::brand_doc(&key, s.file()), get(op));
     }
     let mut page = document_get(
@@ -498,6 +505,19 @@ mod tests {
             }
         }
         assert!(doc["paths"].get("/mcp").is_none());
+        // How a brand's modes are served, and spec.json's description of them.
+        let css = &doc["paths"]["/brand/{slug}/tokens.css"]["get"]["description"];
+        assert!(
+            css.as_str()
+                .unwrap()
+                .contains("[data-<modifier>=\"<context>\"]"),
+            "{css}"
+        );
+        let spec = &doc["components"]["schemas"]["Spec"]["properties"];
+        assert!(
+            spec["modes"]["items"]["properties"]["attribute"].is_object(),
+            "{spec}"
+        );
     }
 
     /// The document and the router cannot disagree: every path it
