@@ -1108,3 +1108,73 @@ fn the_page_has_contents_that_follow_the_reader_and_says_when_a_font_is_missing(
         "a generic family is never missing: {notes}"
     );
 }
+
+/// The API page's palette of a brand with a dark context follows the
+/// reader's scheme, and its switch picks light or dark whatever the
+/// reader's is.
+#[test]
+fn the_palette_follows_the_readers_scheme_and_its_switch() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let marque = marque_for_browser(&example_content());
+    b.goto(&format!("{}/brand/lumen-health", marque.public_url));
+    b.wait_for(
+        "return !!document.querySelector('#palette .scheme-switch')",
+        "the switch",
+    );
+    let ink = || {
+        b.js("return getComputedStyle(document.querySelectorAll('#palette .chip')[3]).backgroundColor")
+    };
+    let click = |scheme: &str| {
+        b.js(&format!("document.querySelector('#palette button[data-scheme=\"{scheme}\"]').click(); return true;"));
+    };
+    assert_eq!(ink(), "rgb(26, 32, 40)", "light by default");
+    b.emulate_dark(true);
+    assert_eq!(
+        ink(),
+        "rgb(253, 252, 249)",
+        "the brand's dark ink for a dark reader"
+    );
+    click("light");
+    assert_eq!(ink(), "rgb(26, 32, 40)", "light when picked");
+    assert_eq!(
+        b.js("return document.querySelector('#palette button[data-scheme=\"light\"]').getAttribute('aria-pressed')"),
+        "true"
+    );
+    b.emulate_dark(false);
+    click("dark");
+    assert_eq!(ink(), "rgb(253, 252, 249)", "dark when picked");
+    b.js("document.getElementById('palette').scrollIntoView(); return true;");
+    b.screenshot("palette-dark-picked");
+    click("auto");
+    assert_eq!(ink(), "rgb(26, 32, 40)", "the reader's light again");
+    // Each pair also in the context that changes its colours, as spec.json has it.
+    let spec = marque.get("/brand/lumen-health/spec.json").json();
+    let expected: Vec<String> = spec["color"]["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["inContexts"].as_array().cloned().unwrap_or_default())
+        .map(|c| {
+            let verdict = if c["passes"] == true { "Pass" } else { "Fail" };
+            format!(
+                "{}={} {verdict} {}:1",
+                c["modifier"].as_str().unwrap(),
+                c["context"].as_str().unwrap(),
+                c["contrast"]
+            )
+        })
+        .collect();
+    assert_eq!(expected.len(), 3, "every pair changes in dark");
+    assert_eq!(
+        b.js("return Array.prototype.map.call(document.querySelectorAll('#contrast .in-context'), function(p){ return p.textContent; })"),
+        json!(expected)
+    );
+    // A brand without modes has no switch.
+    b.goto(&format!("{}/brand/northwind", marque.public_url));
+    b.wait_for("return document.readyState === 'complete'", "the page");
+    assert_eq!(
+        b.js("return document.querySelector('.scheme-switch') === null"),
+        true
+    );
+}

@@ -118,7 +118,8 @@ button{font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid var(--muted
 .tile{background:var(--panel);border:1px solid var(--line);border-radius:10px;padding:12px;min-width:0;font-size:.9rem}\
 .tile p{margin:4px 0}\
 .chip{height:64px;border-radius:8px;border:1px solid rgba(127,127,127,.35);margin-bottom:8px}\
-.in-context{display:flex;align-items:center;gap:6px;margin:4px 0}.dot{width:18px;height:18px;border-radius:50%;border:1px solid rgba(127,127,127,.35);flex:none}\
+.chip.scheme{background:var(--c)}#palette[data-scheme=dark] .chip.scheme{background:var(--cd)}@media (prefers-color-scheme:dark){#palette:not([data-scheme=light]) .chip.scheme{background:var(--cd)}}.scheme-switch button[aria-pressed=true]{font-weight:600;text-decoration:underline}\
+.in-context{display:flex;flex-wrap:wrap;align-items:center;gap:4px 6px;margin:4px 0}.in-context>*{white-space:nowrap;overflow-wrap:normal;word-break:normal}.dot{width:18px;height:18px;border-radius:50%;border:1px solid rgba(127,127,127,.35);flex:none}\
 .muted{color:var(--muted)}\
 .stage{display:flex;align-items:center;justify-content:center;height:120px;border-radius:8px;margin-bottom:8px;border:1px solid var(--line)}\
 .stage img{max-width:80%;max-height:64px}\

@@ -159,3 +159,17 @@ document.addEventListener("submit", function (e) {
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(check);
   else check();
 })();
+
+// The palette's scheme switch: the swatches as the reader's system has
+// them, or light, or the brand's dark context.
+document.addEventListener("click", function (e) {
+  var button = e.target.closest ? e.target.closest(".scheme-switch button[data-scheme]") : null;
+  if (!button) return;
+  var palette = document.getElementById("palette");
+  var scheme = button.getAttribute("data-scheme");
+  if (scheme === "auto") palette.removeAttribute("data-scheme");
+  else palette.setAttribute("data-scheme", scheme);
+  Array.prototype.forEach.call(palette.querySelectorAll(".scheme-switch button"), function (b) {
+    b.setAttribute("aria-pressed", b === button ? "true" : "false");
+  });
+});

@@ -415,14 +415,29 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
             .collect();
         let _ = write!(o, "<p>Each colour by default, and below it in each context that changes it ({}); tokens.css applies a context with its data attribute.</p>", labels.join(", "));
     }
+    // The brand's own dark context, which the chips show when the reader
+    // prefers dark or picks it here.
+    let dark = dark_context(set);
+    if dark.is_some() {
+        o.push_str("<p class=\"scheme-switch\" role=\"group\" aria-label=\"Colour scheme of the swatches\">Swatches: <button type=\"button\" data-scheme=\"auto\" aria-pressed=\"true\">As your system</button> <button type=\"button\" data-scheme=\"light\" aria-pressed=\"false\">Light</button> <button type=\"button\" data-scheme=\"dark\" aria-pressed=\"false\">Dark</button></p>");
+    }
     o.push_str("<ul class=\"grid\">");
     for p in &doc.color.palette {
         let value = reference_value(&brand.tokens, &p.token);
         let hex = reference_hex(brand, &p.token).unwrap_or_default();
+        let in_dark = dark
+            .as_ref()
+            .map(|d| reference_value(d, &p.token))
+            .filter(|v| *v != value);
+        let style = match &in_dark {
+            Some(d) => format!("--c:{value};--cd:{d}"),
+            None => format!("background:{value}"),
+        };
         let _ = write!(
             o,
-            "<li class=\"tile\"><div class=\"chip\" style=\"background:{}\"></div><strong>{}</strong>",
-            html(&value),
+            "<li class=\"tile\"><div class=\"chip{}\" style=\"{}\"></div><strong>{}</strong>",
+            if in_dark.is_some() { " scheme" } else { "" },
+            html(&style),
             html(&p.name)
         );
         if let Some(r) = &p.role {
@@ -467,6 +482,18 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
     o.push_str("</ul></section>\n");
 }
 
+/// The permutation of the brand's own dark context: the `dark` context of
+/// its light/dark modifier.
+fn dark_context(set: &crate::spec::tokens::TokenSet) -> Option<crate::spec::tokens::TokenSet> {
+    let (m, modifier) = set
+        .modes
+        .iter()
+        .enumerate()
+        .find(|(_, m)| m.is_color_scheme())?;
+    let c = modifier.contexts.iter().position(|c| c.ident() == "dark")?;
+    (c != modifier.default).then(|| set.in_context(m, c))
+}
+
 /// Contrast pairs as samples, with their ratio and a pass or fail chip.
 pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
     let set = &brand.tokens;
@@ -474,7 +501,11 @@ pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mu
     if pairs.is_empty() {
         return;
     }
-    o.push_str("<section id=\"contrast\"><h2>Contrast pairs</h2><p>WCAG 2 contrast ratios, computed by marque.</p><ul class=\"grid\">");
+    let contexts: Vec<(String, crate::spec::tokens::TokenSet)> = set
+        .each_context()
+        .map(|(m, c, label)| (label, set.in_context(m, c)))
+        .collect();
+    o.push_str("<section id=\"contrast\"><h2>Contrast pairs</h2><p>WCAG 2 contrast ratios, computed by marque, by default and in each context that changes a pair's colours.</p><ul class=\"grid\">");
     for p in pairs {
         let (ratio, passes) =
             crate::spec::brand::pair_contrast(set, &p.foreground, &p.background, &p.level)
@@ -488,13 +519,41 @@ pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mu
         };
         let _ = write!(
             o,
-            "<li class=\"tile\"><div class=\"pair\" style=\"color:{};background:{}\">Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p></li>",
+            "<li class=\"tile\"><div class=\"pair\" style=\"color:{};background:{}\">Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p>",
             html(&fg),
             html(&bg),
             html(&p.level),
             html(p.foreground.trim_matches(['{', '}'])),
             html(p.background.trim_matches(['{', '}']))
         );
+        // The pair in each context that changes either of its colours.
+        for (label, here) in &contexts {
+            let (f, b) = (
+                reference_value(here, &p.foreground),
+                reference_value(here, &p.background),
+            );
+            if (&f, &b) == (&fg, &bg) {
+                continue;
+            }
+            let Some((ratio, passes)) =
+                crate::spec::brand::pair_contrast(here, &p.foreground, &p.background, &p.level)
+            else {
+                continue;
+            };
+            let (class, word) = if passes {
+                ("pass", "Pass")
+            } else {
+                ("fail", "Fail")
+            };
+            let _ = write!(
+                o,
+                "<p class=\"in-context\"><span class=\"dot\" style=\"background:{}\"></span><span class=\"dot\" style=\"background:{}\"></span><code>{}</code> <span class=\"verdict {class}\">{word}</span> {ratio}:1</p>",
+                html(&b),
+                html(&f),
+                html(label)
+            );
+        }
+        o.push_str("</li>");
     }
     o.push_str("</ul></section>\n");
 }
