@@ -313,3 +313,48 @@ fn compare_answers_the_diff_of_two_releases_or_a_release_and_current() {
     app.wait_until(|a| asset(a).status == 200, "the asset is served");
     assert_eq!(asset(&app).header("content-type"), Some("image/svg+xml"));
 }
+
+/// `marque diff` over real tags of a brand with a dark context: a value
+/// changed only in dark is a patch named by its context; the dark context
+/// removed is major.
+#[test]
+fn diff_names_the_context_a_change_is_in() {
+    let remote = Remote::new();
+    remote.set_version("lumen-health", "3.0.0-beta.2", "3.0.0");
+    remote.commit("Release", 1);
+    remote.tag_annotated("lumen-health@3.0.0", "Release", 1);
+    remote.edit(
+        "lumen-health/tokens/dark.json",
+        "\"components\": [8, 65, 40]",
+        "\"components\": [8, 65, 38]",
+    );
+    remote.set_version("lumen-health", "3.0.0", "3.0.1");
+    remote.commit("A deeper coral at night", 2);
+    remote.tag_annotated("lumen-health@3.0.1", "A deeper coral at night", 2);
+    remote.edit(
+        "lumen-health/tokens.resolver.json",
+        ",\n        \"dark\": [{ \"$ref\": \"tokens/dark.json\" }]",
+        "",
+    );
+    remote.set_version("lumen-health", "3.0.1", "4.0.0");
+    remote.commit("No dark theme", 3);
+    remote.tag_annotated("lumen-health@4.0.0", "No dark theme", 3);
+    let dir = remote.path().to_str().unwrap();
+    let (code, md) = marque(&["diff", dir, "lumen-health", "3.0.0", "3.0.1"]);
+    assert_eq!(code, 0, "{md}");
+    assert!(
+        md.contains("- Changes token `color.coral in theme=dark` from `hsl(8 65% 40%)` to `hsl(8 65% 38%)` (patch)"),
+        "{md}"
+    );
+    assert!(md.contains("A patch change"), "{md}");
+    let (code, md) = marque(&["diff", dir, "lumen-health", "3.0.1", "4.0.0"]);
+    assert_eq!(code, 0, "{md}");
+    assert!(
+        md.contains("- Removes context `theme=dark` (major)"),
+        "{md}"
+    );
+    assert!(md.contains("A major change"), "{md}");
+    // And check holds each release to it: all three steps are right.
+    let (code, out) = marque(&["check", dir]);
+    assert_eq!(code, 0, "{out}");
+}
