@@ -54,19 +54,6 @@ struct Shade {
     hex: String,
 }
 
-/// The brand's own dark context: the `dark` context of its colour-scheme
-/// modifier, as a permutation.
-fn dark_tokens(brand: &Brand) -> Option<crate::spec::tokens::TokenSet> {
-    let set = &brand.tokens;
-    let (m, modifier) = set
-        .modes
-        .iter()
-        .enumerate()
-        .find(|(_, m)| m.is_color_scheme())?;
-    let c = modifier.contexts.iter().position(|c| c.ident() == "dark")?;
-    (c != modifier.default).then(|| set.in_context(m, c))
-}
-
 /// A colour reference in the dark context, where it differs from the default.
 fn dark_shade(
     brand: &Brand,
@@ -136,7 +123,7 @@ pub fn primary_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
 const SCRIPT: &str = include_str!("embed.js");
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
-    let dark = dark_tokens(brand);
+    let dark = brand.tokens.dark_context();
     let card = Card {
         slug: brand.slug.clone(),
         name: brand.doc.name.clone(),

@@ -363,6 +363,14 @@ fn the_diff_covers_every_context() {
     use marque::spec::diff::{diff, Kind, Level};
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
     let brand = |files: &BrandFiles| parse_brand(files, today).0.expect("valid");
+    let first = |d: &marque::spec::diff::Diff, kind: Kind| {
+        let c = d
+            .changes
+            .iter()
+            .find(|c| c.kind == kind)
+            .expect("a change of that kind");
+        format!("{} ({})", c.name, c.level)
+    };
     let old = brand(&northwind_files(DARK, |_| {}));
     let changed = brand(&northwind_files(
         &DARK
@@ -371,14 +379,9 @@ fn the_diff_covers_every_context() {
         |_| {},
     ));
     let d = diff(&old, &changed);
-    let c = d
-        .changes
-        .iter()
-        .find(|c| c.kind == Kind::Token)
-        .expect("a token change");
     assert_eq!(
-        (c.name.as_str(), c.level),
-        ("color.lichen.500 in theme=dark", Level::Patch),
+        first(&d, Kind::Token),
+        "color.lichen.500 in theme=dark (patch)",
         "{d:#?}"
     );
     assert_eq!(d.level(), Some(Level::Patch), "{d:#?}");
@@ -389,25 +392,7 @@ fn the_diff_covers_every_context() {
     assert_ne!(light_only, RESOLVER);
     let removed = brand(&with_resolver(northwind_files(DARK, |_| {}), &light_only));
     let d = diff(&old, &removed);
-    let c = d
-        .changes
-        .iter()
-        .find(|c| c.kind == Kind::Context)
-        .expect("a context change");
-    assert_eq!(
-        (c.name.as_str(), c.level),
-        ("theme=dark", Level::Major),
-        "{d:#?}"
-    );
+    assert_eq!(first(&d, Kind::Context), "theme=dark (major)", "{d:#?}");
     let d = diff(&removed, &old);
-    let c = d
-        .changes
-        .iter()
-        .find(|c| c.kind == Kind::Context)
-        .expect("a context change");
-    assert_eq!(
-        (c.name.as_str(), c.level),
-        ("theme=dark", Level::Minor),
-        "{d:#?}"
-    );
+    assert_eq!(first(&d, Kind::Context), "theme=dark (minor)", "{d:#?}");
 }

@@ -417,7 +417,7 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
     }
     // The brand's own dark context, which the chips show when the reader
     // prefers dark or picks it here.
-    let dark = dark_context(set);
+    let dark = set.dark_context();
     if dark.is_some() {
         o.push_str("<p class=\"scheme-switch\" role=\"group\" aria-label=\"Colour scheme of the swatches\">Swatches: <button type=\"button\" data-scheme=\"auto\" aria-pressed=\"true\">As your system</button> <button type=\"button\" data-scheme=\"light\" aria-pressed=\"false\">Light</button> <button type=\"button\" data-scheme=\"dark\" aria-pressed=\"false\">Dark</button></p>");
     }
@@ -480,18 +480,6 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
         o.push_str("</li>");
     }
     o.push_str("</ul></section>\n");
-}
-
-/// The permutation of the brand's own dark context: the `dark` context of
-/// its light/dark modifier.
-fn dark_context(set: &crate::spec::tokens::TokenSet) -> Option<crate::spec::tokens::TokenSet> {
-    let (m, modifier) = set
-        .modes
-        .iter()
-        .enumerate()
-        .find(|(_, m)| m.is_color_scheme())?;
-    let c = modifier.contexts.iter().position(|c| c.ident() == "dark")?;
-    (c != modifier.default).then(|| set.in_context(m, c))
 }
 
 /// Contrast pairs as samples, with their ratio and a pass or fail chip.

@@ -156,6 +156,18 @@ impl TokenSet {
         TokenSet::new(tokens, self.groups.clone(), self.unparsed.clone())
     }
 
+    /// The permutation of the brand's own dark context: the `dark` context
+    /// of its light/dark modifier, when that is not the default.
+    pub fn dark_context(&self) -> Option<TokenSet> {
+        let (m, modifier) = self
+            .modes
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.is_color_scheme())?;
+        let c = modifier.contexts.iter().position(|c| c.ident() == "dark")?;
+        (c != modifier.default).then(|| self.in_context(m, c))
+    }
+
     /// Every non-default context as `(modifier, context)` indices with its
     /// label, `theme=dark`.
     pub fn each_context(&self) -> impl Iterator<Item = (usize, usize, String)> + '_ {
