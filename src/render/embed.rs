@@ -11,6 +11,7 @@ use super::escape;
 use super::spec_json::reference_value;
 use super::Context;
 use crate::spec::tokens::css::{self, Refs};
+use crate::spec::tokens::modes::View;
 use crate::spec::tokens::TokenValue;
 use crate::spec::Brand;
 use serde::Serialize;
@@ -55,13 +56,9 @@ struct Shade {
 }
 
 /// A colour reference in the dark context, where it differs from the default.
-fn dark_shade(
-    brand: &Brand,
-    dark: Option<&crate::spec::tokens::TokenSet>,
-    reference: &str,
-) -> Option<Shade> {
+fn dark_shade(brand: &Brand, dark: Option<View<'_>>, reference: &str) -> Option<Shade> {
     let dark = dark?;
-    let css = reference_value(dark, reference);
+    let css = super::spec_json::reference_value_in(dark, reference);
     if css == reference_value(&brand.tokens, reference) {
         return None;
     }
@@ -148,7 +145,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
                 name: p.name.clone(),
                 css: reference_value(&brand.tokens, &p.token),
                 hex: reference_hex(brand, &p.token).unwrap_or_default(),
-                dark: dark_shade(brand, dark.as_ref(), &p.token),
+                dark: dark_shade(brand, dark, &p.token),
             })
             .collect(),
         fonts: brand

@@ -324,11 +324,7 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
         .modes
         .iter()
         .enumerate()
-        .filter(|(_, m)| {
-            m.contexts
-                .iter()
-                .any(|c| c.tokens.iter().any(|x| x.name() == name))
-        })
+        .filter(|(_, m)| m.contexts.iter().any(|c| c.get(&name).is_some()))
         .map(|(i, _)| i)
         .collect();
     let Some(&m) = varies.first() else {
@@ -352,7 +348,7 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
     let modes = modes
         .into_iter()
         .map(|(_, c)| {
-            let written = c.tokens.iter().find(|x| x.name() == name);
+            let written = c.get(&name);
             (
                 mode_id(&brand.slug, &modifier.name, &c.name),
                 written.unwrap_or(t),

@@ -7,6 +7,7 @@ use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
 use crate::spec::tokens::css::{self, Refs};
+use crate::spec::tokens::modes::View;
 use crate::spec::tokens::{
     Color, Component, Item, ShadowLayer, StrokeStyle, Token, TokenSet, TokenValue,
 };
@@ -191,32 +192,27 @@ fn modes(set: &TokenSet) -> Vec<Mode<'_>> {
 }
 
 /// `pair` in each context that changes either of its colours.
-fn pair_in_contexts(
-    contexts: &[(usize, usize, TokenSet)],
-    base: &TokenSet,
-    p: &model::ContrastPair,
-) -> Vec<PairInContext> {
-    let colors = |set: &TokenSet| {
-        (
-            set.resolve_reference(&p.foreground).cloned(),
-            set.resolve_reference(&p.background).cloned(),
-        )
-    };
-    let here = colors(base);
-    contexts
-        .iter()
-        .filter(|(_, _, set)| colors(set) != here)
-        .filter_map(|(m, c, set)| {
-            let (contrast, passes) = pair_contrast(set, &p.foreground, &p.background, &p.level)?;
-            let modifier = &base.modes[*m];
-            Some(PairInContext {
+fn pair_in_contexts(set: &TokenSet, p: &model::ContrastPair) -> Vec<PairInContext> {
+    crate::spec::brand::pair_in_contexts(set, p)
+        .into_iter()
+        .map(|c| {
+            let modifier = &set.modes[c.modifier];
+            PairInContext {
                 modifier: modifier.name.clone(),
-                context: modifier.contexts[*c].name.clone(),
-                contrast,
-                passes,
-            })
+                context: modifier.contexts[c.context].name.clone(),
+                contrast: c.ratio,
+                passes: c.passes,
+            }
         })
         .collect()
+}
+
+/// The resolved CSS value of a `{reference}` in a context (a colour's: a
+/// composite's parts are resolved in the default).
+pub fn reference_value_in(view: View<'_>, reference: &str) -> String {
+    view.resolve_reference(reference)
+        .map(|v| css::value(v, view.base(), Refs::Resolve))
+        .unwrap_or_default()
 }
 
 /// The resolved CSS value of a `{reference}`.
@@ -248,13 +244,6 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
 pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
     let doc = &brand.doc;
     let tokens = &brand.tokens;
-    let contexts: Vec<(usize, usize, TokenSet)> = match doc.color.pairs.is_empty() {
-        true => Vec::new(),
-        false => tokens
-            .each_context()
-            .map(|(m, c, _)| (m, c, tokens.in_context(m, c)))
-            .collect(),
-    };
     Spec {
         slug: &brand.slug,
         name: &doc.name,
@@ -328,7 +317,7 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                         pair: p,
                         contrast,
                         passes,
-                        in_contexts: pair_in_contexts(&contexts, tokens, p),
+                        in_contexts: pair_in_contexts(tokens, p),
                     }
                 })
                 .collect(),

@@ -167,7 +167,7 @@ fn assert_md_carries_spec_json(brand: &Brand) {
     let mut all = Vec::new();
     facts(&spec, &mut all);
     let set = &brand.tokens;
-    for (m, c, _) in set.each_context() {
+    for (m, c) in set.contexts() {
         let here = set.in_context(m, c);
         for t in &set.modes[m].contexts[c].tokens {
             all.push(t.name());

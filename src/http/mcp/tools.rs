@@ -218,7 +218,11 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
 /// when one modifier alone has a context of that name.
 fn context_of(brand: &Brand, wanted: &str) -> Result<(usize, usize), String> {
     let modes = &brand.tokens.modes;
-    let all: Vec<String> = brand.tokens.each_context().map(|(_, _, l)| l).collect();
+    let all: Vec<String> = brand
+        .tokens
+        .contexts()
+        .map(|(m, c)| brand.tokens.label(m, c))
+        .collect();
     let (modifier, context) = match wanted.split_once('=') {
         Some((m, c)) => (Some(m), c),
         None => (None, wanted),

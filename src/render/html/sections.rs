@@ -4,9 +4,10 @@
 use crate::paths;
 use crate::render::embed::reference_hex;
 use crate::render::escape::html;
-use crate::render::spec_json::reference_value;
+use crate::render::spec_json::{reference_value, reference_value_in};
 use crate::render::{Context, Surface};
 use crate::spec::tokens::css::{self, Refs};
+use crate::spec::tokens::modes::View;
 use crate::spec::Brand;
 use std::fmt::Write;
 
@@ -404,9 +405,9 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
     o.push_str("<section id=\"palette\"><h2>Palette</h2>");
     // Each context of the brand's modes, for the colours it changes.
     let set = &brand.tokens;
-    let contexts: Vec<(String, crate::spec::tokens::TokenSet)> = set
-        .each_context()
-        .map(|(m, c, label)| (label, set.in_context(m, c)))
+    let contexts: Vec<(String, View<'_>)> = set
+        .contexts()
+        .map(|(m, c)| (set.label(m, c), set.view(m, c)))
         .collect();
     if !contexts.is_empty() {
         let labels: Vec<String> = contexts
@@ -426,8 +427,7 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
         let value = reference_value(&brand.tokens, &p.token);
         let hex = reference_hex(brand, &p.token).unwrap_or_default();
         let in_dark = dark
-            .as_ref()
-            .map(|d| reference_value(d, &p.token))
+            .map(|d| reference_value_in(d, &p.token))
             .filter(|v| *v != value);
         let style = match &in_dark {
             Some(d) => format!("--c:{value};--cd:{d}"),
@@ -458,7 +458,7 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
             html(p.token.trim_matches(['{', '}']))
         );
         for (label, here) in &contexts {
-            let there = reference_value(here, &p.token);
+            let there = reference_value_in(*here, &p.token);
             if there == value {
                 continue;
             }
@@ -482,6 +482,14 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
     o.push_str("</ul></section>\n");
 }
 
+/// The class and word of a pass or fail chip.
+fn verdict(passes: bool) -> (&'static str, &'static str) {
+    match passes {
+        true => ("pass", "Pass"),
+        false => ("fail", "Fail"),
+    }
+}
+
 /// Contrast pairs as samples, with their ratio and a pass or fail chip.
 pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
     let set = &brand.tokens;
@@ -489,10 +497,6 @@ pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mu
     if pairs.is_empty() {
         return;
     }
-    let contexts: Vec<(String, crate::spec::tokens::TokenSet)> = set
-        .each_context()
-        .map(|(m, c, label)| (label, set.in_context(m, c)))
-        .collect();
     o.push_str("<section id=\"contrast\"><h2>Contrast pairs</h2><p>WCAG 2 contrast ratios, computed by marque, by default and in each context that changes a pair's colours.</p><ul class=\"grid\">");
     for p in pairs {
         let (ratio, passes) =
@@ -500,11 +504,7 @@ pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mu
                 .unwrap_or((0.0, false));
         let fg = reference_value(set, &p.foreground);
         let bg = reference_value(set, &p.background);
-        let (class, word) = if passes {
-            ("pass", "Pass")
-        } else {
-            ("fail", "Fail")
-        };
+        let (class, word) = verdict(passes);
         let _ = write!(
             o,
             "<li class=\"tile\"><div class=\"pair\" style=\"color:{};background:{}\">Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p>",
@@ -515,30 +515,16 @@ pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mu
             html(p.background.trim_matches(['{', '}']))
         );
         // The pair in each context that changes either of its colours.
-        for (label, here) in &contexts {
-            let (f, b) = (
-                reference_value(here, &p.foreground),
-                reference_value(here, &p.background),
-            );
-            if (&f, &b) == (&fg, &bg) {
-                continue;
-            }
-            let Some((ratio, passes)) =
-                crate::spec::brand::pair_contrast(here, &p.foreground, &p.background, &p.level)
-            else {
-                continue;
-            };
-            let (class, word) = if passes {
-                ("pass", "Pass")
-            } else {
-                ("fail", "Fail")
-            };
+        for c in crate::spec::brand::pair_in_contexts(set, p) {
+            let here = set.view(c.modifier, c.context);
+            let (class, word) = verdict(c.passes);
             let _ = write!(
                 o,
-                "<p class=\"in-context\"><span class=\"dot\" style=\"background:{}\"></span><span class=\"dot\" style=\"background:{}\"></span><code>{}</code> <span class=\"verdict {class}\">{word}</span> {ratio}:1</p>",
-                html(&b),
-                html(&f),
-                html(label)
+                "<p class=\"in-context\"><span class=\"dot\" style=\"background:{}\"></span><span class=\"dot\" style=\"background:{}\"></span><code>{}</code> <span class=\"verdict {class}\">{word}</span> {}:1</p>",
+                html(&reference_value_in(here, &p.background)),
+                html(&reference_value_in(here, &p.foreground)),
+                html(&set.label(c.modifier, c.context)),
+                c.ratio
             );
         }
         o.push_str("</li>");

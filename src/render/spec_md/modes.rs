@@ -8,6 +8,7 @@ use crate::render::spec_json::Spec;
 use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::{TokenSet, TokenValue};
 use crate::spec::Brand;
+use std::collections::HashSet;
 use std::fmt::Write;
 
 pub(super) fn modes(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
@@ -43,21 +44,25 @@ pub(super) fn modes(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
         o.push_str(".\n");
     }
     for (m, modifier) in set.modes.iter().enumerate() {
-        let sets: Vec<Option<TokenSet>> = (0..modifier.contexts.len())
-            .map(|c| (c != modifier.default).then(|| set.in_context(m, c)))
+        let mut seen = HashSet::new();
+        let rows: Vec<String> = modifier
+            .contexts
+            .iter()
+            .flat_map(|c| c.tokens.iter().map(|t| t.name()))
+            .filter(|name| seen.insert(name.clone()))
             .collect();
-        let mut rows: Vec<String> = Vec::new();
-        for context in &modifier.contexts {
-            for t in &context.tokens {
-                let name = t.name();
-                if !rows.contains(&name) {
-                    rows.push(name);
-                }
-            }
-        }
         if rows.is_empty() {
             continue;
         }
+        // Column by column, one permutation at a time: a brand may have
+        // dozens of contexts over thousands of tokens.
+        let columns: Vec<Vec<String>> = (0..modifier.contexts.len())
+            .map(|c| {
+                let here = (c != modifier.default).then(|| set.in_context(m, c));
+                let here = here.as_ref().unwrap_or(set);
+                rows.iter().map(|name| value_of(here, name)).collect()
+            })
+            .collect();
         let _ = writeln!(o, "\n### {}\n", md(&modifier.name));
         let header: Vec<String> = modifier
             .contexts
@@ -66,12 +71,9 @@ pub(super) fn modes(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
             .collect();
         let _ = writeln!(o, "| token | {} |", header.join(" | "));
         let _ = writeln!(o, "|---|{}", "---|".repeat(header.len()));
-        for name in rows {
-            let cells: Vec<String> = sets
-                .iter()
-                .map(|s| value_of(s.as_ref().unwrap_or(set), &name))
-                .collect();
-            let _ = writeln!(o, "| {} | {} |", md_code(&name), cells.join(" | "));
+        for (r, name) in rows.iter().enumerate() {
+            let cells: Vec<&str> = columns.iter().map(|col| col[r].as_str()).collect();
+            let _ = writeln!(o, "| {} | {} |", md_code(name), cells.join(" | "));
         }
     }
     o.push('\n');

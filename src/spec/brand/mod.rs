@@ -6,7 +6,7 @@ use super::diag::{file_error, has_errors, quoted, Diagnostic, FileDiags};
 pub use super::files::BrandFiles;
 use super::json::join;
 use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
-use super::model::BrandDoc;
+use super::model::{BrandDoc, ContrastPair};
 use super::schema::{self, Checked};
 use super::tokens::css::{self, css_name};
 use super::tokens::resolver::RESOLVER_FILE;
@@ -425,15 +425,6 @@ fn check_semantics(
 /// Every token reference in brand.json must resolve, to the right type;
 /// every contrast pair must meet its level.
 fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mut FileDiags<'_>) {
-    // Each context, for the colour pairs it changes.
-    let contexts: Vec<(String, TokenSet)> = match doc.color.pairs.is_empty() {
-        true => Vec::new(),
-        false => tokens
-            .each_context()
-            .map(|(m, c, label)| (label, tokens.in_context(m, c)))
-            .collect(),
-    };
-    let contexts = contexts.as_slice();
     let want = |pointer: String, reference: &str, ty: TokenType, d: &mut FileDiags<'_>| {
         if checked.blocked(&pointer) {
             return;
@@ -503,7 +494,7 @@ fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mu
         {
             continue;
         }
-        for (context, ratio) in failing_contrast(tokens, contexts, pair) {
+        for (context, ratio) in failing_contrast(tokens, pair) {
             let within = match context {
                 Some(label) => format!(" in {label}"),
                 None => String::new(),
@@ -525,31 +516,17 @@ fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mu
 
 /// Each permutation in which `pair` fails its level, with its ratio: the
 /// default (`None`), and every context that changes either colour.
-fn failing_contrast(
-    tokens: &TokenSet,
-    contexts: &[(String, TokenSet)],
-    pair: &crate::spec::model::ContrastPair,
-) -> Vec<(Option<String>, f64)> {
+fn failing_contrast(tokens: &TokenSet, pair: &ContrastPair) -> Vec<(Option<String>, f64)> {
     let (fg, bg, level) = (&pair.foreground, &pair.background, &pair.level);
-    let default = pair_contrast(tokens, fg, bg, level);
     let mut out = Vec::new();
-    if let Some((ratio, false)) = default {
+    if let Some((ratio, false)) = pair_contrast(tokens, fg, bg, level) {
         out.push((None, ratio));
     }
-    let colors = |set: &TokenSet| {
-        (
-            set.resolve_reference(fg).cloned(),
-            set.resolve_reference(bg).cloned(),
-        )
-    };
-    let here = colors(tokens);
-    for (label, set) in contexts {
-        if colors(set) == here {
-            continue;
-        }
-        if let Some((ratio, false)) = pair_contrast(set, fg, bg, level) {
-            out.push((Some(label.clone()), ratio));
-        }
+    for c in pair_in_contexts(tokens, pair)
+        .into_iter()
+        .filter(|c| !c.passes)
+    {
+        out.push((Some(tokens.label(c.modifier, c.context)), c.ratio));
     }
     out
 }
@@ -566,13 +543,56 @@ pub fn level_minimum(level: &str) -> f64 {
 /// The contrast ratio of two colour references and whether it meets `level`.
 /// A translucent foreground is composited over the background first.
 pub fn pair_contrast(tokens: &TokenSet, fg: &str, bg: &str, level: &str) -> Option<(f64, bool)> {
-    let color_of = |r: &str| match tokens.resolve_reference(r)? {
-        TokenValue::Color(c) => Some(c.clone()),
-        _ => None,
+    contrast_of(
+        tokens.resolve_reference(fg),
+        tokens.resolve_reference(bg),
+        level,
+    )
+}
+
+/// The contrast ratio of two resolved colours and whether it meets `level`.
+fn contrast_of(
+    fg: Option<&TokenValue>,
+    bg: Option<&TokenValue>,
+    level: &str,
+) -> Option<(f64, bool)> {
+    let (Some(TokenValue::Color(f)), Some(TokenValue::Color(b))) = (fg, bg) else {
+        return None;
     };
-    let (f, b) = (color_of(fg)?, color_of(bg)?);
     let shown = color::shown_contrast(f.srgb(), f.alpha, b.srgb());
     Some((shown, shown >= level_minimum(level)))
+}
+
+/// A colour pair in one context that changes either of its colours.
+pub struct ContextContrast {
+    pub modifier: usize,
+    pub context: usize,
+    pub ratio: f64,
+    pub passes: bool,
+}
+
+/// `pair` in each context of `tokens` that changes either of its colours,
+/// in document order. Validation, spec.json and the page all read this.
+pub fn pair_in_contexts(tokens: &TokenSet, pair: &ContrastPair) -> Vec<ContextContrast> {
+    let (fg, bg) = (&pair.foreground, &pair.background);
+    let here = (tokens.resolve_reference(fg), tokens.resolve_reference(bg));
+    tokens
+        .contexts()
+        .filter_map(|(m, c)| {
+            let view = tokens.view(m, c);
+            let there = (view.resolve_reference(fg), view.resolve_reference(bg));
+            if there == here {
+                return None;
+            }
+            let (ratio, passes) = contrast_of(there.0, there.1, &pair.level)?;
+            Some(ContextContrast {
+                modifier: m,
+                context: c,
+                ratio,
+                passes,
+            })
+        })
+        .collect()
 }
 
 /// An id (of a logo, a prompt) that must be slug-shaped and not among

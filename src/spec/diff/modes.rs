@@ -4,7 +4,7 @@
 //! change of the default), named `color.ink in theme=dark`.
 
 use super::{shown, Builder, Kind, Level, Section, What};
-use crate::spec::tokens::modes::{Context, Modifier};
+use crate::spec::tokens::modes::{Context, Modifier, View};
 use crate::spec::tokens::TokenSet;
 use std::collections::BTreeSet;
 
@@ -75,10 +75,10 @@ impl Builder {
         if written.is_empty() {
             return;
         }
-        let (was, is) = (old.in_context(om, oc), new.in_context(nm, nc));
+        let (was, is) = (old.view(om, oc), new.view(nm, nc));
         for name in written {
-            let value = |set: &TokenSet| set.get(&name).map(|t| shown(t, set));
-            let (a, b) = (value(&was), value(&is));
+            let value = |v: View<'_>| v.get(&name).map(|t| shown(t, v.base()));
+            let (a, b) = (value(was), value(is));
             if a == b {
                 continue;
             }

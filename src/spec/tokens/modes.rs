@@ -5,8 +5,9 @@
 //! context in resolution order (aliases are resolved after, as the
 //! resolver module says).
 
-use super::{Token, TokenSet};
-use std::collections::HashSet;
+use super::{parse_reference, Token, TokenSet, TokenValue};
+use crate::spec::limits::MAX_ALIAS_DEPTH;
+use std::collections::{HashMap, HashSet};
 
 /// A way the tokens vary, as its resolver names it (`theme`, `density`).
 #[derive(Debug, Clone)]
@@ -26,6 +27,69 @@ pub struct Context {
     /// default permutation's (and those [`settle`] must keep), in document
     /// order.
     pub tokens: Vec<Token>,
+    /// Each of `tokens` by its dotted name.
+    index: HashMap<String, usize>,
+}
+
+impl Context {
+    pub fn new(name: String, tokens: Vec<Token>) -> Context {
+        let index = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name(), i))
+            .collect();
+        Context {
+            name,
+            tokens,
+            index,
+        }
+    }
+
+    /// The token named `name` that this context writes.
+    pub fn get(&self, name: &str) -> Option<&Token> {
+        self.index.get(name).map(|&i| &self.tokens[i])
+    }
+}
+
+/// One context over the default tokens, without copying them: what the
+/// context writes, else the default's. For the questions a few references
+/// ask (a palette colour, a contrast pair, one token's value); a whole
+/// permutation, with every composite's parts resolved in it, is
+/// [`TokenSet::in_context`].
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    set: &'a TokenSet,
+    context: &'a Context,
+}
+
+impl<'a> View<'a> {
+    /// The default tokens under this context.
+    pub fn base(&self) -> &'a TokenSet {
+        self.set
+    }
+
+    /// The token named `name` in this context.
+    pub fn get(&self, name: &str) -> Option<&'a Token> {
+        self.context.get(name).or_else(|| self.set.get(name))
+    }
+
+    /// Follows aliases through this context to a literal value; `None` for
+    /// a dangling reference or a chain longer than validation allows.
+    pub fn resolve(&self, v: &'a TokenValue) -> Option<&'a TokenValue> {
+        let mut v = v;
+        for _ in 0..=MAX_ALIAS_DEPTH {
+            match v {
+                TokenValue::Alias(target) => v = &self.get(target)?.value,
+                literal => return Some(literal),
+            }
+        }
+        None
+    }
+
+    /// What a `{reference}` resolves to in this context.
+    pub fn resolve_reference(&self, reference: &str) -> Option<&'a TokenValue> {
+        self.resolve(&self.get(parse_reference(reference)?)?.value)
+    }
 }
 
 /// What a context's permutation `here` writes (`written` says whether the
@@ -79,9 +143,8 @@ pub fn settle(written: Vec<Written>) -> Vec<Modifier> {
             contexts: w
                 .contexts
                 .into_iter()
-                .map(|(name, tokens)| Context {
-                    name,
-                    tokens: tokens
+                .map(|(name, tokens)| {
+                    let kept = tokens
                         .into_iter()
                         .filter(|(t, differs)| {
                             *differs
@@ -91,7 +154,8 @@ pub fn settle(written: Vec<Written>) -> Vec<Modifier> {
                                     .any(|(other, names)| other != m && names.contains(&t.name()))
                         })
                         .map(|(t, _)| t)
-                        .collect(),
+                        .collect();
+                    Context::new(name, kept)
                 })
                 .collect(),
         })
@@ -156,28 +220,38 @@ impl TokenSet {
         TokenSet::new(tokens, self.groups.clone(), self.unparsed.clone())
     }
 
-    /// The permutation of the brand's own dark context: the `dark` context
-    /// of its light/dark modifier, when that is not the default.
-    pub fn dark_context(&self) -> Option<TokenSet> {
+    /// Context `c` of modifier `m` over these tokens, copying nothing.
+    pub fn view(&self, m: usize, c: usize) -> View<'_> {
+        View {
+            set: self,
+            context: &self.modes[m].contexts[c],
+        }
+    }
+
+    /// The brand's own dark context: the `dark` context of its light/dark
+    /// modifier, when that is not the default.
+    pub fn dark_context(&self) -> Option<View<'_>> {
         let (m, modifier) = self
             .modes
             .iter()
             .enumerate()
             .find(|(_, m)| m.is_color_scheme())?;
         let c = modifier.contexts.iter().position(|c| c.ident() == "dark")?;
-        (c != modifier.default).then(|| self.in_context(m, c))
+        (c != modifier.default).then(|| self.view(m, c))
     }
 
-    /// Every non-default context as `(modifier, context)` indices with its
-    /// label, `theme=dark`.
-    pub fn each_context(&self) -> impl Iterator<Item = (usize, usize, String)> + '_ {
+    /// Every non-default context, as `(modifier, context)` indices.
+    pub fn contexts(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.modes.iter().enumerate().flat_map(|(m, modifier)| {
-            modifier
-                .contexts
-                .iter()
-                .enumerate()
-                .filter(move |(c, _)| *c != modifier.default)
-                .map(move |(c, context)| (m, c, format!("{}={}", modifier.name, context.name)))
+            (0..modifier.contexts.len())
+                .filter(move |c| *c != modifier.default)
+                .map(move |c| (m, c))
         })
+    }
+
+    /// A context's label, `theme=dark`.
+    pub fn label(&self, m: usize, c: usize) -> String {
+        let modifier = &self.modes[m];
+        format!("{}={}", modifier.name, modifier.contexts[c].name)
     }
 }
