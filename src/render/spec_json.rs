@@ -7,7 +7,7 @@ use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
 use crate::spec::tokens::css::{self, Refs};
-use crate::spec::tokens::modes::View;
+use crate::spec::tokens::modes::{Lookup, View};
 use crate::spec::tokens::{
     Color, Component, Item, ShadowLayer, StrokeStyle, Token, TokenSet, TokenValue,
 };
@@ -349,12 +349,12 @@ fn alias(target: &str) -> Value {
 /// A token's value as spec.json writes it, with every alias in it (the
 /// value itself, or a part of a composite) replaced by what it names: what
 /// a caller that cannot follow references reads (MCP's `find_tokens`).
-pub fn resolved_value(set: &TokenSet, v: &TokenValue) -> Value {
+pub fn resolved_value(set: &impl Lookup, v: &TokenValue) -> Value {
     resolved_at(set, v, 0)
 }
 
-fn resolved_at(set: &TokenSet, v: &TokenValue, depth: usize) -> Value {
-    let mut out = dtcg_value(set.resolve(v).unwrap_or(v));
+fn resolved_at(set: &impl Lookup, v: &TokenValue, depth: usize) -> Value {
+    let mut out = dtcg_value(set.resolve_value(v).unwrap_or(v));
     resolve_parts(set, &mut out, depth);
     out
 }
@@ -362,13 +362,13 @@ fn resolved_at(set: &TokenSet, v: &TokenValue, depth: usize) -> Value {
 /// Replaces the references left in the parts of a written value. Chains
 /// are resolved by the set; only nesting (a shadow's colour that is a
 /// gradient's stop …) recurses, and not without end.
-fn resolve_parts(set: &TokenSet, value: &mut Value, depth: usize) {
+fn resolve_parts(set: &impl Lookup, value: &mut Value, depth: usize) {
     if depth > crate::spec::limits::MAX_ALIAS_DEPTH {
         return;
     }
     match value {
         Value::String(s) => {
-            let target = crate::spec::tokens::parse_reference(s).and_then(|n| set.get(n));
+            let target = crate::spec::tokens::parse_reference(s).and_then(|n| set.token(n));
             if let Some(t) = target {
                 *value = resolved_at(set, &t.value, depth + 1);
             }

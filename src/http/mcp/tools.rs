@@ -7,7 +7,8 @@ use crate::render::spec_json::resolved_value;
 use crate::snapshot::Snapshot;
 use crate::spec::diag::clipped;
 use crate::spec::tokens::css::css_name;
-use crate::spec::tokens::{parse_reference, TokenValue};
+use crate::spec::tokens::modes::Lookup;
+use crate::spec::tokens::{parse_reference, Token, TokenValue};
 use crate::spec::Brand;
 use rmcp::model::CallToolResponse;
 use serde_json::{json, Map, Value};
@@ -162,56 +163,85 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
     let Some(brand) = brand_of(snap, slug) else {
         return tool_error(unknown_brand(snap, slug));
     };
-    let in_context;
-    let set = match str_arg(args, "mode") {
-        None => &brand.tokens,
-        Some(wanted) => match context_of(&brand, wanted) {
-            Ok((m, c)) => {
-                in_context = brand.tokens.in_context(m, c);
-                &in_context
-            }
-            Err(e) => return tool_error(e),
-        },
+    let query = Query {
+        prefix: str_arg(args, "prefix"),
+        ty: str_arg(args, "type"),
+        text: str_arg(args, "text").map(str::to_lowercase),
     };
-    let prefix = str_arg(args, "prefix");
-    let wanted_type = str_arg(args, "type");
-    let text = str_arg(args, "text").map(str::to_lowercase);
-    let mut found = Vec::new();
-    let mut matched = 0;
-    for token in &set.tokens {
-        let name = token.name();
-        if prefix.is_some_and(|p| !(name == p || name.starts_with(&format!("{p}.")))) {
-            continue;
-        }
-        if wanted_type.is_some_and(|t| t != token.ty.as_str()) {
-            continue;
-        }
-        let value = resolved_value(set, &token.value);
-        if let Some(text) = &text {
-            let description = token.description.as_deref().unwrap_or("");
-            let haystack = format!("{name} {description} {value}").to_lowercase();
-            if !haystack.contains(text.as_str()) {
+    let set = &brand.tokens;
+    match str_arg(args, "mode") {
+        None => tool_ok(query.run(set.tokens.iter(), set)),
+        Some(wanted) => match context_of(&brand, wanted) {
+            // The context's tokens in place of the default's, then those
+            // only the context has: its permutation, read through a view.
+            Ok((m, c)) => {
+                let view = set.view(m, c);
+                let tokens = set
+                    .tokens
+                    .iter()
+                    .map(|t| view.get(&t.name()).unwrap_or(t))
+                    .chain(
+                        view.written()
+                            .iter()
+                            .filter(|t| set.get(&t.name()).is_none()),
+                    );
+                tool_ok(query.run(tokens, &view))
+            }
+            Err(e) => tool_error(e),
+        },
+    }
+}
+
+/// What find_tokens is asked for.
+struct Query<'a> {
+    prefix: Option<&'a str>,
+    ty: Option<&'a str>,
+    text: Option<String>,
+}
+
+impl Query<'_> {
+    /// The matching tokens, values resolved through `lookup`.
+    fn run<'t>(&self, tokens: impl Iterator<Item = &'t Token>, lookup: &impl Lookup) -> Value {
+        let mut found = Vec::new();
+        let mut matched = 0;
+        for token in tokens {
+            let name = token.name();
+            if self
+                .prefix
+                .is_some_and(|p| !(name == p || name.starts_with(&format!("{p}."))))
+            {
                 continue;
             }
-        }
-        matched += 1;
-        if found.len() < MAX_FOUND {
-            let mut entry = json!({
-                "name": name,
-                "type": token.ty.as_str(),
-                "value": value,
-                "cssVariable": format!("--{}", css_name(&token.path)),
-            });
-            if let Some(d) = &token.description {
-                entry["description"] = json!(d);
+            if self.ty.is_some_and(|t| t != token.ty.as_str()) {
+                continue;
             }
-            if let TokenValue::Alias(target) = &token.value {
-                entry["alias"] = json!(format!("{{{target}}}"));
+            let value = resolved_value(lookup, &token.value);
+            if let Some(text) = &self.text {
+                let description = token.description.as_deref().unwrap_or("");
+                let haystack = format!("{name} {description} {value}").to_lowercase();
+                if !haystack.contains(text.as_str()) {
+                    continue;
+                }
             }
-            found.push(entry);
+            matched += 1;
+            if found.len() < MAX_FOUND {
+                let mut entry = json!({
+                    "name": name,
+                    "type": token.ty.as_str(),
+                    "value": value,
+                    "cssVariable": format!("--{}", css_name(&token.path)),
+                });
+                if let Some(d) = &token.description {
+                    entry["description"] = json!(d);
+                }
+                if let TokenValue::Alias(target) = &token.value {
+                    entry["alias"] = json!(format!("{{{target}}}"));
+                }
+                found.push(entry);
+            }
         }
+        json!({ "tokens": found, "matched": matched, "limit": MAX_FOUND })
     }
-    tool_ok(json!({ "tokens": found, "matched": matched, "limit": MAX_FOUND }))
 }
 
 /// The (modifier, context) that `wanted` names: `theme=dark`, or `dark`
@@ -258,12 +288,12 @@ fn context_of(brand: &Brand, wanted: &str) -> Result<(usize, usize), String> {
 /// token it sets apart with its value there, aliases resolved.
 fn in_mode(brand: &Brand, wanted: &str) -> Result<Value, String> {
     let (m, c) = context_of(brand, wanted)?;
-    let set = brand.tokens.in_context(m, c);
+    let view = brand.tokens.view(m, c);
     let (modifier, context) = (&brand.tokens.modes[m], &brand.tokens.modes[m].contexts[c]);
     let tokens: Map<String, Value> = context
         .tokens
         .iter()
-        .map(|t| (t.name(), resolved_value(&set, &t.value)))
+        .map(|t| (t.name(), resolved_value(&view, &t.value)))
         .collect();
     Ok(json!({
         "modifier": modifier.name,

@@ -75,7 +75,10 @@ impl<'a> View<'a> {
 
     /// Follows aliases through this context to a literal value; `None` for
     /// a dangling reference or a chain longer than validation allows.
-    pub fn resolve(&self, v: &'a TokenValue) -> Option<&'a TokenValue> {
+    pub fn resolve<'b>(&self, v: &'b TokenValue) -> Option<&'b TokenValue>
+    where
+        'a: 'b,
+    {
         let mut v = v;
         for _ in 0..=MAX_ALIAS_DEPTH {
             match v {
@@ -84,6 +87,11 @@ impl<'a> View<'a> {
             }
         }
         None
+    }
+
+    /// The tokens this context writes.
+    pub fn written(&self) -> &'a [Token] {
+        &self.context.tokens
     }
 
     /// What a `{reference}` resolves to in this context.
@@ -253,5 +261,32 @@ impl TokenSet {
     pub fn label(&self, m: usize, c: usize) -> String {
         let modifier = &self.modes[m];
         format!("{}={}", modifier.name, modifier.contexts[c].name)
+    }
+}
+
+/// Where names are looked up and aliases followed: the default tokens, or
+/// one context over them.
+pub trait Lookup {
+    fn token(&self, name: &str) -> Option<&Token>;
+    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<&'v TokenValue>;
+}
+
+impl Lookup for TokenSet {
+    fn token(&self, name: &str) -> Option<&Token> {
+        self.get(name)
+    }
+
+    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<&'v TokenValue> {
+        self.resolve(v)
+    }
+}
+
+impl Lookup for View<'_> {
+    fn token(&self, name: &str) -> Option<&Token> {
+        self.get(name)
+    }
+
+    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<&'v TokenValue> {
+        self.resolve(v)
     }
 }
