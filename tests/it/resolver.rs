@@ -396,3 +396,71 @@ fn the_diff_covers_every_context() {
     let d = diff(&removed, &old);
     assert_eq!(first(&d, Kind::Context), "theme=dark (minor)", "{d:#?}");
 }
+
+/// Mode names become HTML attributes: a name with no safe kebab-case form,
+/// or two names with one, are errors at the resolver; a modifier without
+/// `default` takes its first context, with a warning.
+#[test]
+fn mode_names_must_be_safe_attributes_and_a_missing_default_is_the_first() {
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let resolver = RESOLVER
+        .replace(
+            "\"light\": [],",
+            "\"日本\": [], \"light_ax\": [], \"lightAx\": [], \"light\": [],",
+        )
+        .replace(",\n      \"default\": \"light\"", "");
+    let (brand, diags) = parse_brand(
+        &with_resolver(northwind_files(DARK, |_| {}), &resolver),
+        today,
+    );
+    assert!(brand.is_none());
+    let at = |needle: &str| {
+        diags
+            .iter()
+            .find(|d| d.message.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {diags:#?}"))
+    };
+    let unsafe_name = at("context `日本` has no name that is safe as an HTML attribute");
+    assert_eq!(
+        (unsafe_name.severity, unsafe_name.file.as_str()),
+        (Severity::Error, "northwind/tokens.resolver.json")
+    );
+    assert_eq!(
+        at("contexts `light_ax` and `lightAx` are both `light-ax`").severity,
+        Severity::Error
+    );
+    assert_eq!(
+        at("has no `default`; its first context, `日本`, is the default").severity,
+        Severity::Warning
+    );
+}
+
+/// Figma takes at most 40 modes in a collection: a modifier with more
+/// contexts gets the first 40 (the default among them) and a warning.
+#[test]
+fn figma_gets_at_most_forty_modes_per_modifier() {
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let many: String = (0..44).map(|i| format!("\"c{i}\": [], ")).collect();
+    let resolver = RESOLVER.replace("\"light\": [],", &format!("{many}\"light\": [],"));
+    let (brand, diags) = parse_brand(
+        &with_resolver(northwind_files(DARK, |_| {}), &resolver),
+        today,
+    );
+    let brand = brand.unwrap_or_else(|| panic!("{diags:#?}"));
+    let out = marque::render::figma::render(&brand, &marque::render::Context::new("http://x"));
+    let body: serde_json::Value = serde_json::from_str(&out.body).unwrap();
+    let modes = body["variableModes"].as_array().unwrap();
+    assert_eq!(modes.len(), 40, "the renamed default and 39 more");
+    assert!(
+        modes.iter().any(|m| m["name"] == "light"),
+        "the default is kept"
+    );
+    assert!(
+        out.skipped
+            .iter()
+            .any(|(m, _)| m.contains("46 contexts, over Figma's 40 modes per collection")),
+        "{:?}",
+        out.skipped
+    );
+    crate::surfaces::assert_figma_accepts(&out.body);
+}
