@@ -320,25 +320,25 @@ fn compare_answers_the_diff_of_two_releases_or_a_release_and_current() {
 #[test]
 fn diff_names_the_context_a_change_is_in() {
     let remote = Remote::new();
-    remote.set_version("lumen-health", "3.0.0-beta.2", "3.0.0");
-    remote.commit("Release", 1);
-    remote.tag_annotated("lumen-health@3.0.0", "Release", 1);
+    // Lumen Health moved from `from` to `to`, committed and tagged.
+    let release = |from: &str, to: &str, message: &str, day: i64| {
+        remote.set_version("lumen-health", from, to);
+        remote.commit(message, day);
+        remote.tag_annotated(&format!("lumen-health@{to}"), message, day);
+    };
+    release("3.0.0-beta.2", "3.0.0", "Release", 1);
     remote.edit(
         "lumen-health/tokens/dark.json",
         "\"components\": [8, 65, 40]",
         "\"components\": [8, 65, 38]",
     );
-    remote.set_version("lumen-health", "3.0.0", "3.0.1");
-    remote.commit("A deeper coral at night", 2);
-    remote.tag_annotated("lumen-health@3.0.1", "A deeper coral at night", 2);
+    release("3.0.0", "3.0.1", "A deeper coral at night", 2);
     remote.edit(
         "lumen-health/tokens.resolver.json",
         ",\n        \"dark\": [{ \"$ref\": \"tokens/dark.json\" }]",
         "",
     );
-    remote.set_version("lumen-health", "3.0.1", "4.0.0");
-    remote.commit("No dark theme", 3);
-    remote.tag_annotated("lumen-health@4.0.0", "No dark theme", 3);
+    release("3.0.1", "4.0.0", "No dark theme", 3);
     let dir = remote.path().to_str().unwrap();
     let (code, md) = marque(&["diff", dir, "lumen-health", "3.0.0", "3.0.1"]);
     assert_eq!(code, 0, "{md}");
