@@ -11,7 +11,7 @@
 use super::Context;
 use crate::spec::tokens::css::css_name;
 use crate::spec::tokens::modes::{Context as ModeContext, Modifier};
-use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
+use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -123,7 +123,9 @@ fn figma_type(ty: TokenType) -> Option<&'static str> {
         TokenType::Dimension | TokenType::FontWeight | TokenType::Number | TokenType::Duration => {
             Some("FLOAT")
         }
-        TokenType::FontFamily | TokenType::String => Some("STRING"),
+        // An easing curve has no Figma field to bind to; as text it still
+        // carries the curve to Dev Mode and plugins, and transitions alias it.
+        TokenType::FontFamily | TokenType::String | TokenType::CubicBezier => Some("STRING"),
         _ => None,
     }
 }
@@ -151,6 +153,9 @@ fn scopes(ty: TokenType, path: &[String]) -> Vec<&'static str> {
         TokenType::FontFamily => vec!["FONT_FAMILY"],
         TokenType::Number if has(&["opacity", "alpha"]) => vec!["OPACITY"],
         TokenType::Number if has(&["line-height", "lineheight", "leading"]) => vec!["LINE_HEIGHT"],
+        // No picker field takes a curve or a duration: hidden from pickers,
+        // still aliased and shown in Dev Mode.
+        TokenType::CubicBezier | TokenType::Duration => vec![],
         _ => vec!["ALL_SCOPES"],
     }
 }
@@ -180,6 +185,10 @@ fn literal(v: &TokenValue) -> Option<Value> {
         TokenValue::Duration(d) => Value::Float(round(d.ms())),
         TokenValue::FontFamily(names) => Value::String(names.first()?.clone()),
         TokenValue::String(text) => Value::String(text.clone()),
+        TokenValue::CubicBezier(p) => Value::String(format!(
+            "cubic-bezier({})",
+            p.map(|n| crate::spec::tokens::fmt_num(round(n))).join(", ")
+        )),
         _ => return None,
     })
 }
@@ -210,10 +219,8 @@ impl Builder<'_> {
         values: &[(String, Option<TokenValue>)],
         description: Option<&String>,
         web: String,
-    ) {
-        let Some(resolved_type) = figma_type(ty) else {
-            return;
-        };
+    ) -> Option<&mut VariableCreate> {
+        let resolved_type = figma_type(ty)?;
         let id = var_id(&name_path.join("."));
         let mut mode_values = Vec::new();
         for (mode, value) in values {
@@ -222,11 +229,8 @@ impl Builder<'_> {
                     kind: "VARIABLE_ALIAS",
                     id: var_id(target),
                 },
-                Some(other) => match self.set.resolve(other).and_then(literal) {
-                    Some(v) => v,
-                    None => return,
-                },
-                None => return,
+                Some(other) => self.set.resolve(other).and_then(literal)?,
+                None => return None,
             };
             mode_values.push(ModeValue {
                 variable_id: id.clone(),
@@ -245,6 +249,7 @@ impl Builder<'_> {
             code_syntax: CodeSyntax { web },
         });
         self.body.variable_mode_values.extend(mode_values);
+        self.body.variables.last_mut()
     }
 }
 
@@ -395,14 +400,27 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
         let web = format!("var(--{})", css_name(&t.path));
         let at = placement(brand, t, &mut skipped);
         match (&t.value, t.ty) {
-            (TokenValue::Composite(_), TokenType::Typography) => typography(&mut b, t, &at),
+            (_, ty @ (TokenType::Typography | TokenType::Border | TokenType::Transition | TokenType::Shadow | TokenType::Gradient)) => {
+                let before = b.body.variables.len();
+                if matches!(ty, TokenType::Shadow | TokenType::Gradient) {
+                    layers(&mut b, t, &at);
+                } else {
+                    composite(&mut b, t, &at);
+                }
+                if b.body.variables.len() == before {
+                    skipped.push((
+                        format!("token `{}` ({}) has no part Figma can hold and is left out of tokens.figma.json", t.name(), ty.as_str()),
+                        Some((t.file.clone(), t.pointer.clone())),
+                    ));
+                }
+            }
             (_, ty) if exportable(t) => {
                 let values: Vec<(String, Option<TokenValue>)> = at
                     .modes
                     .iter()
                     .map(|(mode, x)| (mode.clone(), Some(x.value.clone())))
                     .collect();
-                b.add(&t.path, ty, at.collection, &values, t.description.as_ref(), web)
+                b.add(&t.path, ty, at.collection, &values, t.description.as_ref(), web);
             }
             (_, TokenType::Dimension) => skipped.push((
                 format!(
@@ -425,9 +443,12 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     finish(b.body, skipped)
 }
 
-/// Figma has no typography variable: the parts it can hold, each a
-/// variable, and the line height in pixels (a unitless factor in DTCG).
-fn typography(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
+/// Figma has no composite variable: a border, transition or typography
+/// is its parts that Figma holds, each a variable named under the token
+/// (`border/focus/color`) and written as the part's own custom property;
+/// a border's style, which no Figma field takes, stays in CSS. A
+/// typography's line height is in pixels (a unitless factor in DTCG).
+fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let set = b.set;
     let base = css_name(&t.path);
     let composite = |x: &Token| match set.resolve(&x.value) {
@@ -448,14 +469,18 @@ fn typography(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
             })
             .collect();
         let web = format!("var(--{base}-{})", part.css);
-        b.add(
-            &path,
-            part.ty,
-            at.collection,
-            &values,
-            t.description.as_ref(),
-            web,
-        );
+        let description = t.description.as_ref();
+        if let Some(v) = b.add(&path, part.ty, at.collection, &values, description, web) {
+            if t.ty == TokenType::Border {
+                v.scopes = match part.ty {
+                    TokenType::Color => vec!["STROKE_COLOR"],
+                    _ => vec!["STROKE_FLOAT"],
+                };
+            }
+        }
+    }
+    if t.ty != TokenType::Typography {
+        return;
     }
     let line = |x: &Token| {
         let c = composite(x)?;
@@ -474,21 +499,112 @@ fn typography(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
         .collect();
     let mut path = t.path.clone();
     path.push("lineHeight".into());
-    let before = b.body.variables.len();
     let web = format!("var(--{base}-line-height)");
-    b.add(
+    let description = t.description.as_ref();
+    if let Some(v) = b.add(
         &path,
         TokenType::Number,
         at.collection,
         &values,
-        t.description.as_ref(),
+        description,
         web,
-    );
-    if b.body.variables.len() > before {
-        if let Some(last) = b.body.variables.last_mut() {
-            last.scopes = vec!["LINE_HEIGHT"];
+    ) {
+        v.scopes = vec!["LINE_HEIGHT"];
+    }
+}
+
+/// The layers of a shadow or the stops of a gradient, each member a
+/// variable Figma can bind (an effect's colour, offsets, blur and spread;
+/// a stop's colour), named by position when there are several
+/// (`elevation/card/1/blur`). An aliased element stands for the elements
+/// of the token it names. Dev Mode shows the whole token's property.
+fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
+    let set = b.set;
+    let members = |x: &Token| elements(set, &x.value, 0);
+    let per_mode: Vec<(String, Vec<Vec<(&'static str, TokenType, TokenValue)>>)> = at
+        .modes
+        .iter()
+        .map(|(mode, x)| (mode.clone(), members(x)))
+        .collect();
+    let count = per_mode.first().map_or(0, |(_, m)| m.len());
+    let web = format!("var(--{})", css_name(&t.path));
+    for i in 0..count {
+        let keys: Vec<(&'static str, TokenType)> = per_mode[0].1[i]
+            .iter()
+            .map(|(k, ty, _)| (*k, *ty))
+            .collect();
+        for (key, ty) in keys {
+            let mut path = t.path.clone();
+            if count > 1 {
+                path.push(i.to_string());
+            }
+            path.push(key.to_string());
+            let values: Vec<(String, Option<TokenValue>)> = per_mode
+                .iter()
+                .map(|(mode, m)| {
+                    let v = m.get(i).and_then(|e| e.iter().find(|(k, _, _)| *k == key));
+                    (mode.clone(), v.map(|(_, _, v)| v.clone()))
+                })
+                .collect();
+            let description = t.description.as_ref();
+            let Some(v) = b.add(&path, ty, at.collection, &values, description, web.clone()) else {
+                continue;
+            };
+            v.scopes = match (t.ty, ty) {
+                (TokenType::Shadow, TokenType::Color) => vec!["EFFECT_COLOR"],
+                (TokenType::Shadow, _) => vec!["EFFECT_FLOAT"],
+                (_, TokenType::Color) => vec!["ALL_FILLS"],
+                _ => vec![],
+            };
         }
     }
+}
+
+/// A shadow's layers or a gradient's stops as (member, type, value) lists,
+/// aliased elements replaced by the elements they name.
+fn elements(
+    set: &TokenSet,
+    value: &TokenValue,
+    depth: usize,
+) -> Vec<Vec<(&'static str, TokenType, TokenValue)>> {
+    let value = match set.resolve(value) {
+        Some(v) if depth < 8 => v,
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    match value {
+        TokenValue::Shadow(items) => {
+            for item in items {
+                match item {
+                    Item::Alias(target) => {
+                        out.extend(elements(set, &TokenValue::Alias(target.clone()), depth + 1))
+                    }
+                    Item::Literal(l) => out.push(vec![
+                        ("color", TokenType::Color, l.color.clone()),
+                        ("offsetX", TokenType::Dimension, l.offset_x.clone()),
+                        ("offsetY", TokenType::Dimension, l.offset_y.clone()),
+                        ("blur", TokenType::Dimension, l.blur.clone()),
+                        ("spread", TokenType::Dimension, l.spread.clone()),
+                    ]),
+                }
+            }
+        }
+        TokenValue::Gradient(items) => {
+            for item in items {
+                match item {
+                    Item::Alias(target) => {
+                        out.extend(elements(set, &TokenValue::Alias(target.clone()), depth + 1))
+                    }
+                    Item::Literal(s) => out.push(vec![
+                        ("color", TokenType::Color, s.color.clone()),
+                        ("position", TokenType::Number, s.position.clone()),
+                    ]),
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Figma's limits on the whole body, then the body as text.

@@ -288,9 +288,30 @@ fn brand_status(app: &TestApp, slug: &str) -> Option<Value> {
         .cloned()
 }
 
+/// The bundled brands are what a new user sees first: nothing in them
+/// warns about what a user cannot act on.
+#[test]
+fn the_bundled_brands_start_with_no_warning() {
+    let app = spawn_app(&example_content());
+    for slug in ["northwind", "lumen-health"] {
+        let status = brand_status(&app, slug).unwrap();
+        assert_eq!(status["warnings"], 0, "{slug}: {:#}", status["diagnostics"]);
+    }
+}
+
 #[test]
 fn warnings_are_counted_the_same_in_check_and_status() {
-    let app = spawn_app(&example_content());
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), dir.path());
+    // Two tolerated deviations: a 3-digit hex and a unitless zero.
+    let path = dir.path().join("northwind/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    tokens["legacy"] = serde_json::json!({
+        "white": { "$type": "color", "$value": "#fff" },
+        "gap": { "$type": "dimension", "$value": 0 }
+    });
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+    let app = spawn_app(dir.path());
     let warnings: u64 = ["northwind", "lumen-health"]
         .iter()
         .map(|s| brand_status(&app, s).unwrap()["warnings"].as_u64().unwrap())
@@ -307,9 +328,10 @@ fn warnings_are_counted_the_same_in_check_and_status() {
         })
         .sum();
     assert_eq!(warnings as usize, listed);
+    assert!(warnings >= 2, "both deviations warn: {warnings}");
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check"])
-        .arg(example_content())
+        .arg(dir.path())
         .env_remove("MARQUE_CONTENT")
         .output()
         .unwrap();

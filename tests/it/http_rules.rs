@@ -295,12 +295,17 @@ fn health_readiness_and_status_report_the_service() {
     assert_eq!(nw["version"], "2.4.0");
     assert_eq!(nw["updated"], "2026-10-14");
     // Tokens Figma cannot hold are listed as warnings with their position.
-    let warning = nw["diagnostics"]
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), dir.path());
+    add_figma_gaps(&dir.path().join("northwind/tokens.json"), 1);
+    let gapped = spawn_app(dir.path());
+    let s = gapped.get("/status").json();
+    let warning = s["brands"][1]["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|d| d["pointer"] == "/elevation/card")
-        .expect("shadow warning");
+        .find(|d| d["pointer"] == "/line/dotted-0")
+        .expect("stroke style warning");
     assert_eq!(warning["severity"], "warning");
     assert!(warning["line"].as_u64().unwrap() > 1);
 }

@@ -110,7 +110,12 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
     resolver_content(&root, DARK);
-    let plain = spawn_with(serve_args(&example_content()));
+    // A token Figma leaves out, the same in both, to see where it is reported.
+    let plain_root = dir.path().join("plain");
+    copy_dir(&example_content(), &plain_root);
+    add_figma_gaps(&plain_root.join("northwind/tokens.json"), 1);
+    add_figma_gaps(&root.join("northwind/tokens/base.json"), 1);
+    let plain = spawn_with(serve_args(&plain_root));
     let resolved = spawn_with(serve_args(&root));
     for surface in marque::render::Surface::ALL.map(|s| s.file()) {
         let path = format!("/brand/northwind/{surface}");

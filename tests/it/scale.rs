@@ -247,6 +247,7 @@ fn a_first_build_is_served_at_once_and_ready_only_with_every_coding() {
 #[test]
 fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() {
     let ws = workspace();
+    add_figma_gaps(&ws.root.join("northwind/tokens.json"), 12);
     many_brands(&ws.root, 100);
     let app = spawn_app(&ws.root);
     let status = app.get("/status").text();
@@ -306,7 +307,10 @@ fn a_brands_diagnostics_are_held_once_by_its_state_and_its_render() {
     use marque::build::{build_catalog, Catalog};
     // Ten thousand brands with ten warnings each: a second copy of every
     // list was tens of megabytes.
-    let content = marque::source::read_folder(&example_content()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), dir.path());
+    add_figma_gaps(&dir.path().join("northwind/tokens.json"), 10);
+    let content = marque::source::read_folder(dir.path()).unwrap();
     let catalog = build_catalog(
         &content,
         &crate::surfaces::ctx(),
@@ -324,7 +328,7 @@ fn a_brands_diagnostics_are_held_once_by_its_state_and_its_render() {
         );
         with_warnings += usize::from(!state.diagnostics.is_empty());
     }
-    assert!(with_warnings > 0, "the example brands have warnings");
+    assert!(with_warnings > 0, "Northwind has warnings");
 }
 
 #[test]

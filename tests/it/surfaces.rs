@@ -463,6 +463,39 @@ fn figma_values_use_figmas_units_and_aliases() {
     assert_eq!(v, serde_json::json!(300.0), "durations are milliseconds");
     let (_, v) = value_of("typography/display/lineHeight");
     assert_eq!(v, serde_json::json!(52.8), "line height in px: 1.1 × 48px");
+    // Composites are their bindable parts: a border's colour and width, a
+    // transition's timing, each shadow layer's colour and geometry, each
+    // gradient stop's colour, an easing curve as text hidden from pickers.
+    let (var, v) = value_of("border/focus/color");
+    assert_eq!(v["type"], "VARIABLE_ALIAS");
+    assert_eq!(var["scopes"], serde_json::json!(["STROKE_COLOR"]));
+    assert_eq!(var["codeSyntax"]["WEB"], "var(--border-focus-color)");
+    let (var, v) = value_of("border/focus/width");
+    assert_eq!(v, serde_json::json!(2.0));
+    assert_eq!(var["scopes"], serde_json::json!(["STROKE_FLOAT"]));
+    let (var, v) = value_of("elevation/card/1/blur");
+    assert_eq!(v, serde_json::json!(24.0), "the second layer's blur");
+    assert_eq!(var["scopes"], serde_json::json!(["EFFECT_FLOAT"]));
+    let (_, v) = value_of("elevation/card/1/spread");
+    assert_eq!(v, serde_json::json!(-4.0));
+    let (var, _) = value_of("elevation/pressed/offsetY");
+    assert_eq!(var["codeSyntax"]["WEB"], "var(--elevation-pressed)");
+    let (var, v) = value_of("gradient/horizon/1/color");
+    assert_eq!(v["type"], "VARIABLE_ALIAS");
+    assert_eq!(var["scopes"], serde_json::json!(["ALL_FILLS"]));
+    let (var, v) = value_of("motion/easing/standard");
+    assert_eq!(v, serde_json::json!("cubic-bezier(0.2, 0, 0, 1)"));
+    assert_eq!(var["scopes"], serde_json::json!([]));
+    let (_, v) = value_of("motion/transition/fade/timingFunction");
+    assert_eq!(v["type"], "VARIABLE_ALIAS");
+    assert!(
+        !body["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["name"] == "border/focus/style"),
+        "no Figma field takes a stroke style"
+    );
     assert_eq!(
         body["variableCollections"][0]["name"],
         "Northwind Outfitters"

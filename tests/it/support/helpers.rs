@@ -330,6 +330,26 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Adds `n` tokens Figma has no variable for (stroke styles, under
+/// `line`) at the top of a tokens file, so a test sees how a surface
+/// reports what it leaves out. The bundled brands have none.
+pub fn add_figma_gaps(tokens: &Path, n: usize) {
+    let text = std::fs::read_to_string(tokens).unwrap();
+    let gaps: Vec<String> = (0..n)
+        .map(|i| {
+            format!("\"dotted-{i}\": {{ \"$type\": \"strokeStyle\", \"$value\": \"dotted\" }}")
+        })
+        .collect();
+    let open = text.find('{').expect("a tokens object");
+    let text = format!(
+        "{}{{\n  \"line\": {{ {} }},{}",
+        &text[..open],
+        gaps.join(", "),
+        &text[open + 1..]
+    );
+    std::fs::write(tokens, text).unwrap();
+}
+
 /// Whether a test may use an outside tool. A tool that is missing fails
 /// the test under CI (`.ci/run` installs it, so it must be there) and
 /// skips it with a note elsewhere, so `cargo test` works with only Rust.
