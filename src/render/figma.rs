@@ -521,7 +521,7 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
 fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let set = b.set;
     let members = |x: &Token| elements(set, &x.value, 0);
-    let per_mode: Vec<(String, Vec<Vec<(&'static str, TokenType, TokenValue)>>)> = at
+    let per_mode: Vec<(String, Vec<Element>)> = at
         .modes
         .iter()
         .map(|(mode, x)| (mode.clone(), members(x)))
@@ -560,13 +560,12 @@ fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     }
 }
 
+/// A shadow layer or a gradient stop: its members, each with its type.
+type Element = Vec<(&'static str, TokenType, TokenValue)>;
+
 /// A shadow's layers or a gradient's stops as (member, type, value) lists,
 /// aliased elements replaced by the elements they name.
-fn elements(
-    set: &TokenSet,
-    value: &TokenValue,
-    depth: usize,
-) -> Vec<Vec<(&'static str, TokenType, TokenValue)>> {
+fn elements(set: &TokenSet, value: &TokenValue, depth: usize) -> Vec<Element> {
     let value = match set.resolve(value) {
         Some(v) if depth < 8 => v,
         _ => return Vec::new(),
