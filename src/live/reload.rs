@@ -417,15 +417,9 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
                 Severity::Warning => {
                     r.warnings += 1;
                     // A warning this change brought is shown like an error
-                    // (a breaking change under the same version); the first
-                    // build's are counted (`marque check` lists them).
-                    if !first
-                        && !known.contains(&(
-                            d.file.as_str(),
-                            d.pointer.as_str(),
-                            d.message.as_str(),
-                        ))
-                    {
+                    // (a breaking change under the same version); on the
+                    // first build every warning is new.
+                    if !known.contains(&(d.file.as_str(), d.pointer.as_str(), d.message.as_str())) {
                         r.new_warnings.push((d.clone(), source(d)));
                     }
                 }

@@ -550,6 +550,28 @@ fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
     );
 }
 
+/// The first build's warnings are new too: each is a frame, with where it
+/// is written; the bundled brands start with none.
+#[test]
+fn the_first_build_shows_each_warning_as_a_frame() {
+    let bundled = Binary::start(&example_content(), &[("NO_COLOR", "1")]);
+    let log = bundled.wait_for_log("(generation 1)");
+    assert!(
+        log.contains("northwind added 2.4.0 in") && !log.contains("warning"),
+        "{log}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), dir.path());
+    add_figma_gaps(&dir.path().join("northwind/tokens.json"), 1);
+    let gapped = Binary::start(dir.path(), &[("NO_COLOR", "1")]);
+    let log = gapped.wait_for_log("(1 new)");
+    assert!(
+        log.contains("warning: token `line.dotted-0` (strokeStyle) has no Figma variable type")
+            && log.contains(" --> northwind/tokens.json:2:"),
+        "{log}"
+    );
+}
+
 /// The bundled brands' `$schema` names the schema as marque serves it, so
 /// a brand folder copied out of `content/` keeps its editor completion.
 #[test]
