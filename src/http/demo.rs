@@ -72,7 +72,7 @@ fn rate_headers(h: &mut HeaderMap, demo: &Demo, decision: Decision) {
     let policy = format!("\"demo\";q={};w=60", demo.limiter.per_minute);
     let (remaining, reset) = match decision {
         Decision::Allowed { remaining, reset } => (remaining, ceil_secs(reset)),
-        Decision::Limited { retry_after } => (0, ceil_secs(retry_after)),
+        Decision::Limited { retry_after } => (0, ceil_secs(demo.limiter.full_after(retry_after))),
     };
     if let Ok(v) = HeaderValue::from_str(&policy) {
         h.insert("ratelimit-policy", v);

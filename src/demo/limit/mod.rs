@@ -186,6 +186,14 @@ pub enum Decision {
 }
 
 impl DemoLimiter {
+    /// When a refused client's burst is full again: its next request is
+    /// allowed after `retry_after`, and each further one a period later
+    /// (GCRA), so `RateLimit`'s `t` means the same refused or allowed.
+    pub fn full_after(&self, retry_after: Duration) -> Duration {
+        let period = Duration::from_secs(60) / self.per_minute.max(1);
+        retry_after + period * self.burst.saturating_sub(1)
+    }
+
     pub fn new(per_minute: u32, burst: u32) -> DemoLimiter {
         let per_minute = NonZeroU32::new(per_minute.max(1)).expect("at least 1");
         let burst = NonZeroU32::new(burst.max(1)).expect("at least 1");
