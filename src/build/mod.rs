@@ -235,8 +235,30 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate, semver: Semve
     h.update(ctx.max_age.to_le_bytes());
     h.update(today.to_string().as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(build_id().as_bytes());
     h.update([semver as u8]);
     h.finalize().into()
+}
+
+/// This build of marque: its executable's size and modification time. A
+/// rebuild from changed sources keeps the crate's version but renders
+/// differently, so a render cached by another build must not be served.
+fn build_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let meta = std::env::current_exe().and_then(std::fs::metadata);
+        match meta {
+            Ok(m) => {
+                let modified = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .unwrap_or_default();
+                format!("{}:{}", m.len(), modified.as_nanos())
+            }
+            Err(_) => String::new(),
+        }
+    })
 }
 
 /// What a job is for.
