@@ -9,7 +9,7 @@
 
 use super::escape;
 use super::Context;
-mod modes;
+pub(crate) mod modes;
 
 use crate::spec::tokens::css::{self, declarations, Declaration};
 use crate::spec::tokens::{Color, Item, TokenSet, TokenValue};

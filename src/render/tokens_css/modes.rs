@@ -127,19 +127,19 @@ fn rules_of<'a>(context: &'a Context, set: &'a TokenSet, graph: &Graph<'_>) -> R
 }
 
 /// `[data-theme="dark"]`.
-fn selector(m: &Modifier, c: &Context) -> String {
+pub(crate) fn selector(m: &Modifier, c: &Context) -> String {
     format!("[{}=\"{}\"]", m.attribute(), c.ident())
 }
 
 /// `<html>` when it names no context of `m`.
-fn unnamed(m: &Modifier) -> String {
+pub(crate) fn unnamed(m: &Modifier) -> String {
     format!(":root:where(:not([{}]))", m.attribute())
 }
 
 /// The media query under which context `c` of the colour scheme applies
 /// by itself: `dark` where the reader prefers dark and the default is
 /// light, `light` where the reader prefers light and the default is dark.
-fn auto(m: &Modifier, c: usize) -> Option<String> {
+pub(crate) fn auto(m: &Modifier, c: usize) -> Option<String> {
     if !m.is_color_scheme() {
         return None;
     }

@@ -1,0 +1,291 @@
+//! Where a token goes in a theme that names its values by kind, as
+//! Tailwind CSS v4 (`--color-*`, `--radius-*`) and DESIGN.md (`colors`,
+//! `rounded`, `spacing`) do: one reading of a token's type and path, and
+//! one short name per kind, shared by tailwind.css and DESIGN.md so they
+//! agree on what `sm` or `fjord-900` is.
+
+use crate::spec::tokens::css::kebab;
+use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
+use std::collections::HashMap;
+
+/// A kind of theme value, named as Tailwind's namespace for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Color,
+    /// A font family (`--font-display`).
+    Font,
+    /// A type style (`--text-body` with its `--line-height`), or a font size.
+    Text,
+    FontWeight,
+    /// Letter spacing.
+    Tracking,
+    /// A unitless line height.
+    Leading,
+    Radius,
+    Spacing,
+    Shadow,
+    /// An easing curve.
+    Ease,
+}
+
+impl Kind {
+    /// Tailwind's namespace: the custom property's prefix.
+    pub fn namespace(self) -> &'static str {
+        match self {
+            Kind::Color => "color",
+            Kind::Font => "font",
+            Kind::Text => "text",
+            Kind::FontWeight => "font-weight",
+            Kind::Tracking => "tracking",
+            Kind::Leading => "leading",
+            Kind::Radius => "radius",
+            Kind::Spacing => "spacing",
+            Kind::Shadow => "shadow",
+            Kind::Ease => "ease",
+        }
+    }
+
+    /// Path segments that only say what kind a token is (`color`,
+    /// `radius`): left out of its short name, which the namespace says.
+    fn group_words(self) -> &'static [&'static str] {
+        match self {
+            Kind::Color => &["color", "colors", "colour", "colours"],
+            Kind::Font => &["font", "fonts", "family", "families", "font-family"],
+            Kind::Text => &[
+                "typography",
+                "type",
+                "text",
+                "font",
+                "font-size",
+                "size",
+                "sizes",
+            ],
+            Kind::FontWeight => &["font", "weight", "weights", "font-weight"],
+            Kind::Tracking => &["letter-spacing", "tracking", "font", "typography"],
+            Kind::Leading => &["line-height", "leading", "font", "typography"],
+            Kind::Radius => &[
+                "radius",
+                "radii",
+                "rounded",
+                "corner",
+                "corners",
+                "border-radius",
+                "border",
+                "shape",
+            ],
+            Kind::Spacing => &["space", "spacing", "spacer", "gap", "gutter", "size"],
+            Kind::Shadow => &["shadow", "shadows", "elevation", "box-shadow"],
+            Kind::Ease => &["easing", "ease", "motion", "curve", "curves", "timing"],
+        }
+    }
+}
+
+/// The kind of a token, from its type and what its path says it is for;
+/// `None` for a token no namespace holds (a duration, a border, a size
+/// that is neither spacing nor a radius).
+pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
+    let words: Vec<String> = t.path.iter().map(|s| kebab(s)).collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    Some(match t.ty {
+        TokenType::Color => Kind::Color,
+        TokenType::FontFamily => Kind::Font,
+        TokenType::FontWeight => Kind::FontWeight,
+        TokenType::Typography => Kind::Text,
+        TokenType::Shadow => Kind::Shadow,
+        TokenType::CubicBezier => Kind::Ease,
+        TokenType::Number if has(&["line-height", "leading", "lineheight"]) => Kind::Leading,
+        TokenType::Dimension => {
+            // A length relative to its element stays a length, but a theme
+            // scale needs one that means the same everywhere.
+            let sized = matches!(set.resolve(&t.value), Some(TokenValue::Dimension(_)));
+            if !sized {
+                return None;
+            }
+            if has(&[
+                "radius",
+                "radii",
+                "rounded",
+                "corner",
+                "corners",
+                "border-radius",
+            ]) {
+                Kind::Radius
+            } else if has(&["letter-spacing", "tracking"]) {
+                Kind::Tracking
+            } else if has(&["font-size", "text-size"]) || (has(&["font", "text"]) && has(&["size"]))
+            {
+                Kind::Text
+            } else if has(&["space", "spacing", "spacer", "gap", "gutter"]) {
+                Kind::Spacing
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// A token's name in its kind: its path in kebab case without the
+/// segments that only name the kind (`radius.sm` → `sm`,
+/// `color.fjord.900` → `fjord-900`, `size.radius` → `size`); the last
+/// segment when nothing else is left.
+pub fn short_name(t: &Token, kind: Kind) -> String {
+    let words: Vec<String> = t
+        .path
+        .iter()
+        .map(|s| kebab(s))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let group = kind.group_words();
+    let kept: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !group.contains(w))
+        .collect();
+    match kept.is_empty() {
+        true => words.last().cloned().unwrap_or_default(),
+        false => kept.join("-"),
+    }
+}
+
+/// A token placed in a theme.
+pub struct Placed<'a> {
+    pub kind: Kind,
+    pub name: String,
+    pub token: &'a Token,
+}
+
+/// Why a token is not in a theme.
+pub enum Left<'a> {
+    /// No namespace holds its type (with the type's name).
+    NoKind(&'a Token),
+    /// Its short name is another token's in the same kind.
+    Taken(&'a Token, Kind, String),
+}
+
+/// Every token of `set` in its kind, in document order, with the ones
+/// left out and why. Of two tokens with one name in a kind, a type style
+/// keeps it over a bare font size (it carries its line height); otherwise
+/// the first does.
+pub fn place(set: &TokenSet) -> (Vec<Placed<'_>>, Vec<Left<'_>>) {
+    let candidates: Vec<(&Token, Option<(Kind, String)>)> = set
+        .tokens
+        .iter()
+        .map(|t| (t, kind_of(t, set).map(|k| (k, short_name(t, k)))))
+        .collect();
+    let mut owner: HashMap<(Kind, String), usize> = HashMap::new();
+    for (i, (t, c)) in candidates.iter().enumerate() {
+        let Some(key) = c.clone().filter(|(_, n)| !n.is_empty()) else {
+            continue;
+        };
+        let styled = t.ty == TokenType::Typography;
+        match owner.get(&key) {
+            Some(&j) if styled && candidates[j].0.ty != TokenType::Typography => {
+                owner.insert(key, i);
+            }
+            Some(_) => {}
+            None => {
+                owner.insert(key, i);
+            }
+        }
+    }
+    let (mut placed, mut left) = (Vec::new(), Vec::new());
+    for (i, (t, c)) in candidates.into_iter().enumerate() {
+        match c {
+            None => left.push(Left::NoKind(t)),
+            Some((kind, name)) if owner.get(&(kind, name.clone())) == Some(&i) => {
+                placed.push(Placed {
+                    kind,
+                    name,
+                    token: t,
+                })
+            }
+            Some((kind, name)) => left.push(Left::Taken(t, kind, name)),
+        }
+    }
+    (placed, left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::diag::FileDiags;
+
+    fn parse(json: &str) -> TokenSet {
+        let doc: serde_json::Value = serde_json::from_str(json).unwrap();
+        let mut d = FileDiags::new("b", "b/tokens.json");
+        crate::spec::tokens::parse_tokens(&doc, &mut d).unwrap()
+    }
+
+    fn placed(json: &str) -> Vec<(Kind, String)> {
+        let set = parse(json);
+        place(&set)
+            .0
+            .into_iter()
+            .map(|p| (p.kind, p.name))
+            .collect()
+    }
+
+    #[test]
+    fn kinds_come_from_the_type_and_the_path() {
+        let got = placed(
+            r##"{
+              "color": { "fjord": { "900": { "$type": "color", "$value": { "colorSpace": "srgb", "components": [0, 0, 0] } } } },
+              "radius": { "sm": { "$type": "dimension", "$value": { "value": 4, "unit": "px" } } },
+              "space": { "md": { "$type": "dimension", "$value": { "value": 1, "unit": "rem" } } },
+              "size": { "icon": { "$type": "dimension", "$value": { "value": 24, "unit": "px" } } },
+              "font": { "family": { "body": { "$type": "fontFamily", "$value": ["Inter", "sans-serif"] } } },
+              "motion": { "easing": { "standard": { "$type": "cubicBezier", "$value": [0.2, 0, 0, 1] } } }
+            }"##,
+        );
+        assert_eq!(
+            got,
+            [
+                (Kind::Color, "fjord-900".to_string()),
+                (Kind::Radius, "sm".to_string()),
+                (Kind::Spacing, "md".to_string()),
+                (Kind::Font, "body".to_string()),
+                (Kind::Ease, "standard".to_string()),
+            ],
+            "an icon size has no namespace"
+        );
+    }
+
+    #[test]
+    fn a_type_style_keeps_its_name_over_a_bare_font_size() {
+        let set = parse(
+            r##"{
+              "font": { "size": { "body": { "$type": "dimension", "$value": { "value": 1, "unit": "rem" } } } },
+              "typography": { "body": { "$type": "typography", "$value": {
+                "fontFamily": ["Inter"], "fontSize": "{font.size.body}", "fontWeight": 400,
+                "letterSpacing": { "value": 0, "unit": "px" }, "lineHeight": 1.5 } } }
+            }"##,
+        );
+        let (placed, left) = place(&set);
+        let body: Vec<String> = placed
+            .iter()
+            .filter(|p| p.kind == Kind::Text)
+            .map(|p| p.token.name())
+            .collect();
+        assert_eq!(body, ["typography.body"]);
+        assert!(
+            matches!(&left[..], [Left::Taken(t, Kind::Text, n)] if t.name() == "font.size.body" && n == "body")
+        );
+    }
+
+    #[test]
+    fn a_taken_name_is_left_out_and_the_first_keeps_it() {
+        let set = parse(
+            r##"{
+              "color": { "red": { "$type": "color", "$value": { "colorSpace": "srgb", "components": [1, 0, 0] } } },
+              "colors": { "red": { "$type": "color", "$value": { "colorSpace": "srgb", "components": [0.9, 0, 0] } } }
+            }"##,
+        );
+        let (placed, left) = place(&set);
+        assert_eq!(placed.len(), 1);
+        assert_eq!(placed[0].token.name(), "color.red");
+        assert!(
+            matches!(&left[..], [Left::Taken(t, Kind::Color, n)] if t.name() == "colors.red" && n == "red")
+        );
+    }
+}
