@@ -34,6 +34,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     o.push_str("## Spec\n\n");
     let _ = writeln!(o, "- [spec.md]({}): The whole brand in Markdown: voice, audience, logo, typography, colour, applications, prompt kit and tokens. Use it as a system prompt.", ctx.brand_url(s, "spec.md"));
     let _ = writeln!(o, "- [spec.json]({}): The same spec as structured JSON, with resolved token values and contrast ratios.", ctx.brand_url(s, "spec.json"));
+    let _ = writeln!(o, "- [DESIGN.md]({}): The brand in Google's DESIGN.md format for agents that build UI: colours, type, radii, spacing and colour pairs as YAML front matter, then prose.", ctx.brand_url(s, Surface::DesignMd.file()));
     o.push_str("\n## Design tokens\n\n");
     let _ = writeln!(
         o,
@@ -54,6 +55,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         o,
         "- [tokens.figma.json]({}): A request body for Figma's variables API.",
         ctx.brand_url(s, "tokens.figma.json")
+    );
+    let _ = writeln!(
+        o,
+        "- [tailwind.css]({}): A Tailwind CSS v4 theme (`@theme`), with a variant per mode such as `dark:`.",
+        ctx.brand_url(s, Surface::TailwindCss.file())
     );
     if !brand.doc.prompt_kit.prompts.is_empty() {
         o.push_str("\n## Prompts\n\n");

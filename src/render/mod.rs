@@ -3,6 +3,7 @@
 //! and the same input always gives byte-identical output.
 
 pub mod changelog;
+pub mod design_md;
 pub mod diff;
 pub mod embed;
 pub mod escape;
@@ -15,6 +16,8 @@ pub mod schemas;
 pub mod spec_json;
 pub mod spec_md;
 pub mod status;
+pub mod tailwind;
+pub mod theme;
 pub mod tokens_css;
 pub mod tokens_json;
 
@@ -98,10 +101,14 @@ pub enum Surface {
     /// Every mode: a self-contained DTCG resolver document.
     TokensResolver,
     LlmsTxt,
+    /// Google's DESIGN.md format, for coding agents.
+    DesignMd,
+    /// A Tailwind CSS v4 theme.
+    TailwindCss,
 }
 
 impl Surface {
-    pub const ALL: [Surface; 7] = [
+    pub const ALL: [Surface; 9] = [
         Surface::SpecJson,
         Surface::SpecMd,
         Surface::TokensCss,
@@ -109,6 +116,8 @@ impl Surface {
         Surface::TokensJson,
         Surface::TokensResolver,
         Surface::LlmsTxt,
+        Surface::DesignMd,
+        Surface::TailwindCss,
     ];
 
     /// The file name in the brand's path.
@@ -121,6 +130,8 @@ impl Surface {
             Surface::TokensJson => "tokens.json",
             Surface::TokensResolver => "tokens.resolver.json",
             Surface::LlmsTxt => "llms.txt",
+            Surface::DesignMd => "DESIGN.md",
+            Surface::TailwindCss => "tailwind.css",
         }
     }
 
@@ -131,8 +142,8 @@ impl Surface {
             | Surface::TokensFigma
             | Surface::TokensJson
             | Surface::TokensResolver => "application/json",
-            Surface::SpecMd => "text/markdown; charset=utf-8",
-            Surface::TokensCss => "text/css; charset=utf-8",
+            Surface::SpecMd | Surface::DesignMd => "text/markdown; charset=utf-8",
+            Surface::TokensCss | Surface::TailwindCss => "text/css; charset=utf-8",
             Surface::LlmsTxt => "text/plain; charset=utf-8",
         }
     }
@@ -147,14 +158,18 @@ impl Surface {
             Surface::TokensJson => tokens_json::render(brand).body,
             Surface::TokensResolver => tokens_json::render_resolver(brand).body,
             Surface::LlmsTxt => llms_txt::render(brand, ctx),
+            Surface::DesignMd => design_md::render(brand, ctx),
+            Surface::TailwindCss => tailwind::render(brand, ctx),
         }
     }
 
     /// The order MCP lists them in: prose for a system prompt first.
-    pub const FOR_AGENTS: [Surface; 7] = [
+    pub const FOR_AGENTS: [Surface; 9] = [
         Surface::SpecMd,
+        Surface::DesignMd,
         Surface::SpecJson,
         Surface::TokensCss,
+        Surface::TailwindCss,
         Surface::TokensJson,
         Surface::TokensResolver,
         Surface::TokensFigma,
@@ -180,6 +195,10 @@ impl Surface {
                 "every mode as one DTCG 2025.10 resolver document, sources inlined"
             }
             Surface::LlmsTxt => "discovery for AI tools",
+            Surface::DesignMd => {
+                "the brand in Google's DESIGN.md format, for agents that build UI: tokens in front matter, then prose"
+            }
+            Surface::TailwindCss => "a Tailwind CSS v4 theme, with a variant per mode",
         }
     }
 
@@ -193,6 +212,8 @@ impl Surface {
             Surface::TokensJson => "DTCG 2025.10 design tokens",
             Surface::TokensResolver => "DTCG resolver document, every mode",
             Surface::LlmsTxt => "discovery for AI tools",
+            Surface::DesignMd => "DESIGN.md for coding agents",
+            Surface::TailwindCss => "Tailwind CSS v4 theme",
         }
     }
 }

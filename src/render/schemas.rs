@@ -45,7 +45,7 @@ pub fn spec_schema() -> Value {
             "type": "object",
             "description": "Absolute URLs of the brand's surfaces",
             "additionalProperties": {"type": "string", "format": "uri"},
-            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "tokensJson", "tokensResolverJson", "llmsTxt", "embed", "demo", "schema"]
+            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "tokensJson", "tokensResolverJson", "llmsTxt", "designMd", "tailwindCss", "embed", "demo", "schema"]
         }),
     );
     props.insert(

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn corpus() -> Option<PathBuf> {
+pub fn corpus() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/dtcg-examples-1.1.3/package");
     let there = dir.join("package.json").is_file();
     require("the dtcg-examples corpus", there, "bash .ci/deps").then_some(dir)
@@ -101,14 +101,6 @@ fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
     slugs.sort();
     assert_eq!(slugs, CORPUS_SYSTEMS, "{slugs:?}");
     (out, slugs)
-}
-
-/// The npm tools `.ci/deps` installs into `target/js-tools`.
-fn js_tool(name: &str) -> Option<PathBuf> {
-    let bin = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("target/js-tools/node_modules/.bin")
-        .join(name);
-    require(&format!("npm {name}"), bin.is_file(), "bash .ci/deps").then_some(bin)
 }
 
 /// Runs `tool` in `dir`; its exit status and its output, both streams.
@@ -437,13 +429,17 @@ fn kebab(name: &str) -> String {
 
 /// What `support/resolve_tokens.py` reads for one permutation: each colour
 /// token ([r, g, b] from 0 to 255, alpha) and px or rem dimension (px).
-struct Reference {
-    colors: BTreeMap<String, [f64; 4]>,
-    dimensions: BTreeMap<String, f64>,
+pub struct Reference {
+    pub colors: BTreeMap<String, [f64; 4]>,
+    pub dimensions: BTreeMap<String, f64>,
+    /// Typography tokens' font sizes, px.
+    pub font_sizes: BTreeMap<String, f64>,
+    /// Font family tokens' families.
+    pub fonts: BTreeMap<String, Vec<String>>,
 }
 
 impl Reference {
-    fn of(resolver: &Path, chosen: &[(&str, &str)]) -> Reference {
+    pub fn of(resolver: &Path, chosen: &[(&str, &str)]) -> Reference {
         let script =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/support/resolve_tokens.py");
         let out = Command::new("python3")
@@ -461,6 +457,8 @@ impl Reference {
         Reference {
             colors: serde_json::from_value(v["colors"].clone()).unwrap(),
             dimensions: serde_json::from_value(v["dimensions"].clone()).unwrap(),
+            font_sizes: serde_json::from_value(v["fontSizes"].clone()).unwrap(),
+            fonts: serde_json::from_value(v["fonts"].clone()).unwrap(),
         }
     }
 

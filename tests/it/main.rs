@@ -17,6 +17,8 @@ mod authoring;
 mod browser;
 /// `marque check`, `build`, `diff`, `changelog` and their exit codes.
 mod cli;
+/// DESIGN.md through Google's linter, tailwind.css through Tailwind's compiler and Chromium.
+mod consumers;
 /// Schemathesis against `/openapi.json`, and the document validated.
 mod contract;
 /// The seven design systems of npm dtcg-examples through `marque check` and the server.

@@ -193,6 +193,30 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                     "{path}: the default permutation is the tokens.json it was split from"
                 );
             }
+            // Colors gain a Modes part with the dark colour, under its key.
+            "DESIGN.md" => {
+                let (before, modes) = b.split_once("### Modes\n").unwrap();
+                let after = &modes[modes.find("\n## ").unwrap() + 1..];
+                assert!(
+                    modes.contains("`tertiary` #99cca6 (default #519962)"),
+                    "{modes}"
+                );
+                assert_eq!(format!("{before}{after}"), a, "{path}");
+            }
+            // The same theme, then the variant and the context's rule.
+            "tailwind.css" => {
+                let theme = |css: &str| {
+                    let at = css.find("@theme {").unwrap();
+                    css[at..at + css[at..].find("\n}\n").unwrap()].to_string()
+                };
+                assert_eq!(theme(&a), theme(&b), "{path}");
+                assert!(!a.contains("@custom-variant"), "{a}");
+                assert!(
+                    b.contains("@custom-variant theme-dark (&:where([data-theme=\"dark\"], [data-theme=\"dark\"] *));")
+                        && b.contains("[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --color-lichen-500: #99cca6;\n}"),
+                    "{b}"
+                );
+            }
             _ => assert!(
                 a == b,
                 "{path}: the default permutation is the tokens.json it was split from"

@@ -125,6 +125,23 @@ pub(super) fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &
             &format!("claude mcp add --transport http marque {}", ctx.url("/mcp")),
         );
     }
+    o.push_str("<h3 id=\"use-tailwind\">Also: use the brand in Tailwind CSS v4</h3><p>Save tailwind.css beside your CSS, then <code>bg-*</code>, <code>text-*</code>, <code>font-*</code> and <code>rounded-*</code> use the brand, with a variant per mode:</p>");
+    snip.code(
+        o,
+        &format!(
+            "curl -sS {} -o tailwind.css",
+            ctx.brand_url(s, Surface::TailwindCss.file())
+        ),
+    );
+    snip.code(o, "@import \"tailwindcss\";\n@import \"./tailwind.css\";");
+    o.push_str("<h3 id=\"use-agents\">Also: point a coding agent at DESIGN.md</h3><p>Google's DESIGN.md format: the brand's colours, type, radii, spacing and colour pairs as YAML front matter, then prose an agent follows when it builds UI.</p>");
+    snip.code(
+        o,
+        &format!(
+            "curl -sS {} -o DESIGN.md",
+            ctx.brand_url(s, Surface::DesignMd.file())
+        ),
+    );
     o.push_str("<h3 id=\"use-figma\">Also: load the tokens into Figma</h3>");
     snip.code(
         o,

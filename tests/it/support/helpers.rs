@@ -350,6 +350,14 @@ pub fn add_figma_gaps(tokens: &Path, n: usize) {
     std::fs::write(tokens, text).unwrap();
 }
 
+/// The npm tools `.ci/deps` installs into `target/js-tools`.
+pub fn js_tool(name: &str) -> Option<PathBuf> {
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/js-tools/node_modules/.bin")
+        .join(name);
+    require(&format!("npm {name}"), bin.is_file(), "bash .ci/deps").then_some(bin)
+}
+
 /// Whether a test may use an outside tool. A tool that is missing fails
 /// the test under CI (`.ci/run` installs it, so it must be there) and
 /// skips it with a note elsewhere, so `cargo test` works with only Rust.
