@@ -280,3 +280,83 @@ fn every_surface_serves_over_http_and_the_svg_is_sandboxed() {
         .unwrap()
         .contains("sandbox"));
 }
+
+/// tailwind.css: the theme block and nothing else (no rule or declaration
+/// from content), and nothing that closes an enclosing style element.
+#[test]
+fn tailwind_css_declares_exactly_the_theme_and_nothing_else() {
+    let css = render::tailwind::render(&evil(), &ctx());
+    let structure = css_structure(&css);
+    assert_eq!(structure.matches('{').count(), 1, "{structure}");
+    assert_eq!(structure.matches('}').count(), 1, "{structure}");
+    assert!(structure.contains("@theme {"), "{structure}");
+    // color.ink, color.paper, font.evil, and type.evil's size, line
+    // height, letter spacing and weight.
+    assert_eq!(structure.matches(';').count(), 7, "{css}");
+    assert!(!css.contains("</style"), "{css}");
+}
+
+/// DESIGN.md: hostile text stays inside its YAML strings and its Markdown
+/// text: Google's own parser reads the brand's name back exactly, finds no
+/// error, and the prose has one H1, no duplicate section and no live markup.
+#[test]
+fn design_md_keeps_hostile_text_inside_its_strings_and_its_prose() {
+    let brand = evil();
+    let text = render::design_md::render(&brand, &ctx());
+    let body = &text[text[4..].find("\n---\n").unwrap() + 9..];
+    let mut fence = Fence::default();
+    let mut sections = std::collections::HashSet::new();
+    for line in body.lines() {
+        if fence.code(line) {
+            continue;
+        }
+        let without_code = strip_code_spans(line);
+        for (i, _) in without_code.match_indices('<') {
+            assert!(
+                i > 0 && without_code.as_bytes()[i - 1] == b'\\',
+                "unescaped < in {line:?}"
+            );
+        }
+        for (i, _) in without_code.match_indices("](") {
+            assert!(
+                i > 0 && without_code.as_bytes()[i - 1] == b'\\',
+                "no live link: {line:?}"
+            );
+        }
+        assert!(!line.starts_with("# Not a heading"), "{line:?}");
+        if let Some(h) = line.strip_prefix("## ") {
+            assert!(sections.insert(h.to_string()), "section {h:?} twice");
+        }
+    }
+    assert_eq!(body.lines().filter(|l| l.starts_with("# ")).count(), 1);
+    let Some(tool) = js_tool("design.md") else {
+        return;
+    };
+    let linter = tool
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("@google/design.md/dist/linter/index.js");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("DESIGN.md");
+    std::fs::write(&file, &text).unwrap();
+    let script = format!(
+        "const {{ lint }} = await import({});
+         const r = lint(require('fs').readFileSync({}, 'utf8'));
+         console.log(JSON.stringify({{ summary: r.summary, name: r.designSystem.name, findings: r.findings }}));",
+        serde_json::to_string(&linter.display().to_string()).unwrap(),
+        serde_json::to_string(&file.display().to_string()).unwrap(),
+    );
+    let out = std::process::Command::new("node")
+        .args([
+            "--input-type=commonjs",
+            "-e",
+            &format!("(async () => {{ {script} }})()"),
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(report["summary"]["errors"], 0, "{report:#}");
+    assert_eq!(report["name"].as_str(), Some(brand.doc.name.as_str()));
+}
