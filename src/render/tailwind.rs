@@ -147,18 +147,35 @@ fn contexts(
         if c == modifier.default {
             continue;
         }
-        let here = set.in_context(m, c);
+        // A value that is one literal (a colour, a length) is read through
+        // a view of the context; a composite's parts may alias what the
+        // context changes, so those read the whole permutation, built once.
+        let view = set.view(m, c);
+        let mut here: Option<TokenSet> = None;
         let mut decls = Vec::new();
         for (i, p) in placed.iter().enumerate() {
-            let Some(token) = here.get(&p.token.name()) else {
-                continue;
+            let name = p.token.name();
+            let now = match set.resolve(&p.token.value) {
+                Some(TokenValue::Composite(_) | TokenValue::Shadow(_)) => {
+                    let here = here.get_or_insert_with(|| set.in_context(m, c));
+                    let Some(token) = here.get(&name) else {
+                        continue;
+                    };
+                    let moved = Placed {
+                        kind: p.kind,
+                        name: p.name.clone(),
+                        token,
+                    };
+                    declarations(&moved, here)
+                }
+                _ => match view.get(&name).and_then(|t| view.resolve(&t.value)) {
+                    Some(v) => vec![(
+                        format!("--{}-{}", p.kind.namespace(), p.name),
+                        css::value(v, set, Refs::Resolve),
+                    )],
+                    None => continue,
+                },
             };
-            let moved = Placed {
-                kind: p.kind,
-                name: p.name.clone(),
-                token,
-            };
-            let now = declarations(&moved, &here);
             if now != default[i] {
                 changed_anywhere[i] = true;
                 decls.extend(now.into_iter().filter(|d| !default[i].contains(d)));
