@@ -45,47 +45,55 @@ impl Kind {
         }
     }
 
-    /// Path segments that only say what kind a token is (`color`,
+    /// Words of a path that only say what kind a token is (`color`,
     /// `radius`): left out of its short name, which the namespace says.
     fn group_words(self) -> &'static [&'static str] {
         match self {
             Kind::Color => &["color", "colors", "colour", "colours"],
-            Kind::Font => &["font", "fonts", "family", "families", "font-family"],
-            Kind::Text => &[
-                "typography",
-                "type",
-                "text",
+            Kind::Font => &["font", "fonts", "family", "families"],
+            Kind::Text => &["typography", "type", "text", "font", "size", "sizes"],
+            Kind::FontWeight => &["font", "weight", "weights"],
+            Kind::Tracking => &["letter", "spacing", "tracking", "font", "typography"],
+            Kind::Leading => &[
+                "line",
+                "height",
+                "lineheight",
+                "leading",
                 "font",
-                "font-size",
-                "size",
-                "sizes",
+                "typography",
             ],
-            Kind::FontWeight => &["font", "weight", "weights", "font-weight"],
-            Kind::Tracking => &["letter-spacing", "tracking", "font", "typography"],
-            Kind::Leading => &["line-height", "leading", "font", "typography"],
             Kind::Radius => &[
-                "radius",
-                "radii",
-                "rounded",
-                "corner",
-                "corners",
-                "border-radius",
-                "border",
-                "shape",
+                "radius", "radii", "rounded", "corner", "corners", "border", "shape",
             ],
             Kind::Spacing => &["space", "spacing", "spacer", "gap", "gutter", "size"],
-            Kind::Shadow => &["shadow", "shadows", "elevation", "box-shadow"],
+            Kind::Shadow => &["shadow", "shadows", "elevation", "box"],
             Kind::Ease => &["easing", "ease", "motion", "curve", "curves", "timing"],
         }
     }
+}
+
+/// A token's path as words: each segment in kebab case, split at its
+/// hyphens (`corner-radius-100` is three words, as `corner.radius.100` is).
+fn words(t: &Token) -> Vec<String> {
+    t.path
+        .iter()
+        .flat_map(|s| {
+            kebab(s)
+                .split('-')
+                .filter(|w| !w.is_empty())
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The kind of a token, from its type and what its path says it is for;
 /// `None` for a token no namespace holds (a duration, a border, a size
 /// that is neither spacing nor a radius).
 pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
-    let words: Vec<String> = t.path.iter().map(|s| kebab(s)).collect();
-    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let joined = format!("-{}-", words(t).join("-"));
+    // A word or a phrase of words (`line-height`) of the path.
+    let has = |list: &[&str]| list.iter().any(|p| joined.contains(&format!("-{p}-")));
     Some(match t.ty {
         TokenType::Color => Kind::Color,
         TokenType::FontFamily => Kind::Font,
@@ -101,14 +109,7 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
             if !sized {
                 return None;
             }
-            if has(&[
-                "radius",
-                "radii",
-                "rounded",
-                "corner",
-                "corners",
-                "border-radius",
-            ]) {
+            if has(&["radius", "radii", "rounded", "corner", "corners"]) {
                 Kind::Radius
             } else if has(&["letter-spacing", "tracking"]) {
                 Kind::Tracking
@@ -125,17 +126,12 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
     })
 }
 
-/// A token's name in its kind: its path in kebab case without the
-/// segments that only name the kind (`radius.sm` → `sm`,
-/// `color.fjord.900` → `fjord-900`, `size.radius` → `size`); the last
-/// segment when nothing else is left.
+/// A token's name in its kind: the words of its path without those that
+/// only name the kind (`radius.sm` → `sm`, `color.fjord.900` →
+/// `fjord-900`, `corner-radius-100` → `100`, `size.radius` → `size`);
+/// the last word when nothing else is left.
 pub fn short_name(t: &Token, kind: Kind) -> String {
-    let words: Vec<String> = t
-        .path
-        .iter()
-        .map(|s| kebab(s))
-        .filter(|s| !s.is_empty())
-        .collect();
+    let words = words(t);
     let group = kind.group_words();
     let kept: Vec<&str> = words
         .iter()
