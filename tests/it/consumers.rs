@@ -12,6 +12,12 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
+/// A computed length (`12px`) is `want` pixels.
+fn same_px(computed: &str, want: f64) -> bool {
+    let px = computed.trim_end_matches("px").parse::<f64>();
+    px.is_ok_and(|px| (px - want).abs() <= 0.01)
+}
+
 /// `design.md lint` of `file`: its report.
 fn lint(tool: &Path, file: &Path) -> Value {
     let out = Command::new(tool).arg("lint").arg(file).output().unwrap();
@@ -380,14 +386,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
                             continue;
                         };
                         let got = got["radius"].as_str().unwrap();
-                        if (got
-                            .trim_end_matches("px")
-                            .parse::<f64>()
-                            .unwrap_or(f64::NAN)
-                            - want)
-                            .abs()
-                            > 0.01
-                        {
+                        if !same_px(got, *want) {
                             fail(format!("rounds {got}; the reader gives {want}px"));
                         }
                     }
@@ -398,14 +397,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
                             .or(reference.dimensions.get(token));
                         let Some(want) = want else { continue };
                         let got = got["size"].as_str().unwrap();
-                        if (got
-                            .trim_end_matches("px")
-                            .parse::<f64>()
-                            .unwrap_or(f64::NAN)
-                            - want)
-                            .abs()
-                            > 0.01
-                        {
+                        if !same_px(got, *want) {
                             fail(format!("sets font-size {got}; the reader gives {want}px"));
                         }
                     }
