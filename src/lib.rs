@@ -6,7 +6,7 @@
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
-//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, pages, embed.
+//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, DESIGN.md and tailwind.css (which name tokens alike through `render::theme`), pages, embed.
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
 //! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job) → snapshot.
 //! - [`source`]: IO. read a content folder into memory.

@@ -44,8 +44,8 @@ pub(super) struct Front<'a> {
     /// The key `primary` refers to, when the front matter adds it.
     primary: Option<String>,
     typography: Vec<(String, Vec<(&'static str, String)>)>,
-    rounded: Vec<(String, String)>,
-    spacing: Vec<(String, String)>,
+    pub(super) rounded: Vec<(String, String)>,
+    pub(super) spacing: Vec<(String, String)>,
     /// Per contrast pair: its component's key.
     components: Vec<String>,
 }

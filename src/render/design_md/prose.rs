@@ -7,7 +7,6 @@
 
 use super::{hex, Front};
 use crate::render::escape::{md, md_code, md_inline};
-use crate::render::theme::{self, Kind};
 use crate::render::Context;
 use crate::spec::brand::pair_contrast;
 use crate::spec::tokens::css::{self, Refs};
@@ -30,9 +29,9 @@ pub(super) fn write(o: &mut String, brand: &Brand, ctx: &Context, front: &Front<
     overview(o, brand);
     colors(o, brand, front);
     typography(o, brand, front);
-    scale(o, brand, Kind::Spacing, "Layout", "Spacing scale");
+    scale(o, &front.spacing, "Layout", "Spacing scale");
     elevation(o, brand);
-    scale(o, brand, Kind::Radius, "Shapes", "Corner radii");
+    scale(o, &front.rounded, "Shapes", "Corner radii");
     components(o, brand, front);
     dos_and_donts(o, brand);
     logo(o, brand);
@@ -235,25 +234,15 @@ fn typography(o: &mut String, brand: &Brand, front: &Front<'_>) {
     o.push('\n');
 }
 
-/// Layout (spacing) or Shapes (radii): the scale, as the front matter has it.
-fn scale(o: &mut String, brand: &Brand, kind: Kind, heading: &str, what: &str) {
-    let set = &brand.tokens;
-    let (placed, _) = theme::place(set);
-    let items: Vec<String> = placed
-        .iter()
-        .filter(|p| p.kind == kind)
-        .filter_map(|p| {
-            let v = set.resolve(&p.token.value)?;
-            Some(format!(
-                "{} {}",
-                md_code(&p.name),
-                md_inline(&css::value(v, set, Refs::Resolve))
-            ))
-        })
-        .collect();
-    if items.is_empty() {
+/// Layout (spacing) or Shapes (radii): the scale the front matter has.
+fn scale(o: &mut String, scale: &[(String, String)], heading: &str, what: &str) {
+    if scale.is_empty() {
         return;
     }
+    let items: Vec<String> = scale
+        .iter()
+        .map(|(name, value)| format!("{} {}", md_code(name), md_inline(value)))
+        .collect();
     let _ = writeln!(o, "## {heading}\n\n{what}: {}.\n", items.join(", "));
 }
 
