@@ -19,7 +19,8 @@
 
 use super::theme::{self, Kind};
 use super::Context;
-use crate::spec::tokens::{parse_reference, Color, Token, TokenValue};
+use crate::color::hex;
+use crate::spec::tokens::{parse_reference, Token, TokenValue};
 use crate::spec::Brand;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -239,7 +240,7 @@ fn colors<'a>(
                     yaml_str(&format!("{{colors.{}}}", key_of[target]))
                 }
                 v => match set.resolve(v)? {
-                    TokenValue::Color(c) => yaml_str(&hex(c)),
+                    TokenValue::Color(c) => yaml_str(&hex(c.srgb(), c.alpha)),
                     _ => return None,
                 },
             };
@@ -372,20 +373,6 @@ fn dimension(v: &TokenValue) -> Option<String> {
         }
         _ => None,
     }
-}
-
-/// A colour's sRGB hex (`#rrggbb`, `#rrggbbaa` when not opaque); outside
-/// sRGB, its fallback.
-pub(super) fn hex(c: &Color) -> String {
-    let mut out = c.srgb_hex().to_lowercase();
-    if c.alpha < 1.0 {
-        let _ = write!(
-            out,
-            "{:02x}",
-            (c.alpha.clamp(0.0, 1.0) * 255.0).round() as u8
-        );
-    }
-    out
 }
 
 /// `key`, or `key-2`, `key-3`… when it is taken; `used` then holds it.

@@ -5,7 +5,8 @@
 //! Content is escaped as Markdown text, so no string of the brand can
 //! start a heading (a duplicate section makes the format reject the file).
 
-use super::{hex, Front};
+use super::Front;
+use crate::color::hex;
 use crate::render::escape::{md, md_code, md_inline};
 use crate::render::Context;
 use crate::spec::brand::pair_contrast;
@@ -90,7 +91,7 @@ fn colour_line(brand: &Brand, front: &Front<'_>, reference: &str) -> String {
         .map(|p| p.name.clone())
         .unwrap_or_else(|| reference.trim_matches(['{', '}']).to_string());
     let value = match set.resolve_reference(reference) {
-        Some(TokenValue::Color(c)) => hex(c),
+        Some(TokenValue::Color(c)) => hex(c.srgb(), c.alpha),
         _ => String::new(),
     };
     let key = front.color_key(reference).unwrap_or_default();
@@ -113,7 +114,7 @@ fn colors(o: &mut String, brand: &Brand, front: &Front<'_>) {
     }
     for p in &c.palette {
         let value = match set.resolve_reference(&p.token) {
-            Some(TokenValue::Color(col)) => hex(col),
+            Some(TokenValue::Color(col)) => hex(col.srgb(), col.alpha),
             _ => continue,
         };
         let _ = write!(o, "- **{} ({value}):**", md_inline(&p.name));
@@ -130,7 +131,7 @@ fn colors(o: &mut String, brand: &Brand, front: &Front<'_>) {
     if c.palette.is_empty() {
         for (key, t, _) in &front.colors {
             if let Some(TokenValue::Color(col)) = set.resolve(&t.value) {
-                let _ = writeln!(o, "- {}: {}", md_code(key), hex(col));
+                let _ = writeln!(o, "- {}: {}", md_code(key), hex(col.srgb(), col.alpha));
             }
         }
     }
@@ -182,7 +183,12 @@ fn modes(o: &mut String, brand: &Brand, front: &Front<'_>) {
             let there = view.get(&t.name()).and_then(|x| view.resolve(&x.value));
             if let (Some(TokenValue::Color(a)), Some(TokenValue::Color(b))) = (here, there) {
                 if a != b {
-                    changed.push(format!("{} {} (default {})", md_code(key), hex(b), hex(a)));
+                    changed.push(format!(
+                        "{} {} (default {})",
+                        md_code(key),
+                        hex(b.srgb(), b.alpha),
+                        hex(a.srgb(), a.alpha)
+                    ));
                 }
             }
         }
