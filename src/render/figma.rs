@@ -185,10 +185,7 @@ fn literal(v: &TokenValue) -> Option<Value> {
         TokenValue::Duration(d) => Value::Float(round(d.ms())),
         TokenValue::FontFamily(names) => Value::String(names.first()?.clone()),
         TokenValue::String(text) => Value::String(text.clone()),
-        TokenValue::CubicBezier(p) => Value::String(format!(
-            "cubic-bezier({})",
-            p.map(|n| crate::spec::tokens::fmt_num(round(n))).join(", ")
-        )),
+        TokenValue::CubicBezier(p) => Value::String(crate::spec::tokens::css::cubic_bezier(p)),
         _ => return None,
     })
 }

@@ -134,6 +134,17 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
     out
 }
 
+/// An easing curve as CSS writes it: `cubic-bezier(0.2, 0, 0, 1)`.
+pub fn cubic_bezier(p: &[f64; 4]) -> String {
+    format!(
+        "cubic-bezier({}, {}, {}, {})",
+        fmt_num(p[0]),
+        fmt_num(p[1]),
+        fmt_num(p[2]),
+        fmt_num(p[3])
+    )
+}
+
 /// Generic font families, written without quotes.
 const GENERIC_FAMILIES: &[&str] = &[
     "serif",
@@ -239,13 +250,7 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         TokenValue::String(text) => string(text),
         TokenValue::FontWeight(w) | TokenValue::Number(w) => fmt_num(*w),
         TokenValue::Duration(d) => format!("{}{}", fmt_num(d.value), d.unit_str()),
-        TokenValue::CubicBezier(p) => format!(
-            "cubic-bezier({}, {}, {}, {})",
-            fmt_num(p[0]),
-            fmt_num(p[1]),
-            fmt_num(p[2]),
-            fmt_num(p[3])
-        ),
+        TokenValue::CubicBezier(p) => cubic_bezier(p),
         // CSS has no dash-array for borders; a custom dash pattern is shown as `dashed`.
         TokenValue::StrokeStyle(StrokeStyle::Keyword(k)) => k.clone(),
         TokenValue::StrokeStyle(StrokeStyle::Dashed { .. }) => "dashed".to_string(),
