@@ -57,15 +57,17 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     }
     out.push_str(" */\n");
     variants(&mut out, set);
+    let default: Vec<Declarations> = placed
+        .iter()
+        .map(|p| declarations(p, set.resolve(&p.token.value), set))
+        .collect();
     out.push_str("@theme {\n");
-    for p in &placed {
-        for (name, value) in declarations(p, set) {
-            let _ = writeln!(out, "  {name}: {value};");
-        }
+    for (name, value) in default.iter().flatten() {
+        let _ = writeln!(out, "  {name}: {value};");
     }
     out.push_str("}\n");
     for (m, modifier) in set.modes.iter().enumerate() {
-        contexts(&mut out, set, &placed, m, modifier);
+        contexts(&mut out, set, &placed, &default, m, modifier);
     }
     out
 }
@@ -78,11 +80,7 @@ fn variants(out: &mut String, set: &TokenSet) {
                 continue;
             }
             let sel = selector(modifier, context);
-            let name = format!(
-                "{}-{}",
-                crate::spec::tokens::css::kebab(&modifier.name),
-                context.ident()
-            );
+            let name = format!("{}-{}", modifier.ident(), context.ident());
             let _ = writeln!(out, "@custom-variant {name} (&:where({sel}, {sel} *));");
             if modifier.is_color_scheme() && context.ident() == "dark" {
                 let _ = write!(
@@ -102,10 +100,13 @@ fn variants(out: &mut String, set: &TokenSet) {
     }
 }
 
-/// The theme variables of one placed token, with resolved values.
-fn declarations(p: &Placed<'_>, set: &TokenSet) -> Vec<(String, String)> {
+/// A token's theme variables: name and value.
+type Declarations = Vec<(String, String)>;
+
+/// The theme variables of a placed token whose value is `resolved`, its
+/// parts read in `set`.
+fn declarations(p: &Placed<'_>, resolved: Option<&TokenValue>, set: &TokenSet) -> Declarations {
     let name = format!("--{}-{}", p.kind.namespace(), p.name);
-    let resolved = set.resolve(&p.token.value);
     let value = |v: &TokenValue| css::value(v, set, Refs::Resolve);
     match (p.kind, resolved) {
         (Kind::Text, Some(TokenValue::Composite(c))) => {
@@ -137,10 +138,10 @@ fn contexts(
     out: &mut String,
     set: &TokenSet,
     placed: &[Placed<'_>],
+    default: &[Declarations],
     m: usize,
     modifier: &Modifier,
 ) {
-    let default: Vec<Vec<(String, String)>> = placed.iter().map(|p| declarations(p, set)).collect();
     let mut changed_anywhere = vec![false; placed.len()];
     let mut rules = Vec::new();
     for (c, context) in modifier.contexts.iter().enumerate() {
@@ -161,18 +162,10 @@ fn contexts(
                     let Some(token) = here.get(&name) else {
                         continue;
                     };
-                    let moved = Placed {
-                        kind: p.kind,
-                        name: p.name.clone(),
-                        token,
-                    };
-                    declarations(&moved, here)
+                    declarations(p, here.resolve(&token.value), here)
                 }
-                _ => match view.get(&name).and_then(|t| view.resolve(&t.value)) {
-                    Some(v) => vec![(
-                        format!("--{}-{}", p.kind.namespace(), p.name),
-                        css::value(v, set, Refs::Resolve),
-                    )],
+                _ => match view.get(&name) {
+                    Some(t) => declarations(p, view.resolve(&t.value), set),
                     None => continue,
                 },
             };

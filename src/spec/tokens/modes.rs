@@ -184,9 +184,14 @@ pub fn css_ident(name: &str) -> Option<String> {
 }
 
 impl Modifier {
+    /// Its name as a CSS identifier (validation refuses one that is not).
+    pub fn ident(&self) -> String {
+        css_ident(&self.name).unwrap_or_default()
+    }
+
     /// `data-<name>`, the attribute that picks a context.
     pub fn attribute(&self) -> String {
-        format!("data-{}", css_ident(&self.name).unwrap_or_default())
+        format!("data-{}", self.ident())
     }
 
     /// The modifier is the colour scheme: it has contexts `light` and `dark`.
