@@ -505,14 +505,19 @@ fn released_versions_are_served_immutable_from_their_tags() {
         .ends_with("/brand/northwind@2.9.0/spec.md"));
     let old = app.get("/brand/northwind@2.4.0/spec.md").text();
     assert!(old.contains("spec version 2.4.0 as of 2026-10-14"), "{old}");
-    for path in [
+    let old = app.get("/brand/northwind@2.4.0/DESIGN.md").text();
+    assert!(old.contains("Spec version 2.4.0 as of 2026-10-14"), "{old}");
+    let old = app.get("/brand/northwind@2.4.0/tailwind.css").text();
+    assert!(old.contains("spec version 2.4.0 as of 2026-10-14"), "{old}");
+    // Every surface of the release, its page, an asset and its card.
+    let surfaces =
+        marque::render::Surface::ALL.map(|s| format!("/brand/northwind@2.4.0/{}", s.file()));
+    let others = [
         "/brand/northwind@2.4.0",
-        "/brand/northwind@2.4.0/tokens.css",
-        "/brand/northwind@2.4.0/tokens.json",
-        "/brand/northwind@2.4.0/tokens.resolver.json",
         "/brand/northwind@2.4.0/assets/logo.svg",
         "/embed/brand/northwind@2.4.0",
-    ] {
+    ];
+    for path in surfaces.iter().map(String::as_str).chain(others) {
         let res = app.get(path);
         assert_eq!(res.status, 200, "{path}");
         assert_eq!(
