@@ -50,10 +50,7 @@ fn overview(o: &mut String, brand: &Brand) {
         let _ = writeln!(o, "Voice: {}\n", md_inline(s));
     }
     for t in &v.traits {
-        let _ = write!(o, "- **{}**", md_inline(&t.name));
-        if let Some(d) = &t.description {
-            let _ = write!(o, ": {}", md_inline(d));
-        }
+        named(o, &t.name, t.description.as_deref());
         o.push('\n');
     }
     if !v.traits.is_empty() {
@@ -64,10 +61,7 @@ fn overview(o: &mut String, brand: &Brand) {
         let _ = writeln!(o, "Audience: {}\n", md_inline(s));
     }
     for s in &a.segments {
-        let _ = write!(o, "- **{}**", md_inline(&s.name));
-        if let Some(d) = &s.description {
-            let _ = write!(o, ": {}", md_inline(d));
-        }
+        named(o, &s.name, s.description.as_deref());
         if !s.needs.is_empty() {
             let needs: Vec<String> = s.needs.iter().map(|n| md_inline(n)).collect();
             let _ = write!(o, " Needs: {}.", needs.join("; "));
@@ -76,6 +70,14 @@ fn overview(o: &mut String, brand: &Brand) {
     }
     if !a.segments.is_empty() {
         o.push('\n');
+    }
+}
+
+/// A list item for something named, with what it is: `- **Calm**: …`.
+fn named(o: &mut String, name: &str, description: Option<&str>) {
+    let _ = write!(o, "- **{}**", md_inline(name));
+    if let Some(d) = description {
+        let _ = write!(o, ": {}", md_inline(d));
     }
 }
 
