@@ -394,6 +394,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
         body,
     };
     for t in &set.tokens {
+        crate::spec::limits::checkpoint();
         let web = format!("var(--{})", css_name(&t.path));
         let at = placement(brand, t, &mut skipped);
         match (&t.value, t.ty) {

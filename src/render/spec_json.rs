@@ -528,6 +528,7 @@ pub fn tree<'t>(
         }
     }
     for (t, members) in tokens {
+        crate::spec::limits::checkpoint();
         let (last, parents) = t.path.split_last().expect("tokens have a name");
         let mut node = &mut root;
         for depth in 1..=parents.len() {

@@ -170,6 +170,7 @@ fn document(
 ) -> Value {
     let mut kept = Vec::new();
     for (t, r) in tokens {
+        crate::spec::limits::checkpoint();
         match r {
             Ok((value, extra)) => {
                 let extension = extra.clone().map(|e| (EXTENSION, json!({ "members": e })));

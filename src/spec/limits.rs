@@ -24,6 +24,25 @@ pub const MAX_TOKENS: usize = 10_000;
 pub const MAX_EXPANDED_VALUES: usize = 200_000;
 /// Longest alias chain (`{a}` → `{b}` → …), and deepest `$extends`/`$ref` nesting.
 pub const MAX_ALIAS_DEPTH: usize = 64;
+/// Most sources that a resolver's sets and contexts name in all, each set
+/// counted as often as it is named (every set is expanded once and its
+/// sources listed once, so a set named a hundred times costs a hundred
+/// times its list, not a copy per path through the sets). The largest
+/// corpus resolver names 60; a graph of sets that still adds up past this
+/// is refused before anything is merged.
+pub const MAX_RESOLVER_SOURCES: usize = 10_000;
+/// Deepest chain of sets that name sets (`#/sets/a` naming `#/sets/b` …).
+pub const MAX_SET_DEPTH: usize = 8;
+/// Most tokens checked over every context of a brand: each context other
+/// than the default is merged, parsed and checked whole, so a brand costs
+/// its contexts times its tokens (about 3.6 KB and 17 µs each, measured).
+/// GitHub Primer, the largest corpus system, needs 11,600 (7 contexts of
+/// about 1,650 tokens); a Tokens Studio repository of 2,000 tokens and a
+/// dozen themes 24,000.
+pub const MAX_CONTEXT_TOKENS: usize = 50_000;
+/// Most bytes of bodies one brand (or one release) publishes, before
+/// compression: the largest corpus system publishes about 6 MiB.
+pub const MAX_BRAND_BODY_BYTES: usize = 48 * 1024 * 1024;
 /// Most diagnostics reported per file; the rest are counted in one more.
 pub const MAX_DIAGNOSTICS_PER_FILE: usize = 200;
 
@@ -37,3 +56,64 @@ pub fn describe_bytes(n: usize) -> String {
         format!("{n} bytes")
     }
 }
+
+/// Work on one brand stops where its time is up or it was called off:
+/// expansion, merging, checking and rendering call [`checkpoint`] between
+/// steps small enough that a stopped build holds no CPU a few milliseconds
+/// later. Stopping unwinds the build (with [`std::panic::resume_unwind`],
+/// so no panic message is printed), which frees everything it held; the
+/// job runner (`build::jobs`) catches it. The core reads no clock: the
+/// runner hands it a [`Watch`] that says when to stop. Work run outside
+/// [`under`] (tests, `marque import`) is never stopped.
+pub mod stop {
+    use std::cell::{Cell, RefCell};
+    use std::sync::Arc;
+
+    /// The payload a stopped build unwinds with.
+    #[derive(Debug)]
+    pub struct Stopped;
+
+    /// Says when the work on a brand must stop.
+    pub trait Watch: Send + Sync {
+        fn over(&self) -> bool;
+    }
+
+    thread_local! {
+        static CURRENT: RefCell<Option<Arc<dyn Watch>>> = const { RefCell::new(None) };
+        static TICKS: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// Runs `work` on this thread under `watch`: its checkpoints unwind
+    /// with [`Stopped`] once `watch` says it is over.
+    pub fn under<R>(watch: Arc<dyn Watch>, work: impl FnOnce() -> R) -> R {
+        let outer = CURRENT.with(|c| c.replace(Some(watch)));
+        struct Restore(Option<Arc<dyn Watch>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let outer = self.0.take();
+                CURRENT.with(|c| *c.borrow_mut() = outer);
+            }
+        }
+        let _restore = Restore(outer);
+        work()
+    }
+
+    /// Unwinds with [`Stopped`] when the work this thread runs is over.
+    /// Cheap: it asks one call in 16.
+    pub fn checkpoint() {
+        let tick = TICKS.with(|t| {
+            let n = t.get().wrapping_add(1);
+            t.set(n);
+            n
+        });
+        if tick % 16 != 0 {
+            return;
+        }
+        let over = CURRENT.with(|c| c.borrow().as_ref().is_some_and(|w| w.over()));
+        if over {
+            std::panic::resume_unwind(Box::new(Stopped));
+        }
+    }
+}
+
+pub use stop::checkpoint;

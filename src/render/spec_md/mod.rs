@@ -466,6 +466,7 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     );
     let mut types: Vec<&str> = Vec::new();
     for t in &set.tokens {
+        crate::spec::limits::checkpoint();
         if !types.contains(&t.ty.as_str()) {
             types.push(t.ty.as_str());
         }

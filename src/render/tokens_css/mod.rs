@@ -104,6 +104,7 @@ fn root_entries(set: &TokenSet) -> Vec<Entry<'_>> {
     let mut declared = HashSet::new();
     let mut out = Vec::new();
     for token in &set.tokens {
+        crate::spec::limits::checkpoint();
         let mut description = token.description.as_deref();
         for decl in fresh(declarations(token, set), &mut declared) {
             out.push(Entry {

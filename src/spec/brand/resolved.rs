@@ -6,6 +6,7 @@
 
 use super::{check_css_names, enforce_limits, read_json};
 use crate::spec::diag::{Diagnostic, FileDiags, Severity};
+use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::files::BrandFiles;
 use crate::spec::tokens::modes::{self, Written};
 use crate::spec::tokens::refs::dangling_target;
@@ -85,7 +86,28 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
                 .collect(),
         })
         .collect();
-    for (m, c, permutation) in input.resolver.each_context() {
+    let contexts = input.resolver.each_context();
+    // Each context is merged and checked whole: charged before any is.
+    let per_context = set.as_ref().map_or(0, |s| s.tokens.len());
+    let mut charged = 0;
+    if contexts.len() * per_context > MAX_CONTEXT_TOKENS {
+        let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
+        d.error(
+            "/modifiers",
+            format!(
+                "{} contexts besides the default, each of {per_context} tokens, are {} tokens to check, over the budget of {MAX_CONTEXT_TOKENS} tokens checked across contexts; split the brand, or move tokens that do not vary out of what the contexts merge",
+                contexts.len(),
+                contexts.len() * per_context
+            ),
+        );
+        d.finish(
+            input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+            out,
+        );
+        return None;
+    }
+    for (m, c, permutation) in contexts {
+        crate::spec::limits::checkpoint();
         let modifier = &input.resolver.modifiers[m];
         let context = format!(
             "context `{}` of modifier `{}`",
@@ -93,6 +115,19 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
         );
         let mut found = Vec::new();
         let here = check(&input, &permutation, &mut found);
+        charged += here.as_ref().map_or(0, |h| h.tokens.len());
+        if charged > MAX_CONTEXT_TOKENS {
+            let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
+            d.error(
+                "/modifiers",
+                format!("the contexts add up to more than {MAX_CONTEXT_TOKENS} tokens to check (the budget on tokens checked across contexts), {context} among them; split the brand, or move tokens that do not vary out of what the contexts merge"),
+            );
+            d.finish(
+                input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+                out,
+            );
+            return None;
+        }
         if let (Some(default), Some(here)) = (&set, &here) {
             let sources = &modifier.contexts[c].1;
             written[m].contexts[c].1 = modes::split(default, here, |t| writes(sources, t));

@@ -92,6 +92,7 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
         .collect();
     let mut tokens = Vec::new();
     for (i, t) in raw.into_iter().enumerate() {
+        crate::spec::limits::checkpoint();
         let name = t.path.join(".");
         let value_pointer = join(&t.pointer, "$value");
         if unparsed.contains(&name) {
@@ -284,6 +285,7 @@ fn walk_group<'d>(
         if raw.len() > MAX_TOKENS {
             return;
         }
+        crate::spec::limits::checkpoint();
         let child_pointer = join(pointer, key);
         match key.as_str() {
             "$type" | "$description" | "$extensions" | "$deprecated" => continue,

@@ -29,9 +29,6 @@ pub const RESOLVER_FILE: &str = "tokens.resolver.json";
 /// merged and checked on every build.
 pub const MAX_CONTEXTS: usize = 64;
 
-/// Deepest chain of `#/sets/…` references between sources.
-const MAX_SOURCE_DEPTH: usize = 8;
-
 /// Where a source's tokens are.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum From {
@@ -450,6 +447,7 @@ fn merge_into(
             return;
         }
         *budget -= cost;
+        crate::spec::limits::checkpoint();
         let (to, from) = (join(into, k), join(at.pointer, k));
         let is_group = v.as_object().is_some_and(|o| !o.contains_key("$value"));
         if k.starts_with('$') || !is_group {

@@ -1,11 +1,32 @@
 //! Reading a resolver document: `sets`, `modifiers` and
 //! `resolutionOrder` into a [`Resolver`], every problem reported at once.
+//!
+//! Sets may name sets. Each set is expanded once, by its pointer, into the
+//! list of its sources with repeats dropped (merging a source again where
+//! it is merged later anyway changes nothing), so a graph of sets costs its
+//! size, not the number of paths through it: eight levels of sets, each
+//! naming the next a hundred times, are one list of one source. What a
+//! graph still adds up to is charged to [`MAX_RESOLVER_SOURCES`] before
+//! anything is merged.
 
-use super::{From, Modifier, Resolver, Source, Step, MAX_CONTEXTS, MAX_SOURCE_DEPTH};
+use super::{From, Modifier, Resolver, Source, Step, MAX_CONTEXTS};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::join;
+use crate::spec::limits::{MAX_RESOLVER_SOURCES, MAX_SET_DEPTH};
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// What reading one document remembers: each set's sources once expanded,
+/// the chain of sets being expanded, and the sources charged so far.
+struct Sets<'v> {
+    root: &'v Map<String, Value>,
+    expanded: HashMap<String, Vec<Source>>,
+    /// Pointers of the sets being expanded, outermost first.
+    chain: Vec<String>,
+    charged: usize,
+    /// The budget was reported once; later references add nothing.
+    spent: bool,
+}
 
 /// Reads a resolver document, reporting every problem in it.
 pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
@@ -32,11 +53,18 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
     let modifiers = object_at(root, "modifiers", d).unwrap_or(&empty);
     let mut r = Resolver::default();
     let mut used_sets = BTreeSet::new();
+    let mut expand = Sets {
+        root,
+        expanded: HashMap::new(),
+        chain: Vec::new(),
+        charged: 0,
+        spent: false,
+    };
     match root.get("resolutionOrder") {
         Some(Value::Array(order)) => {
             for (i, item) in order.iter().enumerate() {
                 let at = format!("/resolutionOrder/{i}");
-                step(&mut r, root, item, &at, &mut used_sets, d);
+                step(&mut r, &mut expand, item, &at, &mut used_sets, d);
             }
         }
         Some(_) => d.error(
@@ -50,18 +78,18 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
             );
             for name in sets.keys() {
                 let item = serde_json::json!({ "$ref": format!("#/sets/{}", escape(name)) });
-                step(&mut r, root, &item, "", &mut used_sets, d);
+                step(&mut r, &mut expand, &item, "", &mut used_sets, d);
             }
             for name in modifiers.keys() {
                 let item = serde_json::json!({ "$ref": format!("#/modifiers/{}", escape(name)) });
-                step(&mut r, root, &item, "", &mut used_sets, d);
+                step(&mut r, &mut expand, &item, "", &mut used_sets, d);
             }
         }
     }
     for (name, set) in sets {
         if !used_sets.contains(name) {
             let at = join("/sets", name);
-            let sources = set_sources(root, set, &at, 0, d);
+            let sources = expand.set(set, &at, d);
             r.unused_sets.push((name.clone(), sources));
         }
     }
@@ -100,12 +128,13 @@ fn object_at<'v>(
 /// written inline.
 fn step(
     r: &mut Resolver,
-    root: &Map<String, Value>,
+    expand: &mut Sets<'_>,
     item: &Value,
     at: &str,
     used_sets: &mut BTreeSet<String>,
     d: &mut FileDiags<'_>,
 ) {
+    let root = expand.root;
     let Some(o) = item.as_object() else {
         d.error(at, "each step of `resolutionOrder` must be an object");
         return;
@@ -121,7 +150,7 @@ fn step(
                     return;
                 };
                 used_sets.insert(name.clone());
-                let sources = set_sources(root, set, &join("/sets", name), 0, d);
+                let sources = expand.set(set, &join("/sets", name), d);
                 r.steps.push(Step::Set(sources));
             }
             [kind, name] if kind == "modifiers" => {
@@ -132,7 +161,7 @@ fn step(
                     );
                     return;
                 };
-                modifier(r, root, name, m, &join("/modifiers", name), &ref_at, d);
+                modifier(r, expand, name, m, &join("/modifiers", name), &ref_at, d);
             }
             _ => d.error(
                 &ref_at,
@@ -144,10 +173,10 @@ fn step(
     let name = o.get("name").and_then(Value::as_str).unwrap_or_default();
     match o.get("type").and_then(Value::as_str) {
         Some("set") => {
-            let sources = set_sources(root, item, at, 0, d);
+            let sources = expand.set(item, at, d);
             r.steps.push(Step::Set(sources));
         }
-        Some("modifier") if !name.is_empty() => modifier(r, root, name, item, at, at, d),
+        Some("modifier") if !name.is_empty() => modifier(r, expand, name, item, at, at, d),
         Some("modifier") => d.error(at, "an inline modifier needs a `name`"),
         _ => d.error(
             at,
@@ -158,7 +187,7 @@ fn step(
 
 fn modifier(
     r: &mut Resolver,
-    root: &Map<String, Value>,
+    expand: &mut Sets<'_>,
     name: &str,
     m: &Value,
     at: &str,
@@ -192,7 +221,7 @@ fn modifier(
         .iter()
         .map(|(c, sources)| {
             let at = join(&join(at, "contexts"), c);
-            (c.clone(), sources_of(root, sources, &at, 0, d))
+            (c.clone(), expand.sources(sources, &at, d))
         })
         .collect();
     let default = match m.get("default") {
@@ -229,93 +258,159 @@ fn modifier(
     r.steps.push(Step::Modifier(r.modifiers.len() - 1));
 }
 
-/// The sources of a set object (`{"sources": […]}`).
-fn set_sources(
-    root: &Map<String, Value>,
-    set: &Value,
-    at: &str,
-    depth: usize,
-    d: &mut FileDiags<'_>,
-) -> Vec<Source> {
-    match set.get("sources") {
-        Some(sources) => sources_of(root, sources, &join(at, "sources"), depth, d),
-        None => {
-            d.error(at, "a set needs `sources`: an array of files or tokens");
-            Vec::new()
+impl Sets<'_> {
+    /// The sources of a set object (`{"sources": […]}`) written at `at`.
+    fn set(&mut self, set: &Value, at: &str, d: &mut FileDiags<'_>) -> Vec<Source> {
+        match set.get("sources") {
+            Some(sources) => self.sources(sources, &join(at, "sources"), d),
+            None => {
+                d.error(at, "a set needs `sources`: an array of files or tokens");
+                Vec::new()
+            }
         }
+    }
+
+    /// A list of sources written at `at`, sets named in it expanded (each
+    /// once), every source once, at its last place.
+    fn sources(&mut self, sources: &Value, at: &str, d: &mut FileDiags<'_>) -> Vec<Source> {
+        let Some(list) = sources.as_array() else {
+            d.error(at, "sources must be an array of `$ref`s and tokens");
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, source) in list.iter().enumerate() {
+            let at = format!("{at}/{i}");
+            let Some(o) = source.as_object() else {
+                d.error(&at, "a source must be an object: a `$ref` or tokens");
+                continue;
+            };
+            let Some(reference) = o.get("$ref") else {
+                out.push(Source {
+                    from: From::Inline(at.clone()),
+                    at,
+                });
+                continue;
+            };
+            let ref_at = join(&at, "$ref");
+            let Some(reference) = reference.as_str() else {
+                d.error(&ref_at, "`$ref` must be a string");
+                continue;
+            };
+            if let Some(pointer) = reference.strip_prefix('#') {
+                let Some(target) = pointer_in(self.root, pointer) else {
+                    d.error(
+                        &ref_at,
+                        format!("`{reference}` names nothing in this document"),
+                    );
+                    continue;
+                };
+                if target.get("sources").is_some() {
+                    let named = self.named_set(target, pointer, &ref_at, d);
+                    out.extend(named);
+                } else if target.is_object() {
+                    out.push(Source {
+                        from: From::Inline(pointer.to_string()),
+                        at,
+                    });
+                } else {
+                    d.error(&ref_at, format!("`{reference}` is not a set or tokens"));
+                }
+                continue;
+            }
+            let (path, fragment) = match reference.split_once('#') {
+                Some((p, f)) => (p, f),
+                None => (reference, ""),
+            };
+            match brand_path(path) {
+                Ok(path) => out.push(Source {
+                    from: From::File {
+                        path,
+                        fragment: fragment.to_string(),
+                    },
+                    at,
+                }),
+                Err(why) => d.error(&ref_at, format!("`{reference}`: {why}")),
+            }
+        }
+        last_of_each(out)
+    }
+
+    /// The sources of the set at `pointer`, named at `ref_at`: expanded the
+    /// first time, remembered after, and charged to the budget each time.
+    fn named_set(
+        &mut self,
+        set: &Value,
+        pointer: &str,
+        ref_at: &str,
+        d: &mut FileDiags<'_>,
+    ) -> Vec<Source> {
+        if self.spent {
+            return Vec::new();
+        }
+        if let Some(i) = self.chain.iter().position(|p| p == pointer) {
+            let mut names: Vec<&str> = self.chain[i..].iter().map(|p| set_name(p)).collect();
+            names.push(set_name(pointer));
+            d.error(
+                ref_at,
+                format!(
+                    "sets name each other in a loop (`{}`); a set cannot include itself",
+                    names.join("` → `")
+                ),
+            );
+            return Vec::new();
+        }
+        if self.chain.len() >= MAX_SET_DEPTH {
+            d.error(
+                ref_at,
+                format!(
+                    "sets that name sets nest more than {MAX_SET_DEPTH} deep here (`{}` → …); at most {MAX_SET_DEPTH} levels are read",
+                    self.chain.first().map(|p| set_name(p)).unwrap_or_default()
+                ),
+            );
+            return Vec::new();
+        }
+        let sources = match self.expanded.get(pointer) {
+            Some(known) => known.clone(),
+            None => {
+                crate::spec::limits::checkpoint();
+                self.chain.push(pointer.to_string());
+                let sources = self.set(set, pointer, d);
+                self.chain.pop();
+                self.expanded.insert(pointer.to_string(), sources.clone());
+                sources
+            }
+        };
+        if self.charged + sources.len() > MAX_RESOLVER_SOURCES {
+            self.spent = true;
+            d.error(
+                ref_at,
+                format!(
+                    "the sets and contexts name more than {MAX_RESOLVER_SOURCES} sources in all, counting a set each time it is named (the budget on a resolver's sources); name fewer sets, or fewer times"
+                ),
+            );
+            return Vec::new();
+        }
+        self.charged += sources.len();
+        sources
     }
 }
 
-/// A list of sources.
-fn sources_of(
-    root: &Map<String, Value>,
-    sources: &Value,
-    at: &str,
-    depth: usize,
-    d: &mut FileDiags<'_>,
-) -> Vec<Source> {
-    let Some(list) = sources.as_array() else {
-        d.error(at, "sources must be an array of `$ref`s and tokens");
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (i, source) in list.iter().enumerate() {
-        let at = format!("{at}/{i}");
-        let Some(o) = source.as_object() else {
-            d.error(&at, "a source must be an object: a `$ref` or tokens");
-            continue;
-        };
-        let Some(reference) = o.get("$ref") else {
-            out.push(Source {
-                from: From::Inline(at.clone()),
-                at,
-            });
-            continue;
-        };
-        let ref_at = join(&at, "$ref");
-        let Some(reference) = reference.as_str() else {
-            d.error(&ref_at, "`$ref` must be a string");
-            continue;
-        };
-        if let Some(pointer) = reference.strip_prefix('#') {
-            let Some(target) = pointer_in(root, pointer) else {
-                d.error(
-                    &ref_at,
-                    format!("`{reference}` names nothing in this document"),
-                );
-                continue;
-            };
-            if target.get("sources").is_some() {
-                if depth >= MAX_SOURCE_DEPTH {
-                    d.error(&ref_at, "sets refer to each other too deeply (a loop?)");
-                    continue;
-                }
-                out.extend(set_sources(root, target, pointer, depth + 1, d));
-            } else if target.is_object() {
-                out.push(Source {
-                    from: From::Inline(pointer.to_string()),
-                    at,
-                });
-            } else {
-                d.error(&ref_at, format!("`{reference}` is not a set or tokens"));
-            }
-            continue;
-        }
-        let (path, fragment) = match reference.split_once('#') {
-            Some((p, f)) => (p, f),
-            None => (reference, ""),
-        };
-        match brand_path(path) {
-            Ok(path) => out.push(Source {
-                from: From::File {
-                    path,
-                    fragment: fragment.to_string(),
-                },
-                at,
-            }),
-            Err(why) => d.error(&ref_at, format!("`{reference}`: {why}")),
-        }
-    }
+/// A set's name from its pointer (`/sets/base` → `base`).
+fn set_name(pointer: &str) -> &str {
+    pointer.rsplit('/').next().unwrap_or(pointer)
+}
+
+/// `sources` with every source that comes again later left out: merging a
+/// source a second time writes over whatever came between with its own
+/// members again, so only its last place counts.
+fn last_of_each(sources: Vec<Source>) -> Vec<Source> {
+    let mut seen = HashSet::new();
+    let mut out: Vec<Source> = sources
+        .into_iter()
+        .rev()
+        .filter(|s| seen.insert(s.from.clone()))
+        .collect();
+    out.reverse();
     out
 }
 
