@@ -53,6 +53,28 @@ pub async fn serve(
     options.semver = args.semver;
     options.allow_empty = args.allow_empty;
     options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
+    // A slow brand is published when it is done, never holding up the rest.
+    options.patience = Some(crate::build::PATIENCE);
+    let progress = Arc::new(crate::live::Progress::default());
+    // What wakes the loop when a brand's job left behind ends: a message
+    // on the loop's own channel of triggers.
+    let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
+    let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
+    options.wake = Some(match git_mode {
+        true => {
+            let (tx, progress) = (std::sync::Mutex::new(git_tx.clone()), progress.clone());
+            crate::build::jobs::Wake(Arc::new(move || {
+                progress.arrived();
+                let _ = tx.lock().map(|tx| tx.send(()));
+            }))
+        }
+        false => {
+            let tx = trigger_tx.clone();
+            crate::build::jobs::Wake(Arc::new(move || {
+                let _ = tx.send(crate::live::watch::Trigger::Settled);
+            }))
+        }
+    });
     let reporter = crate::report::Reporter {
         json: args.log_json,
         colour: crate::report::stderr_colour(),
@@ -64,6 +86,7 @@ pub async fn serve(
     let live = Live {
         reloader,
         publisher,
+        progress: progress.clone(),
     };
 
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -79,6 +102,7 @@ pub async fn serve(
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
     let mut state = AppState::new(snapshot.clone(), threads, stop_rx.clone(), demo);
+    state.progress = progress;
     if watching {
         state.live = Some(gen_rx.clone());
     }
@@ -101,7 +125,6 @@ pub async fn serve(
     if let Some(bytes) = args.compare_memo_bytes {
         state.compare = Arc::new(crate::http::compare::Memo::with_budget(bytes));
     }
-    let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     if git_mode {
         state.git_trigger = Some(git_tx.clone());
         if let (Some(fleet), Some(url)) = (fleet, &args.git_url) {
@@ -140,11 +163,12 @@ pub async fn serve(
         snapshot,
     });
     if git_mode {
-        drop(git_tx);
+        drop((git_tx, trigger_tx, trigger_rx));
         serve_git(&args, live, git_rx, serving, stop_rx).await
     } else {
         drop((git_tx, git_rx));
-        serve_folder(&args, live, watching, serving, stop_rx).await
+        let triggers = (trigger_tx, trigger_rx);
+        serve_folder(&args, live, watching, triggers, serving, stop_rx).await
     }
 }
 
@@ -196,18 +220,26 @@ async fn serve_folder(
     args: &ServeArgs,
     live: Live,
     watching: bool,
+    (trigger_tx, trigger_rx): (
+        mpsc::UnboundedSender<crate::live::watch::Trigger>,
+        mpsc::UnboundedReceiver<crate::live::watch::Trigger>,
+    ),
     serving: JoinHandle<()>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
     // Watch before the first build, so an edit made during it is not missed.
-    let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
-    let trigger_rx = crate::live::dir::flag_arrivals(trigger_rx, live.reloader.changes_waiting());
+    let trigger_rx = crate::live::dir::flag_arrivals(
+        trigger_rx,
+        live.reloader.changes_waiting(),
+        live.progress.clone(),
+    );
     let watcher = if watching {
         let w = crate::live::watch::watch(&args.content, args.watch_poll, trigger_tx)
             .with_context(|| format!("cannot watch {}", args.content.display()))?;
         tracing::info!(polling = w.polling, "watching the content folder");
         Some(w)
     } else {
+        // Without a watcher, builds still publish brands left behind.
         drop(trigger_tx);
         None
     };
@@ -227,9 +259,7 @@ async fn serve_folder(
             return Err(e);
         }
     };
-    if watching {
-        tokio::spawn(worker.run(trigger_rx));
-    }
+    tokio::spawn(worker.run(trigger_rx));
     serving.await?;
     drop(watcher);
     Ok(())

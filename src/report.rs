@@ -158,6 +158,9 @@ pub enum Fate {
     Unpublished,
     /// Its folder is gone: no longer served.
     Removed,
+    /// Still being checked and rendered: published when done, the version
+    /// before (if any) serving meanwhile.
+    Building,
 }
 
 /// Brands named one by one in a rebuild's line; the rest are counted.
@@ -189,6 +192,7 @@ impl Fate {
             Fate::Stale => "kept stale",
             Fate::Unpublished => "not published",
             Fate::Removed => "removed",
+            Fate::Building => "building",
         }
     }
 }
@@ -247,10 +251,11 @@ impl Reporter {
             let word = match fate {
                 Fate::Added | Fate::Rebuilt | Fate::Recovered => p.green(fate.word()),
                 Fate::Stale | Fate::Unpublished | Fate::AddedBroken => p.red(fate.word()),
-                Fate::Removed => p.yellow(fate.word()),
+                Fate::Removed | Fate::Building => p.yellow(fate.word()),
             };
             let serving = match (fate, version) {
-                (Fate::Stale, Some(v)) => format!(" (still serving {v})"),
+                (Fate::Stale | Fate::Building, Some(v)) => format!(" (still serving {v})"),
+                (Fate::Building, None) => " (published when done)".to_string(),
                 (Fate::Added | Fate::Rebuilt | Fate::Recovered, Some(v)) => format!(" {v}"),
                 _ => String::new(),
             };

@@ -31,6 +31,10 @@ struct BrandStatus<'a> {
     version: String,
     updated: String,
     state: &'static str,
+    /// Its latest input is being checked and rendered: what is served
+    /// (and `state`) is the version before.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    building: bool,
     /// Bytes its resources hold, all codings.
     bytes: usize,
     errors: usize,
@@ -42,6 +46,9 @@ struct BrandStatus<'a> {
 #[serde(rename_all = "camelCase")]
 struct Unpublished<'a> {
     slug: &'a str,
+    /// Not published yet: it is being checked and rendered.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    building: bool,
     errors: usize,
     warnings: usize,
     diagnostics: &'a [Diagnostic],
@@ -150,6 +157,7 @@ struct Shown {
     /// Its releases' keys, whether each is served, and their diagnostics,
     /// hashed (0 for a brand without releases).
     releases: u64,
+    building: bool,
 }
 
 impl Shown {
@@ -172,11 +180,13 @@ impl Shown {
             published: s.published.as_ref().map(|p| (p.input, p.bytes)),
             diagnostics: s.diagnostics.clone(),
             releases,
+            building: s.building,
         }
     }
 
     fn same(&self, other: &Shown) -> bool {
         self.attempted == other.attempted
+            && self.building == other.building
             && self.published == other.published
             && self.releases == other.releases
             && (Arc::ptr_eq(&self.diagnostics, &other.diagnostics)
@@ -278,6 +288,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                 version: p.headline.version.clone(),
                 updated: p.headline.updated.clone(),
                 state: if s.stale() { "stale" } else { "ok" },
+                building: s.building,
                 bytes: p.bytes,
                 errors,
                 warnings,
@@ -295,6 +306,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
         None => {
             let entry = Unpublished {
                 slug: &s.slug,
+                building: s.building,
                 errors,
                 warnings,
                 diagnostics: diags,

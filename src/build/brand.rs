@@ -141,8 +141,11 @@ pub fn render_brand(
         effort,
         changes,
     } = *job;
-    let resource =
-        |media: &str, body: Bytes| Resource::with_effort(media, body, policy_of(ctx), effort);
+    // Each body is compressed as it is made: a stopped build stops between them.
+    let resource = |media: &str, body: Bytes| {
+        crate::spec::limits::checkpoint();
+        Resource::with_effort(media, body, policy_of(ctx), effort)
+    };
     let s = brand.slug.clone();
     // A released version lives under `<slug>@<version>` and never changes.
     let key = ctx.brand_key(&s);
@@ -154,6 +157,7 @@ pub fn render_brand(
     let (strict, resolver) = render::tokens_json::render_both(&brand);
     let spec_md = render::spec_md::render(&brand, ctx);
     for surface in Surface::ALL {
+        crate::spec::limits::checkpoint();
         // Rendered above for the demo and the warnings.
         let body = match surface {
             Surface::SpecMd => spec_md.clone(),

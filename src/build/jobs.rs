@@ -1,15 +1,30 @@
-//! Running brand jobs: each on the thread pool, each contained. A job that
-//! panics is reported as panicked; one that is still running when the time
-//! budget after its start runs out is reported as timed out and left behind
-//! (it finishes on its own: every step of a job is bounded), so the build
-//! goes on for every other brand.
+//! Running brand jobs, each contained, and none waiting on another.
+//!
+//! Each job runs on a thread of its own under a [`Stop`]: its time limit,
+//! counted from when it starts, and a flag that calls it off. The job's
+//! checkpoints unwind it once either fires, so a stopped job holds no CPU
+//! or memory a few milliseconds later (see [`crate::spec::limits::stop`]).
+//! A job that panics is reported as panicked.
+//!
+//! At most one job per core runs at once for the published content, and
+//! one for branch previews, on threads of a lower scheduling priority, so
+//! previews can never take the published site's cores. A job that has run
+//! longer than the build's patience is left behind: the build returns
+//! without it (its brand is listed as building), its gate place is given
+//! to the next job, and it calls the build's [`Wake`] when it ends, so its
+//! brand is published then. At most [`MAX_LEFT_BEHIND`] jobs are left
+//! behind at once: past that a build waits, which bounds the jobs alive at
+//! any time, and with them the memory builds can hold, to one per core
+//! plus one plus that many.
 
 use super::Published;
+use crate::spec::limits::stop::{self, Stopped, Watch};
 use crate::spec::Diagnostic;
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// What one job produces: the render (when valid) and every diagnostic.
@@ -17,63 +32,299 @@ pub type Result = (Option<Arc<Published>>, Arc<Vec<Diagnostic>>);
 
 pub type Job = Box<dyn FnOnce() -> Result + Send + 'static>;
 
+#[derive(Debug, Clone)]
 pub enum Outcome {
     Done(Result),
     Panicked(String),
+    /// It ran past its time limit and was stopped.
     TimedOut,
+    /// A newer build of the same brand called it off.
+    Cancelled,
 }
 
-/// How often the budget of running jobs is looked at.
-const TICK: Duration = Duration::from_millis(25);
+/// What became of a job by the time its build returned.
+pub enum Ran {
+    Finished(Outcome),
+    /// Still running: its outcome lands in the handle, and the build's
+    /// [`Wake`] is called then.
+    LeftBehind(Arc<Handle>),
+}
 
-/// Runs every job and returns their outcomes in the same order.
-pub fn run(jobs: Vec<Job>, budget: Duration) -> Vec<Outcome> {
+/// Called when a job left behind ends, so its outcome is published.
+#[derive(Clone)]
+pub struct Wake(pub Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Wake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Wake")
+    }
+}
+
+/// Whose work a job is: the published content's, or a branch preview's
+/// (fewer places, a lower scheduling priority).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Priority {
+    #[default]
+    Published,
+    Preview,
+}
+
+/// How a set of jobs runs.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    /// Each job's time limit, from its start.
+    pub limit: Duration,
+    /// How long a build waits for a started job before leaving it behind
+    /// (`None`: it waits for every job, as `marque check` does).
+    pub patience: Option<Duration>,
+    pub priority: Priority,
+    pub wake: Option<Wake>,
+}
+
+/// When one brand's work must stop: its time limit, counted from when it
+/// starts, or a call from outside (a newer edit of the same brand).
+#[derive(Debug)]
+struct Stop {
+    limit: Duration,
+    started: OnceLock<Instant>,
+    cancelled: AtomicBool,
+}
+
+impl Stop {
+    fn new(limit: Duration) -> Arc<Stop> {
+        Arc::new(Stop {
+            limit,
+            started: OnceLock::new(),
+            cancelled: AtomicBool::new(false),
+        })
+    }
+
+    fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    fn started(&self) -> Option<Instant> {
+        self.started.get().copied()
+    }
+
+    /// Runs `work` on this thread, its time counted from now.
+    fn run<R>(self: &Arc<Self>, work: impl FnOnce() -> R) -> R {
+        let _ = self.started.set(Instant::now());
+        stop::under(self.clone(), work)
+    }
+}
+
+impl Watch for Stop {
+    /// Past its time limit, or called off.
+    fn over(&self) -> bool {
+        self.is_cancelled() || self.started().is_some_and(|s| s.elapsed() > self.limit)
+    }
+}
+
+/// One job's outcome, once it has one, and its stop.
+#[derive(Debug)]
+pub struct Handle {
+    stop: Arc<Stop>,
+    slot: Mutex<Slot>,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    outcome: Option<Outcome>,
+    /// Its build returned without it: it gave back its gate place then,
+    /// and wakes its build's loop when it ends.
+    left_behind: Option<Option<Wake>>,
+}
+
+impl Handle {
+    /// Its outcome, once it ended.
+    pub fn outcome(&self) -> Option<Outcome> {
+        lock(&self.slot).outcome.clone()
+    }
+
+    /// Calls the job off (a newer edit of its brand supersedes it); no-op
+    /// once it ended.
+    pub fn cancel(&self) {
+        self.stop.cancel();
+    }
+}
+
+/// The places for running jobs, one gate per priority.
+struct Gate {
+    free: Mutex<usize>,
+}
+
+impl Gate {
+    fn try_enter(&self) -> bool {
+        let mut free = lock(&self.free);
+        if *free == 0 {
+            return false;
+        }
+        *free -= 1;
+        true
+    }
+
+    fn leave(&self) {
+        *lock(&self.free) += 1;
+        let (_, turn) = turns();
+        turn.notify_all();
+    }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, usize::from)
+}
+
+fn gate(priority: Priority) -> &'static Gate {
+    static PUBLISHED: OnceLock<Gate> = OnceLock::new();
+    static PREVIEW: OnceLock<Gate> = OnceLock::new();
+    match priority {
+        Priority::Published => PUBLISHED.get_or_init(|| Gate {
+            free: Mutex::new(cores()),
+        }),
+        Priority::Preview => PREVIEW.get_or_init(|| Gate {
+            free: Mutex::new(1),
+        }),
+    }
+}
+
+/// Jobs left behind and still running, over every build.
+static LEFT_BEHIND: AtomicUsize = AtomicUsize::new(0);
+
+/// Most jobs left behind at once. Each ends within its time limit; past
+/// this a build waits for its slow job as it would without patience.
+pub const MAX_LEFT_BEHIND: usize = 8;
+
+/// Signalled when a gate place frees up or a job ends.
+fn turns() -> &'static (Mutex<()>, Condvar) {
+    static TURNS: OnceLock<(Mutex<()>, Condvar)> = OnceLock::new();
+    TURNS.get_or_init(|| (Mutex::new(()), Condvar::new()))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A job's panic is caught inside it, never while a lock is held.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// How often a build looks at its running jobs' patience.
+const TICK: Duration = Duration::from_millis(20);
+
+/// Runs every job; returns, in the same order, each one's outcome or its
+/// handle when it was left behind.
+pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
     let n = jobs.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let epoch = Instant::now();
-    // Start time of each job in µs since `epoch`, plus one; 0 while queued.
-    let started: Arc<Vec<AtomicU64>> = Arc::new((0..n).map(|_| AtomicU64::new(0)).collect());
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
-    for (i, job) in jobs.into_iter().enumerate() {
-        let (tx, started) = (tx.clone(), started.clone());
-        rayon::spawn(move || {
-            started[i].store(epoch.elapsed().as_micros() as u64 + 1, Ordering::Relaxed);
-            let outcome = match catch_unwind(AssertUnwindSafe(job)) {
-                Ok(r) => Outcome::Done(r),
-                Err(panic) => Outcome::Panicked(panic_message(&panic)),
-            };
-            let _ = tx.send((i, outcome));
-        });
-    }
-    drop(tx);
-    let mut out: Vec<Option<Outcome>> = (0..n).map(|_| None).collect();
+    let handles: Vec<Arc<Handle>> = (0..n)
+        .map(|_| {
+            Arc::new(Handle {
+                stop: Stop::new(schedule.limit),
+                slot: Mutex::default(),
+            })
+        })
+        .collect();
+    let mut queue: VecDeque<(usize, Job)> = jobs.into_iter().enumerate().collect();
+    let (tx, rx) = mpsc::channel::<usize>();
+    let mut out: Vec<Option<Ran>> = (0..n).map(|_| None).collect();
     let mut left = n;
+    let gate = gate(schedule.priority);
     while left > 0 {
+        while !queue.is_empty() && gate.try_enter() {
+            let Some((i, job)) = queue.pop_front() else {
+                break;
+            };
+            start(i, job, handles[i].clone(), schedule.priority, tx.clone());
+        }
         match rx.recv_timeout(TICK) {
-            Ok((i, outcome)) => {
+            Ok(i) => {
                 if out[i].is_none() {
-                    out[i] = Some(outcome);
+                    let outcome = handles[i].outcome().unwrap_or(Outcome::Cancelled);
+                    out[i] = Some(Ran::Finished(outcome));
                     left -= 1;
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        let now = epoch.elapsed().as_micros() as u64 + 1;
-        for (i, slot) in out.iter_mut().enumerate() {
-            let start = started[i].load(Ordering::Relaxed);
-            if slot.is_none() && start > 0 && now.saturating_sub(start) > budget.as_micros() as u64
-            {
-                *slot = Some(Outcome::TimedOut);
-                left -= 1;
+        let Some(patience) = schedule.patience else {
+            continue;
+        };
+        for (i, h) in handles.iter().enumerate() {
+            let overdue = h.stop.started().is_some_and(|s| s.elapsed() > patience);
+            if out[i].is_some() || !overdue || LEFT_BEHIND.load(Ordering::Relaxed) >= MAX_LEFT_BEHIND {
+                continue;
             }
+            let mut slot = lock(&h.slot);
+            out[i] = Some(match slot.outcome.clone() {
+                // It ended just now; its message is on the way.
+                Some(outcome) => Ran::Finished(outcome),
+                None => {
+                    slot.left_behind = Some(schedule.wake.clone());
+                    LEFT_BEHIND.fetch_add(1, Ordering::Relaxed);
+                    gate.leave();
+                    Ran::LeftBehind(h.clone())
+                }
+            });
+            left -= 1;
         }
     }
     out.into_iter()
-        .map(|o| o.unwrap_or(Outcome::TimedOut))
+        .map(|o| o.unwrap_or(Ran::Finished(Outcome::Cancelled)))
         .collect()
+}
+
+/// Starts job `i` on a thread of its own; it reports to `done` when it ends.
+fn start(i: usize, job: Job, handle: Arc<Handle>, priority: Priority, done: mpsc::Sender<usize>) {
+    let body = move || {
+        if priority == Priority::Preview {
+            lower_priority();
+        }
+        let stop = handle.stop.clone();
+        let outcome = match catch_unwind(AssertUnwindSafe(|| stop.run(job))) {
+            Ok(_) if stop.is_cancelled() => Outcome::Cancelled,
+            // A step that has no checkpoint ran past the limit.
+            Ok(_) if stop.over() => Outcome::TimedOut,
+            Ok(r) => Outcome::Done(r),
+            Err(p) if p.is::<Stopped>() && stop.is_cancelled() => Outcome::Cancelled,
+            Err(p) if p.is::<Stopped>() => Outcome::TimedOut,
+            Err(p) => Outcome::Panicked(panic_message(&p)),
+        };
+        let left_behind = {
+            let mut slot = lock(&handle.slot);
+            slot.outcome = Some(outcome);
+            slot.left_behind.clone()
+        };
+        match left_behind {
+            None => gate(priority).leave(),
+            Some(wake) => {
+                LEFT_BEHIND.fetch_sub(1, Ordering::Relaxed);
+                turns().1.notify_all();
+                if let Some(Wake(wake)) = wake {
+                    wake();
+                }
+            }
+        }
+        let _ = done.send(i);
+    };
+    let spawned = std::thread::Builder::new()
+        .name("marque-build".into())
+        .spawn(body);
+    if let Err(e) = spawned {
+        // No thread to be had: the build goes on without this brand.
+        tracing::error!(error = %e, "cannot start a build thread");
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (nice 10): a preview's
+/// build runs only on CPU the published site leaves over. On Linux,
+/// `setpriority` with a thread id applies to that thread alone.
+fn lower_priority() {
+    let tid = rustix::thread::gettid();
+    if let Err(e) = rustix::process::setpriority_process(Some(tid), 10) {
+        tracing::debug!(error = %e, "cannot lower a preview build's priority");
+    }
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -84,26 +335,108 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
+/// Waits until no job is left behind (tests, and `marque check` after a
+/// served build): at most `limit`.
+pub fn settle_all(limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    let (m, cv) = turns();
+    let mut g = lock(m);
+    while LEFT_BEHIND.load(Ordering::Relaxed) > 0 {
+        let now = Instant::now();
+        if now >= deadline {
+            return false;
+        }
+        g = cv
+            .wait_timeout(g, (deadline - now).min(TICK))
+            .map(|(g, _)| g)
+            .unwrap_or_else(|p| p.into_inner().0);
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::limits::checkpoint;
+
+    fn wait_all(limit: Duration) -> Schedule {
+        Schedule {
+            limit,
+            patience: None,
+            priority: Priority::Published,
+            wake: None,
+        }
+    }
+
+    /// Work that checks in often, as every step of a brand's build does.
+    fn busy(for_: Duration) -> Result {
+        let started = Instant::now();
+        while started.elapsed() < for_ {
+            checkpoint();
+            std::hint::spin_loop();
+        }
+        (None, Default::default())
+    }
 
     #[test]
-    fn a_panic_and_a_stall_do_not_hold_up_the_others() {
+    fn a_panic_and_a_runaway_do_not_hold_up_the_others() {
         let jobs: Vec<Job> = vec![
             Box::new(|| (None, Default::default())),
             Box::new(|| panic!("boom")),
-            Box::new(|| {
-                std::thread::sleep(Duration::from_secs(4));
-                (None, Default::default())
-            }),
+            Box::new(|| busy(Duration::from_secs(30))),
         ];
         let started = Instant::now();
-        // The budget leaves room for the panic hook to print a backtrace.
-        let out = run(jobs, Duration::from_secs(1));
+        let out = run(jobs, &wait_all(Duration::from_millis(300)));
+        // The runaway is stopped at its limit, not left running.
         assert!(started.elapsed() < Duration::from_secs(3));
-        assert!(matches!(out[0], Outcome::Done(_)));
-        assert!(matches!(&out[1], Outcome::Panicked(m) if m == "boom"));
-        assert!(matches!(out[2], Outcome::TimedOut));
+        assert!(matches!(out[0], Ran::Finished(Outcome::Done(_))));
+        assert!(matches!(&out[1], Ran::Finished(Outcome::Panicked(m)) if m == "boom"));
+        assert!(matches!(out[2], Ran::Finished(Outcome::TimedOut)));
+    }
+
+    #[test]
+    fn a_slow_job_is_left_behind_and_wakes_its_build_when_it_ends() {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let schedule = Schedule {
+            limit: Duration::from_secs(5),
+            patience: Some(Duration::from_millis(50)),
+            priority: Priority::Published,
+            wake: Some(Wake(Arc::new(move || {
+                let _ = lock(&tx).send(());
+            }))),
+        };
+        let jobs: Vec<Job> = vec![
+            Box::new(|| busy(Duration::from_secs(2))),
+            Box::new(|| (None, Default::default())),
+        ];
+        let out = run(jobs, &schedule);
+        let Ran::LeftBehind(handle) = &out[0] else {
+            panic!("the slow job is left behind");
+        };
+        assert!(matches!(out[1], Ran::Finished(Outcome::Done(_))));
+        assert!(handle.outcome().is_none());
+        rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(matches!(handle.outcome(), Some(Outcome::Done(_))));
+    }
+
+    #[test]
+    fn a_cancelled_job_stops_at_its_next_checkpoint() {
+        let schedule = Schedule {
+            patience: Some(Duration::from_millis(20)),
+            ..wait_all(Duration::from_secs(30))
+        };
+        let out = run(vec![Box::new(|| busy(Duration::from_secs(30)))], &schedule);
+        let Ran::LeftBehind(handle) = &out[0] else {
+            panic!("left behind");
+        };
+        let cancelled = Instant::now();
+        handle.cancel();
+        while handle.outcome().is_none() {
+            // Microseconds on an idle machine; the bound leaves room for a busy one.
+            assert!(cancelled.elapsed() < Duration::from_millis(500));
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(matches!(handle.outcome(), Some(Outcome::Cancelled)));
     }
 }

@@ -4,11 +4,12 @@
 //! errors keeps its last good render, marked stale, and never affects
 //! another brand.
 //!
-//! Each brand is one job on a thread pool. A job that panics becomes an
-//! error diagnostic of its brand; a job that runs past the time budget is
-//! left behind and its brand marked stale, so one hostile brand can never
-//! stop the build of the others. [`assemble`] turns the catalog into a
-//! snapshot.
+//! Each brand is one job (see [`jobs`]). A job that panics becomes an
+//! error diagnostic of its brand; a job that runs past its time limit is
+//! stopped and its brand marked stale (and not tried again until its input
+//! changes); a job slower than the build's patience is carried to the next
+//! build, its brand listed as building, so one slow brand never holds up
+//! the others. [`assemble`] turns the catalog into a snapshot.
 //!
 //! Pure apart from CPU and the clock that watches the budget: content comes
 //! in as bytes, today's date and the previous catalog come in as values.
@@ -16,7 +17,7 @@
 mod assemble;
 mod brand;
 pub mod cache;
-mod jobs;
+pub mod jobs;
 
 pub use assemble::{assemble, compress_later, Listing, Lists, Views, LISTS};
 use brand::from_cache;
@@ -29,6 +30,7 @@ use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_error, has_errors, FileDiags, Severity};
 use crate::spec::diff;
 use crate::spec::release::Release;
+use crate::spec::limits::{describe_bytes, MAX_BRAND_BODY_BYTES};
 use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
@@ -48,6 +50,9 @@ pub struct BrandState {
     pub diagnostics: Arc<Vec<Diagnostic>>,
     /// Input hash of the latest attempt, so an unchanged brand is not redone.
     pub attempted: [u8; 32],
+    /// Its latest input is still being checked and rendered (a job carried
+    /// in [`Catalog::running`]); `published` is what was served before.
+    pub building: bool,
 }
 
 impl BrandState {
@@ -75,6 +80,23 @@ pub struct Catalog {
     pub source_diagnostics: Vec<Diagnostic>,
     /// What the build that made this catalog did.
     pub work: Work,
+    /// Jobs still running for their brand's latest input, by brand slug or
+    /// release key: the next build takes their outcome, or waits on.
+    pub running: BTreeMap<String, Carried>,
+}
+
+/// A job carried from one build to the next.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    kind: Kind,
+    handle: Arc<jobs::Handle>,
+}
+
+impl Carried {
+    /// Its job has ended: the next build publishes its outcome.
+    pub fn ended(&self) -> bool {
+        self.handle.outcome().is_some()
+    }
 }
 
 /// What one build did: how much of the content it read, checked and
@@ -169,8 +191,8 @@ impl Catalog {
 pub enum Fault {
     /// Panic while rendering this brand.
     Panic(String),
-    /// Sleep this long while rendering this brand.
-    Stall(String, Duration),
+    /// Work this long (checking in as real work does) on each of these brands.
+    Stall(Vec<String>, Duration),
 }
 
 /// How builds run.
@@ -191,9 +213,24 @@ pub struct BuildOptions {
     pub serve_releases: bool,
     /// Ready while no brand is published (`--allow-empty`).
     pub allow_empty: bool,
+    /// How long a build waits for a brand's job before it publishes the
+    /// others and carries that one to the next build (`None`: it waits for
+    /// every brand, as `marque check` and `marque build` do).
+    pub patience: Option<Duration>,
+    /// The published content's, or a preview's (see [`jobs::Priority`]).
+    pub priority: jobs::Priority,
+    /// Called when a carried job ends, to build again and publish it.
+    pub wake: Option<jobs::Wake>,
+    /// Most bytes of surfaces one brand may publish, before compression.
+    pub max_body_bytes: usize,
     #[doc(hidden)]
     pub fault: Option<Fault>,
 }
+
+/// How long a served build waits for one brand before it publishes the
+/// others: far above what a brand takes (Northwind checks and renders in
+/// about 10 ms, GitHub Primer in about 200), far below the time limit.
+pub const PATIENCE: Duration = Duration::from_millis(300);
 
 impl Default for BuildOptions {
     fn default() -> BuildOptions {
@@ -204,6 +241,10 @@ impl Default for BuildOptions {
             semver: SemverMode::Warn,
             serve_releases: true,
             allow_empty: false,
+            patience: None,
+            priority: jobs::Priority::Published,
+            wake: None,
+            max_body_bytes: MAX_BRAND_BODY_BYTES,
             fault: None,
         }
     }
@@ -262,6 +303,7 @@ fn build_id() -> &'static str {
 }
 
 /// What a job is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Kind {
     Brand { slug: String, input: [u8; 32] },
     Pinned { key: String, commit: String },
@@ -277,12 +319,40 @@ pub fn build_catalog(
     opts: &BuildOptions,
 ) -> Catalog {
     let mut next = Catalog::default();
-    let (kinds, work) = plan(content, ctx, today, previous, opts, &mut next);
+    let Plan {
+        kinds,
+        work,
+        ended,
+    } = plan(content, ctx, today, previous, opts, &mut next);
     next.work.read = content.read;
     next.work.kept = next.brands.len() + next.pinned.len();
     next.work.checked = work.len();
-    for (kind, outcome) in kinds.into_iter().zip(jobs::run(work, opts.budget)) {
-        settle(&mut next, previous, kind, outcome, opts.budget);
+    let schedule = jobs::Schedule {
+        limit: opts.budget,
+        patience: opts.patience,
+        priority: opts.priority,
+        wake: opts.wake.clone(),
+    };
+    let ran = jobs::run(work, &schedule);
+    let ran = kinds.into_iter().zip(ran).chain(
+        ended
+            .into_iter()
+            .map(|(kind, outcome)| (kind, jobs::Ran::Finished(outcome))),
+    );
+    for (kind, ran) in ran {
+        match ran {
+            jobs::Ran::Finished(outcome) => {
+                settle(&mut next, previous, kind, outcome, opts.budget)
+            }
+            jobs::Ran::LeftBehind(handle) => carry(&mut next, previous, Carried { kind, handle }),
+        }
+    }
+    // A job no build wants any more (its brand changed again, or is gone)
+    // stops now rather than at its time limit.
+    for (key, c) in &previous.running {
+        if next.running.get(key).is_none_or(|n| !Arc::ptr_eq(&n.handle, &c.handle)) {
+            c.handle.cancel();
+        }
     }
     next.source_diagnostics = content
         .diagnostics
@@ -301,6 +371,64 @@ pub fn build_catalog(
     next
 }
 
+/// What a build has to do: a job per brand and release whose input
+/// changed, and the outcomes of carried jobs that have ended since.
+struct Plan {
+    kinds: Vec<Kind>,
+    work: Vec<jobs::Job>,
+    ended: Vec<(Kind, jobs::Outcome)>,
+}
+
+/// What became of the job carried for `key`, if its input is still
+/// `kind`'s: `true` when it is dealt with (carried again into `next`, or
+/// its outcome taken into `ended`).
+fn take_carried(
+    key: &str,
+    kind: &Kind,
+    previous: &Catalog,
+    next: &mut Catalog,
+    ended: &mut Vec<(Kind, jobs::Outcome)>,
+) -> bool {
+    let Some(c) = previous.running.get(key).filter(|c| &c.kind == kind) else {
+        return false;
+    };
+    match c.handle.outcome() {
+        Some(outcome) => ended.push((c.kind.clone(), outcome)),
+        None => carry(next, previous, c.clone()),
+    }
+    true
+}
+
+/// Records in `next` a job that is still running: its brand keeps what it
+/// served, listed as building.
+fn carry(next: &mut Catalog, previous: &Catalog, c: Carried) {
+    match &c.kind {
+        Kind::Brand { slug, .. } => {
+            let state = match previous.brands.get(slug) {
+                Some(p) => BrandState {
+                    building: true,
+                    ..p.clone()
+                },
+                None => BrandState {
+                    slug: slug.clone(),
+                    published: None,
+                    diagnostics: Arc::default(),
+                    attempted: [0; 32],
+                    building: true,
+                },
+            };
+            next.brands.insert(slug.clone(), state);
+            next.running.insert(slug.clone(), c);
+        }
+        Kind::Pinned { key, .. } => {
+            if let Some(p) = previous.pinned.get(key) {
+                next.pinned.insert(key.clone(), p.clone());
+            }
+            next.running.insert(key.clone(), c);
+        }
+    }
+}
+
 /// Reuses into `next` every brand and release whose input did not change,
 /// and returns a job for each of the others.
 fn plan(
@@ -310,9 +438,10 @@ fn plan(
     previous: &Catalog,
     opts: &BuildOptions,
     next: &mut Catalog,
-) -> (Vec<Kind>, Vec<jobs::Job>) {
+) -> Plan {
     let mut kinds = Vec::new();
     let mut work: Vec<jobs::Job> = Vec::new();
+    let mut ended = Vec::new();
     let mut releases: BTreeMap<&str, Vec<Arc<Pinned>>> = BTreeMap::new();
     for pin in &content.pinned {
         releases
@@ -322,6 +451,13 @@ fn plan(
     }
     for files in &content.brands {
         let hash = input_hash(files, ctx, today, opts.semver);
+        let kind = Kind::Brand {
+            slug: files.slug.clone(),
+            input: hash,
+        };
+        if take_carried(&files.slug, &kind, previous, next, &mut ended) {
+            continue;
+        }
         if let Some(p) = previous
             .brands
             .get(&files.slug)
@@ -335,10 +471,7 @@ fn plan(
             .get(files.slug.as_str())
             .cloned()
             .unwrap_or_default();
-        kinds.push(Kind::Brand {
-            slug: files.slug.clone(),
-            input: hash,
-        });
+        kinds.push(kind);
         work.push(Box::new(move || {
             attempt(&files, &releases, &ctx, today, hash, &opts)
         }));
@@ -346,6 +479,13 @@ fn plan(
     let served = content.pinned.iter().filter(|_| opts.serve_releases);
     for pin in served {
         let key = format!("{}@{}", pin.files.slug, pin.release.version);
+        let kind = Kind::Pinned {
+            key: key.clone(),
+            commit: pin.release.commit.clone(),
+        };
+        if take_carried(&key, &kind, previous, next, &mut ended) {
+            continue;
+        }
         if let Some(prev) = previous
             .pinned
             .get(&key)
@@ -363,15 +503,12 @@ fn plan(
             fault: None,
             ..opts.clone()
         };
-        kinds.push(Kind::Pinned {
-            key,
-            commit: pin.release.commit.clone(),
-        });
+        kinds.push(kind);
         work.push(Box::new(move || {
             attempt(&pin.files, &[], &pinned_ctx, today, hash, &opts)
         }));
     }
-    (kinds, work)
+    Plan { kinds, work, ended }
 }
 
 /// Records a job's outcome in `next`. A brand whose attempt failed keeps
@@ -412,11 +549,13 @@ fn settle(
                 &slug,
                 &format!("{slug}/"),
                 format!(
-                    "checking and rendering this brand took longer than {} s, so it was stopped; simplify its tokens or assets",
+                    "checking and rendering this brand took longer than {} s, so it was stopped; it keeps its last good version and is not tried again until its files change; simplify its tokens or assets",
                     budget.as_secs_f64()
                 ),
             )]),
         ),
+        // Only a job no build wants is cancelled, and it is not settled.
+        jobs::Outcome::Cancelled => return,
     };
     match kind {
         Kind::Pinned { key, commit } => {
@@ -438,6 +577,7 @@ fn settle(
                     slug,
                     diagnostics,
                     attempted: input,
+                    building: false,
                 },
             );
         }
@@ -463,7 +603,14 @@ fn attempt(
 ) -> (Option<Arc<Published>>, Arc<Vec<Diagnostic>>) {
     match &opts.fault {
         Some(Fault::Panic(s)) if *s == files.slug => panic!("injected fault in {s}"),
-        Some(Fault::Stall(s, d)) if *s == files.slug => std::thread::sleep(*d),
+        Some(Fault::Stall(slugs, d)) if slugs.contains(&files.slug) => {
+            // Work that checks in as a build's steps do.
+            let until = std::time::Instant::now() + *d;
+            while std::time::Instant::now() < until {
+                crate::spec::limits::checkpoint();
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
         _ => {}
     }
     if let Some(entry) = opts.cache.as_ref().and_then(|c| c.load(&input)) {
@@ -491,7 +638,27 @@ fn attempt(
         changes: &changes,
     };
     let published = render_brand(brand, ctx, &job, diagnostics);
-    let diagnostics = published.warnings.clone();
+    let mut diagnostics = published.warnings.clone();
+    // Assets are bounded by the folder's limits; what is rendered by this.
+    let assets = crate::paths::assets(&published.key);
+    let rendered: usize = published
+        .resources
+        .iter()
+        .filter(|(path, _)| !path.starts_with(&assets))
+        .map(|(_, r)| r.identity.body.len())
+        .sum();
+    if rendered > opts.max_body_bytes {
+        Arc::make_mut(&mut diagnostics).push(file_error(
+            &files.slug,
+            &format!("{}/", files.slug),
+            format!(
+                "its surfaces add up to {:.1} MiB before compression, over the {} a brand may publish; it keeps its last good version: split the brand, or give it fewer tokens or contexts",
+                rendered as f64 / (1024.0 * 1024.0),
+                describe_bytes(opts.max_body_bytes)
+            ),
+        ));
+        return (None, diagnostics);
+    }
     (Some(Arc::new(published)), diagnostics)
 }
 

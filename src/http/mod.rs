@@ -59,6 +59,9 @@ pub struct AppState {
     pub mcp_sessions: Arc<mcp::sessions::Sessions>,
     /// Comparisons of two versions computed so far.
     pub compare: Arc<compare::Memo>,
+    /// Changes no build has served yet: /status and /readyz say so when
+    /// builds stop finishing.
+    pub progress: Arc<crate::live::Progress>,
 }
 
 impl AppState {
@@ -83,6 +86,7 @@ impl AppState {
             mcp_origins: None,
             mcp_sessions: mcp::sessions::Sessions::new(Default::default(), Vec::new()),
             compare: Arc::default(),
+            progress: Arc::default(),
         }
     }
 }

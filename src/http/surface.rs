@@ -38,6 +38,10 @@ pub fn answer(
     Some(match *method {
         Method::GET | Method::HEAD => match path {
             paths::HEALTHZ => plain(StatusCode::OK, "ok\n"),
+            paths::READYZ if app.progress.stuck_for().is_some() => problem(
+                Problem::new(StatusCode::SERVICE_UNAVAILABLE, stuck(&app.progress))
+                    .header(header::RETRY_AFTER, "5"),
+            ),
             paths::READYZ if snapshot.ready => plain(StatusCode::OK, "ok\n"),
             paths::READYZ => problem(
                 Problem::new(
@@ -82,6 +86,7 @@ fn status_resource(status: &Status, app: &AppState) -> Resource {
     let (shared, local) = demo.decided.counts();
     let live = Live {
         built: status,
+        pending: app.progress.stuck_for().map(|_| stuck(&app.progress)),
         demo_limiter: DemoLimiter {
             mode: demo.limiter_mode(),
             redis: demo.shared.is_some(),
@@ -97,6 +102,12 @@ fn status_resource(status: &Status, app: &AppState) -> Resource {
         crate::snapshot::CachePolicy::NoStore,
         crate::snapshot::Effort::None,
     )
+}
+
+/// What /status and /readyz say while changes wait and no build finishes.
+fn stuck(progress: &crate::live::Progress) -> String {
+    let waited = progress.stuck_for().unwrap_or_default().as_secs();
+    format!("changes pending, no build finished for {waited} s")
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response<ResBody> {

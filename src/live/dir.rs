@@ -35,7 +35,7 @@ impl DirWorker {
 
     /// Reads what `pending` names again, rebuilds and serves (blocking). A
     /// failure is reported on /status, never the end of reloading.
-    fn step(&mut self, pending: &Pending) {
+    fn step(&mut self, pending: &Pending, covered: u64) {
         let result = catch_unwind(AssertUnwindSafe(|| {
             let cause = pending.cause(&self.source);
             let read = pending.apply(&mut self.source);
@@ -60,6 +60,7 @@ impl DirWorker {
                 let _ = self.source.read_all();
             }
         }
+        self.live.progress.built(covered);
     }
 
     /// Rebuilds whenever `triggers` fire, debounced, until `triggers` closes
@@ -78,8 +79,9 @@ impl DirWorker {
             }
             // What arrived so far is in this build.
             self.live.reloader.take_changes();
+            let covered = self.live.progress.building();
             let stepped = tokio::task::spawn_blocking(move || {
-                self.step(&pending);
+                self.step(&pending, covered);
                 self
             })
             .await;
@@ -105,6 +107,8 @@ struct Pending {
     files: BTreeSet<String>,
     all: bool,
     tags: bool,
+    /// A job left behind ended: its outcome is published by this build.
+    settled: bool,
 }
 
 impl Pending {
@@ -116,6 +120,7 @@ impl Pending {
             }
             Trigger::Tags => self.tags = true,
             Trigger::All => self.all = true,
+            Trigger::Settled => self.settled = true,
         }
     }
 
@@ -147,6 +152,9 @@ impl Pending {
         if self.all {
             parts.push("the content folder".into());
         }
+        if self.settled && parts.is_empty() {
+            parts.push("a brand finished building".into());
+        }
         parts.join(", ")
     }
 }
@@ -156,11 +164,13 @@ impl Pending {
 pub fn flag_arrivals(
     mut triggers: mpsc::UnboundedReceiver<Trigger>,
     waiting: Arc<AtomicBool>,
+    progress: Arc<super::Progress>,
 ) -> mpsc::UnboundedReceiver<Trigger> {
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(t) = triggers.recv().await {
             waiting.store(true, Ordering::Relaxed);
+            progress.arrived();
             if tx.send(t).is_err() {
                 return;
             }

@@ -185,10 +185,12 @@ impl GitWorker {
     /// worker itself is logged and reported in /status, and the worker goes on.
     pub fn run(mut self, triggers: Receiver<()>) {
         loop {
+            let covered = self.live.progress.building();
             let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let rebuilt = self.step();
                 self.update_previews(rebuilt);
             }));
+            self.live.progress.built(covered);
             if stepped.is_err() {
                 self.failures += 1;
                 let error = "the git worker failed (a bug; please report it); still serving the last snapshot".to_string();
@@ -260,8 +262,16 @@ impl GitWorker {
         // Build when the mirror has something new (also after a failed fetch,
         // so a warm cache serves at start).
         let mut rebuilt = false;
+        // A brand's job that a build left behind has ended: publish it.
+        let settled = self
+            .live
+            .reloader
+            .catalog()
+            .running
+            .values()
+            .any(|c| c.ended());
         match state_of(&self.repo, &self.cfg.branch) {
-            Ok(state) if self.built.as_ref() != Some(&state) => {
+            Ok(state) if settled || self.built.as_ref() != Some(&state) => {
                 let head = state.0;
                 match self.source.read(&self.repo, head) {
                     Ok((content, changed)) => {

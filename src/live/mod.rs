@@ -20,13 +20,104 @@ use crate::source::Content;
 use publisher::Publisher;
 use reload::Reloader;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The reloader and the publisher, as each loop holds them: every change
 /// the reloader makes is a snapshot the publisher serves.
 pub struct Live {
     pub reloader: Reloader,
     pub publisher: Publisher,
+    /// Changes no build has served yet, for /status and /readyz.
+    pub progress: Arc<Progress>,
+}
+
+/// Whether changes have arrived that no finished build has served, and
+/// since when: what `/status` and `/readyz` report if builds stop
+/// finishing. A change is anything that asks for a build (a saved file, a
+/// webhook, a brand's job ending); each loop step says which changes it
+/// took in ([`Progress::building`]) and that it ended ([`Progress::built`]).
+#[derive(Debug, Default)]
+pub struct Progress {
+    arrivals: AtomicU64,
+    /// Milliseconds since [`epoch`] plus one when the oldest change still
+    /// unserved arrived; 0 when none is waiting.
+    waiting_since: AtomicU64,
+}
+
+/// Changes waiting longer than this mean the reloader is stuck: every
+/// brand's build stops at its time limit (10 s) and a build never waits
+/// on one that was left behind, so a working reloader serves any change
+/// well within it.
+pub const STUCK_AFTER: Duration = Duration::from_secs(30);
+
+fn epoch() -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn now_ms() -> u64 {
+    epoch().elapsed().as_millis() as u64 + 1
+}
+
+impl Progress {
+    /// A change arrived.
+    pub fn arrived(&self) {
+        self.arrivals.fetch_add(1, Ordering::SeqCst);
+        let _ = self
+            .waiting_since
+            .compare_exchange(0, now_ms(), Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// A build starts with every change arrived so far: returns what it covers.
+    pub fn building(&self) -> u64 {
+        self.arrivals.load(Ordering::SeqCst)
+    }
+
+    /// The build that covered `covered` ended: what arrived before it is
+    /// served; what arrived since waits from now.
+    pub fn built(&self, covered: u64) {
+        let rest = match self.arrivals.load(Ordering::SeqCst) == covered {
+            true => 0,
+            false => now_ms(),
+        };
+        self.waiting_since.store(rest, Ordering::SeqCst);
+    }
+
+    /// How long the oldest change no finished build has served has waited.
+    pub fn waiting_for(&self) -> Option<Duration> {
+        let since = self.waiting_since.load(Ordering::SeqCst);
+        (since > 0).then(|| Duration::from_millis(now_ms().saturating_sub(since)))
+    }
+
+    /// How long changes have waited with no build finishing, once that is
+    /// longer than [`STUCK_AFTER`].
+    pub fn stuck_for(&self) -> Option<Duration> {
+        self.waiting_for().filter(|w| *w > STUCK_AFTER)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    #[test]
+    fn changes_wait_until_a_build_that_took_them_in_ends() {
+        let p = Progress::default();
+        assert!(p.waiting_for().is_none());
+        p.arrived();
+        let covered = p.building();
+        assert!(p.waiting_for().is_some());
+        // A change during the build waits on after it.
+        p.arrived();
+        p.built(covered);
+        assert!(p.waiting_for().is_some());
+        let covered = p.building();
+        p.built(covered);
+        assert!(p.waiting_for().is_none());
+        assert!(p.stuck_for().is_none());
+    }
 }
 
 impl Live {

@@ -289,8 +289,12 @@ impl Previews {
         });
         let mut changed = self.states.len() != before;
         for branch in wanted {
+            // A preview whose brand was left building is built again once
+            // that brand's job ends.
             let current = self.states.get(&branch.name).is_some_and(|s| {
-                s.preview.commit == branch.commit.to_string() && s.preview.branch == branch.branch
+                s.preview.commit == branch.commit.to_string()
+                    && s.preview.branch == branch.branch
+                    && !s.catalog.running.values().any(|c| c.ended())
             });
             if current && !published_changed {
                 continue;
@@ -335,9 +339,12 @@ impl Previews {
         let (content, _) = source.read(repo, *commit)?;
         let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
         pctx.max_age = 0;
+        // Under the same budgets as the published branch, on the preview
+        // gate: one build at a time, at a lower scheduling priority.
         let popts = BuildOptions {
             cache: None,
             serve_releases: false,
+            priority: crate::build::jobs::Priority::Preview,
             fault: None,
             ..opts.clone()
         };

@@ -354,6 +354,7 @@ impl Reloader {
 fn differs(prev: &Catalog, next: &Catalog) -> bool {
     let same_brand = |a: &BrandState, b: &BrandState| {
         a.attempted == b.attempted
+            && a.building == b.building
             && (Arc::ptr_eq(&a.diagnostics, &b.diagnostics) || a.diagnostics == b.diagnostics)
             && match (&a.published, &b.published) {
                 (Some(x), Some(y)) => Arc::ptr_eq(x, y),
@@ -388,9 +389,19 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
     };
     for (slug, s) in &next.brands {
         let before = prev.brands.get(slug);
-        if !first && before.is_some_and(|b| b.attempted == s.attempted) {
+        if s.building {
+            // Said once, when it starts building; its outcome when it ends.
+            if first || !before.is_some_and(|b| b.building) {
+                let version = s.published.as_ref().map(|p| p.headline.version.clone());
+                r.brands.push((slug.clone(), Fate::Building, version));
+            }
             continue;
         }
+        if !first && before.is_some_and(|b| b.attempted == s.attempted && !b.building) {
+            continue;
+        }
+        // A brand first seen building was not there before it was built.
+        let before = before.filter(|b| !(b.building && b.attempted == [0; 32]));
         let version = s.published.as_ref().map(|p| p.headline.version.clone());
         let fate = match (before, s.stale(), &s.published) {
             (None, false, _) => Fate::Added,

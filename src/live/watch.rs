@@ -23,6 +23,9 @@ pub enum Trigger {
     Tags,
     /// Read everything again: a change at the top level, a rescan flag, a watcher error.
     All,
+    /// A brand's job that a build left behind has ended: build again, to
+    /// publish it (nothing is read).
+    Settled,
 }
 
 /// What a change at `rel` (relative to the content root) asks for, if anything.

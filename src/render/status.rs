@@ -76,6 +76,10 @@ impl Status {
 pub struct Live<'a> {
     #[serde(flatten)]
     pub built: &'a Status,
+    /// Changes have waited longer than `live::STUCK_AFTER` with no build
+    /// finishing: `changes pending, no build finished for N s`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<String>,
     pub demo_limiter: DemoLimiter,
 }
 
@@ -203,6 +207,7 @@ mod tests {
         }));
         let live = Live {
             built: &status,
+            pending: None,
             demo_limiter: DemoLimiter {
                 mode: "local",
                 redis: false,

@@ -13,6 +13,8 @@ use support::{helpers, llm_mock};
 mod architecture;
 /// The authoring loop in a git work tree: quiet when idle, every mistake shown.
 mod authoring;
+/// A resolver's budgets, work that stops, no brand waiting on another (repro 2026-11-24).
+mod budgets;
 /// The page, the embed script and the Try-it form in headless Chromium.
 mod browser;
 /// `marque check`, `build`, `diff`, `changelog` and their exit codes.

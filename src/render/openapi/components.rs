@@ -315,7 +315,8 @@ fn demo_schemas(schemas: &mut Map<String, Value>, examples: &Examples) {
                     "type": "object",
                     "properties": {
                         "slug": {"type": "string"},
-                        "state": {"enum": ["ok", "stale", "unpublished"]}
+                        "state": {"enum": ["ok", "stale", "unpublished"]},
+                        "building": {"type": "boolean", "description": "its latest change is still being checked and rendered; what is served is the version before"}
                     },
                     "required": ["slug", "state"]
                 }}

@@ -1,0 +1,338 @@
+//! Regressions for ../shared/repro/2026-11-24/: a resolver of a few
+//! kilobytes that took marque down, builds that never stopped, and brands
+//! that waited on another. Each asserts what now happens: the graph of
+//! sets is expanded once and publishes, or is refused by a named budget at
+//! its line; a brand's work stops at its limit and frees its thread; no
+//! brand's build holds up another's.
+
+use crate::helpers::*;
+use marque::build::Fault;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A copy of the example content in a temporary folder.
+fn content() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&example_content(), dir.path());
+    dir
+}
+
+/// Lumen Health's resolver with `sets` in place of its own: `base` names
+/// its tokens and then `#/sets/s0`.
+fn lumen_sets(root: &Path, sets: Value) {
+    let path = root.join("lumen-health/tokens.resolver.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["sets"] = sets;
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+}
+
+/// The repro's shape: `base` names `s0`; each of `s0`…`s6` names the next
+/// `fanout` times; `s7` holds `leaf`. 100^7 paths through the sets.
+fn fanout_sets(fanout: usize, leaf: Value) -> Value {
+    let mut sets = json!({
+        "base": {"sources": [{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]}
+    });
+    for i in 0..7 {
+        let next = json!({"$ref": format!("#/sets/s{}", i + 1)});
+        sets[format!("s{i}")] = json!({"sources": vec![next; fanout]});
+    }
+    sets["s7"] = json!({ "sources": leaf });
+    sets
+}
+
+/// `marque check` under an address-space cap, with its exit code, output
+/// and duration. Past the cap an allocation fails and the process aborts.
+fn check_capped(dir: &Path, cap_mib: u64) -> (i32, String, Duration) {
+    let started = Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {}; exec \"$0\" check \"$1\"",
+            cap_mib * 1024
+        ))
+        .arg(env!("CARGO_BIN_EXE_marque"))
+        .arg(dir)
+        .env_remove("MARQUE_CONTENT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// Generous ceilings: the old code grew at 200 MB/s until it aborted, or
+/// never ended.
+const CAP_MIB: u64 = 1024;
+const TIME: Duration = Duration::from_secs(10);
+
+#[test]
+fn a_16_kb_graph_of_sets_is_expanded_once_and_publishes() {
+    let dir = content();
+    let leaf = json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}]);
+    lumen_sets(dir.path(), fanout_sets(100, leaf));
+    let size = std::fs::metadata(dir.path().join("lumen-health/tokens.resolver.json"))
+        .unwrap()
+        .len();
+    assert!(size > 10_000, "the repro's size: {size} bytes");
+    let (code, out, took) = check_capped(dir.path(), CAP_MIB);
+    println!("16 KB resolver: `marque check` in {took:?}");
+    assert_eq!(code, 0, "{out}");
+    assert!(took < TIME, "{took:?}");
+    // Served, with the one token at the end of the chain.
+    let app = spawn_app(dir.path());
+    let css = app.get("/brand/lumen-health/tokens.css").text();
+    assert!(css.contains("--color-x: #123456"), "{css}");
+}
+
+#[test]
+fn a_graph_of_empty_sets_costs_nothing_and_publishes() {
+    let dir = content();
+    lumen_sets(dir.path(), fanout_sets(20, json!([])));
+    let (code, out, took) = check_capped(dir.path(), CAP_MIB);
+    println!("3.7 KB resolver: `marque check` in {took:?}");
+    assert_eq!(code, 0, "{out}");
+    assert!(took < TIME, "{took:?}");
+}
+
+#[test]
+fn sets_that_still_add_up_past_the_budget_are_refused_by_name_at_their_line() {
+    let dir = content();
+    // 300 distinct sources at the end, named 100 times at each of 7 levels.
+    let leaf: Vec<Value> = (0..300)
+        .map(|i| json!({"color": {format!("x{i}"): {"$type": "color", "$value": "#123456"}}}))
+        .collect();
+    lumen_sets(dir.path(), fanout_sets(100, Value::Array(leaf)));
+    let (code, out, took) = check_capped(dir.path(), CAP_MIB);
+    assert_eq!(code, 1, "{out}");
+    assert!(took < TIME, "{took:?}");
+    assert!(
+        out.contains("name more than 10000 sources in all")
+            && out.contains("the budget on a resolver's sources"),
+        "{out}"
+    );
+    assert!(out.contains("--> lumen-health/tokens.resolver.json:"), "{out}");
+    // Northwind is not affected.
+    assert!(!out.contains("northwind/"), "{out}");
+}
+
+#[test]
+fn a_loop_of_sets_is_a_loop_and_deep_nesting_names_its_limit() {
+    let dir = content();
+    lumen_sets(
+        dir.path(),
+        json!({
+            "base": {"sources": [{"$ref": "tokens/base.json"}, {"$ref": "#/sets/a"}]},
+            "a": {"sources": [{"$ref": "#/sets/b"}]},
+            "b": {"sources": [{"$ref": "#/sets/a"}]}
+        }),
+    );
+    let (code, out, _) = check_capped(dir.path(), CAP_MIB);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("sets name each other in a loop (`a` → `b` → `a`)"),
+        "{out}"
+    );
+    // Twenty sets, each naming the next: deeper than eight.
+    let mut sets = json!({
+        "base": {"sources": [{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]}
+    });
+    for i in 0..20 {
+        sets[format!("s{i}")] = json!({"sources": [{"$ref": format!("#/sets/s{}", i + 1)}]});
+    }
+    sets["s20"] = json!({"sources": []});
+    lumen_sets(dir.path(), sets);
+    let (code, out, _) = check_capped(dir.path(), CAP_MIB);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("sets that name sets nest more than 8 deep here (`s0` → …)"),
+        "{out}"
+    );
+    assert!(!out.contains("a loop?"), "{out}");
+}
+
+#[test]
+fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
+    let dir = content();
+    let brand = dir.path().join("lumen-health");
+    // 40 contexts of 2,000 tokens: 80,000 tokens to check.
+    let colour = json!({"colorSpace": "srgb", "components": [0.2, 0.4, 0.6]});
+    let many: serde_json::Map<String, Value> = (0..2000)
+        .map(|i| (format!("t{i}"), json!({ "$value": colour })))
+        .collect();
+    std::fs::write(
+        brand.join("tokens/many.json"),
+        json!({"color": {"$type": "color", "many": many}}).to_string(),
+    )
+    .unwrap();
+    let path = brand.join("tokens.resolver.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["sets"]["base"]["sources"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"$ref": "tokens/many.json"}));
+    for i in 0..38 {
+        doc["modifiers"]["theme"]["contexts"][format!("c{i}")] = json!([]);
+    }
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let (code, out, took) = check_capped(dir.path(), CAP_MIB);
+    assert_eq!(code, 1, "{out}");
+    assert!(took < TIME, "{took:?}");
+    assert!(
+        out.contains("over the budget of 50000 tokens checked across contexts"),
+        "{out}"
+    );
+}
+
+fn brand_status(app: &TestApp, slug: &str) -> Option<Value> {
+    let s = app.get("/status").json();
+    s["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(s["unpublished"].as_array().unwrap())
+        .find(|b| b["slug"] == slug)
+        .cloned()
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} contains {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Three copies of Northwind, each working for a minute when checked.
+fn with_slow_brands(root: &Path) -> Vec<String> {
+    let slow: Vec<String> = (0..3).map(|i| format!("slow-{i}")).collect();
+    for s in &slow {
+        copy_dir(&root.join("northwind"), &root.join(s));
+    }
+    slow
+}
+
+#[test]
+fn at_start_three_slow_brands_are_listed_as_building_and_the_others_are_served() {
+    let dir = content();
+    let slow = with_slow_brands(dir.path());
+    let mut args = serve_args(dir.path());
+    args.build.budget = Duration::from_secs(60);
+    args.build.fault = Some(Fault::Stall(slow.clone(), Duration::from_secs(60)));
+    let started = Instant::now();
+    let app = spawn_with(args);
+    let ready = started.elapsed();
+    println!("ready with three slow brands building in {ready:?}");
+    // The old code waited for the slowest brand: a minute here.
+    assert!(ready < Duration::from_secs(20), "{ready:?}");
+    assert_eq!(app.get("/brand/northwind/spec.json").status, 200);
+    assert_eq!(app.get("/brand/lumen-health/spec.json").status, 200);
+    for s in &slow {
+        let st = brand_status(&app, s).unwrap();
+        assert_eq!(st["building"], true, "{st}");
+        assert_eq!(app.get(&format!("/brand/{s}/spec.json")).status, 404);
+    }
+    // While they build, an edit to another brand is served.
+    edit(
+        &dir.path().join("lumen-health/brand.json"),
+        "warm, exact and never alarming",
+        "warm and exact",
+    );
+    let saved = Instant::now();
+    app.wait_until(
+        |a| {
+            a.get("/brand/lumen-health/spec.json")
+                .text()
+                .contains("warm and exact")
+        },
+        "lumen-health's edit is served while three brands build",
+    );
+    println!("save to served while three brands build: {:?}", saved.elapsed());
+}
+
+#[test]
+fn a_brand_past_its_time_limit_is_stopped_held_and_never_blocks_the_reloader() {
+    let dir = content();
+    let mut args = serve_args(dir.path());
+    args.build.budget = Duration::from_millis(1500);
+    args.build.fault = Some(Fault::Stall(vec!["northwind".into()], Duration::from_secs(600)));
+    let app = spawn_with(args);
+    let timed_out = |a: &TestApp| {
+        brand_status(a, "northwind").is_some_and(|st| {
+            st["diagnostics"][0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("took longer than 1.5 s"))
+        })
+    };
+    app.wait_until(timed_out, "northwind is stopped at its limit");
+    // Two more saves of the runaway brand: each is tried once and stopped.
+    for summary in ["Outdoor gear, take two.", "Outdoor gear, take three."] {
+        let path = dir.path().join("northwind/brand.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let old = text
+            .lines()
+            .find(|l| l.contains("\"summary\""))
+            .unwrap()
+            .to_string();
+        edit(&path, &old, &format!("  \"summary\": \"{summary}\","));
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    // The reloader still serves another brand's edit within moments.
+    edit(
+        &dir.path().join("lumen-health/brand.json"),
+        "warm, exact and never alarming",
+        "warm and exact",
+    );
+    let saved = Instant::now();
+    app.wait_until(
+        |a| {
+            a.get("/brand/lumen-health/spec.json")
+                .text()
+                .contains("warm and exact")
+        },
+        "lumen-health's edit is served after two runaway saves",
+    );
+    println!("save to served after two runaway saves: {:?}", saved.elapsed());
+    app.wait_until(timed_out, "the last runaway save is stopped too");
+    assert_eq!(app.get("/readyz").status, 200);
+    assert!(app.get("/status").json().get("pending").is_none());
+}
+
+#[test]
+fn a_brand_whose_surfaces_pass_the_cap_gets_an_error_and_keeps_its_last_good_version() {
+    let dir = content();
+    copy_dir(&dir.path().join("northwind"), &dir.path().join("wide"));
+    let mut args = serve_args(dir.path());
+    // Northwind's surfaces are about 150 KiB before compression.
+    args.build.max_body_bytes = 400 * 1024;
+    let app = spawn_with(args);
+    assert_eq!(app.get("/brand/wide/spec.json").status, 200);
+    // 3,000 more colours: megabytes of surfaces.
+    let path = dir.path().join("wide/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let colour = json!({"colorSpace": "srgb", "components": [0.2, 0.4, 0.6]});
+    let many: serde_json::Map<String, Value> = (0..3000)
+        .map(|i| (format!("t{i}"), json!({ "$value": colour })))
+        .collect();
+    tokens["color"]["many"] = Value::Object(many);
+    std::fs::write(&path, tokens.to_string()).unwrap();
+    let message = app.wait_until_some(
+        |a| {
+            let st = brand_status(a, "wide")?;
+            st["diagnostics"]
+                .as_array()?
+                .iter()
+                .filter_map(|d| d["message"].as_str())
+                .find(|m| m.contains("a brand may publish"))
+                .map(str::to_string)
+        },
+        "the wide brand is refused by the cap",
+    );
+    assert!(message.contains("over the 400 KiB a brand may publish"), "{message}");
+    assert_eq!(brand_status(&app, "wide").unwrap()["state"], "stale");
+    // The last good version keeps serving, without the new tokens.
+    let css = app.get("/brand/wide/tokens.css").text();
+    assert!(!css.contains("--color-many-t0"), "{css}");
+    assert_eq!(app.get("/brand/northwind/spec.json").status, 200);
+}
