@@ -1,7 +1,8 @@
 //! A structure-aware content fuzzer: mutates the example brands, the DTCG
 //! specification's examples and the hostile shapes that once took marque
-//! down, and runs `marque check`'s pipeline (validate, then render every
-//! surface) on each input, in-process, under a time and a memory budget.
+//! down (token files, and resolver documents whose sets name sets), and
+//! runs `marque check`'s pipeline (validate, then render every surface) on
+//! each input, in-process, under a time and a memory budget.
 //!
 //! `just fuzz` (five minutes) or `cargo bench --bench fuzz -- --seconds N [--seed S]`.
 //! Time is the CPU time of the thread that runs the input, so other work on
@@ -55,11 +56,14 @@ impl Rng {
     }
 }
 
-/// One input: the two JSON documents of a brand folder, as text.
+/// One input: the JSON documents of a brand folder, as text: brand.json
+/// and tokens.json, or, with a resolver, brand.json, tokens.resolver.json
+/// and the token file it names (`tokens` as `tokens/base.json`).
 #[derive(Clone)]
 struct Case {
     brand: String,
     tokens: String,
+    resolver: Option<String>,
 }
 
 const NASTY: &[&str] = &[
@@ -323,10 +327,7 @@ fn seeds(root: &Path) -> Vec<Case> {
         Case {
             brand: nw_brand.clone(),
             tokens: nw_tokens.clone(),
-        },
-        Case {
-            brand: read(root.join("content/lumen-health/brand.json")),
-            tokens: read(root.join("content/lumen-health/tokens.json")),
+            resolver: None,
         },
     ];
     if let Ok(entries) = std::fs::read_dir(root.join("tests/fixtures/dtcg/examples")) {
@@ -349,16 +350,90 @@ fn seeds(root: &Path) -> Vec<Case> {
             out.push(Case {
                 brand: nw_brand.clone(),
                 tokens: tokens.to_string(),
+                resolver: None,
             });
         }
+    }
+    // Lumen Health with its resolver, and the resolver shapes of the
+    // 2026-11-24 probe: graphs of sets that name sets.
+    let lumen = root.join("content/lumen-health");
+    let lumen_brand = read(lumen.join("brand.json"));
+    let lumen_tokens = read(lumen.join("tokens/base.json"));
+    for resolver in resolver_shapes(&read(lumen.join("tokens.resolver.json"))) {
+        out.push(Case {
+            brand: lumen_brand.clone(),
+            tokens: lumen_tokens.clone(),
+            resolver: Some(resolver),
+        });
     }
     for shape in marque_shapes(&nw_tokens) {
         out.push(Case {
             brand: nw_brand.clone(),
             tokens: shape,
+            resolver: None,
         });
     }
     out
+}
+
+/// Lumen Health's resolver (its dark context kept inline) and its hostile
+/// variants: eight levels of sets each naming the next 100 times over one
+/// token, and 20 times over nothing; a chain of twenty; a loop.
+fn resolver_shapes(resolver: &str) -> Vec<String> {
+    let mut base: Value = serde_json::from_str(resolver).unwrap_or(json!({}));
+    base["modifiers"]["theme"]["contexts"]["dark"] = json!([]);
+    let fanout = |n: usize, leaf: Value| {
+        let mut doc = base.clone();
+        doc["sets"]["base"]["sources"] = json!([{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]);
+        for i in 0..7 {
+            let next = json!({"$ref": format!("#/sets/s{}", i + 1)});
+            doc["sets"][format!("s{i}")] = json!({"sources": vec![next; n]});
+        }
+        doc["sets"]["s7"] = json!({ "sources": leaf });
+        doc.to_string()
+    };
+    let mut chain = base.clone();
+    chain["sets"]["base"]["sources"] = json!([{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]);
+    for i in 0..20 {
+        chain["sets"][format!("s{i}")] = json!({"sources": [{"$ref": format!("#/sets/s{}", i + 1)}]});
+    }
+    chain["sets"]["s20"] = json!({"sources": []});
+    let mut ring = base.clone();
+    ring["sets"]["base"]["sources"] = json!([{"$ref": "tokens/base.json"}, {"$ref": "#/sets/a"}]);
+    ring["sets"]["a"] = json!({"sources": [{"$ref": "#/sets/b"}]});
+    ring["sets"]["b"] = json!({"sources": [{"$ref": "#/sets/a"}]});
+    vec![
+        base.to_string(),
+        fanout(100, json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}])),
+        fanout(20, json!([])),
+        chain.to_string(),
+        ring.to_string(),
+    ]
+}
+
+/// A mutation of a resolver's graph of sets: a new set naming an existing
+/// one many times, named from another set (loops included).
+fn mutate_sets(rng: &mut Rng, doc: &mut Value) {
+    let Some(sets) = doc.get_mut("sets").and_then(Value::as_object_mut) else {
+        return mutate(rng, doc);
+    };
+    let names: Vec<String> = sets.keys().cloned().collect();
+    if names.is_empty() {
+        return;
+    }
+    let target = rng.pick(&names).clone();
+    let fresh = format!("f{}", rng.below(1000));
+    let copies = 1 << rng.below(8);
+    let named = json!({"$ref": format!("#/sets/{target}")});
+    sets.insert(fresh.clone(), json!({"sources": vec![named; copies]}));
+    let from = rng.pick(&names).clone();
+    if let Some(list) = sets
+        .get_mut(&from)
+        .and_then(|s| s.get_mut("sources"))
+        .and_then(Value::as_array_mut)
+    {
+        list.push(json!({"$ref": format!("#/sets/{fresh}")}));
+    }
 }
 
 /// The hostile token files of the black-box probe: an exponential `$extends`
@@ -409,11 +484,17 @@ fn marque_shapes(tokens: &str) -> Vec<String> {
 /// heap bytes above what was live before it.
 fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize, bool) {
     let logo: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>";
+    let token_files = match &case.resolver {
+        None => vec![("tokens.json".to_string(), Bytes::from(case.tokens.clone()))],
+        Some(r) => vec![
+            ("tokens.resolver.json".to_string(), Bytes::from(r.clone())),
+            ("tokens/base.json".to_string(), Bytes::from(case.tokens.clone())),
+        ],
+    };
     let files = std::sync::Arc::new(BrandFiles::new(
         "fuzz",
-        BTreeMap::from([
+        BTreeMap::from_iter(token_files.into_iter().chain([
             ("brand.json".to_string(), Bytes::from(case.brand.clone())),
-            ("tokens.json".to_string(), Bytes::from(case.tokens.clone())),
             ("assets/logo.svg".to_string(), Bytes::from_static(logo)),
             (
                 "assets/logo-reversed.svg".to_string(),
@@ -424,7 +505,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
                 "assets/logo-white.svg".to_string(),
                 Bytes::from_static(logo),
             ),
-        ]),
+        ])),
         Vec::new(),
         marque::bodies::Bodies::process(),
     ));
@@ -519,6 +600,7 @@ fn main() {
     let mut in_pipeline = Duration::ZERO;
     // The hostile shapes are slow by design (they run into the budgets):
     // draw them one time in twenty, so the run covers ordinary brands too.
+    // Resolver brands are ordinary: their graphs are cheap now.
     let (ordinary, hostile) = seeds.split_at(seeds.len() - 3);
     while Instant::now() < deadline {
         let pool = if rng.chance(5) { hostile } else { ordinary };
@@ -546,7 +628,17 @@ fn main() {
                         None => damage(rng, text),
                     };
                 if which != 1 {
-                    mutate_doc(&mut case.tokens, &mut rng);
+                    match case.resolver.as_mut() {
+                        // Half the time the graph of sets, else the document.
+                        Some(r) => match serde_json::from_str::<Value>(r) {
+                            Ok(mut v) if rng.chance(50) => {
+                                mutate_sets(&mut rng, &mut v);
+                                *r = v.to_string();
+                            }
+                            _ => mutate_doc(r, &mut rng),
+                        },
+                        None => mutate_doc(&mut case.tokens, &mut rng),
+                    }
                 }
                 if which != 0 {
                     mutate_doc(&mut case.brand, &mut rng);
@@ -629,6 +721,15 @@ fn save(dir: &Path, kind: &str, case: &Case) -> PathBuf {
     let path = dir.join(format!("{kind}-{stamp}"));
     let _ = std::fs::create_dir_all(&path);
     let _ = std::fs::write(path.join("brand.json"), &case.brand);
-    let _ = std::fs::write(path.join("tokens.json"), &case.tokens);
+    match &case.resolver {
+        None => {
+            let _ = std::fs::write(path.join("tokens.json"), &case.tokens);
+        }
+        Some(r) => {
+            let _ = std::fs::write(path.join("tokens.resolver.json"), r);
+            let _ = std::fs::create_dir_all(path.join("tokens"));
+            let _ = std::fs::write(path.join("tokens/base.json"), &case.tokens);
+        }
+    }
     path
 }
