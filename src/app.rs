@@ -60,12 +60,18 @@ pub async fn serve(
     // on the loop's own channel of triggers.
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
+    // The git worker runs until its channel closes, and the wake lives in
+    // the worker's own options: it reaches the channel through a sender
+    // that `serve_git` holds, and lets go of, at shutdown.
+    let wake_tx = Arc::new(std::sync::Mutex::new(git_tx.clone()));
     options.wake = Some(match git_mode {
         true => {
-            let (tx, progress) = (std::sync::Mutex::new(git_tx.clone()), progress.clone());
+            let (tx, progress) = (Arc::downgrade(&wake_tx), progress.clone());
             crate::build::jobs::Wake(Arc::new(move || {
                 progress.arrived();
-                let _ = tx.lock().map(|tx| tx.send(()));
+                if let Some(tx) = tx.upgrade() {
+                    let _ = tx.lock().map(|tx| tx.send(()));
+                }
             }))
         }
         false => {
@@ -164,9 +170,9 @@ pub async fn serve(
     });
     if git_mode {
         drop((git_tx, trigger_tx, trigger_rx));
-        serve_git(&args, live, git_rx, serving, stop_rx).await
+        serve_git(&args, live, git_rx, wake_tx, serving, stop_rx).await
     } else {
-        drop((git_tx, git_rx));
+        drop((git_tx, git_rx, wake_tx));
         let triggers = (trigger_tx, trigger_rx);
         serve_folder(&args, live, watching, triggers, serving, stop_rx).await
     }
@@ -189,6 +195,7 @@ async fn serve_git(
     args: &ServeArgs,
     live: Live,
     triggers: std::sync::mpsc::Receiver<()>,
+    wake: Arc<std::sync::Mutex<std::sync::mpsc::Sender<()>>>,
     serving: JoinHandle<()>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
@@ -209,6 +216,8 @@ async fn serve_git(
         }
     });
     let _ = stop.wait_for(|s| *s).await;
+    // The worker's channel closes once the server's senders are gone too.
+    drop(wake);
     serving.await?;
     drop(worker);
     Ok(())
