@@ -109,3 +109,54 @@ pub fn replace(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    /// The checks come first, but a link can appear between them and the
+    /// write: the rename then replaces the link, and what it pointed to is
+    /// untouched.
+    #[test]
+    fn replace_puts_a_file_where_a_link_was_and_leaves_its_target_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.json");
+        std::fs::write(&victim, "keep").unwrap();
+        let folder = dir.path().join("out");
+        std::fs::create_dir(&folder).unwrap();
+        symlink(&victim, folder.join("tokens.json")).unwrap();
+        replace(&folder, "tokens.json", b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        let meta = std::fs::symlink_metadata(folder.join("tokens.json")).unwrap();
+        assert!(meta.is_file(), "a regular file now, not the link");
+        assert_eq!(
+            std::fs::read_to_string(folder.join("tokens.json")).unwrap(),
+            "new"
+        );
+        let names: Vec<_> = std::fs::read_dir(&folder).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+    }
+
+    #[test]
+    fn the_checks_refuse_links_of_every_kind_and_say_which_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let to_folder = dir.path().join("to-folder");
+        let dangling = dir.path().join("dangling");
+        symlink(dir.path(), &to_folder).unwrap();
+        symlink(dir.path().join("gone"), &dangling).unwrap();
+        for link in [&to_folder, &dangling] {
+            for result in [check_folder(link), check_file(link)] {
+                let message = format!("{:#}", result.unwrap_err());
+                assert!(
+                    message.starts_with(&format!("{} is a symbolic link", link.display())),
+                    "{message}"
+                );
+            }
+        }
+        assert!(!check_folder(&dir.path().join("missing")).unwrap());
+        assert!(check_folder(dir.path()).unwrap());
+        let message = format!("{:#}", check_file(dir.path()).unwrap_err());
+        assert!(message.contains("is a folder, not a file"), "{message}");
+    }
+}
