@@ -12,7 +12,7 @@
 //! the brand folder): regular files only, links only when they stay in the
 //! folder, never a FIFO or a device, every file and the whole within the
 //! limits. What is written stays inside `--out` and never goes through a
-//! link ([`write`]).
+//! link (`import/write.rs`).
 
 use crate::bodies::Bodies;
 use crate::clock::today;
