@@ -6,28 +6,36 @@
 //! the name, version 0.1.0, today's date, and a palette and type section
 //! where the tokens' names make the roles obvious. What was normalised is
 //! printed, grouped and counted. Importing the output again changes nothing.
+//!
+//! The input may come from anyone's repository, so it is read as serving
+//! reads a brand folder (`source::dir::Reader`, the input's folder being
+//! the brand folder): regular files only, links only when they stay in the
+//! folder, never a FIFO or a device, every file and the whole within the
+//! limits. What is written stays inside `--out` and never goes through a
+//! link (`import/write.rs`).
 
+use crate::bodies::Bodies;
 use crate::clock::today;
 use crate::config::ImportArgs;
 use crate::render::tokens_json;
+use crate::source::dir::Reader;
 use crate::spec::brand::{is_slug, parse_brand, SHARED_CSS_NAME};
 use crate::spec::diag::FileDiags;
+use crate::spec::limits::MAX_JSON_VALUES;
 use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
 use crate::spec::tokens::{TokenSet, TokenType, ROOT};
 use crate::spec::{BrandFiles, Diagnostic, Severity};
 use anyhow::{bail, Context as _, Result};
+use bytes::Bytes;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+mod write;
 
 /// Runs the import; the process exit code (1 when the input has errors).
 pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let doc: Value = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{} is not JSON", args.file.display()))?;
-    let is_resolver = doc.get("resolutionOrder").is_some();
     let slug = match &args.slug {
         Some(s) => s.clone(),
         None => slug_of(&args.file),
@@ -35,6 +43,35 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     if !is_slug(&slug) {
         bail!("`{slug}` is not a slug (lowercase words joined by hyphens): name one with --slug");
     }
+    // The input's folder is read as a brand folder is served: regular files
+    // only, links only inside it, each file and the whole within the limits.
+    let (dir, file_name) = split_input(&args.file)?;
+    let mut reader =
+        Reader::open(&slug, dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    std::fs::symlink_metadata(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let Some(bytes) = reader.read_named(file_name) else {
+        let why: Vec<&str> = reader
+            .problems()
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        bail!("cannot import {}: {}", args.file.display(), why.join("; "));
+    };
+    // The budget parsing keeps, checked before serde_json builds the
+    // document (parse_brand checks it again, with the others).
+    if let Ok(text) = std::str::from_utf8(&bytes) {
+        let values = crate::spec::json::count_values(text);
+        if values > MAX_JSON_VALUES {
+            bail!(
+                "cannot import {}: it holds about {values} JSON values; at most {MAX_JSON_VALUES} are read",
+                args.file.display()
+            );
+        }
+    }
+    let doc: Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not JSON", args.file.display()))?;
+    let is_resolver = doc.get("resolutionOrder").is_some();
     let name = doc
         .get("name")
         .and_then(Value::as_str)
@@ -45,22 +82,24 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     } else {
         "tokens.json"
     };
-    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut files: BTreeMap<String, Bytes> = BTreeMap::new();
     files.insert(tokens_file.to_string(), bytes);
     if is_resolver {
-        let base = args.file.parent().unwrap_or(Path::new("."));
         let mut ignored = FileDiags::new(&slug, RESOLVER_FILE.to_string());
         if let Some(r) = resolver::read(&doc, &mut ignored) {
             for path in r.files() {
-                if let Ok(b) = std::fs::read(base.join(path)) {
+                if let Some(b) = reader.read_named(path) {
                     files.insert(path.to_string(), b);
                 }
             }
         }
     }
+    // A source refused (a link out of the folder, a FIFO, too large) is an
+    // error on that file, reported as serving reports it.
+    let problems = reader.problems().to_vec();
     let today = today();
     let bare = skeleton(&name, today, None);
-    let (brand, diags) = parse(&slug, &bare, &files, today);
+    let (brand, diags) = parse(&slug, &bare, &files, &problems, today);
     let Some(brand) = brand else {
         for d in diags.iter().filter(|d| d.severity == Severity::Error) {
             let text = text_of(&files, &slug, d);
@@ -75,7 +114,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     // The roles the names make obvious, kept only if the brand still validates.
     let filled = skeleton(&name, today, Some(&brand.tokens));
-    let brand_doc = match parse(&slug, &filled, &files, today).0 {
+    let brand_doc = match parse(&slug, &filled, &files, &problems, today).0 {
         Some(_) => filled,
         None => bare,
     };
@@ -88,28 +127,34 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         }
         false => tokens.body,
     };
-    let folder = args.out.join(&slug);
+    // Everything on the way is checked before anything is made or written:
+    // a link anywhere inside --out stops the import whole.
+    let out_dir: PathBuf = args.out.components().collect();
+    let folder = out_dir.join(&slug);
+    write::check_folder(&out_dir)?;
+    write::check_folder(&folder)?;
     let other = if is_resolver {
         "tokens.json"
     } else {
         RESOLVER_FILE
     };
-    if folder.join(other).exists() {
+    if std::fs::symlink_metadata(folder.join(other)).is_ok() {
         bail!(
             "{} has {other}: a brand keeps one of tokens.json and tokens.resolver.json",
             folder.display()
         );
     }
-    std::fs::create_dir_all(&folder)
-        .with_context(|| format!("cannot create {}", folder.display()))?;
     let brand_json = folder.join("brand.json");
+    let tokens_path = folder.join(tokens_file);
+    let keep_brand_json = write::check_file(&brand_json)?;
+    write::check_file(&tokens_path)?;
+    write::make_folders(&out_dir, &folder)?;
     let mut wrote = Vec::new();
-    if !brand_json.exists() {
-        std::fs::write(&brand_json, brand_doc)?;
+    if !keep_brand_json {
+        write::replace(&folder, "brand.json", brand_doc.as_bytes())?;
         wrote.push(brand_json.display().to_string());
     }
-    let tokens_path = folder.join(tokens_file);
-    std::fs::write(&tokens_path, body)?;
+    write::replace(&folder, tokens_file, body.as_bytes())?;
     wrote.push(tokens_path.display().to_string());
 
     let set = &brand.tokens;
@@ -141,7 +186,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     report(out, "normalised", &notes)?;
     report(out, "noted, unchanged", &css)?;
     report(out, "left out of the strict tokens", &left_out)?;
-    if brand_json.exists() && !wrote.contains(&brand_json.display().to_string()) {
+    if keep_brand_json {
         writeln!(out, "kept {} as it is", brand_json.display())?;
     }
     writeln!(out, "wrote {}", wrote.join(", "))?;
@@ -180,24 +225,37 @@ fn slug_of(file: &Path) -> String {
     slug.trim_end_matches('-').chars().take(64).collect()
 }
 
+/// The input's folder (the brand folder for the files a resolver names)
+/// and its name in that folder.
+fn split_input(file: &Path) -> Result<(&Path, &str)> {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("{} names no file (or not in UTF-8)", file.display()))?;
+    let dir = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Ok((dir, name))
+}
+
 fn parse(
     slug: &str,
     brand_json: &str,
-    files: &BTreeMap<String, Vec<u8>>,
+    files: &BTreeMap<String, Bytes>,
+    problems: &[Diagnostic],
     today: chrono::NaiveDate,
 ) -> (Option<crate::spec::Brand>, Vec<Diagnostic>) {
-    let texts = files
-        .iter()
-        .map(|(p, b)| (p.as_str(), b.as_slice()))
-        .chain([("brand.json", brand_json.as_bytes())]);
-    parse_brand(&BrandFiles::from_texts(slug, texts), today)
+    let mut files = files.clone();
+    files.insert(
+        "brand.json".to_string(),
+        Bytes::from(brand_json.to_string()),
+    );
+    let files = BrandFiles::new(slug, files, problems.to_vec(), Bodies::process());
+    parse_brand(&files, today)
 }
 
-fn text_of<'f>(
-    files: &'f BTreeMap<String, Vec<u8>>,
-    slug: &str,
-    d: &Diagnostic,
-) -> Option<&'f str> {
+fn text_of<'f>(files: &'f BTreeMap<String, Bytes>, slug: &str, d: &Diagnostic) -> Option<&'f str> {
     let rel = d.file.strip_prefix(&format!("{slug}/"))?;
     std::str::from_utf8(files.get(rel)?).ok()
 }

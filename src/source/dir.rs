@@ -12,6 +12,9 @@
 //! content folder), and a folder is entered at most once, so a link loop
 //! cannot multiply the files or the work. A brand folder holds at most
 //! [`limits::MAX_BRAND_BYTES`] and [`limits::MAX_ASSETS`] files.
+//!
+//! `marque import` reads its input's folder with the same [`Reader`], as a
+//! brand folder in all but name, so an import refuses what serving refuses.
 
 use super::{is_ignored, is_scratch_name, Content, Releases, BRAND_FILES};
 use crate::bodies::Bodies;
@@ -225,8 +228,8 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
     }
     let mut reader = Reader {
         slug,
-        base: &base,
-        problems: &mut problems,
+        base,
+        problems,
         bytes: 0,
         count: 0,
     };
@@ -239,20 +242,77 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
         reader.read_token_files(&dir, &mut files);
     }
     reader.read_assets(&dir.join("assets"), &mut files);
-    Some(BrandFiles::new(slug, files, problems, Bodies::process()))
+    Some(BrandFiles::new(
+        slug,
+        files,
+        reader.problems,
+        Bodies::process(),
+    ))
 }
 
-/// Reads the files of one brand folder, counting what it read against the limits.
-struct Reader<'a> {
+/// Reads the files of one brand folder, counting what it read against the
+/// limits. Serving reads whole folders with it; `marque import` reads its
+/// input and the files a resolver names with it, one by one
+/// ([`Reader::open`], [`Reader::read_named`]), so both refuse the same
+/// links, special files and sizes with the same words.
+pub struct Reader<'a> {
     slug: &'a str,
     /// The brand folder, canonical.
-    base: &'a Path,
-    problems: &'a mut Vec<Diagnostic>,
+    base: PathBuf,
+    problems: Vec<Diagnostic>,
     bytes: usize,
     count: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of the folder `dir`, as the brand folder of `slug`; fails
+    /// only when the folder cannot be found.
+    pub fn open(slug: &'a str, dir: &Path) -> std::io::Result<Reader<'a>> {
+        Ok(Reader {
+            slug,
+            base: dir.canonicalize()?,
+            problems: Vec::new(),
+            bytes: 0,
+            count: 0,
+        })
+    }
+
+    /// Reads `rel`, a path inside the folder (`tokens/base.json`), as a
+    /// brand file: a regular file, through links only when they stay in the
+    /// folder, within the size and count limits. `None` when it is missing
+    /// (nothing said: the caller knows what a missing file means) or
+    /// refused (why, in [`Reader::problems`]).
+    pub fn read_named(&mut self, rel: &str) -> Option<Bytes> {
+        let path = self.base.join(rel);
+        fs::symlink_metadata(&path).ok()?;
+        // read_file checks only a link at the end of the path, which is all
+        // a walk that entered each folder by its real path needs; a named
+        // path may pass through a linked folder (`tokens` → elsewhere), so
+        // where it really leads is checked here, before anything is opened.
+        if path.exists() && !within(&self.base, &path) {
+            self.error(
+                rel,
+                format!("{rel} is a link to a file outside the folder; it is not read"),
+            );
+            return None;
+        }
+        if self.count >= limits::MAX_ASSETS {
+            self.error(
+                rel,
+                format!(
+                    "the folder names more than {} files; this one and any after it are not read",
+                    limits::MAX_ASSETS
+                ),
+            );
+            return None;
+        }
+        self.read_file(&path, rel, true)
+    }
+
+    /// What was refused so far, each a diagnostic on `<slug>/<rel>`.
+    pub fn problems(&self) -> &[Diagnostic] {
+        &self.problems
+    }
     fn error(&mut self, rel: &str, message: impl Into<String>) {
         let file = format!("{}/{rel}", self.slug);
         self.problems.push(file_error(self.slug, &file, message));
@@ -294,7 +354,7 @@ impl Reader<'_> {
             }
             return None;
         }
-        if link.file_type().is_symlink() && !within(self.base, path) {
+        if link.file_type().is_symlink() && !within(&self.base, path) {
             self.error(
                 rel,
                 format!("{rel} is a link to a file outside the brand folder; it is not read"),
@@ -370,7 +430,7 @@ impl Reader<'_> {
             let Ok(real) = path.canonicalize() else {
                 continue;
             };
-            if !real.starts_with(self.base) {
+            if !real.starts_with(&self.base) {
                 self.error(
                     &rel,
                     format!(
@@ -434,7 +494,9 @@ impl Reader<'_> {
     }
 }
 
-fn kind_of(meta: &fs::Metadata) -> &'static str {
+/// What an entry that is not a regular file is, for a message: `a named
+/// pipe (FIFO)`, `a folder`.
+pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
     let t = meta.file_type();
     #[cfg(unix)]
     {

@@ -37,6 +37,8 @@ mod hostile;
 mod hostile_input;
 /// HTTP rules every GET surface follows: codings, ETags, 304, HEAD, 405, CORS.
 mod http_rules;
+/// `marque import` reads only inside its input's folder and writes only inside --out.
+mod import;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
 /// Branch previews under `/preview/<name>/`.
