@@ -48,11 +48,19 @@ pub fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Inline Markdown text: folds line breaks (so content cannot start a
-/// heading or a list), and backslash-escapes what would start HTML, a link,
-/// an image, emphasis, code, an entity or a table cell. Characters that are
-/// harmless where they stand (`!` not before `[`, `_` inside a word) are
-/// left alone so the text reads naturally to a language model.
+/// Markdown text that may start a line, or a list item's text, or a
+/// heading's: folds line breaks (so content has one line to start), and
+/// backslash-escapes what would start HTML, a link, an image, emphasis,
+/// code, an entity or a table cell anywhere, and at its start what would
+/// open a block: a heading (`#`), a blockquote (`>`), a list (`-`, `+`,
+/// `*`, `1.`, `1)`), a thematic break or setext underline (`-`, `*`, `_`,
+/// `=`), a code fence (`` ` ``, `~~~`) or an HTML block (`<`). A final
+/// run of `#` after a space is escaped too, since it would close a heading
+/// and vanish. CommonMark lets any ASCII punctuation be escaped, so each
+/// backslash shows nothing but the character. Characters that are
+/// harmless where they stand (`!` not before `[`, `_` inside a word, `~`
+/// not three in a row, `2.5` at a line's start) are left alone so the text
+/// reads naturally to a language model.
 pub fn md(s: &str) -> String {
     md_at(s, true)
 }
@@ -66,6 +74,21 @@ pub fn md_inline(s: &str) -> String {
 fn md_at(s: &str, line_start: bool) -> String {
     let text = collapse_ws(s);
     let chars: Vec<char> = text.chars().collect();
+    // `12.` or `3)` then a space (or nothing) opens an ordered list: the
+    // `.` or `)` takes the backslash, which keeps the number as written.
+    let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
+    let ordinal = (line_start
+        && digits > 0
+        && matches!(chars.get(digits), Some('.' | ')'))
+        && chars.get(digits + 1).is_none_or(|c| *c == ' '))
+    .then_some(digits);
+    // `~~~` opens a fence; one `~` (about 20 px) is text.
+    let fence = line_start && chars.starts_with(&['~', '~', '~']);
+    // A heading's closing sequence: a final run of `#` after a space.
+    let hashes = chars.iter().rev().take_while(|c| **c == '#').count();
+    let closing = (line_start && hashes > 0 && hashes < chars.len())
+        .then(|| chars.len() - hashes)
+        .filter(|&i| chars[i - 1] == ' ');
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {
         let prev = if i == 0 { None } else { Some(chars[i - 1]) };
@@ -83,7 +106,10 @@ fn md_at(s: &str, line_start: bool) -> String {
                 run > 0 && chars.get(i + 1 + run) == Some(&';')
             }
             '_' => !(word(prev) && word(next)),
-            '#' | '>' | '+' | '-' | '=' => line_start && i == 0,
+            '#' => (line_start && i == 0) || closing == Some(i),
+            '>' | '+' | '-' | '=' => line_start && i == 0,
+            '~' => fence && i == 0,
+            '.' | ')' => ordinal == Some(i),
             _ => false,
         };
         if escape {
@@ -154,6 +180,39 @@ mod tests {
             "Wow! \\!\\[x\\](y) snake_case \\_em\\_ R&D \\&amp;"
         );
         assert_eq!(md_code("a`b"), "``a`b``");
+    }
+
+    #[test]
+    fn markdown_text_cannot_open_a_block_at_a_line_start() {
+        for (text, escaped) in [
+            ("# Title", "\\# Title"),
+            ("#Title", "\\#Title"),
+            ("> quote", "\\> quote"),
+            ("- item", "\\- item"),
+            ("+ item", "\\+ item"),
+            ("* item", "\\* item"),
+            ("1. item", "1\\. item"),
+            ("12) item", "12\\) item"),
+            ("1.", "1\\."),
+            ("2026. A year", "2026\\. A year"),
+            ("```rust", "\\`\\`\\`rust"),
+            ("~~~", "\\~~~"),
+            ("<div>", "\\<div>"),
+            ("---", "\\---"),
+            ("***", "\\*\\*\\*"),
+            ("___", "\\_\\_\\_"),
+            ("===", "\\==="),
+            ("Acme ##", "Acme \\##"),
+            ("#", "\\#"),
+        ] {
+            assert_eq!(md(text), escaped, "{text:?}");
+        }
+        // What opens nothing is left as written.
+        for text in ["1.5 × the grid", "~20 px", "C#", "Use #1", "R&D"] {
+            assert_eq!(md(text), text);
+        }
+        // Inside a line, nothing opens a block.
+        assert_eq!(md_inline("# 1. ~~~ x #"), "# 1. ~~~ x #");
     }
 
     #[test]

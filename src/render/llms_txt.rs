@@ -1,29 +1,35 @@
 //! llms.txt (llmstxt.org): an H1, a one-line `>` summary, prose, then H2
 //! sections of links with absolute URLs; `## Optional` holds what an agent
 //! may skip. One per brand, and one at the root listing every brand.
+//!
+//! The file is Markdown, so content is Markdown text ([`md`]): the name
+//! and summary start their lines (the H1's, the `>` line's), and a name
+//! of `# x`, `> x` or `<script>` must show as written, not open a block or
+//! carry markup, whether a Markdown renderer or the llmstxt.org reference
+//! parser (which reads the H1 and `>` lines as they are) reads it.
 
-use super::escape::collapse_ws;
+use super::escape::{collapse_ws, md, md_inline};
 use super::{Context, Surface};
 use crate::paths;
 use crate::spec::Brand;
 use std::fmt::Write;
 
-/// Text for a link title or description: one line, no brackets that would end the link.
-fn text(s: &str) -> String {
-    collapse_ws(s).replace('[', "(").replace(']', ")")
+/// A link's title: Markdown text with round brackets for square ones,
+/// since the reference parser ends a title at the first `]`, escaped or not.
+fn link_title(s: &str) -> String {
+    md_inline(&collapse_ws(s).replace('[', "(").replace(']', ")"))
 }
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
     let s = &brand.slug;
-    let name = text(&brand.doc.name);
     let mut o = String::new();
-    let _ = writeln!(o, "# {name}\n");
-    let summary = brand
-        .doc
-        .summary
-        .as_deref()
-        .map(text)
-        .unwrap_or_else(|| format!("Brand guidelines, design tokens and prompts of {name}."));
+    let _ = writeln!(o, "# {}\n", md(&brand.doc.name));
+    let summary = brand.doc.summary.as_deref().map(md).unwrap_or_else(|| {
+        format!(
+            "Brand guidelines, design tokens and prompts of {}.",
+            md_inline(&brand.doc.name)
+        )
+    });
     let _ = writeln!(o, "> {summary}\n");
     let _ = writeln!(
         o,
@@ -64,11 +70,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     if !brand.doc.prompt_kit.prompts.is_empty() {
         o.push_str("\n## Prompts\n\n");
         for p in &brand.doc.prompt_kit.prompts {
-            let title = text(p.title.as_deref().unwrap_or(&p.id));
+            let title = link_title(p.title.as_deref().unwrap_or(&p.id));
             let desc = p
                 .description
                 .as_deref()
-                .map(|d| format!("{} ", text(d)))
+                .map(|d| format!("{} ", md_inline(d)))
                 .unwrap_or_default();
             let _ = writeln!(
                 o,
@@ -105,12 +111,13 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
 }
 
 /// Where an MCP client connects, when the server answers MCP: prose, not
-/// a link, since the endpoint is not a document to fetch.
+/// a link, since the endpoint is not a document to fetch. `<slug>/<id>` is
+/// a code span: bare, Markdown reads it as two HTML tags and shows nothing.
 fn mcp_paragraph(o: &mut String, ctx: &Context) {
     if ctx.mcp {
         let _ = writeln!(
             o,
-            "Agents that speak the Model Context Protocol can connect to {} (streamable HTTP): every surface of every brand is a resource, each prompt of a prompt kit is a prompt named <slug>/<id>, and the tools list_brands, get_brand, find_tokens, check_contrast and run_prompt answer questions about the brands.\n",
+            "Agents that speak the Model Context Protocol can connect to {} (streamable HTTP): every surface of every brand is a resource, each prompt of a prompt kit is a prompt named `<slug>/<id>`, and the tools list_brands, get_brand, find_tokens, check_contrast and run_prompt answer questions about the brands.\n",
             ctx.url("/mcp")
         );
     }
@@ -118,7 +125,7 @@ fn mcp_paragraph(o: &mut String, ctx: &Context) {
 
 /// One brand's line in the root `/llms.txt`.
 pub fn index_line(b: &Brand, ctx: &Context) -> String {
-    let summary = b.doc.summary.as_deref().map(text).unwrap_or_default();
+    let summary = b.doc.summary.as_deref().map(md_inline).unwrap_or_default();
     let sep = if summary.is_empty() {
         String::new()
     } else {
@@ -126,7 +133,7 @@ pub fn index_line(b: &Brand, ctx: &Context) -> String {
     };
     format!(
         "- [{}]({}){sep}\n",
-        text(&b.doc.name),
+        link_title(&b.doc.name),
         ctx.brand_url(&b.slug, "llms.txt")
     )
 }

@@ -360,3 +360,306 @@ fn design_md_keeps_hostile_text_inside_its_strings_and_its_prose() {
     assert_eq!(report["summary"]["errors"], 0, "{report:#}");
     assert_eq!(report["name"].as_str(), Some(brand.doc.name.as_str()));
 }
+
+/// What opens a Markdown block at the start of a line (CommonMark): a
+/// heading, a blockquote, a bullet or ordered list, a code fence, an HTML
+/// block, a thematic break or a setext underline.
+const BLOCK_STARTS: [&str; 16] = [
+    "#", "## ", ">", "- ", "* ", "+ ", "1. ", "7) ", "```", "~~~", "<div>", "<!--", "---", "***",
+    "___", "===",
+];
+
+/// The evil brand, its name, summary and first palette name starting with
+/// `start` (the whole text when `alone`), and its second palette name too.
+fn evil_starting_with(dir: &Path, start: &str, alone: bool) -> Arc<Brand> {
+    copy_dir(&fixture(), dir);
+    let file = dir.join("evil/brand.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let text = |tail: &str| match alone {
+        true => start.to_string(),
+        false => format!("{start}{tail}"),
+    };
+    doc["name"] = text(" Evil </script><div>x</div> #").into();
+    doc["summary"] = text("Not a summary </script>\n# nor a heading").into();
+    doc["color"]["palette"][0]["name"] = text(" Ink </script>").into();
+    doc["color"]["palette"][1]["name"] = format!("{start}Paper").into();
+    std::fs::write(&file, doc.to_string()).unwrap();
+    brands_of(dir).into_iter().next().unwrap()
+}
+
+/// The kind of Markdown block `line` opens, if it opens one (CommonMark,
+/// for a line at most three spaces in; marque writes none indented).
+fn block_start(line: &str) -> Option<&'static str> {
+    let hashes = line.chars().take_while(|c| *c == '#').count();
+    let after = |n: usize| line[n..].chars().next().is_none_or(|c| c == ' ');
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let only = |c: char| {
+        let s: String = line.chars().filter(|x| *x != ' ').collect();
+        s.len() >= 3 && s.chars().all(|x| x == c)
+    };
+    if (1..=6).contains(&hashes) && after(hashes) {
+        Some("heading")
+    } else if line.starts_with('>') {
+        Some("blockquote")
+    } else if line.starts_with(['-', '*', '+']) && after(1) {
+        Some("bullet list")
+    } else if (1..=9).contains(&digits)
+        && line[digits..].starts_with(['.', ')'])
+        && after(digits + 1)
+    {
+        Some("ordered list")
+    } else if line.starts_with("```") || line.starts_with("~~~") {
+        Some("code fence")
+    } else if line.starts_with('<')
+        && line[1..].starts_with(|c: char| c.is_ascii_alphabetic() || "/!?".contains(c))
+    {
+        Some("HTML block")
+    } else if only('-')
+        || only('*')
+        || only('_')
+        || (!line.is_empty() && line.chars().all(|c| c == '='))
+    {
+        Some("thematic break or setext underline")
+    } else {
+        None
+    }
+}
+
+/// CommonMark's backslash escapes undone: the text a reader sees.
+fn unescaped(md: &str) -> String {
+    let mut out = String::new();
+    let mut chars = md.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek() {
+            Some(n) if c == '\\' && n.is_ascii_punctuation() => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Each document's blocks as CommonMark reads them, with the parser the
+/// DESIGN.md linter uses (micromark through `mdast-util-from-markdown`,
+/// which npm `@google/design.md` installs), front matter included: for
+/// each heading, blockquote, HTML (a block or inline), code, thematic
+/// break, list, definition and YAML node, its type, depth, whether it is
+/// ordered, the types of its ancestors and its text. `None` where the
+/// tool is not installed.
+fn commonmark_blocks(documents: &[String]) -> Option<Vec<Value>> {
+    let tool = js_tool("design.md")?;
+    let js_tools = tool.ancestors().nth(3).unwrap();
+    let script = r#"
+        import { readFileSync } from "node:fs";
+        import { fromMarkdown } from "mdast-util-from-markdown";
+        import { frontmatter } from "micromark-extension-frontmatter";
+        import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
+        import { toString } from "mdast-util-to-string";
+        const kinds = ["heading", "blockquote", "html", "code", "thematicBreak", "list", "definition", "yaml"];
+        const read = (text) => {
+            const blocks = [];
+            const walk = (node, parents) => {
+                if (kinds.includes(node.type)) {
+                    blocks.push({ type: node.type, depth: node.depth ?? null, ordered: node.ordered ?? null,
+                                  in: parents, text: node.type === "yaml" ? node.value : toString(node) });
+                }
+                for (const child of node.children ?? []) walk(child, [...parents, node.type]);
+            };
+            walk(fromMarkdown(text, { extensions: [frontmatter(["yaml"])],
+                                      mdastExtensions: [frontmatterFromMarkdown(["yaml"])] }), []);
+            return blocks;
+        };
+        console.log(JSON.stringify(JSON.parse(readFileSync(0, "utf8")).map(read)));
+    "#;
+    let mut child = std::process::Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .current_dir(js_tools)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let input = serde_json::to_vec(documents).unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).unwrap())
+}
+
+/// Content that starts with what opens a Markdown block (a palette name
+/// `# Ink`, a name `> Evil`, a summary `1. …` or `<div>`) opens none in
+/// DESIGN.md or llms.txt: every heading, list and quote is marque's own,
+/// and the H1 and the summary read back as the brand wrote them, in a
+/// CommonMark parser and in the llmstxt.org reference parser.
+#[test]
+fn text_that_starts_a_markdown_block_opens_none_in_design_md_or_llms_txt() {
+    let sections = [
+        "Overview",
+        "Colors",
+        "Modes",
+        "Typography",
+        "Layout",
+        "Elevation & Depth",
+        "Shapes",
+        "Components",
+        "Do's and Don'ts",
+        "Logo",
+        "Applications",
+    ];
+    let llms_sections = ["Spec", "Design tokens", "Prompts", "Optional"];
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases = Vec::new();
+    for (i, start) in BLOCK_STARTS.iter().enumerate() {
+        for alone in [false, true] {
+            let brand = evil_starting_with(&dir.path().join(format!("{i}-{alone}")), start, alone);
+            let design = render::design_md::render(&brand, &ctx());
+            let llms = render::llms_txt::render(&brand, &ctx());
+            let index = render::llms_txt::render_index(&[brand.as_ref()], &ctx());
+            let case = format!("{start:?} (alone: {alone})");
+
+            // DESIGN.md, line by line: each line that starts a block is
+            // marque's own, and a list item's text starts none.
+            let body = design[design[4..].find("\n---\n").unwrap() + 9..].trim_start();
+            for (n, line) in body.lines().enumerate() {
+                match line.strip_prefix("- ") {
+                    Some(item) => assert_eq!(block_start(item), None, "{case}: {line:?}"),
+                    None if n == 0 => assert!(line.starts_with("# "), "{case}: {line:?}"),
+                    None if line.starts_with('#') => {
+                        let heading = line.trim_start_matches('#').trim();
+                        assert!(sections.contains(&heading), "{case}: {line:?}");
+                    }
+                    None => assert_eq!(block_start(line), None, "{case}: {line:?}"),
+                }
+            }
+            // llms.txt: the H1, the summary, then marque's sections.
+            let lines: Vec<&str> = llms.lines().collect();
+            let title = lines[0].strip_prefix("# ").unwrap();
+            assert_eq!(block_start(title), None, "{case}: {title:?}");
+            assert!(lines[1].is_empty(), "{case}");
+            let summary = lines[2].strip_prefix("> ").unwrap();
+            assert_eq!(block_start(summary), None, "{case}: {summary:?}");
+            for line in &lines[3..] {
+                match line.strip_prefix("- ") {
+                    Some(item) => assert!(item.starts_with('['), "{case}: {line:?}"),
+                    None => match line.strip_prefix("## ") {
+                        Some(h) => assert!(llms_sections.contains(&h), "{case}: {line:?}"),
+                        None => assert_eq!(block_start(line), None, "{case}: {line:?}"),
+                    },
+                }
+            }
+            let name = render::escape::collapse_ws(&brand.doc.name);
+            let summary = render::escape::collapse_ws(brand.doc.summary.as_deref().unwrap());
+            cases.push((case, name, summary, design, llms, index));
+        }
+    }
+
+    // llms.txt and /llms.txt as the llmstxt.org reference parser reads
+    // them: the title and summary are the brand's, escapes aside.
+    if python_can("import llms_txt.miniparse") {
+        let files: Vec<String> = cases
+            .iter()
+            .flat_map(|(.., llms, index)| [llms.clone(), index.clone()])
+            .collect();
+        let parsed = crate::reference::reference_parse_all(&files);
+        for ((case, name, summary, ..), pair) in cases.iter().zip(parsed.chunks(2)) {
+            let [llms, index] = <&[Value; 2]>::try_from(pair).unwrap();
+            assert_eq!(unescaped(llms["title"].as_str().unwrap()), *name, "{case}");
+            assert_eq!(
+                unescaped(llms["summary"].as_str().unwrap()),
+                *summary,
+                "{case}"
+            );
+            let names: Vec<&String> = llms["sections"].as_object().unwrap().keys().collect();
+            assert_eq!(names, llms_sections, "{case}");
+            let link = &index["sections"]["Brands"][0];
+            assert_eq!(
+                unescaped(link["title"].as_str().unwrap()),
+                name.replace('[', "(").replace(']', ")"),
+                "{case}"
+            );
+            assert_eq!(
+                unescaped(link["desc"].as_str().unwrap()),
+                *summary,
+                "{case}"
+            );
+        }
+    }
+
+    // The same documents as a CommonMark parser reads them.
+    let documents: Vec<String> = cases
+        .iter()
+        .flat_map(|(_, _, _, design, llms, index)| [design.clone(), llms.clone(), index.clone()])
+        .collect();
+    let Some(parsed) = commonmark_blocks(&documents) else {
+        return;
+    };
+    for ((case, name, summary, ..), blocks) in cases.iter().zip(parsed.chunks(3)) {
+        let [design, llms, index] = <&[Value; 3]>::try_from(blocks).unwrap();
+        for (file, blocks) in [
+            ("DESIGN.md", design),
+            ("llms.txt", llms),
+            ("/llms.txt", index),
+        ] {
+            for b in blocks.as_array().unwrap() {
+                let ty = b["type"].as_str().unwrap();
+                let nested = b["in"].as_array().unwrap().len() > 1;
+                assert!(
+                    ["heading", "list", "blockquote", "yaml"].contains(&ty),
+                    "{case}: {file} has a {ty} block: {b}"
+                );
+                assert!(!nested, "{case}: {file} has a {ty} inside a block: {b}");
+                assert_ne!(b["ordered"], true, "{case}: {file}: {b}");
+            }
+        }
+        let headings = |blocks: &Value| -> Vec<(u64, String)> {
+            blocks
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| b["type"] == "heading")
+                .map(|b| {
+                    (
+                        b["depth"].as_u64().unwrap(),
+                        b["text"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        };
+        let of = |blocks: &Value, ty: &str| -> Vec<String> {
+            blocks
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| b["type"] == ty)
+                .map(|b| b["text"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let design_headings = headings(design);
+        assert_eq!(design_headings[0], (1, name.clone()), "{case}");
+        for (depth, text) in &design_headings[1..] {
+            assert!(
+                *depth > 1 && sections.contains(&text.as_str()),
+                "{case}: {text:?}"
+            );
+        }
+        assert_eq!(of(design, "yaml").len(), 1, "{case}: one front matter");
+        assert!(of(design, "blockquote").is_empty(), "{case}");
+        let llms_headings = headings(llms);
+        assert_eq!(llms_headings[0], (1, name.clone()), "{case}");
+        assert!(llms_headings[1..]
+            .iter()
+            .all(|(d, t)| *d == 2 && llms_sections.contains(&t.as_str())));
+        assert_eq!(
+            of(llms, "blockquote"),
+            std::slice::from_ref(summary),
+            "{case}"
+        );
+        assert_eq!(of(index, "blockquote").len(), 1, "{case}");
+    }
+}

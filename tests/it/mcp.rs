@@ -631,3 +631,100 @@ fn mcp_resources_are_a_brands_documents_not_its_assets_of_the_same_name() {
     let text = spec["result"]["contents"][0]["text"].as_str().unwrap();
     assert!(text.contains("\"tokens\""), "the brand's spec.json");
 }
+
+/// A `tools/call` in session `sid`, and the JSON-RPC message that answers it.
+fn call_tool(app: &TestApp, sid: &str, tool: &str, arguments: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                      "params": {"name": tool, "arguments": arguments}});
+    let res = app.request(
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT, ("Mcp-Session-Id", sid)],
+        Some(body.to_string().as_bytes()),
+    );
+    messages(&res).pop().unwrap()
+}
+
+/// Each tool's input schema says what its arguments are, and nothing else
+/// (`additionalProperties: false`); an argument of another type or name is
+/// refused as invalid params (-32602) with a message that names it and
+/// what was expected, where `mode: {"theme": "dark"}` used to answer the
+/// default's values as though no mode had been asked for.
+#[test]
+fn mcp_tools_refuse_arguments_of_the_wrong_type_or_name_as_invalid_params() {
+    let app = spawn_app(&example_content());
+    let sid = session(&app, "127.0.0.1");
+    let call = |tool: &str, args: Value| call_tool(&app, &sid, tool, args);
+    let refused = |tool: &str, args: Value| -> String {
+        let answer = call(tool, args.clone());
+        assert_eq!(answer["error"]["code"], -32602, "{tool} {args}: {answer}");
+        answer["error"]["message"].as_str().unwrap().to_string()
+    };
+    for (mode, ty) in [
+        (json!({"theme": "dark"}), "an object"),
+        (json!(5), "a number"),
+        (json!(1.5), "a number"),
+        (json!(true), "a boolean"),
+        (json!(["dark"]), "an array"),
+        (Value::Null, "null"),
+    ] {
+        for tool in ["find_tokens", "get_brand"] {
+            let message = refused(tool, json!({"slug": "lumen-health", "mode": mode}));
+            assert_eq!(
+                message,
+                format!("argument \"mode\" of {tool} must be a string, not {ty}")
+            );
+        }
+    }
+    let message = refused("get_brand", json!({"slug": 5}));
+    assert!(message.contains("\"slug\""), "{message}");
+    let message = refused(
+        "find_tokens",
+        json!({"slug": "lumen-health", "prefix": "color.ink", "limit": 3}),
+    );
+    assert_eq!(
+        message,
+        "find_tokens has no argument \"limit\"; it takes slug, prefix, type, text, mode"
+    );
+    let message = refused("get_brand", json!({"slug": "lumen-health", "mdoe": "dark"}));
+    assert!(message.contains("(did you mean \"mode\"?)"), "{message}");
+    let message = refused("list_brands", json!({"all": true}));
+    assert!(message.ends_with("it takes no arguments"), "{message}");
+    let message = refused(
+        "run_prompt",
+        json!({"slug": "northwind", "promptId": "product-description", "variables": {"words": 80}}),
+    );
+    assert_eq!(
+        message,
+        "argument \"variables.words\" of run_prompt must be a string, not a number"
+    );
+    // A hostile name is quoted short.
+    let long: serde_json::Map<String, Value> =
+        [("x".repeat(100_000), json!(1))].into_iter().collect();
+    let message = refused("check_contrast", Value::Object(long));
+    assert!(message.len() < 400, "{} bytes", message.len());
+
+    // Arguments of the right types answer as before: a mode by name, and
+    // a mode the brand does not have is a tool error the model reads.
+    let dark = call(
+        "find_tokens",
+        json!({"slug": "lumen-health", "prefix": "color.ink", "mode": "theme=dark"}),
+    );
+    assert_eq!(
+        dark["result"]["structuredContent"]["tokens"][0]["value"]["hex"], "#fdfcf9",
+        "{dark}"
+    );
+    let light = call(
+        "find_tokens",
+        json!({"slug": "lumen-health", "prefix": "color.ink"}),
+    );
+    assert_ne!(
+        light["result"]["structuredContent"]["tokens"][0]["value"]["hex"], "#fdfcf9",
+        "{light}"
+    );
+    let dusk = call(
+        "find_tokens",
+        json!({"slug": "lumen-health", "mode": "dusk"}),
+    );
+    assert_eq!(dusk["result"]["isError"], true, "{dusk}");
+}

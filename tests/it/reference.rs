@@ -17,7 +17,12 @@ use std::process::Command;
 /// Parses llms.txt with `llms_txt.miniparse.parse_llms_txt`. The parser
 /// failing on marque's output is a failure of marque.
 fn reference_parse(text: &str) -> Value {
-    let script = "import sys, json\nfrom llms_txt.miniparse import parse_llms_txt\nprint(json.dumps(parse_llms_txt(sys.stdin.read())))";
+    reference_parse_all(&[text.to_string()]).remove(0)
+}
+
+/// [`reference_parse`] of many files, in one Python process.
+pub(crate) fn reference_parse_all(texts: &[String]) -> Vec<Value> {
+    let script = "import sys, json\nfrom llms_txt.miniparse import parse_llms_txt\nprint(json.dumps([parse_llms_txt(t) for t in json.load(sys.stdin)]))";
     let mut child = Command::new("python3")
         .args(["-c", script])
         .stdin(std::process::Stdio::piped())
@@ -31,14 +36,15 @@ fn reference_parse(text: &str) -> Value {
             .stdin
             .take()
             .unwrap()
-            .write_all(text.as_bytes())
+            .write_all(&serde_json::to_vec(texts).unwrap())
             .unwrap();
     }
     let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
-        "the llms-txt reference parser refuses the file: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
+        "the llms-txt reference parser refuses a file: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        texts.join("\n\n")
     );
     serde_json::from_slice(&out.stdout).expect("the parser prints JSON")
 }

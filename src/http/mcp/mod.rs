@@ -402,6 +402,11 @@ impl ServerHandler for Marque {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args: Map<String, Value> = request.arguments.clone().unwrap_or_default();
+        // Arguments the schema does not allow are the caller's mistake, told
+        // as invalid params before any tool (or run_prompt's rate limit)
+        // sees them; a wrong value of the right type stays a tool error.
+        tools::check_arguments(request.name.as_ref(), &args)
+            .map_err(|message| McpError::invalid_params(message, None))?;
         let snap = self.snapshot();
         match request.name.as_ref() {
             "list_brands" => Ok(tools::list_brands(&snap)),

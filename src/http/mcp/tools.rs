@@ -1,6 +1,7 @@
-//! The five MCP tools: their schemas, and answers read from the snapshot
-//! being served: spec.json for a brand's sections, the typed token set the
-//! builder keeps with each brand for its tokens and colours.
+//! The five MCP tools: their schemas, the check of a call's arguments
+//! against them, and answers read from the snapshot being served:
+//! spec.json for a brand's sections, the typed token set the builder keeps
+//! with each brand for its tokens and colours.
 
 use super::{spec_of, text_of, tool_error, tool_ok, unknown_brand};
 use crate::render::spec_json::resolved_value;
@@ -12,9 +13,16 @@ use crate::spec::tokens::{parse_reference, Token, TokenValue};
 use crate::spec::Brand;
 use rmcp::model::CallToolResponse;
 use serde_json::{json, Map, Value};
+use std::sync::LazyLock;
 
-/// The tools, with their input and output schemas.
-pub(super) fn tools() -> Value {
+/// The tools, with their input and output schemas: what `tools/list`
+/// answers and what [`check_arguments`] holds each call to.
+pub(super) fn tools() -> &'static Value {
+    static TOOLS: LazyLock<Value> = LazyLock::new(schemas);
+    &TOOLS
+}
+
+fn schemas() -> Value {
     let object = |props: Value, required: &[&str]| json!({"type": "object", "properties": props, "required": required, "additionalProperties": false});
     json!([
         {
@@ -83,6 +91,118 @@ pub(super) fn tools() -> Value {
             "annotations": {"readOnlyHint": true, "openWorldHint": true}
         }
     ])
+}
+
+/// Checks a call's arguments against the tool's input schema: each must
+/// be one the schema names (every schema has `additionalProperties:
+/// false`) and of its type. The tools read arguments by name and treat
+/// what they cannot read as absent, so without this check `mode: {"theme":
+/// "dark"}` would answer the default's values as though they were asked
+/// for. `Err` is the message of an invalid-params error: the argument, and
+/// what was expected. A tool with no schema (one that does not exist) is
+/// left to the caller.
+pub(super) fn check_arguments(tool: &str, args: &Map<String, Value>) -> Result<(), String> {
+    let Some(schema) = tools()
+        .as_array()
+        .and_then(|all| all.iter().find(|t| t["name"] == tool))
+        .map(|t| &t["inputSchema"])
+    else {
+        return Ok(());
+    };
+    check_members(tool, "", args, schema)
+}
+
+/// Each member of `object` against the object schema `schema`; `path` is
+/// where the object is (`variables.` for run_prompt's variables).
+fn check_members(
+    tool: &str,
+    path: &str,
+    object: &Map<String, Value>,
+    schema: &Value,
+) -> Result<(), String> {
+    let properties = schema["properties"].as_object();
+    for (name, value) in object {
+        let member = match properties.and_then(|p| p.get(name)) {
+            Some(member) => member,
+            None => match &schema["additionalProperties"] {
+                Value::Bool(false) => return Err(unknown_argument(tool, path, name, properties)),
+                Value::Object(_) => &schema["additionalProperties"],
+                _ => continue,
+            },
+        };
+        let at = format!("{path}{}", clipped(name));
+        let expected = member["type"].as_str().unwrap_or_default();
+        if !has_type(value, expected) {
+            return Err(format!(
+                "argument \"{at}\" of {tool} must be {}, not {}",
+                a(expected),
+                a(type_of(value))
+            ));
+        }
+        if let Value::Object(inner) = value {
+            check_members(tool, &format!("{at}."), inner, member)?;
+        }
+    }
+    Ok(())
+}
+
+/// The message for an argument the schema does not name, with the ones it
+/// does (and the closest of them, for a typo).
+fn unknown_argument(
+    tool: &str,
+    path: &str,
+    name: &str,
+    properties: Option<&Map<String, Value>>,
+) -> String {
+    let known: Vec<&str> = properties
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let hint = crate::spec::diag::closest(name, known.iter().copied())
+        .map(|c| format!(" (did you mean \"{c}\"?)"))
+        .unwrap_or_default();
+    let takes = match known.is_empty() {
+        true => "takes no arguments".to_string(),
+        false => format!("takes {}", known.join(", ")),
+    };
+    format!(
+        "{tool} has no argument \"{path}{}\"{hint}; it {takes}",
+        clipped(name)
+    )
+}
+
+/// Whether `value` is of the JSON Schema type `ty` (any, when the schema
+/// names none).
+fn has_type(value: &Value, ty: &str) -> bool {
+    match ty {
+        "string" => value.is_string(),
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "boolean" => value.is_boolean(),
+        "number" => value.is_number(),
+        "integer" => value.is_i64() || value.is_u64(),
+        _ => true,
+    }
+}
+
+/// The JSON Schema type of `value`, as a message names it.
+fn type_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// A type with its article: "a string", "an object", "null".
+fn a(ty: &str) -> String {
+    match ty {
+        "null" => ty.to_string(),
+        t if t.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {t}"),
+        t => format!("a {t}"),
+    }
 }
 
 pub(super) fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {

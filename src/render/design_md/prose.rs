@@ -3,7 +3,9 @@
 //! Do's and Don'ts), each only when the brand has something for it, then
 //! Logo and Applications, which the format keeps as unknown sections.
 //! Content is escaped as Markdown text, so no string of the brand can
-//! start a heading (a duplicate section makes the format reject the file).
+//! start a heading (a duplicate section makes the format reject the file)
+//! or any other block: text that starts a line or a list item's text goes
+//! through [`md`], text after other words through [`md_inline`].
 
 use super::Front;
 use crate::color::hex;
@@ -82,7 +84,14 @@ fn named(o: &mut String, name: &str, description: Option<&str>) {
 }
 
 /// A listed colour as the prose names it: its palette name, key and hex.
-fn colour_line(brand: &Brand, front: &Front<'_>, reference: &str) -> String {
+/// `escape` is [`md`] where the name starts a list item's text (`- # Ink`
+/// would be a heading inside the item), else [`md_inline`].
+fn colour_line(
+    brand: &Brand,
+    front: &Front<'_>,
+    reference: &str,
+    escape: fn(&str) -> String,
+) -> String {
     let set = &brand.tokens;
     let name = brand
         .doc
@@ -97,7 +106,7 @@ fn colour_line(brand: &Brand, front: &Front<'_>, reference: &str) -> String {
         _ => String::new(),
     };
     let key = front.color_key(reference).unwrap_or_default();
-    format!("{} ({}, {value})", md_inline(&name), md_code(key))
+    format!("{} ({}, {value})", escape(&name), md_code(key))
 }
 
 fn colors(o: &mut String, brand: &Brand, front: &Front<'_>) {
@@ -147,8 +156,8 @@ fn colors(o: &mut String, brand: &Brand, front: &Front<'_>) {
             let _ = writeln!(
                 o,
                 "- {} on {}: {ratio}, {}.",
-                colour_line(brand, front, &pair.foreground),
-                colour_line(brand, front, &pair.background),
+                colour_line(brand, front, &pair.foreground, md),
+                colour_line(brand, front, &pair.background, md_inline),
                 md_inline(&pair.level)
             );
         }
