@@ -143,6 +143,12 @@ pub async fn serve(
             .as_deref()
             .filter(|s| !s.is_empty())
             .map(Arc::from);
+        state.webhook_reads = Arc::new(crate::http::webhook::Reads::new(
+            crate::http::webhook::RateLimits {
+                grace: args.webhook_body_grace,
+                min_bytes_per_sec: u64::from(args.webhook_body_rate) * 1024,
+            },
+        ));
     }
     let limits = Limits {
         max_connections: args.max_connections,

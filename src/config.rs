@@ -251,6 +251,14 @@ pub struct ServeArgs {
     /// Secret of POST /hooks/git (GitHub, Gitea/Forgejo HMAC or GitLab token); off when unset.
     #[arg(long, env = "MARQUE_WEBHOOK_SECRET", hide_env_values = true)]
     pub webhook_secret: Option<String>,
+    /// Time a webhook body has before its pace is judged (e.g. 2s, 500ms).
+    #[arg(long, env = "MARQUE_WEBHOOK_BODY_GRACE", default_value = "2s", value_parser = parse_duration)]
+    pub webhook_body_grace: std::time::Duration,
+    /// Slowest pace of a webhook body, in KiB/s averaged since its read
+    /// began; after the grace time a slower body gets 408 and its read
+    /// slot goes to the next delivery.
+    #[arg(long, env = "MARQUE_WEBHOOK_BODY_RATE", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..))]
+    pub webhook_body_rate: u32,
     /// The model API key. Never a flag (it would show in `ps`): `main` reads
     /// it from MARQUE_LLM_API_KEY.
     #[arg(skip)]

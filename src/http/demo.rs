@@ -392,8 +392,10 @@ pub fn read_problem(e: ReadError, limit: usize) -> Problem {
                 crate::spec::limits::describe_bytes(limit)
             ),
         ),
-        ReadError::TimedOut => refused(Refusal::Timeout, "the request body did not arrive in time")
-            .header(header::CONNECTION, "close"),
+        ReadError::TimedOut | ReadError::TooSlow => {
+            refused(Refusal::Timeout, "the request body did not arrive in time")
+                .header(header::CONNECTION, "close")
+        }
         ReadError::Broken => refused(Refusal::Malformed, "the request body could not be read"),
     }
 }

@@ -44,8 +44,9 @@ pub struct AppState {
     pub fanout: Option<Arc<crate::live::fanout::Fanout>>,
     /// The shared secret that webhook deliveries must be signed with.
     pub webhook_secret: Option<Arc<str>>,
-    /// Webhook bodies being read at once (unauthenticated until read).
-    pub webhook_reads: Arc<tokio::sync::Semaphore>,
+    /// Webhook bodies being read (unauthenticated until read): slots in
+    /// all and per client, and the pace a body must keep.
+    pub webhook_reads: Arc<webhook::Reads>,
     /// Request counters for /metrics, one shard per accepting thread.
     pub counters: Arc<Counters>,
     /// The public base URL (MCP resource URIs are the HTTP URLs).
@@ -79,7 +80,7 @@ impl AppState {
             git_trigger: None,
             fanout: None,
             webhook_secret: None,
-            webhook_reads: Arc::new(tokio::sync::Semaphore::new(webhook::CONCURRENT_READS)),
+            webhook_reads: Arc::new(webhook::Reads::new(Default::default())),
             counters: Arc::new(Counters::new(threads)),
             public_url: Arc::from(""),
             generations: watch::channel(0).1,

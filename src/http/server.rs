@@ -9,8 +9,9 @@
 //! Budgets per connection: the open connections are capped
 //! (`--max-connections`, further clients wait to be accepted), a request
 //! head must arrive within `--header-timeout` (or the client gets 408, see
-//! [`super::conn`]), and a request body within `--body-timeout`. Shutdown
-//! stops accepting and drains in-flight requests.
+//! [`super::conn`]), and a request body within `--body-timeout` (a webhook
+//! body also at a minimum pace, see [`super::webhook`]). Shutdown stops
+//! accepting and drains in-flight requests.
 
 use super::body::{ResBody, TimedBody};
 use super::conn::{ConnState, Guarded};

@@ -701,13 +701,20 @@ fn a_push_rerenders_only_the_brands_whose_folders_changed() {
     );
 }
 
-/// The status of a webhook delivery of `body` signed GitHub's way with `sig`.
-fn signed_delivery(addr: std::net::SocketAddr, sig: &str, body: &[u8]) -> u16 {
+/// A webhook delivery of `body` signed GitHub's way with `sig`, sent from
+/// the loopback address `local` (one client address per test client).
+fn signed_delivery_from(
+    local: [u8; 4],
+    addr: std::net::SocketAddr,
+    sig: &str,
+    body: &[u8],
+) -> Response {
     let headers = [
         ("X-Hub-Signature-256", sig),
         ("Content-Type", "application/json"),
     ];
-    raw_request(addr, "POST", "/hooks/git", &headers, Some(body)).status
+    let stream = connect_from(local.into(), addr);
+    raw_request_on(stream, addr, "POST", "/hooks/git", &headers, Some(body))
 }
 
 #[test]
@@ -717,15 +724,17 @@ fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
     let addr = g.app.addr;
     let stop = Instant::now() + Duration::from_secs(3);
     // Well-formed signatures that no body matches, with large bodies: each
-    // one is read and hashed before it is refused.
-    let flooders: Vec<_> = (0..6)
-        .map(|_| {
+    // one is read and hashed before it is refused. Six flooding addresses,
+    // one delivery at a time each (within any client's share of the reads).
+    let flooders: Vec<_> = (0..6u8)
+        .map(|i| {
             std::thread::spawn(move || {
                 let body = vec![b'x'; 512 * 1024];
                 let sig = format!("sha256={}", "0".repeat(64));
                 let mut refused = 0;
                 while Instant::now() < stop {
-                    assert_eq!(signed_delivery(addr, &sig, &body), 401);
+                    let res = signed_delivery_from([127, 0, 0, 10 + i], addr, &sig, &body);
+                    assert_eq!(res.status, 401);
                     refused += 1;
                 }
                 refused
@@ -736,7 +745,7 @@ fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
     let sig = github_sig(body);
     let mut genuine = Vec::new();
     while Instant::now() < stop {
-        genuine.push(signed_delivery(addr, &sig, body));
+        genuine.push(signed_delivery_from([127, 0, 0, 2], addr, &sig, body).status);
         std::thread::sleep(Duration::from_millis(100));
     }
     let bogus: usize = flooders.into_iter().map(|t| t.join().unwrap()).sum();
@@ -748,6 +757,143 @@ fn a_flood_of_bogus_webhooks_never_starves_a_genuine_delivery() {
     assert!(bogus > 50, "the flood ran: {bogus}");
     assert!(genuine.len() >= 10);
     assert!(genuine.iter().all(|s| *s == 202), "{genuine:?}");
+}
+
+/// What a slow webhook body was answered, and how long after its head.
+struct SlowBody {
+    res: Response,
+    after: Duration,
+}
+
+/// A slow-body client as in the repro (`webhook_slowloris.py`): a
+/// well-formed signature no body will match, a declared 1 MiB, then one
+/// byte every 100 ms until marque answers. It forges `X-Forwarded-For`,
+/// claiming to be `forged`.
+fn slow_body(addr: std::net::SocketAddr, forged: &str) -> SlowBody {
+    use std::io::{ErrorKind, Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST /hooks/git HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         X-Forwarded-For: {forged}\r\nX-Hub-Signature-256: sha256={}\r\n\
+         Content-Length: 1048576\r\n\r\n{{",
+        "0".repeat(64)
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let sent = Instant::now();
+    // The read timeout is the drip: each time nothing came back, one more byte.
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        assert!(
+            sent.elapsed() < Duration::from_secs(20),
+            "a slow body is answered"
+        );
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                raw.extend_from_slice(&buf[..n]);
+                let whole = raw
+                    .windows(4)
+                    .position(|w| w == b"\r\n\r\n")
+                    .is_some_and(|end| {
+                        let res = parse_response(&raw, false);
+                        res.header("content-length")
+                            .and_then(|l| l.parse::<usize>().ok())
+                            .is_some_and(|l| raw.len() - end - 4 >= l)
+                    });
+                if whole {
+                    break;
+                }
+            }
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                // Marque may have closed its side already; the answer is read next.
+                let _ = s.write_all(b" ");
+            }
+            Err(e) => panic!("reading the answer to a slow body: {e}"),
+        }
+    }
+    SlowBody {
+        after: sent.elapsed(),
+        res: parse_response(&raw, false),
+    }
+}
+
+#[test]
+fn slow_webhook_bodies_from_one_address_never_starve_a_genuine_delivery() {
+    let remote = Remote::new();
+    let grace = Duration::from_millis(1500);
+    let g = serve_git_with(&remote.url(), None, |args| {
+        args.webhook_body_grace = grace;
+    });
+    let addr = g.app.addr;
+    // Eight slow bodies from 127.0.0.1, each forging another address in
+    // X-Forwarded-For (believed only from a --trusted-proxy): eight held
+    // every read slot before.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let slow: Vec<_> = (0..8)
+        .map(|i| {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                let answer = slow_body(addr, &format!("10.0.0.{i}"));
+                let _ = tx.send(answer.res.status);
+                answer
+            })
+        })
+        .collect();
+    // Two are read (the address's share); six are told at once to wait.
+    let refused: Vec<u16> = (0..6)
+        .map(|_| rx.recv_timeout(Duration::from_secs(10)).unwrap())
+        .collect();
+    assert_eq!(refused, [429; 6]);
+    // While those two trickle, a genuine delivery from another address
+    // gets a slot and 202 at once.
+    let body = br#"{"ref": "refs/heads/main"}"#;
+    let sig = github_sig(body);
+    let started = Instant::now();
+    let genuine = signed_delivery_from([127, 0, 0, 2], addr, &sig, body);
+    let took = started.elapsed();
+    println!(
+        "a genuine delivery beside them: {} in {took:?}",
+        genuine.status
+    );
+    assert_eq!(genuine.status, 202, "{}", genuine.text());
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    // One from the slow bodies' own address is over its share, and told
+    // so as a problem with Retry-After (the grace period, rounded up).
+    let own = signed_delivery_from([127, 0, 0, 1], addr, &sig, body);
+    assert_eq!(own.status, 429);
+    assert_eq!(own.header("retry-after"), Some("2"));
+    assert_eq!(own.header("content-type"), Some("application/problem+json"));
+    assert!(
+        matches!(rx.try_recv(), Err(std::sync::mpsc::TryRecvError::Empty)),
+        "the two slow bodies were still being read"
+    );
+    // The two are cut once the grace period is over, far before the 10 s
+    // body timeout, at 1 byte per 100 ms against a floor of 128 KiB/s.
+    let answers: Vec<SlowBody> = slow.into_iter().map(|t| t.join().unwrap()).collect();
+    let cut: Vec<&SlowBody> = answers.iter().filter(|a| a.res.status != 429).collect();
+    for a in &answers {
+        println!("slow body answered {} after {:?}", a.res.status, a.after);
+    }
+    assert_eq!(cut.len(), 2);
+    for a in cut {
+        assert_eq!(a.res.status, 408, "{}", a.res.text());
+        assert!(
+            a.res.text().contains("slower than 128 KiB/s"),
+            "{}",
+            a.res.text()
+        );
+        assert_eq!(a.res.header("connection"), Some("close"));
+        assert!(a.after >= grace, "{:?}", a.after);
+        assert!(a.after < grace + Duration::from_secs(1), "{:?}", a.after);
+    }
+    // Their slots were given back with the answer: the address is read again.
+    assert_eq!(
+        signed_delivery_from([127, 0, 0, 1], addr, &sig, body).status,
+        202
+    );
 }
 
 #[test]

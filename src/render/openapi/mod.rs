@@ -452,7 +452,7 @@ fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
         json!({"post": {
             "tags": ["operations"],
             "summary": "Push webhook: fetch the served branch now",
-            "description": "Git mode with `--webhook-secret` only. GitHub: `X-Hub-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body); Gitea and Forgejo: `X-Gitea-Signature` or `X-Forgejo-Signature` (hex HMAC); GitLab: `X-Gitlab-Token`. The payload is only a hint: marque fetches and resolves the branch itself, and repeated deliveries coalesce into one fetch.",
+            "description": "Git mode with `--webhook-secret` only. GitHub: `X-Hub-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body); Gitea and Forgejo: `X-Gitea-Signature` or `X-Forgejo-Signature` (hex HMAC); GitLab: `X-Gitlab-Token`. The payload is only a hint: marque fetches and resolves the branch itself, and repeated deliveries coalesce into one fetch. A signed body is read in one of a few slots, at most two per client address, and must keep a minimum pace (`--webhook-body-rate` after `--webhook-body-grace`) or it gets 408.",
             "parameters": [
                 {"name": "X-Hub-Signature-256", "in": "header", "schema": {"type": "string", "pattern": "^sha256=[0-9a-f]{64}$"}},
                 {"name": "X-Gitea-Signature", "in": "header", "schema": {"type": "string"}},
@@ -476,6 +476,11 @@ fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
                 },
                 "408": r("responses", "Problem"),
                 "413": r("responses", "Problem"),
+                "429": {
+                    "description": "This client address already has its share of deliveries being read",
+                    "headers": {"Retry-After": r("headers", "Retry-After")},
+                    "content": {"application/problem+json": {"schema": r("schemas", "Problem")}}
+                },
                 "503": {
                     "description": "Too many deliveries are being read at once",
                     "headers": {"Retry-After": r("headers", "Retry-After")},

@@ -191,7 +191,39 @@ pub fn raw_request(
     headers: &[(&str, &str)],
     body: Option<&[u8]>,
 ) -> Response {
-    let mut stream = TcpStream::connect(addr).expect("connect");
+    let stream = TcpStream::connect(addr).expect("connect");
+    raw_request_on(stream, addr, method, path, headers, body)
+}
+
+/// A connection to `addr` from the address `local` (port chosen by the
+/// system), so a test can be several clients: on Linux every address of
+/// 127.0.0.0/8 reaches the loopback interface.
+pub fn connect_from(local: std::net::IpAddr, addr: SocketAddr) -> TcpStream {
+    // std cannot bind before connecting; tokio's socket can, and hands the
+    // connected socket back as a std one.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::new(local, 0)).unwrap();
+        let stream = socket.connect(addr).await.expect("connect");
+        stream.into_std().unwrap()
+    });
+    stream.set_nonblocking(false).unwrap();
+    stream
+}
+
+/// [`raw_request`] on a connection the caller opened (e.g. with [`connect_from`]).
+pub fn raw_request_on(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Response {
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
@@ -244,7 +276,8 @@ fn read_message(stream: &mut TcpStream, head: bool, what: &str) -> Vec<u8> {
     }
 }
 
-fn parse_response(raw: &[u8], head: bool) -> Response {
+/// Parses one whole response as read off the wire.
+pub fn parse_response(raw: &[u8], head: bool) -> Response {
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
