@@ -323,13 +323,11 @@ fn seeds(root: &Path) -> Vec<Case> {
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
     let nw_brand = read(root.join("content/northwind/brand.json"));
     let nw_tokens = read(root.join("content/northwind/tokens.json"));
-    let mut out = vec![
-        Case {
-            brand: nw_brand.clone(),
-            tokens: nw_tokens.clone(),
-            resolver: None,
-        },
-    ];
+    let mut out = vec![Case {
+        brand: nw_brand.clone(),
+        tokens: nw_tokens.clone(),
+        resolver: None,
+    }];
     if let Ok(entries) = std::fs::read_dir(root.join("tests/fixtures/dtcg/examples")) {
         let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         files.sort();
@@ -384,7 +382,8 @@ fn resolver_shapes(resolver: &str) -> Vec<String> {
     base["modifiers"]["theme"]["contexts"]["dark"] = json!([]);
     let fanout = |n: usize, leaf: Value| {
         let mut doc = base.clone();
-        doc["sets"]["base"]["sources"] = json!([{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]);
+        doc["sets"]["base"]["sources"] =
+            json!([{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]);
         for i in 0..7 {
             let next = json!({"$ref": format!("#/sets/s{}", i + 1)});
             doc["sets"][format!("s{i}")] = json!({"sources": vec![next; n]});
@@ -395,7 +394,8 @@ fn resolver_shapes(resolver: &str) -> Vec<String> {
     let mut chain = base.clone();
     chain["sets"]["base"]["sources"] = json!([{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]);
     for i in 0..20 {
-        chain["sets"][format!("s{i}")] = json!({"sources": [{"$ref": format!("#/sets/s{}", i + 1)}]});
+        chain["sets"][format!("s{i}")] =
+            json!({"sources": [{"$ref": format!("#/sets/s{}", i + 1)}]});
     }
     chain["sets"]["s20"] = json!({"sources": []});
     let mut ring = base.clone();
@@ -404,7 +404,10 @@ fn resolver_shapes(resolver: &str) -> Vec<String> {
     ring["sets"]["b"] = json!({"sources": [{"$ref": "#/sets/a"}]});
     vec![
         base.to_string(),
-        fanout(100, json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}])),
+        fanout(
+            100,
+            json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}]),
+        ),
         fanout(20, json!([])),
         chain.to_string(),
         ring.to_string(),
@@ -488,7 +491,10 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
         None => vec![("tokens.json".to_string(), Bytes::from(case.tokens.clone()))],
         Some(r) => vec![
             ("tokens.resolver.json".to_string(), Bytes::from(r.clone())),
-            ("tokens/base.json".to_string(), Bytes::from(case.tokens.clone())),
+            (
+                "tokens/base.json".to_string(),
+                Bytes::from(case.tokens.clone()),
+            ),
         ],
     };
     let files = std::sync::Arc::new(BrandFiles::new(

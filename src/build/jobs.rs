@@ -253,7 +253,10 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
         };
         for (i, h) in handles.iter().enumerate() {
             let overdue = h.stop.started().is_some_and(|s| s.elapsed() > patience);
-            if out[i].is_some() || !overdue || LEFT_BEHIND.load(Ordering::Relaxed) >= MAX_LEFT_BEHIND {
+            if out[i].is_some()
+                || !overdue
+                || LEFT_BEHIND.load(Ordering::Relaxed) >= MAX_LEFT_BEHIND
+            {
                 continue;
             }
             let mut slot = lock(&h.slot);

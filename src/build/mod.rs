@@ -29,8 +29,8 @@ use crate::snapshot::Effort;
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_error, has_errors, FileDiags, Severity};
 use crate::spec::diff;
-use crate::spec::release::Release;
 use crate::spec::limits::{describe_bytes, MAX_BRAND_BODY_BYTES};
+use crate::spec::release::Release;
 use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
@@ -319,11 +319,7 @@ pub fn build_catalog(
     opts: &BuildOptions,
 ) -> Catalog {
     let mut next = Catalog::default();
-    let Plan {
-        kinds,
-        work,
-        ended,
-    } = plan(content, ctx, today, previous, opts, &mut next);
+    let Plan { kinds, work, ended } = plan(content, ctx, today, previous, opts, &mut next);
     next.work.read = content.read;
     next.work.kept = next.brands.len() + next.pinned.len();
     next.work.checked = work.len();
@@ -341,16 +337,18 @@ pub fn build_catalog(
     );
     for (kind, ran) in ran {
         match ran {
-            jobs::Ran::Finished(outcome) => {
-                settle(&mut next, previous, kind, outcome, opts.budget)
-            }
+            jobs::Ran::Finished(outcome) => settle(&mut next, previous, kind, outcome, opts.budget),
             jobs::Ran::LeftBehind(handle) => carry(&mut next, previous, Carried { kind, handle }),
         }
     }
     // A job no build wants any more (its brand changed again, or is gone)
     // stops now rather than at its time limit.
     for (key, c) in &previous.running {
-        if next.running.get(key).is_none_or(|n| !Arc::ptr_eq(&n.handle, &c.handle)) {
+        if next
+            .running
+            .get(key)
+            .is_none_or(|n| !Arc::ptr_eq(&n.handle, &c.handle))
+        {
             c.handle.cancel();
         }
     }

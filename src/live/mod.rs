@@ -65,9 +65,9 @@ impl Progress {
     /// A change arrived.
     pub fn arrived(&self) {
         self.arrivals.fetch_add(1, Ordering::SeqCst);
-        let _ = self
-            .waiting_since
-            .compare_exchange(0, now_ms(), Ordering::SeqCst, Ordering::SeqCst);
+        let _ =
+            self.waiting_since
+                .compare_exchange(0, now_ms(), Ordering::SeqCst, Ordering::SeqCst);
     }
 
     /// A build starts with every change arrived so far: returns what it covers.
@@ -95,28 +95,6 @@ impl Progress {
     /// longer than [`STUCK_AFTER`].
     pub fn stuck_for(&self) -> Option<Duration> {
         self.waiting_for().filter(|w| *w > STUCK_AFTER)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Progress;
-
-    #[test]
-    fn changes_wait_until_a_build_that_took_them_in_ends() {
-        let p = Progress::default();
-        assert!(p.waiting_for().is_none());
-        p.arrived();
-        let covered = p.building();
-        assert!(p.waiting_for().is_some());
-        // A change during the build waits on after it.
-        p.arrived();
-        p.built(covered);
-        assert!(p.waiting_for().is_some());
-        let covered = p.building();
-        p.built(covered);
-        assert!(p.waiting_for().is_none());
-        assert!(p.stuck_for().is_none());
     }
 }
 
@@ -180,5 +158,27 @@ impl Live {
         let next = make(&mut self.reloader, &serving);
         drop(serving);
         Some(self.publisher.publish(next?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    #[test]
+    fn changes_wait_until_a_build_that_took_them_in_ends() {
+        let p = Progress::default();
+        assert!(p.waiting_for().is_none());
+        p.arrived();
+        let covered = p.building();
+        assert!(p.waiting_for().is_some());
+        // A change during the build waits on after it.
+        p.arrived();
+        p.built(covered);
+        assert!(p.waiting_for().is_some());
+        let covered = p.building();
+        p.built(covered);
+        assert!(p.waiting_for().is_none());
+        assert!(p.stuck_for().is_none());
     }
 }

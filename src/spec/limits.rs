@@ -106,7 +106,7 @@ pub mod stop {
             t.set(n);
             n
         });
-        if tick % 16 != 0 {
+        if !tick.is_multiple_of(16) {
             return;
         }
         let over = CURRENT.with(|c| c.borrow().as_ref().is_some_and(|w| w.over()));

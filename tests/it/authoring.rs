@@ -460,9 +460,12 @@ fn a_brand_over_its_time_budget_is_left_behind_and_others_go_on() {
     copy_dir(&example_content(), dir.path());
     let mut args = serve_args(dir.path());
     args.build.budget = Duration::from_millis(1500);
-    args.build.fault = Some(Fault::Stall(vec!["northwind".into()], Duration::from_secs(20)));
+    args.build.fault = Some(Fault::Stall(
+        vec!["northwind".into()],
+        Duration::from_secs(20),
+    ));
     let started = Instant::now();
-    let app = spawn_with(args);
+    let app = spawn_with_readiness(args, true);
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "ready before the stall ends"
@@ -477,7 +480,10 @@ fn a_brand_over_its_time_budget_is_left_behind_and_others_go_on() {
         "northwind has its diagnostic",
     );
     assert!(message.contains("took longer than 1.5 s"), "{message}");
-    assert!(started.elapsed() < Duration::from_secs(10), "stopped at 1.5 s");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "stopped at 1.5 s"
+    );
 }
 
 /// A content folder with no brand at its top is not ready (a load

@@ -114,7 +114,10 @@ fn sets_that_still_add_up_past_the_budget_are_refused_by_name_at_their_line() {
             && out.contains("the budget on a resolver's sources"),
         "{out}"
     );
-    assert!(out.contains("--> lumen-health/tokens.resolver.json:"), "{out}");
+    assert!(
+        out.contains("--> lumen-health/tokens.resolver.json:"),
+        "{out}"
+    );
     // Northwind is not affected.
     assert!(!out.contains("northwind/"), "{out}");
 }
@@ -221,7 +224,7 @@ fn at_start_three_slow_brands_are_listed_as_building_and_the_others_are_served()
     args.build.budget = Duration::from_secs(60);
     args.build.fault = Some(Fault::Stall(slow.clone(), Duration::from_secs(60)));
     let started = Instant::now();
-    let app = spawn_with(args);
+    let app = spawn_with_readiness(args, true);
     let ready = started.elapsed();
     println!("ready with three slow brands building in {ready:?}");
     // The old code waited for the slowest brand: a minute here.
@@ -248,7 +251,10 @@ fn at_start_three_slow_brands_are_listed_as_building_and_the_others_are_served()
         },
         "lumen-health's edit is served while three brands build",
     );
-    println!("save to served while three brands build: {:?}", saved.elapsed());
+    println!(
+        "save to served while three brands build: {:?}",
+        saved.elapsed()
+    );
 }
 
 #[test]
@@ -256,8 +262,11 @@ fn a_brand_past_its_time_limit_is_stopped_held_and_never_blocks_the_reloader() {
     let dir = content();
     let mut args = serve_args(dir.path());
     args.build.budget = Duration::from_millis(1500);
-    args.build.fault = Some(Fault::Stall(vec!["northwind".into()], Duration::from_secs(600)));
-    let app = spawn_with(args);
+    args.build.fault = Some(Fault::Stall(
+        vec!["northwind".into()],
+        Duration::from_secs(600),
+    ));
+    let app = spawn_with_readiness(args, true);
     let timed_out = |a: &TestApp| {
         brand_status(a, "northwind").is_some_and(|st| {
             st["diagnostics"][0]["message"]
@@ -293,7 +302,10 @@ fn a_brand_past_its_time_limit_is_stopped_held_and_never_blocks_the_reloader() {
         },
         "lumen-health's edit is served after two runaway saves",
     );
-    println!("save to served after two runaway saves: {:?}", saved.elapsed());
+    println!(
+        "save to served after two runaway saves: {:?}",
+        saved.elapsed()
+    );
     app.wait_until(timed_out, "the last runaway save is stopped too");
     assert_eq!(app.get("/readyz").status, 200);
     assert!(app.get("/status").json().get("pending").is_none());
@@ -329,7 +341,10 @@ fn a_brand_whose_surfaces_pass_the_cap_gets_an_error_and_keeps_its_last_good_ver
         },
         "the wide brand is refused by the cap",
     );
-    assert!(message.contains("over the 400 KiB a brand may publish"), "{message}");
+    assert!(
+        message.contains("over the 400 KiB a brand may publish"),
+        "{message}"
+    );
     assert_eq!(brand_status(&app, "wide").unwrap()["state"], "stale");
     // The last good version keeps serving, without the new tokens.
     let css = app.get("/brand/wide/tokens.css").text();

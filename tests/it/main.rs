@@ -13,10 +13,10 @@ use support::{helpers, llm_mock};
 mod architecture;
 /// The authoring loop in a git work tree: quiet when idle, every mistake shown.
 mod authoring;
-/// A resolver's budgets, work that stops, no brand waiting on another (repro 2026-11-24).
-mod budgets;
 /// The page, the embed script and the Try-it form in headless Chromium.
 mod browser;
+/// A resolver's budgets, work that stops, no brand waiting on another (repro 2026-11-24).
+mod budgets;
 /// `marque check`, `build`, `diff`, `changelog` and their exit codes.
 mod cli;
 /// DESIGN.md through Google's linter, tailwind.css through Tailwind's compiler and Chromium.

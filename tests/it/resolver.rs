@@ -340,13 +340,25 @@ fn an_edit_to_a_file_the_resolver_names_is_served() {
     );
 }
 
-/// A resolver that lists one file thousands of times is refused, quickly,
-/// at the resolver: every permutation's merge is bounded.
+/// A set that lists one file thousands of times merges it once: merging
+/// it again changes nothing.
 #[test]
-fn a_resolver_that_lists_a_file_thousands_of_times_is_refused() {
+fn a_set_that_lists_a_file_thousands_of_times_merges_it_once() {
     let sources = vec![r#"{ "$ref": "tokens/base.json" }"#; 5000].join(", ");
-    let bomb = format!(
+    let repeated = format!(
         r##"{{ "version": "2025.10", "sets": {{ "base": {{ "sources": [{sources}] }} }}, "resolutionOrder": [{{ "$ref": "#/sets/base" }}] }}"##
+    );
+    let files = with_resolver(northwind_files(DARK, |_| {}), &repeated);
+    assert_eq!(errors(&files), Vec::<Diagnostic>::new());
+}
+
+/// A resolver whose steps merge one file thousands of times is refused,
+/// quickly, at the resolver: every permutation's merge is bounded.
+#[test]
+fn a_resolver_that_merges_a_file_thousands_of_times_is_refused() {
+    let steps = vec![r##"{ "$ref": "#/sets/base" }"##; 5000].join(", ");
+    let bomb = format!(
+        r##"{{ "version": "2025.10", "sets": {{ "base": {{ "sources": [{{ "$ref": "tokens/base.json" }}] }} }}, "resolutionOrder": [{steps}] }}"##
     );
     let files = with_resolver(northwind_files(DARK, |_| {}), &bomb);
     let found = errors(&files);

@@ -6,8 +6,8 @@
 
 use super::{check_css_names, enforce_limits, read_json};
 use crate::spec::diag::{Diagnostic, FileDiags, Severity};
-use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::files::BrandFiles;
+use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::tokens::modes::{self, Written};
 use crate::spec::tokens::refs::dangling_target;
 use crate::spec::tokens::resolver::{

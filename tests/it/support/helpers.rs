@@ -52,8 +52,13 @@ pub fn spawn_app(content: &Path) -> TestApp {
     spawn_with(serve_args(content))
 }
 
+/// Starts marque and waits until it is ready and no brand is building
+/// (a brand that takes longer than the patience of a build, as the corpus's
+/// largest do in a debug build, is published a moment after the others).
 pub fn spawn_with(args: ServeArgs) -> TestApp {
-    spawn_with_readiness(args, true)
+    let app = spawn_with_readiness(args, true);
+    app.wait_until(|a| !a.building(), "every brand is built");
+    app
 }
 
 /// Starts marque; with `wait_ready`, waits until `/readyz` answers 200.
@@ -156,6 +161,16 @@ impl TestApp {
     }
 
     /// Polls `cond` until it holds, failing after 20 s.
+    /// True while `/status` lists a brand as building.
+    pub fn building(&self) -> bool {
+        let s = self.get("/status").json();
+        ["brands", "unpublished"].iter().any(|list| {
+            s[list]
+                .as_array()
+                .is_some_and(|l| l.iter().any(|b| b["building"] == true))
+        })
+    }
+
     pub fn wait_until(&self, mut cond: impl FnMut(&TestApp) -> bool, what: &str) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
