@@ -351,3 +351,84 @@ fn a_brand_whose_surfaces_pass_the_cap_gets_an_error_and_keeps_its_last_good_ver
     assert!(!css.contains("--color-many-t0"), "{css}");
     assert_eq!(app.get("/brand/northwind/spec.json").status, 200);
 }
+
+/// The repro's git_preview_oom.sh: the 16 KB resolver pushed only to a
+/// preview branch took the production server down. The preview now builds
+/// it as the small brand it is, and the published branch never notices.
+#[test]
+fn the_16_kb_resolver_on_a_preview_branch_builds_and_the_published_site_keeps_serving() {
+    use crate::git::{push_hook, serve_git_with, Remote};
+    let remote = Remote::new();
+    let leaf = json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}]);
+    lumen_sets(remote.path(), fanout_sets(100, leaf));
+    remote.commit_to("preview/bomb", "Sets that name sets", 1);
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.preview_branches = Some("preview/*".into());
+    });
+    let app = &g.app;
+    push_hook(app);
+    let css = app.wait_until_some(
+        |a| {
+            let res = a.get("/preview/preview-bomb/brand/lumen-health/tokens.css");
+            (res.status == 200).then(|| res.text())
+        },
+        "the preview with the 16 KB resolver is served",
+    );
+    assert!(css.contains("--color-x: #123456"), "{css}");
+    assert_eq!(app.get("/brand/lumen-health/spec.json").status, 200);
+    assert_eq!(app.get("/readyz").status, 200);
+}
+
+/// The repro's git_main_runaway.sh: two commits of a brand that never
+/// finishes checking stopped every later commit from being served. Each is
+/// now stopped at the limit, and a later commit to another brand is served.
+#[test]
+fn in_git_mode_a_runaway_brand_never_holds_back_a_later_commit() {
+    use crate::git::{push_hook, serve_git_with, Remote};
+    let remote = Remote::new();
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.build.budget = Duration::from_millis(1500);
+        a.build.fault = Some(Fault::Stall(
+            vec!["northwind".into()],
+            Duration::from_secs(600),
+        ));
+    });
+    let app = &g.app;
+    for (i, summary) in ["take two", "take three"].iter().enumerate() {
+        let path = remote.path().join("northwind/brand.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let old = text
+            .lines()
+            .find(|l| l.contains("\"summary\""))
+            .unwrap()
+            .to_string();
+        remote.edit(
+            "northwind/brand.json",
+            &old,
+            &format!("  \"summary\": \"Outdoor gear, {summary}.\","),
+        );
+        remote.commit("A runaway edit", 2 + i as i64);
+        push_hook(app);
+    }
+    remote.edit(
+        "lumen-health/brand.json",
+        "warm, exact and never alarming",
+        "warm and exact",
+    );
+    remote.commit("Lumen's summary", 5);
+    let pushed = Instant::now();
+    push_hook(app);
+    app.wait_until(
+        |a| {
+            a.get("/brand/lumen-health/spec.json")
+                .text()
+                .contains("warm and exact")
+        },
+        "a later commit to lumen-health is served",
+    );
+    println!(
+        "git mode: a commit served {:?} after its push, two runaway commits before it",
+        pushed.elapsed()
+    );
+    assert_eq!(app.get("/readyz").status, 200);
+}
