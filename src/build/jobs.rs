@@ -197,7 +197,7 @@ static LEFT_BEHIND: AtomicUsize = AtomicUsize::new(0);
 
 /// Most jobs left behind at once. Each ends within its time limit; past
 /// this a build waits for its slow job as it would without patience.
-pub const MAX_LEFT_BEHIND: usize = 8;
+pub const MAX_LEFT_BEHIND: usize = 4;
 
 /// Signalled when a gate place frees up or a job ends.
 fn turns() -> &'static (Mutex<()>, Condvar) {

@@ -41,6 +41,8 @@ pub struct Reloader {
     /// Set when a change arrives: the finishing work after a build stops,
     /// so that the change is served first and the finishing resumes after it.
     changes_waiting: Arc<AtomicBool>,
+    /// A snapshot was ready once: later ones stay ready while they publish a brand.
+    was_ready: bool,
     /// Branch previews served beside the content, and `/previews.json`.
     previews: HashMap<String, Arc<Snapshot>>,
     previews_document: Arc<Resource>,
@@ -76,6 +78,7 @@ impl Reloader {
             cached: HashSet::new(),
             pruned: false,
             changes_waiting: Arc::default(),
+            was_ready: false,
             previews: HashMap::new(),
             previews_document,
         }
@@ -149,7 +152,14 @@ impl Reloader {
         if !self.options.allow_empty && self.catalog.published().next().is_none() {
             snapshot.ready = false;
             std::sync::Arc::make_mut(&mut snapshot.status).ready = false;
+        } else if self.was_ready && !snapshot.ready {
+            // Once ready, a brand published without its codings yet (one
+            // whose job the first build left behind) serves identity bodies
+            // for a moment; that is no reason to leave the load balancer.
+            snapshot.ready = true;
+            std::sync::Arc::make_mut(&mut snapshot.status).ready = true;
         }
+        self.was_ready |= snapshot.ready;
         snapshot.previews = self.previews.clone();
         snapshot.documents.insert(
             crate::paths::PREVIEWS_JSON.into(),
