@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// What one job produces: the render (when valid) and every diagnostic.
@@ -170,8 +170,6 @@ impl Gate {
 
     fn leave(&self) {
         *lock(&self.free) += 1;
-        let (_, turn) = turns();
-        turn.notify_all();
     }
 }
 
@@ -198,12 +196,6 @@ static LEFT_BEHIND: AtomicUsize = AtomicUsize::new(0);
 /// Most jobs left behind at once. Each ends within its time limit; past
 /// this a build waits for its slow job as it would without patience.
 pub const MAX_LEFT_BEHIND: usize = 4;
-
-/// Signalled when a gate place frees up or a job ends.
-fn turns() -> &'static (Mutex<()>, Condvar) {
-    static TURNS: OnceLock<(Mutex<()>, Condvar)> = OnceLock::new();
-    TURNS.get_or_init(|| (Mutex::new(()), Condvar::new()))
-}
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A job's panic is caught inside it, never while a lock is held.
@@ -280,6 +272,7 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
 
 /// Starts job `i` on a thread of its own; it reports to `done` when it ends.
 fn start(i: usize, job: Job, handle: Arc<Handle>, priority: Priority, done: mpsc::Sender<usize>) {
+    let (failed, told) = (handle.clone(), done.clone());
     let body = move || {
         if priority == Priority::Preview {
             lower_priority();
@@ -303,7 +296,6 @@ fn start(i: usize, job: Job, handle: Arc<Handle>, priority: Priority, done: mpsc
             None => gate(priority).leave(),
             Some(wake) => {
                 LEFT_BEHIND.fetch_sub(1, Ordering::Relaxed);
-                turns().1.notify_all();
                 if let Some(Wake(wake)) = wake {
                     wake();
                 }
@@ -315,8 +307,13 @@ fn start(i: usize, job: Job, handle: Arc<Handle>, priority: Priority, done: mpsc
         .name("marque-build".into())
         .spawn(body);
     if let Err(e) = spawned {
-        // No thread to be had: the build goes on without this brand.
+        // No thread to be had: the brand gets an error, the build goes on.
         tracing::error!(error = %e, "cannot start a build thread");
+        lock(&failed.slot).outcome = Some(Outcome::Panicked(format!(
+            "no thread could be started to build it ({e})"
+        )));
+        gate(priority).leave();
+        let _ = told.send(i);
     }
 }
 
@@ -336,25 +333,6 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         .map(|s| s.to_string())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic without a message".into())
-}
-
-/// Waits until no job is left behind (tests, and `marque check` after a
-/// served build): at most `limit`.
-pub fn settle_all(limit: Duration) -> bool {
-    let deadline = Instant::now() + limit;
-    let (m, cv) = turns();
-    let mut g = lock(m);
-    while LEFT_BEHIND.load(Ordering::Relaxed) > 0 {
-        let now = Instant::now();
-        if now >= deadline {
-            return false;
-        }
-        g = cv
-            .wait_timeout(g, (deadline - now).min(TICK))
-            .map(|(g, _)| g)
-            .unwrap_or_else(|p| p.into_inner().0);
-    }
-    true
 }
 
 #[cfg(test)]
