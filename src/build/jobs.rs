@@ -1,21 +1,21 @@
 //! Running brand jobs, each contained, and none waiting on another.
 //!
-//! Each job runs on a thread of its own under a [`Stop`]: its time limit,
-//! counted from when it starts, and a flag that calls it off. The job's
-//! checkpoints unwind it once either fires, so a stopped job holds no CPU
-//! or memory a few milliseconds later (see [`crate::spec::limits::stop`]).
-//! A job that panics is reported as panicked.
+//! Each job runs under a [`Stop`]: its time limit, counted from when it
+//! starts, and a flag that calls it off. The job's checkpoints unwind it
+//! once either fires, so a stopped job holds no CPU or memory a few
+//! milliseconds later (see [`crate::spec::limits::stop`]). A job that
+//! panics is reported as panicked.
 //!
-//! At most one job per core runs at once for the published content, and
-//! one for branch previews, on threads of a lower scheduling priority, so
-//! previews can never take the published site's cores. A job that has run
-//! longer than the build's patience is left behind: the build returns
-//! without it (its brand is listed as building), its gate place is given
-//! to the next job, and it calls the build's [`Wake`] when it ends, so its
-//! brand is published then. At most [`MAX_LEFT_BEHIND`] jobs are left
-//! behind at once: past that a build waits, which bounds the jobs alive at
-//! any time, and with them the memory builds can hold, to one per core
-//! plus one plus that many.
+//! Jobs run on long-lived workers: one per core for the published content,
+//! and one for branch previews at a lower scheduling priority, so previews
+//! can never take the published site's cores. A job that has run longer
+//! than the build's patience is left behind: the build returns without it
+//! (its brand is listed as building), a new worker takes its worker's
+//! place, and it calls the build's [`Wake`] when it ends, so its brand is
+//! published then, and its worker ends with it. At most
+//! [`MAX_LEFT_BEHIND`] jobs are left behind at once: past that a build
+//! waits, which bounds the jobs alive at any time, and with them the memory
+//! builds can hold, to one per core plus one plus that many.
 
 use super::Published;
 use crate::spec::limits::stop::{self, Stopped, Watch};
@@ -153,41 +153,90 @@ impl Handle {
     }
 }
 
-/// The places for running jobs, one gate per priority.
-struct Gate {
-    free: Mutex<usize>,
+/// A job waiting for a worker, and where its outcome goes.
+struct Task {
+    i: usize,
+    job: Job,
+    handle: Arc<Handle>,
+    done: mpsc::Sender<usize>,
 }
 
-impl Gate {
-    fn try_enter(&self) -> bool {
-        let mut free = lock(&self.free);
-        if *free == 0 {
-            return false;
-        }
-        *free -= 1;
-        true
+/// The workers of one priority: one per core for the published content,
+/// one for previews. Long-lived (a thread and its allocator heap per job
+/// cost a fifth of a thousand-brand build); a worker whose job is left
+/// behind is replaced at once, and ends with that job.
+struct Pool {
+    priority: Priority,
+    tasks: Mutex<VecDeque<Task>>,
+    more: std::sync::Condvar,
+}
+
+impl Pool {
+    fn get(priority: Priority) -> &'static Pool {
+        static PUBLISHED: OnceLock<&'static Pool> = OnceLock::new();
+        static PREVIEW: OnceLock<&'static Pool> = OnceLock::new();
+        let (cell, size) = match priority {
+            Priority::Published => (&PUBLISHED, cores()),
+            Priority::Preview => (&PREVIEW, 1),
+        };
+        cell.get_or_init(|| {
+            let pool: &'static Pool = Box::leak(Box::new(Pool {
+                priority,
+                tasks: Mutex::default(),
+                more: std::sync::Condvar::new(),
+            }));
+            for _ in 0..size {
+                pool.add_worker();
+            }
+            pool
+        })
     }
 
-    fn leave(&self) {
-        *lock(&self.free) += 1;
+    fn submit(&'static self, tasks: impl IntoIterator<Item = Task>) {
+        lock(&self.tasks).extend(tasks);
+        self.more.notify_all();
+    }
+
+    fn add_worker(&'static self) {
+        let spawned = std::thread::Builder::new()
+            .name("marque-build".into())
+            .spawn(move || self.work());
+        if let Err(e) = spawned {
+            // The workers left keep taking jobs.
+            tracing::error!(error = %e, "cannot start a build thread");
+        }
+    }
+
+    /// A worker: takes jobs until one it runs is left behind (a
+    /// replacement took its place by then), then ends with that job.
+    fn work(&'static self) {
+        if self.priority == Priority::Preview {
+            lower_priority();
+        }
+        loop {
+            let task = {
+                let mut tasks = lock(&self.tasks);
+                loop {
+                    match tasks.pop_front() {
+                        Some(t) => break t,
+                        None => {
+                            tasks = self
+                                .more
+                                .wait(tasks)
+                                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        }
+                    }
+                }
+            };
+            if run_task(task) {
+                return;
+            }
+        }
     }
 }
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(2, usize::from)
-}
-
-fn gate(priority: Priority) -> &'static Gate {
-    static PUBLISHED: OnceLock<Gate> = OnceLock::new();
-    static PREVIEW: OnceLock<Gate> = OnceLock::new();
-    match priority {
-        Priority::Published => PUBLISHED.get_or_init(|| Gate {
-            free: Mutex::new(cores()),
-        }),
-        Priority::Preview => PREVIEW.get_or_init(|| Gate {
-            free: Mutex::new(1),
-        }),
-    }
 }
 
 /// Jobs left behind and still running, over every build.
@@ -209,6 +258,8 @@ const TICK: Duration = Duration::from_millis(20);
 /// handle when it was left behind.
 pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
     let n = jobs.len();
+    let pool = Pool::get(schedule.priority);
+    let (tx, rx) = mpsc::channel::<usize>();
     let handles: Vec<Arc<Handle>> = (0..n)
         .map(|_| {
             Arc::new(Handle {
@@ -217,18 +268,17 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
             })
         })
         .collect();
-    let mut queue: VecDeque<(usize, Job)> = jobs.into_iter().enumerate().collect();
-    let (tx, rx) = mpsc::channel::<usize>();
+    pool.submit(jobs.into_iter().enumerate().map(|(i, job)| Task {
+        i,
+        job,
+        handle: handles[i].clone(),
+        done: tx.clone(),
+    }));
+    drop(tx);
     let mut out: Vec<Option<Ran>> = (0..n).map(|_| None).collect();
     let mut left = n;
-    let gate = gate(schedule.priority);
+    let mut looked = Instant::now();
     while left > 0 {
-        while !queue.is_empty() && gate.try_enter() {
-            let Some((i, job)) = queue.pop_front() else {
-                break;
-            };
-            start(i, job, handles[i].clone(), schedule.priority, tx.clone());
-        }
         match rx.recv_timeout(TICK) {
             Ok(i) => {
                 if out[i].is_none() {
@@ -243,6 +293,11 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
         let Some(patience) = schedule.patience else {
             continue;
         };
+        // Once a tick, not per job ended: a scan is one look at each job.
+        if looked.elapsed() < TICK {
+            continue;
+        }
+        looked = Instant::now();
         for (i, h) in handles.iter().enumerate() {
             let overdue = h.stop.started().is_some_and(|s| s.elapsed() > patience);
             if out[i].is_some()
@@ -258,7 +313,8 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
                 None => {
                     slot.left_behind = Some(schedule.wake.clone());
                     LEFT_BEHIND.fetch_add(1, Ordering::Relaxed);
-                    gate.leave();
+                    // Its worker ends with it: another takes its place.
+                    pool.add_worker();
                     Ran::LeftBehind(h.clone())
                 }
             });
@@ -270,50 +326,46 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
         .collect()
 }
 
-/// Starts job `i` on a thread of its own; it reports to `done` when it ends.
-fn start(i: usize, job: Job, handle: Arc<Handle>, priority: Priority, done: mpsc::Sender<usize>) {
-    let (failed, told) = (handle.clone(), done.clone());
-    let body = move || {
-        if priority == Priority::Preview {
-            lower_priority();
+/// Runs one job on this worker: true when it was left behind (the worker
+/// then ends, a replacement having taken its place).
+fn run_task(task: Task) -> bool {
+    let Task {
+        i,
+        job,
+        handle,
+        done,
+    } = task;
+    let stop = handle.stop.clone();
+    let outcome = match catch_unwind(AssertUnwindSafe(|| {
+        // Called off while it waited: not started at all.
+        if stop.is_cancelled() {
+            std::panic::resume_unwind(Box::new(Stopped));
         }
-        let stop = handle.stop.clone();
-        let outcome = match catch_unwind(AssertUnwindSafe(|| stop.run(job))) {
-            Ok(_) if stop.is_cancelled() => Outcome::Cancelled,
-            // A step that has no checkpoint ran past the limit.
-            Ok(_) if stop.over() => Outcome::TimedOut,
-            Ok(r) => Outcome::Done(r),
-            Err(p) if p.is::<Stopped>() && stop.is_cancelled() => Outcome::Cancelled,
-            Err(p) if p.is::<Stopped>() => Outcome::TimedOut,
-            Err(p) => Outcome::Panicked(panic_message(&p)),
-        };
-        let left_behind = {
-            let mut slot = lock(&handle.slot);
-            slot.outcome = Some(outcome);
-            slot.left_behind.clone()
-        };
-        match left_behind {
-            None => gate(priority).leave(),
-            Some(wake) => {
-                LEFT_BEHIND.fetch_sub(1, Ordering::Relaxed);
-                if let Some(Wake(wake)) = wake {
-                    wake();
-                }
-            }
-        }
-        let _ = done.send(i);
+        stop.run(job)
+    })) {
+        Ok(_) if stop.is_cancelled() => Outcome::Cancelled,
+        // A step that has no checkpoint ran past the limit.
+        Ok(_) if stop.over() => Outcome::TimedOut,
+        Ok(r) => Outcome::Done(r),
+        Err(p) if p.is::<Stopped>() && stop.is_cancelled() => Outcome::Cancelled,
+        Err(p) if p.is::<Stopped>() => Outcome::TimedOut,
+        Err(p) => Outcome::Panicked(panic_message(&p)),
     };
-    let spawned = std::thread::Builder::new()
-        .name("marque-build".into())
-        .spawn(body);
-    if let Err(e) = spawned {
-        // No thread to be had: the brand gets an error, the build goes on.
-        tracing::error!(error = %e, "cannot start a build thread");
-        lock(&failed.slot).outcome = Some(Outcome::Panicked(format!(
-            "no thread could be started to build it ({e})"
-        )));
-        gate(priority).leave();
-        let _ = told.send(i);
+    let left_behind = {
+        let mut slot = lock(&handle.slot);
+        slot.outcome = Some(outcome);
+        slot.left_behind.clone()
+    };
+    let _ = done.send(i);
+    match left_behind {
+        None => false,
+        Some(wake) => {
+            LEFT_BEHIND.fetch_sub(1, Ordering::Relaxed);
+            if let Some(Wake(wake)) = wake {
+                wake();
+            }
+            true
+        }
     }
 }
 

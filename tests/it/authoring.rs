@@ -277,17 +277,6 @@ fn the_terminal_shows_a_broken_save_as_frames_without_colour_codes() {
     }
 }
 
-fn brand_status(app: &TestApp, slug: &str) -> Option<Value> {
-    let s = app.get("/status").json();
-    s["brands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .chain(s["unpublished"].as_array().unwrap())
-        .find(|b| b["slug"] == slug)
-        .cloned()
-}
-
 /// The bundled brands are what a new user sees first: nothing in them
 /// warns about what a user cannot act on.
 #[test]

@@ -9,7 +9,6 @@ use crate::helpers::*;
 use marque::build::Fault;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A copy of the example content in a temporary folder.
@@ -40,28 +39,6 @@ fn fanout_sets(fanout: usize, leaf: Value) -> Value {
     }
     sets["s7"] = json!({ "sources": leaf });
     sets
-}
-
-/// `marque check` under an address-space cap, with its exit code, output
-/// and duration. Past the cap an allocation fails and the process aborts.
-fn check_capped(dir: &Path, cap_mib: u64) -> (i32, String, Duration) {
-    let started = Instant::now();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {}; exec \"$0\" check \"$1\"",
-            cap_mib * 1024
-        ))
-        .arg(env!("CARGO_BIN_EXE_marque"))
-        .arg(dir)
-        .env_remove("MARQUE_CONTENT")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        started.elapsed(),
-    )
 }
 
 /// Generous ceilings: the old code grew at 200 MB/s until it aborted, or
@@ -190,21 +167,18 @@ fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
     );
 }
 
-fn brand_status(app: &TestApp, slug: &str) -> Option<Value> {
-    let s = app.get("/status").json();
-    s["brands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .chain(s["unpublished"].as_array().unwrap())
-        .find(|b| b["slug"] == slug)
-        .cloned()
-}
-
 fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{} contains {from:?}", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Gives the brand.json at `path` a new top-level summary.
+fn new_summary(path: &Path, summary: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let old = text.lines().find(|l| l.contains("\"summary\"")).unwrap();
+    let new = format!("  \"summary\": \"{summary}\",");
+    std::fs::write(path, text.replacen(old, &new, 1)).unwrap();
 }
 
 /// Three copies of Northwind, each working for a minute when checked.
@@ -277,14 +251,7 @@ fn a_brand_past_its_time_limit_is_stopped_held_and_never_blocks_the_reloader() {
     app.wait_until(timed_out, "northwind is stopped at its limit");
     // Two more saves of the runaway brand: each is tried once and stopped.
     for summary in ["Outdoor gear, take two.", "Outdoor gear, take three."] {
-        let path = dir.path().join("northwind/brand.json");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let old = text
-            .lines()
-            .find(|l| l.contains("\"summary\""))
-            .unwrap()
-            .to_string();
-        edit(&path, &old, &format!("  \"summary\": \"{summary}\","));
+        new_summary(&dir.path().join("northwind/brand.json"), summary);
         std::thread::sleep(Duration::from_millis(300));
     }
     // The reloader still serves another brand's edit within moments.
@@ -394,19 +361,11 @@ fn in_git_mode_a_runaway_brand_never_holds_back_a_later_commit() {
         ));
     });
     let app = &g.app;
-    for (i, summary) in ["take two", "take three"].iter().enumerate() {
-        let path = remote.path().join("northwind/brand.json");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let old = text
-            .lines()
-            .find(|l| l.contains("\"summary\""))
-            .unwrap()
-            .to_string();
-        remote.edit(
-            "northwind/brand.json",
-            &old,
-            &format!("  \"summary\": \"Outdoor gear, {summary}.\","),
-        );
+    for (i, summary) in ["Outdoor gear, take two.", "Outdoor gear, take three."]
+        .iter()
+        .enumerate()
+    {
+        new_summary(&remote.path().join("northwind/brand.json"), summary);
         remote.commit("A runaway edit", 2 + i as i64);
         push_hook(app);
     }

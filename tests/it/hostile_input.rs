@@ -18,29 +18,6 @@ fn content() -> tempfile::TempDir {
     dir
 }
 
-/// Runs `marque check` under a memory cap (address space, as `ulimit -v`)
-/// and returns its exit code, output and duration. Past the cap, an
-/// allocation fails and the process aborts: the test then fails.
-fn check_capped(dir: &Path, cap_mib: u64) -> (i32, String, Duration) {
-    let started = Instant::now();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {}; exec \"$0\" check \"$1\"",
-            cap_mib * 1024
-        ))
-        .arg(env!("CARGO_BIN_EXE_marque"))
-        .arg(dir)
-        .env_remove("MARQUE_CONTENT")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        started.elapsed(),
-    )
-}
-
 fn tokens_of(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("northwind/tokens.json")).unwrap())
         .unwrap()

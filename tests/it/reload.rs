@@ -34,17 +34,6 @@ pub fn edit(path: &Path, from: &str, to: &str) {
     save(path, &text.replacen(from, to, 1));
 }
 
-fn brand_status(app: &TestApp, slug: &str) -> Option<Value> {
-    let s = app.get("/status").json();
-    s["brands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .chain(s["unpublished"].as_array().unwrap())
-        .find(|b| b["slug"] == slug)
-        .cloned()
-}
-
 fn summary(app: &TestApp, slug: &str) -> Option<String> {
     let res = app.get(&format!("/brand/{slug}/spec.json"));
     (res.status == 200).then(|| {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -460,4 +461,39 @@ pub fn corpus_content(corpus: &Path, root: &Path) {
         )
         .unwrap();
     }
+}
+
+/// One brand's entry in /status, published or not.
+pub fn brand_status(app: &TestApp, slug: &str) -> Option<serde_json::Value> {
+    let s = app.get("/status").json();
+    s["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(s["unpublished"].as_array().unwrap())
+        .find(|b| b["slug"] == slug)
+        .cloned()
+}
+
+/// Runs `marque check` under a memory cap (address space, as `ulimit -v`)
+/// and returns its exit code, output and duration. Past the cap, an
+/// allocation fails and the process aborts: the test then fails.
+pub fn check_capped(dir: &Path, cap_mib: u64) -> (i32, String, Duration) {
+    let started = Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {}; exec \"$0\" check \"$1\"",
+            cap_mib * 1024
+        ))
+        .arg(env!("CARGO_BIN_EXE_marque"))
+        .arg(dir)
+        .env_remove("MARQUE_CONTENT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        started.elapsed(),
+    )
 }
