@@ -28,8 +28,9 @@ pub const MAX_ALIAS_DEPTH: usize = 64;
 /// counted as often as it is named (every set is expanded once and its
 /// sources listed once, so a set named a hundred times costs a hundred
 /// times its list, not a copy per path through the sets). The largest
-/// corpus resolver names 60; a graph of sets that still adds up past this
-/// is refused before anything is merged.
+/// corpus resolver (GitHub Primer's) names 59 in all, and none names a set
+/// from a set; a graph that still adds up past this is refused before
+/// anything is merged.
 pub const MAX_RESOLVER_SOURCES: usize = 10_000;
 /// Deepest chain of sets that name sets (`#/sets/a` naming `#/sets/b` …).
 pub const MAX_SET_DEPTH: usize = 8;
@@ -41,7 +42,7 @@ pub const MAX_SET_DEPTH: usize = 8;
 /// dozen themes 24,000.
 pub const MAX_CONTEXT_TOKENS: usize = 50_000;
 /// Most bytes of bodies one brand (or one release) publishes, before
-/// compression: the largest corpus system publishes about 6 MiB.
+/// compression: the largest corpus system, GitHub Primer, publishes 5.2 MiB.
 pub const MAX_BRAND_BODY_BYTES: usize = 48 * 1024 * 1024;
 /// Most diagnostics reported per file; the rest are counted in one more.
 pub const MAX_DIAGNOSTICS_PER_FILE: usize = 200;
