@@ -552,8 +552,21 @@ fn settle(
                 ),
             )]),
         ),
-        // Only a job no build wants is cancelled, and it is not settled.
-        jobs::Outcome::Cancelled => return,
+        // Only a job no build wants is cancelled. Should one reach here,
+        // its brand keeps what it had, and the next build tries again.
+        jobs::Outcome::Cancelled => {
+            if let Kind::Brand { slug, .. } = &kind {
+                if let Some(p) = previous.brands.get(slug) {
+                    let kept = BrandState {
+                        building: false,
+                        attempted: [0; 32],
+                        ..p.clone()
+                    };
+                    next.brands.insert(slug.clone(), kept);
+                }
+            }
+            return;
+        }
     };
     match kind {
         Kind::Pinned { key, commit } => {
