@@ -13,9 +13,10 @@
 //! (its brand is listed as building), a new worker takes its worker's
 //! place, and it calls the build's [`Wake`] when it ends, so its brand is
 //! published then, and its worker ends with it. At most
-//! [`MAX_LEFT_BEHIND`] jobs are left behind at once: past that a build
-//! waits, which bounds the jobs alive at any time, and with them the memory
-//! builds can hold, to one per core plus one plus that many.
+//! [`MAX_LEFT_BEHIND`] jobs of the published content and one of previews
+//! are left behind at once: past that a build waits, which bounds the jobs
+//! alive at any time, and with them the memory builds can hold, to one per
+//! core plus six.
 
 use super::Published;
 use crate::spec::limits::stop::{self, Stopped, Watch};
@@ -169,6 +170,10 @@ struct Pool {
     priority: Priority,
     tasks: Mutex<VecDeque<Task>>,
     more: std::sync::Condvar,
+    /// Workers alive.
+    workers: AtomicUsize,
+    /// Its jobs left behind and still running.
+    left_behind: AtomicUsize,
 }
 
 impl Pool {
@@ -184,6 +189,8 @@ impl Pool {
                 priority,
                 tasks: Mutex::default(),
                 more: std::sync::Condvar::new(),
+                workers: AtomicUsize::new(0),
+                left_behind: AtomicUsize::new(0),
             }));
             for _ in 0..size {
                 pool.add_worker();
@@ -197,14 +204,31 @@ impl Pool {
         self.more.notify_all();
     }
 
-    fn add_worker(&'static self) {
+    /// Starts one more worker; false when no thread could be had.
+    fn add_worker(&'static self) -> bool {
+        self.workers.fetch_add(1, Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("marque-build".into())
             .spawn(move || self.work());
         if let Err(e) = spawned {
-            // The workers left keep taking jobs.
+            self.workers.fetch_sub(1, Ordering::SeqCst);
             tracing::error!(error = %e, "cannot start a build thread");
+            return false;
         }
+        true
+    }
+
+    /// Takes a place for a job left behind, if one is free.
+    fn leave_behind(&self) -> bool {
+        let most = match self.priority {
+            Priority::Published => MAX_LEFT_BEHIND,
+            Priority::Preview => 1,
+        };
+        self.left_behind
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < most).then_some(n + 1)
+            })
+            .is_ok()
     }
 
     /// A worker: takes jobs until one it runs is left behind (a
@@ -228,7 +252,8 @@ impl Pool {
                     }
                 }
             };
-            if run_task(task) {
+            if run_task(task, self) {
+                self.workers.fetch_sub(1, Ordering::SeqCst);
                 return;
             }
         }
@@ -239,11 +264,9 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(2, usize::from)
 }
 
-/// Jobs left behind and still running, over every build.
-static LEFT_BEHIND: AtomicUsize = AtomicUsize::new(0);
-
-/// Most jobs left behind at once. Each ends within its time limit; past
-/// this a build waits for its slow job as it would without patience.
+/// Most jobs of the published content left behind at once (previews: one).
+/// Each ends within its time limit; past this a build waits for its slow
+/// job as it would without patience.
 pub const MAX_LEFT_BEHIND: usize = 4;
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -268,12 +291,20 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
             })
         })
         .collect();
-    pool.submit(jobs.into_iter().enumerate().map(|(i, job)| Task {
+    let tasks = jobs.into_iter().enumerate().map(|(i, job)| Task {
         i,
         job,
         handle: handles[i].clone(),
         done: tx.clone(),
-    }));
+    });
+    if pool.workers.load(Ordering::SeqCst) == 0 && !pool.add_worker() {
+        // No worker and no thread to be had: run them here, one by one.
+        for task in tasks {
+            run_task(task, pool);
+        }
+    } else {
+        pool.submit(tasks);
+    }
     drop(tx);
     let mut out: Vec<Option<Ran>> = (0..n).map(|_| None).collect();
     let mut left = n;
@@ -300,24 +331,27 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
         looked = Instant::now();
         for (i, h) in handles.iter().enumerate() {
             let overdue = h.stop.started().is_some_and(|s| s.elapsed() > patience);
-            if out[i].is_some()
-                || !overdue
-                || LEFT_BEHIND.load(Ordering::Relaxed) >= MAX_LEFT_BEHIND
-            {
+            if out[i].is_some() || !overdue {
                 continue;
             }
             let mut slot = lock(&h.slot);
-            out[i] = Some(match slot.outcome.clone() {
+            if let Some(outcome) = slot.outcome.clone() {
                 // It ended just now; its message is on the way.
-                Some(outcome) => Ran::Finished(outcome),
-                None => {
-                    slot.left_behind = Some(schedule.wake.clone());
-                    LEFT_BEHIND.fetch_add(1, Ordering::Relaxed);
-                    // Its worker ends with it: another takes its place.
-                    pool.add_worker();
-                    Ran::LeftBehind(h.clone())
-                }
-            });
+                out[i] = Some(Ran::Finished(outcome));
+                left -= 1;
+                continue;
+            }
+            if !pool.leave_behind() {
+                continue;
+            }
+            // Its worker ends with it: another takes its place first, or
+            // the build waits for it after all.
+            if !pool.add_worker() {
+                pool.left_behind.fetch_sub(1, Ordering::SeqCst);
+                continue;
+            }
+            slot.left_behind = Some(schedule.wake.clone());
+            out[i] = Some(Ran::LeftBehind(h.clone()));
             left -= 1;
         }
     }
@@ -328,7 +362,7 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
 
 /// Runs one job on this worker: true when it was left behind (the worker
 /// then ends, a replacement having taken its place).
-fn run_task(task: Task) -> bool {
+fn run_task(task: Task, pool: &Pool) -> bool {
     let Task {
         i,
         job,
@@ -360,7 +394,7 @@ fn run_task(task: Task) -> bool {
     match left_behind {
         None => false,
         Some(wake) => {
-            LEFT_BEHIND.fetch_sub(1, Ordering::Relaxed);
+            pool.left_behind.fetch_sub(1, Ordering::SeqCst);
             if let Some(Wake(wake)) = wake {
                 wake();
             }
