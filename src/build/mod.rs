@@ -97,6 +97,12 @@ impl Carried {
     pub fn ended(&self) -> bool {
         self.handle.outcome().is_some()
     }
+
+    /// Calls its job off: nothing will publish it (a preview removed, a
+    /// server stopping).
+    pub fn cancel(&self) {
+        self.handle.cancel();
+    }
 }
 
 /// What one build did: how much of the content it read, checked and
@@ -329,6 +335,17 @@ pub fn build_catalog(
         priority: opts.priority,
         wake: opts.wake.clone(),
     };
+    // A job no build wants any more (its brand changed again, or is gone)
+    // stops now, before this build's jobs need its place.
+    for (key, c) in &previous.running {
+        if next
+            .running
+            .get(key)
+            .is_none_or(|n| !Arc::ptr_eq(&n.handle, &c.handle))
+        {
+            c.handle.cancel();
+        }
+    }
     let ran = jobs::run(work, &schedule);
     let ran = kinds.into_iter().zip(ran).chain(
         ended
@@ -339,17 +356,6 @@ pub fn build_catalog(
         match ran {
             jobs::Ran::Finished(outcome) => settle(&mut next, previous, kind, outcome, opts.budget),
             jobs::Ran::LeftBehind(handle) => carry(&mut next, previous, Carried { kind, handle }),
-        }
-    }
-    // A job no build wants any more (its brand changed again, or is gone)
-    // stops now rather than at its time limit.
-    for (key, c) in &previous.running {
-        if next
-            .running
-            .get(key)
-            .is_none_or(|n| !Arc::ptr_eq(&n.handle, &c.handle))
-        {
-            c.handle.cancel();
         }
     }
     next.source_diagnostics = content
@@ -461,7 +467,13 @@ fn plan(
             .get(&files.slug)
             .filter(|p| p.attempted == hash)
         {
-            next.brands.insert(files.slug.clone(), p.clone());
+            // Back to the input it serves (an edit undone while the
+            // edit's job ran): that job is called off, nothing builds.
+            let kept = BrandState {
+                building: false,
+                ..p.clone()
+            };
+            next.brands.insert(files.slug.clone(), kept);
             continue;
         }
         let (files, ctx, opts) = (files.clone(), ctx.clone(), opts.clone());

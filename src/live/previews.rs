@@ -283,6 +283,7 @@ impl Previews {
         self.states.retain(|name, s| {
             let kept = wanted.iter().any(|w| &w.name == name);
             if !kept {
+                s.catalog.running.values().for_each(|c| c.cancel());
                 tracing::info!(branch = %s.preview.branch, preview = %name, "preview removed: its branch is gone, no longer matches, or is past --preview-limit");
             }
             kept

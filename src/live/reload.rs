@@ -360,6 +360,14 @@ impl Reloader {
     }
 }
 
+impl Drop for Reloader {
+    /// Jobs still running for a server that stops are called off, not left
+    /// to run to their limit.
+    fn drop(&mut self) {
+        self.catalog.running.values().for_each(|c| c.cancel());
+    }
+}
+
 /// True when `next` would publish anything different from `prev`.
 fn differs(prev: &Catalog, next: &Catalog) -> bool {
     let same_brand = |a: &BrandState, b: &BrandState| {
