@@ -2,19 +2,19 @@
 //! `resolutionOrder` into a [`Resolver`], every problem reported at once.
 //!
 //! Sets may name sets. Each set is expanded once, by its pointer, into the
-//! list of its sources with repeats dropped (merging a source again where
-//! it is merged later anyway changes nothing), so a graph of sets costs its
-//! size, not the number of paths through it: eight levels of sets, each
-//! naming the next a hundred times, are one list of one source. What a
-//! graph still adds up to is charged to [`MAX_RESOLVER_SOURCES`] before
-//! anything is merged.
+//! list of its sources with a source that follows itself dropped (merging
+//! a source again right after itself changes nothing, not even the order
+//! of keys), so a graph of sets costs its size, not the number of paths
+//! through it: eight levels of sets, each naming the next a hundred times,
+//! are one list of one source. What a graph still adds up to is charged to
+//! [`MAX_RESOLVER_SOURCES`] before anything is merged.
 
 use super::{From, Modifier, Resolver, Source, Step, MAX_CONTEXTS};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::join;
 use crate::spec::limits::{MAX_RESOLVER_SOURCES, MAX_SET_DEPTH};
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// What reading one document remembers: each set's sources once expanded,
 /// the chain of sets being expanded, and the sources charged so far.
@@ -271,7 +271,7 @@ impl Sets<'_> {
     }
 
     /// A list of sources written at `at`, sets named in it expanded (each
-    /// once), every source once, at its last place.
+    /// once), a source that follows itself once.
     fn sources(&mut self, sources: &Value, at: &str, d: &mut FileDiags<'_>) -> Vec<Source> {
         let Some(list) = sources.as_array() else {
             d.error(at, "sources must be an array of `$ref`s and tokens");
@@ -332,7 +332,7 @@ impl Sets<'_> {
                 Err(why) => d.error(&ref_at, format!("`{reference}`: {why}")),
             }
         }
-        last_of_each(out)
+        without_repeats(out)
     }
 
     /// The sources of the set at `pointer`, named at `ref_at`: expanded the
@@ -400,18 +400,11 @@ fn set_name(pointer: &str) -> &str {
     pointer.rsplit('/').next().unwrap_or(pointer)
 }
 
-/// `sources` with every source that comes again later left out: merging a
-/// source a second time writes over whatever came between with its own
-/// members again, so only its last place counts.
-fn last_of_each(sources: Vec<Source>) -> Vec<Source> {
-    let mut seen = HashSet::new();
-    let mut out: Vec<Source> = sources
-        .into_iter()
-        .rev()
-        .filter(|s| seen.insert(s.from.clone()))
-        .collect();
-    out.reverse();
-    out
+/// `sources` with each source that follows itself left out: merged again
+/// at once, it would write the same members, in the same places.
+fn without_repeats(mut sources: Vec<Source>) -> Vec<Source> {
+    sources.dedup_by(|later, earlier| later.from == earlier.from);
+    sources
 }
 
 /// What `pointer` names in the document whose root members are `root`.
