@@ -290,8 +290,6 @@ pub async fn handle(
             }
         }
     }
-    // A delivery asks for a build: /status says so if none finishes.
-    app.progress.arrived();
     let _ = trigger.send(());
     if let Some(fanout) = &app.fanout {
         fanout.announce().await;

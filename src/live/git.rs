@@ -188,6 +188,9 @@ impl GitWorker {
             let covered = self.live.progress.building();
             let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let rebuilt = self.step();
+                // The published branch is built: what previews take after
+                // it is not what /status and /readyz watch.
+                self.live.progress.built(covered);
                 self.update_previews(rebuilt);
             }));
             self.live.progress.built(covered);
