@@ -60,20 +60,9 @@ pub async fn serve(
     // on the loop's own channel of triggers.
     let (git_tx, git_rx) = std::sync::mpsc::channel::<()>();
     let (trigger_tx, trigger_rx) = mpsc::unbounded_channel();
-    // The git worker runs until its channel closes, and the wake lives in
-    // the worker's own options: it reaches the channel through a sender
-    // that `serve_git` holds, and lets go of, at shutdown.
     let wake_tx = Arc::new(std::sync::Mutex::new(git_tx.clone()));
     options.wake = Some(match git_mode {
-        true => {
-            let (tx, progress) = (Arc::downgrade(&wake_tx), progress.clone());
-            crate::build::jobs::Wake(Arc::new(move || {
-                progress.arrived();
-                if let Some(tx) = tx.upgrade() {
-                    let _ = tx.lock().map(|tx| tx.send(()));
-                }
-            }))
-        }
+        true => git_wake(&wake_tx, progress.clone()),
         false => {
             let tx = trigger_tx.clone();
             crate::build::jobs::Wake(Arc::new(move || {
@@ -182,6 +171,23 @@ pub async fn serve(
         let triggers = (trigger_tx, trigger_rx);
         serve_folder(&args, live, watching, triggers, serving, stop_rx).await
     }
+}
+
+/// What wakes the git worker when a brand's job that a build left behind
+/// ends. The worker runs until its channel closes, and the wake lives in
+/// the worker's own options: it reaches the channel through a sender that
+/// `serve_git` holds, and lets go of, at shutdown.
+fn git_wake(
+    sender: &Arc<std::sync::Mutex<std::sync::mpsc::Sender<()>>>,
+    progress: Arc<crate::live::Progress>,
+) -> crate::build::jobs::Wake {
+    let tx = Arc::downgrade(sender);
+    crate::build::jobs::Wake(Arc::new(move || {
+        progress.arrived();
+        if let Some(tx) = tx.upgrade() {
+            let _ = tx.lock().map(|tx| tx.send(()));
+        }
+    }))
 }
 
 fn source_name(args: &ServeArgs) -> String {

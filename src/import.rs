@@ -50,27 +50,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         Reader::open(&slug, dir).with_context(|| format!("cannot read {}", dir.display()))?;
     std::fs::symlink_metadata(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let Some(bytes) = reader.read_named(file_name) else {
-        let why: Vec<&str> = reader
-            .problems()
-            .iter()
-            .map(|d| d.message.as_str())
-            .collect();
-        bail!("cannot import {}: {}", args.file.display(), why.join("; "));
-    };
-    // The budget parsing keeps, checked before serde_json builds the
-    // document (parse_brand checks it again, with the others).
-    if let Ok(text) = std::str::from_utf8(&bytes) {
-        let values = crate::spec::json::count_values(text);
-        if values > MAX_JSON_VALUES {
-            bail!(
-                "cannot import {}: it holds about {values} JSON values; at most {MAX_JSON_VALUES} are read",
-                args.file.display()
-            );
-        }
-    }
-    let doc: Value = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{} is not JSON", args.file.display()))?;
+    let (bytes, doc) = read_input(&mut reader, &args.file, file_name)?;
     let is_resolver = doc.get("resolutionOrder").is_some();
     let name = doc
         .get("name")
@@ -223,6 +203,33 @@ fn slug_of(file: &Path) -> String {
         }
     }
     slug.trim_end_matches('-').chars().take(64).collect()
+}
+
+/// The input file, read as a brand file is (`file_name` in the reader's
+/// folder), and parsed, within the budget on JSON values.
+fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(Bytes, Value)> {
+    let Some(bytes) = reader.read_named(file_name) else {
+        let why: Vec<&str> = reader
+            .problems()
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        bail!("cannot import {}: {}", file.display(), why.join("; "));
+    };
+    // The budget parsing keeps, checked before serde_json builds the
+    // document (parse_brand checks it again, with the others).
+    if let Ok(text) = std::str::from_utf8(&bytes) {
+        let values = crate::spec::json::count_values(text);
+        if values > MAX_JSON_VALUES {
+            bail!(
+                "cannot import {}: it holds about {values} JSON values; at most {MAX_JSON_VALUES} are read",
+                file.display()
+            );
+        }
+    }
+    let doc: Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not JSON", file.display()))?;
+    Ok((bytes, doc))
 }
 
 /// The input's folder (the brand folder for the files a resolver names)
