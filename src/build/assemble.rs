@@ -180,7 +180,7 @@ impl Shown {
             published: s.published.as_ref().map(|p| (p.input, p.bytes)),
             diagnostics: s.diagnostics.clone(),
             releases,
-            building: s.building,
+            building: catalog.is_building(&s.slug),
         }
     }
 
@@ -259,13 +259,13 @@ impl Views {
             }
         }
         let diags = catalog.brand_diagnostics(s);
-        let view = Arc::new(view_of(s, &diags, ctx));
+        let view = Arc::new(view_of(s, shown.building, &diags, ctx));
         self.by_slug.insert(s.slug.clone(), (shown, view.clone()));
         view
     }
 }
 
-fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
+fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) -> View {
     let (errors, warnings) = count(diags);
     let state = match (&s.published, s.stale()) {
         (None, _) => State::Unpublished,
@@ -288,7 +288,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
                 version: p.headline.version.clone(),
                 updated: p.headline.updated.clone(),
                 state: if s.stale() { "stale" } else { "ok" },
-                building: s.building,
+                building,
                 bytes: p.bytes,
                 errors,
                 warnings,
@@ -306,7 +306,7 @@ fn view_of(s: &BrandState, diags: &[Diagnostic], ctx: &Context) -> View {
         None => {
             let entry = Unpublished {
                 slug: &s.slug,
-                building: s.building,
+                building,
                 errors,
                 warnings,
                 diagnostics: diags,

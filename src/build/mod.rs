@@ -52,9 +52,6 @@ pub struct BrandState {
     pub diagnostics: Arc<Vec<Diagnostic>>,
     /// Input hash of the latest attempt, so an unchanged brand is not redone.
     pub attempted: [u8; 32],
-    /// Its latest input is still being checked and rendered (a job carried
-    /// in [`Catalog::running`]); `published` is what was served before.
-    pub building: bool,
 }
 
 impl BrandState {
@@ -112,6 +109,12 @@ impl Carried {
 pub use crate::render::status::Work;
 
 impl Catalog {
+    /// The brand's latest input is still being checked and rendered (its
+    /// job carried in [`Catalog::running`]); what it serves is from before.
+    pub fn is_building(&self, slug: &str) -> bool {
+        self.running.contains_key(slug)
+    }
+
     /// Brands that are served, in slug order.
     pub fn published(&self) -> impl Iterator<Item = &Arc<Published>> {
         self.brands.values().filter_map(|s| s.published.as_ref())

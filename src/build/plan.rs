@@ -45,23 +45,19 @@ fn take_carried(
 }
 
 /// Records in `next` a job that is still running: its brand keeps what it
-/// served, listed as building.
+/// served, and is building while the job is in `next.running`.
 pub(super) fn carry(next: &mut Catalog, previous: &Catalog, c: Carried) {
     match &c.kind {
         Kind::Brand { slug, .. } => {
-            let state = match previous.brands.get(slug) {
-                Some(p) => BrandState {
-                    building: true,
-                    ..p.clone()
-                },
-                None => BrandState {
+            let state = previous.brands.get(slug).cloned().unwrap_or_else(|| {
+                // Never attempted before: nothing to serve yet.
+                BrandState {
                     slug: slug.clone(),
                     published: None,
                     diagnostics: Arc::default(),
                     attempted: [0; 32],
-                    building: true,
-                },
-            };
+                }
+            });
             next.brands.insert(slug.clone(), state);
             next.running.insert(slug.clone(), c);
         }
@@ -108,13 +104,9 @@ pub(super) fn plan(
             .get(&files.slug)
             .filter(|p| p.attempted == hash)
         {
-            // Back to the input it serves (an edit undone while the
-            // edit's job ran): that job is called off, nothing builds.
-            let kept = BrandState {
-                building: false,
-                ..p.clone()
-            };
-            next.brands.insert(files.slug.clone(), kept);
+            // Unchanged, or back to the input it serves (an edit undone
+            // while the edit's job ran: that job is called off).
+            next.brands.insert(files.slug.clone(), p.clone());
             continue;
         }
         let (files, ctx, opts) = (files.clone(), ctx.clone(), opts.clone());
@@ -211,7 +203,6 @@ pub(super) fn settle(
             if let Kind::Brand { slug, .. } = &kind {
                 if let Some(p) = previous.brands.get(slug) {
                     let kept = BrandState {
-                        building: false,
                         attempted: [0; 32],
                         ..p.clone()
                     };
@@ -241,7 +232,6 @@ pub(super) fn settle(
                     slug,
                     diagnostics,
                     attempted: input,
-                    building: false,
                 },
             );
         }

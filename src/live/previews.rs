@@ -106,6 +106,7 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
             .and_then(|p| p.published.as_ref())
             .and_then(|p| p.comparable.brand.brand());
         let (state, d) = match (old, new) {
+            _ if preview.is_building(slug) => (ChangeState::Building, None),
             (_, None) => (ChangeState::Invalid, None),
             (None, Some(_)) => (ChangeState::Added, None),
             (Some(old), Some(new)) => {
@@ -120,6 +121,9 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
         let summary = match (&d, state) {
             (Some(d), _) => verdict(d),
             (None, ChangeState::Added) => "A brand the published branch does not have.".to_string(),
+            (None, ChangeState::Building) => {
+                "Still being checked and rendered: compared when it is done.".to_string()
+            }
             _ => format!("{errors} error(s): not comparable until they are fixed."),
         };
         out.push(BrandChange {

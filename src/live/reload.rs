@@ -372,7 +372,6 @@ impl Drop for Reloader {
 fn differs(prev: &Catalog, next: &Catalog) -> bool {
     let same_brand = |a: &BrandState, b: &BrandState| {
         a.attempted == b.attempted
-            && a.building == b.building
             && (Arc::ptr_eq(&a.diagnostics, &b.diagnostics) || a.diagnostics == b.diagnostics)
             && match (&a.published, &b.published) {
                 (Some(x), Some(y)) => Arc::ptr_eq(x, y),
@@ -393,6 +392,7 @@ fn differs(prev: &Catalog, next: &Catalog) -> bool {
             .zip(&next.pinned)
             .any(|((ka, a), (kb, b))| ka != kb || a.commit != b.commit)
         || prev.source_diagnostics != next.source_diagnostics
+        || !prev.running.keys().eq(next.running.keys())
 }
 
 /// What happened to each brand between two catalogs, with the errors of
@@ -407,19 +407,20 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
     };
     for (slug, s) in &next.brands {
         let before = prev.brands.get(slug);
-        if s.building {
+        let (was, is) = (prev.is_building(slug), next.is_building(slug));
+        if is {
             // Said once, when it starts building; its outcome when it ends.
-            if first || !before.is_some_and(|b| b.building) {
+            if first || !was {
                 let version = s.published.as_ref().map(|p| p.headline.version.clone());
                 r.brands.push((slug.clone(), Fate::Building, version));
             }
             continue;
         }
-        if !first && before.is_some_and(|b| b.attempted == s.attempted && !b.building) {
+        if !first && !was && before.is_some_and(|b| b.attempted == s.attempted) {
             continue;
         }
         // A brand first seen building was not there before it was built.
-        let before = before.filter(|b| !(b.building && b.attempted == [0; 32]));
+        let before = before.filter(|b| !(was && b.attempted == [0; 32]));
         let version = s.published.as_ref().map(|p| p.headline.version.clone());
         let fate = match (before, s.stale(), &s.published) {
             (None, false, _) => Fate::Added,

@@ -20,6 +20,9 @@ pub enum ChangeState {
     Removed,
     /// The preview's version has errors: its page lists them.
     Invalid,
+    /// The preview's version is still being checked and rendered: the
+    /// preview is built again, and compared, when it is done.
+    Building,
 }
 
 /// What a preview changes in one brand, against the published branch.

@@ -32,13 +32,20 @@ fn previews(app: &TestApp) -> serde_json::Value {
     app.get("/previews.json").json()
 }
 
-/// /previews.json once it lists a preview.
+/// /previews.json once it lists a preview and every brand of it is built
+/// (a brand slower than a build's patience is listed as `building` first,
+/// as the corpus's largest are in a debug build on a busy machine).
 fn previewed(app: &TestApp) -> serde_json::Value {
     app.wait_until(
         |a| {
-            previews(a)["previews"]
-                .as_array()
-                .is_some_and(|p| !p.is_empty())
+            previews(a)["previews"].as_array().is_some_and(|p| {
+                !p.is_empty()
+                    && p.iter().all(|p| {
+                        p["brands"]
+                            .as_array()
+                            .is_some_and(|b| b.iter().all(|b| b["state"] != "building"))
+                    })
+            })
         },
         "a branch is previewed",
     );

@@ -163,7 +163,7 @@ fn schemas(examples: &Examples) -> Map<String, Value> {
                             "type": "object",
                             "properties": {
                                 "slug": {"type": "string"},
-                                "state": {"enum": ["added", "changed", "unchanged", "removed", "invalid"]},
+                                "state": {"enum": ["added", "changed", "unchanged", "removed", "invalid", "building"]},
                                 "level": {"enum": ["major", "minor", "patch", null]},
                                 "summary": {"type": "string"},
                                 "errors": {"type": "integer", "minimum": 0}
