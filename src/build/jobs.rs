@@ -136,8 +136,8 @@ pub struct Handle {
 #[derive(Debug, Default)]
 struct Slot {
     outcome: Option<Outcome>,
-    /// Its build returned without it: it gave back its gate place then,
-    /// and wakes its build's loop when it ends.
+    /// Its build returned without it (a new worker took its worker's
+    /// place): it wakes its build's loop when it ends.
     left_behind: Option<Option<Wake>>,
 }
 
@@ -164,8 +164,9 @@ struct Task {
 
 /// The workers of one priority: one per core for the published content,
 /// one for previews. Long-lived (a thread and its allocator heap per job
-/// cost a fifth of a thousand-brand build); a worker whose job is left
-/// behind is replaced at once, and ends with that job.
+/// made `marque check` of a thousand brands take 1.88 s instead of 0.83);
+/// a worker whose job is left behind is replaced at once, and ends with
+/// that job.
 struct Pool {
     priority: Priority,
     tasks: Mutex<VecDeque<Task>>,

@@ -92,15 +92,9 @@ pub struct Carried {
 }
 
 impl Carried {
-    /// Its job has ended: the next build publishes its outcome.
-    pub fn ended(&self) -> bool {
+    /// Its job has ended.
+    fn ended(&self) -> bool {
         self.handle.outcome().is_some()
-    }
-
-    /// Calls its job off: nothing will publish it (a preview removed, a
-    /// server stopping).
-    pub fn cancel(&self) {
-        self.handle.cancel();
     }
 }
 
@@ -113,6 +107,17 @@ impl Catalog {
     /// job carried in [`Catalog::running`]); what it serves is from before.
     pub fn is_building(&self, slug: &str) -> bool {
         self.running.contains_key(slug)
+    }
+
+    /// A job carried here has ended: the next build publishes its outcome.
+    pub fn has_ended_jobs(&self) -> bool {
+        self.running.values().any(Carried::ended)
+    }
+
+    /// Calls off every job carried here: nothing will publish them (a
+    /// preview removed, a server stopping).
+    pub fn cancel_running(&self) {
+        self.running.values().for_each(|c| c.handle.cancel());
     }
 
     /// Brands that are served, in slug order.

@@ -193,8 +193,8 @@ impl GitWorker {
                 self.live.progress.built(covered);
                 self.update_previews(rebuilt);
             }));
-            self.live.progress.built(covered);
             if stepped.is_err() {
+                self.live.progress.built(covered);
                 self.failures += 1;
                 let error = "the git worker failed (a bug; please report it); still serving the last snapshot".to_string();
                 tracing::error!(remote = %self.shown, %error);
@@ -266,13 +266,7 @@ impl GitWorker {
         // so a warm cache serves at start).
         let mut rebuilt = false;
         // A brand's job that a build left behind has ended: publish it.
-        let settled = self
-            .live
-            .reloader
-            .catalog()
-            .running
-            .values()
-            .any(|c| c.ended());
+        let settled = self.live.reloader.catalog().has_ended_jobs();
         match state_of(&self.repo, &self.cfg.branch) {
             Ok(state) if settled || self.built.as_ref() != Some(&state) => {
                 let head = state.0;

@@ -287,7 +287,7 @@ impl Previews {
         self.states.retain(|name, s| {
             let kept = wanted.iter().any(|w| &w.name == name);
             if !kept {
-                s.catalog.running.values().for_each(|c| c.cancel());
+                s.catalog.cancel_running();
                 tracing::info!(branch = %s.preview.branch, preview = %name, "preview removed: its branch is gone, no longer matches, or is past --preview-limit");
             }
             kept
@@ -299,7 +299,7 @@ impl Previews {
             let current = self.states.get(&branch.name).is_some_and(|s| {
                 s.preview.commit == branch.commit.to_string()
                     && s.preview.branch == branch.branch
-                    && !s.catalog.running.values().any(|c| c.ended())
+                    && !s.catalog.has_ended_jobs()
             });
             if current && !published_changed {
                 continue;
@@ -345,7 +345,7 @@ impl Previews {
         let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
         pctx.max_age = 0;
         // Under the same budgets as the published branch, on the preview
-        // gate: one build at a time, at a lower scheduling priority.
+        // pool: one build at a time, at a lower scheduling priority.
         let popts = BuildOptions {
             cache: None,
             serve_releases: false,

@@ -364,7 +364,7 @@ impl Drop for Reloader {
     /// Jobs still running for a server that stops are called off, not left
     /// to run to their limit.
     fn drop(&mut self) {
-        self.catalog.running.values().for_each(|c| c.cancel());
+        self.catalog.cancel_running();
     }
 }
 
