@@ -27,18 +27,29 @@ fn lumen_sets(root: &Path, sets: Value) {
     std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
 }
 
-/// The repro's shape: `base` names `s0`; each of `s0`…`s6` names the next
-/// `fanout` times; `s7` holds `leaf`. 100^7 paths through the sets.
-fn fanout_sets(fanout: usize, leaf: Value) -> Value {
+/// `base` names `s0`; each of `s0`…`s<levels - 1>` names the next
+/// `fanout` times; `s<levels>` holds `leaf`. The repro's shape is 7 levels
+/// of 100: 100^7 paths through the sets.
+fn fanout_sets(levels: usize, fanout: usize, leaf: Value) -> Value {
     let mut sets = json!({
         "base": {"sources": [{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]}
     });
-    for i in 0..7 {
+    for i in 0..levels {
         let next = json!({"$ref": format!("#/sets/s{}", i + 1)});
         sets[format!("s{i}")] = json!({"sources": vec![next; fanout]});
     }
-    sets["s7"] = json!({ "sources": leaf });
+    sets[format!("s{levels}")] = json!({ "sources": leaf });
     sets
+}
+
+/// `n` colour tokens (`color.many.t0`…) in the brand's `tokens/many.json`.
+fn many_colours(brand: &Path, n: usize) {
+    let colour = json!({"colorSpace": "srgb", "components": [0.2, 0.4, 0.6]});
+    let many: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("t{i}"), json!({ "$value": colour })))
+        .collect();
+    let doc = json!({"color": {"$type": "color", "many": many}});
+    std::fs::write(brand.join("tokens/many.json"), doc.to_string()).unwrap();
 }
 
 /// Generous ceilings: the old code grew at 200 MB/s until it aborted, or
@@ -50,7 +61,7 @@ const TIME: Duration = Duration::from_secs(10);
 fn a_16_kb_graph_of_sets_is_expanded_once_and_publishes() {
     let dir = content();
     let leaf = json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}]);
-    lumen_sets(dir.path(), fanout_sets(100, leaf));
+    lumen_sets(dir.path(), fanout_sets(7, 100, leaf));
     let size = std::fs::metadata(dir.path().join("lumen-health/tokens.resolver.json"))
         .unwrap()
         .len();
@@ -68,7 +79,7 @@ fn a_16_kb_graph_of_sets_is_expanded_once_and_publishes() {
 #[test]
 fn a_graph_of_empty_sets_costs_nothing_and_publishes() {
     let dir = content();
-    lumen_sets(dir.path(), fanout_sets(20, json!([])));
+    lumen_sets(dir.path(), fanout_sets(7, 20, json!([])));
     let (code, out, took) = check_capped(dir.path(), CAP_MIB);
     println!("3.7 KB resolver: `marque check` in {took:?}");
     assert_eq!(code, 0, "{out}");
@@ -82,7 +93,7 @@ fn sets_that_still_add_up_past_the_budget_are_refused_by_name_at_their_line() {
     let leaf: Vec<Value> = (0..300)
         .map(|i| json!({"color": {format!("x{i}"): {"$type": "color", "$value": "#123456"}}}))
         .collect();
-    lumen_sets(dir.path(), fanout_sets(100, Value::Array(leaf)));
+    lumen_sets(dir.path(), fanout_sets(7, 100, Value::Array(leaf)));
     let (code, out, took) = check_capped(dir.path(), CAP_MIB);
     assert_eq!(code, 1, "{out}");
     assert!(took < TIME, "{took:?}");
@@ -117,14 +128,7 @@ fn a_loop_of_sets_is_a_loop_and_deep_nesting_names_its_limit() {
         "{out}"
     );
     // Twenty sets, each naming the next: deeper than eight.
-    let mut sets = json!({
-        "base": {"sources": [{"$ref": "tokens/base.json"}, {"$ref": "#/sets/s0"}]}
-    });
-    for i in 0..20 {
-        sets[format!("s{i}")] = json!({"sources": [{"$ref": format!("#/sets/s{}", i + 1)}]});
-    }
-    sets["s20"] = json!({"sources": []});
-    lumen_sets(dir.path(), sets);
+    lumen_sets(dir.path(), fanout_sets(20, 1, json!([])));
     let (code, out, _) = check_capped(dir.path(), CAP_MIB);
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -139,15 +143,7 @@ fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
     let dir = content();
     let brand = dir.path().join("lumen-health");
     // 40 contexts of 2,000 tokens: 80,000 tokens to check.
-    let colour = json!({"colorSpace": "srgb", "components": [0.2, 0.4, 0.6]});
-    let many: serde_json::Map<String, Value> = (0..2000)
-        .map(|i| (format!("t{i}"), json!({ "$value": colour })))
-        .collect();
-    std::fs::write(
-        brand.join("tokens/many.json"),
-        json!({"color": {"$type": "color", "many": many}}).to_string(),
-    )
-    .unwrap();
+    many_colours(&brand, 2000);
     let path = brand.join("tokens.resolver.json");
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     doc["sets"]["base"]["sources"]
@@ -163,6 +159,30 @@ fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
     assert!(took < TIME, "{took:?}");
     assert!(
         out.contains("over the budget of 50000 tokens checked across contexts"),
+        "{out}"
+    );
+}
+
+#[test]
+fn contexts_that_add_tokens_past_the_budget_are_refused_at_the_one_that_passes_it() {
+    let dir = content();
+    let brand = dir.path().join("lumen-health");
+    // A small default, and six contexts that each add 9,000 tokens: 54,000.
+    many_colours(&brand, 9000);
+    let path = brand.join("tokens.resolver.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for i in 0..5 {
+        doc["modifiers"]["theme"]["contexts"][format!("c{i}")] =
+            json!([{"$ref": "tokens/many.json"}]);
+    }
+    doc["modifiers"]["theme"]["contexts"]["dark"] = json!([{"$ref": "tokens/many.json"}]);
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let (code, out, took) = check_capped(dir.path(), CAP_MIB);
+    assert_eq!(code, 1, "{out}");
+    assert!(took < TIME, "{took:?}");
+    assert!(
+        out.contains("the contexts add up to more than 50000 tokens to check")
+            && out.contains("context `c4` of modifier `theme` among them"),
         "{out}"
     );
 }
@@ -327,7 +347,7 @@ fn the_16_kb_resolver_on_a_preview_branch_builds_and_the_published_site_keeps_se
     use crate::git::{push_hook, serve_git_with, Remote};
     let remote = Remote::new();
     let leaf = json!([{"color": {"x": {"$type": "color", "$value": "#123456"}}}]);
-    lumen_sets(remote.path(), fanout_sets(100, leaf));
+    lumen_sets(remote.path(), fanout_sets(7, 100, leaf));
     remote.commit_to("preview/bomb", "Sets that name sets", 1);
     let g = serve_git_with(&remote.url(), None, |a| {
         a.preview_branches = Some("preview/*".into());

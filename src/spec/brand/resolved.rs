@@ -90,18 +90,25 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
     // Each context is merged and checked whole: charged before any is.
     let per_context = set.as_ref().map_or(0, |s| s.tokens.len());
     let mut charged = 0;
-    if contexts.len() * per_context > MAX_CONTEXT_TOKENS {
+    // Past the budget: an error at the resolver's modifiers, and no brand.
+    let over_budget = |what: String, out: &mut Vec<Diagnostic>| {
         let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
         d.error(
             "/modifiers",
-            format!(
-                "{} contexts besides the default, each of {per_context} tokens, are {} tokens to check, over the budget of {MAX_CONTEXT_TOKENS} tokens checked across contexts; split the brand, or move tokens that do not vary out of what the contexts merge",
-                contexts.len(),
-                contexts.len() * per_context
-            ),
+            format!("{what}; split the brand, or move tokens that do not vary out of what the contexts merge"),
         );
         d.finish(
             input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+            out,
+        );
+    };
+    if contexts.len() * per_context > MAX_CONTEXT_TOKENS {
+        over_budget(
+            format!(
+                "{} contexts besides the default, each of {per_context} tokens, are {} tokens to check, over the budget of {MAX_CONTEXT_TOKENS} tokens checked across contexts",
+                contexts.len(),
+                contexts.len() * per_context
+            ),
             out,
         );
         return None;
@@ -117,13 +124,8 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
         let here = check(&input, &permutation, &mut found);
         charged += here.as_ref().map_or(0, |h| h.tokens.len());
         if charged > MAX_CONTEXT_TOKENS {
-            let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
-            d.error(
-                "/modifiers",
-                format!("the contexts add up to more than {MAX_CONTEXT_TOKENS} tokens to check (the budget on tokens checked across contexts), {context} among them; split the brand, or move tokens that do not vary out of what the contexts merge"),
-            );
-            d.finish(
-                input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+            over_budget(
+                format!("the contexts add up to more than {MAX_CONTEXT_TOKENS} tokens to check (the budget on tokens checked across contexts), {context} among them"),
                 out,
             );
             return None;
