@@ -488,6 +488,37 @@ mod tests {
         assert!(matches!(handle.outcome(), Some(Outcome::Done(_))));
     }
 
+    /// The nice value of the calling thread, from /proc (field 19 of stat).
+    fn nice() -> i64 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        let after = stat.rsplit(')').next().unwrap();
+        after.split_whitespace().nth(16).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn preview_jobs_run_at_a_lower_priority_than_published_ones() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        for priority in [Priority::Published, Priority::Preview] {
+            let seen = seen.clone();
+            let job: Job = Box::new(move || {
+                lock(&seen).push((priority, nice()));
+                (None, Default::default())
+            });
+            let schedule = Schedule {
+                priority,
+                ..wait_all(Duration::from_secs(5))
+            };
+            run(vec![job], &schedule);
+        }
+        let seen = lock(&seen).clone();
+        let of = |p| seen.iter().find(|(q, _)| *q == p).unwrap().1;
+        assert_eq!(
+            of(Priority::Preview) - of(Priority::Published),
+            10,
+            "{seen:?}"
+        );
+    }
+
     #[test]
     fn a_cancelled_job_stops_at_its_next_checkpoint() {
         let schedule = Schedule {
