@@ -62,7 +62,7 @@ fn dark_shade(brand: &Brand, dark: Option<View<'_>>, reference: &str) -> Option<
     if css == reference_value(&brand.tokens, reference) {
         return None;
     }
-    let hex = match dark.resolve_reference(reference)? {
+    let hex = match dark.resolve_reference(reference).as_deref()? {
         TokenValue::Color(c) => crate::color::hex(c.srgb(), c.alpha),
         _ => return None,
     };
@@ -78,7 +78,7 @@ struct Font {
 
 /// The hex (sRGB) of a colour reference, for labels.
 pub fn reference_hex(brand: &Brand, reference: &str) -> Option<String> {
-    match brand.tokens.resolve_reference(reference)? {
+    match brand.tokens.resolve_reference(reference).as_deref()? {
         TokenValue::Color(c) => Some(crate::color::hex(c.srgb(), c.alpha)),
         _ => None,
     }
@@ -155,13 +155,13 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             .iter()
             .filter_map(|f| {
                 let v = brand.tokens.resolve_reference(&f.token)?;
-                let TokenValue::FontFamily(names) = v else {
+                let TokenValue::FontFamily(names) = v.as_ref() else {
                     return None;
                 };
                 Some(Font {
                     role: f.role.clone(),
                     family: names.first()?.clone(),
-                    css: css::value(v, &brand.tokens, Refs::Resolve),
+                    css: css::value(&v, &brand.tokens, Refs::Resolve),
                 })
             })
             .collect(),

@@ -226,7 +226,7 @@ impl Builder<'_> {
                     kind: "VARIABLE_ALIAS",
                     id: var_id(target),
                 },
-                Some(other) => self.set.resolve(other).and_then(literal)?,
+                Some(other) => self.set.resolve(other).as_deref().and_then(literal)?,
                 None => return None,
             };
             mode_values.push(ModeValue {
@@ -380,7 +380,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     // (a length relative to its element has no pixels).
     let exportable = |t: &Token| {
         figma_type(t.ty).is_some()
-            && (t.ty != TokenType::Dimension || set.resolve(&t.value).and_then(pixels).is_some())
+            && (t.ty != TokenType::Dimension || set.resolve(&t.value).as_deref().and_then(pixels).is_some())
     };
     let mut b = Builder {
         set,
@@ -424,7 +424,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                 format!(
                     "token `{}` is a length relative to its element or the viewport ({}), which has no pixel value in Figma; it is left out of tokens.figma.json",
                     t.name(),
-                    set.resolve(&t.value).map_or(String::new(), |v| crate::spec::tokens::css::value(v, set, crate::spec::tokens::css::Refs::Resolve)),
+                    set.resolve(&t.value).as_deref().map_or(String::new(), |v| crate::spec::tokens::css::value(v, set, crate::spec::tokens::css::Refs::Resolve)),
                 ),
                 Some((t.file.clone(), t.pointer.clone())),
             )),
@@ -449,7 +449,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
 fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let set = b.set;
     let base = css_name(&t.path);
-    let composite = |x: &Token| match set.resolve(&x.value) {
+    let composite = |x: &Token| match set.resolve(&x.value).as_deref() {
         Some(TokenValue::Composite(c)) => Some(c.clone()),
         _ => None,
     };
@@ -483,8 +483,8 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let line = |x: &Token| {
         let c = composite(x)?;
         let size = c.get("fontSize").and_then(|v| set.resolve(v));
-        let px = match c.get("lineHeight").and_then(|v| set.resolve(v)) {
-            Some(TokenValue::Number(f)) => size.and_then(pixels).map(|s| s * f),
+        let px = match c.get("lineHeight").and_then(|v| set.resolve(v)).as_deref() {
+            Some(TokenValue::Number(f)) => size.as_deref().and_then(pixels).map(|s| s * f),
             Some(TokenValue::Dimension(d)) => d.px(),
             _ => None,
         }?;
@@ -569,7 +569,7 @@ fn elements(set: &TokenSet, value: &TokenValue, depth: usize) -> Vec<Element> {
         _ => return Vec::new(),
     };
     let mut out = Vec::new();
-    match value {
+    match value.as_ref() {
         TokenValue::Shadow(items) => {
             for item in items {
                 match item {

@@ -212,7 +212,7 @@ fn pair_in_contexts(set: &TokenSet, p: &model::ContrastPair) -> Vec<PairInContex
 /// The resolved CSS value of a `{reference}` in a context (a colour's: a
 /// composite's parts are resolved in the default).
 pub fn reference_value_in(view: View<'_>, reference: &str) -> String {
-    view.resolve_reference(reference)
+    view.resolve_reference(reference).as_deref()
         .map(|v| css::value(v, view.base(), Refs::Resolve))
         .unwrap_or_default()
 }
@@ -220,7 +220,7 @@ pub fn reference_value_in(view: View<'_>, reference: &str) -> String {
 /// The resolved CSS value of a `{reference}`.
 pub fn reference_value(tokens: &TokenSet, reference: &str) -> String {
     tokens
-        .resolve_reference(reference)
+        .resolve_reference(reference).as_deref()
         .map(|v| css::value(v, tokens, Refs::Resolve))
         .unwrap_or_default()
 }
@@ -303,7 +303,7 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
                 .map(|p| Swatch {
                     entry: p,
                     value: reference_value(tokens, &p.token),
-                    hex: match tokens.resolve_reference(&p.token) {
+                    hex: match tokens.resolve_reference(&p.token).as_deref() {
                         Some(TokenValue::Color(c)) => Some(c.srgb_hex()),
                         _ => None,
                     },
@@ -358,7 +358,7 @@ pub fn resolved_value(set: &impl Lookup, v: &TokenValue) -> Value {
 }
 
 fn resolved_at(set: &impl Lookup, v: &TokenValue, depth: usize) -> Value {
-    let mut out = dtcg_value(set.resolve_value(v).unwrap_or(v));
+    let mut out = dtcg_value(set.resolve_value(v).as_deref().unwrap_or(v));
     resolve_parts(set, &mut out, depth);
     out
 }
@@ -388,6 +388,9 @@ fn resolve_parts(set: &impl Lookup, value: &mut Value, depth: usize) {
 pub fn dtcg_value(v: &TokenValue) -> Value {
     match v {
         TokenValue::Alias(t) => alias(t),
+        // DTCG 2025.10 has no alias with an alpha: what can resolve it
+        // writes the colour it paints ([`composited`]); this is the rest.
+        TokenValue::AliasWithAlpha { target, .. } => alias(target),
         TokenValue::Color(c) => color_json(c),
         TokenValue::Dimension(d) => json!({"value": num(d.value), "unit": d.unit.as_str()}),
         TokenValue::Duration(d) => json!({"value": num(d.value), "unit": d.unit_str()}),

@@ -59,7 +59,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     variants(&mut out, set);
     let default: Vec<Declarations> = placed
         .iter()
-        .map(|p| declarations(p, set.resolve(&p.token.value), set))
+        .map(|p| declarations(p, set.resolve(&p.token.value).as_deref(), set))
         .collect();
     out.push_str("@theme {\n");
     for (name, value) in default.iter().flatten() {
@@ -156,16 +156,16 @@ fn contexts(
         let mut decls = Vec::new();
         for (i, p) in placed.iter().enumerate() {
             let name = p.token.name();
-            let now = match set.resolve(&p.token.value) {
+            let now = match set.resolve(&p.token.value).as_deref() {
                 Some(TokenValue::Composite(_) | TokenValue::Shadow(_)) => {
                     let here = here.get_or_insert_with(|| set.in_context(m, c));
                     let Some(token) = here.get(&name) else {
                         continue;
                     };
-                    declarations(p, here.resolve(&token.value), here)
+                    declarations(p, here.resolve(&token.value).as_deref(), here)
                 }
                 _ => match view.get(&name) {
-                    Some(t) => declarations(p, view.resolve(&t.value), set),
+                    Some(t) => declarations(p, view.resolve(&t.value).as_deref(), set),
                     None => continue,
                 },
             };

@@ -222,11 +222,11 @@ fn typography(c: &mut Composite, set: &TokenSet) -> Result<(), String> {
     let size = c
         .get("fontSize")
         .and_then(|v| set.resolve(v))
-        .and_then(|v| match v {
+        .and_then(|v| match v.as_ref() {
             TokenValue::Dimension(d) => d.px(),
             _ => None,
         });
-    let resolved = |c: &Composite, key: &str| c.get(key).and_then(|v| set.resolve(v)).cloned();
+    let resolved = |c: &Composite, key: &str| c.get(key).and_then(|v| set.resolve(v)).map(|v| v.into_owned());
     if let Some(TokenValue::String(s)) = resolved(c, "lineHeight") {
         return Err(format!(
             "its lineHeight is CSS `{s}`, which the format has no number for"

@@ -454,7 +454,7 @@ fn colour(
     let token = set
         .get(name)
         .ok_or_else(|| format!("brand \"{}\" has no token {}", clipped(slug), clipped(s)))?;
-    match set.resolve(&token.value) {
+    match set.resolve(&token.value).as_deref() {
         Some(TokenValue::Color(c)) => {
             match crate::color::to_srgb(&c.space, c.components.map(|x| x.value())) {
                 Some(rgb) => Ok((rgb, c.alpha)),

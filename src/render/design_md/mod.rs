@@ -69,7 +69,7 @@ impl<'a> Front<'a> {
             placed
                 .iter()
                 .filter(|p| p.kind == kind)
-                .filter_map(|p| Some((p.name.clone(), dimension(set.resolve(&p.token.value)?)?)))
+                .filter_map(|p| Some((p.name.clone(), dimension(set.resolve(&p.token.value).as_deref()?)?)))
                 .collect()
         };
         let mut used = HashSet::new();
@@ -221,7 +221,7 @@ fn colors<'a>(
         true => set
             .tokens
             .iter()
-            .filter(|t| matches!(set.resolve(&t.value), Some(TokenValue::Color(_))))
+            .filter(|t| matches!(set.resolve(&t.value).as_deref(), Some(TokenValue::Color(_))))
             .collect(),
         false => pair_colours.collect(),
     };
@@ -239,7 +239,7 @@ fn colors<'a>(
                 TokenValue::Alias(target) if key_of.contains_key(target) => {
                     yaml_str(&format!("{{colors.{}}}", key_of[target]))
                 }
-                v => match set.resolve(v)? {
+                v => match set.resolve(v).as_deref()? {
                     TokenValue::Color(c) => yaml_str(&hex(c.srgb(), c.alpha)),
                     _ => return None,
                 },
@@ -305,7 +305,7 @@ fn typography(
             .iter()
             .filter_map(|t| match name_of.get(&t.name()) {
                 Some((Kind::Text, name))
-                    if matches!(set.resolve(&t.value), Some(TokenValue::Composite(_))) =>
+                    if matches!(set.resolve(&t.value).as_deref(), Some(TokenValue::Composite(_))) =>
                 {
                     Some((name.clone(), t))
                 }
@@ -316,21 +316,22 @@ fn typography(
     let mut out: Vec<(String, Vec<(&'static str, String)>)> = styles
         .into_iter()
         .filter_map(|(name, t)| {
-            let TokenValue::Composite(c) = set.resolve(&t.value)? else {
+            let resolved = set.resolve(&t.value)?;
+            let TokenValue::Composite(c) = resolved.as_ref() else {
                 return None;
             };
             let get = |key: &str| c.get(key).and_then(|v| set.resolve(v));
             let mut fields = Vec::new();
-            if let Some(TokenValue::FontFamily(names)) = get("fontFamily") {
+            if let Some(TokenValue::FontFamily(names)) = get("fontFamily").as_deref() {
                 fields.push(("fontFamily", yaml_str(names.first()?)));
             }
-            if let Some(size) = get("fontSize").and_then(dimension) {
+            if let Some(size) = get("fontSize").as_deref().and_then(dimension) {
                 fields.push(("fontSize", yaml_str(&size)));
             }
-            if let Some(TokenValue::FontWeight(w)) = get("fontWeight") {
+            if let Some(TokenValue::FontWeight(w)) = get("fontWeight").as_deref() {
                 fields.push(("fontWeight", crate::spec::tokens::fmt_num(*w)));
             }
-            match get("lineHeight") {
+            match get("lineHeight").as_deref() {
                 Some(TokenValue::Number(n)) => {
                     fields.push(("lineHeight", crate::spec::tokens::fmt_num(*n)))
                 }
@@ -341,7 +342,7 @@ fn typography(
                 }
                 None => {}
             }
-            if let Some(spacing) = get("letterSpacing").and_then(dimension) {
+            if let Some(spacing) = get("letterSpacing").as_deref().and_then(dimension) {
                 fields.push(("letterSpacing", yaml_str(&spacing)));
             }
             (!fields.is_empty()).then(|| (unique(name, &mut used), fields))
@@ -349,7 +350,8 @@ fn typography(
         .collect();
     if out.is_empty() {
         for f in &brand.doc.typography.families {
-            let Some(TokenValue::FontFamily(names)) = set.resolve_reference(&f.token) else {
+            let resolved = set.resolve_reference(&f.token);
+            let Some(TokenValue::FontFamily(names)) = resolved.as_deref() else {
                 continue;
             };
             if let Some(first) = names.first() {

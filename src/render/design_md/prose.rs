@@ -101,7 +101,7 @@ fn colour_line(
         .find(|p| p.token == reference)
         .map(|p| p.name.clone())
         .unwrap_or_else(|| reference.trim_matches(['{', '}']).to_string());
-    let value = match set.resolve_reference(reference) {
+    let value = match set.resolve_reference(reference).as_deref() {
         Some(TokenValue::Color(c)) => hex(c.srgb(), c.alpha),
         _ => String::new(),
     };
@@ -124,7 +124,7 @@ fn colors(o: &mut String, brand: &Brand, front: &Front<'_>) {
         );
     }
     for p in &c.palette {
-        let value = match set.resolve_reference(&p.token) {
+        let value = match set.resolve_reference(&p.token).as_deref() {
             Some(TokenValue::Color(col)) => hex(col.srgb(), col.alpha),
             _ => continue,
         };
@@ -141,7 +141,7 @@ fn colors(o: &mut String, brand: &Brand, front: &Front<'_>) {
     }
     if c.palette.is_empty() {
         for (key, t, _) in &front.colors {
-            if let Some(TokenValue::Color(col)) = set.resolve(&t.value) {
+            if let Some(TokenValue::Color(col)) = set.resolve(&t.value).as_deref() {
                 let _ = writeln!(o, "- {}: {}", md_code(key), hex(col.srgb(), col.alpha));
             }
         }
@@ -192,7 +192,9 @@ fn modes(o: &mut String, brand: &Brand, front: &Front<'_>) {
         for (key, t, _) in &front.colors {
             let here = set.resolve(&t.value);
             let there = view.get(&t.name()).and_then(|x| view.resolve(&x.value));
-            if let (Some(TokenValue::Color(a)), Some(TokenValue::Color(b))) = (here, there) {
+            if let (Some(TokenValue::Color(a)), Some(TokenValue::Color(b))) =
+                (here.as_deref(), there.as_deref())
+            {
                 if a != b {
                     changed.push(format!(
                         "{} {} (default {})",
@@ -222,7 +224,7 @@ fn typography(o: &mut String, brand: &Brand, front: &Front<'_>) {
     let set = &brand.tokens;
     for f in &t.families {
         let family = set
-            .resolve_reference(&f.token)
+            .resolve_reference(&f.token).as_deref()
             .map(|v| css::value(v, set, Refs::Resolve))
             .unwrap_or_default();
         let _ = write!(o, "- **{}:** {}", md_inline(&f.role), md_code(&family));
@@ -268,7 +270,7 @@ fn elevation(o: &mut String, brand: &Brand) {
     let shadows: Vec<String> = set
         .tokens
         .iter()
-        .filter(|t| matches!(set.resolve(&t.value), Some(TokenValue::Shadow(_))))
+        .filter(|t| matches!(set.resolve(&t.value).as_deref(), Some(TokenValue::Shadow(_))))
         .map(|t| {
             let v = css::value(&t.value, set, Refs::Resolve);
             format!("- {}: {}", md_code(&t.name()), md_code(&v))

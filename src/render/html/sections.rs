@@ -479,7 +479,7 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
             if there == value {
                 continue;
             }
-            let hex = match here.resolve_reference(&p.token) {
+            let hex = match here.resolve_reference(&p.token).as_deref() {
                 Some(crate::spec::tokens::TokenValue::Color(c)) => {
                     crate::color::hex(c.srgb(), c.alpha)
                 }
@@ -574,7 +574,7 @@ pub(super) fn typography(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &
     }
     for st in &ty.styles {
         let font = reference_value(&brand.tokens, &st.token);
-        let spacing = match brand.tokens.resolve_reference(&st.token) {
+        let spacing = match brand.tokens.resolve_reference(&st.token).as_deref() {
             Some(crate::spec::tokens::TokenValue::Composite(c)) => c
                 .get("letterSpacing")
                 .map(|v| css::value(v, &brand.tokens, Refs::Resolve))

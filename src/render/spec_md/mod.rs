@@ -295,14 +295,15 @@ fn typography(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
 fn colour_name(brand: &Brand, reference: &str) -> String {
     let set = &brand.tokens;
     let target = set.resolve_reference(reference);
+    let target = target.as_deref();
     let named =
         brand
             .doc
             .color
             .palette
             .iter()
-            .find(|p| match (set.resolve_reference(&p.token), target) {
-                (Some(a), Some(b)) => std::ptr::eq(a, b),
+            .find(|p| match (set.resolve_reference(&p.token).as_deref(), target) {
+                (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b,
                 _ => false,
             });
     let value = target.map(|v| srgb_value(v, set)).unwrap_or_default();
@@ -340,7 +341,7 @@ fn colour(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
     for p in &spec.color.palette {
         let e = p.entry;
         let value = set
-            .resolve_reference(&e.token)
+            .resolve_reference(&e.token).as_deref()
             .map(|v| colour_value(v, set))
             .unwrap_or_default();
         let role = e
@@ -398,7 +399,7 @@ fn token_value(t: &Token, set: &TokenSet) -> String {
     match &t.value {
         TokenValue::Alias(target) => {
             let value = set
-                .resolve(&t.value)
+                .resolve(&t.value).as_deref()
                 .map(|v| colour_value(v, set))
                 .unwrap_or_default();
             format!("→ {} ({value})", md_code(target))
@@ -414,7 +415,7 @@ fn token_value(t: &Token, set: &TokenSet) -> String {
                     let spacing = css::value(v, set, Refs::Resolve);
                     let _ = write!(out, ", letter-spacing {}", md_inline(&spacing));
                 }
-                if let Some(TokenValue::StrokeStyle(s)) = set.resolve(v) {
+                if let Some(TokenValue::StrokeStyle(s)) = set.resolve(v).as_deref() {
                     out.push_str(&dashes(s, set));
                 }
                 if let TokenValue::Alias(target) = v {

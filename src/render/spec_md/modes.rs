@@ -85,8 +85,8 @@ fn value_of(set: &TokenSet, name: &str) -> String {
     let Some(v) = set.get(name).and_then(|t| set.resolve(&t.value)) else {
         return "–".into();
     };
-    let css = css::value(v, set, Refs::Resolve);
-    match v {
+    let css = css::value(&v, set, Refs::Resolve);
+    match v.as_ref() {
         TokenValue::Color(c) if !css.starts_with('#') => {
             format!("{}, sRGB {}", md_inline(&css), c.srgb_hex())
         }

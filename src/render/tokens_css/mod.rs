@@ -74,7 +74,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let root = root_entries(set);
     let scheme = modes::root_scheme(set);
     sheet.rule(
-        None,
+        &[],
         ":root",
         scheme,
         root.iter().map(|e| (e.description, &e.decl)),
@@ -82,6 +82,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     if !set.modes.is_empty() {
         modes::write(&mut sheet, set, &root);
     }
+    modes::without_relative_colors(&mut sheet, set);
     sheet.out
 }
 
@@ -137,19 +138,20 @@ pub(super) struct Sheet {
 }
 
 impl Sheet {
-    /// Writes `selector { … }` (inside `@media media` when given) with a
-    /// `color-scheme` first when given, then each declaration, its
-    /// description as a comment before it. Colours outside sRGB are
-    /// declared as their sRGB fallback, and as themselves where the display
-    /// can show them. Nothing is written for an empty rule.
+    /// Writes `selector { … }` inside the at-rules `at` (outermost first:
+    /// `["@supports …", "@media …"]`) with a `color-scheme` first when
+    /// given, then each declaration, its description as a comment before
+    /// it. Colours outside sRGB are declared as their sRGB fallback, and as
+    /// themselves where the display can show them. Nothing is written for
+    /// an empty rule.
     pub(super) fn rule<'d, 'a: 'd>(
         &mut self,
-        media: Option<&str>,
+        at: &[&str],
         selector: &str,
         scheme: Option<&str>,
         decls: impl Iterator<Item = (Option<&'d str>, &'d Declaration<'a>)>,
     ) {
-        let indent = if media.is_some() { "    " } else { "  " };
+        let indent = "  ".repeat(at.len() + 1);
         let mut body = String::new();
         let mut wide = String::new();
         if let Some(scheme) = scheme {
@@ -162,7 +164,7 @@ impl Sheet {
             match d.from.and_then(|from| srgb_fallback(&d.value, from)) {
                 Some(fallback) => {
                     let _ = writeln!(body, "{indent}--{}: {fallback};", d.name);
-                    let _ = writeln!(wide, "    --{}: {};", d.name, d.value);
+                    let _ = writeln!(wide, "{indent}  --{}: {};", d.name, d.value);
                 }
                 None => {
                     let _ = writeln!(body, "{indent}--{}: {};", d.name, d.value);
@@ -172,23 +174,32 @@ impl Sheet {
         if body.is_empty() {
             return;
         }
-        match media {
-            Some(m) => {
-                let _ = write!(self.out, "@media {m} {{\n  {selector} {{\n{body}  }}\n}}\n");
-            }
-            None => {
-                let _ = write!(self.out, "{selector} {{\n{body}}}\n");
-            }
-        }
+        self.nested(at, selector, &body);
         if !wide.is_empty() {
-            let media = match media {
-                Some(m) => format!("(color-gamut: p3) and {m}"),
-                None => "(color-gamut: p3)".to_string(),
+            // Inside the innermost at-rule, or its own when there is none:
+            // `(color-gamut: p3) and (prefers-color-scheme: dark)`.
+            let gamut = match at.split_last() {
+                Some((m, outer)) if m.starts_with("@media ") => {
+                    let mut at = outer.to_vec();
+                    let both = format!("@media (color-gamut: p3) and {}", &m["@media ".len()..]);
+                    at.push(&both);
+                    return self.nested(&at, selector, &wide);
+                }
+                _ => [at, &["@media (color-gamut: p3)"]].concat(),
             };
-            let _ = write!(
-                self.out,
-                "@media {media} {{\n  {selector} {{\n{wide}  }}\n}}\n"
-            );
+            self.nested(&gamut, selector, &wide);
+        }
+    }
+
+    /// `selector { body }` inside the at-rules `at`, outermost first.
+    fn nested(&mut self, at: &[&str], selector: &str, body: &str) {
+        for (depth, prelude) in at.iter().enumerate() {
+            let _ = writeln!(self.out, "{}{prelude} {{", "  ".repeat(depth));
+        }
+        let pad = "  ".repeat(at.len());
+        let _ = write!(self.out, "{pad}{selector} {{\n{body}{pad}}}\n");
+        for depth in (0..at.len()).rev() {
+            let _ = writeln!(self.out, "{}}}", "  ".repeat(depth));
         }
     }
 

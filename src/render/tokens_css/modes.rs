@@ -28,9 +28,9 @@
 //! context of that modifier there itself.
 
 use super::{fresh, Entry, Sheet};
-use crate::spec::tokens::css::{declarations, Declaration};
+use crate::spec::tokens::css::{self, css_name, declarations, Declaration};
 use crate::spec::tokens::modes::{Context, Modifier};
-use crate::spec::tokens::TokenSet;
+use crate::spec::tokens::{Token, TokenSet, TokenValue};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The `color-scheme` of `:root`: the default context's, when a modifier
@@ -74,7 +74,7 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
             .collect();
         let any = format!("[{}]", modifier.attribute());
         sheet.rule(
-            None,
+            &[],
             &any,
             None,
             follows.iter().map(|&i| (None, &root[i].decl)),
@@ -93,7 +93,7 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
             })
             .collect();
         sheet.rule(
-            None,
+            &[],
             &selector(modifier, default),
             scheme(default),
             restored.iter().map(|&i| (None, &root[i].decl)),
@@ -102,14 +102,15 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
             let Some(r) = &rules[m][c] else { continue };
             let written = || r.written.iter().map(|d| (None, d));
             sheet.rule(
-                None,
+                &[],
                 &selector(modifier, context),
                 scheme(context),
                 written(),
             );
             // On <html> itself `:root` already declares what follows.
             if let Some(media) = auto(modifier, c) {
-                sheet.rule(Some(&media), &unnamed(modifier), scheme(context), written());
+                let at = format!("@media {media}");
+                sheet.rule(&[&at], &unnamed(modifier), scheme(context), written());
             }
         }
     }
@@ -204,4 +205,98 @@ fn referenced(value: &str) -> impl Iterator<Item = &str> {
         let end = rest.find([')', ',', ' '])?;
         Some(&rest[..end])
     })
+}
+
+/// The condition under which a browser cannot compute relative colour
+/// syntax (before Chrome 119, Safari 18, Firefox 128).
+pub(crate) const NO_RELATIVE_COLORS: &str = "@supports not (color: rgb(from red r g b))";
+
+/// For a browser without relative colour syntax, the colour each alias
+/// with an alpha paints, as a literal, in the same rules as the modes'
+/// (so a context on any element still applies): without these, its
+/// `rgb(from var(--…) …)` would be invalid where it is used, and the
+/// property would fall back to its initial value. Nothing is written for
+/// a brand without such an alias.
+pub(super) fn without_relative_colors(sheet: &mut Sheet, set: &TokenSet) {
+    let literal = |t: &Token, v: &TokenValue| Literal {
+        name: css_name(&t.path),
+        value: v.clone(),
+    };
+    let root: Vec<Literal> = set
+        .tokens
+        .iter()
+        .filter(|t| matches!(t.value, TokenValue::AliasWithAlpha { .. }))
+        .filter_map(|t| Some(literal(t, set.resolve(&t.value)?.as_ref())))
+        .collect();
+    let contexts: Vec<Vec<Vec<Literal>>> = set
+        .modes
+        .iter()
+        .enumerate()
+        .map(|(m, modifier)| {
+            (0..modifier.contexts.len())
+                .map(|c| match c == modifier.default {
+                    true => Vec::new(),
+                    false => set
+                        .composited_in(m, c)
+                        .into_iter()
+                        .map(|(t, v)| literal(t, &v))
+                        .collect(),
+                })
+                .collect()
+        })
+        .collect();
+    if root.is_empty() && contexts.iter().flatten().all(Vec::is_empty) {
+        return;
+    }
+    sheet.comment("Where relative colours are not computed: each translucent alias as the colour it paints.");
+    let at = [NO_RELATIVE_COLORS];
+    let decls = |ls: &[Literal]| -> Vec<Declaration<'static>> {
+        ls.iter()
+            .map(|l| Declaration {
+                name: l.name.clone(),
+                value: css::value(&l.value, set, css::Refs::Var),
+                from: None,
+            })
+            .collect()
+    };
+    let root_decls = decls(&root);
+    sheet.rule(&at, ":root", None, root_decls.iter().map(|d| (None, d)));
+    for (m, modifier) in set.modes.iter().enumerate() {
+        // On any element naming a context, the default's colours first,
+        // for those another context of this modifier changes.
+        let changed: BTreeSet<&str> = contexts[m]
+            .iter()
+            .flatten()
+            .map(|l| l.name.as_str())
+            .collect();
+        let defaults: Vec<&Declaration> = root_decls
+            .iter()
+            .filter(|d| changed.contains(d.name.as_str()))
+            .collect();
+        sheet.rule(
+            &at,
+            &format!("[{}]", modifier.attribute()),
+            None,
+            defaults.iter().map(|d| (None, *d)),
+        );
+        for (c, context) in modifier.contexts.iter().enumerate() {
+            let here = decls(&contexts[m][c]);
+            sheet.rule(&at, &selector(modifier, context), None, here.iter().map(|d| (None, d)));
+            if let Some(media) = auto(modifier, c) {
+                let media = format!("@media {media}");
+                sheet.rule(
+                    &[NO_RELATIVE_COLORS, &media],
+                    &unnamed(modifier),
+                    None,
+                    here.iter().map(|d| (None, d)),
+                );
+            }
+        }
+    }
+}
+
+/// One custom property's literal colour.
+struct Literal {
+    name: String,
+    value: TokenValue,
 }

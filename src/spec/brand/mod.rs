@@ -361,15 +361,18 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
             let css = |name: &str| {
                 let token = set.get(name)?;
                 let value = set.resolve(&token.value)?;
-                let value = match value {
+                let part = match value.as_ref() {
                     TokenValue::Composite(c) => c
                         .parts()
                         .find(|(p, _)| format!("{}-{}", css_name(&token.path), p.css) == n)
-                        .and_then(|(_, v)| set.resolve(v))
-                        .unwrap_or(value),
-                    other => other,
+                        .and_then(|(_, v)| set.resolve(v)),
+                    _ => None,
                 };
-                Some(css::value(value, set, css::Refs::Resolve))
+                Some(css::value(
+                    part.as_deref().unwrap_or(&value),
+                    set,
+                    css::Refs::Resolve,
+                ))
             };
             let message = format!(
                 "tokens `{other}` and `{}` {SHARED_CSS_NAME} `--{n}`",
@@ -544,8 +547,8 @@ pub fn level_minimum(level: &str) -> f64 {
 /// A translucent foreground is composited over the background first.
 pub fn pair_contrast(tokens: &TokenSet, fg: &str, bg: &str, level: &str) -> Option<(f64, bool)> {
     contrast_of(
-        tokens.resolve_reference(fg),
-        tokens.resolve_reference(bg),
+        tokens.resolve_reference(fg).as_deref(),
+        tokens.resolve_reference(bg).as_deref(),
         level,
     )
 }
@@ -584,7 +587,7 @@ pub fn pair_in_contexts(tokens: &TokenSet, pair: &ContrastPair) -> Vec<ContextCo
             if there == here {
                 return None;
             }
-            let (ratio, passes) = contrast_of(there.0, there.1, &pair.level)?;
+            let (ratio, passes) = contrast_of(there.0.as_deref(), there.1.as_deref(), &pair.level)?;
             Some(ContextContrast {
                 modifier: m,
                 context: c,

@@ -229,23 +229,49 @@ pub fn font_family(names: &[String]) -> String {
         .join(", ")
 }
 
+/// `var(--…)` of the token a reference names.
+pub fn var(target: &str) -> String {
+    let path: Vec<String> = target.split('.').map(String::from).collect();
+    format!("var(--{})", css_name(&path))
+}
+
+/// The colour a `var()` holds with `alpha` in place of its own: CSS
+/// relative colour syntax, so it follows the variable in every context.
+pub fn with_alpha(var: &str, alpha: f64) -> String {
+    format!("rgb(from {var} r g b / {})", fmt_num(round(alpha, 6)))
+}
+
 /// The CSS value of a token value. `Refs::Var` keeps aliases as references.
 pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
     let sub = |v: &TokenValue| value(v, set, refs);
     match v {
         TokenValue::Alias(target) => match refs {
-            Refs::Var => {
-                let path: Vec<String> = target.split('.').map(String::from).collect();
-                format!("var(--{})", css_name(&path))
-            }
+            Refs::Var => var(target),
             Refs::Resolve => set
                 .resolve(v)
-                .map(|r| value(r, set, refs))
+                .map(|r| value(&r, set, refs))
+                .unwrap_or_default(),
+        },
+        TokenValue::AliasWithAlpha { target, alpha } => match refs {
+            Refs::Var => with_alpha(&var(target), *alpha),
+            Refs::Resolve => set
+                .resolve(v)
+                .map(|r| value(&r, set, refs))
                 .unwrap_or_default(),
         },
         TokenValue::Color(c) => color(c),
         TokenValue::Dimension(d) => format!("{}{}", fmt_num(d.value), d.unit.as_str()),
         TokenValue::FontFamily(names) => font_family(names),
+        TokenValue::String(text) if has_references(text) => {
+            match interpolate(text, set, Refs::Resolve, 0) {
+                Some(resolved) if is_css_value(&resolved) => match refs {
+                    Refs::Var => interpolate(text, set, Refs::Var, 0).unwrap_or(resolved),
+                    Refs::Resolve => resolved,
+                },
+                Some(resolved) => string(&resolved),
+                None => string(text),
+            }
+        }
         TokenValue::String(text) if plain_family(text) && !text.contains(' ') => text.clone(),
         TokenValue::String(text) => string(text),
         TokenValue::FontWeight(w) | TokenValue::Number(w) => fmt_num(*w),
@@ -281,6 +307,97 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
     }
 }
 
+/// The `{references}` inside a string, each with its byte range.
+pub fn references_in(text: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find('{').map(|i| from + i) {
+        let Some(close) = text[open + 1..].find(['{', '}']).map(|i| open + 1 + i) else {
+            break;
+        };
+        if text.as_bytes()[close] == b'{' {
+            from = close;
+            continue;
+        }
+        let target = &text[open + 1..close];
+        if !target.trim().is_empty() && target.trim() == target {
+            out.push((open..close + 1, target));
+        }
+        from = close + 1;
+    }
+    out
+}
+
+/// True when a string holds `{references}`.
+pub fn has_references(text: &str) -> bool {
+    !references_in(text).is_empty()
+}
+
+/// How deep references inside strings may lead to strings with references.
+pub const MAX_STRING_DEPTH: usize = 8;
+
+/// A string with each `{reference}` replaced by the CSS of what it names:
+/// `var(--…)` or the resolved value, as `refs` asks. `None` when a
+/// reference names nothing, or strings refer to strings more than
+/// [`MAX_STRING_DEPTH`] deep (a loop among them included).
+pub fn interpolate(text: &str, set: &TokenSet, refs: Refs, depth: usize) -> Option<String> {
+    if depth > MAX_STRING_DEPTH {
+        return None;
+    }
+    let mut out = String::new();
+    let mut at = 0;
+    for (range, target) in references_in(text) {
+        out.push_str(&text[at..range.start]);
+        let piece = match refs {
+            Refs::Var => {
+                set.get(target)?;
+                var(target)
+            }
+            Refs::Resolve => {
+                let token = set.get(target)?;
+                match set.resolve(&token.value)?.as_ref() {
+                    TokenValue::String(inner) if has_references(inner) => {
+                        let inner = interpolate(inner, set, refs, depth + 1)?;
+                        match is_css_value(&inner) {
+                            true => inner,
+                            false => return None,
+                        }
+                    }
+                    resolved => value(resolved, set, refs),
+                }
+            }
+        };
+        out.push_str(&piece);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
+/// True when `text` reads as a CSS value any property could take apart
+/// from its meaning: identifiers, numbers with or without a unit, `#`
+/// colours and functions of those (balanced), separated by spaces, commas
+/// and slashes. Nothing that could end a declaration or a rule, open a
+/// string or a comment, or reach outside a `<style>` element.
+pub fn is_css_value(text: &str) -> bool {
+    let mut depth = 0usize;
+    let ok = text.chars().all(|c| match c {
+        '(' => {
+            depth += 1;
+            true
+        }
+        ')' => match depth.checked_sub(1) {
+            Some(d) => {
+                depth = d;
+                true
+            }
+            None => false,
+        },
+        c => c.is_alphanumeric() || " -+._%#,/*".contains(c),
+    });
+    ok && depth == 0 && !text.trim().is_empty() && !text.contains("/*") && !text.contains("*/")
+}
+
 /// The colour stops of a gradient; an aliased element is replaced by the
 /// stops of the gradient it names (a `var()` cannot stand for stops).
 fn gradient_stops(
@@ -294,14 +411,14 @@ fn gradient_stops(
         match item {
             Item::Alias(t) if depth < 8 => {
                 if let Some(TokenValue::Gradient(inner)) =
-                    set.resolve(&TokenValue::Alias(t.clone()))
+                    set.resolve(&TokenValue::Alias(t.clone())).as_deref()
                 {
                     out.extend(gradient_stops(inner, set, refs, depth + 1));
                 }
             }
             Item::Alias(_) => {}
             Item::Literal(s) => {
-                let pos = match set.resolve(&s.position) {
+                let pos = match set.resolve(&s.position).as_deref() {
                     Some(TokenValue::Number(n)) => format!("{}%", fmt_num(round(n * 100.0, 4))),
                     _ => String::new(),
                 };

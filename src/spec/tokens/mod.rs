@@ -27,6 +27,7 @@ pub use values::{fmt_num, round, NAMED_WEIGHTS};
 
 use crate::color;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The token types marque understands, with their `$type` spelling.
@@ -307,6 +308,14 @@ impl Duration {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TokenValue {
     Alias(String),
+    /// An alias with a numeric `alpha` written beside it, as GitHub Primer
+    /// writes a translucent colour (DESIGN 14): the colour the alias
+    /// resolves to, in whatever context, with this alpha in place of its
+    /// own.
+    AliasWithAlpha {
+        target: String,
+        alpha: f64,
+    },
     Color(Color),
     Dimension(Dimension),
     FontFamily(Vec<String>),
@@ -322,6 +331,28 @@ pub enum TokenValue {
     Gradient(Vec<Item<GradientStop>>),
     /// A `string` token's text.
     String(String),
+}
+
+impl TokenValue {
+    /// The token an alias names, with or without an alpha of its own.
+    pub fn alias_target(&self) -> Option<&str> {
+        match self {
+            TokenValue::Alias(t) | TokenValue::AliasWithAlpha { target: t, .. } => Some(t),
+            _ => None,
+        }
+    }
+
+    /// `self` with `alpha` in place of its own when it is a colour; other
+    /// values as they are (validation lets an alpha stand only on colours).
+    pub fn with_alpha(&self, alpha: f64) -> TokenValue {
+        match self {
+            TokenValue::Color(c) => TokenValue::Color(Color {
+                alpha,
+                ..c.clone()
+            }),
+            other => other.clone(),
+        }
+    }
 }
 
 /// An element of a shadow or gradient array: written out, or an alias to a
@@ -402,6 +433,9 @@ pub struct TokenSet {
     /// For each token, the token whose literal value its alias chain ends at
     /// (itself when it is no alias); `None` for a broken chain.
     resolved: Vec<Option<usize>>,
+    /// For each token, the alpha written beside the alias nearest it on its
+    /// chain: the alpha its colour is painted with, in place of its own.
+    alpha: Vec<Option<f64>>,
 }
 
 #[derive(Debug, Clone)]
@@ -435,14 +469,35 @@ impl TokenSet {
             modes: Vec::new(),
             by_name,
             resolved: Vec::new(),
+            alpha: Vec::new(),
         };
-        set.resolved = refs::resolve_chains(&set)
-            .into_iter()
+        let chains = refs::resolve_chains(&set);
+        set.resolved = chains
+            .iter()
             .map(|c| match c {
-                refs::Chain::End { at, .. } => Some(at),
+                refs::Chain::End { at, .. } => Some(*at),
                 _ => None,
             })
             .collect();
+        // Nearest first: a link's own alpha, else the alpha of the token it
+        // links to, which is one link nearer the end (so settled before it).
+        let mut by_depth: Vec<(usize, usize)> = chains
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                refs::Chain::End { depth, .. } => Some((*depth, i)),
+                _ => None,
+            })
+            .collect();
+        by_depth.sort_unstable();
+        set.alpha = vec![None; set.tokens.len()];
+        for (_, i) in by_depth {
+            set.alpha[i] = match &set.tokens[i].value {
+                TokenValue::AliasWithAlpha { alpha, .. } => Some(*alpha),
+                TokenValue::Alias(t) => set.index_of(t).and_then(|j| set.alpha[j]),
+                _ => None,
+            };
+        }
         set
     }
 
@@ -458,19 +513,26 @@ impl TokenSet {
     /// reference, a cycle or an over-long chain (all validation errors, so a
     /// published brand never has one). Constant time: chains are resolved
     /// when the set is made.
-    pub fn resolve<'a>(&'a self, value: &'a TokenValue) -> Option<&'a TokenValue> {
-        match value {
-            TokenValue::Alias(target) => {
-                let i = self.index_of(target)?;
-                let end = (*self.resolved.get(i)?)?;
-                Some(&self.tokens[end].value)
-            }
-            other => Some(other),
-        }
+    ///
+    /// A colour reached through an alias with an alpha beside it is a new
+    /// value (the colour at that alpha), so the answer is borrowed only
+    /// where the set holds it as it is.
+    pub fn resolve<'a>(&'a self, value: &'a TokenValue) -> Option<Cow<'a, TokenValue>> {
+        let (target, alpha) = match value {
+            TokenValue::Alias(target) => (target, None),
+            TokenValue::AliasWithAlpha { target, alpha } => (target, Some(*alpha)),
+            other => return Some(Cow::Borrowed(other)),
+        };
+        let i = self.index_of(target)?;
+        let end = &self.tokens[(*self.resolved.get(i)?)?].value;
+        Some(match alpha.or(self.alpha[i]) {
+            Some(a) => Cow::Owned(end.with_alpha(a)),
+            None => Cow::Borrowed(end),
+        })
     }
 
     /// The literal value a `{group.token}` reference resolves to.
-    pub fn resolve_reference(&self, reference: &str) -> Option<&TokenValue> {
+    pub fn resolve_reference(&self, reference: &str) -> Option<Cow<'_, TokenValue>> {
         self.resolve(&self.get(parse_reference(reference)?)?.value)
     }
 

@@ -7,6 +7,7 @@
 
 use super::{parse_reference, Token, TokenSet, TokenValue};
 use crate::spec::limits::MAX_ALIAS_DEPTH;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// A way the tokens vary, as its resolver names it (`theme`, `density`).
@@ -75,15 +76,26 @@ impl<'a> View<'a> {
 
     /// Follows aliases through this context to a literal value; `None` for
     /// a dangling reference or a chain longer than validation allows.
-    pub fn resolve<'b>(&self, v: &'b TokenValue) -> Option<&'b TokenValue>
+    /// The alpha beside the alias nearest `v` on its chain replaces the
+    /// colour's own, as [`TokenSet::resolve`] reads it.
+    pub fn resolve<'b>(&self, v: &'b TokenValue) -> Option<Cow<'b, TokenValue>>
     where
         'a: 'b,
     {
         let mut v = v;
+        let mut alpha = None;
         for _ in 0..=MAX_ALIAS_DEPTH {
-            match v {
-                TokenValue::Alias(target) => v = &self.get(target)?.value,
-                literal => return Some(literal),
+            if let TokenValue::AliasWithAlpha { alpha: a, .. } = v {
+                alpha = alpha.or(Some(*a));
+            }
+            match v.alias_target() {
+                Some(target) => v = &self.get(target)?.value,
+                None => {
+                    return Some(match alpha {
+                        Some(a) => Cow::Owned(v.with_alpha(a)),
+                        None => Cow::Borrowed(v),
+                    })
+                }
             }
         }
         None
@@ -95,7 +107,7 @@ impl<'a> View<'a> {
     }
 
     /// What a `{reference}` resolves to in this context.
-    pub fn resolve_reference(&self, reference: &str) -> Option<&'a TokenValue> {
+    pub fn resolve_reference(&self, reference: &str) -> Option<Cow<'a, TokenValue>> {
         self.resolve(&self.get(parse_reference(reference)?)?.value)
     }
 }
@@ -262,6 +274,48 @@ impl TokenSet {
         })
     }
 
+    /// The colours that aliases with an alpha paint in context `c` of
+    /// modifier `m` where that differs from the default: each such token
+    /// (as the context writes it, or the default's) with its colour there.
+    /// Surfaces that cannot say "this alias at that alpha" (DTCG 2025.10,
+    /// Figma, a browser without relative colours) write these literals.
+    pub fn composited_in(&self, m: usize, c: usize) -> Vec<(&Token, TokenValue)> {
+        let view = self.view(m, c);
+        let written = view.written().iter();
+        let defaults = self
+            .tokens
+            .iter()
+            .filter(|t| view.context.get(&t.name()).is_none());
+        written
+            .chain(defaults)
+            .filter(|t| matches!(t.value, TokenValue::AliasWithAlpha { .. }))
+            .filter_map(|t| {
+                let there = view.resolve(&t.value)?.into_owned();
+                let here = self.get(&t.name()).and_then(|d| self.resolve(&d.value));
+                (here.as_deref() != Some(&there)).then_some((t, there))
+            })
+            .collect()
+    }
+
+    /// The modifiers in whose contexts the colour an alias with an alpha
+    /// paints differs from the default's (empty for any other token).
+    pub fn composite_varies(&self, t: &Token) -> Vec<usize> {
+        if !matches!(t.value, TokenValue::AliasWithAlpha { .. }) {
+            return Vec::new();
+        }
+        let here = self.resolve(&t.value);
+        let name = t.name();
+        (0..self.modes.len())
+            .filter(|&m| {
+                (0..self.modes[m].contexts.len()).any(|c| {
+                    let view = self.view(m, c);
+                    let there = view.get(&name).and_then(|x| view.resolve(&x.value));
+                    there != here
+                })
+            })
+            .collect()
+    }
+
     /// A context's label, `theme=dark`.
     pub fn label(&self, m: usize, c: usize) -> String {
         let modifier = &self.modes[m];
@@ -273,7 +327,7 @@ impl TokenSet {
 /// one context over them.
 pub trait Lookup {
     fn token(&self, name: &str) -> Option<&Token>;
-    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<&'v TokenValue>;
+    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<Cow<'v, TokenValue>>;
 }
 
 impl Lookup for TokenSet {
@@ -281,7 +335,7 @@ impl Lookup for TokenSet {
         self.get(name)
     }
 
-    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<&'v TokenValue> {
+    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<Cow<'v, TokenValue>> {
         self.resolve(v)
     }
 }
@@ -291,7 +345,7 @@ impl Lookup for View<'_> {
         self.get(name)
     }
 
-    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<&'v TokenValue> {
+    fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<Cow<'v, TokenValue>> {
         self.resolve(v)
     }
 }

@@ -6,7 +6,7 @@
 //! once, so checking is linear in the number of tokens however the aliases
 //! are arranged (a 10,000-link chain included).
 
-use super::{Item, StrokeStyle, TokenSet, TokenType, TokenValue};
+use super::{css, Item, StrokeStyle, TokenSet, TokenType, TokenValue};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::join;
 use crate::spec::limits::MAX_ALIAS_DEPTH;
@@ -112,12 +112,12 @@ pub fn follow(n: usize, step: impl Fn(usize) -> Step) -> Vec<Chain> {
 
 /// The chain of every token of a set: where its aliases lead.
 pub fn resolve_chains(set: &TokenSet) -> Vec<Chain> {
-    follow(set.tokens.len(), |i| match &set.tokens[i].value {
-        TokenValue::Alias(target) => match set.index_of(target) {
+    follow(set.tokens.len(), |i| match set.tokens[i].value.alias_target() {
+        Some(target) => match set.index_of(target) {
             Some(j) => Step::To(j),
             None => Step::Missing,
         },
-        _ => Step::End,
+        None => Step::End,
     })
 }
 
@@ -159,6 +159,9 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
                 Some(_) => {}
             }
         }
+        if let TokenValue::String(text) = &token.value {
+            check_string(set, text, &p, diags);
+        }
         match chain {
             Chain::Cycle => diags.error(
                 &p,
@@ -181,6 +184,36 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
     }
 }
 
+/// The `{references}` inside a string must each name a token, and the
+/// string they make must read as a CSS value, or it is published quoted.
+fn check_string(set: &TokenSet, text: &str, p: &str, diags: &mut FileDiags<'_>) {
+    let refs = css::references_in(text);
+    if refs.is_empty() {
+        return;
+    }
+    let mut missing = false;
+    for (_, target) in &refs {
+        if set.get(target).is_none() && !set.unparsed.contains(*target) {
+            diags.error(p, format!("{} (inside the string)", dangling(target)));
+            missing = true;
+        }
+    }
+    if missing {
+        return;
+    }
+    match css::interpolate(text, set, css::Refs::Resolve, 0) {
+        None => diags.error(
+            p,
+            format!("the references inside this string lead to strings with references more than {} deep, or back to itself", css::MAX_STRING_DEPTH),
+        ),
+        Some(resolved) if !css::is_css_value(&resolved) => diags.warning(
+            p,
+            format!("with its references resolved this string is `{resolved}`, which is no CSS value; tokens.css publishes it as a quoted string, with the default's values, which do not follow modes"),
+        ),
+        Some(_) => {}
+    }
+}
+
 /// Every alias inside a value, with the type it must have and where it is.
 pub fn collect_aliases(
     v: &TokenValue,
@@ -190,7 +223,9 @@ pub fn collect_aliases(
 ) {
     let mut sub = |v: &TokenValue, ty, key: &str| collect_aliases(v, ty, &join(p, key), out);
     match v {
-        TokenValue::Alias(t) => out.push((t.clone(), ty, p.to_string())),
+        TokenValue::Alias(t) | TokenValue::AliasWithAlpha { target: t, .. } => {
+            out.push((t.clone(), ty, p.to_string()))
+        }
         TokenValue::Composite(c) => {
             for (part, value) in c.parts() {
                 sub(value, part.ty, part.key);

@@ -141,6 +141,13 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
                     diags.warning_at_key(&at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the colour's alpha, {}, as the exporting tool meant it", fmt_num(a)));
                     c.alpha = a;
                 }
+                TokenValue::Alias(target) if ty == TokenType::Color => {
+                    diags.warning_at_key(&at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the alpha of the colour `{{{target}}}` resolves to, {}, in place of its own, as the exporting tool meant it (the alias keeps following its target in every context)", fmt_num(a)));
+                    value = TokenValue::AliasWithAlpha {
+                        target: std::mem::take(target),
+                        alpha: a,
+                    };
+                }
                 _ => diags.warning_at_key(&at, "`alpha` beside `$value` is not DTCG 2025.10, and this token is no literal colour; it is ignored"),
             }
         }
@@ -376,7 +383,7 @@ mod tests {
         assert_eq!(set.get("color.blue").unwrap().ty, TokenType::Color);
         assert_eq!(set.get("link").unwrap().ty, TokenType::Color);
         assert!(matches!(
-            set.resolve(&set.get("link").unwrap().value),
+            set.resolve(&set.get("link").unwrap().value).as_deref(),
             Some(TokenValue::Color(_))
         ));
     }

@@ -61,19 +61,39 @@ pub(super) fn parse_value(
 
 fn parse_font_family(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Vec<String>> {
     match v {
-        Value::String(s) if !s.trim().is_empty() => Some(vec![s.clone()]),
+        Value::String(s) if !s.trim().is_empty() => match font_list(s) {
+            Some(names) => {
+                diags.warning(
+                    p,
+                    format!(
+                        "a fontFamily is one name or an array of names; this string is a CSS font list, so it is read as the {} names it lists",
+                        names.len()
+                    ),
+                );
+                Some(names)
+            }
+            None => Some(vec![s.clone()]),
+        },
         Value::Array(items)
             if !items.is_empty()
                 && items
                     .iter()
                     .all(|i| i.as_str().is_some_and(|s| !s.trim().is_empty())) =>
         {
-            Some(
-                items
-                    .iter()
-                    .filter_map(|i| i.as_str().map(String::from))
-                    .collect(),
-            )
+            let mut names = Vec::new();
+            for (i, item) in items.iter().filter_map(Value::as_str).enumerate() {
+                match font_list(item) {
+                    Some(list) => {
+                        diags.warning(
+                            &format!("{p}/{i}"),
+                            format!("a fontFamily's array holds names; this one is a CSS font list, so it is read as the {} names it lists", list.len()),
+                        );
+                        names.extend(list);
+                    }
+                    None => names.push(item.to_string()),
+                }
+            }
+            Some(names)
         }
         _ => {
             diags.error(
@@ -83,6 +103,53 @@ fn parse_font_family(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Ve
             None
         }
     }
+}
+
+/// The families of a string written as a CSS font list (`'Segoe UI',
+/// -apple-system, sans-serif`): names separated by commas outside quotes,
+/// each quoted or a run of identifiers. `None` for a string that is no
+/// such list of more than one name, or of one quoted name: a plain name
+/// (`Segoe UI`) is one family.
+pub(super) fn font_list(s: &str) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut quoted = false;
+    let mut rest = s.trim();
+    loop {
+        let name = match rest.chars().next()? {
+            q @ ('"' | '\'') => {
+                let end = rest[1..].find(q)? + 1;
+                quoted = true;
+                let name = rest[1..end].to_string();
+                rest = rest[end + 1..].trim_start();
+                name
+            }
+            _ => {
+                let end = rest.find(',').unwrap_or(rest.len());
+                let name = rest[..end].trim();
+                let words = name.split_whitespace();
+                let ident = |w: &str| {
+                    !w.is_empty()
+                        && !w.starts_with(|c: char| c.is_ascii_digit())
+                        && w.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                };
+                if name.is_empty() || !words.clone().all(ident) {
+                    return None;
+                }
+                rest = &rest[end..];
+                words.collect::<Vec<_>>().join(" ")
+            }
+        };
+        if name.trim().is_empty() || name.contains(['"', '\'']) {
+            return None;
+        }
+        names.push(name);
+        match rest.strip_prefix(',') {
+            Some(r) => rest = r.trim_start(),
+            None if rest.is_empty() => break,
+            None => return None,
+        }
+    }
+    (names.len() > 1 || quoted).then_some(names)
 }
 
 fn parse_cubic_bezier(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<[f64; 4]> {
