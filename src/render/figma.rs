@@ -9,7 +9,7 @@
 //! out and reported.
 
 use super::Context;
-use crate::spec::tokens::css::css_name;
+use crate::spec::tokens::css::{self, css_name};
 use crate::spec::tokens::modes::{Context as ModeContext, Modifier};
 use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
@@ -195,6 +195,9 @@ fn literal(v: &TokenValue) -> Option<Value> {
 struct Placement<'t> {
     collection: usize,
     modes: Vec<(String, &'t Token)>,
+    /// For an alias with an alpha, which no Figma alias can carry: the
+    /// colour it paints in each of `modes`.
+    painted: Option<Vec<TokenValue>>,
 }
 
 struct Builder<'a> {
@@ -226,6 +229,11 @@ impl Builder<'_> {
                     kind: "VARIABLE_ALIAS",
                     id: var_id(target),
                 },
+                // A string's `{references}` are resolved: Figma has no var().
+                Some(TokenValue::String(text)) if css::has_references(text) => {
+                    let text = css::interpolate(text, self.set, css::Refs::Resolve, 0)?;
+                    literal(&TokenValue::String(text))?
+                }
                 Some(other) => self.set.resolve(other).as_deref().and_then(literal)?,
                 None => return None,
             };
@@ -322,17 +330,27 @@ fn collections(brand: &Brand, body: &mut Body, skipped: &mut Vec<Skipped>) -> Ve
 fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> Placement<'t> {
     let name = t.name();
     let set = &brand.tokens;
-    let varies: Vec<usize> = set
+    let mut varies: Vec<usize> = set
         .modes
         .iter()
         .enumerate()
         .filter(|(_, m)| m.contexts.iter().any(|c| c.get(&name).is_some()))
         .map(|(i, _)| i)
         .collect();
+    for m in set.composite_varies(t) {
+        if !varies.contains(&m) {
+            varies.push(m);
+        }
+    }
+    varies.sort_unstable();
+    let translucent = |x: &Token| matches!(x.value, TokenValue::AliasWithAlpha { .. });
     let Some(&m) = varies.first() else {
         return Placement {
             collection: 0,
             modes: vec![(format!("mode:{}:default", brand.slug), t)],
+            painted: translucent(t)
+                .then(|| set.resolve(&t.value).map(|v| vec![v.into_owned()]))
+                .flatten(),
         };
     };
     if let Some(&other) = varies.get(1) {
@@ -347,6 +365,20 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
     let modifier = &set.modes[m];
     let mut modes: Vec<(usize, &ModeContext)> = with_modes(modifier).collect();
     modes.sort_by_key(|(c, _)| *c);
+    let painted = modes
+        .iter()
+        .any(|(_, c)| translucent(c.get(&name).unwrap_or(t)))
+        .then(|| {
+            modes
+                .iter()
+                .map(|&(c, context)| {
+                    let view = set.view(m, c);
+                    let here = context.get(&name).unwrap_or(t);
+                    view.resolve(&here.value).map(|v| v.into_owned())
+                })
+                .collect::<Option<Vec<_>>>()
+        })
+        .flatten();
     let modes = modes
         .into_iter()
         .map(|(_, c)| {
@@ -360,6 +392,7 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
     Placement {
         collection: m + 1,
         modes,
+        painted,
     }
 }
 
@@ -380,7 +413,8 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     // (a length relative to its element has no pixels).
     let exportable = |t: &Token| {
         figma_type(t.ty).is_some()
-            && (t.ty != TokenType::Dimension || set.resolve(&t.value).as_deref().and_then(pixels).is_some())
+            && (t.ty != TokenType::Dimension
+                || set.resolve(&t.value).as_deref().and_then(pixels).is_some())
     };
     let mut b = Builder {
         set,
@@ -413,11 +447,24 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                 }
             }
             (_, ty) if exportable(t) => {
-                let values: Vec<(String, Option<TokenValue>)> = at
-                    .modes
-                    .iter()
-                    .map(|(mode, x)| (mode.clone(), Some(x.value.clone())))
-                    .collect();
+                let values: Vec<(String, Option<TokenValue>)> = match &at.painted {
+                    Some(painted) => {
+                        skipped.push((
+                            format!("token `{}` is an alias with an alpha beside it, which a Figma variable alias cannot carry; tokens.figma.json gives it the colour it paints in each mode, so in Figma it no longer follows `{{{}}}`", t.name(), t.value.alias_target().unwrap_or_default()),
+                            Some((t.file.clone(), t.pointer.clone())),
+                        ));
+                        at.modes
+                            .iter()
+                            .zip(painted)
+                            .map(|((mode, _), v)| (mode.clone(), Some(v.clone())))
+                            .collect()
+                    }
+                    None => at
+                        .modes
+                        .iter()
+                        .map(|(mode, x)| (mode.clone(), Some(x.value.clone())))
+                        .collect(),
+                };
                 b.add(&t.path, ty, at.collection, &values, t.description.as_ref(), web);
             }
             (_, TokenType::Dimension) => skipped.push((

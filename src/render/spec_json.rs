@@ -166,7 +166,8 @@ pub struct ModeContext<'a> {
 fn modes(set: &TokenSet) -> Vec<Mode<'_>> {
     set.modes
         .iter()
-        .map(|m| Mode {
+        .enumerate()
+        .map(|(mi, m)| Mode {
             name: &m.name,
             attribute: m.attribute(),
             default: &m.contexts[m.default].name,
@@ -174,23 +175,39 @@ fn modes(set: &TokenSet) -> Vec<Mode<'_>> {
             contexts: m
                 .contexts
                 .iter()
-                .map(|c| ModeContext {
+                .enumerate()
+                .map(|(i, c)| ModeContext {
                     name: &c.name,
                     value: c.ident(),
                     scheme: m.is_color_scheme().then(|| c.scheme()),
-                    tokens: c
-                        .tokens
-                        .iter()
-                        .map(|t| {
-                            let value =
-                                json!({"$type": t.ty.as_str(), "$value": dtcg_value(&t.value)});
-                            (t.name(), value)
-                        })
-                        .collect(),
+                    tokens: context_tokens(set, mi, i),
                 })
                 .collect(),
         })
         .collect()
+}
+
+/// What context `c` of modifier `m` sets apart from the default, by
+/// dotted name: what it writes, and the colours that aliases with an alpha
+/// paint differently there (written as those colours, as in the default).
+fn context_tokens(set: &TokenSet, m: usize, c: usize) -> Map<String, Value> {
+    let entry =
+        |t: &Token, v: &TokenValue| json!({"$type": t.ty.as_str(), "$value": dtcg_value(v)});
+    let view = set.view(m, c);
+    let mut out: Map<String, Value> = view
+        .written()
+        .iter()
+        .map(|t| match composited(&view, t) {
+            Some((painted, _)) => (t.name(), entry(t, &painted)),
+            None => (t.name(), entry(t, &t.value)),
+        })
+        .collect();
+    if c != set.modes[m].default {
+        for (t, painted) in set.composited_in(m, c) {
+            out.entry(t.name()).or_insert_with(|| entry(t, &painted));
+        }
+    }
+    out
 }
 
 /// `pair` in each context that changes either of its colours.
@@ -212,7 +229,8 @@ fn pair_in_contexts(set: &TokenSet, p: &model::ContrastPair) -> Vec<PairInContex
 /// The resolved CSS value of a `{reference}` in a context (a colour's: a
 /// composite's parts are resolved in the default).
 pub fn reference_value_in(view: View<'_>, reference: &str) -> String {
-    view.resolve_reference(reference).as_deref()
+    view.resolve_reference(reference)
+        .as_deref()
         .map(|v| css::value(v, view.base(), Refs::Resolve))
         .unwrap_or_default()
 }
@@ -220,7 +238,8 @@ pub fn reference_value_in(view: View<'_>, reference: &str) -> String {
 /// The resolved CSS value of a `{reference}`.
 pub fn reference_value(tokens: &TokenSet, reference: &str) -> String {
     tokens
-        .resolve_reference(reference).as_deref()
+        .resolve_reference(reference)
+        .as_deref()
         .map(|v| css::value(v, tokens, Refs::Resolve))
         .unwrap_or_default()
 }
@@ -483,10 +502,31 @@ fn shadow_json(layers: &[Item<ShadowLayer>]) -> Value {
 pub fn tokens_tree(set: &TokenSet) -> Value {
     tree(
         &set.groups,
-        set.tokens
-            .iter()
-            .map(|t| (t, members(t, dtcg_value(&t.value), None))),
+        set.tokens.iter().map(|t| {
+            let m = match composited(set, t) {
+                Some((value, ext)) => members(t, dtcg_value(&value), Some((EXTENSION, ext))),
+                None => members(t, dtcg_value(&t.value), None),
+            };
+            (t, m)
+        }),
     )
+}
+
+/// The `$extensions` key under which marque says what a value was written
+/// as where DTCG 2025.10 has no form for it.
+pub const EXTENSION: &str = "com.marque";
+
+/// An alias with an alpha beside it, which DTCG 2025.10 cannot write: the
+/// colour it paints where `lookup` resolves it, and the extension that
+/// records the alias and the alpha (`{"aliasWithAlpha": {"alias", "alpha"}}`).
+/// `None` for every other token.
+pub fn composited(lookup: &impl Lookup, t: &Token) -> Option<(TokenValue, Value)> {
+    let TokenValue::AliasWithAlpha { target, alpha } = &t.value else {
+        return None;
+    };
+    let painted = lookup.resolve_value(&t.value)?.into_owned();
+    let ext = json!({"aliasWithAlpha": {"alias": format!("{{{target}}}"), "alpha": num(*alpha)}});
+    Some((painted, ext))
 }
 
 /// A token's members: `$type`, `$value` (given), `$description`,

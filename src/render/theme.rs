@@ -105,7 +105,10 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
         TokenType::Dimension => {
             // A length relative to its element stays a length, but a theme
             // scale needs one that means the same everywhere.
-            let sized = matches!(set.resolve(&t.value).as_deref(), Some(TokenValue::Dimension(_)));
+            let sized = matches!(
+                set.resolve(&t.value).as_deref(),
+                Some(TokenValue::Dimension(_))
+            );
             if !sized {
                 return None;
             }

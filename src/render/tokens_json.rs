@@ -19,7 +19,7 @@
 //! - composite members outside the type's table move to the token's
 //!   `$extensions` under [`EXTENSION`].
 
-use super::spec_json::{dtcg_value, members, tree};
+use super::spec_json::{composited, dtcg_value, members, tree};
 use crate::spec::tokens::modes::Modifier;
 use crate::spec::tokens::refs::collect_aliases;
 use crate::spec::tokens::{
@@ -31,8 +31,9 @@ use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
 /// The `$extensions` key under which composite members outside the type's
-/// table are kept (`{"members": {"WebkitFontSmoothing": …}}`).
-pub const EXTENSION: &str = "com.marque";
+/// table are kept (`{"members": {"WebkitFontSmoothing": …}}`), and an
+/// alias with an alpha (`{"aliasWithAlpha": …}`, see [`composited`]).
+pub use super::spec_json::EXTENSION;
 
 /// The resolver module's schema, named by the document.
 const RESOLVER_SCHEMA: &str = "https://www.designtokens.org/schemas/2025.10/resolver.json";
@@ -99,8 +100,37 @@ fn modifier(
     skipped: &mut Vec<(String, Option<WrittenAt>)>,
 ) -> Value {
     let mut contexts = Map::new();
-    for c in &m.contexts {
-        let kept = strict_tokens(set, &c.tokens, left_out);
+    let at = set
+        .modes
+        .iter()
+        .position(|x| std::ptr::eq(x, m))
+        .unwrap_or(0);
+    for (i, c) in m.contexts.iter().enumerate() {
+        // An alias with an alpha is the colour it paints here: what the
+        // context writes, and what it changes by changing the target.
+        let view = set.view(at, i);
+        let mut tokens: Vec<Token> = c
+            .tokens
+            .iter()
+            .map(|t| match composited(&view, t) {
+                Some((painted, _)) => Token {
+                    value: painted,
+                    ..t.clone()
+                },
+                None => t.clone(),
+            })
+            .collect();
+        if i != m.default {
+            for (t, painted) in set.composited_in(at, i) {
+                if c.get(&t.name()).is_none() {
+                    tokens.push(Token {
+                        value: painted,
+                        ..t.clone()
+                    });
+                }
+            }
+        }
+        let kept = strict_tokens(set, &tokens, left_out);
         let what = format!("context `{}` of tokens.resolver.json", c.name);
         let tree = document(&[], &kept.tokens, &what, skipped);
         let sources = match tree.as_object().is_some_and(Map::is_empty) {
@@ -115,8 +145,9 @@ fn modifier(
     })
 }
 
-/// A token in strict form (its value, and the composite members outside
-/// its type as an object), or why it has none.
+/// A token in strict form (its value, and what its [`EXTENSION`] says of
+/// what was made strict: composite members outside its type, an alias
+/// with an alpha), or why it has none.
 type StrictForm = Result<(TokenValue, Option<Value>), String>;
 
 /// Tokens made strict: each kept with its value and extra members, or left
@@ -172,8 +203,8 @@ fn document(
     for (t, r) in tokens {
         crate::spec::limits::checkpoint();
         match r {
-            Ok((value, extra)) => {
-                let extension = extra.clone().map(|e| (EXTENSION, json!({ "members": e })));
+            Ok((value, extension)) => {
+                let extension = extension.clone().map(|e| (EXTENSION, e));
                 kept.push((*t, members(t, dtcg_value(value), extension)));
             }
             Err(why) => skipped.push((
@@ -200,13 +231,15 @@ fn strict(t: &Token, set: &TokenSet) -> StrictForm {
     if t.ty == TokenType::String {
         return Err("`string` is not a type of the format".into());
     }
+    if let Some((painted, extension)) = composited(set, t) {
+        return Ok((painted, Some(extension)));
+    }
     let mut value = t.value.clone();
     let mut extra = None;
     if let TokenValue::Composite(c) = &mut value {
         if !c.extra.is_empty() {
-            extra = Some(Value::Object(
-                std::mem::take(&mut c.extra).into_iter().collect(),
-            ));
+            let members = Value::Object(std::mem::take(&mut c.extra).into_iter().collect());
+            extra = Some(json!({ "members": members }));
         }
         if c.ty == TokenType::Typography {
             typography(c, set)?;
@@ -226,7 +259,11 @@ fn typography(c: &mut Composite, set: &TokenSet) -> Result<(), String> {
             TokenValue::Dimension(d) => d.px(),
             _ => None,
         });
-    let resolved = |c: &Composite, key: &str| c.get(key).and_then(|v| set.resolve(v)).map(|v| v.into_owned());
+    let resolved = |c: &Composite, key: &str| {
+        c.get(key)
+            .and_then(|v| set.resolve(v))
+            .map(|v| v.into_owned())
+    };
     if let Some(TokenValue::String(s)) = resolved(c, "lineHeight") {
         return Err(format!(
             "its lineHeight is CSS `{s}`, which the format has no number for"
@@ -342,7 +379,10 @@ mod tests {
         );
         assert_eq!(body["fontSize"], "{size}", "aliases stay");
         assert!(body.get("WebkitFontSmoothing").is_none());
-        assert_eq!(extra.unwrap()["WebkitFontSmoothing"], "antialiased");
+        assert_eq!(
+            extra.unwrap()["members"]["WebkitFontSmoothing"],
+            "antialiased"
+        );
         assert!(out["size"].is_ok());
         assert!(out["wide"].as_ref().unwrap_err().contains("`vw` lengths"));
         assert!(out["gap"]

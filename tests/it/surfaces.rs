@@ -171,7 +171,9 @@ fn assert_md_carries_spec_json(brand: &Brand) {
         let here = set.in_context(m, c);
         for t in &set.modes[m].contexts[c].tokens {
             all.push(t.name());
-            if let Some(marque::spec::tokens::TokenValue::Color(c)) = here.resolve(&t.value) {
+            if let Some(marque::spec::tokens::TokenValue::Color(c)) =
+                here.resolve(&t.value).as_deref()
+            {
                 all.push(c.srgb_hex());
             }
         }
@@ -183,7 +185,7 @@ fn assert_md_carries_spec_json(brand: &Brand) {
             set,
             marque::spec::tokens::css::Refs::Resolve,
         ));
-        if let Some(marque::spec::tokens::TokenValue::Color(c)) = set.resolve(&t.value) {
+        if let Some(marque::spec::tokens::TokenValue::Color(c)) = set.resolve(&t.value).as_deref() {
             all.push(c.srgb_hex());
         }
         all.extend(t.description.clone());

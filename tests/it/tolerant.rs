@@ -144,7 +144,7 @@ fn each_deviation_loads_with_a_warning_at_its_line_read_as_documented() {
         };
         assert_eq!(found.line, *line, "{token}: {found:?}");
         let t = set.get("t").unwrap_or_else(|| panic!("{token}: t is read"));
-        let written = value(set.resolve(&t.value).unwrap(), &set, Refs::Resolve);
+        let written = value(&set.resolve(&t.value).unwrap(), &set, Refs::Resolve);
         assert_eq!(written, *css, "{token}");
     }
 }

@@ -69,7 +69,12 @@ impl<'a> Front<'a> {
             placed
                 .iter()
                 .filter(|p| p.kind == kind)
-                .filter_map(|p| Some((p.name.clone(), dimension(set.resolve(&p.token.value).as_deref()?)?)))
+                .filter_map(|p| {
+                    Some((
+                        p.name.clone(),
+                        dimension(set.resolve(&p.token.value).as_deref()?)?,
+                    ))
+                })
                 .collect()
         };
         let mut used = HashSet::new();
@@ -305,7 +310,10 @@ fn typography(
             .iter()
             .filter_map(|t| match name_of.get(&t.name()) {
                 Some((Kind::Text, name))
-                    if matches!(set.resolve(&t.value).as_deref(), Some(TokenValue::Composite(_))) =>
+                    if matches!(
+                        set.resolve(&t.value).as_deref(),
+                        Some(TokenValue::Composite(_))
+                    ) =>
                 {
                     Some((name.clone(), t))
                 }

@@ -224,7 +224,8 @@ fn typography(o: &mut String, brand: &Brand, front: &Front<'_>) {
     let set = &brand.tokens;
     for f in &t.families {
         let family = set
-            .resolve_reference(&f.token).as_deref()
+            .resolve_reference(&f.token)
+            .as_deref()
             .map(|v| css::value(v, set, Refs::Resolve))
             .unwrap_or_default();
         let _ = write!(o, "- **{}:** {}", md_inline(&f.role), md_code(&family));
@@ -270,7 +271,12 @@ fn elevation(o: &mut String, brand: &Brand) {
     let shadows: Vec<String> = set
         .tokens
         .iter()
-        .filter(|t| matches!(set.resolve(&t.value).as_deref(), Some(TokenValue::Shadow(_))))
+        .filter(|t| {
+            matches!(
+                set.resolve(&t.value).as_deref(),
+                Some(TokenValue::Shadow(_))
+            )
+        })
         .map(|t| {
             let v = css::value(&t.value, set, Refs::Resolve);
             format!("- {}: {}", md_code(&t.name()), md_code(&v))

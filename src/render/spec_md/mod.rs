@@ -296,16 +296,12 @@ fn colour_name(brand: &Brand, reference: &str) -> String {
     let set = &brand.tokens;
     let target = set.resolve_reference(reference);
     let target = target.as_deref();
-    let named =
-        brand
-            .doc
-            .color
-            .palette
-            .iter()
-            .find(|p| match (set.resolve_reference(&p.token).as_deref(), target) {
-                (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b,
-                _ => false,
-            });
+    let named = brand.doc.color.palette.iter().find(|p| {
+        match (set.resolve_reference(&p.token).as_deref(), target) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b,
+            _ => false,
+        }
+    });
     let value = target.map(|v| srgb_value(v, set)).unwrap_or_default();
     let token = md_code(reference.trim_matches(['{', '}']));
     match named {
@@ -341,7 +337,8 @@ fn colour(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
     for p in &spec.color.palette {
         let e = p.entry;
         let value = set
-            .resolve_reference(&e.token).as_deref()
+            .resolve_reference(&e.token)
+            .as_deref()
             .map(|v| colour_value(v, set))
             .unwrap_or_default();
         let role = e
@@ -399,7 +396,8 @@ fn token_value(t: &Token, set: &TokenSet) -> String {
     match &t.value {
         TokenValue::Alias(target) => {
             let value = set
-                .resolve(&t.value).as_deref()
+                .resolve(&t.value)
+                .as_deref()
                 .map(|v| colour_value(v, set))
                 .unwrap_or_default();
             format!("→ {} ({value})", md_code(target))

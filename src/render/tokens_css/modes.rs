@@ -248,7 +248,9 @@ pub(super) fn without_relative_colors(sheet: &mut Sheet, set: &TokenSet) {
     if root.is_empty() && contexts.iter().flatten().all(Vec::is_empty) {
         return;
     }
-    sheet.comment("Where relative colours are not computed: each translucent alias as the colour it paints.");
+    sheet.comment(
+        "Where relative colours are not computed: each translucent alias as the colour it paints.",
+    );
     let at = [NO_RELATIVE_COLORS];
     let decls = |ls: &[Literal]| -> Vec<Declaration<'static>> {
         ls.iter()
@@ -281,7 +283,12 @@ pub(super) fn without_relative_colors(sheet: &mut Sheet, set: &TokenSet) {
         );
         for (c, context) in modifier.contexts.iter().enumerate() {
             let here = decls(&contexts[m][c]);
-            sheet.rule(&at, &selector(modifier, context), None, here.iter().map(|d| (None, d)));
+            sheet.rule(
+                &at,
+                &selector(modifier, context),
+                None,
+                here.iter().map(|d| (None, d)),
+            );
             if let Some(media) = auto(modifier, c) {
                 let media = format!("@media {media}");
                 sheet.rule(

@@ -203,7 +203,8 @@ pub fn srgb(c: &Color) -> String {
 /// True when a family name can be written without quotes: one CSS
 /// identifier that is not a keyword (Style Dictionary quotes the same way).
 fn plain_family(name: &str) -> bool {
-    let mut chars = name.chars();
+    // An identifier may start with one hyphen (`-apple-system`).
+    let mut chars = name.strip_prefix('-').unwrap_or(name).chars();
     let first_ok = chars
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');

@@ -346,10 +346,7 @@ impl TokenValue {
     /// values as they are (validation lets an alpha stand only on colours).
     pub fn with_alpha(&self, alpha: f64) -> TokenValue {
         match self {
-            TokenValue::Color(c) => TokenValue::Color(Color {
-                alpha,
-                ..c.clone()
-            }),
+            TokenValue::Color(c) => TokenValue::Color(Color { alpha, ..c.clone() }),
             other => other.clone(),
         }
     }

@@ -112,12 +112,14 @@ pub fn follow(n: usize, step: impl Fn(usize) -> Step) -> Vec<Chain> {
 
 /// The chain of every token of a set: where its aliases lead.
 pub fn resolve_chains(set: &TokenSet) -> Vec<Chain> {
-    follow(set.tokens.len(), |i| match set.tokens[i].value.alias_target() {
-        Some(target) => match set.index_of(target) {
-            Some(j) => Step::To(j),
-            None => Step::Missing,
-        },
-        None => Step::End,
+    follow(set.tokens.len(), |i| {
+        match set.tokens[i].value.alias_target() {
+            Some(target) => match set.index_of(target) {
+                Some(j) => Step::To(j),
+                None => Step::Missing,
+            },
+            None => Step::End,
+        }
     })
 }
 

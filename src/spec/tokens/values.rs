@@ -130,7 +130,8 @@ pub(super) fn font_list(s: &str) -> Option<Vec<String>> {
                 let ident = |w: &str| {
                     !w.is_empty()
                         && !w.starts_with(|c: char| c.is_ascii_digit())
-                        && w.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                        && w.chars()
+                            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
                 };
                 if name.is_empty() || !words.clone().all(ident) {
                     return None;

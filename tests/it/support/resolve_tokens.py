@@ -325,7 +325,8 @@ class Reader:
         if target:
             return self.families(self.value(target))
         if isinstance(value, list):
-            return [str(f) for f in value]
+            # An element may itself be a CSS font list (Primer's fontStack).
+            return [f for item in value for f in css_families(str(item))]
         if isinstance(value, str):
             return css_families(value)
         return None
