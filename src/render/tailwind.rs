@@ -157,7 +157,8 @@ fn contexts(
         for (i, p) in placed.iter().enumerate() {
             let name = p.token.name();
             let now = match set.resolve(&p.token.value).as_deref() {
-                Some(TokenValue::Composite(_) | TokenValue::Shadow(_)) => {
+                // A string's references may name what the context changes.
+                Some(TokenValue::Composite(_) | TokenValue::Shadow(_) | TokenValue::String(_)) => {
                     let here = here.get_or_insert_with(|| set.in_context(m, c));
                     let Some(token) = here.get(&name) else {
                         continue;

@@ -231,6 +231,9 @@ fn strict(t: &Token, set: &TokenSet) -> StrictForm {
     if t.ty == TokenType::String {
         return Err("`string` is not a type of the format".into());
     }
+    if let TokenValue::String(_) = t.value {
+        return Err(format!("it is a {} written as CSS text", t.ty.as_str()));
+    }
     if let Some((painted, extension)) = composited(set, t) {
         return Ok((painted, Some(extension)));
     }

@@ -164,7 +164,7 @@ impl Sheet {
             match d.from.and_then(|from| srgb_fallback(&d.value, from)) {
                 Some(fallback) => {
                     let _ = writeln!(body, "{indent}--{}: {fallback};", d.name);
-                    let _ = writeln!(wide, "{indent}  --{}: {};", d.name, d.value);
+                    let _ = writeln!(wide, "--{}: {};", d.name, d.value);
                 }
                 None => {
                     let _ = writeln!(body, "{indent}--{}: {};", d.name, d.value);
@@ -178,15 +178,16 @@ impl Sheet {
         if !wide.is_empty() {
             // Inside the innermost at-rule, or its own when there is none:
             // `(color-gamut: p3) and (prefers-color-scheme: dark)`.
+            let both;
             let gamut = match at.split_last() {
                 Some((m, outer)) if m.starts_with("@media ") => {
-                    let mut at = outer.to_vec();
-                    let both = format!("@media (color-gamut: p3) and {}", &m["@media ".len()..]);
-                    at.push(&both);
-                    return self.nested(&at, selector, &wide);
+                    both = format!("@media (color-gamut: p3) and {}", &m["@media ".len()..]);
+                    [outer, &[both.as_str()]].concat()
                 }
                 _ => [at, &["@media (color-gamut: p3)"]].concat(),
             };
+            let pad = "  ".repeat(gamut.len() + 1);
+            let wide: String = wide.lines().map(|l| format!("{pad}{l}\n")).collect();
             self.nested(&gamut, selector, &wide);
         }
     }

@@ -112,7 +112,14 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
             }
             shorthand_of_parts(c.ty, &name)
         }
-        TokenValue::Alias(target) if !token.ty.parts().is_empty() => {
+        // An alias of a composite written as parts (not as CSS text).
+        TokenValue::Alias(target)
+            if !token.ty.parts().is_empty()
+                && matches!(
+                    set.resolve(&token.value).as_deref(),
+                    Some(TokenValue::Composite(_))
+                ) =>
+        {
             let path: Vec<String> = target.split('.').map(String::from).collect();
             let base = css_name(&path);
             for part in token.ty.parts() {

@@ -162,7 +162,7 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
             }
         }
         if let TokenValue::String(text) = &token.value {
-            check_string(set, text, &p, diags);
+            check_string(set, token.ty, text, &p, diags);
         }
         match chain {
             Chain::Cycle => diags.error(
@@ -188,9 +188,18 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
 
 /// The `{references}` inside a string must each name a token, and the
 /// string they make must read as a CSS value, or it is published quoted.
-fn check_string(set: &TokenSet, text: &str, p: &str, diags: &mut FileDiags<'_>) {
+fn check_string(set: &TokenSet, ty: TokenType, text: &str, p: &str, diags: &mut FileDiags<'_>) {
     let refs = css::references_in(text);
     if refs.is_empty() {
+        if ty != TokenType::String && !css::is_css_value(text) {
+            diags.warning(
+                p,
+                format!(
+                    "`{text}` is no CSS {} value; tokens.css publishes it as a quoted string",
+                    ty.as_str()
+                ),
+            );
+        }
         return;
     }
     let mut missing = false;

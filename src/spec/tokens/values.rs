@@ -28,6 +28,18 @@ pub(super) fn parse_value(
         if let Some(target) = parse_reference(s) {
             return Some(TokenValue::Alias(target.to_string()));
         }
+        // A shadow, border, transition or gradient written as CSS text,
+        // references inside resolved (checked with the references).
+        if matches!(
+            ty,
+            TokenType::Shadow | TokenType::Border | TokenType::Transition | TokenType::Gradient
+        ) {
+            diags.warning(
+                p,
+                format!("a {} written as CSS text is not DTCG 2025.10 (an object of its parts); it is read as that text, its {{references}} resolved (tokens.css, tailwind.css and spec.md use it; tokens.json and Figma, which need the parts, leave it out)", ty.as_str()),
+            );
+            return Some(TokenValue::String(s.to_string()));
+        }
     }
     match ty {
         TokenType::Color => parse_color(v, p, diags).map(TokenValue::Color),
