@@ -354,8 +354,11 @@ impl Query<'_> {
                 if let Some(d) = &token.description {
                     entry["description"] = json!(d);
                 }
-                if let TokenValue::Alias(target) = &token.value {
+                if let Some(target) = token.value.alias_target() {
                     entry["alias"] = json!(format!("{{{target}}}"));
+                }
+                if let TokenValue::AliasWithAlpha { alpha, .. } = &token.value {
+                    entry["alpha"] = json!(alpha);
                 }
                 found.push(entry);
             }

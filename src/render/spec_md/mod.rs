@@ -402,6 +402,17 @@ fn token_value(t: &Token, set: &TokenSet) -> String {
                 .unwrap_or_default();
             format!("→ {} ({value})", md_code(target))
         }
+        TokenValue::AliasWithAlpha { target, alpha } => {
+            let value = set
+                .resolve(&t.value)
+                .map(|v| colour_value(&v, set))
+                .unwrap_or_default();
+            format!(
+                "→ {} at alpha {} ({value})",
+                md_code(target),
+                fmt_num(*alpha)
+            )
+        }
         TokenValue::Color(_) => colour_value(&t.value, set),
         TokenValue::StrokeStyle(s) => format!("{}{}", md_inline(&resolved()), dashes(s, set)),
         TokenValue::Composite(c) => {

@@ -275,6 +275,12 @@ struct Builder {
 fn shown(t: &Token, set: &TokenSet) -> String {
     match &t.value {
         TokenValue::Alias(target) => format!("{{{target}}}"),
+        TokenValue::AliasWithAlpha { target, alpha } => {
+            format!(
+                "{{{target}}} at alpha {}",
+                crate::spec::tokens::fmt_num(*alpha)
+            )
+        }
         v => css::value(v, set, Refs::Var),
     }
 }
