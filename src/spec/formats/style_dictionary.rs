@@ -366,7 +366,18 @@ mod tests {
             c.doc["color"]["border"]["$value"],
             "1px solid {color.brand.$root}"
         );
-        assert!(c.doc["color"]["border"].get("$type").is_none());
+        assert_eq!(
+            c.doc["color"]["border"]["$type"], "string",
+            "text, its references resolved"
+        );
+        assert_eq!(
+            c.doc["color"]["base"]["gray"]["light"]["$type"], "color",
+            "by its form"
+        );
+        assert_eq!(
+            c.doc["color"]["brand"]["$root"]["$type"], "color",
+            "by its target"
+        );
         assert_eq!(
             c.source_pointer("/color/brand/$root/$value"),
             "/color/brand/value"
@@ -377,6 +388,6 @@ mod tests {
         );
         let mut out = Vec::new();
         d.finish(None, &mut out);
-        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out.len(), 3, "{out:?}");
     }
 }
