@@ -371,7 +371,7 @@ mod tests {
             "text, its references resolved"
         );
         assert_eq!(
-            c.doc["color"]["base"]["gray"]["light"]["$type"], "color",
+            c.doc["color"]["brand"]["light"]["$type"], "color",
             "by its form"
         );
         assert_eq!(
