@@ -117,9 +117,9 @@ fn brand_json_names_its_tokens_plainly_or_not_at_all() {
     brand(
         &root,
         "unread",
-        r#""theo.json""#,
-        "theo.json",
-        r##"{"props": {"a": {"value": "#fff", "type": "color"}}}"##,
+        r#""figma.json""#,
+        "figma.json",
+        r#"{"meta": {"variables": {}, "variableCollections": {}}}"#,
     );
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", root.to_str().unwrap()])
@@ -130,7 +130,7 @@ fn brand_json_names_its_tokens_plainly_or_not_at_all() {
         "\"../x.json\" is no path inside the brand folder",
         "unknown format \"yaml\"; the formats are dtcg, tokens-studio, style-dictionary, theo, figma-variables, figma-export",
         "brand.json's `tokens` names `tokens/none.json`, which is not in the brand folder",
-        "this file is in the theo format, which this version of marque does not read yet",
+        "this file is in the figma-variables format, which this version of marque does not read yet",
     ] {
         assert!(text.contains(want), "{want}\n{text}");
     }
@@ -227,4 +227,220 @@ fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
         "{}",
         String::from_utf8_lossy(&folder.stderr)
     );
+}
+
+/// The real exports of `tests/fixtures/formats/` (each folder's SOURCE.md
+/// says where it is from and under which licence).
+fn fixtures() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats")
+}
+
+/// A brand folder of `files` (copied from `from`, under `tokens/`) and a
+/// resolver: one set of `set`, and a `theme` modifier whose contexts add
+/// the files given.
+fn corpus_brand(
+    root: &Path,
+    slug: &str,
+    from: &Path,
+    set: &[String],
+    themes: &[(&str, Vec<String>)],
+) {
+    let dir = root.join(slug);
+    copy_dir(from, &dir.join("tokens"));
+    let refs = |files: &[String]| -> Vec<serde_json::Value> {
+        files
+            .iter()
+            .map(|f| serde_json::json!({"$ref": format!("tokens/{f}")}))
+            .collect()
+    };
+    let mut doc = serde_json::json!({
+        "version": "2025.10",
+        "sets": {"all": {"sources": refs(set)}},
+        "resolutionOrder": [{"$ref": "#/sets/all"}]
+    });
+    if !themes.is_empty() {
+        let contexts: serde_json::Map<String, serde_json::Value> = themes
+            .iter()
+            .map(|(name, files)| (name.to_string(), serde_json::Value::Array(refs(files))))
+            .collect();
+        doc["modifiers"] =
+            serde_json::json!({"theme": {"contexts": contexts, "default": themes[0].0}});
+        doc["resolutionOrder"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"$ref": "#/modifiers/theme"}));
+    }
+    std::fs::write(dir.join("tokens.resolver.json"), doc.to_string()).unwrap();
+    std::fs::write(
+        dir.join("brand.json"),
+        format!(
+            r#"{{"name": "{slug}", "summary": "x", "version": "0.1.0", "updated": "2026-11-20"}}"#
+        ),
+    )
+    .unwrap();
+}
+
+/// Every `.json` file under `dir`, relative to it, in path order.
+fn json_files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The colour a CSS hex or `rgb()` text names, as bytes and alpha.
+fn rgba(css: &str) -> Option<[u32; 4]> {
+    let css = css.trim();
+    if let Some(h) = css.strip_prefix('#') {
+        let byte = |i: usize| u32::from_str_radix(h.get(i..i + 2)?, 16).ok();
+        return match h.len() {
+            6 => Some([byte(0)?, byte(2)?, byte(4)?, 100]),
+            _ => None,
+        };
+    }
+    let inner = css
+        .strip_prefix("rgba(")
+        .or_else(|| css.strip_prefix("rgb("))?
+        .strip_suffix(')')?;
+    let n: Vec<f64> = inner
+        .split([',', '/', ' '])
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let a = n.get(3).copied().unwrap_or(1.0);
+    Some([
+        n[0] as u32,
+        n[1] as u32,
+        n[2] as u32,
+        (a * 100.0).round() as u32,
+    ])
+}
+
+/// Theo's raw files hold each prop's value as Theo built it: tokens.css
+/// declares every colour prop with that value, in the default theme and
+/// in Twilio Paste's dark theme (a context of the resolver).
+#[test]
+fn theo_exports_publish_with_the_values_theo_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let twilio = fixtures().join("theo/twilio-paste");
+    corpus_brand(
+        &root,
+        "twilio-paste",
+        &twilio,
+        &["tokens.raw.json".to_string()],
+        &[
+            ("default", vec![]),
+            ("dark", vec!["themes/dark/tokens.raw.json".to_string()]),
+        ],
+    );
+    let slds = fixtures().join("theo/salesforce-slds");
+    let files: Vec<String> = json_files(&slds)
+        .into_iter()
+        // The form factors are alternatives; primitive.raw.json spells two
+        // props of font.raw.json in capitals with other values, which one
+        // CSS name cannot hold (an error marque reports).
+        .filter(|f| !f.starts_with("form-factor-") || f == "form-factor-medium.raw.json")
+        .filter(|f| f != "primitive.raw.json")
+        .collect();
+    corpus_brand(&root, "salesforce-slds", &slds, &files, &[]);
+    let app = spawn_with(serve_args(&root));
+    for (slug, raw, context) in [
+        ("twilio-paste", twilio.join("tokens.raw.json"), None),
+        (
+            "twilio-paste",
+            twilio.join("themes/dark/tokens.raw.json"),
+            Some("dark"),
+        ),
+        ("salesforce-slds", slds.join("colors.raw.json"), None),
+    ] {
+        let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        let rule = match context {
+            None => css.split("\n}\n").next().unwrap().to_string(),
+            Some(c) => css
+                .split(&format!("[data-theme=\"{c}\"] {{"))
+                .nth(1)
+                .unwrap()
+                .split('}')
+                .next()
+                .unwrap()
+                .to_string(),
+        };
+        let declared: std::collections::HashMap<&str, &str> = rule
+            .lines()
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix("--")?
+                    .strip_suffix(';')?
+                    .split_once(": ")
+            })
+            .collect();
+        let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&raw).unwrap()).unwrap();
+        let (mut compared, mut equal) = (0, 0);
+        for (name, prop) in doc["props"].as_object().unwrap() {
+            if prop["type"] != "color" {
+                continue;
+            }
+            let want = rgba(prop["value"].as_str().unwrap());
+            // A context declares only what differs from the default.
+            let Some(got) = declared.get(name.as_str()) else {
+                assert!(context.is_some(), "{slug}: --{name} is not declared");
+                continue;
+            };
+            compared += 1;
+            if rgba(got) == want {
+                equal += 1;
+            } else {
+                println!(
+                    "{slug} {context:?}: --{name} is {got}; Theo built {}",
+                    prop["value"]
+                );
+            }
+        }
+        println!("{slug} {context:?}: {equal} of {compared} colour props as Theo built them");
+        assert!(compared > 20, "{slug}: {compared}");
+        assert_eq!(equal, compared, "{slug} {context:?}");
+    }
+}
+
+/// Style Dictionary's own complete example and Cockroach Labs' tokens,
+/// every file of each merged as Style Dictionary merges its sources,
+/// publish with every token in tokens.css.
+#[test]
+fn style_dictionary_exports_publish_every_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    for system in ["style-dictionary-examples", "cockroachlabs-ui"] {
+        let from = fixtures().join("style-dictionary").join(system);
+        corpus_brand(&root, system, &from, &json_files(&from), &[]);
+    }
+    let app = spawn_with(serve_args(&root));
+    for (system, some) in [
+        (
+            "style-dictionary-examples",
+            "  --color-base-red-400: #ef5350;\n",
+        ),
+        (
+            "cockroachlabs-ui",
+            "  --color-base-blue: var(--color-core-blue-3);\n",
+        ),
+    ] {
+        let spec = app.get(&format!("/brand/{system}/spec.json"));
+        assert_eq!(spec.status, 200, "{system} publishes");
+        let css = app.get(&format!("/brand/{system}/tokens.css")).text();
+        assert!(css.contains(some), "{system}: {some}");
+        let properties = css.matches("\n  --").count();
+        println!("{system}: {properties} custom properties in tokens.css");
+        assert!(properties > 150, "{system}: {properties}");
+    }
 }

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 mod named;
+pub use named::brand_json;
 mod prompts;
 mod resolved;
 use prompts::check_prompts;

@@ -30,10 +30,7 @@ pub(super) enum Named {
 /// read names nothing here; reading it reports why.
 pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
     let slug = files.slug.as_str();
-    let Some(doc) = files
-        .get("brand.json")
-        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
-    else {
+    let Some(doc) = files.get("brand.json").and_then(|b| brand_json(b)) else {
         return Named::Default;
     };
     let Some(tokens) = doc.get("tokens") else {
@@ -92,6 +89,15 @@ pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
     };
     d.finish(text, out);
     named.unwrap_or(Named::Broken)
+}
+
+/// brand.json parsed, when it is within the budget on JSON values
+/// (reading it reports what is wrong otherwise).
+pub fn brand_json(bytes: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    (crate::spec::json::count_values(text) <= crate::spec::limits::MAX_JSON_VALUES)
+        .then(|| serde_json::from_str(text).ok())
+        .flatten()
 }
 
 fn names() -> String {

@@ -10,6 +10,7 @@
 //! wrong points there too.
 
 pub mod style_dictionary;
+pub mod theo;
 
 use serde_json::Value;
 
@@ -59,7 +60,7 @@ impl Format {
     pub fn is_read(self) -> bool {
         matches!(
             self,
-            Format::Dtcg | Format::StyleDictionary | Format::FigmaExport
+            Format::Dtcg | Format::StyleDictionary | Format::Theo | Format::FigmaExport
         )
     }
 }
@@ -288,6 +289,7 @@ pub fn convert(
         // reading takes it (its modes, by file name, need a resolver).
         Format::Dtcg | Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
         Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
+        Format::Theo => Some(theo::read(doc, d)),
         other => {
             d.error(
                 "",
