@@ -434,6 +434,15 @@ fn style_dictionary_exports_publish_every_token() {
             "cockroachlabs-ui",
             "  --color-base-blue: var(--color-core-blue-3);\n",
         ),
+        // Bare numbers read by category, as Style Dictionary's css transforms do.
+        (
+            "style-dictionary-examples",
+            "  --size-font-tiny: 0.75rem;\n",
+        ),
+        (
+            "style-dictionary-examples",
+            "  --time-transition-short: 200ms;\n",
+        ),
     ] {
         let spec = app.get(&format!("/brand/{system}/spec.json"));
         assert_eq!(spec.status, 200, "{system} publishes");

@@ -9,6 +9,9 @@
 //!   `org.style-dictionary`.
 //! - A `type` DTCG 2025.10 has is kept; another (`size`, `spacing`) is
 //!   dropped with a warning, and the value's own form gives the type.
+//! - A bare number under `size` is rem and under `time` milliseconds, as
+//!   Style Dictionary's `css` transforms (`size/rem`, `time/seconds`)
+//!   read its category, the first name of the token's path.
 //! - A token with child tokens becomes its group's `$root` token, so both
 //!   it and its children publish; references to it name the `$root`.
 //! - `.value` at the end of a reference is dropped.
@@ -72,10 +75,30 @@ fn give_types(c: &mut Converted, d: &mut FileDiags<'_>) {
         if t.get("$type").is_some() {
             continue;
         }
-        if let Some(ty) = t.get("$value").and_then(form_of) {
-            if let Some(o) = c.doc.pointer_mut(p).and_then(Value::as_object_mut) {
-                o.insert("$type".into(), Value::String(ty.into()));
+        // Style Dictionary's `css` transforms read a bare number by its
+        // category, the first name of its path: `size/rem`, and time in ms.
+        let bare = t
+            .get("$value")
+            .and_then(|v| v.as_f64().or_else(|| v.as_str()?.trim().parse().ok()));
+        let category = p.split('/').nth(1).unwrap_or("");
+        let by_category = match (bare, category) {
+            (Some(n), "size") => Some((
+                "dimension",
+                format!("{}rem", crate::spec::tokens::fmt_num(n)),
+            )),
+            (Some(n), "time") => {
+                Some(("duration", format!("{}ms", crate::spec::tokens::fmt_num(n))))
             }
+            _ => None,
+        };
+        let Some(o) = c.doc.pointer_mut(p).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        if let Some((ty, value)) = by_category {
+            o.insert("$type".into(), Value::String(ty.into()));
+            o.insert("$value".into(), Value::String(value));
+        } else if let Some(ty) = o.get("$value").and_then(form_of) {
+            o.insert("$type".into(), Value::String(ty.into()));
         }
     }
     loop {
