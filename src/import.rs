@@ -46,9 +46,10 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     }
     // The input's folder is read as a brand folder is served: regular files
     // only, links only inside it, each file and the whole within the limits.
-    if args.file.is_dir() {
+    let folder = args.file.is_dir();
+    if folder && !matches!(args.format.as_deref(), None | Some("tokens-studio")) {
         bail!(
-            "{} is a folder: this version of marque imports one file (a DTCG tokens file or resolver, or a Style Dictionary source); the folders Tokens Studio and Figma's export write are not read yet",
+            "{} is a folder: a folder is imported as a Tokens Studio sync (`--format tokens-studio`); Figma's export folders are not read yet",
             args.file.display()
         );
     }
@@ -66,10 +67,34 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         Reader::open(&slug, dir).with_context(|| format!("cannot read {}", dir.display()))?;
     std::fs::symlink_metadata(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let (bytes, doc) = read_input(&mut reader, &args.file, file_name)?;
+    // A folder is a Tokens Studio sync: its JSON files, read where they are.
+    let mut synced = BTreeMap::new();
+    let (bytes, doc) = match folder {
+        true => {
+            for rel in json_files_under(&args.file)? {
+                let path = format!("{file_name}/{rel}");
+                match reader.read_named(&path) {
+                    Some(b) => synced.insert(path, b),
+                    None => bail!(
+                        "cannot import {}: {}",
+                        args.file.join(&rel).display(),
+                        reader
+                            .problems()
+                            .iter()
+                            .map(|d| d.message.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                };
+            }
+            (Bytes::new(), json!({}))
+        }
+        false => read_input(&mut reader, &args.file, file_name)?,
+    };
     let is_resolver = doc.get("resolutionOrder").is_some();
     // Another format is read where it is, named by brand.json's `tokens`.
     let other_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
+        _ if folder => Some(Format::TokensStudio),
         Ok(Format::Dtcg) => None,
         Ok(f) if !is_resolver => Some(f),
         _ => format,
@@ -89,7 +114,12 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         Some(_) => file_name,
         None => tokens_file,
     };
-    files.insert(read_as.to_string(), bytes);
+    match folder {
+        true => files.extend(synced),
+        false => {
+            files.insert(read_as.to_string(), bytes);
+        }
+    }
     if is_resolver {
         let mut ignored = FileDiags::new(&slug, RESOLVER_FILE.to_string());
         if let Some(r) = resolver::read(&doc, &mut ignored) {
@@ -280,6 +310,28 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
     let doc: Value = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not JSON", file.display()))?;
     Ok((bytes, doc))
+}
+
+/// The `.json` files under `dir`, relative to it, in path order; links
+/// and other special files are left to the reader, which refuses them.
+fn json_files_under(dir: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+            let p = e?.path();
+            let meta = std::fs::symlink_metadata(&p)?;
+            if meta.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                if let Ok(rel) = p.strip_prefix(dir) {
+                    out.push(rel.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// The input's folder (the brand folder for the files a resolver names)

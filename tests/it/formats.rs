@@ -114,13 +114,6 @@ fn brand_json_names_its_tokens_plainly_or_not_at_all() {
         "{}",
     );
     brand(&root, "missing", r#""tokens/none.json""#, "x.json", "{}");
-    brand(
-        &root,
-        "unread",
-        r#""studio.json""#,
-        "studio.json",
-        r#"{"space": {"lg": {"type": "spacing", "value": "{space.sm} * 2"}}}"#,
-    );
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", root.to_str().unwrap()])
         .output()
@@ -130,7 +123,6 @@ fn brand_json_names_its_tokens_plainly_or_not_at_all() {
         "\"../x.json\" is no path inside the brand folder",
         "unknown format \"yaml\"; the formats are dtcg, tokens-studio, style-dictionary, theo, figma-variables, figma-export",
         "brand.json's `tokens` names `tokens/none.json`, which is not in the brand folder",
-        "this file is in the tokens-studio format, which this version of marque does not read yet",
     ] {
         assert!(text.contains(want), "{want}\n{text}");
     }
@@ -220,8 +212,13 @@ fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
         first,
         std::fs::read_to_string(again.join("legacy/tokens.json")).unwrap()
     );
-    // A folder is refused with why, not "Is a directory".
-    let folder = run(dir.path(), &dir.path().join("x"));
+    // A folder is a Tokens Studio sync; in another format it is refused
+    // with why, not "Is a directory".
+    let folder = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["import", "--format", "style-dictionary"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
     assert!(
         String::from_utf8_lossy(&folder.stderr).contains("is a folder"),
         "{}",
@@ -610,4 +607,159 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
     let first = json(&resolver);
     import(&resolver);
     assert!(first == json(&resolver));
+}
+
+/// Tokens Studio as teams keep it: two files and two synced folders of
+/// real systems, and sd-transforms' own fixtures (its cross-file ones as
+/// one folder), publish with 0 errors. Digdir's fluid type, math over
+/// sets that each Viewport theme overrides, is in each context what its
+/// expressions evaluate to there (evaluated here, from the constants in
+/// the file, independently of marque); a broken expression is an error in
+/// the set's own file at its line.
+#[test]
+fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let ts = fixtures().join("tokens-studio");
+    let named = |slug: &str, tokens: &str| {
+        std::fs::write(
+            root.join(slug).join("brand.json"),
+            format!(r#"{{"name": "{slug}", "summary": "x", "version": "1.0.0", "updated": "2026-11-20", "tokens": {tokens}}}"#),
+        )
+        .unwrap();
+    };
+    for (slug, file) in [
+        ("starter", "tokens-studio-starter/default.json"),
+        ("metamask", "metamask/tokens.json"),
+    ] {
+        std::fs::create_dir_all(root.join(slug)).unwrap();
+        std::fs::copy(ts.join(file), root.join(slug).join("tokens.studio.json")).unwrap();
+        named(slug, r#""tokens.studio.json""#);
+    }
+    for slug in ["digdir-designsystemet", "digdir-designsystemet-2024"] {
+        copy_dir(&ts.join(slug), &root.join(slug).join("design-tokens"));
+        named(slug, r#""design-tokens""#);
+    }
+    let sdt = ts.join("sd-transforms-fixtures");
+    for file in json_files(&sdt) {
+        let slug = file.trim_end_matches(".tokens.json").to_ascii_lowercase();
+        let to = match slug.starts_with("cross-file-refs") {
+            true => root.join("cross-file-refs/tokens").join(&file),
+            false => root.join(&slug).join("tokens").join(&file),
+        };
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(sdt.join(&file), &to).unwrap();
+        if !slug.starts_with("cross-file-refs") {
+            named(
+                &slug,
+                &format!(r#"{{"path": "tokens/{file}", "format": "tokens-studio"}}"#),
+            );
+        }
+    }
+    named("cross-file-refs", r#""tokens""#);
+    let check = |root: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args(["check", root.to_str().unwrap()])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    let (ok, said) = check(&root);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("15 brand(s) checked, 15 valid: 0 error(s)"),
+        "{said}"
+    );
+
+    // Digdir 2024: `font-scale.f5.fluid` by its own formula.
+    let core: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(ts.join("digdir-designsystemet-2024/Base/Core.json")).unwrap(),
+    )
+    .unwrap();
+    let c = &core["font-scale"]["const"];
+    let num = |v: &serde_json::Value| v["value"].as_str().unwrap().parse::<f64>().unwrap();
+    let round_to = |x: f64| (x * 10.0).round() / 10.0;
+    let step = |k: &str| {
+        5.0 * round_to(num(&c[k]["f0"]) * num(&c[k]["r"]).powf(5.0 / num(&c[k]["n"])) / 5.0)
+    };
+    let (min, max) = (step("min"), step("max"));
+    let (vmin, vmax) = (num(&core["viewport"]["min"]), num(&core["viewport"]["max"]));
+    let v = 100.0 * (max - min) / (vmax - vmin);
+    let r = (vmin * max - vmax * min) / (vmin - vmax);
+    let fluid = |w: f64| (w / 100.0 * v + r).round();
+
+    let app = spawn_with(serve_args(&root));
+    let css = app
+        .get("/brand/digdir-designsystemet-2024/tokens.css")
+        .text();
+    let declared = |selector: &str, prop: &str| -> String {
+        let body = css.split(&format!("\n{selector} {{\n")).nth(1).unwrap();
+        let rule = body.split("\n}").next().unwrap();
+        let line = rule
+            .lines()
+            .find(|l| l.trim().starts_with(&format!("--{prop}:")))
+            .unwrap();
+        line.split_once(": ")
+            .unwrap()
+            .1
+            .trim_end_matches(';')
+            .to_string()
+    };
+    for (selector, width) in [
+        (":root", 1440.0),
+        ("[data-viewport=\"768\"]", 768.0),
+        ("[data-viewport=\"320\"]", 320.0),
+    ] {
+        assert_eq!(
+            declared(selector, "font-scale-f5-fluid"),
+            format!("{}px", fluid(width)),
+            "{selector}"
+        );
+    }
+    assert!(css.contains("[data-brand=\"altinn\"] {"), "{css}");
+    // Tokens Studio's own starter: `roundTo({fontSizes.body}*1.25^5)`.
+    let starter = app.get("/brand/starter/tokens.css").text();
+    assert!(starter.contains("  --font-sizes-h1: 49px;\n"), "{starter}");
+    drop(app);
+
+    // A broken expression: an error in the set's file, at its line.
+    let core_file = root.join("digdir-designsystemet-2024/design-tokens/Base/Core.json");
+    let text = std::fs::read_to_string(&core_file).unwrap();
+    std::fs::write(
+        &core_file,
+        text.replacen(
+            "round(({viewport.width}/100)",
+            "round(({viewport.width}/100) %",
+            1,
+        ),
+    )
+    .unwrap();
+    let (ok, said) = check(&root);
+    assert!(!ok);
+    assert!(
+        said.contains("does not evaluate")
+            && said.contains("--> digdir-designsystemet-2024/design-tokens/Base/Core.json:"),
+        "{said}"
+    );
+
+    // `marque import` takes the synced folder: a resolver with its themes.
+    let imported = dir.path().join("imported");
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["import", "--slug", "digdir", "--out"])
+        .arg(&imported)
+        .arg(ts.join("digdir-designsystemet-2024"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(
+            "modifiers Brand (Digdir, Altinn, Tilsynet, Brreg), Viewport (1440, 768, 320)"
+        ),
+        "{said}"
+    );
+    assert!(imported.join("digdir/tokens.resolver.json").is_file());
 }

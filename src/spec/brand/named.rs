@@ -144,8 +144,11 @@ pub(super) fn read_named(
             .files()
             .keys()
             .any(|f| f.starts_with(&format!("{path}/")));
+        if folder && matches!(format, None | Some(Format::TokensStudio)) {
+            return read_folder(files, path, out);
+        }
         let message = match folder {
-            true => format!("brand.json's `tokens` names the folder `{path}`; a folder of token files is read for Tokens Studio and Figma's export, which this version of marque does not read yet: name a file, or a tokens.resolver.json that lists the files"),
+            true => format!("brand.json's `tokens` names the folder `{path}`; a folder is read as a Tokens Studio sync, and Figma's export folders are not read yet: name a file, or a tokens.resolver.json that lists the files"),
             false => format!("brand.json's `tokens` names `{path}`, which is not in the brand folder"),
         };
         out.push(file_error(slug, &format!("{slug}/brand.json"), message));
@@ -170,6 +173,80 @@ pub(super) fn read_named(
     let converted = formats::convert(format, &doc, &mut d);
     d.finish(Some(text), out);
     let converted = converted?;
+    read_converted(files, path, converted, text, out)
+}
+
+/// A folder synced by Tokens Studio: every `.json` file under `path` a set
+/// named by its path in the folder, `$themes.json` and `$metadata.json`
+/// its themes and set order.
+fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let prefix = format!("{path}/");
+    let mut docs = Vec::new();
+    let mut sources = Vec::new();
+    let mut ok = true;
+    for (file, bytes) in files.files() {
+        let Some(rel) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        if !rel.ends_with(".json") {
+            continue;
+        }
+        let Some((mut doc, text)) = read_json(bytes, slug, &format!("{slug}/{file}"), out) else {
+            ok = false;
+            continue;
+        };
+        let mut d = FileDiags::new(slug, format!("{slug}/{file}"));
+        enforce_limits(&mut doc, &mut d);
+        ok &= !d.has_errors();
+        d.finish(Some(text), out);
+        let name = rel.strip_suffix(".json").unwrap_or(rel).to_string();
+        sources.push(formats::SourceFile {
+            prefix: formats::tokens_studio::set_pointer(&name),
+            path: file.clone(),
+            text: text.to_string(),
+        });
+        docs.push((rel.to_string(), doc));
+    }
+    if !ok {
+        return None;
+    }
+    let doc = formats::tokens_studio::folder_doc(&docs);
+    let mut d = FileDiags::new(slug, format!("{slug}/{path}"));
+    let mut converted = formats::tokens_studio::read(&doc, true, &mut d);
+    converted.files = sources;
+    // The reader's own diagnostics, in the files they are about.
+    let texts: BTreeMap<String, &str> = converted
+        .files
+        .iter()
+        .map(|f| (format!("{slug}/{}", f.path), f.text.as_str()))
+        .collect();
+    let folder = format!("{slug}/{path}");
+    d.finish_mapped(
+        |p| {
+            let (f, p) = converted.split(p);
+            (
+                f.map_or_else(|| folder.clone(), |f| format!("{slug}/{f}")),
+                p,
+            )
+        },
+        &texts,
+        |_| {},
+        out,
+    );
+    read_converted(files, path, converted, "", out)
+}
+
+/// The tokens a format's reader made of the file (or folder) at `path`.
+fn read_converted(
+    files: &BrandFiles,
+    path: &str,
+    converted: formats::Converted,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let file = format!("{slug}/{path}");
     // A reader that finds modes makes a resolver (Figma's collections).
     if converted.doc.get("resolutionOrder").is_some() {
         let d = FileDiags::new(slug, file.clone());
@@ -190,17 +267,24 @@ pub(super) fn read_named(
     if let Some(set) = &set {
         check_css_names(set, &mut p);
     }
-    let texts = BTreeMap::from([(file.clone(), text)]);
+    let mut texts = BTreeMap::from([(file.clone(), text)]);
+    for f in &converted.files {
+        texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
+    }
     p.finish_mapped(
-        |pointer| (file.clone(), converted.source_pointer(pointer)),
+        |pointer| {
+            let (f, p) = converted.place(pointer);
+            (f.map_or_else(|| file.clone(), |f| format!("{slug}/{f}")), p)
+        },
         &texts,
         |_| {},
         out,
     );
     if let Some(set) = set.as_mut() {
         for t in &mut set.tokens {
-            t.file = Some(path.to_string());
-            t.pointer = converted.source_pointer(&t.pointer);
+            let (f, p) = converted.place(&t.pointer);
+            t.file = Some(f.unwrap_or(path).to_string());
+            t.pointer = p;
         }
     }
     set

@@ -69,10 +69,18 @@ pub(super) fn read_resolver(
 ) -> Option<TokenSet> {
     let slug = files.slug.as_str();
     let file = format!("{slug}/{path}");
-    let texts = BTreeMap::from([(file.clone(), text)]);
+    let mut texts = BTreeMap::from([(file.clone(), text)]);
+    for f in made.iter().flat_map(|c| &c.files) {
+        texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
+    }
+    // Where a made resolver's pointer was written: the file and pointer.
+    let made_place = |c: &Converted, p: &str| {
+        let (f, p) = c.place(p);
+        (f.map_or_else(|| file.clone(), |f| format!("{slug}/{f}")), p)
+    };
     // What is said of the resolver, in its file as written.
     let finish = |d: FileDiags<'_>, out: &mut Vec<Diagnostic>| match made {
-        Some(c) => d.finish_mapped(|p| (file.clone(), c.source_pointer(p)), &texts, |_| {}, out),
+        Some(c) => d.finish_mapped(|p| made_place(c, p), &texts, |_| {}, out),
         None => d.finish(Some(text), out),
     };
     let Some(mut resolver) = resolver::read(&doc, &mut d) else {
@@ -89,7 +97,7 @@ pub(super) fn read_resolver(
         resolver,
         doc,
         files: BTreeMap::new(),
-        texts: BTreeMap::from([(file.clone(), text)]),
+        texts: texts.clone(),
     };
     for path in input.resolver.files() {
         let Some(bytes) = files.get(path) else {
@@ -263,7 +271,11 @@ fn place_made(set: &mut TokenSet, made: &Converted) {
         .flat_map(|m| m.contexts.iter_mut())
         .flat_map(|c| c.tokens.iter_mut());
     for t in set.tokens.iter_mut().chain(contexts) {
-        t.pointer = made.source_pointer(&t.pointer);
+        let (file, pointer) = made.place(&t.pointer);
+        if let Some(f) = file {
+            t.file = Some(f.to_string());
+        }
+        t.pointer = pointer;
     }
 }
 
@@ -333,6 +345,13 @@ fn check(
     };
     let place = |pointer: &str| {
         let (file, pointer) = merged.origin(pointer);
+        if let (None, Some(made)) = (file, input.made) {
+            let (f, p) = made.place(&pointer);
+            return (
+                f.map_or_else(|| resolver_file.clone(), |f| format!("{slug}/{f}")),
+                p,
+            );
+        }
         let pointer = source(file, pointer);
         let file = match file {
             Some(f) => format!("{slug}/{f}"),

@@ -10,8 +10,10 @@
 //! wrong points there too.
 
 pub mod figma_variables;
+pub mod math;
 pub mod style_dictionary;
 pub mod theo;
+pub mod tokens_studio;
 
 use serde_json::Value;
 
@@ -55,18 +57,6 @@ impl Format {
 
     pub fn parse(s: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.as_str() == s)
-    }
-
-    /// True when marque reads this format now.
-    pub fn is_read(self) -> bool {
-        matches!(
-            self,
-            Format::Dtcg
-                | Format::StyleDictionary
-                | Format::Theo
-                | Format::FigmaVariables
-                | Format::FigmaExport
-        )
     }
 }
 
@@ -229,6 +219,18 @@ pub struct Converted {
     tokens: Vec<(String, String)>,
     /// How a member of a token is called in the source (`$value` → `value`).
     members: &'static [(&'static str, &'static str)],
+    /// A folder's files, when the source was put together from them (a
+    /// Tokens Studio sync): each at its prefix of the source's pointers.
+    pub files: Vec<SourceFile>,
+}
+
+/// A file of a folder read as one source.
+pub struct SourceFile {
+    /// The pointer the file's content has in the source.
+    pub prefix: String,
+    /// Its path in the brand folder.
+    pub path: String,
+    pub text: String,
 }
 
 impl Converted {
@@ -242,7 +244,27 @@ impl Converted {
             doc,
             tokens,
             members,
+            files: Vec::new(),
         }
+    }
+
+    /// Where a pointer into [`Converted::doc`] was written: the file (for
+    /// a folder's) and the pointer in it.
+    pub fn place(&self, pointer: &str) -> (Option<&str>, String) {
+        self.split(&self.source_pointer(pointer))
+    }
+
+    /// A pointer into the source, as the file of a folder's it is in and
+    /// the pointer in that file.
+    pub fn split(&self, pointer: &str) -> (Option<&str>, String) {
+        for f in &self.files {
+            if let Some(rest) = pointer.strip_prefix(f.prefix.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    return (Some(f.path.as_str()), rest.to_string());
+                }
+            }
+        }
+        (None, pointer.to_string())
     }
 
     /// The pointer of every token in [`Converted::doc`].
@@ -301,22 +323,7 @@ pub fn convert(
         Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
         Format::Theo => Some(theo::read(doc, d)),
         Format::FigmaVariables => Some(figma_variables::read(doc, d)),
-        other => {
-            d.error(
-                "",
-                format!(
-                    "this file is in the {} format, which this version of marque does not read yet; `marque import` cannot convert it either. Formats read: {}",
-                    other.as_str(),
-                    Format::ALL
-                        .iter()
-                        .filter(|f| f.is_read())
-                        .map(|f| f.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-            None
-        }
+        Format::TokensStudio => Some(tokens_studio::read(doc, false, d)),
     }
 }
 
