@@ -54,6 +54,10 @@ pub struct ImportArgs {
     /// The content folder to write the brand folder `<slug>/` into.
     #[arg(long, default_value = "content", env = "MARQUE_CONTENT")]
     pub out: PathBuf,
+    /// The input's format (dtcg, tokens-studio, style-dictionary, theo,
+    /// figma-variables, figma-export); detected from its content without it.
+    #[arg(long)]
+    pub format: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -21,6 +21,7 @@ use crate::render::tokens_json;
 use crate::source::dir::Reader;
 use crate::spec::brand::{is_slug, parse_brand, SHARED_CSS_NAME};
 use crate::spec::diag::FileDiags;
+use crate::spec::formats::{self, Format};
 use crate::spec::limits::MAX_JSON_VALUES;
 use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
 use crate::spec::tokens::{TokenSet, TokenType, ROOT};
@@ -45,6 +46,21 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     }
     // The input's folder is read as a brand folder is served: regular files
     // only, links only inside it, each file and the whole within the limits.
+    if args.file.is_dir() {
+        bail!(
+            "{} is a folder: this version of marque imports one file (a DTCG tokens file or resolver, or a Style Dictionary source); the folders Tokens Studio and Figma's export write are not read yet",
+            args.file.display()
+        );
+    }
+    let format = match args.format.as_deref() {
+        None => None,
+        Some(f) => Some(Format::parse(f).with_context(|| {
+            format!(
+                "unknown format `{f}`: {}",
+                Format::ALL.map(Format::as_str).join(", ")
+            )
+        })?),
+    };
     let (dir, file_name) = split_input(&args.file)?;
     let mut reader =
         Reader::open(&slug, dir).with_context(|| format!("cannot read {}", dir.display()))?;
@@ -52,6 +68,12 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let (bytes, doc) = read_input(&mut reader, &args.file, file_name)?;
     let is_resolver = doc.get("resolutionOrder").is_some();
+    // Another format is read where it is, named by brand.json's `tokens`.
+    let other_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
+        Ok(Format::Dtcg) => None,
+        Ok(f) if !is_resolver => Some(f),
+        _ => format,
+    };
     let name = doc
         .get("name")
         .and_then(Value::as_str)
@@ -63,7 +85,11 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         "tokens.json"
     };
     let mut files: BTreeMap<String, Bytes> = BTreeMap::new();
-    files.insert(tokens_file.to_string(), bytes);
+    let read_as = match other_format {
+        Some(_) => file_name,
+        None => tokens_file,
+    };
+    files.insert(read_as.to_string(), bytes);
     if is_resolver {
         let mut ignored = FileDiags::new(&slug, RESOLVER_FILE.to_string());
         if let Some(r) = resolver::read(&doc, &mut ignored) {
@@ -78,12 +104,30 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     // error on that file, reported as serving reports it.
     let problems = reader.problems().to_vec();
     let today = today();
+    // The brand read for the import: another format named where it is.
+    let named = |brand_json: String| match other_format {
+        None => brand_json,
+        Some(f) => {
+            let mut doc: Value = serde_json::from_str(&brand_json).unwrap_or_default();
+            doc["tokens"] = json!({"path": file_name, "format": f.as_str()});
+            doc.to_string()
+        }
+    };
     let bare = skeleton(&name, today, None);
-    let (brand, diags) = parse(&slug, &bare, &files, &problems, today);
+    let (brand, diags) = parse(&slug, &named(bare.clone()), &files, &problems, today);
     let Some(brand) = brand else {
         for d in diags.iter().filter(|d| d.severity == Severity::Error) {
             let text = text_of(&files, &slug, d);
-            writeln!(out, "{}", crate::report::frame(d, text, false))?;
+            // Where the user's files are, not the folder import would write.
+            let mut d = d.clone();
+            if let Some(rel) = d.file.strip_prefix(&format!("{slug}/")) {
+                let rel = match rel == read_as {
+                    true => file_name,
+                    false => rel,
+                };
+                d.file = dir.join(rel).display().to_string();
+            }
+            writeln!(out, "{}", crate::report::frame(&d, text, false))?;
         }
         writeln!(
             out,
@@ -94,7 +138,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     // The roles the names make obvious, kept only if the brand still validates.
     let filled = skeleton(&name, today, Some(&brand.tokens));
-    let brand_doc = match parse(&slug, &filled, &files, &problems, today).0 {
+    let brand_doc = match parse(&slug, &named(filled.clone()), &files, &problems, today).0 {
         Some(_) => filled,
         None => bare,
     };

@@ -19,7 +19,6 @@
 use super::{is_ignored, is_scratch_name, Content, Releases, BRAND_FILES};
 use crate::bodies::Bodies;
 use crate::spec::diag::{file_error, file_warning};
-use crate::spec::tokens::resolver::RESOLVER_FILE;
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{Context as _, Result};
 use bytes::Bytes;
@@ -238,7 +237,7 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
             files.insert((*name).to_string(), bytes);
         }
     }
-    if files.contains_key(RESOLVER_FILE) {
+    if super::reads_token_files(&files) {
         reader.read_token_files(&dir, &mut files);
     }
     reader.read_assets(&dir.join("assets"), &mut files);

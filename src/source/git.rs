@@ -12,7 +12,6 @@ use crate::bodies::Bodies;
 use crate::spec::brand::parse_version;
 use crate::spec::diag::{file_error, Severity};
 use crate::spec::release::{parse_tag, sort_newest_first, Release};
-use crate::spec::tokens::resolver::RESOLVER_FILE;
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{anyhow, Context as _, Result};
 use bytes::Bytes;
@@ -159,7 +158,7 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
             reader.take((*name).to_string(), &entry);
         }
     }
-    if reader.files.contains_key(RESOLVER_FILE) {
+    if super::reads_token_files(&reader.files) {
         // The JSON files a resolver document may name: not assets/, nor
         // the files read by name.
         let _ = tree.walk(TreeWalkMode::PreOrder, |dir, entry| {

@@ -49,6 +49,18 @@ pub const BRAND_FILES: &[&str] = &[
     "BRAND_BOOK.md",
 ];
 
+/// True when a brand's folder holds token files beyond the ones read by
+/// name: it has a resolver document, or its brand.json names its tokens
+/// (`"tokens"`, DESIGN 17). Both folder and git readers then read its
+/// JSON files.
+pub fn reads_token_files(files: &std::collections::BTreeMap<String, bytes::Bytes>) -> bool {
+    files.contains_key(crate::spec::tokens::resolver::RESOLVER_FILE)
+        || files
+            .get("brand.json")
+            .and_then(|b| crate::spec::brand::brand_json(b))
+            .is_some_and(|doc| doc.get("tokens").is_some())
+}
+
 /// The one rule for paths that are never content, used by the folder
 /// reader, the git reader and the watcher alike. `parts` is a path relative
 /// to the content root, split into its components.

@@ -70,7 +70,32 @@ pub struct FileDiags<'a> {
     pub file: String,
     pending: Vec<(Diagnostic, Anchor)>,
     /// Diagnostics past the cap, counted but not kept.
-    dropped: usize,
+    dropped: Dropped,
+}
+
+/// What the cap on listed diagnostics left out, by severity: a warning
+/// left out is still a warning.
+#[derive(Clone, Copy, Default)]
+struct Dropped {
+    errors: usize,
+    warnings: usize,
+}
+
+impl Dropped {
+    /// The line that says what was left out, an error only when an error was.
+    fn summary(self, brand: &str, file: &str, what: &str) -> Option<Diagnostic> {
+        let Dropped { errors, warnings } = self;
+        let listed = match (errors, warnings) {
+            (0, 0) => return None,
+            (0, w) => format!("{w} more warning(s) {what} are not listed"),
+            (e, 0) => format!("{e} more error(s) {what} are not listed; fix the ones above first"),
+            (e, w) => format!("{e} more error(s) and {w} more warning(s) {what} are not listed; fix the errors above first"),
+        };
+        Some(match errors {
+            0 => file_warning(brand, file, listed),
+            _ => file_error(brand, file, listed),
+        })
+    }
 }
 
 impl<'a> FileDiags<'a> {
@@ -79,7 +104,7 @@ impl<'a> FileDiags<'a> {
             brand,
             file: file.into(),
             pending: Vec::new(),
-            dropped: 0,
+            dropped: Dropped::default(),
         }
     }
 
@@ -104,7 +129,7 @@ impl<'a> FileDiags<'a> {
 
     /// True when an error has been recorded (kept or dropped).
     pub fn has_errors(&self) -> bool {
-        self.dropped > 0
+        self.dropped.errors > 0
             || self
                 .pending
                 .iter()
@@ -117,13 +142,32 @@ impl<'a> FileDiags<'a> {
             .iter()
             .filter(|(d, _)| d.severity == Severity::Error)
             .count()
-            + self.dropped
+            + self.dropped.errors
     }
 
+    /// Keeps the first [`MAX_DIAGNOSTICS_PER_FILE`] diagnostics, errors
+    /// before warnings: past the cap an error takes the place of the last
+    /// warning listed, and what is left out is counted by severity.
     fn push(&mut self, severity: Severity, pointer: &str, anchor: Anchor, message: String) {
         if self.pending.len() >= MAX_DIAGNOSTICS_PER_FILE {
-            self.dropped += 1;
-            return;
+            let warning = self
+                .pending
+                .iter()
+                .rposition(|(d, _)| d.severity == Severity::Warning);
+            match (severity, warning) {
+                (Severity::Error, Some(i)) => {
+                    self.pending.remove(i);
+                    self.dropped.warnings += 1;
+                }
+                (Severity::Error, None) => {
+                    self.dropped.errors += 1;
+                    return;
+                }
+                (Severity::Warning, _) => {
+                    self.dropped.warnings += 1;
+                    return;
+                }
+            }
         }
         self.pending.push((
             Diagnostic {
@@ -149,13 +193,7 @@ impl<'a> FileDiags<'a> {
             dropped,
         } = self;
         place(pending, text, out);
-        if dropped > 0 {
-            out.push(file_error(
-                brand,
-                &file,
-                format!("{dropped} more problem(s) in this file are not listed; fix the ones above first"),
-            ));
-        }
+        out.extend(dropped.summary(brand, &file, "in this file"));
     }
 }
 
@@ -186,13 +224,7 @@ impl FileDiags<'_> {
         for (file, pending) in by_file {
             place(pending, texts.get(&file).copied(), out);
         }
-        if dropped > 0 {
-            out.push(file_error(
-                brand,
-                &file,
-                format!("{dropped} more problem(s) in these tokens are not listed; fix the ones above first"),
-            ));
-        }
+        out.extend(dropped.summary(brand, &file, "in these tokens"));
     }
 }
 
@@ -326,7 +358,39 @@ mod tests {
         d.finish(Some("{\n\"a\": [1, 2]}"), &mut out);
         assert_eq!(out.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
         assert_eq!((out[0].line, out[0].column), (2, 7));
-        assert!(out.last().unwrap().message.starts_with("5 more problem(s)"));
+        assert!(out.last().unwrap().message.starts_with("5 more error(s)"));
+        assert_eq!(out.last().unwrap().severity, Severity::Error);
+    }
+
+    #[test]
+    fn warnings_past_the_cap_stay_warnings_and_errors_are_listed_first() {
+        let mut d = FileDiags::new("acme", "acme/tokens.json");
+        for i in 0..(MAX_DIAGNOSTICS_PER_FILE + 142) {
+            d.warning(&format!("/a/{i}"), "tolerated");
+        }
+        assert!(!d.has_errors(), "only warnings");
+        let mut out = Vec::new();
+        d.finish(None, &mut out);
+        assert!(!has_errors(&out), "{:?}", out.last());
+        assert_eq!(
+            out.last().unwrap().message,
+            "142 more warning(s) in this file are not listed"
+        );
+        // An error after the cap is listed, in place of a warning.
+        let mut d = FileDiags::new("acme", "acme/tokens.json");
+        for i in 0..(MAX_DIAGNOSTICS_PER_FILE + 3) {
+            d.warning(&format!("/a/{i}"), "tolerated");
+        }
+        d.error("/b", "broken");
+        assert!(d.has_errors());
+        let mut out = Vec::new();
+        d.finish(None, &mut out);
+        assert_eq!(out.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
+        assert!(out.iter().any(|x| x.message == "broken"));
+        assert_eq!(
+            out.last().unwrap().message,
+            "4 more warning(s) in this file are not listed"
+        );
     }
 
     #[test]

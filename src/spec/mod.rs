@@ -7,6 +7,7 @@ pub mod brand;
 pub mod diag;
 pub mod diff;
 pub mod files;
+pub mod formats;
 pub mod json;
 pub mod lazy;
 pub mod limits;

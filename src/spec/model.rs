@@ -20,6 +20,9 @@ pub struct BrandDoc {
     pub updated: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// Where the tokens are (read before the rest, by `spec::brand`).
+    #[serde(default, skip_serializing)]
+    pub tokens: Option<Value>,
     #[serde(default)]
     pub voice: Voice,
     #[serde(default)]

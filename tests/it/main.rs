@@ -31,6 +31,8 @@ mod demo;
 mod fidelity;
 /// A fleet of replicas sharing one demo limit and webhooks through Redis.
 mod fleet;
+/// Style Dictionary sources and the other formats teams keep, named by brand.json.
+mod formats;
 /// Git mode: clone, fetch, webhooks, tags as releases.
 mod git;
 /// Hostile content renders inert on every surface.

@@ -199,3 +199,50 @@ fn unknown_parts_are_kept_in_spec_json() {
     let json = marque::render::spec_json::dtcg_value(&t.value);
     assert_eq!(json["WebkitFontSmoothing"], "antialiased", "{json}");
 }
+
+/// An export with more than 200 tolerated deviations in one file (Figma's
+/// variables export writes every colour as a hex string) checks clean: the
+/// cap on listed diagnostics counts the rest as warnings.
+#[test]
+fn hundreds_of_warnings_in_one_file_are_no_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let brand = dir.path().join("content/acme");
+    std::fs::create_dir_all(&brand).unwrap();
+    std::fs::write(
+        brand.join("brand.json"),
+        r#"{"name": "Acme", "summary": "x", "version": "1.0.0", "updated": "2026-11-20"}"#,
+    )
+    .unwrap();
+    let colours: Vec<String> = (0..342)
+        .map(|i| format!("\"c{i}\": {{\"$value\": \"#{:06x}\"}}", i * 4099))
+        .collect();
+    std::fs::write(
+        brand.join("tokens.json"),
+        format!(
+            "{{\"color\": {{\"$type\": \"color\", {}}}}}",
+            colours.join(", ")
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", dir.path().join("content").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{}",
+        &text[text.len().saturating_sub(600)..]
+    );
+    assert!(
+        text.contains("142 more warning(s) in this file are not listed"),
+        "{}",
+        &text[text.len().saturating_sub(600)..]
+    );
+    assert!(
+        text.contains(" valid: 0 error(s), "),
+        "{}",
+        &text[text.len().saturating_sub(300)..]
+    );
+}

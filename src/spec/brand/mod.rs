@@ -18,6 +18,8 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+mod named;
+pub use named::brand_json;
 mod prompts;
 mod resolved;
 use prompts::check_prompts;
@@ -262,14 +264,22 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     (Some(brand), out)
 }
 
-/// tokens.json: read, limited, parsed, its CSS names checked.
+/// The brand's tokens: the file brand.json names, else tokens.json or
+/// tokens.resolver.json; read, limited, parsed, their CSS names checked.
 fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    match named::named(files, out) {
+        named::Named::Default => {}
+        named::Named::Broken => return None,
+        named::Named::File { path, format } => {
+            return named::read_named(files, &path, format, out);
+        }
+    }
     let slug = files.slug.as_str();
     let file = format!("{slug}/tokens.json");
     let resolver = files.get(RESOLVER_FILE).is_some();
     let Some(bytes) = files.get("tokens.json") else {
         if resolver {
-            return resolved::read_resolved(files, out);
+            return resolved::read_resolved(files, RESOLVER_FILE, None, out);
         }
         if !named_in(&files.problems, &file) {
             out.push(file_error(

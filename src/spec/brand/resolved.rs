@@ -7,12 +7,11 @@
 use super::{check_css_names, enforce_limits, read_json};
 use crate::spec::diag::{Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
+use crate::spec::formats::{self, Converted, Format};
 use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::tokens::modes::{self, Written};
 use crate::spec::tokens::refs::dangling_target;
-use crate::spec::tokens::resolver::{
-    self, Permutation, Resolver, Source, MAX_MERGED_VALUES, RESOLVER_FILE,
-};
+use crate::spec::tokens::resolver::{self, Permutation, Resolver, Source, MAX_MERGED_VALUES};
 use crate::spec::tokens::{parse_tokens, Token, TokenSet};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -20,6 +19,10 @@ use std::collections::{BTreeMap, HashSet};
 /// What every permutation is merged from.
 struct Input<'t> {
     slug: &'t str,
+    /// The resolver document's path in the brand folder.
+    path: &'t str,
+    /// The files read by a format's reader: where each token was written.
+    converted: BTreeMap<String, Converted>,
     resolver: Resolver,
     doc: Value,
     /// The brand's token files by path in the folder, parsed.
@@ -30,19 +33,31 @@ struct Input<'t> {
 
 /// The brand's tokens (its default permutation), with every problem of
 /// the resolver, its files and each of its contexts pushed into `out`.
-pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+/// The resolver is at `path` in the brand folder (`tokens.resolver.json`
+/// unless brand.json names another); its sources are read in `format`, or
+/// each in the format its content shows.
+pub(super) fn read_resolved(
+    files: &BrandFiles,
+    path: &str,
+    format: Option<Format>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
     let slug = files.slug.as_str();
-    let file = format!("{slug}/{RESOLVER_FILE}");
-    let bytes = files.get(RESOLVER_FILE)?;
+    let file = format!("{slug}/{path}");
+    let bytes = files.get(path)?;
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file.clone());
     enforce_limits(&mut doc, &mut d);
-    let Some(resolver) = resolver::read(&doc, &mut d) else {
+    let Some(mut resolver) = resolver::read(&doc, &mut d) else {
         d.finish(Some(text), out);
         return None;
     };
+    // Its files are named relative to it.
+    resolver.rebase(path.rsplit_once('/').map_or("", |(dir, _)| dir));
     let mut input = Input {
         slug,
+        path,
+        converted: BTreeMap::new(),
         resolver,
         doc,
         files: BTreeMap::new(),
@@ -56,8 +71,27 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
         if let Some((mut doc, text)) = read_json(bytes, slug, &file, out) {
             let mut fd = FileDiags::new(slug, file.clone());
             enforce_limits(&mut doc, &mut fd);
+            // A source in another format is read by its reader first.
+            let source_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
+                Ok(f) => Some(f),
+                Err(why) => {
+                    fd.error("", why);
+                    None
+                }
+            };
+            match source_format {
+                Some(Format::Dtcg) => {
+                    input.files.insert(path.to_string(), doc);
+                }
+                Some(f) => {
+                    if let Some(c) = formats::convert(f, &doc, &mut fd) {
+                        input.files.insert(path.to_string(), c.doc.clone());
+                        input.converted.insert(path.to_string(), c);
+                    }
+                }
+                None => {}
+            }
             fd.finish(Some(text), out);
-            input.files.insert(path.to_string(), doc);
             input.texts.insert(file, text);
         }
     }
@@ -92,13 +126,13 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
     let mut charged = 0;
     // Past the budget: an error at the resolver's modifiers, and no brand.
     let over_budget = |what: String, out: &mut Vec<Diagnostic>| {
-        let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
+        let mut d = FileDiags::new(slug, format!("{slug}/{}", input.path));
         d.error(
             "/modifiers",
             format!("{what}; split the brand, or move tokens that do not vary out of what the contexts merge"),
         );
         d.finish(
-            input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+            input.texts.get(&format!("{slug}/{}", input.path)).copied(),
             out,
         );
     };
@@ -132,7 +166,8 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
         }
         if let (Some(default), Some(here)) = (&set, &here) {
             let sources = &modifier.contexts[c].1;
-            written[m].contexts[c].1 = modes::split(default, here, |t| writes(sources, t));
+            written[m].contexts[c].1 =
+                modes::split(default, here, |t| writes(sources, input.path, t));
         }
         // Only errors a context adds, named by it: the rest are reported
         // once, above.
@@ -152,11 +187,11 @@ pub(super) fn read_resolved(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Op
     if let Some(set) = set.as_mut() {
         set.modes = modes::settle(written);
     }
-    let mut d = FileDiags::new(slug, format!("{slug}/{RESOLVER_FILE}"));
+    let mut d = FileDiags::new(slug, format!("{slug}/{}", input.path));
     check_mode_names(&input.resolver, &mut d);
     let fatal = d.has_errors();
     d.finish(
-        input.texts.get(&format!("{slug}/{RESOLVER_FILE}")).copied(),
+        input.texts.get(&format!("{slug}/{}", input.path)).copied(),
         out,
     );
     set.filter(|_| !fatal)
@@ -195,7 +230,7 @@ fn check_ident(
 }
 
 /// True when `t`, as merged, was written by one of `sources`.
-fn writes(sources: &[Source], t: &Token) -> bool {
+fn writes(sources: &[Source], resolver_path: &str, t: &Token) -> bool {
     let within = |pointer: &str, root: &str| {
         root.is_empty()
             || pointer == root
@@ -208,7 +243,7 @@ fn writes(sources: &[Source], t: &Token) -> bool {
             t.file.as_deref() == Some(path.as_str()) && within(&t.pointer, fragment)
         }
         resolver::From::Inline(at) => {
-            t.file.as_deref() == Some(RESOLVER_FILE) && within(&t.pointer, at)
+            t.file.as_deref() == Some(resolver_path) && within(&t.pointer, at)
         }
     })
 }
@@ -222,7 +257,7 @@ fn check(
 ) -> Option<TokenSet> {
     let slug = input.slug;
     let merged = input.resolver.merge(permutation, &input.doc, &input.files);
-    let resolver_file = format!("{slug}/{RESOLVER_FILE}");
+    let resolver_file = format!("{slug}/{}", input.path);
     let mut d = FileDiags::new(slug, resolver_file.clone());
     if merged.over_budget() {
         d.error(
@@ -247,8 +282,15 @@ fn check(
             .elsewhere(permutation, &input.doc, &input.files),
         false => BTreeMap::new(),
     };
+    // In the file as written: a converted source's own member names.
+    let source =
+        |file: Option<&str>, pointer: String| match file.and_then(|f| input.converted.get(f)) {
+            Some(c) => c.source_pointer(&pointer),
+            None => pointer,
+        };
     let place = |pointer: &str| {
         let (file, pointer) = merged.origin(pointer);
+        let pointer = source(file, pointer);
         let file = match file {
             Some(f) => format!("{slug}/{f}"),
             None => resolver_file.clone(),
@@ -266,8 +308,8 @@ fn check(
     if let Some(set) = set.as_mut() {
         for t in &mut set.tokens {
             let (file, pointer) = merged.origin(&t.pointer);
-            t.file = Some(file.unwrap_or(RESOLVER_FILE).to_string());
-            t.pointer = pointer;
+            t.pointer = source(file, pointer);
+            t.file = Some(file.unwrap_or(input.path).to_string());
         }
     }
     set

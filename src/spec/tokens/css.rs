@@ -403,8 +403,33 @@ pub fn is_css_value(text: &str) -> bool {
         },
         c => c.is_alphanumeric() || " -+._%#,/*".contains(c),
     });
-    ok && depth == 0 && !text.trim().is_empty() && !text.contains("/*") && !text.contains("*/")
+    // No function that loads or reads from elsewhere.
+    let lower = text.to_lowercase();
+    let fetches = FETCHING_FUNCTIONS.iter().any(|f| {
+        lower
+            .match_indices(f)
+            .any(|(i, _)| !lower[..i].ends_with(|c: char| c.is_alphanumeric() || c == '-'))
+    });
+    ok && !fetches
+        && depth == 0
+        && !text.trim().is_empty()
+        && !text.contains("/*")
+        && !text.contains("*/")
 }
+
+/// CSS functions that load a resource or read the document: never in a
+/// value written from a token's text.
+const FETCHING_FUNCTIONS: &[&str] = &[
+    "url(",
+    "src(",
+    "image(",
+    "image-set(",
+    "cross-fade(",
+    "element(",
+    "attr(",
+    "env(",
+    "expression(",
+];
 
 /// The colour stops of a gradient; an aliased element is replaced by the
 /// stops of the gradient it names (a `var()` cannot stand for stops).
@@ -486,6 +511,28 @@ mod tests {
         assert_eq!(css_name(&path(&["font", "Body Text"])), "font-body-text");
         assert_eq!(css_name(&path(&["space", "2xl"])), "space-2xl");
         assert_eq!(css_name(&path(&["a_b"])), "a-b");
+    }
+
+    #[test]
+    fn only_plain_css_text_is_written_unquoted() {
+        assert!(is_css_value("inset 0 0 0 1px"));
+        assert!(is_css_value("0 1px 2px rgb(0 0 0 / 0.5), 0 0 1px #000"));
+        assert!(is_css_value("calc(48rem - 0.02px)"));
+        for hostile in [
+            "1px; } body { color: red",
+            "x</style><script>",
+            "url(evil.png)",
+            "0 0 image-set(a)",
+            "attr(title)",
+            "a /* b",
+            "(min-width: 1px)",
+            "\"quoted\"",
+            "calc(1px",
+            "",
+        ] {
+            assert!(!is_css_value(hostile), "{hostile}");
+        }
+        assert!(is_css_value("myurl(x)"), "only the functions themselves");
     }
 
     #[test]

@@ -71,6 +71,37 @@ pub struct Resolver {
     unused_sets: Vec<(String, Vec<Source>)>,
 }
 
+impl Resolver {
+    /// Files named relative to a resolver document in the folder `dir` of
+    /// the brand folder (`tokens/`), as a JSON reference is: each file
+    /// source's path made relative to the brand folder.
+    pub fn rebase(&mut self, dir: &str) {
+        if dir.is_empty() {
+            return;
+        }
+        let rebase = |sources: &mut Vec<Source>| {
+            for s in sources {
+                if let From::File { path, .. } = &mut s.from {
+                    *path = format!("{dir}/{path}");
+                }
+            }
+        };
+        for step in &mut self.steps {
+            if let Step::Set(sources) = step {
+                rebase(sources);
+            }
+        }
+        for m in &mut self.modifiers {
+            for (_, sources) in &mut m.contexts {
+                rebase(sources);
+            }
+        }
+        for (_, sources) in &mut self.unused_sets {
+            rebase(sources);
+        }
+    }
+}
+
 /// One context per modifier, by index, in the order of [`Resolver::modifiers`].
 pub type Permutation = Vec<usize>;
 

@@ -1,0 +1,376 @@
+//! The formats teams keep (DESIGN 17): each reader turns its files into
+//! the DTCG token tree the rest of marque reads, so nothing past this room
+//! learns that formats exist. PURE: documents in, a tree and diagnostics
+//! out.
+//!
+//! A reader reports what it normalises, and what has no safe reading, at
+//! the place in its source file where it is written. The tree it returns
+//! says, for every token, where in the source that token was written
+//! ([`Converted::source_pointer`]), so what the token parser later finds
+//! wrong points there too.
+
+pub mod style_dictionary;
+pub mod theo;
+
+use serde_json::Value;
+
+/// A format of token files, with its name in `brand.json`'s `tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// DTCG 2025.10 token files or a resolver document (DESIGN 14).
+    Dtcg,
+    /// Tokens Studio for Figma: one file, or a folder it syncs.
+    TokensStudio,
+    /// Style Dictionary's legacy sources: `value`, `type`, `comment`.
+    StyleDictionary,
+    /// Salesforce Theo's raw JSON: `props`, `aliases`.
+    Theo,
+    /// The response of Figma's `GET /v1/files/:key/variables/local`.
+    FigmaVariables,
+    /// Figma's own per-collection, per-mode export.
+    FigmaExport,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::Dtcg,
+        Format::TokensStudio,
+        Format::StyleDictionary,
+        Format::Theo,
+        Format::FigmaVariables,
+        Format::FigmaExport,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Dtcg => "dtcg",
+            Format::TokensStudio => "tokens-studio",
+            Format::StyleDictionary => "style-dictionary",
+            Format::Theo => "theo",
+            Format::FigmaVariables => "figma-variables",
+            Format::FigmaExport => "figma-export",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+
+    /// True when marque reads this format now.
+    pub fn is_read(self) -> bool {
+        matches!(
+            self,
+            Format::Dtcg | Format::StyleDictionary | Format::Theo | Format::FigmaExport
+        )
+    }
+}
+
+/// Types only Tokens Studio writes (its own names for what DTCG calls
+/// dimensions, and its composites).
+const TOKENS_STUDIO_TYPES: &[&str] = &[
+    "fontSizes",
+    "lineHeights",
+    "letterSpacing",
+    "paragraphSpacing",
+    "spacing",
+    "sizing",
+    "borderRadius",
+    "borderWidth",
+    "boxShadow",
+    "composition",
+    "opacity",
+    "fontFamilies",
+    "fontWeights",
+    "textCase",
+    "textDecoration",
+    "asset",
+    "other",
+];
+
+/// What a document's content says of its format.
+#[derive(Default)]
+struct Signs {
+    /// Tokens written with `$value`.
+    dollar: usize,
+    /// Tokens written with `value`.
+    plain: usize,
+    /// Something only Tokens Studio writes: one of its types, math, `$a.b`
+    /// references, `$themes`/`$metadata`.
+    tokens_studio: Option<String>,
+    /// Something only Style Dictionary writes: `{a.b.value}` references, a
+    /// `comment`, CTI `attributes`.
+    style_dictionary: Option<String>,
+    /// A `com.figma` extension on a token.
+    figma: bool,
+}
+
+/// The format of one token document, from its content. The rules, in
+/// order (the README lists them): a `resolutionOrder` is a DTCG resolver;
+/// `variables` and `variableCollections` (in `meta` or not) are Figma's
+/// variables API; `props` is Theo; tokens with `$value` are DTCG, or
+/// Figma's export when a token carries `com.figma` extensions, or Tokens
+/// Studio when something only it writes is there; tokens with `value` are
+/// Tokens Studio or Style Dictionary by what only one of them writes, and
+/// Style Dictionary when neither (both read such a file the same). A file
+/// with signs of both is an error naming both.
+pub fn detect(doc: &Value) -> Result<Format, String> {
+    let Some(o) = doc.as_object() else {
+        return Err("a token file must be a JSON object".into());
+    };
+    if o.contains_key("resolutionOrder") {
+        return Ok(Format::Dtcg);
+    }
+    let figma = |v: &Value| v.get("variables").is_some() && v.get("variableCollections").is_some();
+    if figma(doc) || o.get("meta").is_some_and(figma) {
+        return Ok(Format::FigmaVariables);
+    }
+    if o.contains_key("props") {
+        return Ok(Format::Theo);
+    }
+    let mut signs = Signs::default();
+    if o.contains_key("$themes") || o.contains_key("$metadata") {
+        signs.tokens_studio = Some("`$themes` or `$metadata`".into());
+    }
+    look(doc, "", &mut signs, 0);
+    match (signs.tokens_studio, signs.style_dictionary) {
+        (Some(ts), Some(sd)) => Err(format!(
+            "this file reads differently as tokens-studio ({ts}) and as style-dictionary ({sd}); name its format in brand.json's `tokens`"
+        )),
+        (Some(_), None) => Ok(Format::TokensStudio),
+        (None, Some(_)) if signs.dollar == 0 => Ok(Format::StyleDictionary),
+        _ if signs.dollar > 0 && signs.figma => Ok(Format::FigmaExport),
+        _ if signs.dollar > 0 || signs.plain == 0 => Ok(Format::Dtcg),
+        _ => Ok(Format::StyleDictionary),
+    }
+}
+
+fn look(v: &Value, key: &str, signs: &mut Signs, depth: usize) {
+    let Some(o) = v.as_object() else { return };
+    if depth > crate::spec::limits::MAX_JSON_DEPTH {
+        return;
+    }
+    let (value, ty) = match (o.get("$value"), o.get("value")) {
+        (Some(v), _) => {
+            signs.dollar += 1;
+            (Some(v), o.get("$type"))
+        }
+        (None, Some(v)) if !v.is_object() || looks_like_token(o) => {
+            signs.plain += 1;
+            (Some(v), o.get("type"))
+        }
+        _ => (None, None),
+    };
+    if let Some(value) = value {
+        if let Some(t) = ty
+            .and_then(Value::as_str)
+            .filter(|t| TOKENS_STUDIO_TYPES.contains(t))
+        {
+            signs
+                .tokens_studio
+                .get_or_insert(format!("type `{t}` at `{key}`"));
+        }
+        if let Some(s) = value.as_str() {
+            if s.contains(".value}") {
+                signs
+                    .style_dictionary
+                    .get_or_insert(format!("the reference `{s}` at `{key}`"));
+            } else if o.contains_key("value") && (is_math(s) || s.starts_with('$')) {
+                signs
+                    .tokens_studio
+                    .get_or_insert(format!("the expression `{s}` at `{key}`"));
+            }
+        }
+        if o.contains_key("comment") || o.get("attributes").is_some_and(Value::is_object) {
+            signs
+                .style_dictionary
+                .get_or_insert(format!("`comment` or `attributes` at `{key}`"));
+        }
+        if o.get("$extensions")
+            .and_then(|e| e.get("com.figma"))
+            .is_some()
+        {
+            signs.figma = true;
+        }
+    }
+    for (k, child) in o {
+        if k != "$value" && k != "value" && k != "$extensions" {
+            look(child, k, signs, depth + 1);
+        }
+    }
+}
+
+/// A `value` that is an object is a token's only when the object looks
+/// like a composite value, not a group (a Style Dictionary token named
+/// `value` inside a group is rare but legal).
+fn looks_like_token(o: &serde_json::Map<String, Value>) -> bool {
+    o.contains_key("type") || o.contains_key("comment") || o.contains_key("description")
+}
+
+/// Arithmetic with a reference in it (`{space.base} * 2`, `roundTo(…)`):
+/// Tokens Studio's math.
+fn is_math(s: &str) -> bool {
+    s.contains('{')
+        && !s.starts_with('{')
+        && [" * ", " / ", " + ", " - "].iter().any(|op| s.contains(op))
+        || ["roundTo(", "round(", "floor(", "ceil(", "min(", "max("]
+            .iter()
+            .any(|f| s.contains(f))
+}
+
+/// A document in DTCG form, and where each of its tokens came from.
+pub struct Converted {
+    pub doc: Value,
+    /// Each token's pointer in `doc`, and in the source, sorted by the first.
+    tokens: Vec<(String, String)>,
+    /// How a member of a token is called in the source (`$value` → `value`).
+    members: &'static [(&'static str, &'static str)],
+}
+
+impl Converted {
+    pub fn new(
+        doc: Value,
+        mut tokens: Vec<(String, String)>,
+        members: &'static [(&'static str, &'static str)],
+    ) -> Converted {
+        tokens.sort();
+        Converted {
+            doc,
+            tokens,
+            members,
+        }
+    }
+
+    /// The pointer of every token in [`Converted::doc`].
+    pub fn token_pointers(&self) -> impl Iterator<Item = &str> {
+        self.tokens.iter().map(|(p, _)| p.as_str())
+    }
+
+    /// Where a pointer into [`Converted::doc`] was written in the source:
+    /// inside a token, the same place in the token the source wrote;
+    /// elsewhere, as it is.
+    pub fn source_pointer(&self, pointer: &str) -> String {
+        let i = self.tokens.partition_point(|(p, _)| p.as_str() <= pointer);
+        let found = self.tokens[..i].iter().rev().find(|(p, _)| {
+            pointer == p
+                || pointer
+                    .strip_prefix(p.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        });
+        let Some((at, source)) = found else {
+            return pointer.to_string();
+        };
+        let rest = &pointer[at.len()..];
+        let mut parts = rest.splitn(3, '/').skip(1);
+        let Some(member) = parts.next() else {
+            return source.clone();
+        };
+        let member = self
+            .members
+            .iter()
+            .find(|(ours, _)| *ours == member)
+            .map_or(member, |(_, theirs)| theirs);
+        match parts.next() {
+            Some(tail) => format!("{source}/{member}/{tail}"),
+            None => format!("{source}/{member}"),
+        }
+    }
+}
+
+/// Reads `doc`, a file in `format`, into DTCG form, its diagnostics in
+/// `d` at places in `doc`. `None` for a format marque does not read yet,
+/// with an error saying so.
+pub fn convert(
+    format: Format,
+    doc: &Value,
+    d: &mut crate::spec::diag::FileDiags<'_>,
+) -> Option<Converted> {
+    match format {
+        // Figma's export is DTCG with `com.figma` extensions: the tolerant
+        // reading takes it (its modes, by file name, need a resolver).
+        Format::Dtcg | Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
+        Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
+        Format::Theo => Some(theo::read(doc, d)),
+        other => {
+            d.error(
+                "",
+                format!(
+                    "this file is in the {} format, which this version of marque does not read yet; `marque import` cannot convert it either. Formats read: {}",
+                    other.as_str(),
+                    Format::ALL
+                        .iter()
+                        .filter(|f| f.is_read())
+                        .map(|f| f.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn formats_are_told_apart_by_what_only_each_writes() {
+        let cases = [
+            (json!({"resolutionOrder": []}), Ok(Format::Dtcg)),
+            (
+                json!({"meta": {"variables": {}, "variableCollections": {}}}),
+                Ok(Format::FigmaVariables),
+            ),
+            (json!({"props": {}, "aliases": {}}), Ok(Format::Theo)),
+            (
+                json!({"c": {"$type": "color", "$value": "#fff"}}),
+                Ok(Format::Dtcg),
+            ),
+            (
+                json!({"c": {"$type": "color", "$value": "#fff", "$extensions": {"com.figma": {}}}}),
+                Ok(Format::FigmaExport),
+            ),
+            (
+                json!({"s": {"type": "spacing", "value": "{base} * 2"}}),
+                Ok(Format::TokensStudio),
+            ),
+            (
+                json!({"c": {"value": "{a.b.value}"}}),
+                Ok(Format::StyleDictionary),
+            ),
+            (
+                json!({"c": {"type": "color", "value": "#fff"}}),
+                Ok(Format::StyleDictionary),
+            ),
+        ];
+        for (doc, want) in cases {
+            assert_eq!(detect(&doc), want, "{doc}");
+        }
+        let both = json!({"a": {"type": "sizing", "value": "4"}, "b": {"value": "{a.value}"}});
+        let err = detect(&both).unwrap_err();
+        assert!(
+            err.contains("tokens-studio") && err.contains("style-dictionary"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_pointer_into_a_converted_token_names_the_member_the_source_wrote() {
+        let c = Converted::new(
+            json!({}),
+            vec![("/color/brand/$root".into(), "/color/brand".into())],
+            &[("$value", "value"), ("$description", "comment")],
+        );
+        assert_eq!(
+            c.source_pointer("/color/brand/$root/$value"),
+            "/color/brand/value"
+        );
+        assert_eq!(
+            c.source_pointer("/color/brand/$root/$value/color"),
+            "/color/brand/value/color"
+        );
+        assert_eq!(c.source_pointer("/color/brand/$root"), "/color/brand");
+        assert_eq!(c.source_pointer("/other"), "/other");
+    }
+}

@@ -1,0 +1,455 @@
+//! The formats teams keep (DESIGN 17): a brand whose brand.json names its
+//! tokens in another format publishes from them as they are, its
+//! diagnostics in the file as written; `marque import` converts them.
+
+use crate::helpers::*;
+use std::path::Path;
+use std::process::Command;
+
+/// Style Dictionary's legacy sources, as its own examples write them:
+/// `value`, `type`, `comment`, `{a.b.value}` references (whole and inside
+/// a string), a token with child tokens, and values without a type.
+const STYLE_DICTIONARY: &str = r##"{
+  "color": {
+    "base": {
+      "red": { "value": "#ff0000", "type": "color", "comment": "Alarm." },
+      "gray": { "light": { "value": "#cccccc" }, "dark": { "value": "#333333" } }
+    },
+    "font": { "value": "{color.base.gray.dark.value}" },
+    "brand": { "value": "{color.base.red.value}", "light": { "value": "#ff8080" } }
+  },
+  "size": {
+    "font": { "small": { "value": "12px", "type": "size" }, "base": { "value": "1rem" } },
+    "border": { "value": "1px solid {color.brand.value}" }
+  }
+}
+"##;
+
+fn brand(root: &Path, slug: &str, tokens: &str, file: &str, text: &str) {
+    let dir = root.join(slug);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("brand.json"),
+        format!(r#"{{"name": "{slug}", "summary": "x", "version": "1.0.0", "updated": "2026-11-20", "tokens": {tokens}}}"#),
+    )
+    .unwrap();
+    let path = dir.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_brand_publishes_style_dictionary_sources_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    brand(
+        &root,
+        "legacy",
+        r#""tokens/design-tokens.json""#,
+        "tokens/design-tokens.json",
+        STYLE_DICTIONARY,
+    );
+    let app = spawn_with(serve_args(&root));
+    let css = app.get("/brand/legacy/tokens.css").text();
+    for line in [
+        "  --color-base-red: #ff0000;\n",
+        "  --color-font: var(--color-base-gray-dark);\n",
+        // A token with children is its group's own token, both published.
+        "  --color-brand: var(--color-base-red);\n",
+        "  --color-brand-light: #ff8080;\n",
+        "  --size-font-small: 12px;\n",
+        "  --size-font-base: 1rem;\n",
+        // A reference inside a string follows its target.
+        "  --size-border: 1px solid var(--color-brand);\n",
+    ] {
+        assert!(css.contains(line), "{line}{css}");
+    }
+    let spec = app.get("/brand/legacy/spec.json").json();
+    assert_eq!(
+        spec["tokens"]["color"]["base"]["red"]["$description"],
+        "Alarm."
+    );
+}
+
+#[test]
+fn a_style_dictionary_mistake_is_reported_in_the_source_file_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let broken = STYLE_DICTIONARY.replace(
+        r#""font": { "value": "{color.base.gray.dark.value}" }"#,
+        r#""font": { "value": "{color.base.gray.darkest.value}" }"#,
+    );
+    brand(
+        &root,
+        "legacy",
+        r#"{"path": "sd.json", "format": "style-dictionary"}"#,
+        "sd.json",
+        &broken,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains(
+            "reference `{color.base.gray.darkest}` does not name a token\n --> legacy/sd.json:7:24"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn brand_json_names_its_tokens_plainly_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    brand(&root, "outside", r#""../x.json""#, "x.json", "{}");
+    brand(
+        &root,
+        "unknown",
+        r#"{"path": "x.json", "format": "yaml"}"#,
+        "x.json",
+        "{}",
+    );
+    brand(&root, "missing", r#""tokens/none.json""#, "x.json", "{}");
+    brand(
+        &root,
+        "unread",
+        r#""figma.json""#,
+        "figma.json",
+        r#"{"meta": {"variables": {}, "variableCollections": {}}}"#,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    for want in [
+        "\"../x.json\" is no path inside the brand folder",
+        "unknown format \"yaml\"; the formats are dtcg, tokens-studio, style-dictionary, theo, figma-variables, figma-export",
+        "brand.json's `tokens` names `tokens/none.json`, which is not in the brand folder",
+        "this file is in the figma-variables format, which this version of marque does not read yet",
+    ] {
+        assert!(text.contains(want), "{want}\n{text}");
+    }
+}
+
+#[test]
+fn a_resolver_may_name_style_dictionary_files_per_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    brand(
+        &root,
+        "modes",
+        r#""tokens/modes.resolver.json""#,
+        "tokens/light.json",
+        r##"{"color": {"bg": {"value": "#ffffff"}, "fg": {"value": "{color.ink.value}"}, "ink": {"value": "#111111", "comment": "Text."}}}"##,
+    );
+    std::fs::write(
+        root.join("modes/tokens/dark.json"),
+        r##"{"color": {"bg": {"value": "#000000"}, "ink": {"value": "#eeeeee"}}}"##,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("modes/tokens/modes.resolver.json"),
+        r##"{"version": "2025.10",
+             "sets": {"base": {"sources": [{"$ref": "light.json"}]}},
+             "modifiers": {"theme": {"contexts": {"light": [], "dark": [{"$ref": "dark.json"}]}, "default": "light"}},
+             "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]}"##,
+    )
+    .unwrap();
+    let app = spawn_with(serve_args(&root));
+    let css = app.get("/brand/modes/tokens.css").text();
+    assert!(css.contains("  --color-bg: #ffffff;\n"), "{css}");
+    assert!(css.contains("  --color-fg: var(--color-ink);\n"), "{css}");
+    let dark = css.split("[data-theme=\"dark\"] {").nth(1).expect(&css);
+    assert!(
+        dark.contains("--color-bg: #000000;") && dark.contains("--color-ink: #eeeeee;"),
+        "{dark}"
+    );
+}
+
+#[test]
+fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("design-tokens.json");
+    std::fs::write(
+        &input,
+        STYLE_DICTIONARY.replace(
+            "{color.base.gray.dark.value}",
+            "{color.base.gray.nope.value}",
+        ),
+    )
+    .unwrap();
+    let run = |file: &Path, out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args([
+                "import",
+                file.to_str().unwrap(),
+                "--slug",
+                "legacy",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    // Its diagnostics point at the input, not at what import would write.
+    let failed = run(&input, &dir.path().join("out"));
+    let text = String::from_utf8_lossy(&failed.stdout).to_string();
+    assert!(!failed.status.success());
+    assert!(
+        text.contains(&format!("{}:7:24", input.display())),
+        "{text}"
+    );
+    std::fs::write(&input, STYLE_DICTIONARY).unwrap();
+    let out = dir.path().join("out");
+    let ok = run(&input, &out);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    let tokens = out.join("legacy/tokens.json");
+    let first = std::fs::read_to_string(&tokens).unwrap();
+    let again = dir.path().join("again");
+    assert!(run(&tokens, &again).status.success());
+    assert_eq!(
+        first,
+        std::fs::read_to_string(again.join("legacy/tokens.json")).unwrap()
+    );
+    // A folder is refused with why, not "Is a directory".
+    let folder = run(dir.path(), &dir.path().join("x"));
+    assert!(
+        String::from_utf8_lossy(&folder.stderr).contains("is a folder"),
+        "{}",
+        String::from_utf8_lossy(&folder.stderr)
+    );
+}
+
+/// The real exports of `tests/fixtures/formats/` (each folder's SOURCE.md
+/// says where it is from and under which licence).
+fn fixtures() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats")
+}
+
+/// A brand folder of `files` (copied from `from`, under `tokens/`) and a
+/// resolver: one set of `set`, and a `theme` modifier whose contexts add
+/// the files given.
+fn corpus_brand(
+    root: &Path,
+    slug: &str,
+    from: &Path,
+    set: &[String],
+    themes: &[(&str, Vec<String>)],
+) {
+    let dir = root.join(slug);
+    copy_dir(from, &dir.join("tokens"));
+    let refs = |files: &[String]| -> Vec<serde_json::Value> {
+        files
+            .iter()
+            .map(|f| serde_json::json!({"$ref": format!("tokens/{f}")}))
+            .collect()
+    };
+    let mut doc = serde_json::json!({
+        "version": "2025.10",
+        "sets": {"all": {"sources": refs(set)}},
+        "resolutionOrder": [{"$ref": "#/sets/all"}]
+    });
+    if !themes.is_empty() {
+        let contexts: serde_json::Map<String, serde_json::Value> = themes
+            .iter()
+            .map(|(name, files)| (name.to_string(), serde_json::Value::Array(refs(files))))
+            .collect();
+        doc["modifiers"] =
+            serde_json::json!({"theme": {"contexts": contexts, "default": themes[0].0}});
+        doc["resolutionOrder"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"$ref": "#/modifiers/theme"}));
+    }
+    std::fs::write(dir.join("tokens.resolver.json"), doc.to_string()).unwrap();
+    std::fs::write(
+        dir.join("brand.json"),
+        format!(
+            r#"{{"name": "{slug}", "summary": "x", "version": "0.1.0", "updated": "2026-11-20"}}"#
+        ),
+    )
+    .unwrap();
+}
+
+/// Every `.json` file under `dir`, relative to it, in path order.
+fn json_files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The colour a CSS hex or `rgb()` text names, as bytes and alpha.
+fn rgba(css: &str) -> Option<[u32; 4]> {
+    let css = css.trim();
+    if let Some(h) = css.strip_prefix('#') {
+        let byte = |i: usize| u32::from_str_radix(h.get(i..i + 2)?, 16).ok();
+        return match h.len() {
+            6 => Some([byte(0)?, byte(2)?, byte(4)?, 100]),
+            _ => None,
+        };
+    }
+    let inner = css
+        .strip_prefix("rgba(")
+        .or_else(|| css.strip_prefix("rgb("))?
+        .strip_suffix(')')?;
+    let n: Vec<f64> = inner
+        .split([',', '/', ' '])
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let a = n.get(3).copied().unwrap_or(1.0);
+    Some([
+        n[0] as u32,
+        n[1] as u32,
+        n[2] as u32,
+        (a * 100.0).round() as u32,
+    ])
+}
+
+/// Theo's raw files hold each prop's value as Theo built it: tokens.css
+/// declares every colour prop with that value, in the default theme and
+/// in Twilio Paste's dark theme (a context of the resolver).
+#[test]
+fn theo_exports_publish_with_the_values_theo_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let twilio = fixtures().join("theo/twilio-paste");
+    corpus_brand(
+        &root,
+        "twilio-paste",
+        &twilio,
+        &["tokens.raw.json".to_string()],
+        &[
+            ("default", vec![]),
+            ("dark", vec!["themes/dark/tokens.raw.json".to_string()]),
+        ],
+    );
+    let slds = fixtures().join("theo/salesforce-slds");
+    let files: Vec<String> = json_files(&slds)
+        .into_iter()
+        // The form factors are alternatives; primitive.raw.json spells two
+        // props of font.raw.json in capitals with other values, which one
+        // CSS name cannot hold (an error marque reports).
+        .filter(|f| !f.starts_with("form-factor-") || f == "form-factor-medium.raw.json")
+        .filter(|f| f != "primitive.raw.json")
+        .collect();
+    corpus_brand(&root, "salesforce-slds", &slds, &files, &[]);
+    let app = spawn_with(serve_args(&root));
+    for (slug, raw, context) in [
+        ("twilio-paste", twilio.join("tokens.raw.json"), None),
+        (
+            "twilio-paste",
+            twilio.join("themes/dark/tokens.raw.json"),
+            Some("dark"),
+        ),
+        ("salesforce-slds", slds.join("colors.raw.json"), None),
+    ] {
+        let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        let rule = match context {
+            None => css.split("\n}\n").next().unwrap().to_string(),
+            Some(c) => css
+                .split(&format!("[data-theme=\"{c}\"] {{"))
+                .nth(1)
+                .unwrap()
+                .split('}')
+                .next()
+                .unwrap()
+                .to_string(),
+        };
+        let declared: std::collections::HashMap<&str, &str> = rule
+            .lines()
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix("--")?
+                    .strip_suffix(';')?
+                    .split_once(": ")
+            })
+            .collect();
+        let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&raw).unwrap()).unwrap();
+        let (mut compared, mut equal) = (0, 0);
+        for (name, prop) in doc["props"].as_object().unwrap() {
+            if prop["type"] != "color" {
+                continue;
+            }
+            let want = rgba(prop["value"].as_str().unwrap());
+            // A context declares only what differs from the default.
+            let Some(got) = declared.get(name.as_str()) else {
+                assert!(context.is_some(), "{slug}: --{name} is not declared");
+                continue;
+            };
+            compared += 1;
+            if rgba(got) == want {
+                equal += 1;
+            } else {
+                println!(
+                    "{slug} {context:?}: --{name} is {got}; Theo built {}",
+                    prop["value"]
+                );
+            }
+        }
+        println!("{slug} {context:?}: {equal} of {compared} colour props as Theo built them");
+        assert!(compared > 20, "{slug}: {compared}");
+        assert_eq!(equal, compared, "{slug} {context:?}");
+    }
+}
+
+/// Style Dictionary's own complete example and Cockroach Labs' tokens,
+/// every file of each merged as Style Dictionary merges its sources,
+/// publish with every token in tokens.css.
+#[test]
+fn style_dictionary_exports_publish_every_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    for system in ["style-dictionary-examples", "cockroachlabs-ui"] {
+        let from = fixtures().join("style-dictionary").join(system);
+        corpus_brand(&root, system, &from, &json_files(&from), &[]);
+    }
+    let app = spawn_with(serve_args(&root));
+    for (system, some) in [
+        (
+            "style-dictionary-examples",
+            "  --color-base-red-400: #ef5350;\n",
+        ),
+        (
+            "cockroachlabs-ui",
+            "  --color-base-blue: var(--color-core-blue-3);\n",
+        ),
+        // Bare numbers read by category, as Style Dictionary's css transforms do.
+        (
+            "style-dictionary-examples",
+            "  --size-font-tiny: 0.75rem;\n",
+        ),
+        (
+            "style-dictionary-examples",
+            "  --time-transition-short: 200ms;\n",
+        ),
+    ] {
+        let spec = app.get(&format!("/brand/{system}/spec.json"));
+        assert_eq!(spec.status, 200, "{system} publishes");
+        let css = app.get(&format!("/brand/{system}/tokens.css")).text();
+        assert!(css.contains(some), "{system}: {some}");
+        let properties = css.matches("\n  --").count();
+        println!("{system}: {properties} custom properties in tokens.css");
+        assert!(properties > 150, "{system}: {properties}");
+    }
+}
