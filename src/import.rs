@@ -144,6 +144,12 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     let (tokens, resolver) = tokens_json::render_both(&brand);
     let mut left_out: Vec<String> = tokens.skipped.into_iter().map(|(m, _)| m).collect();
+    // A format's modes (Figma's collections) are kept as a resolver's.
+    let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
+    let tokens_file = match is_resolver {
+        true => RESOLVER_FILE,
+        false => "tokens.json",
+    };
     let body = match is_resolver {
         true => {
             left_out.extend(resolver.skipped.into_iter().map(|(m, _)| m));

@@ -117,9 +117,9 @@ fn brand_json_names_its_tokens_plainly_or_not_at_all() {
     brand(
         &root,
         "unread",
-        r#""figma.json""#,
-        "figma.json",
-        r#"{"meta": {"variables": {}, "variableCollections": {}}}"#,
+        r#""studio.json""#,
+        "studio.json",
+        r#"{"space": {"lg": {"type": "spacing", "value": "{space.sm} * 2"}}}"#,
     );
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", root.to_str().unwrap()])
@@ -130,7 +130,7 @@ fn brand_json_names_its_tokens_plainly_or_not_at_all() {
         "\"../x.json\" is no path inside the brand folder",
         "unknown format \"yaml\"; the formats are dtcg, tokens-studio, style-dictionary, theo, figma-variables, figma-export",
         "brand.json's `tokens` names `tokens/none.json`, which is not in the brand folder",
-        "this file is in the figma-variables format, which this version of marque does not read yet",
+        "this file is in the tokens-studio format, which this version of marque does not read yet",
     ] {
         assert!(text.contains(want), "{want}\n{text}");
     }
@@ -452,4 +452,162 @@ fn style_dictionary_exports_publish_every_token() {
         println!("{system}: {properties} custom properties in tokens.css");
         assert!(properties > 150, "{system}: {properties}");
     }
+}
+
+/// Figma's own variables export (GET /v1/files/:key/variables/local, a
+/// real Primer file): its collections publish as sets and modifiers, and
+/// every colour of the file's own `mode` collection, in each of its nine
+/// modes, is in tokens.css what Figma shows (aliases followed in the
+/// export itself, independently of marque). What cannot be read is left
+/// out with a warning at its place in the export.
+#[test]
+fn figma_variables_publish_every_mode_as_figma_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let export = fixtures().join("figma-variables/primer-via-terrazzo/get-local-variables.json");
+    let text = std::fs::read_to_string(&export).unwrap();
+    brand(
+        &root,
+        "primer",
+        r#""figma/variables.json""#,
+        "figma/variables.json",
+        &text,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("is left out: it refers to `VariableID:")
+            && said.contains("--> primer/figma/variables.json:1:"),
+        "{said}"
+    );
+
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let variables = doc["meta"]["variables"].as_object().unwrap();
+    let collections = doc["meta"]["variableCollections"].as_object().unwrap();
+    let (mode_id, mode) = collections
+        .iter()
+        .find(|(_, c)| c["name"] == "mode" && c["remote"] == false)
+        .unwrap();
+    // Figma's colour of variable `id` in mode `m` of the `mode` collection:
+    // an alias followed to its target, in that mode where the target is
+    // in the same collection, else in the target's only or default mode.
+    fn figma_colour(
+        vars: &serde_json::Map<String, serde_json::Value>,
+        cols: &serde_json::Map<String, serde_json::Value>,
+        id: &str,
+        m: &str,
+    ) -> Option<[u32; 4]> {
+        let v = vars.get(id)?;
+        let col = &cols[v["variableCollectionId"].as_str()?];
+        let values = v["valuesByMode"].as_object()?;
+        let value = values
+            .get(m)
+            .or_else(|| values.get(col["defaultModeId"].as_str()?))?;
+        if value["type"] == "VARIABLE_ALIAS" {
+            return figma_colour(vars, cols, value["id"].as_str()?, m);
+        }
+        let ch = |k: &str| (value[k].as_f64().unwrap() * 255.0).round() as u32;
+        Some([
+            ch("r"),
+            ch("g"),
+            ch("b"),
+            (value["a"].as_f64()? * 100.0).round() as u32,
+        ])
+    }
+    let names: std::collections::HashMap<&str, usize> =
+        variables.values().fold(Default::default(), |mut n, v| {
+            *n.entry(v["name"].as_str().unwrap()).or_default() += 1;
+            n
+        });
+
+    let app = spawn_with(serve_args(&root));
+    let css = app.get("/brand/primer/tokens.css").text();
+    let rule = |selector: &str| -> std::collections::HashMap<String, String> {
+        let body = css.split(&format!("\n{selector} {{\n")).nth(1).unwrap();
+        body.split("\n}")
+            .next()
+            .unwrap()
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l
+                    .trim()
+                    .strip_prefix("--")?
+                    .strip_suffix(';')?
+                    .split_once(": ")?;
+                Some((k.to_string(), v.to_string()))
+            })
+            .collect()
+    };
+    let root_rule = rule(":root");
+    let (mut compared, mut equal) = (0, 0);
+    for m in mode["modes"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        let ident = name.replace(' ', "-");
+        let here = rule(&format!("[data-mode=\"{ident}\"]"));
+        let value = |prop: &str| here.get(prop).or_else(|| root_rule.get(prop)).cloned();
+        let resolve = |prop: &str| -> Option<[u32; 4]> {
+            let mut v = value(prop)?;
+            for _ in 0..16 {
+                match v.strip_prefix("var(--").and_then(|r| r.strip_suffix(')')) {
+                    Some(next) => v = value(next)?,
+                    None => return rgba(&v),
+                }
+            }
+            None
+        };
+        for (id, v) in variables {
+            let unique = names[v["name"].as_str().unwrap()] == 1;
+            if v["variableCollectionId"] != **mode_id || v["resolvedType"] != "COLOR" || !unique {
+                continue;
+            }
+            let Some(want) =
+                figma_colour(variables, collections, id, m["modeId"].as_str().unwrap())
+            else {
+                continue; // aliases a library's variable: left out
+            };
+            let prop =
+                marque::spec::tokens::css::kebab(&v["name"].as_str().unwrap().replace('/', "."));
+            let got = resolve(&prop);
+            compared += 1;
+            let near = got.is_some_and(|g| (0..4).all(|i| g[i].abs_diff(want[i]) <= 1));
+            if near {
+                equal += 1;
+            } else {
+                println!("{name}: --{prop} is {got:?}; Figma shows {want:?}");
+            }
+        }
+    }
+    println!("figma-variables: {equal} of {compared} colours of `mode` as Figma shows them");
+    assert!(compared > 5000, "{compared}");
+    assert_eq!(equal, compared);
+
+    // `marque import` keeps the modes: a resolver, which imports with the
+    // same tokens (a context's groups in the strict export's order).
+    let out = dir.path().join("imported");
+    let import = |file: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args(["import", "--slug", "primer", "--out"])
+            .arg(&out)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let said = import(&export);
+    assert!(
+        said.contains("modifiers Data Table (condensed, normal, spacious)"),
+        "{said}"
+    );
+    let resolver = out.join("primer/tokens.resolver.json");
+    let json = |p: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+    };
+    let first = json(&resolver);
+    import(&resolver);
+    assert!(first == json(&resolver));
 }

@@ -170,6 +170,21 @@ pub(super) fn read_named(
     let converted = formats::convert(format, &doc, &mut d);
     d.finish(Some(text), out);
     let converted = converted?;
+    // A reader that finds modes makes a resolver (Figma's collections).
+    if converted.doc.get("resolutionOrder").is_some() {
+        let d = FileDiags::new(slug, file.clone());
+        let doc = converted.doc.clone();
+        return super::resolved::read_resolver(
+            files,
+            path,
+            doc,
+            text,
+            Some(&converted),
+            d,
+            None,
+            out,
+        );
+    }
     let mut p = FileDiags::new(slug, file.clone());
     let mut set = parse_tokens(&converted.doc, &mut p);
     if let Some(set) = &set {

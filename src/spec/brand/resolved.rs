@@ -23,6 +23,8 @@ struct Input<'t> {
     path: &'t str,
     /// The files read by a format's reader: where each token was written.
     converted: BTreeMap<String, Converted>,
+    /// The resolver itself, when a reader made it (Figma's variables).
+    made: Option<&'t Converted>,
     resolver: Resolver,
     doc: Value,
     /// The brand's token files by path in the folder, parsed.
@@ -48,8 +50,33 @@ pub(super) fn read_resolved(
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file.clone());
     enforce_limits(&mut doc, &mut d);
+    read_resolver(files, path, doc, text, None, d, format, out)
+}
+
+/// A resolver document read: the one in the file at `path` (whose text is
+/// `text`), or the one a format's reader made of that file (`made`: its
+/// diagnostics are placed where the reader read each token).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn read_resolver(
+    files: &BrandFiles,
+    path: &str,
+    doc: Value,
+    text: &str,
+    made: Option<&Converted>,
+    mut d: FileDiags<'_>,
+    format: Option<Format>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let file = format!("{slug}/{path}");
+    let texts = BTreeMap::from([(file.clone(), text)]);
+    // What is said of the resolver, in its file as written.
+    let finish = |d: FileDiags<'_>, out: &mut Vec<Diagnostic>| match made {
+        Some(c) => d.finish_mapped(|p| (file.clone(), c.source_pointer(p)), &texts, |_| {}, out),
+        None => d.finish(Some(text), out),
+    };
     let Some(mut resolver) = resolver::read(&doc, &mut d) else {
-        d.finish(Some(text), out);
+        finish(d, out);
         return None;
     };
     // Its files are named relative to it.
@@ -58,10 +85,11 @@ pub(super) fn read_resolved(
         slug,
         path,
         converted: BTreeMap::new(),
+        made,
         resolver,
         doc,
         files: BTreeMap::new(),
-        texts: BTreeMap::from([(file, text)]),
+        texts: BTreeMap::from([(file.clone(), text)]),
     };
     for path in input.resolver.files() {
         let Some(bytes) = files.get(path) else {
@@ -99,7 +127,7 @@ pub(super) fn read_resolved(
     input
         .resolver
         .adopt_referred_sets(&input.doc, &input.files, &mut d);
-    d.finish(Some(text), out);
+    finish(d, out);
     let default = input.resolver.default_permutation();
     let mut set = check(&input, &default, out);
     let seen: HashSet<(String, String, String)> = out
@@ -131,10 +159,7 @@ pub(super) fn read_resolved(
             "/modifiers",
             format!("{what}; split the brand, or move tokens that do not vary out of what the contexts merge"),
         );
-        d.finish(
-            input.texts.get(&format!("{slug}/{}", input.path)).copied(),
-            out,
-        );
+        finish(d, out);
     };
     if contexts.len() * per_context > MAX_CONTEXT_TOKENS {
         over_budget(
@@ -186,14 +211,14 @@ pub(super) fn read_resolved(
     }
     if let Some(set) = set.as_mut() {
         set.modes = modes::settle(written);
+        if let Some(made) = input.made {
+            place_made(set, made);
+        }
     }
     let mut d = FileDiags::new(slug, format!("{slug}/{}", input.path));
     check_mode_names(&input.resolver, &mut d);
     let fatal = d.has_errors();
-    d.finish(
-        input.texts.get(&format!("{slug}/{}", input.path)).copied(),
-        out,
-    );
+    finish(d, out);
     set.filter(|_| !fatal)
 }
 
@@ -226,6 +251,19 @@ fn check_ident(
                 d.error_at_key(at, format!("{what}s `{other}` and `{name}` are both `{ident}` in CSS and HTML; rename one"));
             }
         }
+    }
+}
+
+/// Every token of a resolver a reader made, placed where the reader read
+/// it.
+fn place_made(set: &mut TokenSet, made: &Converted) {
+    let contexts = set
+        .modes
+        .iter_mut()
+        .flat_map(|m| m.contexts.iter_mut())
+        .flat_map(|c| c.tokens.iter_mut());
+    for t in set.tokens.iter_mut().chain(contexts) {
+        t.pointer = made.source_pointer(&t.pointer);
     }
 }
 
@@ -283,11 +321,16 @@ fn check(
         false => BTreeMap::new(),
     };
     // In the file as written: a converted source's own member names.
-    let source =
-        |file: Option<&str>, pointer: String| match file.and_then(|f| input.converted.get(f)) {
+    let source = |file: Option<&str>, pointer: String| {
+        let reader = match file {
+            Some(f) => input.converted.get(f),
+            None => input.made,
+        };
+        match reader {
             Some(c) => c.source_pointer(&pointer),
             None => pointer,
-        };
+        }
+    };
     let place = |pointer: &str| {
         let (file, pointer) = merged.origin(pointer);
         let pointer = source(file, pointer);
@@ -308,7 +351,12 @@ fn check(
     if let Some(set) = set.as_mut() {
         for t in &mut set.tokens {
             let (file, pointer) = merged.origin(&t.pointer);
-            t.pointer = source(file, pointer);
+            // A made resolver's own pointers are kept until its contexts
+            // are split by them (`writes`), then placed (`place_made`).
+            t.pointer = match (file, input.made) {
+                (None, Some(_)) => pointer,
+                _ => source(file, pointer),
+            };
             t.file = Some(file.unwrap_or(input.path).to_string());
         }
     }

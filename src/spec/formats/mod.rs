@@ -9,6 +9,7 @@
 //! ([`Converted::source_pointer`]), so what the token parser later finds
 //! wrong points there too.
 
+pub mod figma_variables;
 pub mod style_dictionary;
 pub mod theo;
 
@@ -60,7 +61,11 @@ impl Format {
     pub fn is_read(self) -> bool {
         matches!(
             self,
-            Format::Dtcg | Format::StyleDictionary | Format::Theo | Format::FigmaExport
+            Format::Dtcg
+                | Format::StyleDictionary
+                | Format::Theo
+                | Format::FigmaVariables
+                | Format::FigmaExport
         )
     }
 }
@@ -269,9 +274,14 @@ impl Converted {
             .iter()
             .find(|(ours, _)| *ours == member)
             .map_or(member, |(_, theirs)| theirs);
+        // A member the source writes at the token's own place is "".
+        let at = match member {
+            "" => source.clone(),
+            m => format!("{source}/{m}"),
+        };
         match parts.next() {
-            Some(tail) => format!("{source}/{member}/{tail}"),
-            None => format!("{source}/{member}"),
+            Some(tail) => format!("{at}/{tail}"),
+            None => at,
         }
     }
 }
@@ -290,6 +300,7 @@ pub fn convert(
         Format::Dtcg | Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
         Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
         Format::Theo => Some(theo::read(doc, d)),
+        Format::FigmaVariables => Some(figma_variables::read(doc, d)),
         other => {
             d.error(
                 "",

@@ -1,0 +1,530 @@
+//! The response of Figma's `GET /v1/files/:file_key/variables/local`
+//! (with or without its `meta` wrapper), read as Figma shows it, into a
+//! DTCG resolver document whose sources are inline:
+//!
+//! - a collection with one mode is a set; one with several a modifier, its
+//!   modes the contexts, its default mode the default (names in document
+//!   order; of collections that share a name, the file's own, then the
+//!   largest, keeps it, the others get `-2`, `-3`);
+//! - a variable is a token named by its name, `/` separating groups; when
+//!   variables of two collections share a name, each is named under its
+//!   collection's name, the segments both start with written once
+//!   (`base/color/dark` + `base/color/gray/7` is `base.color.dark.gray.7`);
+//! - `COLOR` `{r, g, b, a}` is an sRGB colour; `STRING` is text, or a font
+//!   family when scoped `FONT_FAMILY`; `FLOAT` is read by one rule: scoped
+//!   `FONT_WEIGHT` or `FONT_STYLE` a font weight, `OPACITY` a number, any
+//!   other scope but `ALL_SCOPES` pixels; with `ALL_SCOPES` (or none) its
+//!   name decides: a name with `weight` a font weight, with `opacity`,
+//!   `ratio`, `scale` or `z-index` a number, with a word of size (`size`,
+//!   `space`, `spacing`, `gap`, `padding`, `margin`, `radius`, `width`,
+//!   `height`, `border`, `offset`, `blur`, `spread`, `inset`, `breakpoint`)
+//!   pixels, else a number;
+//! - `VARIABLE_ALIAS` is a reference to the variable with that id. An
+//!   alias to an id the file does not hold (a remote library's), a
+//!   `BOOLEAN` (DTCG has no type for it) and every variable that refers to
+//!   one of those are left out, each with a warning at its place.
+
+use super::Converted;
+use crate::spec::diag::FileDiags;
+use crate::spec::json::join;
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Each of `$value` and `$type` is written at the value of its mode.
+const MEMBERS: &[(&str, &str)] = &[("$value", ""), ("$type", ""), ("$description", "")];
+
+struct Collection<'d> {
+    id: &'d str,
+    name: String,
+    /// Mode id and name, in order.
+    modes: Vec<(&'d str, String)>,
+    default: usize,
+}
+
+pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
+    let (root, base) = match doc.get("meta") {
+        Some(m) => (m, "/meta"),
+        None => (doc, ""),
+    };
+    let empty = Map::new();
+    let variables = root
+        .get("variables")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let collections_doc = root
+        .get("variableCollections")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    // Collections in document order, names made unique: of those that
+    // share a name, the file's own (not `remote`), then the largest, keeps
+    // it, the others get `-2`, `-3`.
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let remote = |c: &Value| c.get("remote").and_then(Value::as_bool) == Some(true);
+    let mut unique_names = HashMap::new();
+    let size = |c: &Value| {
+        c.get("variableIds")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    };
+    let mut ranked: Vec<(&String, &Value)> = collections_doc.iter().collect();
+    ranked.sort_by_key(|(_, c)| (remote(c), std::cmp::Reverse(size(c))));
+    {
+        for (id, c) in ranked {
+            let Some(name) = c.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let n = used.entry(name.to_string()).or_default();
+            *n += 1;
+            let unique = match *n {
+                1 => name.to_string(),
+                k => format!("{name}-{k}"),
+            };
+            unique_names.insert(id.as_str(), unique);
+        }
+    }
+    let collections: Vec<Collection<'_>> = collections_doc
+        .iter()
+        .filter_map(|(id, c)| {
+            let unique = unique_names.get(id.as_str())?.clone();
+            let modes: Vec<(&str, String)> = c
+                .get("modes")?
+                .as_array()?
+                .iter()
+                .filter_map(|m| {
+                    Some((
+                        m.get("modeId")?.as_str()?,
+                        m.get("name")?.as_str()?.to_string(),
+                    ))
+                })
+                .collect();
+            let default_id = c.get("defaultModeId").and_then(Value::as_str);
+            let default = modes
+                .iter()
+                .position(|(m, _)| Some(*m) == default_id)
+                .unwrap_or(0);
+            Some(Collection {
+                id,
+                name: unique,
+                modes,
+                default,
+            })
+        })
+        .collect();
+    let collection_of: HashMap<&str, usize> = collections
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id, i))
+        .collect();
+    // A name shared by variables of two collections is named under each.
+    let mut by_name: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for v in variables.values() {
+        if let (Some(n), Some(c)) = (
+            v.get("name").and_then(Value::as_str),
+            v.get("variableCollectionId").and_then(Value::as_str),
+        ) {
+            by_name.entry(n).or_default().insert(c);
+        }
+    }
+    let path_of = |v: &Value| -> Option<Vec<String>> {
+        let name = v.get("name")?.as_str()?;
+        let c = collection_of.get(v.get("variableCollectionId")?.as_str()?)?;
+        let segments = |s: &str| -> Vec<String> {
+            s.split('/')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let own = segments(name);
+        if by_name.get(name).is_none_or(|cs| cs.len() <= 1) {
+            return Some(own);
+        }
+        // Under the collection's name, the segments both start with once:
+        // `base/color/dark` + `base/color/gray/7` is `base.color.dark.gray.7`.
+        let mut path = segments(&collections[*c].name);
+        let shared = path.iter().zip(&own).take_while(|(a, b)| a == b).count();
+        path.extend(own.into_iter().skip(shared));
+        Some(path)
+    };
+    // What is left out, and why; then what refers to it, until none is added.
+    let mut left_out: BTreeMap<&str, String> = BTreeMap::new();
+    for (id, v) in variables {
+        let ty = v.get("resolvedType").and_then(Value::as_str).unwrap_or("");
+        if ty == "BOOLEAN" {
+            left_out.insert(
+                id,
+                "it is a BOOLEAN, which DTCG 2025.10 has no type for".into(),
+            );
+        } else if !collection_of.contains_key(
+            v.get("variableCollectionId")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        ) {
+            left_out.insert(id, "its collection is not in the file".into());
+        } else if path_of(v).is_none_or(|p| p.is_empty()) {
+            left_out.insert(id, "it has no name".into());
+        }
+    }
+    // A value that cannot be read: its alias's target is not in the file,
+    // is left out, or has no value in that mode (the same collection's) or
+    // in some mode (another collection's, which any context may select).
+    // Found until none is added; a variable keeps the values it has.
+    let modes_of = |v: &Value| -> Vec<&str> {
+        v.get("variableCollectionId")
+            .and_then(Value::as_str)
+            .and_then(|c| collection_of.get(c))
+            .map(|&c| collections[c].modes.iter().map(|(m, _)| *m).collect())
+            .unwrap_or_default()
+    };
+    let mut gone: BTreeMap<(&str, &str), String> = BTreeMap::new();
+    loop {
+        let mut more = Vec::new();
+        for (id, v) in variables
+            .iter()
+            .filter(|(id, _)| !left_out.contains_key(id.as_str()))
+        {
+            let values = v.get("valuesByMode").and_then(Value::as_object);
+            for mode in modes_of(v) {
+                if gone.contains_key(&(id.as_str(), mode)) {
+                    continue;
+                }
+                let Some(raw) = values.and_then(|vs| vs.get(mode)) else {
+                    continue;
+                };
+                if raw.get("type").and_then(Value::as_str) != Some("VARIABLE_ALIAS") {
+                    continue;
+                }
+                let target = raw.get("id").and_then(Value::as_str).unwrap_or("");
+                let name = name_of(variables, target);
+                let why = match variables.get(target) {
+                    None => Some(format!("it refers to `{target}`, a variable this file does not hold (a library's?)")),
+                    Some(_) if left_out.contains_key(target) => Some(format!("it refers to `{name}`, which is left out")),
+                    Some(t) => {
+                        let same = t.get("variableCollectionId") == v.get("variableCollectionId");
+                        let lost = |m: &str| gone.contains_key(&(target, m));
+                        match same {
+                            true => lost(mode).then(|| format!("it refers to `{name}`, which has no value there")),
+                            false => modes_of(t).into_iter().any(lost).then(|| format!("it refers to `{name}`, which lacks a value in some mode")),
+                        }
+                    }
+                };
+                if let Some(why) = why {
+                    more.push(((id.as_str(), mode), why));
+                }
+            }
+        }
+        if more.is_empty() {
+            break;
+        }
+        gone.extend(more);
+    }
+    for (id, why) in &left_out {
+        d.warning(
+            &join(&join(base, "variables"), id),
+            format!("variable `{}` is left out: {why}", name_of(variables, id)),
+        );
+    }
+    // A value left out: one warning per variable, at its first such value.
+    let mut said = HashSet::new();
+    for ((id, mode), why) in &gone {
+        if !said.insert(*id) {
+            continue;
+        }
+        let v = &variables[*id];
+        let lost: Vec<&str> = modes_of(v)
+            .into_iter()
+            .filter(|m| gone.contains_key(&(*id, *m)))
+            .collect();
+        let c = collection_of[v
+            .get("variableCollectionId")
+            .and_then(Value::as_str)
+            .unwrap_or("")];
+        let mode_name = |m: &str| -> String {
+            let named = collections[c].modes.iter().find(|(i, _)| *i == m);
+            named.map_or(m, |(_, n)| n.as_str()).to_string()
+        };
+        let which = match (collections[c].modes.len(), lost.len()) {
+            (1, _) => "left out".to_string(),
+            (n, k) if n == k => "left out of every mode".to_string(),
+            (_, 1) => format!("left out of mode `{}`", mode_name(lost[0])),
+            (_, k) => format!(
+                "left out of mode `{}` and {} more",
+                mode_name(lost[0]),
+                k - 1
+            ),
+        };
+        d.warning(
+            &join(
+                &join(&join(&join(base, "variables"), id), "valuesByMode"),
+                mode,
+            ),
+            format!("variable `{}` is {which}: {why}", name_of(variables, id)),
+        );
+    }
+    // Each collection's mode trees.
+    let mut trees: Vec<Vec<Map<String, Value>>> = collections
+        .iter()
+        .map(|c| vec![Map::new(); c.modes.len()])
+        .collect();
+    let mut tokens = Vec::new();
+    let at_of = |c: usize, m: usize| -> String {
+        let col = &collections[c];
+        match col.modes.len() {
+            1 => format!("{}/0", join(&join("/sets", &col.name), "sources")),
+            _ => format!(
+                "{}/0",
+                join(
+                    &join(&join("/modifiers", &col.name), "contexts"),
+                    &col.modes[m].1
+                )
+            ),
+        }
+    };
+    for (id, v) in variables {
+        if left_out.contains_key(id.as_str()) {
+            continue;
+        }
+        let (Some(path), Some(&c)) = (
+            path_of(v),
+            v.get("variableCollectionId")
+                .and_then(Value::as_str)
+                .and_then(|c| collection_of.get(c)),
+        ) else {
+            continue;
+        };
+        let ty = dtcg_type(v);
+        let values = v.get("valuesByMode").and_then(Value::as_object);
+        for (m, (mode_id, _)) in collections[c].modes.iter().enumerate() {
+            let Some(raw) = values.and_then(|vs| vs.get(*mode_id)) else {
+                continue;
+            };
+            if gone.contains_key(&(id.as_str(), *mode_id)) {
+                continue;
+            }
+            let value = match raw.get("type").and_then(Value::as_str) {
+                Some("VARIABLE_ALIAS") => {
+                    let target = raw.get("id").and_then(Value::as_str).unwrap_or("");
+                    let Some(p) = variables.get(target).and_then(&path_of) else {
+                        continue;
+                    };
+                    json!(format!("{{{}}}", p.join(".")))
+                }
+                _ => literal(ty, raw),
+            };
+            let mut token = Map::new();
+            token.insert("$type".into(), json!(ty));
+            token.insert("$value".into(), value);
+            if let Some(desc) = v
+                .get("description")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+            {
+                token.insert("$description".into(), json!(desc));
+            }
+            insert(&mut trees[c][m], &path, Value::Object(token));
+            let at = path.iter().fold(at_of(c, m), |p, s| join(&p, s));
+            let source = join(
+                &join(&join(&join(base, "variables"), id), "valuesByMode"),
+                mode_id,
+            );
+            tokens.push((at, source));
+        }
+    }
+    // The resolver: sets, then modifiers, in document order.
+    let mut sets = Map::new();
+    let mut modifiers = Map::new();
+    let mut order = Vec::new();
+    for (c, col) in collections.iter().enumerate() {
+        let trees = std::mem::take(&mut trees[c]);
+        if col.modes.len() == 1 {
+            let tree = trees.into_iter().next().unwrap_or_default();
+            sets.insert(col.name.clone(), json!({"sources": [tree]}));
+            order.push(json!({"$ref": join("#/sets", &col.name)}));
+        } else if col.modes.len() > 1 {
+            let contexts: Map<String, Value> = col
+                .modes
+                .iter()
+                .zip(trees)
+                .map(|((_, name), tree)| (name.clone(), json!([tree])))
+                .collect();
+            modifiers.insert(
+                col.name.clone(),
+                json!({"contexts": contexts, "default": col.modes[col.default].1}),
+            );
+        }
+    }
+    for name in modifiers.keys() {
+        order.push(json!({"$ref": join("#/modifiers", name)}));
+    }
+    let mut resolver = json!({"version": "2025.10", "sets": sets, "resolutionOrder": order});
+    if !modifiers.is_empty() {
+        resolver["modifiers"] = Value::Object(modifiers);
+    }
+    Converted::new(resolver, tokens, MEMBERS)
+}
+
+fn name_of<'v>(variables: &'v Map<String, Value>, id: &'v str) -> &'v str {
+    variables
+        .get(id)
+        .and_then(|v| v.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or(id)
+}
+
+/// Puts `token` at `path` in `tree`, groups made on the way.
+fn insert(tree: &mut Map<String, Value>, path: &[String], token: Value) {
+    let Some((last, groups)) = path.split_last() else {
+        return;
+    };
+    let mut at = tree;
+    for g in groups {
+        let next = at
+            .entry(g.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if next.get("$value").is_some() {
+            // A token where a group goes: the token is the group's own.
+            let token = std::mem::replace(next, Value::Object(Map::new()));
+            next.as_object_mut()
+                .map(|o| o.insert("$root".into(), token));
+        }
+        let Some(o) = next.as_object_mut() else {
+            return;
+        };
+        at = o;
+    }
+    match at.get_mut(last) {
+        Some(Value::Object(group)) if group.get("$value").is_none() && !group.is_empty() => {
+            group.insert("$root".into(), token);
+        }
+        _ => {
+            at.insert(last.clone(), token);
+        }
+    }
+}
+
+/// The DTCG type of a variable, by the rule in this module's header.
+fn dtcg_type(v: &Value) -> &'static str {
+    let scopes: Vec<&str> = v
+        .get("scopes")
+        .and_then(Value::as_array)
+        .map(|s| s.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
+    match v.get("resolvedType").and_then(Value::as_str) {
+        Some("COLOR") => "color",
+        Some("STRING") if scopes.contains(&"FONT_FAMILY") || has(&["family"]) => "fontFamily",
+        Some("STRING") => "string",
+        _ => {
+            let specific: Vec<&str> = scopes
+                .iter()
+                .copied()
+                .filter(|s| *s != "ALL_SCOPES")
+                .collect();
+            if specific
+                .iter()
+                .any(|s| matches!(*s, "FONT_WEIGHT" | "FONT_STYLE"))
+            {
+                "fontWeight"
+            } else if specific.contains(&"OPACITY") {
+                "number"
+            } else if !specific.is_empty() {
+                "dimension"
+            } else if has(&["weight"]) {
+                "fontWeight"
+            } else if has(&["opacity", "ratio", "scale", "z-index", "zindex"]) {
+                "number"
+            } else if has(&[
+                "size",
+                "space",
+                "spacing",
+                "gap",
+                "padding",
+                "margin",
+                "radius",
+                "width",
+                "height",
+                "border",
+                "offset",
+                "blur",
+                "spread",
+                "inset",
+                "breakpoint",
+            ]) {
+                "dimension"
+            } else {
+                "number"
+            }
+        }
+    }
+}
+
+/// A literal value of type `ty` from Figma's JSON.
+fn literal(ty: &str, raw: &Value) -> Value {
+    match ty {
+        "color" => {
+            let ch = |k: &str| raw.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+            let round = |x: f64| (x * 1e6).round() / 1e6;
+            let rgb = [ch("r"), ch("g"), ch("b")];
+            let mut c = json!({
+                "colorSpace": "srgb",
+                "components": rgb.map(round),
+                "hex": crate::color::hex(rgb, 1.0),
+            });
+            let a = raw.get("a").and_then(Value::as_f64).unwrap_or(1.0);
+            if a < 1.0 {
+                c["alpha"] = json!(round(a));
+            }
+            c
+        }
+        "dimension" => json!({"value": raw.as_f64().unwrap_or(0.0), "unit": "px"}),
+        "fontFamily" | "string" => raw.clone(),
+        _ => raw.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collections_become_sets_and_modifiers_and_aliases_references() {
+        let doc = json!({"meta": {
+            "variableCollections": {
+                "C:1": {"id": "C:1", "name": "base", "modes": [{"modeId": "1:0", "name": "default"}], "defaultModeId": "1:0"},
+                "C:2": {"id": "C:2", "name": "theme", "modes": [{"modeId": "2:0", "name": "Light"}, {"modeId": "2:1", "name": "Dark"}], "defaultModeId": "2:0"}
+            },
+            "variables": {
+                "V:1": {"id": "V:1", "name": "gray/900", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 0.1, "g": 0.1, "b": 0.1, "a": 1}}, "scopes": ["ALL_SCOPES"]},
+                "V:2": {"id": "V:2", "name": "gray/50", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 1, "g": 1, "b": 1, "a": 0.5}}, "scopes": ["ALL_SCOPES"]},
+                "V:3": {"id": "V:3", "name": "text", "variableCollectionId": "C:2", "resolvedType": "COLOR", "valuesByMode": {"2:0": {"type": "VARIABLE_ALIAS", "id": "V:1"}, "2:1": {"type": "VARIABLE_ALIAS", "id": "V:2"}}},
+                "V:4": {"id": "V:4", "name": "space/4", "variableCollectionId": "C:1", "resolvedType": "FLOAT", "valuesByMode": {"1:0": 16}, "scopes": ["GAP"]},
+                "V:5": {"id": "V:5", "name": "remote", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"type": "VARIABLE_ALIAS", "id": "V:lib"}}},
+                "V:6": {"id": "V:6", "name": "flag", "variableCollectionId": "C:1", "resolvedType": "BOOLEAN", "valuesByMode": {"1:0": true}}
+            }
+        }});
+        let mut d = FileDiags::new("b", "b/f.json");
+        let c = read(&doc, &mut d);
+        let base = &c.doc["sets"]["base"]["sources"][0];
+        assert_eq!(base["gray"]["50"]["$value"]["alpha"], 0.5);
+        assert_eq!(
+            base["space"]["4"],
+            json!({"$type": "dimension", "$value": {"value": 16.0, "unit": "px"}})
+        );
+        assert!(base.get("remote").is_none() && base.get("flag").is_none());
+        let theme = &c.doc["modifiers"]["theme"];
+        assert_eq!(theme["default"], "Light");
+        assert_eq!(theme["contexts"]["Dark"][0]["text"]["$value"], "{gray.50}");
+        assert_eq!(
+            c.source_pointer("/modifiers/theme/contexts/Dark/0/text/$value"),
+            "/meta/variables/V:3/valuesByMode/2:1"
+        );
+        let mut out = Vec::new();
+        d.finish(None, &mut out);
+        assert_eq!(out.len(), 2, "{out:?}");
+    }
+}
