@@ -79,7 +79,7 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
 
 /// The published systems, built as static files into `out` (with `marque
 /// build`), and their slugs.
-fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
+pub(crate) fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
     let root = dir.join("content");
     corpus_content(corpus, &root);
     let out = dir.join("site");
@@ -975,7 +975,7 @@ impl Tally {
 }
 
 /// A token name's segments as marque's CSS names write them.
-fn kebab(name: &str) -> String {
+pub(crate) fn kebab(name: &str) -> String {
     marque::spec::tokens::css::kebab(name)
 }
 

@@ -59,6 +59,8 @@ mod scale;
 mod semver;
 /// Golden files of every surface of the example brands, and rules for any brand.
 mod surfaces;
+/// Terrazzo's CSS plugin on the strict exports, computed beside tokens.css.
+mod terrazzo;
 /// Tokens as real exports write them: each tolerated deviation, its warning and reading.
 mod tolerant;
 /// Validation diagnostics with file, line and column.
