@@ -24,7 +24,7 @@
 //!   `BOOLEAN` (DTCG has no type for it) and every variable that refers to
 //!   one of those are left out, each with a warning at its place.
 
-use super::Converted;
+use super::{insert, srgb, Converted};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::join;
 use serde_json::{json, Map, Value};
@@ -371,37 +371,6 @@ fn name_of<'v>(variables: &'v Map<String, Value>, id: &'v str) -> &'v str {
         .unwrap_or(id)
 }
 
-/// Puts `token` at `path` in `tree`, groups made on the way.
-fn insert(tree: &mut Map<String, Value>, path: &[String], token: Value) {
-    let Some((last, groups)) = path.split_last() else {
-        return;
-    };
-    let mut at = tree;
-    for g in groups {
-        let next = at
-            .entry(g.clone())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if next.get("$value").is_some() {
-            // A token where a group goes: the token is the group's own.
-            let token = std::mem::replace(next, Value::Object(Map::new()));
-            next.as_object_mut()
-                .map(|o| o.insert("$root".into(), token));
-        }
-        let Some(o) = next.as_object_mut() else {
-            return;
-        };
-        at = o;
-    }
-    match at.get_mut(last) {
-        Some(Value::Object(group)) if group.get("$value").is_none() && !group.is_empty() => {
-            group.insert("$root".into(), token);
-        }
-        _ => {
-            at.insert(last.clone(), token);
-        }
-    }
-}
-
 /// The DTCG type of a variable, by the rule in this module's header.
 fn dtcg_type(v: &Value) -> &'static str {
     let scopes: Vec<&str> = v
@@ -468,18 +437,8 @@ fn literal(ty: &str, raw: &Value) -> Value {
     match ty {
         "color" => {
             let ch = |k: &str| raw.get(k).and_then(Value::as_f64).unwrap_or(0.0);
-            let round = |x: f64| (x * 1e6).round() / 1e6;
-            let rgb = [ch("r"), ch("g"), ch("b")];
-            let mut c = json!({
-                "colorSpace": "srgb",
-                "components": rgb.map(round),
-                "hex": crate::color::hex(rgb, 1.0),
-            });
             let a = raw.get("a").and_then(Value::as_f64).unwrap_or(1.0);
-            if a < 1.0 {
-                c["alpha"] = json!(round(a));
-            }
-            c
+            srgb([ch("r"), ch("g"), ch("b")], a)
         }
         "dimension" => json!({"value": raw.as_f64().unwrap_or(0.0), "unit": "px"}),
         "fontFamily" | "string" => raw.clone(),

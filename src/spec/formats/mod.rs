@@ -15,7 +15,7 @@ pub mod style_dictionary;
 pub mod theo;
 pub mod tokens_studio;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A format of token files, with its name in `brand.json`'s `tokens`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -306,6 +306,54 @@ impl Converted {
             None => at,
         }
     }
+}
+
+/// Puts `token` at `path` in `tree`, groups made on the way; a token where
+/// a group goes is that group's own (`$root`), as is a token written at a
+/// group's place.
+pub(crate) fn insert(tree: &mut Map<String, Value>, path: &[String], token: Value) {
+    let Some((last, groups)) = path.split_last() else {
+        return;
+    };
+    let mut at = tree;
+    for g in groups {
+        let next = at
+            .entry(g.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if next.get("$value").is_some() {
+            let token = std::mem::replace(next, Value::Object(Map::new()));
+            if let Some(o) = next.as_object_mut() {
+                o.insert("$root".into(), token);
+            }
+        }
+        let Some(o) = next.as_object_mut() else {
+            return;
+        };
+        at = o;
+    }
+    match at.get_mut(last) {
+        Some(Value::Object(group)) if group.get("$value").is_none() && !group.is_empty() => {
+            group.insert("$root".into(), token);
+        }
+        _ => {
+            at.insert(last.clone(), token);
+        }
+    }
+}
+
+/// An sRGB colour (channels 0 to 1) as a DTCG colour object, its alpha
+/// written when below 1.
+pub(crate) fn srgb(rgb: [f64; 3], alpha: f64) -> Value {
+    let round = |x: f64| (x * 1e6).round() / 1e6;
+    let mut c = serde_json::json!({
+        "colorSpace": "srgb",
+        "components": rgb.map(round),
+        "hex": crate::color::hex(rgb, 1.0),
+    });
+    if alpha < 1.0 {
+        c["alpha"] = serde_json::json!(round(alpha));
+    }
+    c
 }
 
 /// Reads `doc`, a file in `format`, into DTCG form, its diagnostics in

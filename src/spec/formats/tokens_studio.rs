@@ -32,7 +32,7 @@
 //!   that token is left out.
 
 use super::math::{self, Quantity};
-use super::Converted;
+use super::{insert, srgb, Converted};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::{escape_token, join};
 use serde_json::{json, Map, Value};
@@ -1015,14 +1015,7 @@ fn leaf(ty: &str, s: &str) -> (Option<&'static str>, Value) {
 /// A colour string as DTCG: `#hex`, `rgb()`/`rgba()` with numbers, or an
 /// `rgba(#hex, alpha)` (Tokens Studio's).
 fn color(s: &str) -> Option<Value> {
-    let object = |rgb: [f64; 3], a: f64| {
-        let round = |x: f64| (x * 1e6).round() / 1e6;
-        let mut c = json!({"colorSpace": "srgb", "components": rgb.map(round), "hex": crate::color::hex(rgb, 1.0)});
-        if a < 1.0 {
-            c["alpha"] = json!(round(a));
-        }
-        c
-    };
+    let object = srgb;
     if let Some((rgb, a)) = crate::color::parse_hex(s) {
         return Some(object(rgb, a));
     }
@@ -1076,38 +1069,6 @@ fn weight(name: &str) -> Option<u32> {
         "extrablack" | "ultrablack" => 950,
         _ => return None,
     })
-}
-
-/// Puts `token` at `path` in `tree`, groups made on the way; a token where
-/// a group goes is the group's own (`$root`).
-fn insert(tree: &mut Map<String, Value>, path: &[String], token: Value) {
-    let Some((last, groups)) = path.split_last() else {
-        return;
-    };
-    let mut at = tree;
-    for g in groups {
-        let next = at
-            .entry(g.clone())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if next.get("$value").is_some() {
-            let token = std::mem::replace(next, Value::Object(Map::new()));
-            if let Some(o) = next.as_object_mut() {
-                o.insert("$root".into(), token);
-            }
-        }
-        let Some(o) = next.as_object_mut() else {
-            return;
-        };
-        at = o;
-    }
-    match at.get_mut(last) {
-        Some(Value::Object(group)) if group.get("$value").is_none() && !group.is_empty() => {
-            group.insert("$root".into(), token);
-        }
-        _ => {
-            at.insert(last.clone(), token);
-        }
-    }
 }
 
 /// The single-file form of a synced folder: each file a set named by its
