@@ -47,9 +47,14 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     // The input's folder is read as a brand folder is served: regular files
     // only, links only inside it, each file and the whole within the limits.
     let folder = args.file.is_dir();
-    if folder && !matches!(args.format.as_deref(), None | Some("tokens-studio")) {
+    if folder
+        && !matches!(
+            args.format.as_deref(),
+            None | Some("tokens-studio" | "figma-export")
+        )
+    {
         bail!(
-            "{} is a folder: a folder is imported as a Tokens Studio sync (`--format tokens-studio`); Figma's export folders are not read yet",
+            "{} is a folder: a folder is imported as a Tokens Studio sync or Figma's export (`--format tokens-studio` or `figma-export`, detected without one)",
             args.file.display()
         );
     }
@@ -94,7 +99,8 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     let is_resolver = doc.get("resolutionOrder").is_some();
     // Another format is read where it is, named by brand.json's `tokens`.
     let other_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
-        _ if folder => Some(Format::TokensStudio),
+        // A folder's format is detected as brand.json's `tokens` detects it.
+        _ if folder => format.or(Some(Format::TokensStudio)),
         Ok(Format::Dtcg) => None,
         Ok(f) if !is_resolver => Some(f),
         _ => format,
@@ -139,7 +145,10 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         None => brand_json,
         Some(f) => {
             let mut doc: Value = serde_json::from_str(&brand_json).unwrap_or_default();
-            doc["tokens"] = json!({"path": file_name, "format": f.as_str()});
+            doc["tokens"] = match folder && format.is_none() {
+                true => json!(file_name),
+                false => json!({"path": file_name, "format": f.as_str()}),
+            };
             doc.to_string()
         }
     };

@@ -92,12 +92,19 @@ fn a_style_dictionary_mistake_is_reported_in_the_source_file_at_its_line() {
         .unwrap();
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{text}");
+    // One bad token never sinks an export: it alone is left out.
+    assert!(out.status.success(), "{text}");
     assert!(
         text.contains(
-            "reference `{color.base.gray.darkest}` does not name a token\n --> legacy/sd.json:7:24"
+            "warning: reference `{color.base.gray.darkest}` does not name a token; this token is left out, and the rest publishes without it\n --> legacy/sd.json:7:24"
         ),
         "{text}"
+    );
+    let app = spawn_with(serve_args(&root));
+    let css = app.get("/brand/legacy/tokens.css").text();
+    assert!(
+        !css.contains("--color-font:") && css.contains("--color-base-red: #ff0000;"),
+        "{css}"
     );
 }
 
@@ -188,12 +195,22 @@ fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
             .output()
             .unwrap()
     };
-    // Its diagnostics point at the input, not at what import would write.
-    let failed = run(&input, &dir.path().join("out"));
+    // A bad token is left out of the import, and said so.
+    let partial = run(&input, &dir.path().join("partial"));
+    let text = String::from_utf8_lossy(&partial.stdout).to_string();
+    assert!(partial.status.success(), "{text}");
+    assert!(
+        text.contains("reference `…` does not name a token; this token is left out"),
+        "{text}"
+    );
+    // An error is in the input, not in what import would write.
+    let theo = dir.path().join("theo.json");
+    std::fs::write(&theo, "{\n  \"props\": 5\n}\n").unwrap();
+    let failed = run(&theo, &dir.path().join("out"));
     let text = String::from_utf8_lossy(&failed.stdout).to_string();
     assert!(!failed.status.success());
     assert!(
-        text.contains(&format!("{}:7:24", input.display())),
+        text.contains(&format!("--> {}:1:1", theo.display())),
         "{text}"
     );
     std::fs::write(&input, STYLE_DICTIONARY).unwrap();
@@ -725,7 +742,7 @@ fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
     assert!(starter.contains("  --font-sizes-h1: 49px;\n"), "{starter}");
     drop(app);
 
-    // A broken expression: an error in the set's file, at its line.
+    // A broken expression: a warning in the set's file, at its line.
     let core_file = root.join("digdir-designsystemet-2024/design-tokens/Base/Core.json");
     let text = std::fs::read_to_string(&core_file).unwrap();
     std::fs::write(
@@ -738,7 +755,8 @@ fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
     )
     .unwrap();
     let (ok, said) = check(&root);
-    assert!(!ok);
+    // The token alone is left out; the brand publishes.
+    assert!(ok, "{said}");
     assert!(
         said.contains("does not evaluate")
             && said.contains("--> digdir-designsystemet-2024/design-tokens/Base/Core.json:"),
@@ -762,4 +780,192 @@ fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
         "{said}"
     );
     assert!(imported.join("digdir/tokens.resolver.json").is_file());
+}
+
+/// Figma's own export folders (`<Collection>.<Mode>.json`, named by
+/// brand.json's `tokens`, detected): each collection of several modes is a
+/// modifier, and every colour of every file is in tokens.css, in its mode,
+/// the colour the files say (their aliases followed here, across the
+/// folder's files, independently of marque). A token DTCG has no type for
+/// (`boolean`) is left out with a warning at its line; the rest publishes.
+#[test]
+fn figma_export_folders_publish_their_modes_with_the_files_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let systems = ["equinor-eds", "figma-variables-github-action-example"];
+    for slug in systems {
+        copy_dir(
+            &fixtures().join("figma-export").join(slug),
+            &root.join(slug).join("figma"),
+        );
+        std::fs::write(
+            root.join(slug).join("brand.json"),
+            format!(r#"{{"name": "{slug}", "summary": "x", "version": "1.0.0", "updated": "2026-11-20", "tokens": "figma"}}"#),
+        )
+        .unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("warning: unknown `$type` \"boolean\"; this token is left out, and the rest publishes without it\n --> figma-variables-github-action-example/figma/Product interactions — Completed.Default.json:3:14"),
+        "{said}"
+    );
+
+    let app = spawn_with(serve_args(&root));
+    for slug in systems {
+        let folder = fixtures().join("figma-export").join(slug);
+        let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        let rule = |selector: &str| -> std::collections::HashMap<String, String> {
+            let Some(body) = css.split(&format!("\n{selector} {{\n")).nth(1) else {
+                return Default::default();
+            };
+            body.split("\n}")
+                .next()
+                .unwrap()
+                .lines()
+                .filter_map(|l| {
+                    let (k, v) = l
+                        .trim()
+                        .strip_prefix("--")?
+                        .strip_suffix(';')?
+                        .split_once(": ")?;
+                    Some((k.to_string(), v.to_string()))
+                })
+                .collect()
+        };
+        let root_rule = rule(":root");
+        // Every file's tokens by dotted name, per file.
+        let mut by_file: Vec<(
+            String,
+            std::collections::BTreeMap<String, serde_json::Value>,
+        )> = Vec::new();
+        for file in json_files(&folder) {
+            let doc: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(folder.join(&file)).unwrap()).unwrap();
+            let mut tokens = std::collections::BTreeMap::new();
+            fn walk(
+                v: &serde_json::Value,
+                path: &mut Vec<String>,
+                out: &mut std::collections::BTreeMap<String, serde_json::Value>,
+            ) {
+                let Some(o) = v.as_object() else { return };
+                if o.contains_key("$value") {
+                    out.insert(path.join("."), v.clone());
+                    return;
+                }
+                for (k, c) in o.iter().filter(|(k, _)| !k.starts_with('$')) {
+                    path.push(k.clone());
+                    walk(c, path, out);
+                    path.pop();
+                }
+            }
+            walk(&doc, &mut Vec::new(), &mut tokens);
+            by_file.push((file, tokens));
+        }
+        let stem = |f: &str| {
+            f.trim_end_matches(".json")
+                .rsplit_once('.')
+                .map(|(c, m)| (c.to_string(), m.to_string()))
+                .unwrap()
+        };
+        let (mut compared, mut equal) = (0, 0);
+        for (file, tokens) in &by_file {
+            let (collection, mode) = stem(file);
+            let modes = by_file
+                .iter()
+                .filter(|(f, _)| stem(f).0 == collection)
+                .count();
+            let kebab = marque::spec::tokens::css::kebab;
+            let selector = match modes {
+                1 => None,
+                _ => {
+                    let name = collection
+                        .rsplit_once('/')
+                        .map_or(collection.as_str(), |(_, n)| n);
+                    Some(format!("[data-{}=\"{}\"]", kebab(name), kebab(&mode)))
+                }
+            };
+            let here = selector.as_deref().map(rule).unwrap_or_default();
+            // The files this mode sees: this one, and every other
+            // collection's only or default mode (Default, Light or Mode 1,
+            // else the first).
+            let default_of = |c: &str| {
+                let mut ms: Vec<String> = by_file
+                    .iter()
+                    .map(|(f, _)| stem(f))
+                    .filter(|(g, _)| g == c)
+                    .map(|(_, m)| m)
+                    .collect();
+                ms.sort();
+                ms.iter()
+                    .find(|m| {
+                        ["default", "light", "mode 1"].contains(&m.to_ascii_lowercase().as_str())
+                    })
+                    .unwrap_or(&ms[0])
+                    .clone()
+            };
+            let seen: Vec<&std::collections::BTreeMap<String, serde_json::Value>> = by_file
+                .iter()
+                .filter(|(f, _)| {
+                    let (c, m) = stem(f);
+                    f == file || (c != collection && m == default_of(&c))
+                })
+                .map(|(_, t)| t)
+                .collect();
+            let lookup = |name: &str| seen.iter().rev().find_map(|t| t.get(name));
+            for (name, token) in tokens {
+                if token["$type"] != "color" {
+                    continue;
+                }
+                let mut value = token["$value"].as_str().unwrap().to_string();
+                for _ in 0..16 {
+                    match value.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
+                        Some(target) => {
+                            value = lookup(target).unwrap()["$value"]
+                                .as_str()
+                                .unwrap()
+                                .to_string()
+                        }
+                        None => break,
+                    }
+                }
+                let hex = value.trim_start_matches('#');
+                let byte = |i: usize| u32::from_str_radix(&hex[i..i + 2], 16).unwrap();
+                let alpha = if hex.len() == 8 {
+                    (f64::from(byte(6)) / 255.0 * 100.0).round() as u32
+                } else {
+                    100
+                };
+                let want = [byte(0), byte(2), byte(4), alpha];
+                // tokens.css, its var() chain followed in this mode.
+                let prop = marque::spec::tokens::css::kebab(name);
+                let get = |p: &str| here.get(p).or_else(|| root_rule.get(p)).cloned();
+                let mut got = get(&prop);
+                for _ in 0..16 {
+                    match got
+                        .as_deref()
+                        .and_then(|v| v.strip_prefix("var(--"))
+                        .and_then(|r| r.strip_suffix(')'))
+                    {
+                        Some(next) => got = get(next),
+                        None => break,
+                    }
+                }
+                compared += 1;
+                let got = got.as_deref().and_then(rgba);
+                if got.is_some_and(|g| (0..4).all(|i| g[i].abs_diff(want[i]) <= 1)) {
+                    equal += 1;
+                } else {
+                    println!("{slug} {file}: --{prop} is {got:?}; the file says {want:?}");
+                }
+            }
+        }
+        println!("{slug}: {equal} of {compared} colours, in their modes, as the files say");
+        assert!(compared > 20, "{slug}: {compared}");
+        assert_eq!(equal, compared, "{slug}");
+    }
 }

@@ -6,7 +6,7 @@
 //! diagnostic placed in the file as it is written.
 
 use super::{check_css_names, enforce_limits, read_json};
-use crate::spec::diag::{file_error, Diagnostic, FileDiags};
+use crate::spec::diag::{file_error, Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
 use crate::spec::formats::{self, Format};
 use crate::spec::tokens::{parse_tokens, TokenSet};
@@ -144,6 +144,11 @@ pub(super) fn read_named(
             .files()
             .keys()
             .any(|f| f.starts_with(&format!("{path}/")));
+        if folder && format == Some(Format::FigmaExport)
+            || folder && format.is_none() && is_figma_export(files, path)
+        {
+            return read_figma_export(files, path, out);
+        }
         if folder && matches!(format, None | Some(Format::TokensStudio)) {
             return read_folder(files, path, out);
         }
@@ -176,22 +181,124 @@ pub(super) fn read_named(
     read_converted(files, path, converted, text, out)
 }
 
-/// A folder synced by Tokens Studio: every `.json` file under `path` a set
-/// named by its path in the folder, `$themes.json` and `$metadata.json`
-/// its themes and set order.
-fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
-    let slug = files.slug.as_str();
+/// The `.json` files under the folder `path`, by their path in it.
+fn json_files<'f>(files: &'f BrandFiles, path: &str) -> impl Iterator<Item = (&'f str, &'f str)> {
     let prefix = format!("{path}/");
+    files.files().keys().filter_map(move |file| {
+        let rel = file.strip_prefix(&prefix)?;
+        rel.ends_with(".json").then_some((file.as_str(), rel))
+    })
+}
+
+/// True when the folder holds Figma's export: no Tokens Studio files, and
+/// its files read as `figma-export`.
+fn is_figma_export(files: &BrandFiles, path: &str) -> bool {
+    let mut any = false;
+    for (file, rel) in json_files(files, path) {
+        if rel.starts_with('$') || rel.contains("/$") {
+            return false;
+        }
+        let doc = files
+            .get(file)
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok());
+        if !doc.is_some_and(|d| formats::detect(&d) == Ok(Format::FigmaExport)) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// Figma's export folder: a `<Collection>.<Mode>.json` file per collection
+/// and mode (in subfolders too). A collection with one mode is a set; one
+/// with several is a modifier (named by the collection) whose contexts
+/// are its modes, the default the one named `Default`, `Light` or `Mode 1`
+/// if there is one, else the first in name order. The files are read as
+/// DTCG, in a resolver made of them (its sets first, then its modifiers,
+/// each in path order).
+fn read_figma_export(
+    files: &BrandFiles,
+    path: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let (docs, sources) = read_jsons(files, path, out)?;
+    let mut collections: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
+    for (i, (rel, _)) in docs.iter().enumerate() {
+        let stem = rel.strip_suffix(".json").unwrap_or(rel);
+        let (collection, mode) = stem.rsplit_once('.').unwrap_or((stem, "Default"));
+        collections
+            .entry(collection.to_string())
+            .or_default()
+            .push((mode.to_string(), i));
+    }
+    let mut sets = serde_json::Map::new();
+    let mut modifiers = serde_json::Map::new();
+    let mut order = Vec::new();
+    let mut tokens = Vec::new();
+    let join = crate::spec::json::join;
+    for (collection, modes) in &collections {
+        let name = collection
+            .rsplit_once('/')
+            .map_or(collection.as_str(), |(_, n)| n)
+            .trim();
+        match modes.as_slice() {
+            [(_, i)] => {
+                sets.insert(
+                    collection.clone(),
+                    serde_json::json!({"sources": [docs[*i].1]}),
+                );
+                order.push(serde_json::json!({"$ref": join("#/sets", collection)}));
+                tokens.push((
+                    format!("{}/0", join(&join("/sets", collection), "sources")),
+                    sources[*i].prefix.clone(),
+                ));
+            }
+            _ => {
+                let default = modes
+                    .iter()
+                    .find(|(m, _)| {
+                        ["default", "light", "mode 1"].contains(&m.to_ascii_lowercase().as_str())
+                    })
+                    .unwrap_or(&modes[0]);
+                let mut contexts = serde_json::Map::new();
+                for (m, i) in modes {
+                    contexts.insert(m.clone(), serde_json::json!([docs[*i].1]));
+                    let at = join(&join(&join("/modifiers", name), "contexts"), m);
+                    tokens.push((format!("{at}/0"), sources[*i].prefix.clone()));
+                }
+                modifiers.insert(
+                    name.to_string(),
+                    serde_json::json!({"contexts": contexts, "default": default.0}),
+                );
+            }
+        }
+    }
+    for name in modifiers.keys() {
+        order.push(serde_json::json!({"$ref": join("#/modifiers", name)}));
+    }
+    let doc = serde_json::json!({"version": "2025.10", "sets": sets, "modifiers": modifiers, "resolutionOrder": order});
+    let mut converted = formats::Converted::new(doc, tokens, &[]);
+    converted.files = sources;
+    read_converted(files, path, converted, "", out)
+}
+
+/// Every `.json` file under the folder `path`, parsed, each with its place
+/// in the folder's single document (a member per file, named by its path
+/// without `.json`).
+#[allow(clippy::type_complexity)]
+fn read_jsons(
+    files: &BrandFiles,
+    path: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<(Vec<(String, Value)>, Vec<formats::SourceFile>)> {
+    let slug = files.slug.as_str();
     let mut docs = Vec::new();
     let mut sources = Vec::new();
     let mut ok = true;
-    for (file, bytes) in files.files() {
-        let Some(rel) = file.strip_prefix(&prefix) else {
+    for (file, rel) in json_files(files, path) {
+        let Some(bytes) = files.get(file) else {
             continue;
         };
-        if !rel.ends_with(".json") {
-            continue;
-        }
         let Some((mut doc, text)) = read_json(bytes, slug, &format!("{slug}/{file}"), out) else {
             ok = false;
             continue;
@@ -203,14 +310,20 @@ fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Opt
         let name = rel.strip_suffix(".json").unwrap_or(rel).to_string();
         sources.push(formats::SourceFile {
             prefix: formats::tokens_studio::set_pointer(&name),
-            path: file.clone(),
+            path: file.to_string(),
             text: text.to_string(),
         });
         docs.push((rel.to_string(), doc));
     }
-    if !ok {
-        return None;
-    }
+    ok.then_some((docs, sources))
+}
+
+/// A folder synced by Tokens Studio: every `.json` file under `path` a set
+/// named by its path in the folder, `$themes.json` and `$metadata.json`
+/// its themes and set order.
+fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let (docs, sources) = read_jsons(files, path, out)?;
     let doc = formats::tokens_studio::folder_doc(&docs);
     let mut d = FileDiags::new(slug, format!("{slug}/{path}"));
     let mut converted = formats::tokens_studio::read(&doc, true, &mut d);
@@ -237,11 +350,60 @@ fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Opt
     read_converted(files, path, converted, "", out)
 }
 
+/// How many times a format's export is read again, each time without the
+/// tokens the last reading found errors in (and so, next, without what
+/// refers to them).
+const MAX_READINGS: usize = 12;
+
 /// The tokens a format's reader made of the file (or folder) at `path`.
+/// One bad token never sinks an export (DESIGN 17): an error in a token is
+/// a warning that it is left out, and the export is read again without it,
+/// until no error is in a token. Errors elsewhere stay errors.
 fn read_converted(
     files: &BrandFiles,
     path: &str,
-    converted: formats::Converted,
+    mut converted: formats::Converted,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    let mut left_out: Vec<Diagnostic> = Vec::new();
+    for reading in 1.. {
+        let mut found = Vec::new();
+        let set = read_once(files, path, &converted, text, &mut found);
+        let bad: Vec<(String, &Diagnostic)> = found
+            .iter()
+            .filter(|d| d.severity == Severity::Error && reading < MAX_READINGS)
+            .filter_map(|d| {
+                let file = d.file.strip_prefix(&format!("{slug}/"))?;
+                let file = (file != path).then_some(file);
+                Some((converted.token_at(file, &d.pointer)?, d))
+            })
+            .collect();
+        if bad.is_empty() {
+            out.extend(left_out);
+            out.extend(found);
+            return set;
+        }
+        for (pointer, d) in bad {
+            let mut d = d.clone();
+            d.severity = Severity::Warning;
+            d.message.push_str("; ");
+            d.message.push_str(formats::LEFT_OUT);
+            if !left_out.contains(&d) {
+                left_out.push(d);
+            }
+            converted.remove(&pointer);
+        }
+    }
+    None
+}
+
+/// One reading of what a format's reader made.
+fn read_once(
+    files: &BrandFiles,
+    path: &str,
+    converted: &formats::Converted,
     text: &str,
     out: &mut Vec<Diagnostic>,
 ) -> Option<TokenSet> {
@@ -256,7 +418,7 @@ fn read_converted(
             path,
             doc,
             text,
-            Some(&converted),
+            Some(converted),
             d,
             None,
             out,

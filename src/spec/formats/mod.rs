@@ -212,6 +212,10 @@ fn is_math(s: &str) -> bool {
             .any(|f| s.contains(f))
 }
 
+/// What a diagnostic about one token of an export adds: that token alone
+/// is left out (DESIGN 17: one bad token never sinks an export).
+pub const LEFT_OUT: &str = "this token is left out, and the rest publishes without it";
+
 /// A document in DTCG form, and where each of its tokens came from.
 pub struct Converted {
     pub doc: Value,
@@ -252,6 +256,47 @@ impl Converted {
     /// a folder's) and the pointer in it.
     pub fn place(&self, pointer: &str) -> (Option<&str>, String) {
         self.split(&self.source_pointer(pointer))
+    }
+
+    /// The pointer in [`Converted::doc`] of the token that the place
+    /// `pointer` in the source file `file` (`None`: the one source file)
+    /// is in, if it is in one.
+    pub fn token_at(&self, file: Option<&str>, pointer: &str) -> Option<String> {
+        let (at, rest) = self
+            .tokens
+            .iter()
+            .filter_map(|(doc, source)| {
+                let (f, p) = self.split(source);
+                let rest = pointer.strip_prefix(p.as_str())?;
+                (f == file && (rest.is_empty() || rest.starts_with('/'))).then_some((doc, rest))
+            })
+            .max_by_key(|(_, rest)| std::cmp::Reverse(rest.len()))?;
+        // The innermost token on the way, in the converted document.
+        let mut pointer = format!("{at}{rest}");
+        loop {
+            if self
+                .doc
+                .pointer(&pointer)
+                .is_some_and(|v| v.get("$value").is_some())
+            {
+                return Some(pointer);
+            }
+            if pointer.len() <= at.len() {
+                return None;
+            }
+            pointer.truncate(pointer.rfind('/')?);
+        }
+    }
+
+    /// Takes the token at `pointer` out of [`Converted::doc`].
+    pub fn remove(&mut self, pointer: &str) {
+        let Some((parent, key)) = pointer.rsplit_once('/') else {
+            return;
+        };
+        let key = key.replace("~1", "/").replace("~0", "~");
+        if let Some(Value::Object(o)) = self.doc.pointer_mut(parent) {
+            o.remove(&key);
+        }
     }
 
     /// A pointer into the source, as the file of a folder's it is in and

@@ -13,7 +13,7 @@
 //!   unit a dimension, without one a number; a font family its list;
 //!   a shadow its CSS text; anything else text.
 
-use super::Converted;
+use super::{Converted, LEFT_OUT};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::join;
 use serde_json::{json, Map, Value};
@@ -56,15 +56,15 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     let mut tokens = Vec::new();
     for (name, prop, at) in props {
         let Some(raw) = prop.get("value") else {
-            d.error_at_key(&at, format!("prop `{name}` has no `value`"));
+            d.warning_at_key(&at, format!("prop `{name}` has no `value`; {LEFT_OUT}"));
             continue;
         };
         let value = match substitute(raw, &aliases, 0) {
             Ok(v) => v,
             Err(missing) => {
-                d.error(
+                d.warning(
                     &join(&at, "value"),
-                    format!("`{{!{missing}}}` names no alias of this file"),
+                    format!("`{{!{missing}}}` names no alias of this file; {LEFT_OUT}"),
                 );
                 continue;
             }

@@ -32,7 +32,7 @@
 //!   that token is left out.
 
 use super::math::{self, Quantity};
-use super::{insert, srgb, Converted};
+use super::{insert, srgb, Converted, LEFT_OUT};
 use crate::spec::diag::FileDiags;
 use crate::spec::json::{escape_token, join};
 use serde_json::{json, Map, Value};
@@ -508,7 +508,7 @@ impl<'d> Reader<'_, 'd> {
                     Ok(q) => Some(q),
                     Err(why) => {
                         if said.insert(w.at.clone()) {
-                            d.error(&member(&w.at, "value", w), why);
+                            d.warning(&member(&w.at, "value", w), format!("{why}; {LEFT_OUT}"));
                         }
                         continue;
                     }
