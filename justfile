@@ -55,6 +55,10 @@ bench-corpus:
 bench-demo:
     cargo bench --bench demo
 
+# A Tokens Studio sync of about 2,000 tokens and 12 themes: `marque check` time and save-to-served.
+bench-tokens-studio:
+    cargo bench --bench tokens_studio
+
 # N brands (default 1,000): time to ready cold and warm, save-to-served, check, build, memory.
 bench-scale brands="1000":
     cargo bench --bench scale -- --brands {{brands}}

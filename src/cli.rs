@@ -21,6 +21,9 @@ pub fn source_of<'c>(content: &'c Content, d: &Diagnostic) -> Option<&'c str> {
     std::str::from_utf8(files.get(rel)?).ok()
 }
 
+/// A brand with more diagnostics than this gets them grouped by kind too.
+const GROUPED_FROM: usize = 10;
+
 /// Validates a content folder. Returns the process exit code: 1 on errors.
 pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
@@ -43,6 +46,29 @@ pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32
                     "{}",
                     crate::report::frame(d, source_of(&content, d), colour)
                 )?;
+            }
+            // A brand with many diagnostics: them again, by kind, counted.
+            let mut by_brand: std::collections::BTreeMap<&str, Vec<&Diagnostic>> =
+                Default::default();
+            for d in &diags {
+                by_brand.entry(d.brand.as_str()).or_default().push(d);
+            }
+            for (slug, list) in by_brand.iter().filter(|(_, l)| l.len() > GROUPED_FROM) {
+                let e = list
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
+                let w = list.len() - e;
+                writeln!(out, "{slug}: {e} error(s), {w} warning(s), by kind:")?;
+                for k in crate::spec::diag::kinds(list.iter().copied()) {
+                    writeln!(
+                        out,
+                        "  {:>5} × {}: {}",
+                        k.count,
+                        k.severity.as_str(),
+                        k.message
+                    )?;
+                }
             }
             let brands = catalog.brands.len();
             let ok = catalog

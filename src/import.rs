@@ -386,7 +386,7 @@ fn report(out: &mut impl Write, title: &str, messages: &[String]) -> Result<()> 
     }
     let mut groups: BTreeMap<String, usize> = BTreeMap::new();
     for m in messages {
-        *groups.entry(shape(m)).or_default() += 1;
+        *groups.entry(crate::spec::diag::shape(m)).or_default() += 1;
     }
     let mut groups: Vec<(String, usize)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -395,29 +395,6 @@ fn report(out: &mut impl Write, title: &str, messages: &[String]) -> Result<()> 
         writeln!(out, "  {n:>5} × {shape}")?;
     }
     Ok(())
-}
-
-/// A message with each quoted part (a name or a value, in backticks or
-/// double quotes) as `…`.
-fn shape(message: &str) -> String {
-    let mut out = String::new();
-    let mut open: Option<char> = None;
-    for c in message.chars() {
-        match open {
-            Some(q) if c == q => {
-                out.push('…');
-                out.push(q);
-                open = None;
-            }
-            Some(_) => {}
-            None if c == '`' || c == '"' => {
-                out.push(c);
-                open = Some(c);
-            }
-            None => out.push(c),
-        }
-    }
-    out
 }
 
 /// brand.json: the name, version 0.1.0 and `today`, with a palette and

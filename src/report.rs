@@ -169,6 +169,8 @@ const SHOWN_BRANDS: usize = 8;
 const SHOWN_FRAMES: usize = 20;
 /// New warnings shown as frames per rebuild; the rest are counted.
 const SHOWN_WARNINGS: usize = 10;
+/// Kinds of the diagnostics past those shown, listed with their counts.
+const SHOWN_KINDS: usize = 8;
 
 /// `a, b, c` or, past `shown` names, `a, b and 9998 more`.
 pub fn some_of(names: &[String], shown: usize) -> String {
@@ -239,8 +241,16 @@ impl Reporter {
                 let n = list.len() - shown;
                 let _ = writeln!(
                     o,
-                    "{tag} and {n} more {kind}: `marque check` or /status lists them all\n"
+                    "{tag} and {n} more {kind}: `marque check` or /status lists them all; by kind:"
                 );
+                let rest = crate::spec::diag::kinds(list[shown..].iter().map(|(d, _)| d));
+                for k in rest.iter().take(SHOWN_KINDS) {
+                    let _ = writeln!(o, "  {:>5} × {}", k.count, k.message);
+                }
+                if rest.len() > SHOWN_KINDS {
+                    let _ = writeln!(o, "  and {} more kinds", rest.len() - SHOWN_KINDS);
+                }
+                o.push('\n');
             }
         };
         frames(&mut o, &r.errors, SHOWN_FRAMES, p.red("error:"), "error(s)");

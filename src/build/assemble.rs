@@ -39,6 +39,8 @@ struct BrandStatus<'a> {
     bytes: usize,
     errors: usize,
     warnings: usize,
+    /// The diagnostics grouped by kind and counted.
+    kinds: Vec<crate::spec::diag::Kind>,
     diagnostics: &'a [Diagnostic],
 }
 
@@ -51,6 +53,7 @@ struct Unpublished<'a> {
     building: bool,
     errors: usize,
     warnings: usize,
+    kinds: Vec<crate::spec::diag::Kind>,
     diagnostics: &'a [Diagnostic],
 }
 
@@ -292,6 +295,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
                 bytes: p.bytes,
                 errors,
                 warnings,
+                kinds: crate::spec::diag::kinds(diags.iter()),
                 diagnostics: diags,
             };
             let page = s.stale().then(|| {
@@ -309,6 +313,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
                 building,
                 errors,
                 warnings,
+                kinds: crate::spec::diag::kinds(diags.iter()),
                 diagnostics: diags,
             };
             let page = render::html::render_unpublished(&s.slug, ctx, diags);

@@ -262,6 +262,62 @@ pub fn count(diags: &[Diagnostic]) -> (usize, usize) {
     (errors, diags.len() - errors)
 }
 
+/// Diagnostics of one kind: the same message but for what it quotes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Kind {
+    pub severity: Severity,
+    /// The message with what it quotes (`…` or "…") elided.
+    pub message: String,
+    pub count: usize,
+}
+
+/// `diags` grouped by kind, and counted: errors first, then the most
+/// frequent first. A 3,000-warning export reads as a few lines.
+pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
+    let mut groups: std::collections::BTreeMap<(Severity, String), usize> = Default::default();
+    for d in diags {
+        *groups.entry((d.severity, shape(&d.message))).or_default() += 1;
+    }
+    let mut kinds: Vec<Kind> = groups
+        .into_iter()
+        .map(|((severity, message), count)| Kind {
+            severity,
+            message,
+            count,
+        })
+        .collect();
+    kinds.sort_by(|a, b| {
+        (a.severity != Severity::Error)
+            .cmp(&(b.severity != Severity::Error))
+            .then(b.count.cmp(&a.count))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    kinds
+}
+
+/// A message with what it quotes (in backticks or double quotes) elided,
+/// so messages about different tokens read as one kind.
+pub fn shape(message: &str) -> String {
+    let mut out = String::new();
+    let mut open: Option<char> = None;
+    for c in message.chars() {
+        match open {
+            Some(q) if c == q => {
+                out.push('…');
+                out.push(q);
+                open = None;
+            }
+            Some(_) => {}
+            None if c == '`' || c == '"' => {
+                out.push(c);
+                open = Some(c);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 /// A diagnostic that is not inside a JSON document (a bad folder name, a missing file).
 pub fn file_error(brand: &str, file: &str, message: impl Into<String>) -> Diagnostic {
     Diagnostic {

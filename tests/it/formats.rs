@@ -815,7 +815,23 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
         "{said}"
     );
 
+    // Many diagnostics read as a few lines: grouped by kind, counted.
+    assert!(
+        said.contains("figma-variables-github-action-example: 0 error(s), 15 warning(s), by kind:\n     11 × warning: \"…\" is the older string form;")
+            && said.contains("      2 × warning: unknown `…` \"…\"; this token is left out"),
+        "{said}"
+    );
+
     let app = spawn_with(serve_args(&root));
+    let status = app.get("/status").json();
+    let entry = status["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slug"] == "equinor-eds")
+        .unwrap();
+    assert_eq!(entry["kinds"][0]["count"], 196, "{entry}");
+    assert_eq!(entry["kinds"][0]["severity"], "warning", "{entry}");
     for slug in systems {
         let folder = fixtures().join("figma-export").join(slug);
         let css = app.get(&format!("/brand/{slug}/tokens.css")).text();

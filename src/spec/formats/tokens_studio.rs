@@ -114,6 +114,13 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
         written: &written,
         cache: HashMap::new(),
         left_out: left_out(&written),
+        by_name: written
+            .iter()
+            .enumerate()
+            .fold(HashMap::new(), |mut m, (i, w)| {
+                m.entry(w.path.join(".")).or_insert_with(Vec::new).push(i);
+                m
+            }),
     };
     if themes.is_empty() {
         let order: Vec<usize> = (0..sets.len()).collect();
@@ -418,6 +425,8 @@ struct Reader<'w, 'd> {
     cache: HashMap<(Vec<usize>, String), Result<Quantity, String>>,
     /// Tokens that refer to a token with no DTCG form, by name: why.
     left_out: HashMap<String, String>,
+    /// Each name's tokens, as indexes into `written`, in order.
+    by_name: HashMap<String, Vec<usize>>,
 }
 
 /// The names of tokens with no DTCG form (a `composition`, a typography
@@ -479,12 +488,12 @@ impl<'d> Reader<'_, 'd> {
     }
 
     fn lookup(&self, on: &[usize], name: &str) -> Option<usize> {
-        self.written
+        self.by_name
+            .get(name)?
             .iter()
-            .enumerate()
-            .filter(|(_, w)| on.contains(&w.set) && w.path.join(".") == name)
-            .max_by_key(|(i, w)| (w.set, *i))
-            .map(|(i, _)| i)
+            .copied()
+            .filter(|i| on.contains(&self.written[*i].set))
+            .max_by_key(|i| (self.written[*i].set, *i))
     }
 
     /// The tokens of the sets `own`, merged in set order, as DTCG, their
