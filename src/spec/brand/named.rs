@@ -353,7 +353,7 @@ fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Opt
 /// How many times a format's export is read again, each time without the
 /// tokens the last reading found errors in (and so, next, without what
 /// refers to them).
-const MAX_READINGS: usize = 12;
+pub(super) const MAX_READINGS: usize = 12;
 
 /// The tokens a format's reader made of the file (or folder) at `path`.
 /// One bad token never sinks an export (DESIGN 17): an error in a token is

@@ -136,8 +136,54 @@ pub(super) fn read_resolver(
         .resolver
         .adopt_referred_sets(&input.doc, &input.files, &mut d);
     finish(d, out);
+    // An error in a token of a source in another format leaves that token
+    // out (DESIGN 17), and the contexts are checked again without it.
+    let mut left_out: Vec<Diagnostic> = Vec::new();
+    for reading in 1.. {
+        let mut found = Vec::new();
+        let set = every_context(&input, &finish, &mut found);
+        let bad: Vec<(String, String, Diagnostic)> = found
+            .iter()
+            .filter(|d| d.severity == Severity::Error && reading < super::named::MAX_READINGS)
+            .filter_map(|d| {
+                let file = d.file.strip_prefix(&format!("{slug}/"))?;
+                let pointer = input.converted.get(file)?.token_at(None, &d.pointer)?;
+                Some((file.to_string(), pointer, d.clone()))
+            })
+            .collect();
+        if bad.is_empty() {
+            out.extend(left_out);
+            out.extend(found);
+            return set;
+        }
+        for (file, pointer, mut d) in bad {
+            if let Some(c) = input.converted.get_mut(&file) {
+                c.remove(&pointer);
+            }
+            if let Some(doc) = input.files.get_mut(&file) {
+                formats::remove_pointer(doc, &pointer);
+            }
+            d.severity = Severity::Warning;
+            d.message.push_str("; ");
+            d.message.push_str(formats::LEFT_OUT);
+            if !left_out.contains(&d) {
+                left_out.push(d);
+            }
+        }
+    }
+    None
+}
+
+/// The default permutation and every context checked; the brand's tokens
+/// with their modes.
+fn every_context(
+    input: &Input<'_>,
+    finish: &dyn Fn(FileDiags<'_>, &mut Vec<Diagnostic>),
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = input.slug;
     let default = input.resolver.default_permutation();
-    let mut set = check(&input, &default, out);
+    let mut set = check(input, &default, out);
     let seen: HashSet<(String, String, String)> = out
         .iter()
         .map(|d| (d.file.clone(), d.pointer.clone(), d.message.clone()))
@@ -188,7 +234,7 @@ pub(super) fn read_resolver(
             modifier.contexts[c].0, modifier.name
         );
         let mut found = Vec::new();
-        let here = check(&input, &permutation, &mut found);
+        let here = check(input, &permutation, &mut found);
         charged += here.as_ref().map_or(0, |h| h.tokens.len());
         if charged > MAX_CONTEXT_TOKENS {
             over_budget(

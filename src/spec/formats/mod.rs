@@ -212,6 +212,17 @@ fn is_math(s: &str) -> bool {
             .any(|f| s.contains(f))
 }
 
+/// Takes the member at `pointer` out of `doc`.
+pub fn remove_pointer(doc: &mut Value, pointer: &str) {
+    let Some((parent, key)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let key = key.replace("~1", "/").replace("~0", "~");
+    if let Some(Value::Object(o)) = doc.pointer_mut(parent) {
+        o.remove(&key);
+    }
+}
+
 /// What a diagnostic about one token of an export adds: that token alone
 /// is left out (DESIGN 17: one bad token never sinks an export).
 pub const LEFT_OUT: &str = "this token is left out, and the rest publishes without it";
@@ -290,13 +301,7 @@ impl Converted {
 
     /// Takes the token at `pointer` out of [`Converted::doc`].
     pub fn remove(&mut self, pointer: &str) {
-        let Some((parent, key)) = pointer.rsplit_once('/') else {
-            return;
-        };
-        let key = key.replace("~1", "/").replace("~0", "~");
-        if let Some(Value::Object(o)) = self.doc.pointer_mut(parent) {
-            o.remove(&key);
-        }
+        remove_pointer(&mut self.doc, pointer);
     }
 
     /// A pointer into the source, as the file of a folder's it is in and
