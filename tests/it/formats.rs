@@ -626,17 +626,11 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
     assert!(first == json(&resolver));
 }
 
-/// Tokens Studio as teams keep it: two files and two synced folders of
-/// real systems, and sd-transforms' own fixtures (its cross-file ones as
-/// one folder), publish with 0 errors. Digdir's fluid type, math over
-/// sets that each Viewport theme overrides, is in each context what its
-/// expressions evaluate to there (evaluated here, from the constants in
-/// the file, independently of marque); a broken expression is an error in
-/// the set's own file at its line.
-#[test]
-fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("content");
+/// The Tokens Studio corpus as 15 brands under `root`: the starter and
+/// MetaMask files (`tokens.studio.json`), Digdir's two synced folders
+/// (`design-tokens/`), each sd-transforms fixture a brand of its own
+/// (`tokens/<file>`) but the three cross-file ones, one folder (`tokens/`).
+pub(crate) fn tokens_studio_content(root: &Path) {
     let ts = fixtures().join("tokens-studio");
     let named = |slug: &str, tokens: &str| {
         std::fs::write(
@@ -674,6 +668,21 @@ fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
         }
     }
     named("cross-file-refs", r#""tokens""#);
+}
+
+/// Tokens Studio as teams keep it: two files and two synced folders of
+/// real systems, and sd-transforms' own fixtures (its cross-file ones as
+/// one folder), publish with 0 errors. Digdir's fluid type, math over
+/// sets that each Viewport theme overrides, is in each context what its
+/// expressions evaluate to there (evaluated here, from the constants in
+/// the file, independently of marque); a broken expression is an error in
+/// the set's own file at its line.
+#[test]
+fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let ts = fixtures().join("tokens-studio");
+    tokens_studio_content(&root);
     let check = |root: &Path| {
         let out = Command::new(env!("CARGO_BIN_EXE_marque"))
             .args(["check", root.to_str().unwrap()])

@@ -55,6 +55,8 @@ mod reload;
 mod resolver;
 /// Work proportional to the change: a save renders one brand, a restart none.
 mod scale;
+/// Style Dictionary with sd-transforms on the Tokens Studio corpus, computed beside tokens.css.
+mod sd_transforms;
 /// Version steps checked against the semantic diff, per release.
 mod semver;
 /// Golden files of every surface of the example brands, and rules for any brand.

@@ -295,7 +295,7 @@ struct Difference {
     terrazzo: String,
 }
 
-fn glob(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
         Some((head, rest)) => {
@@ -393,7 +393,7 @@ fn canon(s: &str) -> Vec<Part> {
     out
 }
 
-fn same(a: &str, b: &str) -> bool {
+pub(crate) fn same(a: &str, b: &str) -> bool {
     let (a, b) = (canon(a), canon(b));
     a.len() == b.len()
         && a.iter().zip(&b).all(|pair| match pair {
@@ -404,7 +404,7 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// The custom properties a style sheet declares.
-fn declared(css: &str) -> BTreeSet<String> {
+pub(crate) fn declared(css: &str) -> BTreeSet<String> {
     css.lines()
         .filter_map(|l| {
             let l = l.trim_start();
