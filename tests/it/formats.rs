@@ -713,8 +713,11 @@ fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
     };
     let (min, max) = (step("min"), step("max"));
     let (vmin, vmax) = (num(&core["viewport"]["min"]), num(&core["viewport"]["max"]));
-    let v = 100.0 * (max - min) / (vmax - vmin);
-    let r = (vmin * max - vmax * min) / (vmin - vmax);
+    // Each token's math is rounded to 4 decimals before another's uses it,
+    // as sd-transforms builds it.
+    let round4 = |x: f64| (x * 1e4).round() / 1e4;
+    let v = round4(100.0 * (max - min) / (vmax - vmin));
+    let r = round4((vmin * max - vmax * min) / (vmin - vmax));
     let fluid = |w: f64| (w / 100.0 * v + r).round();
 
     let app = spawn_with(serve_args(&root));

@@ -52,51 +52,13 @@ struct Known {
 /// value other than the reference's, to be fixed in marque.
 ///
 /// Seen with Style Dictionary 5.5.5, sd-transforms 2.0.3 and Chromium 156
-/// on the corpus: 642 of 56,973 values differ, for six things marque reads
-/// otherwise (math rounding, units of math over numbers, colour modifiers,
-/// an `other` number, a style in a weight's name, a font stack) and two
-/// where the reference builds no value (`$a.b` references, rgba() of an
-/// rgba() colour).
+/// on the corpus: 642 of 56,973 values differed at first, for six things
+/// marque read otherwise; four are mended (math rounded to 4 decimals at
+/// each step, units of math over numbers that alias sizes, an `other`
+/// number, a font stack). Left: colour modifiers and a style in a weight's
+/// name, and two where the reference builds no value (`$a.b` references,
+/// rgba() of an rgba() colour).
 const KNOWN: &[Known] = &[
-    // Listed first: at Size=large this token also matches the next entry.
-    Known {
-        export: "digdir-designsystemet",
-        context: "*",
-        token: "_size.unit",
-        right: Right::Reference,
-        why: "`{_size.step} / {_size.base} * {_size.mode-font-size}`: three numbers that alias \
-dimensions (4px, 18px, 21px), so sd-transforms' math keeps the unit (4px, 4.6667px, 3.5556px, \
-DESIGN.md §17 'units kept'); marque writes a bare number (4, 4.6667, 3.5556), although it \
-gives each of the aliased numbers the dimension's px",
-    },
-    Known {
-        export: "digdir-designsystemet",
-        context: "Size=large*",
-        token: "*size.*",
-        right: Right::Reference,
-        why: MATH_DIGITS,
-    },
-    Known {
-        export: "digdir-designsystemet-2024",
-        context: "*Viewport=320",
-        token: "font-scale.f*.fluid",
-        right: Right::Reference,
-        why: MATH_DIGITS,
-    },
-    Known {
-        export: "digdir-designsystemet-2024",
-        context: "*Viewport=320",
-        token: "font-size.f*",
-        right: Right::Reference,
-        why: MATH_DIGITS,
-    },
-    Known {
-        export: "digdir-designsystemet-2024",
-        context: "*Viewport=320",
-        token: "typography.*",
-        right: Right::Reference,
-        why: MATH_DIGITS,
-    },
     Known {
         export: "color-modifier-references",
         context: "default",
@@ -126,14 +88,6 @@ gives each of the aliased numbers the dimension's px",
         why: MODIFIERS,
     },
     Known {
-        export: "color-modifier-references",
-        context: "default",
-        token: "alpha",
-        right: Right::Reference,
-        why: "`{\"value\": 0.3, \"type\": \"other\"}`: Style Dictionary writes the number as \
-it is, `0.3`; marque writes the CSS string `\"0.3\"`, which no numeric property accepts",
-    },
-    Known {
         export: "expand-composition",
         context: "default",
         token: "typography|ref|deepRef",
@@ -146,20 +100,6 @@ it is, `0.3`; marque writes the CSS string `\"0.3\"`, which no numeric property 
         token: "font.heading.xxl|before|after",
         right: Right::Reference,
         why: FONT_STYLE,
-    },
-    Known {
-        export: "sd-transforms",
-        context: "default",
-        token: "heading-6",
-        right: Right::Reference,
-        why: FONT_STACK,
-    },
-    Known {
-        export: "w3c-spec-compliance",
-        context: "default",
-        token: "heading-6",
-        right: Right::Reference,
-        why: FONT_STACK,
     },
     Known {
         export: "metamask",
@@ -196,24 +136,6 @@ const FONT_STYLE: &str = "a typography whose fontWeight refers to a `fontWeights
 style in its name (`ExtraBold italic`, `Regular Italic`): sd-transforms' preprocessor splits it \
 into a weight and a fontStyle and the typography is italic; marque keeps the weight (800, 400) \
 and drops the italic";
-
-/// Why a typography's comma-separated font family differs.
-const FONT_STACK: &str = "a typography's fontFamily `Arial Black, Suisse Int'l, sans-serif` is a \
-font stack to Style Dictionary (`fontFamily/css` quotes each name: 'Arial Black', \
-'Suisse Int\\'l', sans-serif); marque writes it as one quoted family name, \
-\"Arial Black, Suisse Int'l, sans-serif\", which matches no font";
-
-/// Why Digdir's math computes differently in some contexts.
-const MATH_DIGITS: &str = "sd-transforms' `ts/resolveMath` rounds each token's result to 4 \
-fraction digits (`mathFractionDigits`), and a token whose math refers to it computes from the \
-rounded value; marque computes from the unrounded one. Designsystemet: `_size.unit` at large is \
-4/18*21 = 4.6667 to sd-transforms (4.666…6, just under 14/3, to marque), so \
-`floor({_size.unit} * 3)` is 14px to it and 13px to marque (size.3/6/9/12/15/18/30 and their \
-_size twins, 1px less each); exact arithmetic gives 14 too. Designsystemet 2024 at Viewport 320: \
-`round(({viewport.width}/100) * {font-scale.f1.v} + {font-scale.f1.r})` is round(17.4999) = 17 \
-from the rounded v = 0.3365 and r = 16.4231, and round(17.5) = 18 to marque (f5: 25 and 26), \
-so font-size.f1/f5 (min(max(…))) are 17.5px and 25.5px to it, 18px and 26px to marque, and every \
-typography built on them with it (formats.rs checks marque's 26px there by exact arithmetic)";
 
 /// How a token of each type (as sd-transforms' preprocessor aligns it) is
 /// painted: the properties set to `var(--name)` and the computed

@@ -622,11 +622,26 @@ impl<'d> Reader<'_, 'd> {
             _ => return Err(format!("`{{{name}}}` is not a number")),
         };
         let written = w.value.as_str().unwrap_or("").to_string();
-        self.eval_text(on, &text)
-            .map_err(|why| match why.starts_with("reference") {
-                true => why,
-                false => format!("`{written}` does not evaluate: {why}"),
-            })
+        let expression = expression_of(w).is_some();
+        let ty = w.ty.clone().unwrap_or_default();
+        let mut q =
+            self.eval_text(on, &text)
+                .map_err(|why| match why.starts_with("reference") {
+                    true => why,
+                    false => format!("`{written}` does not evaluate: {why}"),
+                })?;
+        // As sd-transforms builds a token before another's math uses it:
+        // its math rounded to 4 decimals, a bare size in px.
+        if expression {
+            q.value = (q.value * 1e4).round() / 1e4;
+        }
+        if q.unit.is_empty()
+            && dtcg_type(&ty, &Value::Null) == Some("dimension")
+            && ty != "letterSpacing"
+        {
+            q.unit = "px".into();
+        }
+        Ok(q)
     }
 
     /// A token in DTCG form; `evaluated` is its expression's value. A
@@ -757,6 +772,9 @@ impl<'d> Reader<'_, 'd> {
         v: &Value,
         whole: bool,
     ) -> (Option<&'static str>, Value) {
+        if v.is_number() && matches!(dtcg_type(ty, v), Some("string") | None) {
+            return (Some("number"), v.clone());
+        }
         let text = match v {
             Value::Number(n) => n.to_string(),
             Value::String(s) => old_references(s.trim()),
@@ -1014,6 +1032,13 @@ fn leaf(ty: &str, s: &str) -> (Option<&'static str>, Value) {
             None => weight(s).map_or_else(|| json!(s), |w| json!(w)),
         },
         Some("color") => color(s).unwrap_or_else(|| json!(s)),
+        // A list of families (`Arial Black, Suisse Int'l, sans-serif`).
+        Some("fontFamily") if s.contains(',') => Value::Array(
+            s.split(',')
+                .map(|f| json!(f.trim().trim_matches(['"', '\''])))
+                .filter(|f| f.as_str().is_some_and(|f| !f.is_empty()))
+                .collect(),
+        ),
         // No type: what the value's form says.
         None if number.is_some() => return (Some("number"), json!(number)),
         _ => json!(s),
