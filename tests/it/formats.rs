@@ -997,3 +997,141 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
         assert_eq!(equal, compared, "{slug}");
     }
 }
+
+/// Every real export of `tests/fixtures/formats/` (14, in five formats) is
+/// served as a brand and publishes with 0 errors: tokens.css declares its
+/// tokens and the modes its tool describes exist. Theo's `imports` are
+/// followed (Skyscanner Backpack's props name aliases of the files they
+/// import), and a Style Dictionary file of notes only (Auro's
+/// `comments.json`) is read as one.
+#[test]
+fn every_export_of_the_corpus_publishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let f = fixtures();
+    let named = |slug: &str, tokens: &str| {
+        std::fs::write(
+            root.join(slug).join("brand.json"),
+            format!(r#"{{"name": "{slug}", "summary": "x", "version": "1.0.0", "updated": "2026-11-20", "tokens": {tokens}}}"#),
+        )
+        .unwrap();
+    };
+    let copy =
+        |from: &str, slug: &str, to: &str| copy_dir(&f.join(from), &root.join(slug).join(to));
+    copy("tokens-studio/digdir-designsystemet", "digdir", "tokens");
+    named("digdir", r#""tokens""#);
+    copy(
+        "tokens-studio/digdir-designsystemet-2024",
+        "digdir-2024",
+        "tokens",
+    );
+    named("digdir-2024", r#""tokens""#);
+    for (slug, file) in [
+        ("starter", "tokens-studio-starter/default.json"),
+        ("metamask", "metamask/tokens.json"),
+    ] {
+        std::fs::create_dir_all(root.join(slug)).unwrap();
+        std::fs::copy(
+            f.join("tokens-studio").join(file),
+            root.join(slug).join("t.json"),
+        )
+        .unwrap();
+        named(slug, r#""t.json""#);
+    }
+    copy(
+        "tokens-studio/sd-transforms-fixtures",
+        "sd-transforms",
+        "tokens",
+    );
+    named(
+        "sd-transforms",
+        r#"{"path": "tokens", "format": "tokens-studio"}"#,
+    );
+    std::fs::create_dir_all(root.join("primer-figma")).unwrap();
+    std::fs::copy(
+        f.join("figma-variables/primer-via-terrazzo/get-local-variables.json"),
+        root.join("primer-figma/v.json"),
+    )
+    .unwrap();
+    named("primer-figma", r#""v.json""#);
+    copy("figma-export/equinor-eds", "equinor", "figma");
+    named("equinor", r#""figma""#);
+    copy(
+        "figma-export/figma-variables-github-action-example",
+        "action-example",
+        "figma",
+    );
+    named("action-example", r#""figma""#);
+    let twilio = f.join("theo/twilio-paste");
+    corpus_brand(
+        &root,
+        "twilio",
+        &twilio,
+        &["tokens.raw.json".to_string()],
+        &[
+            ("default", vec![]),
+            ("dark", vec!["themes/dark/tokens.raw.json".to_string()]),
+        ],
+    );
+    for (slug, from) in [
+        ("slds", "theo/salesforce-slds"),
+        ("backpack", "theo/skyscanner-backpack"),
+        ("sd-examples", "style-dictionary/style-dictionary-examples"),
+        ("cockroach", "style-dictionary/cockroachlabs-ui"),
+        ("auro", "style-dictionary/auro-classic"),
+    ] {
+        let files: Vec<String> = json_files(&f.join(from))
+            .into_iter()
+            .filter(|p| !p.starts_with("expected/"))
+            // SLDS: one form factor of the three alternatives.
+            .filter(|p| !p.starts_with("form-factor-") || p == "form-factor-medium.raw.json")
+            .collect();
+        corpus_brand(&root, slug, &f.join(from), &files, &[]);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("14 brand(s) checked, 14 valid: 0 error(s)"),
+        "{said}"
+    );
+    let app = spawn_with(serve_args(&root));
+    for (slug, at_least, mode) in [
+        ("digdir", 500, Some("[data-color-scheme=\"dark\"]")),
+        ("digdir-2024", 400, Some("[data-viewport=\"320\"]")),
+        ("starter", 100, None),
+        ("metamask", 150, None),
+        ("sd-transforms", 30, None),
+        ("primer-figma", 1300, Some("[data-mode=\"dark-dimmed\"]")),
+        ("equinor", 600, Some("[data-color-scheme=\"dark\"]")),
+        (
+            "action-example",
+            40,
+            Some("[data-primitives-completed=\"brutal-theme\"]"),
+        ),
+        ("twilio", 200, Some("[data-theme=\"dark\"]")),
+        ("slds", 60, None),
+        ("backpack", 300, None),
+        ("sd-examples", 1000, None),
+        ("cockroach", 200, None),
+        ("auro", 500, None),
+    ] {
+        let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        let root_rule = css.split("\n}\n").next().unwrap();
+        let declared = root_rule
+            .lines()
+            .filter(|l| l.trim_start().starts_with("--"))
+            .count();
+        println!("{slug}: {declared} custom properties in :root");
+        assert!(declared >= at_least, "{slug}: {declared}");
+        if let Some(selector) = mode {
+            assert!(
+                css.contains(&format!("\n{selector} {{")),
+                "{slug}: {selector}"
+            );
+        }
+    }
+}

@@ -175,6 +175,10 @@ pub(super) fn read_named(
             return None;
         }
     };
+    if format == Format::Theo {
+        let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
+        formats::theo::import_aliases(&mut doc, path, &file, &mut d);
+    }
     let converted = formats::convert(format, &doc, &mut d);
     d.finish(Some(text), out);
     let converted = converted?;

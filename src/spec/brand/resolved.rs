@@ -115,6 +115,10 @@ pub(super) fn read_resolver(
                     None
                 }
             };
+            if source_format == Some(Format::Theo) {
+                let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
+                formats::theo::import_aliases(&mut doc, path, &file, &mut fd);
+            }
             match source_format {
                 Some(Format::Dtcg) => {
                     input.files.insert(path.to_string(), doc);

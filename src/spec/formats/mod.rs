@@ -119,7 +119,12 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
     if figma(doc) || o.get("meta").is_some_and(figma) {
         return Ok(Format::FigmaVariables);
     }
-    if o.contains_key("props") {
+    // Theo: props, or aliases only (a file others import).
+    let only_aliases = (o.get("aliases").is_some_and(Value::is_object)
+        || o.get("imports").is_some_and(Value::is_array))
+        && o.keys()
+            .all(|k| matches!(k.as_str(), "aliases" | "imports" | "global"));
+    if o.contains_key("props") || only_aliases {
         return Ok(Format::Theo);
     }
     let mut signs = Signs::default();
@@ -155,6 +160,12 @@ fn look(v: &Value, key: &str, signs: &mut Signs, depth: usize) {
         }
         _ => (None, None),
     };
+    // A note outside any token (`{"comment": "…", "deprecated": true}`).
+    if value.is_none() && o.get("comment").is_some_and(Value::is_string) {
+        signs
+            .style_dictionary
+            .get_or_insert(format!("a `comment` at `{key}`"));
+    }
     if let Some(value) = value {
         if let Some(t) = ty
             .and_then(Value::as_str)

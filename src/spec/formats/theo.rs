@@ -23,15 +23,101 @@ pub const EXTENSION: &str = "org.theo";
 
 const MEMBERS: &[(&str, &str)] = &[("$value", "value"), ("$description", "comment")];
 
+/// Theo's `imports`: the aliases of each file `doc` (at `path` in the
+/// brand folder) imports, and of what those import, merged into its own
+/// (its own win), as Theo reads them. `file` gives a file's JSON by path;
+/// an import that is not there is a warning at it.
+pub fn import_aliases(
+    doc: &mut Value,
+    path: &str,
+    file: &dyn Fn(&str) -> Option<Value>,
+    d: &mut FileDiags<'_>,
+) {
+    let mut merged = Map::new();
+    let mut seen = vec![path.to_string()];
+    let imports = doc
+        .get("imports")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for (i, import) in imports.iter().enumerate() {
+        let Some(rel) = import.as_str() else { continue };
+        if !gather(path, rel, file, &mut merged, &mut seen, 0) {
+            d.warning(
+                &format!("/imports/{i}"),
+                format!("`{rel}` is not a Theo file in the brand folder; its aliases are not read"),
+            );
+        }
+    }
+    if merged.is_empty() {
+        return;
+    }
+    let own = doc
+        .get("aliases")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    merged.extend(own);
+    doc["aliases"] = Value::Object(merged);
+}
+
+/// The aliases of the file `rel` (relative to the file at `from`) and of
+/// its imports into `out`; false when it cannot be read.
+fn gather(
+    from: &str,
+    rel: &str,
+    file: &dyn Fn(&str) -> Option<Value>,
+    out: &mut Map<String, Value>,
+    seen: &mut Vec<String>,
+    depth: usize,
+) -> bool {
+    let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for p in rel.split('/') {
+        match p {
+            "." | "" => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return false;
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    let path = parts.join("/");
+    if seen.contains(&path) || depth > 8 {
+        return true;
+    }
+    seen.push(path.clone());
+    let Some(doc) = file(&path) else { return false };
+    for import in doc
+        .get("imports")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(rel) = import.as_str() {
+            gather(&path, rel, file, out, seen, depth + 1);
+        }
+    }
+    for (k, v) in doc
+        .get("aliases")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        out.insert(k.clone(), v.clone());
+    }
+    true
+}
+
 pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     let aliases: Map<String, Value> = doc
         .get("aliases")
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    if doc.get("imports").is_some() {
-        d.warning_at_key("/imports", "`imports` names other Theo files, which are not read: name them in a tokens.resolver.json");
-    }
+
     // (name, prop, pointer) in document order.
     let props: Vec<(String, &Map<String, Value>, String)> = match doc.get("props") {
         Some(Value::Object(o)) => o
@@ -47,6 +133,12 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
                 Some((name, o, format!("/props/{i}")))
             })
             .collect(),
+        // A file of aliases only, for others to import.
+        None if doc.get("aliases").is_some_and(Value::is_object)
+            || doc.get("imports").is_some() =>
+        {
+            Vec::new()
+        }
         _ => {
             d.error("", "a Theo file holds `props`: an object of props by name, or an array of props with `name`");
             Vec::new()
