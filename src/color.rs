@@ -205,6 +205,27 @@ fn polar(c: f64, h: f64) -> (f64, f64) {
     (c * r.cos(), c * r.sin())
 }
 
+/// Gamma-encoded sRGB (0..=1) as HSL: hue in degrees, saturation and
+/// lightness in percent.
+pub fn srgb_to_hsl(rgb: [f64; 3]) -> [f64; 3] {
+    let [r, g, b] = rgb;
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    let l = (max + min) / 2.0;
+    let d = max - min;
+    if d == 0.0 {
+        return [0.0, 0.0, l * 100.0];
+    }
+    let s = d / (1.0 - (2.0 * l - 1.0).abs());
+    let h = if max == r {
+        60.0 * ((g - b) / d).rem_euclid(6.0)
+    } else if max == g {
+        60.0 * ((b - r) / d + 2.0)
+    } else {
+        60.0 * ((r - g) / d + 4.0)
+    };
+    [h, s * 100.0, l * 100.0]
+}
+
 fn hsl_to_srgb(h: f64, s: f64, l: f64) -> [f64; 3] {
     let (s, l) = (s / 100.0, l / 100.0);
     let h = h.rem_euclid(360.0);

@@ -406,9 +406,11 @@ pub(crate) fn insert(tree: &mut Map<String, Value>, path: &[String], token: Valu
 /// written when below 1.
 pub(crate) fn srgb(rgb: [f64; 3], alpha: f64) -> Value {
     let round = |x: f64| (x * 1e6).round() / 1e6;
+    // The hex of the components as written, so the two agree.
+    let rgb = rgb.map(round);
     let mut c = serde_json::json!({
         "colorSpace": "srgb",
-        "components": rgb.map(round),
+        "components": rgb,
         "hex": crate::color::hex(rgb, 1.0),
     });
     if alpha < 1.0 {

@@ -57,6 +57,8 @@ struct Written<'d> {
     value: &'d Value,
     ty: Option<String>,
     description: Option<&'d str>,
+    /// Tokens Studio's colour modifier (`$extensions["studio.tokens"].modify`).
+    modify: Option<&'d Value>,
     /// Its pointer in the source document.
     at: String,
     /// Written with `$value` (not `value`).
@@ -268,7 +270,10 @@ fn token_of(v: &Value) -> Option<(&Value, Option<&str>, bool)> {
         return Some((value, o.get("$type").and_then(Value::as_str), true));
     }
     let value = o.get("value")?;
-    let plain = !value.is_object() || o.contains_key("type") || o.contains_key("description");
+    let plain = !value.is_object()
+        || o.contains_key("type")
+        || o.contains_key("description")
+        || o.len() == 1;
     plain.then(|| (value, o.get("type").and_then(Value::as_str), false))
 }
 
@@ -306,6 +311,11 @@ fn collect<'d>(
             value,
             ty: ty.or(inherited).map(str::to_string),
             description,
+            modify: o
+                .get("$extensions")
+                .and_then(|e| e.get("studio.tokens"))
+                .and_then(|s| s.get("modify"))
+                .filter(|m| m.is_object() || m.is_string()),
             at: at.to_string(),
             dollar: is_dollar,
         });
@@ -656,6 +666,15 @@ impl<'d> Reader<'_, 'd> {
         if let Some(why) = value.get("$left-out") {
             return json!({"$left-out": why});
         }
+        let value = match (w.modify, dtcg) {
+            (Some(m), Some("color")) => match self.modified(on, &value, m) {
+                Ok(c) => c,
+                Err(why) => {
+                    return json!({"$left-out": format!("its colour modifier cannot be applied: {why}; left out")})
+                }
+            },
+            _ => value,
+        };
         if let Some(t) = dtcg {
             out.insert("$type".into(), json!(t));
         }
@@ -811,19 +830,95 @@ impl<'d> Reader<'_, 'd> {
         leaf(ty, &text)
     }
 
-    /// The colour literal the token `name` resolves to with the sets `on`.
-    fn literal_colour(&self, on: &[usize], name: &str, depth: usize) -> Option<Value> {
+    /// A colour with Tokens Studio's modifier applied, as sd-transforms'
+    /// `ts/color/modifiers` applies it: `lighten` and `darken` (in srgb a
+    /// mix with white or black; in hsl the lightness moved that fraction
+    /// of the way to 100 or 0), `mix` with another colour (srgb), `alpha`.
+    /// Its amount may be math or a reference.
+    fn modified(&mut self, on: &[usize], value: &Value, m: &Value) -> Result<Value, String> {
+        // A modifier written as a reference to a token holding one.
+        let m = match m.as_str().map(|s| old_references(s.trim())) {
+            Some(r) if is_reference(&r) => {
+                let i = self
+                    .lookup(on, r.trim_matches(['{', '}']))
+                    .ok_or_else(|| format!("reference `{r}` does not name a token"))?;
+                self.written[i].value
+            }
+            _ => m,
+        };
+        let colour = |reader: &mut Self, v: &Value| -> Option<([f64; 3], f64)> {
+            let c = match v {
+                Value::String(s) if is_reference(s) => {
+                    reader.literal_colour(on, s.trim_matches(['{', '}']), 0)?
+                }
+                Value::String(s) => color(s)?,
+                other => other.clone(),
+            };
+            let rgb: Vec<f64> = c
+                .get("components")?
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_f64)
+                .collect();
+            let rgb: [f64; 3] = rgb.try_into().ok()?;
+            Some((rgb, c.get("alpha").and_then(Value::as_f64).unwrap_or(1.0)))
+        };
+        let (rgb, alpha) = colour(self, value).ok_or("its colour is no sRGB colour")?;
+        let amount = match m.get("value") {
+            Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0),
+            Some(Value::String(s)) => self.eval_text(on, s)?.value,
+            _ => return Err("it has no `value`".into()),
+        };
+        let space = m.get("space").and_then(Value::as_str).unwrap_or("srgb");
+        let towards = |rgb: [f64; 3], to: f64| rgb.map(|c| c + (to - c) * amount);
+        let (rgb, alpha) = match (m.get("type").and_then(Value::as_str), space) {
+            (Some("alpha"), _) => (rgb, amount),
+            (Some("lighten"), "srgb") => (towards(rgb, 1.0), alpha),
+            (Some("darken"), "srgb") => (towards(rgb, 0.0), alpha),
+            (Some(t @ ("lighten" | "darken")), "hsl") => {
+                let [h, s, l] = crate::color::srgb_to_hsl(rgb);
+                let l = match t {
+                    "lighten" => (l + (100.0 - l) * amount).min(100.0),
+                    _ => (l - l * amount).max(0.0),
+                };
+                (crate::color::to_srgb("hsl", [h, s, l]).ok_or("hsl")?, alpha)
+            }
+            (Some("mix"), "srgb") => {
+                let other = m.get("color").ok_or("a mix without `color`")?;
+                let (to, to_alpha) = colour(self, other).ok_or("its `color` is no sRGB colour")?;
+                let mixed = [0, 1, 2].map(|i| rgb[i] + (to[i] - rgb[i]) * amount);
+                (mixed, alpha + (to_alpha - alpha) * amount)
+            }
+            (t, space) => {
+                return Err(format!(
+                    "`{}` in `{space}` is not read yet",
+                    t.unwrap_or("?")
+                ))
+            }
+        };
+        Ok(srgb(rgb.map(|c| c.clamp(0.0, 1.0)), alpha.clamp(0.0, 1.0)))
+    }
+
+    /// The colour literal the token `name` resolves to with the sets `on`,
+    /// its modifier (and its target's) applied.
+    fn literal_colour(&mut self, on: &[usize], name: &str, depth: usize) -> Option<Value> {
         let w = &self.written[self.lookup(on, name)?];
-        let text = old_references(w.value.as_str()?.trim());
-        match is_reference(&text) {
-            true if depth < 32 => self.literal_colour(on, text.trim_matches(['{', '}']), depth + 1),
-            true => None,
+        let (modify, text) = (w.modify, old_references(w.value.as_str()?.trim()));
+        let c = match is_reference(&text) {
+            true if depth < 32 => {
+                self.literal_colour(on, text.trim_matches(['{', '}']), depth + 1)?
+            }
+            true => return None,
             false => match alias_alpha(&text) {
                 Some((target, alpha)) if depth < 32 => self
                     .literal_colour(on, target.trim_matches(['{', '}']), depth + 1)
-                    .map(|c| with_alpha(c, alpha)),
-                _ => color(&text),
+                    .map(|c| with_alpha(c, alpha))?,
+                _ => color(&text)?,
             },
+        };
+        match modify {
+            Some(m) => self.modified(on, &c, m).ok(),
+            None => Some(c),
         }
     }
 
