@@ -9,7 +9,9 @@
 //!   Sets apply in `$metadata.tokenSetOrder`, else in document order.
 //! - **Themes.** Each `group` of `$themes` is a modifier (`theme` when a
 //!   theme has none), each theme a context whose sources are the sets it
-//!   selects (`enabled` or `source`), the first theme the default. Sets
+//!   selects (`enabled` or `source`; a set only ever `source` is referred
+//!   to, not published: a reference to it is its value), the first theme
+//!   the default. Sets
 //!   every theme of a group selects are always on: the resolver's base (a
 //!   group of one theme adds no modifier); a set no theme selects is left
 //!   out with a warning. Without themes every set applies, later
@@ -112,7 +114,21 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
     // Themes: modifiers of contexts, each its selected sets.
     let names: Vec<&str> = sets.iter().map(|(n, _, _)| n.as_str()).collect();
     let themes = themes(o.get("$themes"), &names, d);
+    // Sets only ever `source` are referred to, not published (as Tokens
+    // Studio exports them): a reference to one of their tokens is its value.
+    let enabled = enabled_sets(o.get("$themes"), &names);
+    let hidden: HashSet<usize> = (0..sets.len())
+        .filter(|s| !enabled.contains(s))
+        .filter(|s| {
+            themes
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|(_, sel)| sel.contains(s)))
+        })
+        .collect();
     let mut reader = Reader {
+        hidden,
+        inlining: 0,
+        notes: Vec::new(),
         written: &written,
         cache: HashMap::new(),
         left_out: left_out(&written),
@@ -170,7 +186,22 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
     let default = permutation(None);
     let mut said = HashSet::new();
     let (base, mut tokens) = reader.tree(&every, &default, "/sets/tokens/sources/0", d, &mut said);
-    let defaults = reader.evaluated(&default, d, &mut said);
+    let defaults = reader.published(&default);
+    // Math in unpublished sets is checked too, where nothing refers to it.
+    for (i, w) in written.iter().enumerate() {
+        if reader.hidden.contains(&w.set) && expression_of(w).is_some() && default.contains(&w.set)
+        {
+            let name = w.path.join(".");
+            if reader.lookup(&default, &name) == Some(i) {
+                if let Err(why) = reader.math(&default, &name) {
+                    reader
+                        .notes
+                        .push((member(&w.at, "value", w), format!("{why}; {LEFT_OUT}")));
+                }
+            }
+        }
+    }
+    reader.drain(d, &mut said);
     let mut modifiers = Map::new();
     for (g, (group, ts)) in themes.iter().enumerate() {
         // A group of one theme is always on: its sets are the base's.
@@ -191,20 +222,18 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
             );
             let (mut tree, more) = reader.tree(&own, &on, &at, d, &mut said);
             tokens.extend(more);
-            // Math that evaluates differently here, wherever it is written.
-            let here = reader.evaluated(&on, d, &mut said);
-            for (name, value) in &here {
-                if defaults.get(name) == Some(value)
-                    || own.contains(&written[reader.winner(&on, name)].set)
-                {
+            // What reads differently here, wherever it is written: math
+            // over sets this context changes, a value of an unpublished set.
+            for (name, (i, token)) in reader.published(&on) {
+                let w = &written[i];
+                if own.contains(&w.set) || defaults.get(&name).is_some_and(|(_, t)| *t == token) {
                     continue;
                 }
-                let w = &written[reader.winner(&on, name)];
-                let token = reader.token(&on, w, Some(value.clone()));
                 insert(&mut tree, &w.path, token);
                 let pointer = w.path.iter().fold(at.clone(), |p, s| join(&p, s));
                 tokens.push((pointer, w.at.clone()));
             }
+            reader.drain(d, &mut said);
             contexts.insert(theme.clone(), json!([tree]));
         }
         modifiers.insert(
@@ -401,6 +430,18 @@ fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group
     groups
 }
 
+/// The sets some theme of `$themes` has `enabled`.
+fn enabled_sets(v: Option<&Value>, names: &[&str]) -> HashSet<usize> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("selectedTokenSets")?.as_object())
+        .flatten()
+        .filter(|(_, state)| state.as_str() == Some("enabled"))
+        .filter_map(|(set, _)| names.iter().position(|n| n == set))
+        .collect()
+}
+
 /// A warning counting what later sets override, when no theme says which
 /// of them apply together.
 fn overrides(written: &[Written<'_>], order: &[usize], names: &[&str], d: &mut FileDiags<'_>) {
@@ -437,6 +478,13 @@ struct Reader<'w, 'd> {
     left_out: HashMap<String, String>,
     /// Each name's tokens, as indexes into `written`, in order.
     by_name: HashMap<String, Vec<usize>>,
+    /// Sets referred to but not published (`source` in every theme).
+    hidden: HashSet<usize>,
+    /// How deep [`Reader::inlined`] is.
+    inlining: usize,
+    /// What is found wrong in an unpublished token where a reference
+    /// inlines it: its place and why, said once.
+    notes: Vec<(String, String)>,
 }
 
 /// The names of tokens with no DTCG form (a `composition`, a typography
@@ -492,11 +540,6 @@ fn old_references_in(v: &Value) -> Value {
 }
 
 impl<'d> Reader<'_, 'd> {
-    /// The index of the token named `name` that the sets `on` apply last.
-    fn winner(&self, on: &[usize], name: &str) -> usize {
-        self.lookup(on, name).unwrap_or(0)
-    }
-
     fn lookup(&self, on: &[usize], name: &str) -> Option<usize> {
         self.by_name
             .get(name)?
@@ -520,7 +563,11 @@ impl<'d> Reader<'_, 'd> {
         let mut tree = Map::new();
         let mut tokens: BTreeMap<Vec<String>, String> = BTreeMap::new();
         let written = self.written;
-        for w in written.iter().filter(|w| own.contains(&w.set)) {
+        let hidden = self.hidden.clone();
+        for w in written
+            .iter()
+            .filter(|w| own.contains(&w.set) && !hidden.contains(&w.set))
+        {
             let name = w.path.join(".");
             let value = match self.computed(on, w).then_some(()) {
                 Some(_) => match self.math(on, &name) {
@@ -550,6 +597,7 @@ impl<'d> Reader<'_, 'd> {
             insert(&mut tree, &w.path, token);
             tokens.insert(w.path.clone(), w.at.clone());
         }
+        self.drain(d, said);
         let tokens = tokens
             .into_iter()
             .map(|(path, source)| (path.iter().fold(at.to_string(), |p, s| join(&p, s)), source))
@@ -557,26 +605,43 @@ impl<'d> Reader<'_, 'd> {
         (tree, tokens)
     }
 
-    /// Every expression's value with the sets `on`.
-    fn evaluated(
-        &mut self,
-        on: &[usize],
-        _d: &mut FileDiags<'_>,
-        _said: &mut HashSet<String>,
-    ) -> BTreeMap<String, Quantity> {
-        let written = self.written;
-        let names: Vec<String> = written
-            .iter()
-            .filter(|w| on.contains(&w.set) && self.computed(on, w))
-            .map(|w| w.path.join("."))
+    /// What was found wrong in unpublished tokens, said once each.
+    fn drain(&mut self, d: &mut FileDiags<'_>, said: &mut HashSet<String>) {
+        for (at, why) in std::mem::take(&mut self.notes) {
+            if said.insert(at.clone()) {
+                d.warning(&at, why);
+            }
+        }
+    }
+
+    /// Every published token that the sets `on` apply, by name: its
+    /// index in `written` and its DTCG form there.
+    fn published(&mut self, on: &[usize]) -> BTreeMap<String, (usize, Value)> {
+        let names: Vec<String> = self
+            .by_name
+            .keys()
+            .filter(|n| self.left_out.get(*n).is_none_or(|why| why.is_empty()))
+            .cloned()
             .collect();
         let mut out = BTreeMap::new();
         for name in names {
-            let winner = self.lookup(on, &name);
-            if winner.is_some_and(|i| self.computed(on, &written[i])) {
-                if let Ok(q) = self.math(on, &name) {
-                    out.insert(name, q);
-                }
+            let Some(i) = self.lookup(on, &name) else {
+                continue;
+            };
+            if self.hidden.contains(&self.written[i].set) {
+                continue;
+            }
+            let w = &self.written[i];
+            let evaluated = match expression_of(w) {
+                Some(_) => match self.math(on, &name) {
+                    Ok(q) => Some(q),
+                    Err(_) => continue,
+                },
+                None => None,
+            };
+            let token = self.token(on, w, evaluated);
+            if token.get("$left-out").is_none() {
+                out.insert(name, (i, token));
             }
         }
         out
@@ -663,7 +728,7 @@ impl<'d> Reader<'_, 'd> {
             Some(q) => quantity(ty, q),
             None => self.convert(on, ty, w.value),
         };
-        if let Some(why) = value.get("$left-out") {
+        if let Some(why) = nested_left_out(&value) {
             return json!({"$left-out": why});
         }
         let value = match (w.modify, dtcg) {
@@ -800,12 +865,22 @@ impl<'d> Reader<'_, 'd> {
             other => return (dtcg_type(ty, other), other.clone()),
         };
         if is_reference(&text) {
+            let target = text.trim_matches(['{', '}']);
+            if let Some(i) = self
+                .lookup(on, target)
+                .filter(|i| self.hidden.contains(&self.written[*i].set))
+            {
+                return self.inlined(on, ty, i, whole);
+            }
             let ty = self.target_type(on, ty, &text).or(dtcg_type(ty, v));
             return (ty, json!(text));
         }
         if ty == "color" {
             if let Some((target, alpha)) = alias_alpha(&text) {
-                if !whole {
+                let unpublished = self
+                    .lookup(on, target.trim_matches(['{', '}']))
+                    .is_some_and(|i| self.hidden.contains(&self.written[i].set));
+                if !whole || unpublished {
                     // A composite's part cannot alias at an alpha: the
                     // colour it paints.
                     let name = target.trim_matches(['{', '}']).to_string();
@@ -922,6 +997,50 @@ impl<'d> Reader<'_, 'd> {
         }
     }
 
+    /// The value of the token `i` of an unpublished set, where a reference
+    /// names it (`ty`: the referring token's type, when it has one).
+    fn inlined(
+        &mut self,
+        on: &[usize],
+        ty: &str,
+        i: usize,
+        whole: bool,
+    ) -> (Option<&'static str>, Value) {
+        let w = &self.written[i];
+        let own = w.ty.clone().unwrap_or_default();
+        let ty = if own.is_empty() { ty.to_string() } else { own };
+        if expression_of(w).is_some() {
+            let name = w.path.join(".");
+            match self.math(on, &name) {
+                Ok(q) => return quantity(&ty, q),
+                Err(why) => {
+                    let at = member(&w.at, "value", w);
+                    self.notes.push((at, format!("{why}; {LEFT_OUT}")));
+                    let why = format!(
+                        "it refers to `{{{name}}}`, whose math does not evaluate; left out"
+                    );
+                    return (None, json!({"$left-out": why}));
+                }
+            }
+        }
+        if ty == "color" {
+            if let Some(c) = self.literal_colour(on, &w.path.join("."), 0) {
+                return (Some("color"), c);
+            }
+        }
+        let value = w.value;
+        self.inlining += 1;
+        let out = match self.inlining > 32 {
+            true => (dtcg_type(&ty, value), value.clone()),
+            false => match whole {
+                true => self.convert(on, &ty, value),
+                false => self.value(on, &ty, value, false),
+            },
+        };
+        self.inlining -= 1;
+        out
+    }
+
     /// `text` evaluated, its references replaced by their numbers.
     fn eval_text(&mut self, on: &[usize], text: &str) -> Result<Quantity, String> {
         let mut text = old_references(text);
@@ -944,6 +1063,18 @@ fn with_alpha(mut c: Value, alpha: f64) -> Value {
         }
     }
     c
+}
+
+/// Why a value is left out, when it or a part of it is.
+fn nested_left_out(v: &Value) -> Option<Value> {
+    match v {
+        Value::Object(o) => o
+            .get("$left-out")
+            .cloned()
+            .or_else(|| o.values().find_map(nested_left_out)),
+        Value::Array(a) => a.iter().find_map(nested_left_out),
+        _ => None,
+    }
 }
 
 /// `rgba({colour}, a)`: the reference and the alpha.
