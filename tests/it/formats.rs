@@ -499,16 +499,72 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
         "{said}"
     );
 
+    // And Moon's (coingaming/moon-tokens): 27 brand modes, aliases into
+    // collections of other modes.
+    let moon =
+        std::fs::read_to_string(fixtures().join("figma-variables/moon-tokens/variables.json"))
+            .unwrap();
+    brand(
+        &root,
+        "moon",
+        r#""variables.json""#,
+        "variables.json",
+        &moon,
+    );
+    let app = spawn_with(serve_args(&root));
+    for (slug, text, collection, attr, at_least) in [
+        ("primer", &text, "mode", "mode", 5000),
+        ("moon", &moon, "Global Colors", "global-colors", 1000),
+    ] {
+        let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        let (compared, equal) = figma_mode_colours(&css, text, collection, attr);
+        println!("{slug}: {equal} of {compared} colours of `{collection}` as Figma shows them");
+        assert!(compared > at_least, "{slug}: {compared}");
+        assert_eq!(equal, compared, "{slug}");
+    }
+    drop(app);
+
+    // `marque import` keeps the modes: a resolver, which imports with the
+    // same tokens (a context's groups in the strict export's order).
+    let out = dir.path().join("imported");
+    let import = |file: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args(["import", "--slug", "primer", "--out"])
+            .arg(&out)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let said = import(&export);
+    assert!(
+        said.contains("modifiers Data Table (condensed, normal, spacious)"),
+        "{said}"
+    );
+    let resolver = out.join("primer/tokens.resolver.json");
+    let json = |p: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+    };
+    let first = json(&resolver);
+    import(&resolver);
+    assert!(first == json(&resolver));
+}
+
+/// Every colour of `collection` (the file's own) of a Figma variables
+/// export (`text`), in each of its modes, against what tokens.css (`css`)
+/// resolves it to under `[data-<attr>="<mode>"]`: Figma's value is its
+/// alias followed in the export itself, in that mode where the target is
+/// in the same collection, else in the target's only or default mode.
+/// Compared and equal.
+fn figma_mode_colours(css: &str, text: &str, collection: &str, attr: &str) -> (usize, usize) {
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variables = doc["meta"]["variables"].as_object().unwrap();
     let collections = doc["meta"]["variableCollections"].as_object().unwrap();
     let (mode_id, mode) = collections
         .iter()
-        .find(|(_, c)| c["name"] == "mode" && c["remote"] == false)
+        .find(|(_, c)| c["name"] == collection && c["remote"] == false)
         .unwrap();
-    // Figma's colour of variable `id` in mode `m` of the `mode` collection:
-    // an alias followed to its target, in that mode where the target is
-    // in the same collection, else in the target's only or default mode.
     fn figma_colour(
         vars: &serde_json::Map<String, serde_json::Value>,
         cols: &serde_json::Map<String, serde_json::Value>,
@@ -538,8 +594,6 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
             n
         });
 
-    let app = spawn_with(serve_args(&root));
-    let css = app.get("/brand/primer/tokens.css").text();
     let rule = |selector: &str| -> std::collections::HashMap<String, String> {
         let body = css.split(&format!("\n{selector} {{\n")).nth(1).unwrap();
         body.split("\n}")
@@ -560,8 +614,8 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
     let (mut compared, mut equal) = (0, 0);
     for m in mode["modes"].as_array().unwrap() {
         let name = m["name"].as_str().unwrap();
-        let ident = name.replace(' ', "-");
-        let here = rule(&format!("[data-mode=\"{ident}\"]"));
+        let ident = marque::spec::tokens::css::kebab(name);
+        let here = rule(&format!("[data-{attr}=\"{ident}\"]"));
         let value = |prop: &str| here.get(prop).or_else(|| root_rule.get(prop)).cloned();
         let resolve = |prop: &str| -> Option<[u32; 4]> {
             let mut v = value(prop)?;
@@ -595,35 +649,7 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
             }
         }
     }
-    println!("figma-variables: {equal} of {compared} colours of `mode` as Figma shows them");
-    assert!(compared > 5000, "{compared}");
-    assert_eq!(equal, compared);
-
-    // `marque import` keeps the modes: a resolver, which imports with the
-    // same tokens (a context's groups in the strict export's order).
-    let out = dir.path().join("imported");
-    let import = |file: &Path| {
-        let o = Command::new(env!("CARGO_BIN_EXE_marque"))
-            .args(["import", "--slug", "primer", "--out"])
-            .arg(&out)
-            .arg(file)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
-        String::from_utf8_lossy(&o.stdout).to_string()
-    };
-    let said = import(&export);
-    assert!(
-        said.contains("modifiers Data Table (condensed, normal, spacious)"),
-        "{said}"
-    );
-    let resolver = out.join("primer/tokens.resolver.json");
-    let json = |p: &Path| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
-    };
-    let first = json(&resolver);
-    import(&resolver);
-    assert!(first == json(&resolver));
+    (compared, equal)
 }
 
 /// The Tokens Studio corpus as 15 brands under `root`: the starter and
@@ -1003,7 +1029,7 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
     }
 }
 
-/// Every real export of `tests/fixtures/formats/` (14, in five formats) is
+/// Every real export of `tests/fixtures/formats/` (15, in five formats) is
 /// served as a brand and publishes with 0 errors: tokens.css declares its
 /// tokens and the modes its tool describes exist. Theo's `imports` are
 /// followed (Skyscanner Backpack's props name aliases of the files they
@@ -1059,6 +1085,13 @@ fn every_export_of_the_corpus_publishes() {
     )
     .unwrap();
     named("primer-figma", r#""v.json""#);
+    std::fs::create_dir_all(root.join("moon")).unwrap();
+    std::fs::copy(
+        f.join("figma-variables/moon-tokens/variables.json"),
+        root.join("moon/variables.json"),
+    )
+    .unwrap();
+    named("moon", r#""variables.json""#);
     copy("figma-export/equinor-eds", "equinor", "figma");
     named("equinor", r#""figma""#);
     copy(
@@ -1100,7 +1133,7 @@ fn every_export_of_the_corpus_publishes() {
     let said = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{said}");
     assert!(
-        said.contains("14 brand(s) checked, 14 valid: 0 error(s)"),
+        said.contains("15 brand(s) checked, 15 valid: 0 error(s)"),
         "{said}"
     );
     let app = spawn_with(serve_args(&root));
@@ -1111,6 +1144,7 @@ fn every_export_of_the_corpus_publishes() {
         ("metamask", 150, None),
         ("sd-transforms", 30, None),
         ("primer-figma", 1300, Some("[data-mode=\"dark-dimmed\"]")),
+        ("moon", 150, Some("[data-global-colors=\"bc-dark\"]")),
         ("equinor", 600, Some("[data-color-scheme=\"dark\"]")),
         (
             "action-example",

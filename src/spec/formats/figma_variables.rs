@@ -147,6 +147,44 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
         Some(path)
     };
     // What is left out, and why; then what refers to it, until none is added.
+    // A library's variables (`remote`) are published where the file's own
+    // refer to them, and not else: the export copies whole libraries.
+    let all = variables;
+    let mut used: HashSet<&str> = all
+        .iter()
+        .filter(|(_, v)| v.get("remote").and_then(Value::as_bool) != Some(true))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let mut todo: Vec<&str> = used.iter().copied().collect();
+    while let Some(id) = todo.pop() {
+        let targets = all[id]
+            .get("valuesByMode")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|vs| vs.values())
+            .filter(|x| x.get("type").and_then(Value::as_str) == Some("VARIABLE_ALIAS"))
+            .filter_map(|x| x.get("id").and_then(Value::as_str));
+        for t in targets {
+            if let Some((t, _)) = all.get_key_value(t) {
+                if used.insert(t.as_str()) {
+                    todo.push(t.as_str());
+                }
+            }
+        }
+    }
+    let unused = all.len() - used.len();
+    if unused > 0 {
+        d.warning(
+            &join(base, "variables"),
+            format!("{unused} variable(s) copied from libraries (`remote`) that nothing in this file refers to are not published"),
+        );
+    }
+    let kept: Map<String, Value> = all
+        .iter()
+        .filter(|(id, _)| used.contains(id.as_str()))
+        .map(|(id, v)| (id.clone(), v.clone()))
+        .collect();
+    let variables = &kept;
     let mut left_out: BTreeMap<&str, String> = BTreeMap::new();
     for (id, v) in variables {
         let ty = v.get("resolvedType").and_then(Value::as_str).unwrap_or("");
@@ -334,8 +372,16 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     let mut sets = Map::new();
     let mut modifiers = Map::new();
     let mut order = Vec::new();
+    let holds: HashSet<&str> = variables
+        .values()
+        .filter_map(|v| v.get("variableCollectionId").and_then(Value::as_str))
+        .collect();
     for (c, col) in collections.iter().enumerate() {
         let trees = std::mem::take(&mut trees[c]);
+        // A collection none of whose variables is published adds nothing.
+        if !holds.contains(col.id) {
+            continue;
+        }
         if col.modes.len() == 1 {
             let tree = trees.into_iter().next().unwrap_or_default();
             sets.insert(col.name.clone(), json!({"sources": [tree]}));
