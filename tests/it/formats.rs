@@ -558,7 +558,7 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
 /// in the same collection, else in the target's only or default mode.
 /// Compared and equal.
 fn figma_mode_colours(css: &str, text: &str, collection: &str, attr: &str) -> (usize, usize) {
-    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap();
     let variables = doc["meta"]["variables"].as_object().unwrap();
     let collections = doc["meta"]["variableCollections"].as_object().unwrap();
     let (mode_id, mode) = collections
