@@ -1,7 +1,8 @@
 //! A Tokens Studio repository as a team keeps it (issue 42's target): a
 //! synced folder of about 2,000 tokens in 15 sets, with 12 themes in three
 //! groups (brand × 6, mode × 2, density × 4), math over sets the themes
-//! override, and `rgba({…}, a)` colours. Served by the real binary.
+//! override, and `rgba({…}, a)` colours; its scales are `source` sets
+//! (referred to, not published). Served by the real binary.
 //!
 //! Prints `marque check` wall time (read, every context resolved with its
 //! math, checked, every surface rendered; p50 and max of 7 runs) and
@@ -169,7 +170,16 @@ fn generate(dir: &Path) -> usize {
     let mut add = |group: &str, name: &str, own: &str| {
         let mut sel: Map<String, Value> = core
             .iter()
-            .map(|s| (s.to_string(), json!("source")))
+            // The scales are `source` (referred to, not published, as
+            // Tokens Studio teams keep them); the components are published.
+            .map(|s| {
+                let state = if *s == "components" {
+                    "enabled"
+                } else {
+                    "source"
+                };
+                (s.to_string(), json!(state))
+            })
             .collect();
         sel.insert(own.to_string(), json!("enabled"));
         themes.push(json!({"id": format!("{group}-{name}"), "name": name, "group": group, "selectedTokenSets": sel}));
