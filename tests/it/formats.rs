@@ -312,6 +312,27 @@ fn json_files(dir: &Path) -> Vec<String> {
     out
 }
 
+/// The custom properties the rule `selector` of tokens.css declares, by
+/// name (without `--`); none when there is no such rule.
+fn declarations(css: &str, selector: &str) -> std::collections::HashMap<String, String> {
+    let Some(body) = css.split(&format!("\n{selector} {{\n")).nth(1) else {
+        return Default::default();
+    };
+    body.split("\n}")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l
+                .trim()
+                .strip_prefix("--")?
+                .strip_suffix(';')?
+                .split_once(": ")?;
+            Some((k.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
 /// The colour a CSS hex or `rgb()` text names, as bytes and alpha.
 fn rgba(css: &str) -> Option<[u32; 4]> {
     let css = css.trim();
@@ -594,22 +615,7 @@ fn figma_mode_colours(css: &str, text: &str, collection: &str, attr: &str) -> (u
             n
         });
 
-    let rule = |selector: &str| -> std::collections::HashMap<String, String> {
-        let body = css.split(&format!("\n{selector} {{\n")).nth(1).unwrap();
-        body.split("\n}")
-            .next()
-            .unwrap()
-            .lines()
-            .filter_map(|l| {
-                let (k, v) = l
-                    .trim()
-                    .strip_prefix("--")?
-                    .strip_suffix(';')?
-                    .split_once(": ")?;
-                Some((k.to_string(), v.to_string()))
-            })
-            .collect()
-    };
+    let rule = |selector: &str| declarations(css, selector);
     let root_rule = rule(":root");
     let (mut compared, mut equal) = (0, 0);
     for m in mode["modes"].as_array().unwrap() {
@@ -878,24 +884,7 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
     for slug in systems {
         let folder = fixtures().join("figma-export").join(slug);
         let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
-        let rule = |selector: &str| -> std::collections::HashMap<String, String> {
-            let Some(body) = css.split(&format!("\n{selector} {{\n")).nth(1) else {
-                return Default::default();
-            };
-            body.split("\n}")
-                .next()
-                .unwrap()
-                .lines()
-                .filter_map(|l| {
-                    let (k, v) = l
-                        .trim()
-                        .strip_prefix("--")?
-                        .strip_suffix(';')?
-                        .split_once(": ")?;
-                    Some((k.to_string(), v.to_string()))
-                })
-                .collect()
-        };
+        let rule = |selector: &str| declarations(&css, selector);
         let root_rule = rule(":root");
         // Every file's tokens by dotted name, per file.
         let mut by_file: Vec<(
