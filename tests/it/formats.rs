@@ -245,14 +245,14 @@ fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
 
 /// The real exports of `tests/fixtures/formats/` (each folder's SOURCE.md
 /// says where it is from and under which licence).
-fn fixtures() -> std::path::PathBuf {
+pub(crate) fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats")
 }
 
 /// A brand folder of `files` (copied from `from`, under `tokens/`) and a
 /// resolver: one set of `set`, and a `theme` modifier whose contexts add
 /// the files given.
-fn corpus_brand(
+pub(crate) fn corpus_brand(
     root: &Path,
     slug: &str,
     from: &Path,
@@ -295,7 +295,7 @@ fn corpus_brand(
 }
 
 /// Every `.json` file under `dir`, relative to it, in path order.
-fn json_files(dir: &Path) -> Vec<String> {
+pub(crate) fn json_files(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
