@@ -135,6 +135,21 @@ pub(super) fn read_resolver(
             input.texts.insert(file, text);
         }
     }
+    // A Style Dictionary token with children (now its group's `$root`) may
+    // be named from another source file: such references name the root.
+    let mut roots = HashSet::new();
+    for (path, doc) in &input.files {
+        if input.converted.contains_key(path) {
+            roots_in(doc, &mut Vec::new(), &mut roots, 0);
+        }
+    }
+    if !roots.is_empty() {
+        for (path, doc) in input.files.iter_mut() {
+            if input.converted.contains_key(path) {
+                formats::style_dictionary::rewrite_references(doc, &roots);
+            }
+        }
+    }
     input.resolver.check_sources(&input.files, &mut d);
     input
         .resolver
@@ -309,6 +324,22 @@ fn check_ident(
                 d.error_at_key(at, format!("{what}s `{other}` and `{name}` are both `{ident}` in CSS and HTML; rename one"));
             }
         }
+    }
+}
+
+/// The dotted names of the groups in `v` that have a `$root` token.
+fn roots_in(v: &Value, path: &mut Vec<String>, out: &mut HashSet<String>, depth: usize) {
+    let Some(o) = v.as_object() else { return };
+    if depth > crate::spec::limits::MAX_JSON_DEPTH || o.contains_key("$value") {
+        return;
+    }
+    if o.contains_key("$root") && !path.is_empty() {
+        out.insert(path.join("."));
+    }
+    for (k, child) in o.iter().filter(|(k, _)| !k.starts_with('$')) {
+        path.push(k.clone());
+        roots_in(child, path, out, depth + 1);
+        path.pop();
     }
 }
 

@@ -91,12 +91,61 @@ fn give_types(c: &mut Converted, d: &mut FileDiags<'_>) {
             }
             _ => None,
         };
+        // A number written as a string (`"200"`) is the number Style
+        // Dictionary writes.
+        let plain = |v: &str| {
+            let v = v.trim().strip_prefix('-').unwrap_or(v.trim());
+            !v.is_empty()
+                && v.split_once('.')
+                    .map_or(v, |(a, b)| if b.is_empty() { "" } else { a })
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
+                && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+        };
+        let number = bare.filter(|n| {
+            n.is_finite()
+                && category != "color"
+                && t.get("$value").and_then(Value::as_str).is_some_and(plain)
+        });
+        // Text where the name says what it is: a font family's list, a
+        // shadow's CSS.
+        let name = name_of(p).to_ascii_lowercase();
+        let text = t.get("$value").and_then(Value::as_str);
+        let named = match text {
+            Some(v) if name.contains("family") && !v.contains('{') => Some("fontFamily"),
+            Some(v)
+                if (name.contains("shadow") || name.contains("elevation"))
+                    && v.split_whitespace().count() > 2 =>
+            {
+                Some("shadow")
+            }
+            _ => None,
+        };
         let Some(o) = c.doc.pointer_mut(p).and_then(Value::as_object_mut) else {
             continue;
         };
         if let Some((ty, value)) = by_category {
             o.insert("$type".into(), Value::String(ty.into()));
             o.insert("$value".into(), Value::String(value));
+        } else if let Some(n) = number {
+            o.insert("$type".into(), Value::String("number".into()));
+            o.insert("$value".into(), serde_json::json!(n));
+        } else if let Some(ty) = named {
+            o.insert("$type".into(), Value::String(ty.into()));
+            // A list of families, each name as written, quotes taken off.
+            let list = o
+                .get("$value")
+                .and_then(Value::as_str)
+                .filter(|v| ty == "fontFamily" && v.contains(','));
+            if let Some(list) = list.map(str::to_string) {
+                let names: Vec<Value> = list
+                    .split(',')
+                    .map(|f| f.trim().trim_matches(['"', '\'']).to_string())
+                    .filter(|f| !f.is_empty())
+                    .map(Value::String)
+                    .collect();
+                o.insert("$value".into(), Value::Array(names));
+            }
         } else if let Some(ty) = o.get("$value").and_then(form_of) {
             o.insert("$type".into(), Value::String(ty.into()));
         }
@@ -321,7 +370,7 @@ impl Reader {
 
 /// Every `{a.b.value}` becomes `{a.b}`, and a reference to a token that
 /// has children names its `$root`, in every string of every `$value`.
-fn rewrite_references(v: &mut Value, roots: &HashSet<String>) {
+pub(crate) fn rewrite_references(v: &mut Value, roots: &HashSet<String>) {
     match v {
         Value::String(s) if s.contains('{') => *s = rewrite(s, roots),
         Value::Array(items) => items.iter_mut().for_each(|i| rewrite_references(i, roots)),

@@ -131,6 +131,18 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
             }
             shorthand_of_parts(token.ty, &name)
         }
+        // A shadow, border, transition or gradient written as CSS text is
+        // that text where CSS reads it as a value (with references, the
+        // arm of `value` that resolves them decides).
+        TokenValue::String(text)
+            if matches!(
+                token.ty,
+                TokenType::Shadow | TokenType::Border | TokenType::Transition | TokenType::Gradient
+            ) && !has_references(text)
+                && is_css_value(text) =>
+        {
+            text.clone()
+        }
         v => value(v, set, Refs::Var),
     };
     out.push(Declaration {
