@@ -354,11 +354,6 @@ fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Opt
     read_converted(files, path, converted, "", out)
 }
 
-/// How many times a format's export is read again, each time without the
-/// tokens the last reading found errors in (and so, next, without what
-/// refers to them).
-pub(super) const MAX_READINGS: usize = 12;
-
 /// The tokens a format's reader made of the file (or folder) at `path`.
 /// One bad token never sinks an export (DESIGN 17): an error in a token is
 /// a warning that it is left out, and the export is read again without it,
@@ -377,7 +372,7 @@ fn read_converted(
         let set = read_once(files, path, &converted, text, &mut found);
         let bad: Vec<(String, &Diagnostic)> = found
             .iter()
-            .filter(|d| d.severity == Severity::Error && reading < MAX_READINGS)
+            .filter(|d| d.severity == Severity::Error && reading < formats::MAX_READINGS)
             .filter_map(|d| {
                 let file = d.file.strip_prefix(&format!("{slug}/"))?;
                 let file = (file != path).then_some(file);

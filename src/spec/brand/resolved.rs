@@ -163,7 +163,7 @@ pub(super) fn read_resolver(
         let set = every_context(&input, &finish, &mut found);
         let bad: Vec<(String, String, Diagnostic)> = found
             .iter()
-            .filter(|d| d.severity == Severity::Error && reading < super::named::MAX_READINGS)
+            .filter(|d| d.severity == Severity::Error && reading < formats::MAX_READINGS)
             .filter_map(|d| {
                 let file = d.file.strip_prefix(&format!("{slug}/"))?;
                 let pointer = input.converted.get(file)?.token_at(None, &d.pointer)?;

@@ -234,6 +234,11 @@ pub fn remove_pointer(doc: &mut Value, pointer: &str) {
     }
 }
 
+/// How many times an export is read again, each time without the tokens
+/// the last reading found errors in (and so, next, without what refers to
+/// them).
+pub const MAX_READINGS: usize = 12;
+
 /// What a diagnostic about one token of an export adds: that token alone
 /// is left out (DESIGN 17: one bad token never sinks an export).
 pub const LEFT_OUT: &str = "this token is left out, and the rest publishes without it";

@@ -1,0 +1,564 @@
+//! Tokens Studio for Figma's JSON, one file or a synced folder, read as
+//! its toolchain (Style Dictionary with `@tokens-studio/sd-transforms`)
+//! builds it, into DTCG: a resolver document with inline sources when it
+//! has themes, a tokens document when not.
+//!
+//! - **Sets.** A file with `$metadata` or `$themes`, or whose references
+//!   name tokens one level down, holds a set per top-level key (a folder
+//!   a set per file, named by its path); otherwise the file is one set.
+//!   Sets apply in `$metadata.tokenSetOrder`, else in document order.
+//! - **Themes.** Each `group` of `$themes` is a modifier (`theme` when a
+//!   theme has none), each theme a context whose sources are the sets it
+//!   selects (`enabled` or `source`; a set only ever `source` is referred
+//!   to, not published: a reference to it is its value), the first theme
+//!   the default. Sets
+//!   every theme of a group selects are always on: the resolver's base (a
+//!   group of one theme adds no modifier); a set no theme selects is left
+//!   out with a warning. Without themes every set applies, later
+//!   sets overriding earlier ones (a warning counts what they override).
+//! - **Values**, by type, as sd-transforms' `css` transforms make them:
+//!   `sizing`, `spacing`, `borderRadius`, `borderWidth`, `fontSizes`,
+//!   `paragraphSpacing`, `dimension` are dimensions, a bare number pixels;
+//!   `letterSpacing` a dimension, a percentage `em`; `lineHeights` a
+//!   number, a percentage its ratio; `fontWeights` a weight, its name
+//!   (`Semi Bold`) the number; `opacity` a number, a percentage its
+//!   fraction; `fontFamilies` a font family; `boxShadow` a shadow (drop and
+//!   inner, one or a list); `typography` and `border` their composites;
+//!   `textCase`, `textDecoration`, `other` text; `composition` (no DTCG
+//!   form) is left out with a warning.
+//! - **References**: `{a.b}` and the older `$a.b`. **Math** (`{space} *
+//!   2`, `roundTo(…)`, see [`super::math`]) is evaluated after the
+//!   references in it resolve, in each context: a context whose sets make
+//!   an expression evaluate differently gets that token's value too. An
+//!   expression that does not evaluate is an error at its token, and only
+//!   that token is left out.
+
+use super::math::{self, Quantity};
+use super::{insert, srgb, Converted, LEFT_OUT};
+use values::*;
+
+mod reader;
+mod values;
+
+use crate::spec::diag::FileDiags;
+use crate::spec::json::{escape_token, join};
+use reader::{left_out, Reader};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Where a token's members are in the source: the older keys.
+const LEGACY: &[(&str, &str)] = &[
+    ("$value", "value"),
+    ("$type", "type"),
+    ("$description", "description"),
+];
+/// ... or the `$` keys.
+const DOLLAR: &[(&str, &str)] = &[];
+
+/// A theme group: its name, and each theme with the sets it selects.
+type Group = (String, Vec<(String, Vec<usize>)>);
+
+/// One token as written.
+struct Written<'d> {
+    set: usize,
+    path: Vec<String>,
+    value: &'d Value,
+    ty: Option<String>,
+    description: Option<&'d str>,
+    /// Tokens Studio's colour modifier (`$extensions["studio.tokens"].modify`).
+    modify: Option<&'d Value>,
+    /// Its pointer in the source document.
+    at: String,
+    /// Written with `$value` (not `value`).
+    dollar: bool,
+}
+
+/// Reads a Tokens Studio document: a single file, or a folder put together
+/// as the single-file form (a key per set, with `$themes` and `$metadata`).
+/// `folder` says the document is a folder's, so its top-level keys are
+/// sets.
+pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
+    let empty = Map::new();
+    let o = doc.as_object().unwrap_or(&empty);
+    let sets: Vec<(String, &Value, String)> = match folder || has_sets(o) {
+        true => {
+            let mut names: Vec<&String> = o.keys().filter(|k| !k.starts_with('$')).collect();
+            if let Some(order) = o
+                .get("$metadata")
+                .and_then(|m| m.get("tokenSetOrder"))
+                .and_then(Value::as_array)
+            {
+                let order: Vec<&str> = order.iter().filter_map(Value::as_str).collect();
+                names.sort_by_key(|n| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
+            }
+            names
+                .into_iter()
+                .map(|n| (n.clone(), &o[n], join("", n)))
+                .collect()
+        }
+        false => vec![("tokens".to_string(), doc, String::new())],
+    };
+    let mut written = Vec::new();
+    let mut dollar = 0;
+    for (i, (_, tree, at)) in sets.iter().enumerate() {
+        collect(
+            tree,
+            i,
+            &mut Vec::new(),
+            None,
+            at,
+            &mut written,
+            &mut dollar,
+            d,
+            0,
+        );
+    }
+    let members = match dollar * 2 > written.len() {
+        true => DOLLAR,
+        false => LEGACY,
+    };
+    // Themes: modifiers of contexts, each its selected sets.
+    let names: Vec<&str> = sets.iter().map(|(n, _, _)| n.as_str()).collect();
+    let themes = themes(o.get("$themes"), &names, d);
+    // Sets only ever `source` are referred to, not published (as Tokens
+    // Studio exports them): a reference to one of their tokens is its value.
+    let enabled = enabled_sets(o.get("$themes"), &names);
+    let hidden: HashSet<usize> = (0..sets.len())
+        .filter(|s| !enabled.contains(s))
+        .filter(|s| {
+            themes
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|(_, sel)| sel.contains(s)))
+        })
+        .collect();
+    let mut reader = Reader {
+        hidden,
+        inlining: 0,
+        notes: Vec::new(),
+        written: &written,
+        cache: HashMap::new(),
+        left_out: left_out(&written),
+        by_name: written
+            .iter()
+            .enumerate()
+            .fold(HashMap::new(), |mut m, (i, w)| {
+                m.entry(w.path.join(".")).or_insert_with(Vec::new).push(i);
+                m
+            }),
+    };
+    if themes.is_empty() {
+        let order: Vec<usize> = (0..sets.len()).collect();
+        overrides(&written, &order, &names, d);
+        let (tree, tokens) = reader.tree(&order, &order, "", d, &mut HashSet::new());
+        return Converted::new(Value::Object(tree), tokens, members);
+    }
+    // The base: sets always on, as every theme of a group selects them
+    // (one theme of each group is always chosen), in set order.
+    let every: Vec<usize> = (0..sets.len())
+        .filter(|s| {
+            themes
+                .iter()
+                .any(|(_, ts)| ts.iter().all(|(_, sel)| sel.contains(s)))
+        })
+        .collect();
+    for (s, name) in names.iter().enumerate() {
+        if !themes
+            .iter()
+            .any(|(_, ts)| ts.iter().any(|(_, sel)| sel.contains(&s)))
+        {
+            d.warning(
+                &sets[s].2,
+                format!("set `{name}` is in no theme of `$themes`, so no context publishes it"),
+            );
+        }
+    }
+    // A permutation: every group at its first theme but `at`.
+    let permutation = |at: Option<(usize, usize)>| -> Vec<usize> {
+        let mut on: Vec<usize> = themes
+            .iter()
+            .enumerate()
+            .flat_map(|(g, (_, ts))| {
+                let t = match at {
+                    Some((ag, at)) if ag == g => at,
+                    _ => 0,
+                };
+                ts[t].1.iter().copied()
+            })
+            .collect();
+        on.sort_unstable();
+        on.dedup();
+        on
+    };
+    let default = permutation(None);
+    let mut said = HashSet::new();
+    let (base, mut tokens) = reader.tree(&every, &default, "/sets/tokens/sources/0", d, &mut said);
+    let defaults = reader.published(&default);
+    // Math in unpublished sets is checked too, where nothing refers to it.
+    for (i, w) in written.iter().enumerate() {
+        if reader.hidden.contains(&w.set) && expression_of(w).is_some() && default.contains(&w.set)
+        {
+            let name = w.path.join(".");
+            if reader.lookup(&default, &name) == Some(i) {
+                if let Err(why) = reader.math(&default, &name) {
+                    reader
+                        .notes
+                        .push((member(&w.at, "value", w), format!("{why}; {LEFT_OUT}")));
+                }
+            }
+        }
+    }
+    reader.drain(d, &mut said);
+    let mut modifiers = Map::new();
+    for (g, (group, ts)) in themes.iter().enumerate() {
+        // A group of one theme is always on: its sets are the base's.
+        if ts.len() < 2 {
+            continue;
+        }
+        let mut contexts = Map::new();
+        for (t, (theme, selected)) in ts.iter().enumerate() {
+            let on = permutation(Some((g, t)));
+            let own: Vec<usize> = selected
+                .iter()
+                .copied()
+                .filter(|s| !every.contains(s))
+                .collect();
+            let at = format!(
+                "{}/0",
+                join(&join(&join("/modifiers", group), "contexts"), theme)
+            );
+            let (mut tree, more) = reader.tree(&own, &on, &at, d, &mut said);
+            tokens.extend(more);
+            // What reads differently here, wherever it is written: math
+            // over sets this context changes, a value of an unpublished set.
+            for (name, (i, token)) in reader.published(&on) {
+                let w = &written[i];
+                if own.contains(&w.set) || defaults.get(&name).is_some_and(|(_, t)| *t == token) {
+                    continue;
+                }
+                insert(&mut tree, &w.path, token);
+                let pointer = w.path.iter().fold(at.clone(), |p, s| join(&p, s));
+                tokens.push((pointer, w.at.clone()));
+            }
+            reader.drain(d, &mut said);
+            contexts.insert(theme.clone(), json!([tree]));
+        }
+        modifiers.insert(
+            group.clone(),
+            json!({"contexts": contexts, "default": ts[0].0}),
+        );
+    }
+    let mut order = vec![json!({"$ref": "#/sets/tokens"})];
+    order.extend(
+        modifiers
+            .keys()
+            .map(|g| json!({"$ref": join("#/modifiers", g)})),
+    );
+    let resolver = json!({
+        "version": "2025.10",
+        "sets": {"tokens": {"sources": [base]}},
+        "modifiers": modifiers,
+        "resolutionOrder": order,
+    });
+    Converted::new(resolver, tokens, members)
+}
+
+/// True when the top-level keys of a file are sets: Tokens Studio's own
+/// members are there, or a reference names a token one level down.
+fn has_sets(o: &Map<String, Value>) -> bool {
+    if o.contains_key("$themes") || o.contains_key("$metadata") {
+        return true;
+    }
+    if o.values().any(|v| token_of(v).is_some()) {
+        return false;
+    }
+    let mut refs = Vec::new();
+    for v in o.values() {
+        references_in(v, &mut refs, 0);
+    }
+    let top = |r: &str| r.split('.').next().is_some_and(|h| o.contains_key(h));
+    let below = |r: &str| {
+        let head = r.split('.').next().unwrap_or("");
+        o.values().any(|set| set.get(head).is_some())
+    };
+    !refs.is_empty()
+        && refs.iter().any(|r| !top(r) && below(r))
+        && !refs.iter().any(|r| top(r) && !below(r))
+}
+
+fn references_in(v: &Value, out: &mut Vec<String>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match v {
+        Value::String(s) => out.extend(references(s).into_iter().map(|(_, r)| r)),
+        Value::Object(o) => o.values().for_each(|c| references_in(c, out, depth + 1)),
+        Value::Array(a) => a.iter().for_each(|c| references_in(c, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// The token an object is: its value and type members (`value`/`type` or
+/// `$value`/`$type`).
+fn token_of(v: &Value) -> Option<(&Value, Option<&str>, bool)> {
+    let o = v.as_object()?;
+    if let Some(value) = o.get("$value") {
+        return Some((value, o.get("$type").and_then(Value::as_str), true));
+    }
+    let value = o.get("value")?;
+    let plain = !value.is_object()
+        || o.contains_key("type")
+        || o.contains_key("description")
+        || o.len() == 1;
+    plain.then(|| (value, o.get("type").and_then(Value::as_str), false))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn collect<'d>(
+    v: &'d Value,
+    set: usize,
+    path: &mut Vec<String>,
+    inherited: Option<&'d str>,
+    at: &str,
+    out: &mut Vec<Written<'d>>,
+    dollar: &mut usize,
+    d: &mut FileDiags<'_>,
+    depth: usize,
+) {
+    let Some(o) = v.as_object() else { return };
+    if depth > crate::spec::limits::MAX_JSON_DEPTH {
+        return;
+    }
+    if let Some((value, ty, is_dollar)) = token_of(v) {
+        if path.is_empty() {
+            return;
+        }
+        *dollar += usize::from(is_dollar);
+        let description = o
+            .get(if is_dollar {
+                "$description"
+            } else {
+                "description"
+            })
+            .and_then(Value::as_str);
+        out.push(Written {
+            set,
+            path: path.clone(),
+            value,
+            ty: ty.or(inherited).map(str::to_string),
+            description,
+            modify: o
+                .get("$extensions")
+                .and_then(|e| e.get("studio.tokens"))
+                .and_then(|s| s.get("modify"))
+                .filter(|m| m.is_object() || m.is_string()),
+            at: at.to_string(),
+            dollar: is_dollar,
+        });
+        return;
+    }
+    let inherited = o
+        .get("$type")
+        .or_else(|| o.get("type"))
+        .and_then(Value::as_str)
+        .or(inherited);
+    for (k, child) in o
+        .iter()
+        .filter(|(k, _)| !k.starts_with('$') && *k != "type")
+    {
+        if !child.is_object() {
+            if !k.starts_with('$') && !matches!(k.as_str(), "description" | "type") {
+                d.warning(
+                    &join(at, k),
+                    format!("`{k}` is neither a token nor a group; left out"),
+                );
+            }
+            continue;
+        }
+        path.push(k.clone());
+        collect(
+            child,
+            set,
+            path,
+            inherited,
+            &join(at, k),
+            out,
+            dollar,
+            d,
+            depth + 1,
+        );
+        path.pop();
+    }
+}
+
+/// `$themes`: each group with its themes, each with the sets it selects
+/// (indexes into `names`, in set order).
+fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for (i, theme) in v
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let at = format!("/$themes/{i}");
+        let Some(name) = theme.get("name").and_then(Value::as_str) else {
+            d.warning(&at, "a theme without a `name` is left out");
+            continue;
+        };
+        let group = theme
+            .get("group")
+            .and_then(Value::as_str)
+            .unwrap_or("theme");
+        let mut selected: Vec<usize> = Vec::new();
+        for (set, state) in theme
+            .get("selectedTokenSets")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if !matches!(state.as_str(), Some("enabled" | "source")) {
+                continue;
+            }
+            match names.iter().position(|n| n == set) {
+                Some(s) => selected.push(s),
+                None => d.warning(
+                    &join(&join(&at, "selectedTokenSets"), set),
+                    format!("theme `{name}` selects the set `{set}`, which is not there"),
+                ),
+            }
+        }
+        selected.sort_unstable();
+        match groups.iter_mut().find(|(g, _)| g == group) {
+            Some((_, ts)) => ts.push((name.to_string(), selected)),
+            None => groups.push((group.to_string(), vec![(name.to_string(), selected)])),
+        }
+    }
+    groups
+}
+
+/// The sets some theme of `$themes` has `enabled`.
+fn enabled_sets(v: Option<&Value>, names: &[&str]) -> HashSet<usize> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("selectedTokenSets")?.as_object())
+        .flatten()
+        .filter(|(_, state)| state.as_str() == Some("enabled"))
+        .filter_map(|(set, _)| names.iter().position(|n| n == set))
+        .collect()
+}
+
+/// A warning counting what later sets override, when no theme says which
+/// of them apply together.
+fn overrides(written: &[Written<'_>], order: &[usize], names: &[&str], d: &mut FileDiags<'_>) {
+    let mut first: HashMap<&[String], usize> = HashMap::new();
+    let mut pairs: BTreeMap<(usize, usize), (usize, String)> = BTreeMap::new();
+    for w in written.iter().filter(|w| order.contains(&w.set)) {
+        match first.get(w.path.as_slice()) {
+            Some(&s) if s != w.set => {
+                let e = pairs.entry((s, w.set)).or_insert((0, w.at.clone()));
+                e.0 += 1;
+            }
+            Some(_) => {}
+            None => {
+                first.insert(&w.path, w.set);
+            }
+        }
+    }
+    for ((a, b), (n, at)) in pairs {
+        d.warning(
+            &at,
+            format!(
+                "set `{}` overrides {n} token(s) of set `{}`; without `$themes` every set applies, the later winning: add themes to publish them as modes",
+                names[b], names[a]
+            ),
+        );
+    }
+}
+
+/// The member `member` of the token at `at`, as written.
+fn member(at: &str, member: &str, w: &Written<'_>) -> String {
+    match w.dollar {
+        true => join(at, &format!("${member}")),
+        false => join(at, member),
+    }
+}
+
+/// The expression a token's value is, if it is one.
+fn expression_of<'a>(w: &'a Written<'_>) -> Option<&'a str> {
+    let s = w.value.as_str()?;
+    let ty = w.ty.as_deref().unwrap_or("");
+    (is_numeric(ty) && math::is_expression(&old_references(s).replace(['{', '}'], ""))).then_some(s)
+}
+
+/// The single-file form of a synced folder: each file a set named by its
+/// path without `.json`, `$themes.json` and `$metadata.json` as members.
+pub fn folder_doc(files: &[(String, Value)]) -> Value {
+    let mut doc = Map::new();
+    for (path, v) in files {
+        let name = path.strip_suffix(".json").unwrap_or(path);
+        doc.insert(name.to_string(), v.clone());
+    }
+    Value::Object(doc)
+}
+
+/// The pointer prefix of set `name` in [`folder_doc`].
+pub fn set_pointer(name: &str) -> String {
+    format!("/{}", escape_token(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_themes_types_and_math() {
+        let doc = json!({
+            "core": {
+                "space": {"sm": {"value": "4", "type": "spacing"}, "lg": {"value": "{space.sm} * 2", "type": "spacing"}},
+                "weight": {"value": "Semi Bold", "type": "fontWeights"},
+                "lh": {"value": "130%", "type": "lineHeights"},
+                "shadow": {"value": [{"x": "0", "y": "2", "blur": "4", "spread": "0", "color": "rgba(0,0,0,0.16)", "type": "dropShadow"}], "type": "boxShadow"},
+                "old": {"value": "$space.sm", "type": "spacing"}
+            },
+            "compact": {"space": {"sm": {"value": "2", "type": "spacing"}}},
+            "$themes": [
+                {"name": "Default", "group": "density", "selectedTokenSets": {"core": "enabled"}},
+                {"name": "Compact", "group": "density", "selectedTokenSets": {"core": "source", "compact": "enabled"}}
+            ],
+            "$metadata": {"tokenSetOrder": ["core", "compact"]}
+        });
+        let mut d = FileDiags::new("b", "b/t.json");
+        let c = read(&doc, false, &mut d);
+        let base = &c.doc["sets"]["tokens"]["sources"][0];
+        assert_eq!(
+            base["space"]["lg"]["$value"],
+            json!({"value": 8.0, "unit": "px"})
+        );
+        assert_eq!(
+            base["weight"],
+            json!({"$type": "fontWeight", "$value": 600})
+        );
+        assert_eq!(base["lh"]["$value"], json!(1.3));
+        assert_eq!(
+            base["shadow"]["$value"][0]["blur"],
+            json!({"value": 4.0, "unit": "px"})
+        );
+        assert_eq!(base["shadow"]["$value"][0]["color"]["alpha"], json!(0.16));
+        assert_eq!(base["old"]["$value"], "{space.sm}");
+        let compact = &c.doc["modifiers"]["density"]["contexts"]["Compact"][0];
+        assert_eq!(
+            compact["space"]["sm"]["$value"],
+            json!({"value": 2.0, "unit": "px"})
+        );
+        // The expression written in `core` evaluates anew in Compact.
+        assert_eq!(
+            compact["space"]["lg"]["$value"],
+            json!({"value": 4.0, "unit": "px"})
+        );
+        assert_eq!(
+            c.source_pointer("/modifiers/density/contexts/Compact/0/space/lg/$value"),
+            "/core/space/lg/value"
+        );
+    }
+}
