@@ -153,7 +153,7 @@ pub(super) fn read_named(
             return read_folder(files, path, out);
         }
         let message = match folder {
-            true => format!("brand.json's `tokens` names the folder `{path}`; a folder is read as a Tokens Studio sync, and Figma's export folders are not read yet: name a file, or a tokens.resolver.json that lists the files"),
+            true => format!("brand.json's `tokens` names the folder `{path}`; a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files"),
             false => format!("brand.json's `tokens` names `{path}`, which is not in the brand folder"),
         };
         out.push(file_error(slug, &format!("{slug}/brand.json"), message));

@@ -425,8 +425,8 @@ pub(crate) fn srgb(rgb: [f64; 3], alpha: f64) -> Value {
 }
 
 /// Reads `doc`, a file in `format`, into DTCG form, its diagnostics in
-/// `d` at places in `doc`. `None` for a format marque does not read yet,
-/// with an error saying so.
+/// `d` at places in `doc`. Every format is read; the `Option` is kept for
+/// a reader that finds nothing it can read.
 pub fn convert(
     format: Format,
     doc: &Value,
