@@ -9,8 +9,7 @@ use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
 use super::model::{BrandDoc, ContrastPair};
 use super::schema::{self, Checked};
 use super::tokens::css::{self, css_name};
-use super::tokens::resolver::RESOLVER_FILE;
-use super::tokens::{parse_reference, parse_tokens, TokenSet, TokenType, TokenValue};
+use super::tokens::{parse_reference, TokenSet, TokenType, TokenValue};
 use crate::color;
 use bytes::Bytes;
 use chrono::NaiveDate;
@@ -20,6 +19,7 @@ use std::sync::Arc;
 
 mod named;
 pub use named::brand_json;
+use named::read_tokens;
 mod prompts;
 mod resolved;
 use prompts::check_prompts;
@@ -262,51 +262,6 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         revision: files.revision.clone(),
     };
     (Some(brand), out)
-}
-
-/// The brand's tokens: the file brand.json names, else tokens.json or
-/// tokens.resolver.json; read, limited, parsed, their CSS names checked.
-fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
-    match named::named(files, out) {
-        named::Named::Default => {}
-        named::Named::Broken => return None,
-        named::Named::File { path, format } => {
-            return named::read_named(files, &path, format, out);
-        }
-    }
-    let slug = files.slug.as_str();
-    let file = format!("{slug}/tokens.json");
-    let resolver = files.get(RESOLVER_FILE).is_some();
-    let Some(bytes) = files.get("tokens.json") else {
-        if resolver {
-            return resolved::read_resolved(files, RESOLVER_FILE, None, out);
-        }
-        if !named_in(&files.problems, &file) {
-            out.push(file_error(
-                slug,
-                &file,
-                "missing tokens.json (or tokens.resolver.json): every brand needs its design tokens",
-            ));
-        }
-        return None;
-    };
-    if resolver {
-        out.push(file_error(
-            slug,
-            &format!("{slug}/{RESOLVER_FILE}"),
-            "the brand has both tokens.json and tokens.resolver.json: keep one (tokens.json for one set of tokens, the resolver for modes)",
-        ));
-        return None;
-    }
-    let (mut doc, text) = read_json(bytes, slug, &file, out)?;
-    let mut d = FileDiags::new(slug, file);
-    enforce_limits(&mut doc, &mut d);
-    let set = parse_tokens(&doc, &mut d);
-    if let Some(set) = &set {
-        check_css_names(set, &mut d);
-    }
-    d.finish(Some(text), out);
-    set
 }
 
 /// brand.json: read, limited, its shape checked (and repaired), then every

@@ -1,14 +1,16 @@
-//! A brand whose `brand.json` names its tokens (DESIGN 17): `"tokens":
+//! Where a brand's tokens are read from ([`read_tokens`]): tokens.json or
+//! tokens.resolver.json, or what its `brand.json` names (DESIGN 17): `"tokens":
 //! "<path>"` or `{"path": "<path>", "format": "<format>"}`, a file in the
 //! brand folder in any format marque reads. A resolver document is read as
 //! one ([`super::resolved`]), with its sources in any format; any other
 //! file is read by its format's reader, then as DTCG tokens, every
 //! diagnostic placed in the file as it is written.
 
-use super::{check_css_names, enforce_limits, read_json};
+use super::{check_css_names, enforce_limits, named_in, read_json, resolved};
 use crate::spec::diag::{file_error, Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
 use crate::spec::formats::{self, Format};
+use crate::spec::tokens::resolver::RESOLVER_FILE;
 use crate::spec::tokens::{parse_tokens, TokenSet};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -127,6 +129,51 @@ fn checked_path(path: &str, at: &str, d: &mut FileDiags<'_>) -> Option<String> {
         return None;
     }
     Some(path.to_string())
+}
+
+/// The brand's tokens: the file brand.json names, else tokens.json or
+/// tokens.resolver.json; read, limited, parsed, their CSS names checked.
+pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    match named(files, out) {
+        Named::Default => {}
+        Named::Broken => return None,
+        Named::File { path, format } => {
+            return read_named(files, &path, format, out);
+        }
+    }
+    let slug = files.slug.as_str();
+    let file = format!("{slug}/tokens.json");
+    let resolver = files.get(RESOLVER_FILE).is_some();
+    let Some(bytes) = files.get("tokens.json") else {
+        if resolver {
+            return resolved::read_resolved(files, RESOLVER_FILE, None, out);
+        }
+        if !named_in(&files.problems, &file) {
+            out.push(file_error(
+                slug,
+                &file,
+                "missing tokens.json (or tokens.resolver.json): every brand needs its design tokens",
+            ));
+        }
+        return None;
+    };
+    if resolver {
+        out.push(file_error(
+            slug,
+            &format!("{slug}/{RESOLVER_FILE}"),
+            "the brand has both tokens.json and tokens.resolver.json: keep one (tokens.json for one set of tokens, the resolver for modes)",
+        ));
+        return None;
+    }
+    let (mut doc, text) = read_json(bytes, slug, &file, out)?;
+    let mut d = FileDiags::new(slug, file);
+    enforce_limits(&mut doc, &mut d);
+    let set = parse_tokens(&doc, &mut d);
+    if let Some(set) = &set {
+        check_css_names(set, &mut d);
+    }
+    d.finish(Some(text), out);
+    set
 }
 
 /// The tokens of the file at `path`, read in `format` or the one its

@@ -55,61 +55,7 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
         .get("variableCollections")
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    // Collections in document order, names made unique: of those that
-    // share a name, the file's own (not `remote`), then the largest, keeps
-    // it, the others get `-2`, `-3`.
-    let mut used: HashMap<String, usize> = HashMap::new();
-    let remote = |c: &Value| c.get("remote").and_then(Value::as_bool) == Some(true);
-    let mut unique_names = HashMap::new();
-    let size = |c: &Value| {
-        c.get("variableIds")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
-    };
-    let mut ranked: Vec<(&String, &Value)> = collections_doc.iter().collect();
-    ranked.sort_by_key(|(_, c)| (remote(c), std::cmp::Reverse(size(c))));
-    {
-        for (id, c) in ranked {
-            let Some(name) = c.get("name").and_then(Value::as_str) else {
-                continue;
-            };
-            let n = used.entry(name.to_string()).or_default();
-            *n += 1;
-            let unique = match *n {
-                1 => name.to_string(),
-                k => format!("{name}-{k}"),
-            };
-            unique_names.insert(id.as_str(), unique);
-        }
-    }
-    let collections: Vec<Collection<'_>> = collections_doc
-        .iter()
-        .filter_map(|(id, c)| {
-            let unique = unique_names.get(id.as_str())?.clone();
-            let modes: Vec<(&str, String)> = c
-                .get("modes")?
-                .as_array()?
-                .iter()
-                .filter_map(|m| {
-                    Some((
-                        m.get("modeId")?.as_str()?,
-                        m.get("name")?.as_str()?.to_string(),
-                    ))
-                })
-                .collect();
-            let default_id = c.get("defaultModeId").and_then(Value::as_str);
-            let default = modes
-                .iter()
-                .position(|(m, _)| Some(*m) == default_id)
-                .unwrap_or(0);
-            Some(Collection {
-                id,
-                name: unique,
-                modes,
-                default,
-            })
-        })
-        .collect();
+    let collections = collections(collections_doc);
     let collection_of: HashMap<&str, usize> = collections
         .iter()
         .enumerate()
@@ -146,45 +92,9 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
         path.extend(own.into_iter().skip(shared));
         Some(path)
     };
-    // What is left out, and why; then what refers to it, until none is added.
-    // A library's variables (`remote`) are published where the file's own
-    // refer to them, and not else: the export copies whole libraries.
-    let all = variables;
-    let mut used: HashSet<&str> = all
-        .iter()
-        .filter(|(_, v)| v.get("remote").and_then(Value::as_bool) != Some(true))
-        .map(|(id, _)| id.as_str())
-        .collect();
-    let mut todo: Vec<&str> = used.iter().copied().collect();
-    while let Some(id) = todo.pop() {
-        let targets = all[id]
-            .get("valuesByMode")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|vs| vs.values())
-            .filter(|x| x.get("type").and_then(Value::as_str) == Some("VARIABLE_ALIAS"))
-            .filter_map(|x| x.get("id").and_then(Value::as_str));
-        for t in targets {
-            if let Some((t, _)) = all.get_key_value(t) {
-                if used.insert(t.as_str()) {
-                    todo.push(t.as_str());
-                }
-            }
-        }
-    }
-    let unused = all.len() - used.len();
-    if unused > 0 {
-        d.warning(
-            &join(base, "variables"),
-            format!("{unused} variable(s) copied from libraries (`remote`) that nothing in this file refers to are not published"),
-        );
-    }
-    let kept: Map<String, Value> = all
-        .iter()
-        .filter(|(id, _)| used.contains(id.as_str()))
-        .map(|(id, v)| (id.clone(), v.clone()))
-        .collect();
+    let kept = published(variables, base, d);
     let variables = &kept;
+    // What is left out, and why; then what refers to it, until none is added.
     let mut left_out: BTreeMap<&str, String> = BTreeMap::new();
     for (id, v) in variables {
         let ty = v.get("resolvedType").and_then(Value::as_str).unwrap_or("");
@@ -262,43 +172,7 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             format!("variable `{}` is left out: {why}", name_of(variables, id)),
         );
     }
-    // A value left out: one warning per variable, at its first such value.
-    let mut said = HashSet::new();
-    for ((id, mode), why) in &gone {
-        if !said.insert(*id) {
-            continue;
-        }
-        let v = &variables[*id];
-        let lost: Vec<&str> = modes_of(v)
-            .into_iter()
-            .filter(|m| gone.contains_key(&(*id, *m)))
-            .collect();
-        let c = collection_of[v
-            .get("variableCollectionId")
-            .and_then(Value::as_str)
-            .unwrap_or("")];
-        let mode_name = |m: &str| -> String {
-            let named = collections[c].modes.iter().find(|(i, _)| *i == m);
-            named.map_or(m, |(_, n)| n.as_str()).to_string()
-        };
-        let which = match (collections[c].modes.len(), lost.len()) {
-            (1, _) => "left out".to_string(),
-            (n, k) if n == k => "left out of every mode".to_string(),
-            (_, 1) => format!("left out of mode `{}`", mode_name(lost[0])),
-            (_, k) => format!(
-                "left out of mode `{}` and {} more",
-                mode_name(lost[0]),
-                k - 1
-            ),
-        };
-        d.warning(
-            &join(
-                &join(&join(&join(base, "variables"), id), "valuesByMode"),
-                mode,
-            ),
-            format!("variable `{}` is {which}: {why}", name_of(variables, id)),
-        );
-    }
+    warn_lost_values(&gone, variables, &collections, &collection_of, base, d);
     // Each collection's mode trees.
     let mut trees: Vec<Vec<Map<String, Value>>> = collections
         .iter()
@@ -368,7 +242,162 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             tokens.push((at, source));
         }
     }
-    // The resolver: sets, then modifiers, in document order.
+    Converted::new(resolver(&collections, trees, variables), tokens, MEMBERS)
+}
+
+/// A value left out: one warning per variable, at its first such value,
+/// naming the modes it is left out of.
+fn warn_lost_values(
+    gone: &BTreeMap<(&str, &str), String>,
+    variables: &Map<String, Value>,
+    collections: &[Collection<'_>],
+    collection_of: &HashMap<&str, usize>,
+    base: &str,
+    d: &mut FileDiags<'_>,
+) {
+    let mut said = HashSet::new();
+    for ((id, mode), why) in gone {
+        if !said.insert(*id) {
+            continue;
+        }
+        let v = &variables[*id];
+        let c = collection_of[v
+            .get("variableCollectionId")
+            .and_then(Value::as_str)
+            .unwrap_or("")];
+        let lost: Vec<&str> = collections[c]
+            .modes
+            .iter()
+            .map(|(m, _)| *m)
+            .filter(|m| gone.contains_key(&(*id, *m)))
+            .collect();
+        let mode_name = |m: &str| -> String {
+            let named = collections[c].modes.iter().find(|(i, _)| *i == m);
+            named.map_or(m, |(_, n)| n.as_str()).to_string()
+        };
+        let which = match (collections[c].modes.len(), lost.len()) {
+            (1, _) => "left out".to_string(),
+            (n, k) if n == k => "left out of every mode".to_string(),
+            (_, 1) => format!("left out of mode `{}`", mode_name(lost[0])),
+            (_, k) => format!(
+                "left out of mode `{}` and {} more",
+                mode_name(lost[0]),
+                k - 1
+            ),
+        };
+        d.warning(
+            &join(
+                &join(&join(&join(base, "variables"), id), "valuesByMode"),
+                mode,
+            ),
+            format!("variable `{}` is {which}: {why}", name_of(variables, id)),
+        );
+    }
+}
+
+/// The collections in document order, names made unique: of those that
+/// share a name, the file's own (not `remote`), then the largest, keeps
+/// it, the others get `-2`, `-3`.
+fn collections(collections_doc: &Map<String, Value>) -> Vec<Collection<'_>> {
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let remote = |c: &Value| c.get("remote").and_then(Value::as_bool) == Some(true);
+    let mut unique_names = HashMap::new();
+    let size = |c: &Value| {
+        c.get("variableIds")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    };
+    let mut ranked: Vec<(&String, &Value)> = collections_doc.iter().collect();
+    ranked.sort_by_key(|(_, c)| (remote(c), std::cmp::Reverse(size(c))));
+    for (id, c) in ranked {
+        let Some(name) = c.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let n = used.entry(name.to_string()).or_default();
+        *n += 1;
+        let unique = match *n {
+            1 => name.to_string(),
+            k => format!("{name}-{k}"),
+        };
+        unique_names.insert(id.as_str(), unique);
+    }
+    collections_doc
+        .iter()
+        .filter_map(|(id, c)| {
+            let unique = unique_names.get(id.as_str())?.clone();
+            let modes: Vec<(&str, String)> = c
+                .get("modes")?
+                .as_array()?
+                .iter()
+                .filter_map(|m| {
+                    Some((
+                        m.get("modeId")?.as_str()?,
+                        m.get("name")?.as_str()?.to_string(),
+                    ))
+                })
+                .collect();
+            let default_id = c.get("defaultModeId").and_then(Value::as_str);
+            let default = modes
+                .iter()
+                .position(|(m, _)| Some(*m) == default_id)
+                .unwrap_or(0);
+            Some(Collection {
+                id,
+                name: unique,
+                modes,
+                default,
+            })
+        })
+        .collect()
+}
+
+/// The variables published: the file's own, and a library's (`remote`;
+/// the export copies whole libraries) where they refer to them. How many
+/// are not is a warning.
+fn published(all: &Map<String, Value>, base: &str, d: &mut FileDiags<'_>) -> Map<String, Value> {
+    let mut used: HashSet<&str> = all
+        .iter()
+        .filter(|(_, v)| v.get("remote").and_then(Value::as_bool) != Some(true))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let mut todo: Vec<&str> = used.iter().copied().collect();
+    while let Some(id) = todo.pop() {
+        let targets = all[id]
+            .get("valuesByMode")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|vs| vs.values())
+            .filter(|x| x.get("type").and_then(Value::as_str) == Some("VARIABLE_ALIAS"))
+            .filter_map(|x| x.get("id").and_then(Value::as_str));
+        for t in targets {
+            if let Some((t, _)) = all.get_key_value(t) {
+                if used.insert(t.as_str()) {
+                    todo.push(t.as_str());
+                }
+            }
+        }
+    }
+    let unused = all.len() - used.len();
+    if unused > 0 {
+        d.warning(
+            &join(base, "variables"),
+            format!("{unused} variable(s) copied from libraries (`remote`) that nothing in this file refers to are not published"),
+        );
+    }
+    all.iter()
+        .filter(|(id, _)| used.contains(id.as_str()))
+        .map(|(id, v)| (id.clone(), v.clone()))
+        .collect()
+}
+
+/// The resolver of the collections' mode trees: sets, then modifiers, in
+/// document order; a collection none of whose variables is published adds
+/// nothing.
+fn resolver(
+    collections: &[Collection<'_>],
+    mut trees: Vec<Vec<Map<String, Value>>>,
+    variables: &Map<String, Value>,
+) -> Value {
     let mut sets = Map::new();
     let mut modifiers = Map::new();
     let mut order = Vec::new();
@@ -406,7 +435,7 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     if !modifiers.is_empty() {
         resolver["modifiers"] = Value::Object(modifiers);
     }
-    Converted::new(resolver, tokens, MEMBERS)
+    resolver
 }
 
 fn name_of<'v>(variables: &'v Map<String, Value>, id: &'v str) -> &'v str {
