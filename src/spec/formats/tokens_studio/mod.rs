@@ -152,6 +152,21 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
         let (tree, tokens) = reader.tree(&order, &order, "", d, &mut HashSet::new());
         return Converted::new(Value::Object(tree), tokens, members);
     }
+    with_themes(&mut reader, &written, &sets, &names, &themes, members, d)
+}
+
+/// The resolver of a document with themes: the base (sets every theme of
+/// a group selects), then a modifier per group of several themes, each
+/// context its own sets and what reads differently there.
+fn with_themes(
+    reader: &mut Reader<'_, '_>,
+    written: &[Written<'_>],
+    sets: &[(String, &Value, String)],
+    names: &[&str],
+    themes: &[Group],
+    members: &'static [(&'static str, &'static str)],
+    d: &mut FileDiags<'_>,
+) -> Converted {
     // The base: sets always on, as every theme of a group selects them
     // (one theme of each group is always chosen), in set order.
     let every: Vec<usize> = (0..sets.len())
