@@ -44,57 +44,25 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     if !is_slug(&slug) {
         bail!("`{slug}` is not a slug (lowercase words joined by hyphens): name one with --slug");
     }
-    // The input's folder is read as a brand folder is served: regular files
-    // only, links only inside it, each file and the whole within the limits.
     let folder = args.file.is_dir();
-    if folder
-        && !matches!(
-            args.format.as_deref(),
-            None | Some("tokens-studio" | "figma-export")
-        )
-    {
-        bail!(
-            "{} is a folder: a folder is imported as a Tokens Studio sync or Figma's export (`--format tokens-studio` or `figma-export`, detected without one)",
-            args.file.display()
-        );
-    }
-    let format = match args.format.as_deref() {
-        None => None,
-        Some(f) => Some(Format::parse(f).with_context(|| {
-            format!(
-                "unknown format `{f}`: {}",
-                Format::ALL.map(Format::as_str).join(", ")
-            )
-        })?),
-    };
+    let format = format_of(args, folder)?;
     let (dir, file_name) = split_input(&args.file)?;
     let mut reader =
         Reader::open(&slug, dir).with_context(|| format!("cannot read {}", dir.display()))?;
     std::fs::symlink_metadata(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    // A folder is a Tokens Studio sync: its JSON files, read where they are.
-    let mut synced = BTreeMap::new();
-    let (bytes, doc) = match folder {
-        true => {
-            for rel in json_files_under(&args.file)? {
-                let path = format!("{file_name}/{rel}");
-                match reader.read_named(&path) {
-                    Some(b) => synced.insert(path, b),
-                    None => bail!(
-                        "cannot import {}: {}",
-                        args.file.join(&rel).display(),
-                        reader
-                            .problems()
-                            .iter()
-                            .map(|d| d.message.as_str())
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
-                };
-            }
-            (Bytes::new(), json!({}))
-        }
-        false => read_input(&mut reader, &args.file, file_name)?,
+    // The input's folder is read as a brand folder is served: regular files
+    // only, links only inside it, each file and the whole within the limits.
+    // A folder's JSON files are read where they are.
+    let (synced, (bytes, doc)) = match folder {
+        true => (
+            read_folder(&mut reader, &args.file, file_name)?,
+            (Bytes::new(), json!({})),
+        ),
+        false => (
+            BTreeMap::new(),
+            read_input(&mut reader, &args.file, file_name)?,
+        ),
     };
     let is_resolver = doc.get("resolutionOrder").is_some();
     // Another format is read where it is, named by brand.json's `tokens`.
@@ -319,6 +287,58 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
     let doc: Value = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not JSON", file.display()))?;
     Ok((bytes, doc))
+}
+
+/// The format `--format` names, if any; a folder is a Tokens Studio sync
+/// or Figma's export, so no other format is taken for one.
+fn format_of(args: &ImportArgs, folder: bool) -> Result<Option<Format>> {
+    if folder
+        && !matches!(
+            args.format.as_deref(),
+            None | Some("tokens-studio" | "figma-export")
+        )
+    {
+        bail!(
+            "{} is a folder: a folder is imported as a Tokens Studio sync or Figma's export (`--format tokens-studio` or `figma-export`, detected without one)",
+            args.file.display()
+        );
+    }
+    Ok(match args.format.as_deref() {
+        None => None,
+        Some(f) => Some(Format::parse(f).with_context(|| {
+            format!(
+                "unknown format `{f}`: {}",
+                Format::ALL.map(Format::as_str).join(", ")
+            )
+        })?),
+    })
+}
+
+/// The JSON files of the folder `file` (`file_name` in the reader's
+/// folder), by their path in the reader's folder.
+fn read_folder(
+    reader: &mut Reader<'_>,
+    file: &Path,
+    file_name: &str,
+) -> Result<BTreeMap<String, Bytes>> {
+    let mut synced = BTreeMap::new();
+    for rel in json_files_under(file)? {
+        let path = format!("{file_name}/{rel}");
+        let Some(b) = reader.read_named(&path) else {
+            let why: Vec<&str> = reader
+                .problems()
+                .iter()
+                .map(|d| d.message.as_str())
+                .collect();
+            bail!(
+                "cannot import {}: {}",
+                file.join(&rel).display(),
+                why.join("; ")
+            );
+        };
+        synced.insert(path, b);
+    }
+    Ok(synced)
 }
 
 /// The `.json` files under `dir`, relative to it, in path order; links
