@@ -497,3 +497,49 @@ pub fn check_capped(dir: &Path, cap_mib: u64) -> (i32, String, Duration) {
         started.elapsed(),
     )
 }
+
+/// A second toolchain's differences from tokens.css, judged. `found` is
+/// each difference as printed, with the index of the KNOWN entry that
+/// explains it; `entries` names each KNOWN entry and gives its verdict.
+/// Prints them all, and fails on a difference no entry explains (`tool`
+/// names the other side) or an entry that explains none (stale).
+pub fn judge_differences(
+    tool: &str,
+    found: Vec<(String, Option<usize>)>,
+    entries: &[(String, String)],
+) {
+    let mut used = vec![0; entries.len()];
+    let mut unexplained = Vec::new();
+    for (line, known) in found {
+        match known {
+            Some(k) => {
+                used[k] += 1;
+                println!("  known: {line}");
+            }
+            None => {
+                println!("  NEW:   {line}");
+                unexplained.push(line);
+            }
+        }
+    }
+    let mut stale = Vec::new();
+    for ((label, verdict), n) in entries.iter().zip(&used) {
+        match n {
+            0 => {
+                println!("stale: {label} matches no difference now");
+                stale.push(label.clone());
+            }
+            n => println!("{n} x {label}: {verdict}"),
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "{} differences between tokens.css and {tool}'s CSS are not in KNOWN:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "KNOWN entries that match no difference now (remove them): {stale:?}"
+    );
+}
