@@ -10,6 +10,7 @@ use crate::live::git::{GitConfig, GitWorker};
 use crate::live::previews::PreviewConfig;
 use crate::live::publisher::{Publisher, Reader};
 use crate::live::reload::Reloader;
+use crate::live::render_cache::RenderCache;
 use crate::live::Live;
 use crate::render::Context;
 use anyhow::{Context as _, Result};
@@ -52,7 +53,6 @@ pub async fn serve(
     let mut options = args.build.clone();
     options.semver = args.semver;
     options.allow_empty = args.allow_empty;
-    options.cache = Some(crate::build::cache::RenderCache::new(&args.cache_dir));
     // A slow brand is published when it is done, never holding up the rest.
     options.patience = Some(crate::build::PATIENCE);
     let progress = Arc::new(crate::live::Progress::default());
@@ -74,7 +74,8 @@ pub async fn serve(
         json: args.log_json,
         colour: crate::report::stderr_colour(),
     };
-    let reloader = Reloader::new(ctx, source_name(&args), options, reporter);
+    let reloader = Reloader::new(ctx, source_name(&args), options, reporter)
+        .with_render_cache(RenderCache::new(&args.cache_dir));
     let (gen_tx, gen_rx) = watch::channel(0u64);
     let publisher = Publisher::new(gen_tx);
     let snapshot = publisher.reader();

@@ -98,8 +98,8 @@ fn push_json_array<'a>(out: &mut String, items: impl Iterator<Item = &'a str>) {
 /// rendered once with the brand.
 #[derive(Debug, Clone)]
 pub struct Listing {
-    pub(super) brands_json: String,
-    pub(super) llms_line: String,
+    pub brands_json: String,
+    pub llms_line: String,
 }
 
 impl Listing {

@@ -3,7 +3,7 @@
 //! endpoint and the documents about all brands need of it.
 
 use super::assemble::Listing;
-use super::cache;
+use super::CachedRender;
 use crate::paths;
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
@@ -96,7 +96,7 @@ pub(super) fn from_cache(
     today: NaiveDate,
     ctx: &Context,
     input: [u8; 32],
-    entry: cache::Entry,
+    entry: CachedRender,
 ) -> Published {
     let key = ctx.brand_key(&files.slug);
     let spec_md = entry

@@ -11,12 +11,15 @@
 //! build, its brand listed as building, so one slow brand never holds up
 //! the others. [`assemble`] turns the catalog into a snapshot.
 //!
-//! Pure apart from CPU and the clock that watches the budget: content comes
-//! in as bytes, today's date and the previous catalog come in as values.
+//! Pure apart from CPU, threads and the clock that watches the budget: it
+//! does no IO (`tests/it/architecture.rs` says so). Content comes in as
+//! bytes; today's date, the previous catalog, this build of marque's id and
+//! a lookup of renders kept from earlier builds ([`Renders`], whose disk
+//! reads are the shell's, see `live::render_cache`) come in as values.
 
 mod assemble;
 mod brand;
-pub mod cache;
+pub mod deps;
 pub mod jobs;
 mod plan;
 
@@ -125,12 +128,56 @@ impl Catalog {
         self.brands.values().filter_map(|s| s.published.as_ref())
     }
 
-    /// True when every render served, current or released, has its codings:
-    /// what a ready server serves (see `Reloader::finish`).
-    pub fn is_compressed(&self) -> bool {
+    /// Every render served, current brands and then released versions.
+    pub fn renders(&self) -> impl Iterator<Item = &Arc<Published>> {
         self.published()
             .chain(self.pinned.values().filter_map(|p| p.published.as_ref()))
-            .all(|p| p.compressed)
+    }
+
+    /// True when every render served, current or released, has its codings:
+    /// what a ready server serves (see `Live::finish`).
+    pub fn is_compressed(&self) -> bool {
+        self.renders().all(|p| p.compressed)
+    }
+
+    /// Compresses, a batch at a time, the renders published uncompressed
+    /// (every brand of a server's first build). True when any were: the
+    /// snapshot should be made and served again. Stops between batches
+    /// once `interrupted` says a change is waiting.
+    pub fn compress_pending(&mut self, interrupted: &dyn Fn() -> bool) -> bool {
+        use rayon::prelude::*;
+        // Current brands first, then released versions (keys `slug@version`).
+        let pending: Vec<(String, Arc<Published>)> = self
+            .brands
+            .iter()
+            .filter_map(|(slug, s)| Some((slug.clone(), s.published.clone()?)))
+            .chain(
+                self.pinned
+                    .iter()
+                    .filter_map(|(key, s)| Some((key.clone(), s.published.clone()?))),
+            )
+            .filter(|(_, p)| !p.compressed)
+            .collect();
+        let batch = 4 * rayon::current_num_threads();
+        let mut compressed = false;
+        for chunk in pending.chunks(batch) {
+            if interrupted() {
+                break;
+            }
+            let done: Vec<(String, Arc<Published>)> = chunk
+                .par_iter()
+                .map(|(slug, p)| (slug.clone(), Arc::new(p.compress())))
+                .collect();
+            for (key, p) in done {
+                if let Some(s) = self.brands.get_mut(&key) {
+                    s.published = Some(p);
+                } else if let Some(s) = self.pinned.get_mut(&key) {
+                    s.published = Some(p);
+                }
+            }
+            compressed = true;
+        }
+        compressed
     }
 
     /// Every diagnostic, source problems first, then each brand's (with a
@@ -211,6 +258,40 @@ pub enum Fault {
     Stall(Vec<String>, Duration),
 }
 
+/// A render kept from an earlier build for exactly one input: all of what
+/// rendering produced, so a brand whose input is unchanged since is served
+/// without being parsed again.
+#[derive(Debug)]
+pub struct CachedRender {
+    pub resources: crate::snapshot::Resources,
+    pub warnings: Vec<Diagnostic>,
+    pub listing: Listing,
+    /// The brand's index row and /status entry.
+    pub headline: crate::render::Headline,
+    /// Its prompt kit, for the demo.
+    pub prompts: Vec<crate::spec::model::Prompt>,
+}
+
+impl CachedRender {
+    /// What `p` keeps for a later build.
+    pub fn of(p: &Published) -> CachedRender {
+        CachedRender {
+            resources: (*p.resources).clone(),
+            warnings: p.warnings.to_vec(),
+            headline: p.headline.clone(),
+            prompts: p.demo.prompts.clone(),
+            listing: p.listing.clone(),
+        }
+    }
+}
+
+/// Where a build looks for a render kept from an earlier build, by the
+/// hash of its input. The lookup runs on the build's jobs, in parallel;
+/// what it reads (the render cache on disk) is the shell's concern.
+pub trait Renders: Send + Sync + std::fmt::Debug {
+    fn load(&self, input: &[u8; 32]) -> Option<CachedRender>;
+}
+
 /// How builds run.
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -219,8 +300,12 @@ pub struct BuildOptions {
     pub budget: Duration,
     /// How hard to compress the bodies (`Effort::None` for `marque check`).
     pub effort: Effort,
-    /// Rendered brands kept on disk across restarts, if any.
-    pub cache: Option<cache::RenderCache>,
+    /// Renders kept from earlier builds (across restarts), if any.
+    pub renders: Option<Arc<dyn Renders>>,
+    /// This build of marque (see `live::render_cache::build_id`): a render
+    /// made by another build of the same version must not be reused, so it
+    /// is part of every brand's input.
+    pub build_id: Arc<str>,
     /// What a version step smaller than its changes is: nothing, a warning
     /// or an error (see [`crate::spec::diff`]).
     pub semver: SemverMode,
@@ -253,7 +338,8 @@ impl Default for BuildOptions {
         BuildOptions {
             budget: Duration::from_secs(10),
             effort: Effort::Best,
-            cache: None,
+            renders: None,
+            build_id: Arc::from(""),
             semver: SemverMode::Warn,
             serve_releases: true,
             allow_empty: false,
@@ -279,7 +365,13 @@ pub enum SemverMode {
 }
 
 /// Hash of everything that decides a brand's render.
-fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate, semver: SemverMode) -> [u8; 32] {
+fn input_hash(
+    files: &BrandFiles,
+    ctx: &Context,
+    today: NaiveDate,
+    semver: SemverMode,
+    build_id: &str,
+) -> [u8; 32] {
     let mut h = Sha256::new();
     // The slug too: two folders with the same files are two brands.
     h.update(files.slug.as_bytes());
@@ -292,30 +384,9 @@ fn input_hash(files: &BrandFiles, ctx: &Context, today: NaiveDate, semver: Semve
     h.update(ctx.max_age.to_le_bytes());
     h.update(today.to_string().as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    h.update(build_id().as_bytes());
+    h.update(build_id.as_bytes());
     h.update([semver as u8]);
     h.finalize().into()
-}
-
-/// This build of marque: its executable's size and modification time. A
-/// rebuild from changed sources keeps the crate's version but renders
-/// differently, so a render cached by another build must not be served.
-fn build_id() -> &'static str {
-    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    ID.get_or_init(|| {
-        let meta = std::env::current_exe().and_then(std::fs::metadata);
-        match meta {
-            Ok(m) => {
-                let modified = m
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .unwrap_or_default();
-                format!("{}:{}", m.len(), modified.as_nanos())
-            }
-            Err(_) => String::new(),
-        }
-    })
 }
 
 /// What a job is for.
@@ -414,7 +485,7 @@ fn attempt(
         }
         _ => {}
     }
-    if let Some(entry) = opts.cache.as_ref().and_then(|c| c.load(&input)) {
+    if let Some(entry) = opts.renders.as_ref().and_then(|c| c.load(&input)) {
         let published = from_cache(files, today, ctx, input, entry);
         let diagnostics = published.warnings.clone();
         return (Some(Arc::new(published)), diagnostics);

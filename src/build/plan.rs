@@ -4,6 +4,7 @@
 //! settled into the next catalog, a failed attempt keeping the brand's
 //! last good render.
 
+use super::deps::Dependencies;
 use super::{
     attempt, brand_of, input_hash, jobs, BrandState, BuildOptions, Carried, Catalog, Kind,
     PinnedState, SemverMode,
@@ -11,6 +12,7 @@ use super::{
 use crate::render::Context;
 use crate::source::{Content, Pinned};
 use crate::spec::diag::file_error;
+use crate::spec::BrandFiles;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -90,8 +92,19 @@ pub(super) fn plan(
             .or_default()
             .push(pin.clone());
     }
+    // Each brand's input, with what it depends on folded in: a change
+    // reaches every brand that depends on it (see `deps`).
+    let own = |files: &BrandFiles| input_hash(files, ctx, today, opts.semver, &opts.build_id);
+    let deps = Dependencies::of(content.brands.iter().map(|f| &**f));
+    let folded = (!deps.is_empty()).then(|| {
+        let inputs = content.brands.iter().map(|f| (f.slug.clone(), own(f)));
+        deps.fold(&inputs.collect())
+    });
     for files in &content.brands {
-        let hash = input_hash(files, ctx, today, opts.semver);
+        let hash = match &folded {
+            Some(inputs) => inputs[&files.slug],
+            None => own(files),
+        };
         let kind = Kind::Brand {
             slug: files.slug.clone(),
             input: hash,
@@ -141,7 +154,13 @@ pub(super) fn plan(
         pinned_ctx.pin = Some(pin.release.version.to_string());
         pinned_ctx.live_reload = false;
         let pin: Arc<Pinned> = pin.clone();
-        let hash = input_hash(&pin.files, &pinned_ctx, today, SemverMode::Off);
+        let hash = input_hash(
+            &pin.files,
+            &pinned_ctx,
+            today,
+            SemverMode::Off,
+            &opts.build_id,
+        );
         let opts = BuildOptions {
             fault: None,
             ..opts.clone()

@@ -13,6 +13,7 @@ pub mod git;
 pub mod previews;
 pub mod publisher;
 pub mod reload;
+pub mod render_cache;
 pub mod watch;
 
 use crate::snapshot::{Resource, Snapshot};

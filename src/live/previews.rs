@@ -347,7 +347,7 @@ impl Previews {
         // Under the same budgets as the published branch, on the preview
         // pool: one build at a time, at a lower scheduling priority.
         let popts = BuildOptions {
-            cache: None,
+            renders: None,
             serve_releases: false,
             priority: crate::build::jobs::Priority::Preview,
             fault: None,

@@ -7,7 +7,8 @@
 //! reported (see [`crate::report`]).
 
 use super::publisher::Next;
-use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Published, Views};
+use super::render_cache::{KeptRenders, RenderCache};
+use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Views};
 use crate::clock::{now, today};
 use crate::render::status::{Failure, Reload};
 use crate::render::Context;
@@ -34,10 +35,8 @@ pub struct Reloader {
     reporter: Reporter,
     /// Publish the first build before compressing it (see [`Reloader::compress_pending`]).
     defer_first_compression: bool,
-    /// Inputs whose render is in the render cache already.
-    cached: HashSet<[u8; 32]>,
-    /// The render cache's folder was cleared of every entry not in `cached`.
-    pruned: bool,
+    /// The render cache and what it holds, if renders are kept on disk.
+    kept: Option<KeptRenders>,
     /// Set when a change arrives: the finishing work after a build stops,
     /// so that the change is served first and the finishing resumes after it.
     changes_waiting: Arc<AtomicBool>,
@@ -75,13 +74,22 @@ impl Reloader {
             options,
             reporter,
             defer_first_compression: true,
-            cached: HashSet::new(),
-            pruned: false,
+            kept: None,
             changes_waiting: Arc::default(),
             was_ready: false,
             previews: HashMap::new(),
             previews_document,
         }
+    }
+
+    /// Keeps renders in `cache` across restarts: builds look them up, and
+    /// new ones are written once compressed (see [`Reloader::store_renders`]).
+    pub fn with_render_cache(mut self, cache: RenderCache) -> Reloader {
+        let kept = KeptRenders::new(cache);
+        self.options.renders = Some(kept.lookup());
+        self.options.build_id = super::render_cache::build_id();
+        self.kept = Some(kept);
+        self
     }
 
     pub fn ctx(&self) -> &Context {
@@ -173,96 +181,18 @@ impl Reloader {
     /// the snapshot should be made and published again. Stops when a change
     /// arrives (see [`Reloader::interrupted`]).
     pub fn compress_pending(&mut self) -> bool {
-        use rayon::prelude::*;
-        // Current brands first, then released versions (keys `slug@version`).
-        let pending: Vec<(String, Arc<Published>)> = self
-            .catalog
-            .brands
-            .iter()
-            .filter_map(|(slug, s)| Some((slug.clone(), s.published.clone()?)))
-            .chain(
-                self.catalog
-                    .pinned
-                    .iter()
-                    .filter_map(|(key, s)| Some((key.clone(), s.published.clone()?))),
-            )
-            .filter(|(_, p)| !p.compressed)
-            .collect();
-        let batch = 4 * rayon::current_num_threads();
-        let mut compressed = false;
-        for chunk in pending.chunks(batch) {
-            if self.interrupted() {
-                break;
-            }
-            let done: Vec<(String, Arc<Published>)> = chunk
-                .par_iter()
-                .map(|(slug, p)| (slug.clone(), Arc::new(p.compress())))
-                .collect();
-            for (key, p) in done {
-                if let Some(s) = self.catalog.brands.get_mut(&key) {
-                    s.published = Some(p);
-                } else if let Some(s) = self.catalog.pinned.get_mut(&key) {
-                    s.published = Some(p);
-                }
-            }
-            compressed = true;
-        }
-        compressed
+        let waiting = self.changes_waiting.clone();
+        self.catalog
+            .compress_pending(&|| waiting.load(Ordering::Relaxed))
     }
 
     /// Writes every compressed render that is not in the render cache yet,
     /// and removes the entries no brand uses any more.
     pub fn store_renders(&mut self) {
-        let Some(cache) = self.options.cache.clone() else {
-            return;
-        };
-        let published: Vec<&Arc<Published>> = self
-            .catalog
-            .published()
-            .chain(
-                self.catalog
-                    .pinned
-                    .values()
-                    .filter_map(|p| p.published.as_ref()),
-            )
-            .filter(|p| p.compressed)
-            .collect();
-        let fresh: Vec<&&Arc<Published>> = published
-            .iter()
-            .filter(|p| !self.cached.contains(&p.input))
-            .collect();
-        if fresh.is_empty() {
-            return;
+        let waiting = self.changes_waiting.clone();
+        if let Some(kept) = &mut self.kept {
+            kept.sync(&self.catalog, &|| waiting.load(Ordering::Relaxed));
         }
-        for p in &fresh {
-            if self.interrupted() {
-                return;
-            }
-            cache.store(
-                &p.input,
-                &crate::build::cache::Entry {
-                    resources: (*p.resources).clone(),
-                    warnings: p.warnings.to_vec(),
-                    headline: p.headline.clone(),
-                    prompts: p.demo.prompts.clone(),
-                    listing: p.listing.clone(),
-                },
-            );
-        }
-        let used: HashSet<[u8; 32]> = published.iter().map(|p| p.input).collect();
-        if self.pruned {
-            // Only what this build replaced: listing a folder of ten
-            // thousand entries took 40 ms of every save.
-            for gone in self.cached.difference(&used) {
-                cache.remove(gone);
-            }
-        } else {
-            // The first time, whatever else the folder holds (entries of
-            // content since changed, of another version of marque).
-            cache.prune(&used);
-            self.pruned = true;
-        }
-        self.cached = used;
     }
 
     /// Records a failure that produced no build (a fetch that failed, a commit

@@ -25,6 +25,8 @@ pub struct BrandFiles {
     pub revision: Option<String>,
     /// Hash of the files and problems, computed once when read.
     files_digest: [u8; 32],
+    /// The slug of the brand this one extends, computed once when read.
+    parent: Option<String>,
 }
 
 impl BrandFiles {
@@ -39,7 +41,7 @@ impl BrandFiles {
         let mut h = Sha256::new();
         // Each file is held once with every body of the same bytes: an
         // asset and the body that serves it, a release's and the current.
-        let files = files
+        let files: BTreeMap<String, Bytes> = files
             .into_iter()
             .map(|(path, bytes)| {
                 let digest: [u8; 32] = Sha256::digest(&bytes).into();
@@ -53,6 +55,7 @@ impl BrandFiles {
             h.update(p.to_string().as_bytes());
             h.update([0]);
         }
+        let parent = files.get("brand.json").and_then(|b| parent_of(b));
         BrandFiles {
             slug: slug.into(),
             files,
@@ -60,7 +63,16 @@ impl BrandFiles {
             releases: Arc::from([]),
             revision: None,
             files_digest: h.finalize().into(),
+            parent,
         }
+    }
+
+    /// The slug of the brand this one extends, as brand.json's `"extends"`
+    /// names it (`core`, or `core@^3.2` with a range of its releases):
+    /// what the build follows so that a change to a parent reaches its
+    /// children (DESIGN.md section 18). Validation is the model's.
+    pub fn parent(&self) -> Option<&str> {
+        self.parent.as_deref()
     }
 
     /// Builds files from `(path, text)` pairs, for tests and tools.
@@ -108,4 +120,22 @@ impl BrandFiles {
         h.update(self.revision.as_deref().unwrap_or("").as_bytes());
         h.finalize().into()
     }
+}
+
+/// The slug `"extends"` names in a brand.json, if it names one. Most
+/// brand.json files do not say `"extends"` and are not parsed here.
+fn parent_of(brand_json: &[u8]) -> Option<String> {
+    const KEY: &[u8] = b"\"extends\"";
+    if !brand_json.windows(KEY.len()).any(|w| w == KEY) {
+        return None;
+    }
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        extends: Option<serde_json::Value>,
+    }
+    let head: Head = serde_json::from_slice(brand_json).ok()?;
+    let named = head.extends?;
+    let slug = named.as_str()?.split('@').next()?.trim();
+    (!slug.is_empty()).then(|| slug.to_string())
 }

@@ -13,8 +13,12 @@
 //! Nothing here is a defence against whoever can write the cache folder:
 //! they could write the content too.)
 //! Entries no brand uses any more are removed after each build.
+//!
+//! The builder reads it through [`Renders`] (the lookup runs on its jobs);
+//! the reads, writes and pruning all live here, with what the reloader
+//! remembers of them between builds ([`KeptRenders`]).
 
-use super::Listing;
+use crate::build::{CachedRender, Catalog, Listing, Renders};
 use crate::snapshot::{CachePolicy, Encoded, Resource, Resources};
 use crate::spec::{Diagnostic, Severity};
 use axum::http::{HeaderName, HeaderValue};
@@ -29,19 +33,6 @@ fn checksum(data: &[u8]) -> [u8; 4] {
     // crc32fast uses the CPU's carry-less multiply where there is one
     // (zlib-rs's CRC, without its std feature, does not).
     crc32fast::hash(data).to_le_bytes()
-}
-
-/// What a cache entry holds: a brand's rendered resources, its warnings
-/// and its listing, all of what rendering produced.
-#[derive(Debug)]
-pub struct Entry {
-    pub resources: Resources,
-    pub warnings: Vec<Diagnostic>,
-    pub listing: Listing,
-    /// The brand's index row and /status entry.
-    pub headline: crate::render::Headline,
-    /// Its prompt kit, for the demo.
-    pub prompts: Vec<crate::spec::model::Prompt>,
 }
 
 /// What an entry holds besides its resources, as JSON.
@@ -72,9 +63,11 @@ impl RenderCache {
     fn path(&self, input: &[u8; 32]) -> PathBuf {
         self.dir.join(format!("{}.bin", hex(input)))
     }
+}
 
+impl Renders for RenderCache {
     /// The entry for `input`, if there is a sound one.
-    pub fn load(&self, input: &[u8; 32]) -> Option<Entry> {
+    fn load(&self, input: &[u8; 32]) -> Option<CachedRender> {
         let path = self.path(input);
         let bytes = std::fs::read(&path).ok()?;
         match decode(&bytes, input) {
@@ -86,9 +79,11 @@ impl RenderCache {
             }
         }
     }
+}
 
+impl RenderCache {
     /// Writes the entry for `input` (atomically: a temporary file, renamed).
-    pub fn store(&self, input: &[u8; 32], entry: &Entry) {
+    pub fn store(&self, input: &[u8; 32], entry: &CachedRender) {
         let path = self.path(input);
         if path.exists() {
             return;
@@ -124,6 +119,91 @@ impl RenderCache {
     }
 }
 
+/// The render cache as the reloader keeps it between builds: which inputs
+/// it holds, and whether the folder was cleared of everything else yet.
+#[derive(Debug)]
+pub struct KeptRenders {
+    cache: Arc<RenderCache>,
+    /// Inputs whose render is in the cache already.
+    cached: HashSet<[u8; 32]>,
+    /// The folder was cleared of every entry not in `cached`.
+    pruned: bool,
+}
+
+impl KeptRenders {
+    pub fn new(cache: RenderCache) -> KeptRenders {
+        KeptRenders {
+            cache: Arc::new(cache),
+            cached: HashSet::new(),
+            pruned: false,
+        }
+    }
+
+    /// The lookup a build is handed.
+    pub fn lookup(&self) -> Arc<dyn Renders> {
+        self.cache.clone()
+    }
+
+    /// Writes every compressed render of `catalog` that is not in the
+    /// cache yet, and removes the entries no brand uses any more. Gives way
+    /// (and goes on next time) once `interrupted` says a change is waiting.
+    pub fn sync(&mut self, catalog: &Catalog, interrupted: &dyn Fn() -> bool) {
+        let published: Vec<&Arc<crate::build::Published>> =
+            catalog.renders().filter(|p| p.compressed).collect();
+        let fresh: Vec<_> = published
+            .iter()
+            .filter(|p| !self.cached.contains(&p.input))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        for p in &fresh {
+            if interrupted() {
+                return;
+            }
+            self.cache.store(&p.input, &CachedRender::of(p));
+        }
+        let used: HashSet<[u8; 32]> = published.iter().map(|p| p.input).collect();
+        if self.pruned {
+            // Only what this build replaced: listing a folder of ten
+            // thousand entries took 40 ms of every save.
+            for gone in self.cached.difference(&used) {
+                self.cache.remove(gone);
+            }
+        } else {
+            // The first time, whatever else the folder holds (entries of
+            // content since changed, of another version of marque).
+            self.cache.prune(&used);
+            self.pruned = true;
+        }
+        self.cached = used;
+    }
+}
+
+/// This build of marque: its executable's size and modification time. A
+/// rebuild from changed sources keeps the crate's version but renders
+/// differently, so a render cached by another build must not be served
+/// (it is part of every brand's input, see `BuildOptions::build_id`).
+pub fn build_id() -> Arc<str> {
+    static ID: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let meta = std::env::current_exe().and_then(std::fs::metadata);
+        let id = match meta {
+            Ok(m) => {
+                let modified = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .unwrap_or_default();
+                format!("{}:{}", m.len(), modified.as_nanos())
+            }
+            Err(_) => String::new(),
+        };
+        Arc::from(id)
+    })
+    .clone()
+}
+
 /// A little binary writer: lengths as u32, little-endian.
 struct Writer(Vec<u8>);
 
@@ -147,7 +227,7 @@ impl Writer {
     }
 }
 
-fn encode(input: &[u8; 32], entry: &Entry) -> Vec<u8> {
+fn encode(input: &[u8; 32], entry: &CachedRender) -> Vec<u8> {
     let mut w = Writer(Vec::new());
     w.0.extend_from_slice(MAGIC);
     w.bytes(env!("CARGO_PKG_VERSION").as_bytes());
@@ -236,7 +316,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn decode(file: &[u8], input: &[u8; 32]) -> Option<Entry> {
+fn decode(file: &[u8], input: &[u8; 32]) -> Option<CachedRender> {
     let (data, sum) = file.split_at(file.len().checked_sub(4)?);
     if checksum(data) != sum || !data.starts_with(MAGIC) {
         return None;
@@ -290,7 +370,7 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<Entry> {
         llms_line: r.text()?,
     };
     (r.at == r.data.len() && warnings.iter().all(|w| w.severity == Severity::Warning)).then_some(
-        Entry {
+        CachedRender {
             resources,
             warnings,
             listing,
@@ -304,7 +384,7 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<Entry> {
 mod tests {
     use super::*;
 
-    fn entry() -> Entry {
+    fn entry() -> CachedRender {
         let mut resources = Resources::new();
         resources.insert(
             "/brand/acme/spec.md".into(),
@@ -317,7 +397,7 @@ mod tests {
                 .with_header("content-security-policy", "default-src 'none'"),
             ),
         );
-        Entry {
+        CachedRender {
             resources,
             warnings: vec![crate::spec::diag::file_warning(
                 "acme",
