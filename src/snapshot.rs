@@ -21,6 +21,9 @@ pub enum CachePolicy {
     Immutable,
     /// Operational documents such as /status: `no-store`.
     NoStore,
+    /// A branch preview's documents: `no-store`, and `X-Robots-Tag:
+    /// noindex` so that search engines never list unpublished work.
+    Preview,
 }
 
 impl CachePolicy {
@@ -34,7 +37,18 @@ impl CachePolicy {
             CachePolicy::Immutable => {
                 HeaderValue::from_static("public, max-age=31536000, immutable")
             }
-            CachePolicy::NoStore => HeaderValue::from_static("no-store"),
+            CachePolicy::NoStore | CachePolicy::Preview => HeaderValue::from_static("no-store"),
+        }
+    }
+
+    /// The response headers the policy adds besides `Cache-Control`.
+    pub fn headers(self) -> Vec<(HeaderName, HeaderValue)> {
+        match self {
+            CachePolicy::Preview => vec![(
+                HeaderName::from_static("x-robots-tag"),
+                HeaderValue::from_static("noindex"),
+            )],
+            _ => Vec::new(),
         }
     }
 }
@@ -240,7 +254,7 @@ impl Resource {
             identity,
             cache,
             cache_control: cache.header(),
-            headers: Vec::new(),
+            headers: cache.headers(),
         }
     }
 

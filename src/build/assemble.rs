@@ -11,6 +11,7 @@
 //! published uncompressed, and [`compress_later`] names them so the reload
 //! loop can add their codings once the new snapshot is served.
 
+use super::brand::policy_of;
 use super::{BrandState, Catalog, Published};
 use crate::paths;
 use crate::render::html::{IndexEntry, State};
@@ -439,7 +440,7 @@ pub fn assemble(
 /// The documents about the service that rarely change: the schemas and
 /// the OpenAPI description.
 fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut Views) {
-    let current = CachePolicy::Current(ctx.max_age);
+    let current = policy_of(ctx);
     let examples = openapi_examples(catalog);
     for (path, content_type, body) in [
         (
@@ -581,7 +582,7 @@ impl Lists {
         effort: Effort,
     ) -> (Vec<(String, Arc<Resource>)>, Status) {
         let ctx = &self.ctx;
-        let current = CachePolicy::Current(ctx.max_age);
+        let current = policy_of(ctx);
         let rows: Vec<&str> = self.views.iter().map(|v| v.index_row.as_str()).collect();
         let index = page_resource(render::html::render_index_of(&rows, ctx), ctx, effort);
         let entries = self
@@ -646,11 +647,11 @@ pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
 }
 
 fn page_resource(page: render::html::Page, ctx: &Context, large: Effort) -> Resource {
-    document(
-        "text/html; charset=utf-8",
-        page.body,
-        CachePolicy::Current(ctx.max_age),
-        large,
-    )
-    .with_header("content-security-policy", &page.csp)
+    let media = "text/html; charset=utf-8";
+    let r = match ctx.preview {
+        // Compressed once, with its banner (see `live::previews`).
+        true => Resource::with_effort(media, page.body, policy_of(ctx), Effort::None),
+        false => document(media, page.body, policy_of(ctx), large),
+    };
+    r.with_header("content-security-policy", &page.csp)
 }

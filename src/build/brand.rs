@@ -146,6 +146,8 @@ pub fn render_brand(
         crate::spec::limits::checkpoint();
         Resource::with_effort(media, body, policy_of(ctx), effort)
     };
+    // A preview's page is compressed once, with its banner (see `live::previews`).
+    let page_effort = if ctx.preview { Effort::None } else { effort };
     let s = brand.slug.clone();
     // A released version lives under `<slug>@<version>` and never changes.
     let key = ctx.brand_key(&s);
@@ -192,8 +194,13 @@ pub fn render_brand(
     let page = render::html::render_with_notes(&brand, ctx, &diagnostics, changes);
     add(
         paths::brand(&key),
-        resource("text/html; charset=utf-8", page.body.into())
-            .with_header("content-security-policy", &page.csp),
+        Resource::with_effort(
+            "text/html; charset=utf-8",
+            page.body,
+            policy_of(ctx),
+            page_effort,
+        )
+        .with_header("content-security-policy", &page.csp),
     );
     add(
         paths::embed(&key),
@@ -262,9 +269,12 @@ fn comparable(
     })
 }
 
-/// How a brand's documents may be cached: a released version never changes.
-fn policy_of(ctx: &Context) -> CachePolicy {
-    if ctx.pin.is_some() {
+/// How the documents rendered in `ctx` may be cached: a preview's never
+/// (and never indexed), a released version's for ever.
+pub(super) fn policy_of(ctx: &Context) -> CachePolicy {
+    if ctx.preview {
+        CachePolicy::Preview
+    } else if ctx.pin.is_some() {
         CachePolicy::Immutable
     } else {
         CachePolicy::Current(ctx.max_age)

@@ -382,6 +382,9 @@ fn input_hash(
     h.update(ctx.pin.as_deref().unwrap_or("").as_bytes());
     h.update([0, u8::from(ctx.live_reload), u8::from(ctx.mcp)]);
     h.update(ctx.max_age.to_le_bytes());
+    if ctx.preview {
+        h.update(b"preview");
+    }
     h.update(today.to_string().as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     h.update(build_id.as_bytes());

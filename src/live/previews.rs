@@ -6,20 +6,25 @@
 //! `/previews.json` lists them. At most `--preview-limit` branches are
 //! kept, newest commit first; a deleted branch goes on the next fetch.
 //!
+//! Each previewed branch has a [`Reloader`] of its own: the same pipeline
+//! as the published branch, whose render context (`Context::preview`)
+//! decides the preview's cache policy as it renders. Only the banner, which
+//! depends on the comparison with the published branch, is added after,
+//! to pages that were left uncompressed for it: nothing is encoded twice.
+//!
 //! Reads the mirror (one blocking worker owns it, see `GitWorker` in `git.rs`).
 
-use crate::build::{assemble, build_catalog, BuildOptions, Catalog, Views};
+use super::reload::Reloader;
+use crate::build::{BuildOptions, Catalog};
 use crate::paths;
 use crate::render::diff::verdict;
 use crate::render::previews::{
     banner, with_banner, BrandChange, ChangeState, PreviewRow, PreviewSettings,
 };
-use crate::render::status::Reload;
 use crate::render::{self, Context};
 use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
 use crate::source::git::GitSource;
 use crate::spec::diff::{diff, Diff, Level};
-use axum::http::{HeaderName, HeaderValue};
 use git2::{BranchType, Oid, Repository};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -150,52 +155,45 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
     out
 }
 
-/// A preview's copy of `r`: `no-store`, `noindex`, and on a page the banner.
-fn previewed(r: &Resource, banner: Option<&str>) -> Arc<Resource> {
-    let mut out = match banner {
-        Some(b) => {
-            let content_type = r.content_type.to_str().unwrap_or("text/html");
-            let body = with_banner(&r.identity.body, b);
-            let mut page = Resource::with_effort(content_type, body, r.cache, Effort::Fast);
-            page.headers = r.headers.clone();
-            page
-        }
-        None => r.clone(),
-    };
-    out.cache = CachePolicy::NoStore;
-    out.cache_control = CachePolicy::NoStore.header();
-    out.headers.push((
-        HeaderName::from_static("x-robots-tag"),
-        HeaderValue::from_static("noindex"),
-    ));
-    Arc::new(out)
-}
-
-/// The snapshot a preview serves: every resource of `snap` made a preview's.
-fn finish(snap: Snapshot, p: &Preview, published: &str) -> Snapshot {
-    let is_page = |r: &Resource| r.content_type.as_bytes().starts_with(b"text/html");
-    let convert = |resources: &Resources| -> Resources {
+/// The snapshot a preview serves: `built` (rendered `no-store` and
+/// `noindex`, its pages uncompressed, see `Context::preview`) with the
+/// banner on each page, which is compressed now, once. Every other
+/// resource is served as it was built, shared.
+fn with_banners(built: &Snapshot, p: &Preview, published: &str) -> Snapshot {
+    let bannered = |resources: &Resources| -> Resources {
         resources
             .iter()
             .map(|(path, r)| {
-                let banner = is_page(r).then(|| {
-                    let slug = path.strip_prefix("/brand/").filter(|s| !s.contains('/'));
-                    banner(&p.branch, &p.commit, published, &p.brands, slug)
-                });
-                (path.clone(), previewed(r, banner.as_deref()))
+                if !r.content_type.as_bytes().starts_with(b"text/html") {
+                    return (path.clone(), r.clone());
+                }
+                let slug = path.strip_prefix("/brand/").filter(|s| !s.contains('/'));
+                let banner = banner(&p.branch, &p.commit, published, &p.brands, slug);
+                let media = r.content_type.to_str().unwrap_or("text/html");
+                let body = with_banner(&r.identity.body, &banner);
+                let page = Resource {
+                    headers: r.headers.clone(),
+                    ..Resource::with_effort(media, body, r.cache, Effort::Fast)
+                };
+                (path.clone(), Arc::new(page))
             })
             .collect()
     };
     Snapshot {
-        brands: snap
+        brands: built
             .brands
             .iter()
-            .map(|(k, r)| (k.clone(), Arc::new(convert(r))))
+            .map(|(k, r)| (k.clone(), Arc::new(bannered(r))))
             .collect(),
-        documents: convert(&snap.documents),
-        unpublished: convert(&snap.unpublished),
-        ..snap
+        documents: bannered(&built.documents),
+        unpublished: bannered(&built.unpublished),
+        ..built.clone()
     }
+}
+
+/// What a branch's pipeline keeps between its commits.
+fn state_of_branch(state: Option<State>) -> Option<(GitSource, Reloader)> {
+    state.map(|s| (s.source, s.reloader))
 }
 
 /// A branch to preview.
@@ -211,8 +209,10 @@ struct Wanted {
 /// What the server knows of one previewed branch between fetches.
 struct State {
     source: GitSource,
-    catalog: Catalog,
-    views: Views,
+    /// The branch's own pipeline, as the published branch has one.
+    reloader: Reloader,
+    /// Its snapshot as built, before the banners.
+    built: Arc<Snapshot>,
     preview: Arc<Preview>,
 }
 
@@ -287,7 +287,7 @@ impl Previews {
         self.states.retain(|name, s| {
             let kept = wanted.iter().any(|w| &w.name == name);
             if !kept {
-                s.catalog.cancel_running();
+                // Dropping its reloader calls off the jobs it still runs.
                 tracing::info!(branch = %s.preview.branch, preview = %name, "preview removed: its branch is gone, no longer matches, or is past --preview-limit");
             }
             kept
@@ -299,13 +299,18 @@ impl Previews {
             let current = self.states.get(&branch.name).is_some_and(|s| {
                 s.preview.commit == branch.commit.to_string()
                     && s.preview.branch == branch.branch
-                    && !s.catalog.has_ended_jobs()
+                    && !s.reloader.catalog().has_ended_jobs()
             });
             if current && !published_changed {
                 continue;
             }
             let state = self.states.remove(&branch.name);
-            match self.build(repo, state, &branch, published, ctx, opts) {
+            // Only compared again when only the published branch changed.
+            let state = match state {
+                Some(state) if current => Ok(self.compare(state, published)),
+                other => self.build(repo, state_of_branch(other), &branch, published, ctx, opts),
+            };
+            match state {
                 Ok(state) => {
                     self.states.insert(branch.name, state);
                 }
@@ -318,71 +323,83 @@ impl Previews {
         changed
     }
 
+    /// Builds the branch's commit with its own reloader (made the first
+    /// time), then compares it with `published`.
     fn build(
         &self,
         repo: &Repository,
-        state: Option<State>,
+        state: Option<(GitSource, Reloader)>,
         wanted: &Wanted,
         published: &Catalog,
         ctx: &Context,
         opts: &BuildOptions,
     ) -> anyhow::Result<State> {
-        let (mut source, previous, mut views) = match state {
-            Some(s) => (s.source, s.catalog, s.views),
-            None => (
-                GitSource::new(&self.prefix),
-                Catalog::default(),
-                Views::default(),
-            ),
-        };
         let Wanted {
             name,
             branch,
             commit,
             time,
         } = wanted;
+        let (mut source, mut reloader) = state.unwrap_or_else(|| {
+            let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
+            pctx.max_age = 0;
+            pctx.preview = true;
+            // Under the same budgets as the published branch, on the
+            // preview pool: one build at a time, at a lower priority.
+            let popts = BuildOptions {
+                renders: None,
+                serve_releases: false,
+                priority: crate::build::jobs::Priority::Preview,
+                fault: None,
+                ..opts.clone()
+            };
+            let source = format!("preview of branch {branch}");
+            let reloader = Reloader::for_preview(pctx, source, popts);
+            (GitSource::new(&self.prefix), reloader)
+        });
         let (content, _) = source.read(repo, *commit)?;
-        let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
-        pctx.max_age = 0;
-        // Under the same budgets as the published branch, on the preview
-        // pool: one build at a time, at a lower scheduling priority.
-        let popts = BuildOptions {
-            renders: None,
-            serve_releases: false,
-            priority: crate::build::jobs::Priority::Preview,
-            fault: None,
-            ..opts.clone()
+        let revision = Some(commit.to_string());
+        let Some(next) = reloader.rebuild(&content, revision, "push", &Snapshot::default()) else {
+            anyhow::bail!("a preview's first build always makes a snapshot");
         };
-        let catalog = build_catalog(&content, &pctx, crate::clock::today(), &previous, &popts);
-        let reload = Reload {
-            source: format!("preview of branch {branch}"),
-            revision: Some(commit.to_string()),
-            generation: 1,
-            reloads: 1,
-            last_build: catalog.work,
-            ..Reload::default()
-        };
-        let (snap, _) = assemble(&catalog, &pctx, 1, &reload, &mut views, None);
-        let mut preview = Preview {
-            name: name.to_string(),
-            branch: branch.to_string(),
-            commit: commit.to_string(),
-            time: *time,
-            brands: changes(published, &catalog),
-            snapshot: Arc::default(),
-        };
-        preview.snapshot = Arc::new(finish(snap, &preview, &self.published));
-        let errors = catalog.errors();
+        let errors = reloader.catalog().errors();
         for d in errors.iter().take(20) {
             tracing::warn!(preview = %name, file = %d.file, line = d.line, column = d.column, "{}", d.message);
         }
         tracing::info!(%branch, %commit, preview = %name, errors = errors.len(), "preview built");
-        Ok(State {
+        let preview = Preview {
+            name: name.to_string(),
+            branch: branch.to_string(),
+            commit: commit.to_string(),
+            time: *time,
+            brands: Vec::new(),
+            snapshot: Arc::default(),
+        };
+        let state = State {
             source,
-            catalog,
-            views,
+            reloader,
+            built: Arc::new(next.snapshot),
             preview: Arc::new(preview),
-        })
+        };
+        Ok(self.compare(state, published))
+    }
+
+    /// The preview of `state` compared with `published` again: what each
+    /// brand changes, and the banners that say so.
+    fn compare(&self, state: State, published: &Catalog) -> State {
+        let mut preview = Preview {
+            brands: changes(published, state.reloader.catalog()),
+            snapshot: Arc::default(),
+            name: state.preview.name.clone(),
+            branch: state.preview.branch.clone(),
+            commit: state.preview.commit.clone(),
+            time: state.preview.time,
+        };
+        preview.snapshot = Arc::new(with_banners(&state.built, &preview, &self.published));
+        State {
+            preview: Arc::new(preview),
+            ..state
+        }
     }
 
     /// The previews served, by name.

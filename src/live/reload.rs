@@ -32,7 +32,8 @@ pub struct Reloader {
     /// even when the content it left in place builds cleanly.
     source_error: Option<String>,
     options: BuildOptions,
-    reporter: Reporter,
+    /// What each rebuild is reported through (none for a preview's).
+    reporter: Option<Reporter>,
     /// Publish the first build before compressing it (see [`Reloader::compress_pending`]).
     defer_first_compression: bool,
     /// The render cache and what it holds, if renders are kept on disk.
@@ -42,9 +43,10 @@ pub struct Reloader {
     changes_waiting: Arc<AtomicBool>,
     /// A snapshot was ready once: later ones stay ready while they publish a brand.
     was_ready: bool,
-    /// Branch previews served beside the content, and `/previews.json`.
+    /// Branch previews served beside the content, and `/previews.json`
+    /// (none in a preview's own snapshots).
     previews: HashMap<String, Arc<Snapshot>>,
-    previews_document: Arc<Resource>,
+    previews_document: Option<Arc<Resource>>,
 }
 
 impl Reloader {
@@ -72,14 +74,30 @@ impl Reloader {
             },
             source_error: None,
             options,
-            reporter,
+            reporter: Some(reporter),
             defer_first_compression: true,
             kept: None,
             changes_waiting: Arc::default(),
             was_ready: false,
             previews: HashMap::new(),
-            previews_document,
+            previews_document: Some(previews_document),
         }
+    }
+
+    /// The reloader of a branch preview (`ctx.preview`): the same pipeline,
+    /// quiet (the preview logs its own line), compressing as it builds
+    /// (nothing waits on a preview's first build), serving no previews.
+    pub fn for_preview(ctx: Context, source: String, options: BuildOptions) -> Reloader {
+        debug_assert!(ctx.preview);
+        let quiet = Reporter {
+            json: false,
+            colour: false,
+        };
+        let mut reloader = Reloader::new(ctx, source, options, quiet);
+        reloader.reporter = None;
+        reloader.defer_first_compression = false;
+        reloader.previews_document = None;
+        reloader
     }
 
     /// Keeps renders in `cache` across restarts: builds look them up, and
@@ -132,7 +150,7 @@ impl Reloader {
     /// snapshot made from now on.
     pub fn set_previews(&mut self, previews: HashMap<String, Arc<Snapshot>>, document: Resource) {
         self.previews = previews;
-        self.previews_document = Arc::new(document);
+        self.previews_document = Some(Arc::new(document));
     }
 
     /// The snapshot of the current catalog. With `lists_may_follow`, the
@@ -169,10 +187,11 @@ impl Reloader {
         }
         self.was_ready |= snapshot.ready;
         snapshot.previews = self.previews.clone();
-        snapshot.documents.insert(
-            crate::paths::PREVIEWS_JSON.into(),
-            self.previews_document.clone(),
-        );
+        if let Some(document) = &self.previews_document {
+            snapshot
+                .documents
+                .insert(crate::paths::PREVIEWS_JSON.into(), document.clone());
+        }
         Next { snapshot, lists }
     }
 
@@ -285,7 +304,9 @@ impl Reloader {
         let next = self.snapshot(serving, !first);
         report.millis = started.elapsed().as_secs_f64() * 1000.0;
         report.generation = self.info.generation;
-        self.reporter.rebuild(&report);
+        if let Some(reporter) = &self.reporter {
+            reporter.rebuild(&report);
+        }
         Some(next)
     }
 }

@@ -246,6 +246,7 @@ fn encode(input: &[u8; 32], entry: &CachedRender) -> Vec<u8> {
             }
             CachePolicy::Immutable => w.0.push(1),
             CachePolicy::NoStore => w.0.push(2),
+            CachePolicy::Preview => w.0.push(3),
         }
         w.u32(r.headers.len());
         for (name, value) in &r.headers {
@@ -336,6 +337,7 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<CachedRender> {
             0 => CachePolicy::Current(r.u32()? as u32),
             1 => CachePolicy::Immutable,
             2 => CachePolicy::NoStore,
+            3 => CachePolicy::Preview,
             _ => return None,
         };
         let mut headers = Vec::new();

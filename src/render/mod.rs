@@ -36,6 +36,10 @@ pub struct Context {
     pub max_age: u32,
     /// The server answers MCP at `/mcp`: discovery surfaces say so.
     pub mcp: bool,
+    /// A branch preview: every document is served `no-store` and
+    /// `noindex`, and its pages get a banner once the preview is compared
+    /// with the published branch (see `live::previews`).
+    pub preview: bool,
 }
 
 impl Context {
@@ -46,6 +50,7 @@ impl Context {
             pin: None,
             max_age: 60,
             mcp: false,
+            preview: false,
         }
     }
 

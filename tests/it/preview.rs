@@ -123,6 +123,39 @@ fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_delet
         index.contains("<b>northwind</b>: A major change"),
         "{index}"
     );
+    // Every document of a preview, not only its brands' surfaces, is
+    // rendered never cached and never indexed, each header said once; its
+    // pages are compressed with their banner in.
+    for path in [
+        "/",
+        "/brand/northwind",
+        "/brand/northwind/spec.md",
+        "/brand/northwind/tokens.figma.json",
+        "/embed/brand/northwind",
+        "/brand/northwind/changelog.json",
+        "/brands.json",
+        "/llms.txt",
+        "/openapi.json",
+        "/schema/brand.schema.json",
+        "/schema/spec.schema.json",
+    ] {
+        let res = app.get_with(
+            &format!("/preview/{NAME}{path}"),
+            &[("accept-encoding", "gzip")],
+        );
+        assert_eq!(res.status, 200, "{path}");
+        assert_eq!(res.headers["cache-control"], ["no-store"], "{path}");
+        assert_eq!(res.headers["x-robots-tag"], ["noindex"], "{path}");
+        if res.header("content-type").unwrap().starts_with("text/html") {
+            assert_eq!(res.header("content-encoding"), Some("gzip"), "{path}");
+            let page = String::from_utf8(gunzip(&res.body)).unwrap();
+            assert!(
+                page.contains("<strong>Preview</strong> of branch"),
+                "{path}"
+            );
+            assert!(res.header("content-security-policy").is_some(), "{path}");
+        }
+    }
     // The published branch is untouched.
     let published = app.get("/brand/northwind/spec.json");
     assert!(published.json()["tokens"]["color"]["surface"]["muted"].is_object());
