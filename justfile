@@ -16,10 +16,11 @@ test:
 fmt:
     cargo fmt
 
-# Format check, lints, the minimum Rust version and every test, as CI does (installs nothing).
+# Format check, lints, the docs, the minimum Rust version and every test, as CI does (installs nothing).
 check:
     cargo fmt --all -- --check
     cargo clippy --all-targets --locked -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked
     python3 .ci/msrv
     cargo test --locked
 

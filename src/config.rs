@@ -1,6 +1,10 @@
 //! The command line. Every flag has a `MARQUE_…` environment variable; the
 //! doc comment of each field is its `--help` line.
 
+// Those comments are written for the terminal, not for rustdoc: `[DIR]`
+// and `<name>` there are usage, not links or tags.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -30,7 +30,7 @@ pub struct Published {
     pub listing: Listing,
     /// The prompt kit and spec.md, for the demo endpoint.
     pub demo: Arc<DemoBrand>,
-    /// False while its bodies wait to be compressed (see `Reloader::finish`).
+    /// False while its bodies wait to be compressed (see `Live::finish`).
     pub compressed: bool,
     /// Every diagnostic of the attempt that made it (warnings only: a brand
     /// with errors is not rendered), kept for the render cache: the list

@@ -1,6 +1,6 @@
 //! Running brand jobs, each contained, and none waiting on another.
 //!
-//! Each job runs under a [`Stop`]: its time limit, counted from when it
+//! Each job runs under a `Stop`: its time limit, counted from when it
 //! starts, and a flag that calls it off. The job's checkpoints unwind it
 //! once either fires, so a stopped job holds no CPU or memory a few
 //! milliseconds later (see [`crate::spec::limits::stop`]). A job that

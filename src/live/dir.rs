@@ -160,7 +160,7 @@ impl Pending {
 }
 
 /// Passes the watcher's triggers on, setting `waiting` as each arrives, so
-/// that a build's finishing work (see [`Reloader::finish`]) can give way.
+/// that a build's finishing work (see [`Live::finish`](super::Live::finish)) can give way.
 pub fn flag_arrivals(
     mut triggers: mpsc::UnboundedReceiver<Trigger>,
     waiting: Arc<AtomicBool>,

@@ -1,9 +1,9 @@
 //! The one writer of what is served. Readers load the snapshot from the
-//! handle ([`Publisher::handle`]); only this module stores into it: a new
+//! handle ([`Publisher::reader`]); only this module stores into it: a new
 //! snapshot ([`Publisher::publish`]), the codings of its large documents
 //! ([`Publisher::compress_documents`]), and the lists of all brands made
-//! on a thread of their own after a save ([`Lister`]). Every store goes
-//! through [`Served::swap`], under one lock, so no writer overwrites a
+//! on a thread of their own after a save (`Lister`). Every store goes
+//! through `Served::swap`, under one lock, so no writer overwrites a
 //! newer snapshot or newer lists.
 
 use crate::build::{compress_later, Lists, LISTS};
@@ -101,7 +101,7 @@ impl Publisher {
     }
 
     /// Serves `next`. Lists of all brands that `next` took from the snapshot
-    /// before are made on the [`Lister`]'s thread and follow; if that thread
+    /// before are made on the `Lister`'s thread and follow; if that thread
     /// swapped in newer lists while `next` was assembled, `next` serves those.
     pub fn publish(&mut self, next: Next) -> Arc<Snapshot> {
         let Next {

@@ -64,8 +64,8 @@ pub fn describe_bytes(n: usize) -> String {
 /// later. Stopping unwinds the build (with [`std::panic::resume_unwind`],
 /// so no panic message is printed), which frees everything it held; the
 /// job runner (`build::jobs`) catches it. The core reads no clock: the
-/// runner hands it a [`Watch`] that says when to stop. Work run outside
-/// [`under`] (tests, `marque import`) is never stopped.
+/// runner hands it a `Watch` that says when to stop. Work run outside
+/// `under` (tests, `marque import`) is never stopped.
 pub mod stop {
     use std::cell::{Cell, RefCell};
     use std::sync::Arc;

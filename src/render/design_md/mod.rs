@@ -14,7 +14,7 @@
 //! - `components`: one per contrast pair, its text on its background, so
 //!   the format's linter checks the contrast the brand promises.
 //!
-//! Then the prose sections in the format's order ([`prose`]). The format
+//! Then the prose sections in the format's order (`prose`). The format
 //! has no modes; they are prose, with each context's colours.
 
 use super::theme::{self, Kind};
