@@ -4,7 +4,7 @@
 
 use crate::config::ServeArgs;
 use crate::http::server::{self, Limits};
-use crate::http::{router, AppState};
+use crate::http::{router, AppState, GitHooks, McpState};
 use crate::live::dir::DirWorker;
 use crate::live::git::{GitConfig, GitWorker};
 use crate::live::previews::PreviewConfig;
@@ -97,49 +97,56 @@ pub async fn serve(
     let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
-    let mut state = AppState::new(snapshot.clone(), threads, stop_rx.clone(), demo);
-    state.progress = progress;
-    if watching {
-        state.live = Some(gen_rx.clone());
-    }
-    state.generations = gen_rx;
-    state.public_url = Arc::from(public_url.as_str());
-    if !args.no_mcp {
+    let mcp = (!args.no_mcp).then(|| {
         let mut origins = vec![origin_of(&public_url)];
         origins.extend(args.mcp_allowed_origins.iter().cloned());
-        state.mcp_origins = Some(origins);
         let limits = crate::http::mcp::sessions::SessionLimits {
             total: args.mcp_sessions as usize,
             per_client: args.mcp_sessions_per_client as usize,
             idle: args.mcp_session_idle,
             initialize_per_minute: args.mcp_initialize_per_minute,
         };
-        state.mcp_sessions =
+        let sessions =
             crate::http::mcp::sessions::Sessions::new(limits, args.trusted_proxy.clone());
-        state.mcp_sessions.spawn_expiry(stop_rx.clone());
-    }
-    if let Some(bytes) = args.compare_memo_bytes {
-        state.compare = Arc::new(crate::http::compare::Memo::with_budget(bytes));
-    }
-    if git_mode {
-        state.git_trigger = Some(git_tx.clone());
-        if let (Some(fleet), Some(url)) = (fleet, &args.git_url) {
+        sessions.spawn_expiry(stop_rx.clone());
+        Arc::new(McpState { origins, sessions })
+    });
+    let git = git_mode.then(|| {
+        let fanout = fleet.zip(args.git_url.as_ref()).map(|(fleet, url)| {
             let fanout = Arc::new(crate::live::fanout::Fanout::new(fleet, url));
             fanout.spawn_listener(git_tx.clone(), stop_rx.clone());
-            state.fanout = Some(fanout);
-        }
-        state.webhook_secret = args
-            .webhook_secret
-            .as_deref()
-            .filter(|s| !s.is_empty())
-            .map(Arc::from);
-        state.webhook_reads = Arc::new(crate::http::webhook::Reads::new(
-            crate::http::webhook::RateLimits {
+            fanout
+        });
+        Arc::new(GitHooks {
+            trigger: git_tx.clone(),
+            secret: args
+                .webhook_secret
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                .map(Arc::from),
+            reads: crate::http::webhook::Reads::new(crate::http::webhook::RateLimits {
                 grace: args.webhook_body_grace,
                 min_bytes_per_sec: u64::from(args.webhook_body_rate) * 1024,
-            },
-        ));
-    }
+            }),
+            fanout,
+        })
+    });
+    let state = AppState {
+        snapshot: snapshot.clone(),
+        live: watching.then(|| gen_rx.clone()),
+        stopping: stop_rx.clone(),
+        demo,
+        git,
+        counters: Arc::new(crate::http::Counters::new(threads)),
+        public_url: Arc::from(public_url.as_str()),
+        generations: gen_rx,
+        mcp,
+        compare: Arc::new(match args.compare_memo_bytes {
+            Some(bytes) => crate::http::compare::Memo::with_budget(bytes),
+            None => crate::http::compare::Memo::default(),
+        }),
+        progress,
+    };
     let limits = Limits {
         max_connections: args.max_connections,
         header_timeout: Duration::from_secs(args.header_timeout),

@@ -91,7 +91,9 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
             "# HELP marque_demo_decisions_total Demo requests by the limiter that decided them.\n# TYPE marque_demo_decisions_total counter\nmarque_demo_decisions_total{{limiter=\"redis\"}} {shared}\nmarque_demo_decisions_total{{limiter=\"local\"}} {local}"
         );
     }
-    let sessions = &app.mcp_sessions;
+    // With MCP off, its gauges say so: nothing open, nothing refused.
+    let off = mcp::sessions::Sessions::new(Default::default(), Vec::new());
+    let sessions = app.mcp.as_ref().map_or(&off, |m| &m.sessions);
     let _ = writeln!(
         o,
         "# HELP marque_mcp_sessions MCP sessions open.\n# TYPE marque_mcp_sessions gauge\nmarque_mcp_sessions {}\n# HELP marque_mcp_sessions_limit Most MCP sessions open at once.\n# TYPE marque_mcp_sessions_limit gauge\nmarque_mcp_sessions_limit {}\n# HELP marque_mcp_sessions_expired_total MCP sessions ended for being idle.\n# TYPE marque_mcp_sessions_expired_total counter\nmarque_mcp_sessions_expired_total {}",

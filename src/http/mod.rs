@@ -27,7 +27,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::sync::watch;
 
-/// Everything a handler needs; cloning is shallow.
+/// Everything a handler needs; cloning is shallow. Built whole, in one
+/// expression, by `marque serve` (see `app.rs`).
 #[derive(Clone)]
 pub struct AppState {
     pub snapshot: Reader,
@@ -37,16 +38,8 @@ pub struct AppState {
     pub stopping: watch::Receiver<bool>,
     /// The prompt demo's client, limiter and limits.
     pub demo: Arc<crate::demo::Demo>,
-    /// Git mode: wakes the git worker (webhook deliveries).
-    pub git_trigger: Option<std::sync::mpsc::Sender<()>>,
-    /// Git mode with Redis: the channel on which a verified webhook tells
-    /// the other replicas to fetch.
-    pub fanout: Option<Arc<crate::live::fanout::Fanout>>,
-    /// The shared secret that webhook deliveries must be signed with.
-    pub webhook_secret: Option<Arc<str>>,
-    /// Webhook bodies being read (unauthenticated until read): slots in
-    /// all and per client, and the pace a body must keep.
-    pub webhook_reads: Arc<webhook::Reads>,
+    /// Git mode's webhook; none in directory mode.
+    pub git: Option<Arc<GitHooks>>,
     /// Request counters for /metrics, one shard per accepting thread.
     pub counters: Arc<Counters>,
     /// The public base URL (MCP resource URIs are the HTTP URLs).
@@ -54,10 +47,8 @@ pub struct AppState {
     /// The generation of the snapshot being served, in every mode (MCP
     /// sessions are told of each new one).
     pub generations: watch::Receiver<u64>,
-    /// MCP at /mcp, with the browser origins it accepts; None turns it off.
-    pub mcp_origins: Option<Vec<String>>,
-    /// The sessions /mcp holds, and their bounds.
-    pub mcp_sessions: Arc<mcp::sessions::Sessions>,
+    /// MCP at /mcp; none turns it off.
+    pub mcp: Option<Arc<McpState>>,
     /// Comparisons of two versions computed so far.
     pub compare: Arc<compare::Memo>,
     /// Changes no build has served yet: /status and /readyz say so when
@@ -65,31 +56,27 @@ pub struct AppState {
     pub progress: Arc<crate::live::Progress>,
 }
 
-impl AppState {
-    pub fn new(
-        snapshot: Reader,
-        threads: usize,
-        stopping: watch::Receiver<bool>,
-        demo: Arc<crate::demo::Demo>,
-    ) -> AppState {
-        AppState {
-            snapshot,
-            live: None,
-            stopping,
-            demo,
-            git_trigger: None,
-            fanout: None,
-            webhook_secret: None,
-            webhook_reads: Arc::new(webhook::Reads::new(Default::default())),
-            counters: Arc::new(Counters::new(threads)),
-            public_url: Arc::from(""),
-            generations: watch::channel(0).1,
-            mcp_origins: None,
-            mcp_sessions: mcp::sessions::Sessions::new(Default::default(), Vec::new()),
-            compare: Arc::default(),
-            progress: Arc::default(),
-        }
-    }
+/// What the webhook needs in git mode.
+pub struct GitHooks {
+    /// Wakes the git worker.
+    pub trigger: std::sync::mpsc::Sender<()>,
+    /// The shared secret that deliveries must be signed with; none turns
+    /// the webhook off.
+    pub secret: Option<Arc<str>>,
+    /// Bodies being read (unauthenticated until read): slots in all and
+    /// per client, and the pace a body must keep.
+    pub reads: webhook::Reads,
+    /// With Redis: the channel on which a verified delivery tells the
+    /// other replicas to fetch.
+    pub fanout: Option<Arc<crate::live::fanout::Fanout>>,
+}
+
+/// What /mcp needs when it is on.
+pub struct McpState {
+    /// The browser origins it accepts.
+    pub origins: Vec<String>,
+    /// The sessions it holds, and their bounds.
+    pub sessions: Arc<mcp::sessions::Sessions>,
 }
 
 /// One thread's counters, on a cache line of its own so threads never contend.
@@ -149,11 +136,11 @@ impl Counters {
 /// The handlers of every path that is not a snapshot resource.
 pub fn router(state: AppState) -> Router {
     let mut router = Router::new();
-    if let Some(origins) = &state.mcp_origins {
-        let sessions = state.mcp_sessions.clone();
+    if let Some(m) = &state.mcp {
+        let sessions = m.sessions.clone();
         let gate = move |req, next| mcp::sessions::gate(sessions.clone(), mcp::MAX_BODY, req, next);
         let mcp = Router::new()
-            .route_service(paths::MCP, mcp_service(&state, origins))
+            .route_service(paths::MCP, mcp_service(&state, &m.origins, &m.sessions))
             .layer(axum::middleware::from_fn(gate));
         router = router.merge(mcp);
     }
@@ -181,6 +168,7 @@ pub fn router(state: AppState) -> Router {
 fn mcp_service(
     state: &AppState,
     origins: &[String],
+    sessions: &mcp::sessions::Sessions,
 ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
     mcp::Marque,
     rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
@@ -201,7 +189,7 @@ fn mcp_service(
     let handler = mcp::Marque::new(state.clone());
     rmcp::transport::streamable_http_server::StreamableHttpService::new(
         move || Ok(handler.clone()),
-        state.mcp_sessions.manager.clone(),
+        sessions.manager.clone(),
         config,
     )
 }

@@ -238,8 +238,7 @@ pub async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let (Some(secret), Some(trigger)) = (app.webhook_secret.as_deref(), app.git_trigger.as_ref())
-    else {
+    let Some((git, Some(secret))) = app.git.as_deref().map(|g| (g, g.secret.as_deref())) else {
         return Problem::not_found(
             "the webhook is off: run marque in git mode with --webhook-secret",
         )
@@ -251,7 +250,7 @@ pub async fn handle(
         // marque never reads it.
         Claim::Token(true) => {}
         Claim::Signed => {
-            let reads = &app.webhook_reads;
+            let reads = &git.reads;
             // The same client address as every per-client limit: the peer,
             // or what a --trusted-proxy says, so a forged X-Forwarded-For
             // does not make one client many.
@@ -290,8 +289,8 @@ pub async fn handle(
             }
         }
     }
-    let _ = trigger.send(());
-    if let Some(fanout) = &app.fanout {
+    let _ = git.trigger.send(());
+    if let Some(fanout) = &git.fanout {
         fanout.announce().await;
     }
     let mut res = (StatusCode::ACCEPTED, "{\"status\":\"accepted\"}").into_response();
