@@ -8,8 +8,9 @@
 //! async runtime and a few at a time, then kept: a second request for the
 //! same two inputs is a map lookup, whatever snapshot serves it.
 
+use super::client::accepts;
+use super::fast_path::respond;
 use super::problem::Problem;
-use super::surface::{accepts, respond};
 use super::AppState;
 use crate::render::diff::{render_json, render_md, Side};
 use crate::snapshot::{CachePolicy, Comparable, Effort, Resource};
@@ -163,7 +164,7 @@ pub async fn handle(
     };
     let snap = app.snapshot.load_full();
     if !snap.comparable.contains_key(&slug) {
-        return super::surface::not_found(&format!("/brand/{slug}")).into_response();
+        return super::fast_path::not_found(&format!("/brand/{slug}")).into_response();
     }
     let (from, to) = match (side(&snap, &slug, a), side(&snap, &slug, b)) {
         (Ok(from), Ok(to)) => (from, to),

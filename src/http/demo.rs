@@ -4,11 +4,12 @@
 //! are capped and timed, and upstream failures are reported without
 //! upstream details.
 
-use super::body::{read, ReadError};
+use super::body::read;
+use super::client::client_of;
 use super::headers::common_headers;
-use super::problem::Problem;
+use super::problem::{read_problem, refused, Problem};
 use super::AppState;
-use crate::demo::limit::{ceil_secs, client_ip, Cidr, Decision};
+use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};
 use crate::demo::{parse_call, Demo, DemoError, Prepared, MAX_BODY};
 use crate::paths::Refusal;
@@ -20,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -50,12 +51,6 @@ struct Usage {
     /// True when the counts are marque's estimate (a dry run), not the model's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     estimated: bool,
-}
-
-/// The problem of a refusal, its status from the one table.
-pub(super) fn refused(refusal: Refusal, detail: impl Into<String>) -> Problem {
-    let status = StatusCode::from_u16(refusal.status()).expect("the table's statuses are valid");
-    Problem::new(status, detail)
 }
 
 impl From<DemoError> for Problem {
@@ -107,24 +102,6 @@ fn wants_stream(headers: &HeaderMap) -> bool {
                     .eq_ignore_ascii_case("text/event-stream")
             })
         })
-}
-
-/// The client's address, from the peer's and (only from `trusted`
-/// proxies) the forwarding headers: what every per-client limit is keyed by.
-pub fn client_of(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr {
-    let xff = joined(headers, "x-forwarded-for");
-    let fwd = joined(headers, "forwarded");
-    client_ip(peer, trusted, xff.as_deref(), fwd.as_deref())
-}
-
-/// Every line of a header, joined as one list (RFC 9110 §5.3).
-fn joined(headers: &HeaderMap, name: &str) -> Option<String> {
-    let values: Vec<&str> = headers
-        .get_all(name)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
-    (!values.is_empty()).then(|| values.join(", "))
 }
 
 /// The handler. Order matters: the rate limit counts every request, then
@@ -380,24 +357,6 @@ fn relay(
         };
         Ok(event)
     })
-}
-
-/// The problem for a body that could not be read.
-pub fn read_problem(e: ReadError, limit: usize) -> Problem {
-    match e {
-        ReadError::TooLarge => refused(
-            Refusal::TooLarge,
-            format!(
-                "the body is larger than {}",
-                crate::spec::limits::describe_bytes(limit)
-            ),
-        ),
-        ReadError::TimedOut | ReadError::TooSlow => {
-            refused(Refusal::Timeout, "the request body did not arrive in time")
-                .header(header::CONNECTION, "close")
-        }
-        ReadError::Broken => refused(Refusal::Malformed, "the request body could not be read"),
-    }
 }
 
 fn upstream_problem(e: &LlmError) -> Problem {

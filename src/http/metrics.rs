@@ -102,7 +102,7 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
         sessions.expired()
     );
     o.push_str("# HELP marque_mcp_sessions_refused_total New MCP sessions refused: the server's cap (sessions), a client's cap (client), the initialize rate (rate).\n# TYPE marque_mcp_sessions_refused_total counter\n");
-    for why in mcp::sessions::Refusal::ALL {
+    for why in mcp::sessions::SessionRefusal::ALL {
         let _ = writeln!(
             o,
             "marque_mcp_sessions_refused_total{{reason=\"{}\"}} {}",

@@ -1,19 +1,20 @@
-//! HTTP: the GET path for snapshot resources ([`surface`], answered on the
+//! HTTP: the GET path for snapshot resources ([`fast_path`], answered on the
 //! accepting thread), the handlers of everything else (this router), and
 //! the connections ([`server`], [`conn`], [`body`]). Nothing is rendered on
 //! a request and no path ever reaches the file system.
 
 pub mod body;
+pub mod client;
 pub mod compare;
 pub mod conn;
 pub mod demo;
 mod events;
+pub mod fast_path;
 pub mod headers;
 pub mod mcp;
 mod metrics;
 pub mod problem;
 pub mod server;
-pub mod surface;
 pub mod webhook;
 
 use crate::live::publisher::Reader;
@@ -195,7 +196,7 @@ fn mcp_service(
 }
 
 async fn fallback(uri: axum::http::Uri) -> Response {
-    surface::not_found(uri.path()).into_response()
+    fast_path::not_found(uri.path()).into_response()
 }
 
 async fn method_not_allowed(uri: axum::http::Uri) -> Response {
@@ -209,7 +210,7 @@ async fn method_not_allowed(uri: axum::http::Uri) -> Response {
 }
 
 async fn demo_method_not_allowed() -> Response {
-    demo::refused(
+    problem::refused(
         crate::paths::Refusal::Method,
         "the demo endpoint takes POST with a JSON body",
     )

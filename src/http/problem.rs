@@ -2,6 +2,8 @@
 //! errors say what was wrong; server errors say nothing of the cause, which
 //! is logged instead.
 
+use super::body::ReadError;
+use crate::paths::Refusal;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -75,5 +77,29 @@ impl IntoResponse for Problem {
     fn into_response(self) -> Response {
         let (parts, body) = self.into_parts();
         Response::from_parts(parts, axum::body::Body::from(body))
+    }
+}
+
+/// The problem of a refusal, its status from the one table.
+pub fn refused(refusal: Refusal, detail: impl Into<String>) -> Problem {
+    let status = StatusCode::from_u16(refusal.status()).expect("the table's statuses are valid");
+    Problem::new(status, detail)
+}
+
+/// The problem for a body that could not be read.
+pub fn read_problem(e: ReadError, limit: usize) -> Problem {
+    match e {
+        ReadError::TooLarge => refused(
+            Refusal::TooLarge,
+            format!(
+                "the body is larger than {}",
+                crate::spec::limits::describe_bytes(limit)
+            ),
+        ),
+        ReadError::TimedOut | ReadError::TooSlow => {
+            refused(Refusal::Timeout, "the request body did not arrive in time")
+                .header(header::CONNECTION, "close")
+        }
+        ReadError::Broken => refused(Refusal::Malformed, "the request body could not be read"),
     }
 }

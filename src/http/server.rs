@@ -2,7 +2,7 @@
 //! runs a current-thread tokio runtime with its own `SO_REUSEPORT` listener
 //! on the same address, so the kernel spreads connections over the cores
 //! and no two threads share a run queue, a listener or a counter. A GET for
-//! a snapshot resource is answered there (see [`super::surface`]); every
+//! a snapshot resource is answered there (see [`super::fast_path`]); every
 //! other request (the demo, the webhook, MCP, events, metrics) is handed to
 //! the main runtime, which also does the background work.
 //!
@@ -15,7 +15,7 @@
 
 use super::body::{ResBody, TimedBody};
 use super::conn::{ConnState, Guarded};
-use super::{surface, AppState};
+use super::{fast_path, AppState};
 use axum::extract::ConnectInfo;
 use axum::http::{Request, Response, StatusCode};
 use axum::response::IntoResponse;
@@ -216,7 +216,7 @@ impl hyper::service::Service<Request<Incoming>> for Conn {
     fn call(&self, req: Request<Incoming>) -> Self::Future {
         let done = self.state.begin();
         let app = &self.shared.state;
-        if let Some(res) = surface::answer(app, req.method(), req.uri().path(), req.headers()) {
+        if let Some(res) = fast_path::answer(app, req.method(), req.uri().path(), req.headers()) {
             app.counters.response(self.shard, res.status());
             return Either::Left(futures_util::future::ready(Ok(
                 res.map(|b| b.with_done(done))

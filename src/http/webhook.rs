@@ -254,7 +254,7 @@ pub async fn handle(
             // The same client address as every per-client limit: the peer,
             // or what a --trusted-proxy says, so a forged X-Forwarded-For
             // does not make one client many.
-            let client = key_of(super::demo::client_of(
+            let client = key_of(super::client::client_of(
                 peer.ip(),
                 &headers,
                 &app.demo.trusted,
@@ -282,7 +282,7 @@ pub async fn handle(
             let bytes = match super::body::read(&headers, body, MAX_BODY).await {
                 Ok(b) => b,
                 Err(ReadError::TooSlow) => return too_slow(reads.rate).into_response(),
-                Err(e) => return super::demo::read_problem(e, MAX_BODY).into_response(),
+                Err(e) => return super::problem::read_problem(e, MAX_BODY).into_response(),
             };
             if !verify(secret, &headers, &bytes) {
                 return unauthorized();

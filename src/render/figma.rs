@@ -10,7 +10,7 @@
 
 use super::Context;
 use crate::spec::tokens::css::{self, css_name};
-use crate::spec::tokens::modes::{Context as ModeContext, Modifier};
+use crate::spec::tokens::modes::{ModeContext, Modifier};
 use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;

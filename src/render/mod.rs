@@ -10,6 +10,7 @@ pub mod escape;
 pub mod figma;
 pub mod html;
 pub mod llms_txt;
+pub mod namespaces;
 pub mod openapi;
 pub mod previews;
 pub mod schemas;
@@ -17,7 +18,6 @@ pub mod spec_json;
 pub mod spec_md;
 pub mod status;
 pub mod tailwind;
-pub mod theme;
 pub mod tokens_css;
 pub mod tokens_json;
 

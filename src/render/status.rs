@@ -73,20 +73,20 @@ impl Status {
 /// rate limit is decided now.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Live<'a> {
+pub struct ServedStatus<'a> {
     #[serde(flatten)]
     pub built: &'a Status,
     /// Changes have waited longer than `live::STUCK_AFTER` with no build
     /// finishing: `changes pending, no build finished for N s`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending: Option<String>,
-    pub demo_limiter: DemoLimiter,
+    pub demo_limiter: LimiterStatus,
 }
 
 /// Which limiter decides the demo's calls, and how many each decided.
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DemoLimiter {
+pub struct LimiterStatus {
     /// `local`, `shared` (Redis), or `local-fallback` (Redis unreachable).
     pub mode: &'static str,
     /// A Redis URL is configured.
@@ -205,10 +205,10 @@ mod tests {
             slug: "zen",
             errors: 2,
         }));
-        let live = Live {
+        let live = ServedStatus {
             built: &status,
             pending: None,
-            demo_limiter: DemoLimiter {
+            demo_limiter: LimiterStatus {
                 mode: "local",
                 redis: false,
                 decided_by_redis: 0,

@@ -1,7 +1,7 @@
 //! tailwind.css: the brand as a Tailwind CSS v4 theme. `@theme` holds the
 //! default permutation in Tailwind's namespaces (`--color-*`, `--font-*`,
 //! `--text-*` with its `--line-height`, `--radius-*`, `--spacing-*`,
-//! `--shadow-*`, `--ease-*`, …; see [`super::theme`]), so `bg-fjord-900`,
+//! `--shadow-*`, `--ease-*`, …; see [`super::namespaces`]), so `bg-fjord-900`,
 //! `font-display`, `text-body` and `rounded-sm` are utilities. Values are
 //! resolved literals: a theme variable that is `var()` of another is
 //! computed where it is declared, and would not follow a context set on an
@@ -16,7 +16,7 @@
 //! context of that modifier on its root.
 
 use super::escape::css_comment;
-use super::theme::{self, Kind, Left, Placed};
+use super::namespaces::{self, Left, Namespace, Placed};
 use super::tokens_css::modes::{auto, selector, unnamed};
 use super::Context;
 use crate::spec::tokens::css::{self, Refs};
@@ -27,7 +27,7 @@ use std::fmt::Write;
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
     let set = &brand.tokens;
-    let (placed, left) = theme::place(set);
+    let (placed, left) = namespaces::place(set);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -109,7 +109,7 @@ fn declarations(p: &Placed<'_>, resolved: Option<&TokenValue>, set: &TokenSet) -
     let name = format!("--{}-{}", p.kind.namespace(), p.name);
     let value = |v: &TokenValue| css::value(v, set, Refs::Resolve);
     match (p.kind, resolved) {
-        (Kind::Text, Some(TokenValue::Composite(c))) => {
+        (Namespace::Text, Some(TokenValue::Composite(c))) => {
             let mut out = Vec::new();
             if let Some(size) = c.get("fontSize") {
                 out.push((name.clone(), value(size)));

@@ -6,7 +6,7 @@
 use crate::corpus::{corpus, Reference};
 use crate::helpers::*;
 use crate::surfaces::{brands_of, ctx};
-use marque::render::theme::{place, Kind};
+use marque::render::namespaces::{place, Namespace};
 use marque::render::Surface;
 use serde_json::Value;
 use std::path::Path;
@@ -169,8 +169,8 @@ fn design_md_diff_agrees_with_marques_semantic_diff() {
             .chain(&was)
             .find(|p| p.token.name() == name)
             .and_then(|p| match p.kind {
-                Kind::Radius => Some(("rounded", p.name.clone())),
-                Kind::Spacing => Some(("spacing", p.name.clone())),
+                Namespace::Radius => Some(("rounded", p.name.clone())),
+                Namespace::Spacing => Some(("spacing", p.name.clone())),
                 _ => None,
             })
     };
@@ -285,16 +285,16 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
         let mut items = Vec::new();
         for p in &placed {
             let (class, token) = match p.kind {
-                Kind::Color => (format!("bg-{}", p.name), p.token.name()),
-                Kind::Radius => (format!("rounded-{}", p.name), p.token.name()),
-                Kind::Font => (format!("font-{}", p.name), p.token.name()),
-                Kind::Text => (format!("text-{}", p.name), p.token.name()),
+                Namespace::Color => (format!("bg-{}", p.name), p.token.name()),
+                Namespace::Radius => (format!("rounded-{}", p.name), p.token.name()),
+                Namespace::Font => (format!("font-{}", p.name), p.token.name()),
+                Namespace::Text => (format!("text-{}", p.name), p.token.name()),
                 _ => continue,
             };
             items.push((p.kind, class, token));
         }
         assert!(
-            items.iter().any(|i| i.0 == Kind::Color),
+            items.iter().any(|i| i.0 == Namespace::Color),
             "{slug}: colours exported"
         );
         let elements: String = items
@@ -302,7 +302,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
             .enumerate()
             .map(|(i, (kind, class, _))| {
                 let dark = match kind {
-                    Kind::Color => format!(" dark:{class}"),
+                    Namespace::Color => format!(" dark:{class}"),
                     _ => String::new(),
                 };
                 format!("<div id=\"t{i}\" class=\"{class}\"></div><div id=\"d{i}\" class=\"bg-[#010203]{dark}\"></div>")
@@ -369,7 +369,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
             for ((kind, class, token), got) in items.iter().zip(painted) {
                 let fail = |detail: String| panic!("{slug} {what}: `{class}` ({token}) {detail}");
                 match kind {
-                    Kind::Color => {
+                    Namespace::Color => {
                         let Some(want) = reference.colors.get(token) else {
                             continue;
                         };
@@ -381,7 +381,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
                             fail(format!("paints {got:?}; the reader gives {want:?}"));
                         }
                     }
-                    Kind::Radius => {
+                    Namespace::Radius => {
                         let Some(want) = reference.dimensions.get(token) else {
                             continue;
                         };
@@ -390,7 +390,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
                             fail(format!("rounds {got}; the reader gives {want}px"));
                         }
                     }
-                    Kind::Text => {
+                    Namespace::Text => {
                         let want = reference
                             .font_sizes
                             .get(token)
@@ -401,7 +401,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
                             fail(format!("sets font-size {got}; the reader gives {want}px"));
                         }
                     }
-                    Kind::Font => {
+                    Namespace::Font => {
                         let Some(want) = reference.fonts.get(token) else {
                             continue;
                         };

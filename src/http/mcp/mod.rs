@@ -446,7 +446,7 @@ impl Marque {
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
         let none = axum::http::HeaderMap::new();
         let headers = parts.map_or(&none, |p| &p.headers);
-        super::demo::client_of(peer, headers, &self.app.demo.trusted)
+        super::client::client_of(peer, headers, &self.app.demo.trusted)
     }
 
     async fn run_prompt(

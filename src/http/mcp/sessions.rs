@@ -55,7 +55,7 @@ impl Default for SessionLimits {
 
 /// Why a new session was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub enum SessionRefusal {
     /// The server holds as many sessions as it may.
     Full,
     /// This client holds as many sessions as one client may.
@@ -64,22 +64,26 @@ pub enum Refusal {
     Rate,
 }
 
-impl Refusal {
-    pub const ALL: [Refusal; 3] = [Refusal::Full, Refusal::ClientFull, Refusal::Rate];
+impl SessionRefusal {
+    pub const ALL: [SessionRefusal; 3] = [
+        SessionRefusal::Full,
+        SessionRefusal::ClientFull,
+        SessionRefusal::Rate,
+    ];
 
     /// Its label in `/metrics`.
     pub fn label(self) -> &'static str {
         match self {
-            Refusal::Full => "sessions",
-            Refusal::ClientFull => "client",
-            Refusal::Rate => "rate",
+            SessionRefusal::Full => "sessions",
+            SessionRefusal::ClientFull => "client",
+            SessionRefusal::Rate => "rate",
         }
     }
 
     fn status(self) -> StatusCode {
         match self {
-            Refusal::Full => StatusCode::SERVICE_UNAVAILABLE,
-            Refusal::ClientFull | Refusal::Rate => StatusCode::TOO_MANY_REQUESTS,
+            SessionRefusal::Full => StatusCode::SERVICE_UNAVAILABLE,
+            SessionRefusal::ClientFull | SessionRefusal::Rate => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 }
@@ -155,7 +159,7 @@ impl Sessions {
     }
 
     /// New sessions refused so far, for one reason.
-    pub fn refused(&self, why: Refusal) -> u64 {
+    pub fn refused(&self, why: SessionRefusal) -> u64 {
         self.refused[why as usize].load(Ordering::Relaxed)
     }
 
@@ -172,16 +176,16 @@ impl Sessions {
     /// The caps are checked first, so a client at its cap spends no quota;
     /// a client at its own cap is told so (it can end one of its sessions)
     /// before it is told the server is full.
-    fn reserve(&self, client: IpAddr) -> Result<(), (Refusal, Duration)> {
+    fn reserve(&self, client: IpAddr) -> Result<(), (SessionRefusal, Duration)> {
         let mut t = self.table();
         if t.per_client.get(&client).copied().unwrap_or(0) >= self.limits.per_client {
-            return Err((Refusal::ClientFull, self.limits.idle));
+            return Err((SessionRefusal::ClientFull, self.limits.idle));
         }
         if t.open.len() + t.opening >= self.limits.total {
-            return Err((Refusal::Full, Duration::from_secs(60)));
+            return Err((SessionRefusal::Full, Duration::from_secs(60)));
         }
         if let Decision::Limited { retry_after } = self.initialize.check(client) {
-            return Err((Refusal::Rate, retry_after));
+            return Err((SessionRefusal::Rate, retry_after));
         }
         *t.per_client.entry(client).or_insert(0) += 1;
         t.opening += 1;
@@ -268,19 +272,19 @@ impl Sessions {
         });
     }
 
-    fn refuse(&self, why: Refusal, client: IpAddr, retry_after: Duration) -> Response {
+    fn refuse(&self, why: SessionRefusal, client: IpAddr, retry_after: Duration) -> Response {
         self.refused[why as usize].fetch_add(1, Ordering::Relaxed);
         let message = match why {
-            Refusal::Full => format!(
+            SessionRefusal::Full => format!(
                 "marque holds as many MCP sessions as it may ({}); try again later",
                 self.limits.total
             ),
-            Refusal::ClientFull => format!(
+            SessionRefusal::ClientFull => format!(
                 "your address holds as many MCP sessions as one client may ({}); end one (DELETE /mcp) or let one go idle for {} s",
                 self.limits.per_client,
                 self.limits.idle.as_secs()
             ),
-            Refusal::Rate => format!(
+            SessionRefusal::Rate => format!(
                 "too many MCP sessions opened from your address; try again in {} s",
                 ceil_secs(retry_after)
             ),
@@ -294,7 +298,7 @@ impl Sessions {
     }
 
     /// One line per ten seconds at most, with the count since the last.
-    fn log_refusal(&self, why: Refusal, client: IpAddr) {
+    fn log_refusal(&self, why: SessionRefusal, client: IpAddr) {
         let mut logged = self.logged.lock().unwrap_or_else(|e| e.into_inner());
         logged.1 += 1;
         let due = logged
@@ -415,7 +419,7 @@ pub async fn gate(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-    let client = key_of(super::super::demo::client_of(
+    let client = key_of(super::super::client::client_of(
         peer,
         req.headers(),
         &sessions.trusted,
@@ -567,11 +571,11 @@ mod tests {
             s.reserve(client).unwrap();
             s.settle(client, Some(&format!("a{n}")));
         }
-        assert_eq!(s.reserve(a).unwrap_err().0, Refusal::ClientFull);
+        assert_eq!(s.reserve(a).unwrap_err().0, SessionRefusal::ClientFull);
         s.reserve(b).unwrap();
         assert_eq!(
             s.reserve(c).unwrap_err().0,
-            Refusal::Full,
+            SessionRefusal::Full,
             "one being opened counts"
         );
         s.settle(b, None);
@@ -589,7 +593,7 @@ mod tests {
         let a = IpAddr::from([10, 0, 0, 1]);
         s.reserve(a).unwrap();
         s.settle(a, Some("x"));
-        assert_eq!(s.reserve(a).unwrap_err().0, Refusal::ClientFull);
+        assert_eq!(s.reserve(a).unwrap_err().0, SessionRefusal::ClientFull);
         tokio::time::advance(Duration::from_secs(30)).await;
         assert!(s.touch("x"));
         s.expire().await;
@@ -609,7 +613,7 @@ mod tests {
             s.reserve(a).unwrap();
             s.settle(a, None);
         }
-        assert_eq!(s.reserve(a).unwrap_err().0, Refusal::Rate);
+        assert_eq!(s.reserve(a).unwrap_err().0, SessionRefusal::Rate);
         assert!(s.reserve(IpAddr::from([10, 0, 0, 2])).is_ok());
     }
 }

@@ -1,7 +1,7 @@
 //! DESIGN.md: the brand in Google's DESIGN.md format (npm
 //! `@google/design.md`, version `alpha`), which agents that build UI read.
 //! YAML front matter holds the tokens an agent needs, named as
-//! tailwind.css names them ([`super::theme`]):
+//! tailwind.css names them ([`super::namespaces`]):
 //!
 //! - `colors`: the colours the brand says matter, its palette and the
 //!   colours of its contrast pairs (every colour token when it names
@@ -17,7 +17,7 @@
 //! Then the prose sections in the format's order (`prose`). The format
 //! has no modes; they are prose, with each context's colours.
 
-use super::theme::{self, Kind};
+use super::namespaces::{self, Namespace};
 use super::Context;
 use crate::color::hex;
 use crate::spec::tokens::{parse_reference, Token, TokenValue};
@@ -54,8 +54,8 @@ pub(super) struct Front<'a> {
 impl<'a> Front<'a> {
     fn of(brand: &'a Brand) -> Front<'a> {
         let set = &brand.tokens;
-        let (placed, _) = theme::place(set);
-        let name_of: HashMap<String, (Kind, String)> = placed
+        let (placed, _) = namespaces::place(set);
+        let name_of: HashMap<String, (Namespace, String)> = placed
             .iter()
             .map(|p| (p.token.name(), (p.kind, p.name.clone())))
             .collect();
@@ -65,7 +65,7 @@ impl<'a> Front<'a> {
             .map(|(key, t, _)| (t.name(), key.clone()))
             .collect();
         let primary = primary(brand, &colors, &color_keys);
-        let scale = |kind: Kind| -> Vec<(String, String)> {
+        let scale = |kind: Namespace| -> Vec<(String, String)> {
             placed
                 .iter()
                 .filter(|p| p.kind == kind)
@@ -101,8 +101,8 @@ impl<'a> Front<'a> {
             color_keys,
             primary,
             typography: typography(brand, &name_of),
-            rounded: scale(Kind::Radius),
-            spacing: scale(Kind::Spacing),
+            rounded: scale(Namespace::Radius),
+            spacing: scale(Namespace::Spacing),
             components,
         }
     }
@@ -191,12 +191,12 @@ fn role_key(role: &str) -> Option<&'static str> {
 /// name: `surface-snow`); any other colour by its theme name.
 fn colors<'a>(
     brand: &'a Brand,
-    name_of: &HashMap<String, (Kind, String)>,
+    name_of: &HashMap<String, (Namespace, String)>,
 ) -> Vec<(String, &'a Token, String)> {
     let set = &brand.tokens;
     let c = &brand.doc.color;
     let theme_name = |t: &Token| match name_of.get(&t.name()) {
-        Some((Kind::Color, name)) => name.clone(),
+        Some((Namespace::Color, name)) => name.clone(),
         _ => crate::spec::tokens::css::css_name(&t.path),
     };
     let mut seen = HashSet::new();
@@ -290,7 +290,7 @@ fn primary(
 /// else its font families each as a style of that family.
 fn typography(
     brand: &Brand,
-    name_of: &HashMap<String, (Kind, String)>,
+    name_of: &HashMap<String, (Namespace, String)>,
 ) -> Vec<(String, Vec<(&'static str, String)>)> {
     let set = &brand.tokens;
     let mut used = HashSet::new();
@@ -309,7 +309,7 @@ fn typography(
             .tokens
             .iter()
             .filter_map(|t| match name_of.get(&t.name()) {
-                Some((Kind::Text, name))
+                Some((Namespace::Text, name))
                     if matches!(
                         set.resolve(&t.value).as_deref(),
                         Some(TokenValue::Composite(_))

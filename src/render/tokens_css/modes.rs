@@ -29,7 +29,7 @@
 
 use super::{fresh, Entry, Sheet};
 use crate::spec::tokens::css::{self, css_name, declarations, Declaration};
-use crate::spec::tokens::modes::{Context, Modifier};
+use crate::spec::tokens::modes::{ModeContext, Modifier};
 use crate::spec::tokens::{Token, TokenSet, TokenValue};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -81,7 +81,7 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
         );
     }
     for (m, modifier) in set.modes.iter().enumerate() {
-        let scheme = |c: &Context| modifier.is_color_scheme().then(|| c.scheme());
+        let scheme = |c: &ModeContext| modifier.is_color_scheme().then(|| c.scheme());
         let default = &modifier.contexts[modifier.default];
         let restored: BTreeSet<usize> = rules[m]
             .iter()
@@ -116,7 +116,7 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
     }
 }
 
-fn rules_of<'a>(context: &'a Context, set: &'a TokenSet, graph: &Graph<'_>) -> Rules<'a> {
+fn rules_of<'a>(context: &'a ModeContext, set: &'a TokenSet, graph: &Graph<'_>) -> Rules<'a> {
     let mut declared = HashSet::new();
     let written: Vec<Declaration<'a>> = context
         .tokens
@@ -128,7 +128,7 @@ fn rules_of<'a>(context: &'a Context, set: &'a TokenSet, graph: &Graph<'_>) -> R
 }
 
 /// `[data-theme="dark"]`.
-pub(crate) fn selector(m: &Modifier, c: &Context) -> String {
+pub(crate) fn selector(m: &Modifier, c: &ModeContext) -> String {
     format!("[{}=\"{}\"]", m.attribute(), c.ident())
 }
 

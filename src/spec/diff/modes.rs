@@ -4,7 +4,7 @@
 //! change of the default), named `color.ink in theme=dark`.
 
 use super::{shown, Builder, Kind, Level, Section, What};
-use crate::spec::tokens::modes::{Context, Modifier, View};
+use crate::spec::tokens::modes::{ModeContext, Modifier, View};
 use crate::spec::tokens::TokenSet;
 use std::collections::BTreeSet;
 
@@ -69,7 +69,7 @@ impl Builder {
         (old, om, oc): (&TokenSet, usize, usize),
         (new, nm, nc): (&TokenSet, usize, usize),
     ) {
-        let names = |c: &Context| c.tokens.iter().map(|t| t.name()).collect::<BTreeSet<_>>();
+        let names = |c: &ModeContext| c.tokens.iter().map(|t| t.name()).collect::<BTreeSet<_>>();
         let (before, after) = (&old.modes[om].contexts[oc], &new.modes[nm].contexts[nc]);
         let written: BTreeSet<String> = names(before).union(&names(after)).cloned().collect();
         if written.is_empty() {

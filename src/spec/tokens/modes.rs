@@ -17,12 +17,12 @@ pub struct Modifier {
     /// Index of the default context in [`Modifier::contexts`].
     pub default: usize,
     /// Every context in document order; the default's tokens are empty.
-    pub contexts: Vec<Context>,
+    pub contexts: Vec<ModeContext>,
 }
 
 /// One context of a modifier (`dark`).
 #[derive(Debug, Clone)]
-pub struct Context {
+pub struct ModeContext {
     pub name: String,
     /// The tokens this context writes whose type or value differs from the
     /// default permutation's (and those [`settle`] must keep), in document
@@ -32,14 +32,14 @@ pub struct Context {
     index: HashMap<String, usize>,
 }
 
-impl Context {
-    pub fn new(name: String, tokens: Vec<Token>) -> Context {
+impl ModeContext {
+    pub fn new(name: String, tokens: Vec<Token>) -> ModeContext {
         let index = tokens
             .iter()
             .enumerate()
             .map(|(i, t)| (t.name(), i))
             .collect();
-        Context {
+        ModeContext {
             name,
             tokens,
             index,
@@ -60,7 +60,7 @@ impl Context {
 #[derive(Clone, Copy)]
 pub struct View<'a> {
     set: &'a TokenSet,
-    context: &'a Context,
+    context: &'a ModeContext,
 }
 
 impl<'a> View<'a> {
@@ -175,7 +175,7 @@ pub fn settle(written: Vec<Written>) -> Vec<Modifier> {
                         })
                         .map(|(t, _)| t)
                         .collect();
-                    Context::new(name, kept)
+                    ModeContext::new(name, kept)
                 })
                 .collect(),
         })
@@ -213,7 +213,7 @@ impl Modifier {
     }
 }
 
-impl Context {
+impl ModeContext {
     /// The context's name as an attribute value.
     pub fn ident(&self) -> String {
         css_ident(&self.name).unwrap_or_default()

@@ -5,7 +5,7 @@
 //! body shared: nothing is rendered, formatted or parsed into a new value
 //! on a hit.
 //!
-//! Rules (DESIGN.md §4): HEAD without a body; a strong ETag per coding and
+//! Rules (the product contract, section 4): HEAD without a body; a strong ETag per coding and
 //! 304 on `If-None-Match`; `Cache-Control`, `Vary: Accept-Encoding`, CORS
 //! and `nosniff` on every answer; 404 as problem+json (or, for a browser,
 //! the page of an unpublished brand); 405 with `Allow`; 308 for a trailing
@@ -16,7 +16,7 @@ use super::headers::common_headers;
 use super::problem::Problem;
 use super::AppState;
 use crate::paths::{self, Route};
-use crate::render::status::{DemoLimiter, Live, Status};
+use crate::render::status::{LimiterStatus, ServedStatus, Status};
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
@@ -84,10 +84,10 @@ pub fn answer(
 fn status_resource(status: &Status, app: &AppState) -> Resource {
     let demo = &app.demo;
     let (shared, local) = demo.decided.counts();
-    let live = Live {
+    let live = ServedStatus {
         built: status,
         pending: app.progress.stuck_for().map(|_| stuck(&app.progress)),
-        demo_limiter: DemoLimiter {
+        demo_limiter: LimiterStatus {
             mode: demo.limiter_mode(),
             redis: demo.shared.is_some(),
             decided_by_redis: shared,
@@ -284,26 +284,7 @@ fn missing(
 
 /// True when the client lists `text/html` as acceptable (a browser).
 fn accepts_html(headers: &HeaderMap) -> bool {
-    accepts(headers, "text/html")
-}
-
-/// True when the client lists `media` by name as acceptable (a wildcard
-/// does not count).
-pub fn accepts(headers: &HeaderMap, media: &str) -> bool {
-    headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|item| {
-            let mut parts = item.split(';');
-            let item_media = parts.next().unwrap_or("").trim();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            item_media.eq_ignore_ascii_case(media) && q > 0.0
-        })
+    super::client::accepts(headers, "text/html")
 }
 
 /// A 404 that says what was not found: a brand, a surface of a brand, or a path.

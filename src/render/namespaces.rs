@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 /// A kind of theme value, named as Tailwind's namespace for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub enum Namespace {
     Color,
     /// A font family (`--font-display`).
     Font,
@@ -28,20 +28,20 @@ pub enum Kind {
     Ease,
 }
 
-impl Kind {
+impl Namespace {
     /// Tailwind's namespace: the custom property's prefix.
     pub fn namespace(self) -> &'static str {
         match self {
-            Kind::Color => "color",
-            Kind::Font => "font",
-            Kind::Text => "text",
-            Kind::FontWeight => "font-weight",
-            Kind::Tracking => "tracking",
-            Kind::Leading => "leading",
-            Kind::Radius => "radius",
-            Kind::Spacing => "spacing",
-            Kind::Shadow => "shadow",
-            Kind::Ease => "ease",
+            Namespace::Color => "color",
+            Namespace::Font => "font",
+            Namespace::Text => "text",
+            Namespace::FontWeight => "font-weight",
+            Namespace::Tracking => "tracking",
+            Namespace::Leading => "leading",
+            Namespace::Radius => "radius",
+            Namespace::Spacing => "spacing",
+            Namespace::Shadow => "shadow",
+            Namespace::Ease => "ease",
         }
     }
 
@@ -49,12 +49,12 @@ impl Kind {
     /// `radius`): left out of its short name, which the namespace says.
     fn group_words(self) -> &'static [&'static str] {
         match self {
-            Kind::Color => &["color", "colors", "colour", "colours"],
-            Kind::Font => &["font", "fonts", "family", "families"],
-            Kind::Text => &["typography", "type", "text", "font", "size", "sizes"],
-            Kind::FontWeight => &["font", "weight", "weights"],
-            Kind::Tracking => &["letter", "spacing", "tracking", "font", "typography"],
-            Kind::Leading => &[
+            Namespace::Color => &["color", "colors", "colour", "colours"],
+            Namespace::Font => &["font", "fonts", "family", "families"],
+            Namespace::Text => &["typography", "type", "text", "font", "size", "sizes"],
+            Namespace::FontWeight => &["font", "weight", "weights"],
+            Namespace::Tracking => &["letter", "spacing", "tracking", "font", "typography"],
+            Namespace::Leading => &[
                 "line",
                 "height",
                 "lineheight",
@@ -62,12 +62,12 @@ impl Kind {
                 "font",
                 "typography",
             ],
-            Kind::Radius => &[
+            Namespace::Radius => &[
                 "radius", "radii", "rounded", "corner", "corners", "border", "shape",
             ],
-            Kind::Spacing => &["space", "spacing", "spacer", "gap", "gutter", "size"],
-            Kind::Shadow => &["shadow", "shadows", "elevation", "box"],
-            Kind::Ease => &["easing", "ease", "motion", "curve", "curves", "timing"],
+            Namespace::Spacing => &["space", "spacing", "spacer", "gap", "gutter", "size"],
+            Namespace::Shadow => &["shadow", "shadows", "elevation", "box"],
+            Namespace::Ease => &["easing", "ease", "motion", "curve", "curves", "timing"],
         }
     }
 }
@@ -90,18 +90,18 @@ fn words(t: &Token) -> Vec<String> {
 /// The kind of a token, from its type and what its path says it is for;
 /// `None` for a token no namespace holds (a duration, a border, a size
 /// that is neither spacing nor a radius).
-pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
+pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Namespace> {
     let joined = format!("-{}-", words(t).join("-"));
     // A word or a phrase of words (`line-height`) of the path.
     let has = |list: &[&str]| list.iter().any(|p| joined.contains(&format!("-{p}-")));
     Some(match t.ty {
-        TokenType::Color => Kind::Color,
-        TokenType::FontFamily => Kind::Font,
-        TokenType::FontWeight => Kind::FontWeight,
-        TokenType::Typography => Kind::Text,
-        TokenType::Shadow => Kind::Shadow,
-        TokenType::CubicBezier => Kind::Ease,
-        TokenType::Number if has(&["line-height", "leading", "lineheight"]) => Kind::Leading,
+        TokenType::Color => Namespace::Color,
+        TokenType::FontFamily => Namespace::Font,
+        TokenType::FontWeight => Namespace::FontWeight,
+        TokenType::Typography => Namespace::Text,
+        TokenType::Shadow => Namespace::Shadow,
+        TokenType::CubicBezier => Namespace::Ease,
+        TokenType::Number if has(&["line-height", "leading", "lineheight"]) => Namespace::Leading,
         TokenType::Dimension => {
             // A length relative to its element stays a length, but a theme
             // scale needs one that means the same everywhere.
@@ -113,14 +113,14 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
                 return None;
             }
             if has(&["radius", "radii", "rounded", "corner", "corners"]) {
-                Kind::Radius
+                Namespace::Radius
             } else if has(&["letter-spacing", "tracking"]) {
-                Kind::Tracking
+                Namespace::Tracking
             } else if has(&["font-size", "text-size"]) || (has(&["font", "text"]) && has(&["size"]))
             {
-                Kind::Text
+                Namespace::Text
             } else if has(&["space", "spacing", "spacer", "gap", "gutter"]) {
-                Kind::Spacing
+                Namespace::Spacing
             } else {
                 return None;
             }
@@ -133,7 +133,7 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Kind> {
 /// only name the kind (`radius.sm` → `sm`, `color.fjord.900` →
 /// `fjord-900`, `corner-radius-100` → `100`, `size.radius` → `size`);
 /// the last word when nothing else is left.
-pub fn short_name(t: &Token, kind: Kind) -> String {
+pub fn short_name(t: &Token, kind: Namespace) -> String {
     let words = words(t);
     let group = kind.group_words();
     let kept: Vec<&str> = words
@@ -149,7 +149,7 @@ pub fn short_name(t: &Token, kind: Kind) -> String {
 
 /// A token placed in a theme.
 pub struct Placed<'a> {
-    pub kind: Kind,
+    pub kind: Namespace,
     pub name: String,
     pub token: &'a Token,
 }
@@ -159,7 +159,7 @@ pub enum Left<'a> {
     /// No namespace holds its type (with the type's name).
     NoKind(&'a Token),
     /// Its short name is another token's in the same kind.
-    Taken(&'a Token, Kind, String),
+    Taken(&'a Token, Namespace, String),
 }
 
 /// Every token of `set` in its kind, in document order, with the ones
@@ -167,12 +167,12 @@ pub enum Left<'a> {
 /// keeps it over a bare font size (it carries its line height); otherwise
 /// the first does.
 pub fn place(set: &TokenSet) -> (Vec<Placed<'_>>, Vec<Left<'_>>) {
-    let candidates: Vec<(&Token, Option<(Kind, String)>)> = set
+    let candidates: Vec<(&Token, Option<(Namespace, String)>)> = set
         .tokens
         .iter()
         .map(|t| (t, kind_of(t, set).map(|k| (k, short_name(t, k)))))
         .collect();
-    let mut owner: HashMap<(Kind, String), usize> = HashMap::new();
+    let mut owner: HashMap<(Namespace, String), usize> = HashMap::new();
     for (i, (t, c)) in candidates.iter().enumerate() {
         let Some(key) = c.clone().filter(|(_, n)| !n.is_empty()) else {
             continue;
@@ -216,7 +216,7 @@ mod tests {
         crate::spec::tokens::parse_tokens(&doc, &mut d).unwrap()
     }
 
-    fn placed(json: &str) -> Vec<(Kind, String)> {
+    fn placed(json: &str) -> Vec<(Namespace, String)> {
         let set = parse(json);
         place(&set)
             .0
@@ -240,11 +240,11 @@ mod tests {
         assert_eq!(
             got,
             [
-                (Kind::Color, "fjord-900".to_string()),
-                (Kind::Radius, "sm".to_string()),
-                (Kind::Spacing, "md".to_string()),
-                (Kind::Font, "body".to_string()),
-                (Kind::Ease, "standard".to_string()),
+                (Namespace::Color, "fjord-900".to_string()),
+                (Namespace::Radius, "sm".to_string()),
+                (Namespace::Spacing, "md".to_string()),
+                (Namespace::Font, "body".to_string()),
+                (Namespace::Ease, "standard".to_string()),
             ],
             "an icon size has no namespace"
         );
@@ -263,12 +263,12 @@ mod tests {
         let (placed, left) = place(&set);
         let body: Vec<String> = placed
             .iter()
-            .filter(|p| p.kind == Kind::Text)
+            .filter(|p| p.kind == Namespace::Text)
             .map(|p| p.token.name())
             .collect();
         assert_eq!(body, ["typography.body"]);
         assert!(
-            matches!(&left[..], [Left::Taken(t, Kind::Text, n)] if t.name() == "font.size.body" && n == "body")
+            matches!(&left[..], [Left::Taken(t, Namespace::Text, n)] if t.name() == "font.size.body" && n == "body")
         );
     }
 
@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(placed.len(), 1);
         assert_eq!(placed[0].token.name(), "color.red");
         assert!(
-            matches!(&left[..], [Left::Taken(t, Kind::Color, n)] if t.name() == "colors.red" && n == "red")
+            matches!(&left[..], [Left::Taken(t, Namespace::Color, n)] if t.name() == "colors.red" && n == "red")
         );
     }
 }
