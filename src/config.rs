@@ -112,7 +112,7 @@ pub enum LogFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// Compiler-style lines: `error: … --> acme/brand.json:3:14`.
+    /// Compiler-style lines: `error[MQ1201]: … --> acme/brand.json:3:14`.
     Human,
     /// One JSON object per diagnostic, one per line.
     Json,

@@ -289,7 +289,7 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<Entry> {
         brands_json: r.text()?,
         llms_line: r.text()?,
     };
-    (r.at == r.data.len() && warnings.iter().all(|w| w.severity == Severity::Warning)).then_some(
+    (r.at == r.data.len() && warnings.iter().all(|w| w.severity() == Severity::Warning)).then_some(
         Entry {
             resources,
             warnings,
@@ -319,7 +319,8 @@ mod tests {
         );
         Entry {
             resources,
-            warnings: vec![crate::spec::diag::file_warning(
+            warnings: vec![crate::spec::diag::file_diagnostic(
+                crate::spec::diag::Code::LeftOutOfFigma,
                 "acme",
                 "acme/tokens.json",
                 "w",
