@@ -87,6 +87,13 @@ pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32
                 writeln!(out, "{}", serde_json::to_string(d)?)?;
             }
         }
+        OutputFormat::Sarif => {
+            // Paths from the root of the repository that holds the folder
+            // (the folder itself outside a git work tree).
+            let root = crate::source::git::discover(&args.dir).map_or(String::new(), |(_, p)| p);
+            let sarif = crate::render::sarif::render(&diags, &root, |d| source_of(&content, d));
+            out.write_all(sarif.as_bytes())?;
+        }
     }
     Ok(if errors > 0 { 1 } else { 0 })
 }

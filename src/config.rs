@@ -116,6 +116,9 @@ pub enum OutputFormat {
     Human,
     /// One JSON object per diagnostic, one per line.
     Json,
+    /// A SARIF 2.1.0 log, for GitHub code scanning: paths relative to the
+    /// root of the git repository that holds the folder.
+    Sarif,
 }
 
 #[derive(Debug, Clone, Args)]

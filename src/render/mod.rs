@@ -12,6 +12,7 @@ pub mod html;
 pub mod llms_txt;
 pub mod openapi;
 pub mod previews;
+pub mod sarif;
 pub mod schemas;
 pub mod spec_json;
 pub mod spec_md;
