@@ -523,7 +523,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
     if std::env::var_os("FUZZ_DEBUG").is_some() {
         for d in diags
             .iter()
-            .filter(|d| d.severity == marque::spec::Severity::Error)
+            .filter(|d| d.severity() == marque::spec::Severity::Error)
             .take(3)
         {
             println!("  {d}");

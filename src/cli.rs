@@ -56,16 +56,17 @@ pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32
             for (slug, list) in by_brand.iter().filter(|(_, l)| l.len() > GROUPED_FROM) {
                 let e = list
                     .iter()
-                    .filter(|d| d.severity == Severity::Error)
+                    .filter(|d| d.severity() == Severity::Error)
                     .count();
                 let w = list.len() - e;
                 writeln!(out, "{slug}: {e} error(s), {w} warning(s), by kind:")?;
                 for k in crate::spec::diag::kinds(list.iter().copied()) {
                     writeln!(
                         out,
-                        "  {:>5} × {}: {}",
+                        "  {:>5} × {}[{}]: {}",
                         k.count,
                         k.severity.as_str(),
+                        k.code,
                         k.message
                     )?;
                 }
@@ -85,6 +86,13 @@ pub fn check(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32
             for d in &diags {
                 writeln!(out, "{}", serde_json::to_string(d)?)?;
             }
+        }
+        OutputFormat::Sarif => {
+            // Paths from the root of the repository that holds the folder
+            // (the folder itself outside a git work tree).
+            let root = crate::source::git::discover(&args.dir).map_or(String::new(), |(_, p)| p);
+            let sarif = crate::render::sarif::render(&diags, &root, |d| source_of(&content, d));
+            out.write_all(sarif.as_bytes())?;
         }
     }
     Ok(if errors > 0 { 1 } else { 0 })
@@ -169,7 +177,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
     }
     write_file(&args.out, "_headers", headers.as_bytes())?;
     let diags = catalog.diagnostics();
-    for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+    for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
         writeln!(
             out,
             "{}",
@@ -216,7 +224,7 @@ pub fn changelog(args: &ChangelogArgs, out: &mut impl Write, err: &mut impl Writ
         found = true;
         let (brand, diags) = crate::spec::parse_brand(files, today());
         let Some(brand) = brand else {
-            for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+            for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
                 writeln!(
                     err,
                     "{}",

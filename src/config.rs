@@ -116,10 +116,13 @@ pub enum LogFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// Compiler-style lines: `error: … --> acme/brand.json:3:14`.
+    /// Compiler-style lines: `error[MQ1201]: … --> acme/brand.json:3:14`.
     Human,
     /// One JSON object per diagnostic, one per line.
     Json,
+    /// A SARIF 2.1.0 log, for GitHub code scanning: paths relative to the
+    /// root of the git repository that holds the folder.
+    Sarif,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -19,8 +19,8 @@ use crate::clock::today;
 use crate::config::ImportArgs;
 use crate::render::tokens_json;
 use crate::source::dir::Reader;
-use crate::spec::brand::{is_slug, parse_brand, SHARED_CSS_NAME};
-use crate::spec::diag::FileDiags;
+use crate::spec::brand::{is_slug, parse_brand};
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::formats::{self, Format};
 use crate::spec::limits::MAX_JSON_VALUES;
 use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
@@ -123,7 +123,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     let bare = skeleton(&name, today, None);
     let (brand, diags) = parse(&slug, &named(bare.clone()), &files, &problems, today);
     let Some(brand) = brand else {
-        for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+        for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
             let text = text_of(&files, &slug, d);
             // Where the user's files are, not the folder import would write.
             let mut d = d.clone();
@@ -150,7 +150,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         None => bare,
     };
     let (tokens, resolver) = tokens_json::render_both(&brand);
-    let mut left_out: Vec<String> = tokens.skipped.into_iter().map(|(m, _)| m).collect();
+    let mut left_out = vec![Code::LeftOutOfTokensJson; tokens.skipped.len()];
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
     let tokens_file = match is_resolver {
@@ -159,7 +159,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     let body = match is_resolver {
         true => {
-            left_out.extend(resolver.skipped.into_iter().map(|(m, _)| m));
+            left_out.extend(resolver.skipped.iter().map(|_| Code::LeftOutOfResolverJson));
             resolver.body
         }
         false => tokens.body,
@@ -215,11 +215,11 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     )?;
     // Two spellings of one token sharing a CSS property is a note about
     // tokens.css; the tokens themselves are written as they were.
-    let (css, notes): (Vec<String>, Vec<String>) = diags
+    let (css, notes): (Vec<Code>, Vec<Code>) = diags
         .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .map(|d| d.message.clone())
-        .partition(|m| m.contains(SHARED_CSS_NAME));
+        .filter(|d| d.severity() == Severity::Warning)
+        .map(|d| d.code)
+        .partition(|c| *c == Code::CssNameShared);
     report(out, "normalised", &notes)?;
     report(out, "noted, unchanged", &css)?;
     report(out, "left out of the strict tokens", &left_out)?;
@@ -398,21 +398,22 @@ fn text_of<'f>(files: &'f BTreeMap<String, Bytes>, slug: &str, d: &Diagnostic) -
     std::str::from_utf8(files.get(rel)?).ok()
 }
 
-/// `messages` grouped by their wording with the names in backticks left
-/// out, most frequent first.
-fn report(out: &mut impl Write, title: &str, messages: &[String]) -> Result<()> {
-    if messages.is_empty() {
+/// What was said, counted by code (most frequent first), each with what
+/// its code means: `marque check` lists every one.
+fn report(out: &mut impl Write, title: &str, codes: &[Code]) -> Result<()> {
+    if codes.is_empty() {
         return Ok(());
     }
-    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
-    for m in messages {
-        *groups.entry(crate::spec::diag::shape(m)).or_default() += 1;
+    let mut groups: BTreeMap<Code, usize> = BTreeMap::new();
+    for c in codes {
+        *groups.entry(*c).or_default() += 1;
     }
-    let mut groups: Vec<(String, usize)> = groups.into_iter().collect();
+    let mut groups: Vec<(Code, usize)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    writeln!(out, "{title} ({}):", messages.len())?;
-    for (shape, n) in groups {
-        writeln!(out, "  {n:>5} × {shape}")?;
+    writeln!(out, "{title} ({}):", codes.len())?;
+    for (code, n) in groups {
+        let (name, means) = (code.name(), code.means());
+        writeln!(out, "  {n:>5} × {code} {name}: {means}")?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! `NO_COLOR`. This is the one place that writes to the terminal directly;
 //! with `--log-format json` the same report goes out as tracing events.
 
+use crate::spec::diag::Code;
 use crate::spec::{Diagnostic, Severity};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -31,11 +32,13 @@ impl Paint {
             s.to_string()
         }
     }
-    fn severity(self, s: Severity) -> String {
-        match s {
-            Severity::Error => self.wrap("1;31", "error"),
-            Severity::Warning => self.wrap("1;33", "warning"),
-        }
+    /// `error[MQ1201]`, in the severity's colour.
+    fn severity(self, s: Severity, code: Code) -> String {
+        let colour = match s {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+        };
+        self.wrap(colour, &format!("{}[{code}]", s.as_str()))
     }
     fn blue(self, s: &str) -> String {
         self.wrap("1;34", s)
@@ -57,10 +60,10 @@ impl Paint {
 /// Widest part of a source line shown in a frame, in characters.
 const WINDOW: usize = 100;
 
-/// A diagnostic as rustc shows one:
+/// A diagnostic as rustc shows one, its code in brackets:
 ///
 /// ```text
-/// error: version "3.2" is not a semantic version
+/// error[MQ1201]: version "3.2" is not a semantic version
 ///   --> northwind/brand.json:4:14
 ///    |
 ///  4 |   "version": "3.2",
@@ -71,7 +74,8 @@ const WINDOW: usize = 100;
 pub fn frame(d: &Diagnostic, source: Option<&str>, colour: bool) -> String {
     let p = Paint(colour);
     let mut o = String::new();
-    let _ = writeln!(o, "{}: {}", p.severity(d.severity), p.bold(&d.message));
+    let severity = p.severity(d.severity(), d.code);
+    let _ = writeln!(o, "{severity}: {}", p.bold(&d.message));
     let width = d.line.to_string().len();
     let pad = " ".repeat(width);
     let _ = writeln!(
@@ -108,7 +112,7 @@ pub fn frame(d: &Diagnostic, source: Option<&str>, colour: bool) -> String {
             shown.trim_end()
         );
         let carets = "^".repeat(len.max(1));
-        let marks = match d.severity {
+        let marks = match d.severity() {
             Severity::Error => p.red(&carets),
             Severity::Warning => p.yellow(&carets),
         };
@@ -245,7 +249,7 @@ impl Reporter {
                 );
                 let rest = crate::spec::diag::kinds(list[shown..].iter().map(|(d, _)| d));
                 for k in rest.iter().take(SHOWN_KINDS) {
-                    let _ = writeln!(o, "  {:>5} × {}", k.count, k.message);
+                    let _ = writeln!(o, "  {:>5} × [{}] {}", k.count, k.code, k.message);
                 }
                 if rest.len() > SHOWN_KINDS {
                     let _ = writeln!(o, "  and {} more kinds", rest.len() - SHOWN_KINDS);
@@ -312,8 +316,9 @@ impl Reporter {
         if self.json {
             for (d, _) in r.errors.iter().chain(&r.new_warnings) {
                 tracing::warn!(
-                    brand = %d.brand, file = %d.file, line = d.line, column = d.column,
-                    pointer = %d.pointer, "{}", d.message
+                    code = %d.code, severity = d.severity().as_str(), brand = %d.brand,
+                    file = %d.file, line = d.line, column = d.column, pointer = %d.pointer,
+                    "{}", d.message
                 );
             }
             let brands: Vec<String> = r
@@ -341,13 +346,14 @@ mod tests {
 
     fn diag(line: u32, column: u32, message: &str) -> Diagnostic {
         Diagnostic {
-            severity: Severity::Error,
+            code: Code::InvalidVersion,
             brand: "northwind".into(),
             file: "northwind/brand.json".into(),
             pointer: "/version".into(),
             line,
             column,
             message: message.into(),
+            target: None,
         }
     }
 
@@ -396,7 +402,7 @@ mod tests {
     fn new_warnings_are_frames_up_to_a_cap_and_counted_on_the_line() {
         let warning = |i: u32| {
             let mut d = diag(i, 1, "new");
-            d.severity = Severity::Warning;
+            d.code = Code::TagSkipped;
             (d, None)
         };
         let r = Rebuild {
@@ -410,7 +416,7 @@ mod tests {
             colour: false,
         }
         .human(&r);
-        assert_eq!(out.matches("warning: new\n").count(), 10, "{out}");
+        assert_eq!(out.matches("warning[MQ1204]: new\n").count(), 10, "{out}");
         assert!(out.contains("warning: and 2 more new warning(s)"), "{out}");
         assert!(out.contains("14 warning(s) (12 new)"), "{out}");
     }
@@ -421,7 +427,7 @@ mod tests {
         let got = frame(&diag(3, 14, "bad version"), Some(src), false);
         assert_eq!(
             got,
-            "error: bad version\n --> northwind/brand.json:3:14\n  |\n3 |   \"version\": \"3.2\",\n  |              ^^^^^\n"
+            "error[MQ1201]: bad version\n --> northwind/brand.json:3:14\n  |\n3 |   \"version\": \"3.2\",\n  |              ^^^^^\n"
         );
     }
 

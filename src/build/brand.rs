@@ -8,8 +8,9 @@ use crate::paths;
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
 use crate::snapshot::{CachePolicy, Comparable, DemoBrand, Effort, Resource, Resources};
+use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::json::{locate, Anchor};
-use crate::spec::{Brand, BrandFiles, Diagnostic, LazyBrand, Severity};
+use crate::spec::{Brand, BrandFiles, Diagnostic, LazyBrand};
 use bytes::Bytes;
 use chrono::NaiveDate;
 use std::sync::Arc;
@@ -221,8 +222,13 @@ pub fn render_brand(
         }
         add(format!("{}{path}", paths::assets(&key)), r);
     }
-    for skipped in [&figma.skipped, &strict.skipped, &resolver.skipped] {
-        diagnostics.extend(left_out_warnings(&s, skipped, files));
+    let surfaces = [
+        (Code::LeftOutOfFigma, &figma.skipped),
+        (Code::LeftOutOfTokensJson, &strict.skipped),
+        (Code::LeftOutOfResolverJson, &resolver.skipped),
+    ];
+    for (code, skipped) in surfaces {
+        diagnostics.extend(left_out_warnings(code, &s, skipped, files));
     }
     // The body served, not a copy (ten kilobytes a brand).
     let spec_md = resources
@@ -281,9 +287,10 @@ pub(super) fn policy_of(ctx: &Context) -> CachePolicy {
     }
 }
 
-/// A warning for each token a surface had to leave out, at the token in
-/// the file it is written in.
+/// A warning (`code`, the surface's) for each token a surface had to
+/// leave out, at the token in the file it is written in.
 fn left_out_warnings(
+    code: Code,
     slug: &str,
     skipped: &[(String, Option<crate::spec::tokens::WrittenAt>)],
     files: &BrandFiles,
@@ -304,13 +311,10 @@ fn left_out_warnings(
         for (i, (message, pointer)) in found.into_iter().enumerate() {
             let pos = positions.get(i).copied().unwrap_or_default();
             out.push(Diagnostic {
-                severity: Severity::Warning,
-                brand: slug.to_string(),
-                file: format!("{slug}/{file}"),
                 pointer: pointer.to_string(),
                 line: pos.line.max(1),
                 column: pos.column.max(1),
-                message: message.to_string(),
+                ..file_diagnostic(code, slug, &format!("{slug}/{file}"), message.to_string())
             });
         }
     }

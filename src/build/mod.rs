@@ -32,7 +32,7 @@ use crate::render::changelog::SemanticChanges;
 use crate::render::Context;
 use crate::snapshot::Effort;
 use crate::source::{Content, Pinned};
-use crate::spec::diag::{file_error, has_errors, FileDiags, Severity};
+use crate::spec::diag::{file_diagnostic, has_errors, Code, FileDiags, Severity};
 use crate::spec::diff;
 use crate::spec::limits::{describe_bytes, MAX_BRAND_BODY_BYTES};
 use crate::spec::release::Release;
@@ -209,17 +209,15 @@ impl Catalog {
                 let first = p
                     .diagnostics
                     .iter()
-                    .find(|d| d.severity == Severity::Error)
+                    .find(|d| d.severity() == Severity::Error)
                     .map(|d| format!(": {} ({}:{})", d.message, d.file, d.line))
                     .unwrap_or_default();
-                all.push(Diagnostic {
-                    severity: Severity::Warning,
-                    ..file_error(
-                        &s.slug,
-                        &format!("{}/brand.json", s.slug),
-                        format!("release {key} is not served: it does not validate today{first}"),
-                    )
-                });
+                all.push(file_diagnostic(
+                    Code::ReleaseNotServed,
+                    &s.slug,
+                    &format!("{}/brand.json", s.slug),
+                    format!("release {key} is not served: it does not validate today{first}"),
+                ));
             }
         }
         all
@@ -232,7 +230,7 @@ impl Catalog {
     /// Every error, without copying the warnings (thousands of brands have
     /// tens of thousands).
     pub fn errors(&self) -> Vec<Diagnostic> {
-        let error = |d: &&Diagnostic| d.severity == Severity::Error;
+        let error = |d: &&Diagnostic| d.severity() == Severity::Error;
         let mut all: Vec<Diagnostic> = self
             .source_diagnostics
             .iter()
@@ -499,7 +497,7 @@ fn attempt(
     };
     let (changes, base) = semantic_changes(&brand, releases, today);
     if let Some(d) = semver_check(&brand, files, base, &changes, opts.semver) {
-        let refused = d.severity == Severity::Error;
+        let refused = d.severity() == Severity::Error;
         diagnostics.push(d);
         if refused {
             return (None, Arc::new(diagnostics));
@@ -523,7 +521,8 @@ fn attempt(
         .map(|(_, r)| r.identity.body.len())
         .sum();
     if rendered > opts.max_body_bytes {
-        Arc::make_mut(&mut diagnostics).push(file_error(
+        Arc::make_mut(&mut diagnostics).push(file_diagnostic(
+            Code::SurfacesTooLarge,
             &files.slug,
             &format!("{}/", files.slug),
             format!(
@@ -590,14 +589,16 @@ fn semver_check(
     let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
     // Said while serving: what happened to this version, and what to do.
     match mode {
-        SemverMode::Error => d.error(
+        SemverMode::Error => d.push(
+            Code::VersionTooLow,
             "/version",
             format!(
                 "{explained} (latest release: {}). It is not published: the last good version keeps serving until `version` is raised (`--semver warn` would publish it with a warning)",
                 base.tag
             ),
         ),
-        _ => d.warning(
+        _ => d.push(
+            Code::VersionTooLowPublished,
             "/version",
             format!(
                 "{explained} (latest release: {}). It is published, as `--semver warn` allows: raise `version` before this is tagged, or consumers that trust semver will break",

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::render::Context;
 use crate::source::{Content, Pinned};
-use crate::spec::diag::file_error;
+use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::BrandFiles;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
@@ -199,7 +199,8 @@ pub(super) fn settle(
         }
         jobs::Outcome::Panicked(message) => (
             None,
-            Arc::new(vec![file_error(
+            Arc::new(vec![file_diagnostic(
+                Code::InternalError,
                 &slug,
                 &format!("{slug}/"),
                 format!("marque failed while checking this brand (a bug; please report it): {message}"),
@@ -207,7 +208,8 @@ pub(super) fn settle(
         ),
         jobs::Outcome::TimedOut => (
             None,
-            Arc::new(vec![file_error(
+            Arc::new(vec![file_diagnostic(
+                Code::TimedOut,
                 &slug,
                 &format!("{slug}/"),
                 format!(

@@ -98,7 +98,7 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
         let errors = preview
             .brand_diagnostics(s)
             .iter()
-            .filter(|d| d.severity == crate::spec::Severity::Error)
+            .filter(|d| d.severity() == crate::spec::Severity::Error)
             .count();
         let new = s
             .published

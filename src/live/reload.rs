@@ -393,7 +393,7 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
             })
             .unwrap_or_default();
         for d in s.diagnostics.iter() {
-            match d.severity {
+            match d.severity() {
                 Severity::Error => r.errors.push((d.clone(), source(d))),
                 Severity::Warning => {
                     r.warnings += 1;
@@ -411,7 +411,7 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
         r.brands.push((slug.clone(), Fate::Removed, None));
     }
     for d in &next.source_diagnostics {
-        if !prev.source_diagnostics.contains(d) && d.severity == Severity::Error {
+        if !prev.source_diagnostics.contains(d) && d.severity() == Severity::Error {
             r.errors.push((d.clone(), None));
         }
     }

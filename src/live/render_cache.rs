@@ -371,7 +371,7 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<CachedRender> {
         brands_json: r.text()?,
         llms_line: r.text()?,
     };
-    (r.at == r.data.len() && warnings.iter().all(|w| w.severity == Severity::Warning)).then_some(
+    (r.at == r.data.len() && warnings.iter().all(|w| w.severity() == Severity::Warning)).then_some(
         CachedRender {
             resources,
             warnings,
@@ -401,7 +401,8 @@ mod tests {
         );
         CachedRender {
             resources,
-            warnings: vec![crate::spec::diag::file_warning(
+            warnings: vec![crate::spec::diag::file_diagnostic(
+                crate::spec::diag::Code::LeftOutOfFigma,
                 "acme",
                 "acme/tokens.json",
                 "w",

@@ -13,6 +13,7 @@ pub mod llms_txt;
 pub mod namespaces;
 pub mod openapi;
 pub mod previews;
+pub mod sarif;
 pub mod schemas;
 pub mod spec_json;
 pub mod spec_md;

@@ -18,7 +18,7 @@
 
 use super::{is_ignored, is_scratch_name, Content, Releases, BRAND_FILES};
 use crate::bodies::Bodies;
-use crate::spec::diag::{file_error, file_warning};
+use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{Context as _, Result};
 use bytes::Bytes;
@@ -215,7 +215,8 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
     };
     let root_base = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     if !base.starts_with(&root_base) || base == root_base {
-        problems.push(file_error(
+        problems.push(file_diagnostic(
+            Code::FileRefused,
             slug,
             &format!("{slug}/"),
             "the brand folder is a link to a folder outside the content folder; it is not read",
@@ -289,14 +290,16 @@ impl<'a> Reader<'a> {
         // path may pass through a linked folder (`tokens` → elsewhere), so
         // where it really leads is checked here, before anything is opened.
         if path.exists() && !within(&self.base, &path) {
-            self.error(
+            self.problem(
+                Code::FileRefused,
                 rel,
                 format!("{rel} is a link to a file outside the folder; it is not read"),
             );
             return None;
         }
         if self.count >= limits::MAX_ASSETS {
-            self.error(
+            self.problem(
+                Code::FolderTooLarge,
                 rel,
                 format!(
                     "the folder names more than {} files; this one and any after it are not read",
@@ -312,14 +315,10 @@ impl<'a> Reader<'a> {
     pub fn problems(&self) -> &[Diagnostic] {
         &self.problems
     }
-    fn error(&mut self, rel: &str, message: impl Into<String>) {
+    fn problem(&mut self, code: Code, rel: &str, message: impl Into<String>) {
         let file = format!("{}/{rel}", self.slug);
-        self.problems.push(file_error(self.slug, &file, message));
-    }
-
-    fn warning(&mut self, rel: &str, message: impl Into<String>) {
-        let file = format!("{}/{rel}", self.slug);
-        self.problems.push(file_warning(self.slug, &file, message));
+        self.problems
+            .push(file_diagnostic(code, self.slug, &file, message));
     }
 
     /// Reads a regular file inside the brand folder. `required_kind`: the
@@ -330,23 +329,29 @@ impl<'a> Reader<'a> {
         let meta = match fs::metadata(path) {
             Ok(m) => m,
             Err(_) if link.file_type().is_symlink() => {
-                self.error(
+                self.problem(
+                    Code::FileRefused,
                     rel,
                     format!("{rel} is a symbolic link to nothing; it is not read"),
                 );
                 return None;
             }
             Err(e) => {
-                self.error(rel, format!("{rel} cannot be read: {e}"));
+                self.problem(Code::FileRefused, rel, format!("{rel} cannot be read: {e}"));
                 return None;
             }
         };
         if !meta.is_file() {
             let kind = kind_of(&meta);
             if required_kind {
-                self.error(rel, format!("{rel} is {kind}, not a file"));
+                self.problem(
+                    Code::FileRefused,
+                    rel,
+                    format!("{rel} is {kind}, not a file"),
+                );
             } else {
-                self.warning(
+                self.problem(
+                    Code::EntryNotPublished,
                     rel,
                     format!("{rel} is {kind}, not a file; it is not published"),
                 );
@@ -354,14 +359,16 @@ impl<'a> Reader<'a> {
             return None;
         }
         if link.file_type().is_symlink() && !within(&self.base, path) {
-            self.error(
+            self.problem(
+                Code::FileRefused,
                 rel,
                 format!("{rel} is a link to a file outside the brand folder; it is not read"),
             );
             return None;
         }
         if meta.len() > limits::MAX_FILE_BYTES as u64 {
-            self.error(
+            self.problem(
+                Code::FileTooLarge,
                 rel,
                 format!(
                     "file is {} bytes; the limit is {}",
@@ -372,7 +379,8 @@ impl<'a> Reader<'a> {
             return None;
         }
         if self.bytes + meta.len() as usize > limits::MAX_BRAND_BYTES {
-            self.error(
+            self.problem(
+                Code::FolderTooLarge,
                 rel,
                 format!(
                     "the brand folder holds more than {}; this file and any after it are not read",
@@ -388,7 +396,7 @@ impl<'a> Reader<'a> {
                 Some(Bytes::from(bytes))
             }
             Err(e) => {
-                self.error(rel, format!("{rel} cannot be read: {e}"));
+                self.problem(Code::FileRefused, rel, format!("{rel} cannot be read: {e}"));
                 None
             }
         }
@@ -430,7 +438,8 @@ impl<'a> Reader<'a> {
                 continue;
             };
             if !real.starts_with(&self.base) {
-                self.error(
+                self.problem(
+                    Code::FileRefused,
                     &rel,
                     format!(
                         "{rel} is a link to a folder outside the brand folder; it is not published"
@@ -439,14 +448,16 @@ impl<'a> Reader<'a> {
                 continue;
             }
             if !visited.insert(real) {
-                self.warning(
-                    &rel,
+                self.problem(
+                Code::EntryNotPublished,
+                &rel,
                     format!("{rel} is a link to a folder already published; it is skipped (a link loop?)"),
                 );
                 continue;
             }
             if depth > limits::MAX_ASSET_DEPTH {
-                self.error(
+                self.problem(
+                    Code::FolderTooLarge,
                     &rel,
                     format!("{rel}: folders are nested too deeply; it is not published"),
                 );
@@ -476,8 +487,9 @@ impl<'a> Reader<'a> {
                     continue;
                 }
                 if self.count >= limits::MAX_ASSETS {
-                    self.error(
-                        &child_rel,
+                    self.problem(
+                Code::FolderTooLarge,
+                &child_rel,
                         format!(
                             "the brand folder holds more than {} files; this one and any after it are not published",
                             limits::MAX_ASSETS

@@ -10,7 +10,7 @@
 use super::{is_ignored, is_scratch_name, Content, Pinned, Releases, BRAND_FILES};
 use crate::bodies::Bodies;
 use crate::spec::brand::parse_version;
-use crate::spec::diag::{file_error, Severity};
+use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::release::{parse_tag, sort_newest_first, Release};
 use crate::spec::{limits, BrandFiles, Diagnostic};
 use anyhow::{anyhow, Context as _, Result};
@@ -226,30 +226,35 @@ struct BlobReader<'r> {
 }
 
 impl BlobReader<'_> {
-    fn problem(&mut self, path: &str, message: String) {
+    fn problem(&mut self, code: Code, path: &str, message: String) {
         let file = format!("{}/{path}", self.slug);
-        self.problems.push(file_error(self.slug, &file, message));
+        self.problems
+            .push(file_diagnostic(code, self.slug, &file, message));
     }
 
     /// Reads one entry as `path`. Returns false once the folder is over its limits.
     fn take(&mut self, path: String, entry: &git2::TreeEntry<'_>) -> bool {
         if entry.filemode() == LINK_MODE {
-            self.problem(&path, "symbolic links are not published from git".into());
+            let why = "symbolic links are not published from git".into();
+            self.problem(Code::FileRefused, &path, why);
             return true;
         }
         match entry.kind() {
             Some(ObjectType::Blob) => {}
             Some(ObjectType::Tree) => {
-                self.problem(&path, format!("{path} is a folder, not a file"));
+                let why = format!("{path} is a folder, not a file");
+                self.problem(Code::FileRefused, &path, why);
                 return true;
             }
             _ => {
-                self.problem(&path, format!("{path} is not a file (a submodule?)"));
+                let why = format!("{path} is not a file (a submodule?)");
+                self.problem(Code::FileRefused, &path, why);
                 return true;
             }
         }
         let Ok(blob) = entry.to_object(self.repo).and_then(|o| o.peel_to_blob()) else {
-            self.problem(&path, format!("{path} cannot be read from the repository"));
+            let why = format!("{path} cannot be read from the repository");
+            self.problem(Code::FileRefused, &path, why);
             return true;
         };
         if blob.size() > limits::MAX_FILE_BYTES {
@@ -258,7 +263,7 @@ impl BlobReader<'_> {
                 blob.size(),
                 limits::describe_bytes(limits::MAX_FILE_BYTES)
             );
-            self.problem(&path, message);
+            self.problem(Code::FileTooLarge, &path, message);
             return true;
         }
         if self.total + blob.size() > limits::MAX_BRAND_BYTES
@@ -269,7 +274,7 @@ impl BlobReader<'_> {
                 limits::describe_bytes(limits::MAX_BRAND_BYTES),
                 limits::MAX_ASSETS
             );
-            self.problem(&path, message);
+            self.problem(Code::FolderTooLarge, &path, message);
             return false;
         }
         self.total += blob.size();
@@ -486,13 +491,13 @@ fn tag_entry(repo: &Repository, prefix: &str, name: &str) -> TagEntry {
         return skipped(None);
     };
     let warn = |message: String| Diagnostic {
-        severity: Severity::Warning,
-        brand: slug.to_string(),
-        file: format!("{slug}/brand.json"),
         pointer: "/version".into(),
-        line: 1,
-        column: 1,
-        message,
+        ..file_diagnostic(
+            Code::TagSkipped,
+            slug,
+            &format!("{slug}/brand.json"),
+            message,
+        )
     };
     let Ok(reference) = repo.find_reference(&format!("refs/tags/{name}")) else {
         return skipped(None);

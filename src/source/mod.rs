@@ -113,7 +113,8 @@ pub fn no_brands_here(
         .iter()
         .map(|p| p.rsplit_once('/').map_or("", |(parent, _)| parent))
         .collect();
-    let mut d = crate::spec::diag::file_warning(
+    let mut d = crate::spec::diag::file_diagnostic(
+        crate::spec::diag::Code::NoBrandFolder,
         "",
         looked,
         format!(
@@ -130,7 +131,7 @@ pub fn no_brands_here(
         if parents.len() > 1 {
             message.push_str(&format!(" (and {} other folder(s))", parents.len() - 1));
         }
-        d.severity = crate::spec::Severity::Error;
+        d.code = crate::spec::diag::Code::BrandFoldersElsewhere;
         d.message = message;
     }
     d

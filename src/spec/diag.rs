@@ -5,13 +5,21 @@
 //! [`FileDiags`] collector and the caller decides what an error means (the
 //! brand is not published) once everything has been looked at. Positions are
 //! filled in at the end, in one pass over the file's text.
+//!
+//! Each diagnostic carries a [`Code`] (`MQ1201`), and its severity is its
+//! code's: what a diagnostic means is its code, never its wording, so no
+//! code reads messages back.
 
 use std::borrow::Cow;
 
 use super::json::{locate, Anchor, Pos};
 use super::limits::MAX_DIAGNOSTICS_PER_FILE;
+use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+mod codes;
+pub use codes::{readme_index, Code, Family};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -30,9 +38,11 @@ impl Severity {
 }
 
 /// One problem, as `marque check` prints it and `/status` reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
+#[serde(from = "Wire")]
 pub struct Diagnostic {
-    pub severity: Severity,
+    /// What kind of problem it is; its severity is the code's.
+    pub code: Code,
     /// The brand's slug (the top-level folder name).
     pub brand: String,
     /// Path of the file relative to the content root, with `/` separators.
@@ -42,15 +52,71 @@ pub struct Diagnostic {
     pub line: u32,
     pub column: u32,
     pub message: String,
+    /// For a reference that names no token: the token it names, as data
+    /// (a resolver brand adds where else that token is defined). Not
+    /// published.
+    pub target: Option<String>,
+}
+
+impl Diagnostic {
+    /// Error or warning: the code's severity.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+}
+
+/// Written as `{severity, code, brand, file, pointer, line, column,
+/// message}`: the severity for readers that do not know the codes.
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut o = s.serialize_struct("Diagnostic", 8)?;
+        o.serialize_field("severity", &self.severity())?;
+        o.serialize_field("code", &self.code)?;
+        o.serialize_field("brand", &self.brand)?;
+        o.serialize_field("file", &self.file)?;
+        o.serialize_field("pointer", &self.pointer)?;
+        o.serialize_field("line", &self.line)?;
+        o.serialize_field("column", &self.column)?;
+        o.serialize_field("message", &self.message)?;
+        o.end()
+    }
+}
+
+/// A diagnostic as it is written (the severity, derived, is not read back).
+#[derive(Deserialize)]
+struct Wire {
+    code: Code,
+    brand: String,
+    file: String,
+    pointer: String,
+    line: u32,
+    column: u32,
+    message: String,
+}
+
+impl From<Wire> for Diagnostic {
+    fn from(w: Wire) -> Diagnostic {
+        Diagnostic {
+            code: w.code,
+            brand: w.brand,
+            file: w.file,
+            pointer: w.pointer,
+            line: w.line,
+            column: w.column,
+            message: w.message,
+            target: None,
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
-    /// Compiler style: `error: message\n  --> acme/brand.json:3:14`.
+    /// Compiler style: `error[MQ1201]: message\n  --> acme/brand.json:3:14`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: {}\n  --> {}:{}:{}",
-            self.severity.as_str(),
+            "{}[{}]: {}\n  --> {}:{}:{}",
+            self.severity().as_str(),
+            self.code,
             self.message,
             self.file,
             self.line,
@@ -91,10 +157,11 @@ impl Dropped {
             (e, 0) => format!("{e} more error(s) {what} are not listed; fix the ones above first"),
             (e, w) => format!("{e} more error(s) and {w} more warning(s) {what} are not listed; fix the errors above first"),
         };
-        Some(match errors {
-            0 => file_warning(brand, file, listed),
-            _ => file_error(brand, file, listed),
-        })
+        let code = match errors {
+            0 => Code::MoreWarningsNotListed,
+            _ => Code::MoreErrorsNotListed,
+        };
+        Some(file_diagnostic(code, brand, file, listed))
     }
 }
 
@@ -108,23 +175,28 @@ impl<'a> FileDiags<'a> {
         }
     }
 
-    /// An error at the value that `pointer` names.
-    pub fn error(&mut self, pointer: &str, message: impl Into<String>) {
-        self.push(Severity::Error, pointer, Anchor::Value, message.into());
+    /// A diagnostic of kind `code` at the value that `pointer` names.
+    pub fn push(&mut self, code: Code, pointer: &str, message: impl Into<String>) {
+        self.keep(code, pointer, Anchor::Value, message.into(), None);
     }
 
-    /// An error at the key of the member that `pointer` names.
-    pub fn error_at_key(&mut self, pointer: &str, message: impl Into<String>) {
-        self.push(Severity::Error, pointer, Anchor::Key, message.into());
+    /// A diagnostic of kind `code` at the key of the member that `pointer` names.
+    pub fn push_at_key(&mut self, code: Code, pointer: &str, message: impl Into<String>) {
+        self.keep(code, pointer, Anchor::Key, message.into(), None);
     }
 
-    /// A warning at the key of the member that `pointer` names.
-    pub fn warning_at_key(&mut self, pointer: &str, message: impl Into<String>) {
-        self.push(Severity::Warning, pointer, Anchor::Key, message.into());
-    }
-
-    pub fn warning(&mut self, pointer: &str, message: impl Into<String>) {
-        self.push(Severity::Warning, pointer, Anchor::Value, message.into());
+    /// A diagnostic about a reference to `target` (a token that is not
+    /// there), at the value that `pointer` names: the target travels with
+    /// it as data.
+    pub fn push_reference(
+        &mut self,
+        code: Code,
+        pointer: &str,
+        message: impl Into<String>,
+        target: &str,
+    ) {
+        let target = Some(target.to_string());
+        self.keep(code, pointer, Anchor::Value, message.into(), target);
     }
 
     /// True when an error has been recorded (kept or dropped).
@@ -133,14 +205,14 @@ impl<'a> FileDiags<'a> {
             || self
                 .pending
                 .iter()
-                .any(|(d, _)| d.severity == Severity::Error)
+                .any(|(d, _)| d.severity() == Severity::Error)
     }
 
     /// Errors recorded so far.
     pub fn error_count(&self) -> usize {
         self.pending
             .iter()
-            .filter(|(d, _)| d.severity == Severity::Error)
+            .filter(|(d, _)| d.severity() == Severity::Error)
             .count()
             + self.dropped.errors
     }
@@ -148,13 +220,20 @@ impl<'a> FileDiags<'a> {
     /// Keeps the first [`MAX_DIAGNOSTICS_PER_FILE`] diagnostics, errors
     /// before warnings: past the cap an error takes the place of the last
     /// warning listed, and what is left out is counted by severity.
-    fn push(&mut self, severity: Severity, pointer: &str, anchor: Anchor, message: String) {
+    fn keep(
+        &mut self,
+        code: Code,
+        pointer: &str,
+        anchor: Anchor,
+        message: String,
+        target: Option<String>,
+    ) {
         if self.pending.len() >= MAX_DIAGNOSTICS_PER_FILE {
             let warning = self
                 .pending
                 .iter()
-                .rposition(|(d, _)| d.severity == Severity::Warning);
-            match (severity, warning) {
+                .rposition(|(d, _)| d.severity() == Severity::Warning);
+            match (code.severity(), warning) {
                 (Severity::Error, Some(i)) => {
                     self.pending.remove(i);
                     self.dropped.warnings += 1;
@@ -171,13 +250,14 @@ impl<'a> FileDiags<'a> {
         }
         self.pending.push((
             Diagnostic {
-                severity,
+                code,
                 brand: self.brand.to_string(),
                 file: self.file.clone(),
                 pointer: pointer.to_string(),
                 line: 1,
                 column: 1,
                 message,
+                target,
             },
             anchor,
         ));
@@ -250,38 +330,42 @@ fn place(pending: Vec<(Diagnostic, Anchor)>, text: Option<&str>, out: &mut Vec<D
 
 /// True when any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
-    diags.iter().any(|d| d.severity == Severity::Error)
+    diags.iter().any(|d| d.severity() == Severity::Error)
 }
 
 /// Errors and warnings in a list of diagnostics.
 pub fn count(diags: &[Diagnostic]) -> (usize, usize) {
     let errors = diags
         .iter()
-        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| d.severity() == Severity::Error)
         .count();
     (errors, diags.len() - errors)
 }
 
-/// Diagnostics of one kind: the same message but for what it quotes.
+/// Diagnostics of one kind: one code, and the same message but for what
+/// it quotes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Kind {
     pub severity: Severity,
+    pub code: Code,
     /// The message with what it quotes (`…` or "…") elided.
     pub message: String,
     pub count: usize,
 }
 
-/// `diags` grouped by kind, and counted: errors first, then the most
-/// frequent first. A 3,000-warning export reads as a few lines.
+/// `diags` grouped by kind (code and wording), and counted: errors first,
+/// then the most frequent first. A 3,000-warning export reads as a few
+/// lines.
 pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
-    let mut groups: std::collections::BTreeMap<(Severity, String), usize> = Default::default();
+    let mut groups: std::collections::BTreeMap<(Code, String), usize> = Default::default();
     for d in diags {
-        *groups.entry((d.severity, shape(&d.message))).or_default() += 1;
+        *groups.entry((d.code, shape(&d.message))).or_default() += 1;
     }
     let mut kinds: Vec<Kind> = groups
         .into_iter()
-        .map(|((severity, message), count)| Kind {
-            severity,
+        .map(|((code, message), count)| Kind {
+            severity: code.severity(),
+            code,
             message,
             count,
         })
@@ -290,6 +374,7 @@ pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
         (a.severity != Severity::Error)
             .cmp(&(b.severity != Severity::Error))
             .then(b.count.cmp(&a.count))
+            .then_with(|| a.code.cmp(&b.code))
             .then_with(|| a.message.cmp(&b.message))
     });
     kinds
@@ -318,24 +403,23 @@ pub fn shape(message: &str) -> String {
     out
 }
 
-/// A diagnostic that is not inside a JSON document (a bad folder name, a missing file).
-pub fn file_error(brand: &str, file: &str, message: impl Into<String>) -> Diagnostic {
+/// A diagnostic of kind `code` that is not inside a JSON document (a bad
+/// folder name, a missing file): at the start of `file`.
+pub fn file_diagnostic(
+    code: Code,
+    brand: &str,
+    file: &str,
+    message: impl Into<String>,
+) -> Diagnostic {
     Diagnostic {
-        severity: Severity::Error,
+        code,
         brand: brand.to_string(),
         file: file.to_string(),
         pointer: String::new(),
         line: 1,
         column: 1,
         message: message.into(),
-    }
-}
-
-/// A warning about a whole file.
-pub fn file_warning(brand: &str, file: &str, message: impl Into<String>) -> Diagnostic {
-    Diagnostic {
-        severity: Severity::Warning,
-        ..file_error(brand, file, message)
+        target: None,
     }
 }
 
@@ -400,34 +484,39 @@ mod tests {
 
     #[test]
     fn displays_like_a_compiler() {
-        let d = file_error("acme", "acme/brand.json", "boom");
-        assert_eq!(d.to_string(), "error: boom\n  --> acme/brand.json:1:1");
+        let d = file_diagnostic(Code::MissingFile, "acme", "acme/brand.json", "boom");
+        assert_eq!(
+            d.to_string(),
+            "error[MQ1003]: boom\n  --> acme/brand.json:1:1"
+        );
     }
 
     #[test]
     fn diagnostics_are_placed_at_the_end_and_capped() {
         let mut d = FileDiags::new("acme", "acme/tokens.json");
         for i in 0..(MAX_DIAGNOSTICS_PER_FILE + 5) {
-            d.error(&format!("/a/{i}"), "bad");
+            d.push(Code::InvalidValue, &format!("/a/{i}"), "bad");
         }
         let mut out = Vec::new();
         d.finish(Some("{\n\"a\": [1, 2]}"), &mut out);
         assert_eq!(out.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
         assert_eq!((out[0].line, out[0].column), (2, 7));
         assert!(out.last().unwrap().message.starts_with("5 more error(s)"));
-        assert_eq!(out.last().unwrap().severity, Severity::Error);
+        assert_eq!(out.last().unwrap().code, Code::MoreErrorsNotListed);
+        assert_eq!(out.last().unwrap().severity(), Severity::Error);
     }
 
     #[test]
     fn warnings_past_the_cap_stay_warnings_and_errors_are_listed_first() {
         let mut d = FileDiags::new("acme", "acme/tokens.json");
         for i in 0..(MAX_DIAGNOSTICS_PER_FILE + 142) {
-            d.warning(&format!("/a/{i}"), "tolerated");
+            d.push(Code::BareZero, &format!("/a/{i}"), "tolerated");
         }
         assert!(!d.has_errors(), "only warnings");
         let mut out = Vec::new();
         d.finish(None, &mut out);
         assert!(!has_errors(&out), "{:?}", out.last());
+        assert_eq!(out.last().unwrap().code, Code::MoreWarningsNotListed);
         assert_eq!(
             out.last().unwrap().message,
             "142 more warning(s) in this file are not listed"
@@ -435,9 +524,9 @@ mod tests {
         // An error after the cap is listed, in place of a warning.
         let mut d = FileDiags::new("acme", "acme/tokens.json");
         for i in 0..(MAX_DIAGNOSTICS_PER_FILE + 3) {
-            d.warning(&format!("/a/{i}"), "tolerated");
+            d.push(Code::BareZero, &format!("/a/{i}"), "tolerated");
         }
-        d.error("/b", "broken");
+        d.push(Code::InvalidValue, "/b", "broken");
         assert!(d.has_errors());
         let mut out = Vec::new();
         d.finish(None, &mut out);
@@ -447,6 +536,48 @@ mod tests {
             out.last().unwrap().message,
             "4 more warning(s) in this file are not listed"
         );
+    }
+
+    #[test]
+    fn a_diagnostic_is_written_with_its_severity_and_code_and_read_back() {
+        let mut d = file_diagnostic(Code::UnusedVariable, "acme", "acme/brand.json", "unused");
+        d.target = Some("not published".into());
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "severity": "warning", "code": "MQ2106", "brand": "acme",
+                "file": "acme/brand.json", "pointer": "", "line": 1, "column": 1,
+                "message": "unused"
+            })
+        );
+        let back: Diagnostic = serde_json::from_value(json).unwrap();
+        assert_eq!((back.code, back.target), (Code::UnusedVariable, None));
+    }
+
+    #[test]
+    fn kinds_group_by_code_and_wording_errors_first() {
+        let d = |code, message: &str| file_diagnostic(code, "a", "a/tokens.json", message);
+        let diags = [
+            d(Code::BareZero, "a bare 0 at `x`"),
+            d(Code::BareZero, "a bare 0 at `y`"),
+            d(Code::LegacyStringForm, "a bare 0 at `z`"),
+            d(Code::InvalidColor, "\"red\" is not a colour"),
+        ];
+        let kinds = kinds(&diags);
+        let got: Vec<(Code, &str, usize)> = kinds
+            .iter()
+            .map(|k| (k.code, k.message.as_str(), k.count))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Code::InvalidColor, "\"…\" is not a colour", 1),
+                (Code::BareZero, "a bare 0 at `…`", 2),
+                (Code::LegacyStringForm, "a bare 0 at `…`", 1),
+            ]
+        );
+        assert_eq!(kinds[0].severity, Severity::Error);
     }
 
     #[test]

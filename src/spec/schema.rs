@@ -9,7 +9,7 @@
 //! Keeping one document means the published schema cannot drift from what
 //! marque accepts.
 
-use super::diag::{closest, FileDiags};
+use super::diag::{closest, Code, FileDiags};
 use super::json::join;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -154,8 +154,8 @@ fn check(
 }
 
 impl Checker<'_, '_> {
-    fn fail(&mut self, pointer: &str, message: String) {
-        self.diags.error(pointer, message);
+    fn fail(&mut self, code: Code, pointer: &str, message: String) {
+        self.diags.push(code, pointer, message);
         self.failed.push(pointer.to_string());
     }
 
@@ -166,6 +166,7 @@ impl Checker<'_, '_> {
         if let Some(ty) = schema.get("type").and_then(Value::as_str) {
             if !type_matches(ty, value) {
                 self.fail(
+                    Code::WrongType,
                     pointer,
                     format!("expected {}, found {}", wanted(ty), type_name(value)),
                 );
@@ -177,6 +178,7 @@ impl Checker<'_, '_> {
             if !options.contains(value) {
                 let list: Vec<String> = options.iter().map(Value::to_string).collect();
                 self.fail(
+                    Code::NotOneOf,
                     pointer,
                     format!(
                         "expected one of {}, found {}",
@@ -209,7 +211,7 @@ impl Checker<'_, '_> {
             value.as_str(),
         ) {
             if (s.trim().chars().count() as u64) < min {
-                self.fail(pointer, "must not be empty".into());
+                self.fail(Code::OutOfBounds, pointer, "must not be empty".into());
             }
         }
         let Some(n) = value.as_f64() else {
@@ -218,11 +220,19 @@ impl Checker<'_, '_> {
         let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
         let clamped = match (bound("minimum"), bound("maximum")) {
             (Some(min), _) if n < min => {
-                self.fail(pointer, format!("must be at least {min}, found {n}"));
+                self.fail(
+                    Code::OutOfBounds,
+                    pointer,
+                    format!("must be at least {min}, found {n}"),
+                );
                 min
             }
             (_, Some(max)) if n > max => {
-                self.fail(pointer, format!("must be at most {max}, found {n}"));
+                self.fail(
+                    Code::OutOfBounds,
+                    pointer,
+                    format!("must be at most {max}, found {n}"),
+                );
                 max
             }
             _ => return,
@@ -260,7 +270,8 @@ impl Checker<'_, '_> {
                         .and_then(|k| closest(&key, k))
                         .map(|c| format!("; did you mean `{c}`?"))
                         .unwrap_or_default();
-                    self.diags.error_at_key(
+                    self.diags.push_at_key(
+                        Code::UnknownKey,
                         &member_pointer,
                         format!(
                             "unknown key `{}`{hint} (extension keys must start with `x-`)",
@@ -281,8 +292,11 @@ impl Checker<'_, '_> {
             .filter_map(Value::as_str);
         for req in required {
             if !map.contains_key(req) {
-                self.diags
-                    .error(pointer, format!("missing required key `{req}`"));
+                self.diags.push(
+                    Code::MissingKey,
+                    pointer,
+                    format!("missing required key `{req}`"),
+                );
                 self.failed.push(join(pointer, req));
                 let sub = props.and_then(|p| p.get(req)).unwrap_or(&Value::Null);
                 map.insert(req.to_string(), default_for(self.root, sub));
@@ -329,7 +343,10 @@ mod tests {
         let mut out = Vec::new();
         d.finish(Some(text), &mut out);
         out.iter()
-            .map(|d| format!("{}:{} {} {}", d.line, d.column, d.pointer, d.message))
+            .map(|d| {
+                let (line, column, code) = (d.line, d.column, d.code);
+                format!("{line}:{column} {code} {} {}", d.pointer, d.message)
+            })
             .collect()
     }
 
@@ -347,11 +364,11 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                "1:10 /name expected a string, found an integer",
-                "2:2 /colour unknown key `colour`; did you mean `color`? (extension keys must start with `x-`)",
-                "3:74 /color/pairs/0/level expected one of \"AA\", \"AA-large\", \"AAA\", found \"A\"",
-                "1:1  missing required key `version`",
-                "1:1  missing required key `updated`",
+                "1:10 MQ1103 /name expected a string, found an integer",
+                "2:2 MQ1101 /colour unknown key `colour`; did you mean `color`? (extension keys must start with `x-`)",
+                "3:74 MQ1104 /color/pairs/0/level expected one of \"AA\", \"AA-large\", \"AAA\", found \"A\"",
+                "1:1 MQ1102  missing required key `version`",
+                "1:1 MQ1102  missing required key `updated`",
             ]
         );
     }

@@ -257,7 +257,7 @@ fn the_terminal_shows_a_broken_save_as_frames_without_colour_codes() {
         assert!(log.contains("change northwind/brand.json"), "{log}");
         assert!(
             log.contains(
-                "error: version \"3.2\" is not a semantic version MAJOR.MINOR.PATCH (unexpected end of input while parsing minor version number)\n --> northwind/brand.json:4:14\n  |\n4 |   \"version\": \"3.2\",\n  |              ^^^^^\n"
+                "error[MQ1201]: version \"3.2\" is not a semantic version MAJOR.MINOR.PATCH (unexpected end of input while parsing minor version number)\n --> northwind/brand.json:4:14\n  |\n4 |   \"version\": \"3.2\",\n  |              ^^^^^\n"
             ),
             "a frame with the file, line, column, source line and caret:\n{log}"
         );
@@ -418,6 +418,10 @@ fn a_panic_in_one_brand_leaves_the_others_serving_and_reloading() {
     args.build.fault = Some(Fault::Panic("northwind".into()));
     let app = spawn_with(args);
     let st = brand_status(&app, "northwind").unwrap();
+    assert_eq!(
+        st["diagnostics"][0]["code"], "MQ2412",
+        "internal-error: {st}"
+    );
     assert!(
         st["diagnostics"][0]["message"]
             .as_str()
@@ -464,7 +468,10 @@ fn a_brand_over_its_time_budget_is_left_behind_and_others_go_on() {
     let message = app.wait_until_some(
         |a| {
             let st = brand_status(a, "northwind")?;
-            st["diagnostics"][0]["message"].as_str().map(str::to_string)
+            let d = &st["diagnostics"][0];
+            let message = d["message"].as_str()?;
+            assert_eq!(d["code"], "MQ2411", "timed-out: {d}");
+            Some(message.to_string())
         },
         "northwind has its diagnostic",
     );
@@ -520,7 +527,7 @@ fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
         "    \"lg\": { \"$value\": { \"value\": 1.5, \"unit\": \"rem\" } }",
     );
     let log = bin.wait_for_log("(1 new)");
-    let frame = "warning: ";
+    let frame = "warning[MQ1207]: ";
     let at = log
         .rfind(frame)
         .unwrap_or_else(|| panic!("a warning frame:\n{log}"));
@@ -563,8 +570,9 @@ fn the_first_build_shows_each_warning_as_a_frame() {
     let gapped = Binary::start(dir.path(), &[("NO_COLOR", "1")]);
     let log = gapped.wait_for_log("(1 new)");
     assert!(
-        log.contains("warning: token `line.dotted-0` (strokeStyle) has no Figma variable type")
-            && log.contains(" --> northwind/tokens.json:2:"),
+        log.contains(
+            "warning[MQ2301]: token `line.dotted-0` (strokeStyle) has no Figma variable type"
+        ) && log.contains(" --> northwind/tokens.json:2:"),
         "{log}"
     );
 }

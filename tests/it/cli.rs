@@ -37,7 +37,7 @@ fn check_prints_compiler_style_errors_and_exits_1() {
     let (code, out) = marque(&["check", dir.path().to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("error: version \"2.4\" is not a semantic version"),
+        out.contains("error[MQ1201]: version \"2.4\" is not a semantic version"),
         "{out}"
     );
     assert!(out.contains(" --> northwind/brand.json:4:14\n"), "{out}");

@@ -96,7 +96,7 @@ fn a_style_dictionary_mistake_is_reported_in_the_source_file_at_its_line() {
     assert!(out.status.success(), "{text}");
     assert!(
         text.contains(
-            "warning: reference `{color.base.gray.darkest}` does not name a token; this token is left out, and the rest publishes without it\n --> legacy/sd.json:7:24"
+            "warning[MQ1702]: reference `{color.base.gray.darkest}` does not name a token; this token is left out, and the rest publishes without it\n --> legacy/sd.json:7:24"
         ),
         "{text}"
     );
@@ -200,8 +200,8 @@ fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
     let text = String::from_utf8_lossy(&partial.stdout).to_string();
     assert!(partial.status.success(), "{text}");
     assert!(
-        text.contains("reference `…` does not name a token; this token is left out"),
-        "{text}"
+        text.contains("      1 × MQ1702 left-out-broken-reference: "),
+        "counted by code: {text}"
     );
     // An error is in the input, not in what import would write.
     let theo = dir.path().join("theo.json");
@@ -860,14 +860,14 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
     let said = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{said}");
     assert!(
-        said.contains("warning: unknown `$type` \"boolean\"; this token is left out, and the rest publishes without it\n --> figma-variables-github-action-example/figma/Product interactions — Completed.Default.json:3:14"),
+        said.contains("warning[MQ1703]: unknown `$type` \"boolean\"; this token is left out, and the rest publishes without it\n --> figma-variables-github-action-example/figma/Product interactions — Completed.Default.json:3:14"),
         "{said}"
     );
 
     // Many diagnostics read as a few lines: grouped by kind, counted.
     assert!(
-        said.contains("figma-variables-github-action-example: 0 error(s), 15 warning(s), by kind:\n     11 × warning: \"…\" is the older string form;")
-            && said.contains("      2 × warning: unknown `…` \"…\"; this token is left out"),
+        said.contains("figma-variables-github-action-example: 0 error(s), 15 warning(s), by kind:\n     11 × warning[MQ1401]: \"…\" is the older string form;")
+            && said.contains("      2 × warning[MQ1703]: unknown `…` \"…\"; this token is left out"),
         "{said}"
     );
 

@@ -320,10 +320,9 @@ fn a_broken_head_keeps_the_last_good_brand_and_status_names_the_commit() {
     let s = status(&g.app);
     assert_eq!(s["lastFailure"]["revision"], bad);
     assert_eq!(s["brands"][1]["state"], "stale");
-    assert!(s["brands"][1]["diagnostics"][0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("\"2.5\""));
+    let d = &s["brands"][1]["diagnostics"][0];
+    assert_eq!(d["code"], "MQ1201", "{d}");
+    assert!(d["message"].as_str().unwrap().contains("\"2.5\""));
     assert_eq!(g.app.get("/brand/northwind/spec.json").body, good);
     assert_eq!(s["brands"][0]["state"], "ok", "lumen-health is unaffected");
 }
@@ -462,10 +461,12 @@ fn changelogs_come_from_tags_sorted_by_semver_with_unreleased_work() {
 
     let warnings = &status(app)["brands"][1]["diagnostics"];
     assert!(
-        warnings.as_array().unwrap().iter().any(|d| d["message"]
-            .as_str()
+        warnings
+            .as_array()
             .unwrap()
-            .contains("tag northwind@3.0.0 is skipped")),
+            .iter()
+            .any(|d| d["code"] == "MQ1204"
+                && d["message"].as_str().unwrap().contains("northwind@3.0.0")),
         "{warnings}"
     );
     let lumen = app.get("/brand/lumen-health/changelog.json").json();
@@ -983,6 +984,7 @@ fn git_mode_with_no_brand_at_its_path_is_not_ready_and_says_where_they_are() {
         "{hint}"
     );
     assert_eq!(s["contentDiagnostics"][0]["severity"], "error");
+    assert_eq!(s["contentDiagnostics"][0]["code"], "MQ1009");
     assert_eq!(s["ready"], false);
     let ready = app.get("/readyz");
     assert_eq!(ready.status, 503);

@@ -135,7 +135,8 @@ fn symlink_loops_in_assets_publish_each_file_once_and_end() {
     assert!(
         nw.problems
             .iter()
-            .any(|p| p.message.contains("a link to a folder already published")),
+            .any(|p| p.code == marque::spec::diag::Code::EntryNotPublished
+                && p.message.contains("already published")),
         "{:?}",
         nw.problems
     );
@@ -169,6 +170,7 @@ fn brand_json_that_is_not_a_file_is_a_diagnostic_not_a_silent_unpublish() {
                 s["brands"].as_array().unwrap().iter().any(|b| {
                     b["slug"] == "northwind"
                         && b["state"] == "stale"
+                        && b["diagnostics"][0]["code"] == "MQ1006"
                         && b["diagnostics"].to_string().contains(message)
                 })
             },

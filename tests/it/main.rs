@@ -27,6 +27,8 @@ mod contract;
 mod corpus;
 /// The prompt demo against a local OpenAI- and Anthropic-speaking server.
 mod demo;
+/// Diagnostic codes: the README's index, check's JSON and SARIF (valid against the official schema).
+mod diagnostics;
 /// Primer's translucent aliases, references inside strings and Fluent's font stack on every surface.
 mod fidelity;
 /// A fleet of replicas sharing one demo limit and webhooks through Redis.

@@ -117,7 +117,7 @@ fn parse(text: &str) -> (TokenSet, Vec<String>) {
     d.finish(Some(text), &mut out);
     let errors = out
         .into_iter()
-        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| d.severity() == Severity::Error)
         .map(|d| format!("{} {}", d.pointer, d.message))
         .collect();
     (set, errors)
@@ -130,7 +130,7 @@ fn warnings_of(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     d.finish(Some(text), &mut out);
     out.into_iter()
-        .filter(|d| d.severity == Severity::Warning)
+        .filter(|d| d.severity() == Severity::Warning)
         .map(|d| d.message)
         .collect()
 }

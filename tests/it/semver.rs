@@ -46,7 +46,7 @@ fn a_patch_bump_that_removes_a_token_fails_check_naming_the_change_and_the_versi
     let (code, out) = marque(&["check", dir]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("error: 2.4.0 → 2.4.1 removes token `color.surface.muted` (`--color-surface-muted`): a major change, needs 3.0.0 or later (latest release: northwind@2.4.0"),
+        out.contains("error[MQ1206]: 2.4.0 → 2.4.1 removes token `color.surface.muted` (`--color-surface-muted`): a major change, needs 3.0.0 or later (latest release: northwind@2.4.0"),
         "{out}"
     );
     // At brand.json's version, line 4.
@@ -55,7 +55,7 @@ fn a_patch_bump_that_removes_a_token_fails_check_naming_the_change_and_the_versi
     let (code, out) = marque(&["check", dir, "--semver", "warn"]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("warning: 2.4.0 → 2.4.1 removes token"),
+        out.contains("warning[MQ1207]: 2.4.0 → 2.4.1 removes token"),
         "{out}"
     );
     let (code, out) = marque(&["check", dir, "--semver", "off"]);

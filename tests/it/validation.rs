@@ -2,6 +2,7 @@
 //! file and line. Validation is pure, so these run on bytes in memory.
 
 use crate::surfaces::today;
+use marque::spec::diag::Code;
 use marque::spec::{parse_brand, BrandFiles, Diagnostic, Severity};
 
 const BRAND: &str = r##"{
@@ -64,7 +65,7 @@ fn errors_of(f: &BrandFiles) -> Vec<Diagnostic> {
     let (brand, diags) = parse_brand(f, today());
     let errors: Vec<Diagnostic> = diags
         .into_iter()
-        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| d.severity() == Severity::Error)
         .collect();
     assert_eq!(
         brand.is_some(),
@@ -75,8 +76,17 @@ fn errors_of(f: &BrandFiles) -> Vec<Diagnostic> {
 }
 
 /// Applies `from → to` to brand.json (or tokens.json) and expects exactly one
-/// error, in `file` at `line`, whose message contains `message`.
-fn expect_error(in_tokens: bool, from: &str, to: &str, file: &str, line: u32, message: &str) {
+/// error, of kind `code`, in `file` at `line`, whose message contains
+/// `message` (so it says what is wrong in words a person reads).
+fn expect_error(
+    in_tokens: bool,
+    from: &str,
+    to: &str,
+    file: &str,
+    line: u32,
+    code: Code,
+    message: &str,
+) {
     let (mut b, mut t) = (BRAND.to_string(), TOKENS.to_string());
     let target = if in_tokens { &mut t } else { &mut b };
     assert!(target.contains(from), "fixture contains {from:?}");
@@ -84,6 +94,7 @@ fn expect_error(in_tokens: bool, from: &str, to: &str, file: &str, line: u32, me
     let errors = errors_of(&files("acme", &b, &t));
     assert_eq!(errors.len(), 1, "one error for {to:?}: {errors:#?}");
     let e = &errors[0];
+    assert_eq!(e.code, code, "{e:?}");
     assert_eq!(e.file, file, "{e:?}");
     assert_eq!(e.line, line, "{e:?}");
     assert!(
@@ -107,6 +118,7 @@ fn malformed_json_points_at_the_syntax_error() {
         "\"version\": \"1.2.0\"",
         "acme/brand.json",
         4,
+        Code::InvalidJson,
         "invalid JSON",
     );
     expect_error(
@@ -115,6 +127,7 @@ fn malformed_json_points_at_the_syntax_error() {
         "mist",
         "acme/tokens.json",
         6,
+        Code::InvalidJson,
         "invalid JSON",
     );
 }
@@ -127,6 +140,7 @@ fn unknown_keys_are_errors_with_a_suggestion_but_x_keys_pass() {
         "\"colour\": {",
         "acme/brand.json",
         13,
+        Code::UnknownKey,
         "unknown key `colour`; did you mean `color`?",
     );
     expect_error(
@@ -135,6 +149,7 @@ fn unknown_keys_are_errors_with_a_suggestion_but_x_keys_pass() {
         "\"role\": \"body\", \"weight\": 3",
         "acme/brand.json",
         11,
+        Code::UnknownKey,
         "unknown key `weight`",
     );
     let with_x = BRAND.replacen(
@@ -153,6 +168,7 @@ fn required_keys_and_types_are_enforced() {
         "",
         "acme/brand.json",
         1,
+        Code::MissingKey,
         "missing required key `name`",
     );
     expect_error(
@@ -161,6 +177,7 @@ fn required_keys_and_types_are_enforced() {
         "\"name\": 7",
         "acme/brand.json",
         2,
+        Code::WrongType,
         "expected a string, found an integer",
     );
     expect_error(
@@ -169,6 +186,7 @@ fn required_keys_and_types_are_enforced() {
         "\"level\": \"A\"",
         "acme/brand.json",
         15,
+        Code::NotOneOf,
         "expected one of \"AA\", \"AA-large\", \"AAA\"",
     );
 }
@@ -182,6 +200,7 @@ fn versions_must_be_semver_without_prefix_or_leading_zeros() {
             &format!("\"{bad}\""),
             "acme/brand.json",
             3,
+            Code::InvalidVersion,
             &format!("version \"{bad}\""),
         );
     }
@@ -195,6 +214,7 @@ fn dates_must_be_real_and_not_in_the_future() {
         "\"2026-02-30\"",
         "acme/brand.json",
         4,
+        Code::InvalidDate,
         "does not exist in the calendar",
     );
     expect_error(
@@ -203,6 +223,7 @@ fn dates_must_be_real_and_not_in_the_future() {
         "\"2099-01-01\"",
         "acme/brand.json",
         4,
+        Code::DateInFuture,
         "is in the future",
     );
     expect_error(
@@ -211,6 +232,7 @@ fn dates_must_be_real_and_not_in_the_future() {
         "\"1 March 2026\"",
         "acme/brand.json",
         4,
+        Code::InvalidDate,
         "must be written YYYY-MM-DD",
     );
 }
@@ -219,7 +241,7 @@ fn dates_must_be_real_and_not_in_the_future() {
 fn folder_names_must_be_slugs() {
     let errors = errors_of(&files("Acme_Brand", BRAND, TOKENS));
     assert_eq!(errors.len(), 1);
-    assert!(errors[0].message.contains("is not a valid slug"));
+    assert_eq!(errors[0].code, Code::InvalidSlug, "{errors:#?}");
     assert_eq!(errors[0].file, "Acme_Brand/");
 }
 
@@ -231,6 +253,7 @@ fn references_must_resolve_to_the_right_type() {
         "\"{color.nope}\" }",
         "acme/brand.json",
         14,
+        Code::DanglingReference,
         "does not name a token",
     );
     expect_error(
@@ -239,6 +262,7 @@ fn references_must_resolve_to_the_right_type() {
         "\"{space.md}\"",
         "acme/brand.json",
         11,
+        Code::ReferenceTypeMismatch,
         "is a dimension token; a fontFamily token is needed",
     );
     expect_error(
@@ -247,6 +271,7 @@ fn references_must_resolve_to_the_right_type() {
         "\"color.ink\" }",
         "acme/brand.json",
         14,
+        Code::NotAReference,
         "is not a token reference",
     );
 }
@@ -262,7 +287,7 @@ fn alias_cycles_and_dangling_aliases_in_tokens_are_errors() {
     assert_eq!(errors.len(), 2, "{errors:#?}");
     assert!(errors
         .iter()
-        .all(|e| e.message.contains("alias cycle") && e.file == "acme/tokens.json"));
+        .all(|e| e.code == Code::AliasCycle && e.file == "acme/tokens.json"));
     assert_eq!(errors[0].line, 6);
     expect_error(
         true,
@@ -270,6 +295,7 @@ fn alias_cycles_and_dangling_aliases_in_tokens_are_errors() {
         "\"components\": [0.8, 0.8, 0.8] }, \"$description\": 5",
         "acme/tokens.json",
         6,
+        Code::InvalidTokenProperty,
         "`$description` must",
     );
 }
@@ -282,6 +308,7 @@ fn two_tokens_with_one_css_name_are_an_error() {
         "\"space-md\": { \"$type\": \"number\", \"$value\": 1 },\n  \"space\": {",
         "acme/tokens.json",
         11,
+        Code::CssNameClash,
         "both map to the CSS name `--space-md`",
     );
 }
@@ -294,6 +321,7 @@ fn contrast_pairs_below_their_level_are_errors() {
         "\"foreground\": \"{color.mist}\"",
         "acme/brand.json",
         15,
+        Code::ContrastTooLow,
         "below the AA minimum of 4.5:1",
     );
 }
@@ -306,6 +334,7 @@ fn a_logo_or_prompt_id_used_twice_is_named_where_it_repeats() {
         "{ \"id\": \"primary\", \"file\": \"assets/logo.svg\" }, { \"id\": \"primary\", \"file\": \"assets/logo.svg\" }",
         "acme/brand.json",
         7,
+        Code::DuplicateId,
         "logo id \"primary\" is used twice",
     );
     expect_error(
@@ -314,6 +343,7 @@ fn a_logo_or_prompt_id_used_twice_is_named_where_it_repeats() {
         "\"prompts\": [ { \"id\": \"tagline\", \"template\": \"Say hello.\" },",
         "acme/brand.json",
         20,
+        Code::DuplicateId,
         "prompt id \"tagline\" is used twice",
     );
 }
@@ -326,6 +356,7 @@ fn prompt_ids_and_templates_are_checked_strictly() {
         "\"id\": \"Tag Line\"",
         "acme/brand.json",
         20,
+        Code::InvalidId,
         "must be slug-shaped",
     );
     expect_error(
@@ -334,6 +365,7 @@ fn prompt_ids_and_templates_are_checked_strictly() {
         "{{ product }} in {{ market }}",
         "acme/brand.json",
         21,
+        Code::UndeclaredVariable,
         "template uses `market`, which is not declared",
     );
     expect_error(
@@ -342,6 +374,7 @@ fn prompt_ids_and_templates_are_checked_strictly() {
         "{{ product }.",
         "acme/brand.json",
         21,
+        Code::TemplateSyntax,
         "template does not parse",
     );
 }
@@ -354,6 +387,7 @@ fn logo_files_must_exist_inside_the_brand_folder() {
         "\"../secret.svg\"",
         "acme/brand.json",
         7,
+        Code::InvalidAssetPath,
         "must stay inside the brand folder",
     );
     expect_error(
@@ -362,6 +396,7 @@ fn logo_files_must_exist_inside_the_brand_folder() {
         "\"assets/missing.svg\"",
         "acme/brand.json",
         7,
+        Code::MissingLogoFile,
         "does not exist",
     );
 }
@@ -383,7 +418,8 @@ fn a_logo_lettered_with_svg_text_is_a_warning() {
     let (brand, diags) = parse_brand(&lettered, today());
     assert!(brand.is_some(), "published: it is a warning");
     assert_eq!(diags.len(), 1, "{diags:#?}");
-    assert_eq!(diags[0].severity, Severity::Warning);
+    assert_eq!(diags[0].code, Code::LogoTextElement);
+    assert_eq!(diags[0].severity(), Severity::Warning);
     assert_eq!(
         (diags[0].file.as_str(), diags[0].line),
         ("acme/brand.json", 7)
@@ -403,6 +439,7 @@ fn token_values_are_checked_by_type() {
         "\"unit\": \"furlong\"",
         "acme/tokens.json",
         10,
+        Code::InvalidDimension,
         "unit must be \"px\" or \"rem\"",
     );
     expect_error(
@@ -411,6 +448,7 @@ fn token_values_are_checked_by_type() {
         "\"$type\": \"colour\"",
         "acme/tokens.json",
         3,
+        Code::UnknownType,
         "did you mean `color`?",
     );
 }
@@ -421,9 +459,9 @@ fn legacy_token_strings_are_accepted_with_a_warning() {
     let (brand, diags) = parse_brand(&files("acme", BRAND, &legacy), today());
     assert!(brand.is_some());
     assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0].severity, Severity::Warning);
+    assert_eq!(diags[0].severity(), Severity::Warning);
     assert_eq!(diags[0].line, 10);
-    assert!(diags[0].message.contains("older string form"));
+    assert_eq!(diags[0].code, Code::LegacyStringForm);
 }
 
 #[test]
@@ -433,9 +471,17 @@ fn every_problem_is_reported_at_once() {
         .replacen("\"2026-03-01\"", "\"2026-02-30\"", 1)
         .replacen("\"color\": {", "\"colour\": {", 1);
     let errors = errors_of(&files("acme", &broken, TOKENS));
-    let lines: Vec<u32> = errors.iter().map(|e| e.line).collect();
+    let lines: Vec<(u32, Code)> = errors.iter().map(|e| (e.line, e.code)).collect();
     // A shape error never hides the semantic checks of what could be read.
-    assert_eq!(lines, [13, 3, 4], "{errors:#?}");
+    assert_eq!(
+        lines,
+        [
+            (13, Code::UnknownKey),
+            (3, Code::InvalidVersion),
+            (4, Code::InvalidDate)
+        ],
+        "{errors:#?}"
+    );
     let broken = BRAND
         .replacen("\"1.2.0\"", "\"1.2\"", 1)
         .replacen("\"2026-03-01\"", "\"2026-02-30\"", 1)
@@ -457,7 +503,7 @@ fn missing_files_are_reported() {
     let errors = errors_of(&f);
     assert!(errors
         .iter()
-        .any(|e| e.file == "acme/tokens.json" && e.message.contains("missing tokens.json")));
+        .any(|e| e.file == "acme/tokens.json" && e.code == Code::MissingFile));
 }
 
 #[test]
@@ -495,24 +541,21 @@ fn an_unknown_key_a_bad_version_and_a_dangling_reference_are_reported_together()
         )
         .replacen("{color.ink}\" }", "{color.harbor.navvy}\" }", 1);
     let errors = errors_of(&files("acme", &broken, TOKENS));
-    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.starts_with("unknown key `colour`")),
-        "{messages:#?}"
-    );
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("version \"3.2\" is not a semantic version")),
-        "{messages:#?}"
-    );
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("`{color.harbor.navvy}` does not name a token")),
-        "{messages:#?}"
+    let mut kinds: Vec<(Code, &str)> = errors
+        .iter()
+        .map(|e| (e.code, e.pointer.as_str()))
+        .collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        [
+            (Code::UnknownKey, "/typography/styles/0/colour"),
+            (Code::InvalidVersion, "/version"),
+            (Code::DanglingReference, "/color/palette/0/token"),
+            // `{type.body}` names no token either.
+            (Code::DanglingReference, "/typography/styles/0/token"),
+        ],
+        "{errors:#?}"
     );
 }
 
@@ -531,6 +574,7 @@ fn a_hex_that_disagrees_with_its_components_is_an_error_in_tokens_json() {
         "\"components\": [0.1, 0.1, 0.1], \"hex\": \"#0a0a0a\" }",
         "acme/tokens.json",
         4,
+        Code::HexMismatch,
         "hex #0a0a0a does not match the components, which give #1a1a1a",
     );
 }
@@ -543,6 +587,7 @@ fn an_example_longer_than_its_max_length_is_an_error() {
         "\"variables\": [ { \"name\": \"product\", \"maxLength\": 5, \"example\": \"a kayak\" } ]",
         "acme/brand.json",
         22,
+        Code::ExampleTooLong,
         "the example of \"product\" is 7 characters long, more than its maxLength of 5",
     );
 }
@@ -555,6 +600,7 @@ fn a_template_that_fails_on_ordinary_text_is_an_error() {
         "\"Write {{ product|int + 1 }} taglines.\"",
         "acme/brand.json",
         21,
+        Code::TemplateFails,
         "template fails",
     );
 }

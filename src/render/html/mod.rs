@@ -235,7 +235,7 @@ pub fn render_with_errors(brand: &Brand, ctx: &Context, diagnostics: &[Diagnosti
 fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
     let errors: Vec<&Diagnostic> = diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| d.severity() == Severity::Error)
         .collect();
     if errors.is_empty() {
         return;
@@ -344,7 +344,7 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
     );
     for d in diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Warning && is_version_note(d))
+        .filter(|d| d.severity() == Severity::Warning && is_version_note(d))
     {
         let _ = writeln!(
             o,

@@ -316,12 +316,67 @@ fn demo_schemas(schemas: &mut Map<String, Value>, examples: &Examples) {
                     "properties": {
                         "slug": {"type": "string"},
                         "state": {"enum": ["ok", "stale", "unpublished"]},
-                        "building": {"type": "boolean", "description": "its latest change is still being checked and rendered; what is served is the version before"}
+                        "building": {"type": "boolean", "description": "its latest change is still being checked and rendered; what is served is the version before"},
+                        "kinds": {"type": "array", "items": r("schemas", "DiagnosticKind")},
+                        "diagnostics": {"type": "array", "items": r("schemas", "Diagnostic")}
                     },
                     "required": ["slug", "state"]
-                }}
+                }},
+                "unpublished": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "slug": {"type": "string"},
+                        "kinds": {"type": "array", "items": r("schemas", "DiagnosticKind")},
+                        "diagnostics": {"type": "array", "items": r("schemas", "Diagnostic")}
+                    },
+                    "required": ["slug"]
+                }},
+                "contentDiagnostics": {"type": "array", "items": r("schemas", "Diagnostic")}
             },
             "required": ["brands", "demoLimiter"]
+        }),
+    );
+    diagnostic_schemas(schemas);
+}
+
+/// A diagnostic as /status reports it, and its kinds counted.
+fn diagnostic_schemas(schemas: &mut Map<String, Value>) {
+    let code = json!({
+        "type": "string",
+        "pattern": "^MQ[0-9]{4}$",
+        "description": "The diagnostic's stable code (such as `MQ1201`): what kind of problem it is, whatever the message's wording. Its severity is always the code's. The README's index of codes says what each means and how to fix it"
+    });
+    let severity = json!({"enum": ["error", "warning"]});
+    schemas.insert(
+        "Diagnostic".into(),
+        json!({
+            "description": "One problem found in the content, with where it is",
+            "type": "object",
+            "properties": {
+                "severity": severity,
+                "code": code,
+                "brand": {"type": "string", "description": "the brand's slug (empty for the content folder itself)"},
+                "file": {"type": "string", "description": "the file, relative to the content root"},
+                "pointer": {"type": "string", "description": "RFC 6901 JSON Pointer into the file (empty for the whole file)"},
+                "line": {"type": "integer", "minimum": 1},
+                "column": {"type": "integer", "minimum": 1},
+                "message": {"type": "string"}
+            },
+            "required": ["severity", "code", "brand", "file", "pointer", "line", "column", "message"]
+        }),
+    );
+    schemas.insert(
+        "DiagnosticKind".into(),
+        json!({
+            "description": "A brand's diagnostics of one kind (one code, one wording but for what it quotes), counted",
+            "type": "object",
+            "properties": {
+                "severity": severity,
+                "code": code,
+                "message": {"type": "string", "description": "the message with what it quotes elided"},
+                "count": {"type": "integer", "minimum": 1}
+            },
+            "required": ["severity", "code", "message", "count"]
         }),
     );
 }

@@ -2,7 +2,7 @@
 //! BRAND_BOOK.md and assets. Pure: files come in as bytes, today's date comes
 //! in as a value, and every problem goes out as a diagnostic.
 
-use super::diag::{file_error, has_errors, quoted, Diagnostic, FileDiags};
+use super::diag::{file_diagnostic, has_errors, quoted, Code, Diagnostic, FileDiags};
 pub use super::files::BrandFiles;
 use super::json::join;
 use super::limits::{MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_KEY_CHARS};
@@ -77,8 +77,10 @@ pub fn parse_version(s: &str) -> Result<semver::Version, String> {
     Ok(v)
 }
 
-/// Parses a calendar date `YYYY-MM-DD` that exists and is not after `today`.
-pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, String> {
+/// Parses a calendar date `YYYY-MM-DD` that exists and is not after
+/// `today`; what is wrong, and its code, when it is not one.
+pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, (Code, String)> {
+    let invalid = |m: String| (Code::InvalidDate, m);
     let shaped = s.len() == 10
         && s.bytes().enumerate().all(|(i, b)| {
             if i == 4 || i == 7 {
@@ -88,12 +90,18 @@ pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, String> {
             }
         });
     if !shaped {
-        return Err(format!("date {} must be written YYYY-MM-DD", quoted(s)));
+        return Err(invalid(format!(
+            "date {} must be written YYYY-MM-DD",
+            quoted(s)
+        )));
     }
     let d = NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .map_err(|_| format!("date \"{s}\" does not exist in the calendar"))?;
+        .map_err(|_| invalid(format!("date \"{s}\" does not exist in the calendar")))?;
     if d > today {
-        return Err(format!("date \"{s}\" is in the future (today is {today})"));
+        return Err((
+            Code::DateInFuture,
+            format!("date \"{s}\" is in the future (today is {today})"),
+        ));
     }
     Ok(d)
 }
@@ -107,12 +115,18 @@ fn read_json<'t>(
     out: &mut Vec<Diagnostic>,
 ) -> Option<(Value, &'t str)> {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        out.push(file_error(brand, file, "file is not valid UTF-8"));
+        out.push(file_diagnostic(
+            Code::NotUtf8,
+            brand,
+            file,
+            "file is not valid UTF-8",
+        ));
         return None;
     };
     let values = super::json::count_values(text);
     if values > MAX_JSON_VALUES {
-        out.push(file_error(
+        out.push(file_diagnostic(
+            Code::TooManyValues,
             brand,
             file,
             format!("the file holds about {values} JSON values; at most {MAX_JSON_VALUES} are read, so it is not"),
@@ -122,7 +136,8 @@ fn read_json<'t>(
     match serde_json::from_str::<Value>(text) {
         Ok(v) => Some((v, text)),
         Err(e) => {
-            let mut d = file_error(
+            let mut d = file_diagnostic(
+                Code::InvalidJson,
                 brand,
                 file,
                 format!("invalid JSON: {}", strip_position(&e.to_string())),
@@ -152,7 +167,8 @@ fn enforce_limits(value: &mut Value, d: &mut FileDiags<'_>) {
     }
     fn walk(v: &mut Value, path: &mut Vec<String>, d: &mut FileDiags<'_>) {
         if path.len() >= MAX_JSON_DEPTH && (v.is_object() || v.is_array()) {
-            d.error(
+            d.push(
+                Code::NestedTooDeep,
                 &pointer(path),
                 format!("values are nested more than {MAX_JSON_DEPTH} levels deep here; what lies deeper is not read"),
             );
@@ -168,7 +184,8 @@ fn enforce_limits(value: &mut Value, d: &mut FileDiags<'_>) {
                         .cloned()
                         .collect();
                     for k in long {
-                        d.error(
+                        d.push(
+                            Code::KeyTooLong,
                             &pointer(path),
                             format!(
                                 "a key of {} characters ({}); keys may have at most {MAX_KEY_CHARS}, so the member is not read",
@@ -214,7 +231,8 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     let slug = files.slug.as_str();
     let mut out = files.problems.clone();
     if !is_slug(slug) {
-        out.push(file_error(
+        out.push(file_diagnostic(
+            Code::InvalidSlug,
             slug,
             &format!("{slug}/"),
             format!("folder name {} is not a valid slug: use lowercase letters and digits in words joined by single hyphens (at most 64 characters)", quoted(slug)),
@@ -228,7 +246,8 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
             .and_then(|bytes| match std::str::from_utf8(bytes) {
                 Ok(s) => Some(s.to_string()),
                 Err(_) => {
-                    out.push(file_error(
+                    out.push(file_diagnostic(
+                        Code::NotUtf8,
                         slug,
                         &format!("{slug}/BRAND_BOOK.md"),
                         "file is not valid UTF-8",
@@ -276,7 +295,12 @@ fn read_brand_json(
     let file = format!("{slug}/brand.json");
     let Some(bytes) = files.get("brand.json") else {
         if !named_in(&files.problems, &file) {
-            out.push(file_error(slug, &file, "missing brand.json"));
+            out.push(file_diagnostic(
+                Code::MissingFile,
+                slug,
+                &file,
+                "missing brand.json",
+            ));
         }
         return None;
     };
@@ -287,7 +311,8 @@ fn read_brand_json(
     let parsed = match serde_json::from_value::<BrandDoc>(std::mem::take(&mut checked.value)) {
         Ok(doc) => check_semantics(doc, &checked, files, tokens, today, &mut d),
         Err(e) => {
-            d.error(
+            d.push(
+                Code::UnexpectedShape,
                 "",
                 format!("brand.json does not have the expected shape: {e}"),
             );
@@ -303,7 +328,8 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
     for t in &set.tokens {
         let name = css_name(&t.path);
         if name.is_empty() {
-            d.error(
+            d.push(
+                Code::NoCssName,
                 &t.pointer,
                 format!(
                     "token `{}` has no letters or digits to make a CSS name from",
@@ -340,22 +366,20 @@ fn check_css_names(set: &TokenSet, d: &mut FileDiags<'_>) {
                 ))
             };
             let message = format!(
-                "tokens `{other}` and `{}` {SHARED_CSS_NAME} `--{n}`",
+                "tokens `{other}` and `{}` both map to the CSS name `--{n}`",
                 t.name()
             );
             match (css(&other), css(&t.name())) {
-                (Some(a), Some(b)) if a == b => d.warning(
+                (Some(a), Some(b)) if a == b => d.push(
+                    Code::CssNameShared,
                     &t.pointer,
                     format!("{message}; their values agree, so the one property serves both"),
                 ),
-                _ => d.error(&t.pointer, message),
+                _ => d.push(Code::CssNameClash, &t.pointer, message),
             }
         }
     }
 }
-
-/// What the note on two tokens with one CSS name says of them.
-pub const SHARED_CSS_NAME: &str = "both map to the CSS name";
 
 /// The checks that need meaning, not just shape: version, date, references,
 /// contrast, logo files and prompts. Each runs on whatever could be read;
@@ -371,14 +395,14 @@ fn check_semantics(
     let version = (!checked.blocked("/version"))
         .then(|| {
             parse_version(&doc.version)
-                .map_err(|m| d.error("/version", m))
+                .map_err(|m| d.push(Code::InvalidVersion, "/version", m))
                 .ok()
         })
         .flatten();
     let updated = (!checked.blocked("/updated"))
         .then(|| {
             parse_date(&doc.updated, today)
-                .map_err(|m| d.error("/updated", m))
+                .map_err(|(code, m)| d.push(code, "/updated", m))
                 .ok()
         })
         .flatten();
@@ -398,7 +422,8 @@ fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mu
             return;
         }
         let Some(name) = parse_reference(reference) else {
-            d.error(
+            d.push(
+                Code::NotAReference,
                 &pointer,
                 format!(
                     "{} is not a token reference: write it as {{group.token}}",
@@ -409,14 +434,16 @@ fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mu
         };
         match tokens.get(name) {
             None if tokens.unparsed.contains(name) => {}
-            None => d.error(
+            None => d.push(
+                Code::DanglingReference,
                 &pointer,
                 format!(
                     "reference `{}` does not name a token in tokens.json",
                     quoted(reference).trim_matches('"')
                 ),
             ),
-            Some(t) if t.ty != ty => d.error(
+            Some(t) if t.ty != ty => d.push(
+                Code::ReferenceTypeMismatch,
                 &pointer,
                 format!(
                     "reference `{reference}` is a {} token; a {} token is needed here",
@@ -467,7 +494,8 @@ fn check_references(doc: &BrandDoc, checked: &Checked, tokens: &TokenSet, d: &mu
                 Some(label) => format!(" in {label}"),
                 None => String::new(),
             };
-            d.error(
+            d.push(
+                Code::ContrastTooLow,
                 &base,
                 format!(
                     "contrast of {} on {} is {:.2}:1{within}, below the {} minimum of {}:1",
@@ -575,7 +603,8 @@ fn check_id<'a>(
 ) {
     if checked.blocked(at) {
     } else if !is_slug(id) {
-        d.error(
+        d.push(
+            Code::InvalidId,
             at,
             format!(
                 "{noun} id {} must be slug-shaped (lowercase words joined by hyphens)",
@@ -583,7 +612,11 @@ fn check_id<'a>(
             ),
         );
     } else if !seen.insert(id) {
-        d.error(at, format!("{noun} id \"{id}\" is used twice"));
+        d.push(
+            Code::DuplicateId,
+            at,
+            format!("{noun} id \"{id}\" is used twice"),
+        );
     }
 }
 
@@ -597,8 +630,9 @@ fn check_logo(doc: &BrandDoc, checked: &Checked, files: &BrandFiles, d: &mut Fil
             continue;
         }
         match check_asset_path(&v.file) {
-            Err(m) => d.error(&p, m),
-            Ok(()) if files.get(&v.file).is_none() => d.error(
+            Err(m) => d.push(Code::InvalidAssetPath, &p, m),
+            Ok(()) if files.get(&v.file).is_none() => d.push(
+                Code::MissingLogoFile,
                 &p,
                 format!(
                     "logo file {} does not exist in the brand folder",
@@ -608,7 +642,8 @@ fn check_logo(doc: &BrandDoc, checked: &Checked, files: &BrandFiles, d: &mut Fil
             Ok(()) => {
                 let svg = v.file.to_ascii_lowercase().ends_with(".svg");
                 if svg && files.get(&v.file).is_some_and(|b| has_text_element(b)) {
-                    d.warning(
+                    d.push(
+                        Code::LogoTextElement,
                         &p,
                         format!(
                             "logo file {} draws its lettering with <text>, which shows in a fallback font (or cut off) wherever the font is not installed; convert the text to outlines (paths)",

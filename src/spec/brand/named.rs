@@ -7,7 +7,7 @@
 //! diagnostic placed in the file as it is written.
 
 use super::{check_css_names, enforce_limits, named_in, read_json, resolved};
-use crate::spec::diag::{file_error, Diagnostic, FileDiags, Severity};
+use crate::spec::diag::{file_diagnostic, Code, Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
 use crate::spec::formats::{self, Format};
 use crate::spec::tokens::resolver::RESOLVER_FILE;
@@ -48,7 +48,7 @@ pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
             let path = match o.get("path") {
                 Some(Value::String(p)) => checked_path(p, "/tokens/path", &mut d),
                 _ => {
-                    d.error("/tokens", "`tokens` needs a `path`: the file of the brand's tokens, in the brand folder");
+                    d.push(Code::InvalidTokensSetting, "/tokens", "`tokens` needs a `path`: the file of the brand's tokens, in the brand folder");
                     None
                 }
             };
@@ -57,7 +57,8 @@ pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
                 Some(Value::String(f)) => match Format::parse(f) {
                     Some(f) => Some(Some(f)),
                     None => {
-                        d.error(
+                        d.push(
+                            Code::UnknownFormat,
                             "/tokens/format",
                             format!(
                                 "unknown format {}; the formats are {}",
@@ -69,7 +70,8 @@ pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
                     }
                 },
                 Some(_) => {
-                    d.error(
+                    d.push(
+                        Code::UnknownFormat,
                         "/tokens/format",
                         format!("`format` must be one of {}", names()),
                     );
@@ -82,7 +84,8 @@ pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
             }
         }
         _ => {
-            d.error(
+            d.push(
+                Code::InvalidTokensSetting,
                 "/tokens",
                 "`tokens` must be a path in the brand folder, or {\"path\", \"format\"}",
             );
@@ -119,7 +122,8 @@ fn checked_path(path: &str, at: &str, d: &mut FileDiags<'_>) -> Option<String> {
             .split('/')
             .any(|s| s == ".." || s == "." || s.is_empty());
     if bad {
-        d.error(
+        d.push(
+            Code::InvalidTokensSetting,
             at,
             format!(
                 "{} is no path inside the brand folder (relative, without `..`)",
@@ -149,7 +153,8 @@ pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
             return resolved::read_resolved(files, RESOLVER_FILE, None, out);
         }
         if !named_in(&files.problems, &file) {
-            out.push(file_error(
+            out.push(file_diagnostic(
+                Code::MissingFile,
                 slug,
                 &file,
                 "missing tokens.json (or tokens.resolver.json): every brand needs its design tokens",
@@ -158,7 +163,8 @@ pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
         return None;
     };
     if resolver {
-        out.push(file_error(
+        out.push(file_diagnostic(
+            Code::TwoTokenFiles,
             slug,
             &format!("{slug}/{RESOLVER_FILE}"),
             "the brand has both tokens.json and tokens.resolver.json: keep one (tokens.json for one set of tokens, the resolver for modes)",
@@ -199,11 +205,16 @@ pub(super) fn read_named(
         if folder && matches!(format, None | Some(Format::TokensStudio)) {
             return read_folder(files, path, out);
         }
-        let message = match folder {
-            true => format!("brand.json's `tokens` names the folder `{path}`; a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files"),
-            false => format!("brand.json's `tokens` names `{path}`, which is not in the brand folder"),
+        let (code, message) = match folder {
+            true => (Code::InvalidTokensSetting, format!("brand.json's `tokens` names the folder `{path}`; a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files")),
+            false => (Code::MissingFile, format!("brand.json's `tokens` names `{path}`, which is not in the brand folder")),
         };
-        out.push(file_error(slug, &format!("{slug}/brand.json"), message));
+        out.push(file_diagnostic(
+            code,
+            slug,
+            &format!("{slug}/brand.json"),
+            message,
+        ));
         return None;
     };
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
@@ -217,7 +228,7 @@ pub(super) fn read_named(
     let format = match format.map_or_else(|| formats::detect(&doc), Ok) {
         Ok(f) => f,
         Err(why) => {
-            d.error("", why);
+            d.push(Code::UndetectedFormat, "", why);
             d.finish(Some(text), out);
             return None;
         }
@@ -419,7 +430,7 @@ fn read_converted(
         let set = read_once(files, path, &converted, text, &mut found);
         let bad: Vec<(String, &Diagnostic)> = found
             .iter()
-            .filter(|d| d.severity == Severity::Error && reading < formats::MAX_READINGS)
+            .filter(|d| d.severity() == Severity::Error && reading < formats::MAX_READINGS)
             .filter_map(|d| {
                 let file = d.file.strip_prefix(&format!("{slug}/"))?;
                 let file = (file != path).then_some(file);
@@ -433,7 +444,7 @@ fn read_converted(
         }
         for (pointer, d) in bad {
             let mut d = d.clone();
-            d.severity = Severity::Warning;
+            d.code = d.code.left_out();
             d.message.push_str("; ");
             d.message.push_str(formats::LEFT_OUT);
             if !left_out.contains(&d) {

@@ -3,7 +3,7 @@
 //! template renders with its examples.
 
 use super::check_id;
-use crate::spec::diag::{quoted, FileDiags};
+use crate::spec::diag::{quoted, Code, FileDiags};
 use crate::spec::json::join;
 use crate::spec::model::BrandDoc;
 use crate::spec::schema::Checked;
@@ -36,7 +36,8 @@ pub(super) fn check_prompts(doc: &BrandDoc, checked: &Checked, d: &mut FileDiags
                 continue;
             }
             if !is_identifier(&var.name) {
-                d.error(
+                d.push(
+                    Code::InvalidVariableName,
                     &join(&vp, "name"),
                     format!(
                         "variable name {} must be an identifier (letters, digits and _)",
@@ -44,7 +45,8 @@ pub(super) fn check_prompts(doc: &BrandDoc, checked: &Checked, d: &mut FileDiags
                     ),
                 );
             } else if !declared.insert(var.name.as_str()) {
-                d.error(
+                d.push(
+                    Code::DuplicateVariable,
                     &join(&vp, "name"),
                     format!("variable \"{}\" is declared twice", var.name),
                 );
@@ -52,7 +54,8 @@ pub(super) fn check_prompts(doc: &BrandDoc, checked: &Checked, d: &mut FileDiags
             if let Some(example) = &var.example {
                 let len = example.chars().count();
                 if len > var.max_length as usize && !checked.blocked(&join(&vp, "maxLength")) {
-                    d.error(
+                    d.push(
+                        Code::ExampleTooLong,
                         &join(&vp, "example"),
                         format!(
                             "the example of \"{}\" is {len} characters long, more than its maxLength of {}: the demo would refuse it",
@@ -67,21 +70,27 @@ pub(super) fn check_prompts(doc: &BrandDoc, checked: &Checked, d: &mut FileDiags
             continue;
         }
         match crate::prompt::template_variables(&prompt.template) {
-            Err(e) => d.error(&tp, format!("template does not parse: {e}")),
+            Err(e) => d.push(
+                Code::TemplateSyntax,
+                &tp,
+                format!("template does not parse: {e}"),
+            ),
             Ok(used) => {
                 let undeclared: Vec<&String> = used
                     .iter()
                     .filter(|n| !declared.contains(n.as_str()))
                     .collect();
                 for name in &undeclared {
-                    d.error(
+                    d.push(
+                        Code::UndeclaredVariable,
                         &tp,
                         format!("template uses `{name}`, which is not declared in `variables`"),
                     );
                 }
                 for (j, var) in prompt.variables.iter().enumerate() {
                     if !used.contains(&var.name) {
-                        d.warning(
+                        d.push(
+                            Code::UnusedVariable,
                             &format!("{base}/variables/{j}/name"),
                             format!(
                                 "variable \"{}\" is declared but the template never uses it",
@@ -113,7 +122,8 @@ fn check_template_renders(prompt: &crate::spec::model::Prompt, tp: &str, d: &mut
         })
         .collect();
     if let Err(e) = crate::prompt::render_template(&prompt.template, &examples) {
-        d.error(
+        d.push(
+            Code::TemplateFails,
             tp,
             format!("template fails with the variables' examples: {e}"),
         );
@@ -125,7 +135,8 @@ fn check_template_renders(prompt: &crate::spec::model::Prompt, tp: &str, d: &mut
         .map(|v| (v.name.clone(), "some text".to_string()))
         .collect();
     if let Err(e) = crate::prompt::render_template(&prompt.template, &text) {
-        d.error(
+        d.push(
+            Code::TemplateFails,
             tp,
             format!("template fails when a variable holds ordinary text ({e}); variables are always strings, so use filters that accept any text"),
         );

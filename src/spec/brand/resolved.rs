@@ -5,12 +5,11 @@
 //! into the file where each token was written.
 
 use super::{check_css_names, enforce_limits, read_json};
-use crate::spec::diag::{Diagnostic, FileDiags, Severity};
+use crate::spec::diag::{Code, Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
 use crate::spec::formats::{self, Converted, Format};
 use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::tokens::modes::{self, Written};
-use crate::spec::tokens::refs::dangling_target;
 use crate::spec::tokens::resolver::{self, Permutation, Resolver, Source, MAX_MERGED_VALUES};
 use crate::spec::tokens::{parse_tokens, Token, TokenSet};
 use serde_json::Value;
@@ -111,7 +110,7 @@ pub(super) fn read_resolver(
             let source_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
                 Ok(f) => Some(f),
                 Err(why) => {
-                    fd.error("", why);
+                    fd.push(Code::UndetectedFormat, "", why);
                     None
                 }
             };
@@ -163,7 +162,7 @@ pub(super) fn read_resolver(
         let set = every_context(&input, &finish, &mut found);
         let bad: Vec<(String, String, Diagnostic)> = found
             .iter()
-            .filter(|d| d.severity == Severity::Error && reading < formats::MAX_READINGS)
+            .filter(|d| d.severity() == Severity::Error && reading < formats::MAX_READINGS)
             .filter_map(|d| {
                 let file = d.file.strip_prefix(&format!("{slug}/"))?;
                 let pointer = input.converted.get(file)?.token_at(None, &d.pointer)?;
@@ -182,7 +181,7 @@ pub(super) fn read_resolver(
             if let Some(doc) = input.files.get_mut(&file) {
                 formats::remove_pointer(doc, &pointer);
             }
-            d.severity = Severity::Warning;
+            d.code = d.code.left_out();
             d.message.push_str("; ");
             d.message.push_str(formats::LEFT_OUT);
             if !left_out.contains(&d) {
@@ -228,7 +227,8 @@ fn every_context(
     // Past the budget: an error at the resolver's modifiers, and no brand.
     let over_budget = |what: String, out: &mut Vec<Diagnostic>| {
         let mut d = FileDiags::new(slug, format!("{slug}/{}", input.path));
-        d.error(
+        d.push(
+            Code::TooManyContexts,
             "/modifiers",
             format!("{what}; split the brand, or move tokens that do not vary out of what the contexts merge"),
         );
@@ -273,7 +273,7 @@ fn every_context(
             found
                 .into_iter()
                 .filter(|d| {
-                    d.severity == Severity::Error
+                    d.severity() == Severity::Error
                         && !seen.contains(&(d.file.clone(), d.pointer.clone(), d.message.clone()))
                 })
                 .map(|mut d| {
@@ -318,10 +318,10 @@ fn check_ident(
     d: &mut FileDiags<'_>,
 ) {
     match modes::css_ident(name) {
-        None => d.error_at_key(at, format!("{what} `{name}` has no name that is safe as an HTML attribute in kebab case (ASCII letters, digits and hyphens); rename it")),
+        None => d.push_at_key(Code::InvalidModeName, at, format!("{what} `{name}` has no name that is safe as an HTML attribute in kebab case (ASCII letters, digits and hyphens); rename it")),
         Some(ident) => {
             if let Some(other) = seen.insert(ident.clone(), name.to_string()) {
-                d.error_at_key(at, format!("{what}s `{other}` and `{name}` are both `{ident}` in CSS and HTML; rename one"));
+                d.push_at_key(Code::InvalidModeName, at, format!("{what}s `{other}` and `{name}` are both `{ident}` in CSS and HTML; rename one"));
             }
         }
     }
@@ -391,7 +391,8 @@ fn check(
     let resolver_file = format!("{slug}/{}", input.path);
     let mut d = FileDiags::new(slug, resolver_file.clone());
     if merged.over_budget() {
-        d.error(
+        d.push(
+            Code::TooManyValues,
             "",
             format!("the sources of a permutation add up to more than {MAX_MERGED_VALUES} JSON values, so they are not merged (is a file listed many times?)"),
         );
@@ -441,7 +442,9 @@ fn check(
         (file, pointer)
     };
     let edit = |d: &mut Diagnostic| {
-        if let Some(there) = dangling_target(&d.message).and_then(|t| elsewhere.get(t)) {
+        let dangling = d.code == Code::DanglingReference;
+        let target = d.target.as_deref().filter(|_| dangling);
+        if let Some(there) = target.and_then(|t| elsewhere.get(t)) {
             d.message
                 .push_str(&format!("; it is defined only in {there}"));
         }

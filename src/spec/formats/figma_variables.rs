@@ -25,7 +25,7 @@
 //!   one of those are left out, each with a warning at its place.
 
 use super::{insert, srgb, Converted};
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -95,22 +95,13 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     let kept = published(variables, base, d);
     let variables = &kept;
     // What is left out, and why; then what refers to it, until none is added.
-    let mut left_out: BTreeMap<&str, String> = BTreeMap::new();
+    let mut left_out: BTreeMap<&str, (Code, String)> = BTreeMap::new();
     for (id, v) in variables {
-        let ty = v.get("resolvedType").and_then(Value::as_str).unwrap_or("");
-        if ty == "BOOLEAN" {
-            left_out.insert(
-                id,
-                "it is a BOOLEAN, which DTCG 2025.10 has no type for".into(),
-            );
-        } else if !collection_of.contains_key(
-            v.get("variableCollectionId")
-                .and_then(Value::as_str)
-                .unwrap_or(""),
-        ) {
-            left_out.insert(id, "its collection is not in the file".into());
-        } else if path_of(v).is_none_or(|p| p.is_empty()) {
-            left_out.insert(id, "it has no name".into());
+        let collection = v.get("variableCollectionId").and_then(Value::as_str);
+        let in_file = collection_of.contains_key(collection.unwrap_or(""));
+        let named = path_of(v).is_some_and(|p| !p.is_empty());
+        if let Some((code, why)) = unpublishable(v, in_file, named) {
+            left_out.insert(id, (code, why.to_string()));
         }
     }
     // A value that cannot be read: its alias's target is not in the file,
@@ -124,7 +115,7 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             .map(|&c| collections[c].modes.iter().map(|(m, _)| *m).collect())
             .unwrap_or_default()
     };
-    let mut gone: BTreeMap<(&str, &str), String> = BTreeMap::new();
+    let mut gone: BTreeMap<(&str, &str), (Code, String)> = BTreeMap::new();
     loop {
         let mut more = Vec::new();
         for (id, v) in variables
@@ -144,15 +135,16 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
                 }
                 let target = raw.get("id").and_then(Value::as_str).unwrap_or("");
                 let name = name_of(variables, target);
+                let dependent = |why: String| (Code::LeftOutDependent, why);
                 let why = match variables.get(target) {
-                    None => Some(format!("it refers to `{target}`, a variable this file does not hold (a library's?)")),
-                    Some(_) if left_out.contains_key(target) => Some(format!("it refers to `{name}`, which is left out")),
+                    None => Some((Code::LeftOutBrokenReference, format!("it refers to `{target}`, a variable this file does not hold (a library's?)"))),
+                    Some(_) if left_out.contains_key(target) => Some(dependent(format!("it refers to `{name}`, which is left out"))),
                     Some(t) => {
                         let same = t.get("variableCollectionId") == v.get("variableCollectionId");
                         let lost = |m: &str| gone.contains_key(&(target, m));
                         match same {
-                            true => lost(mode).then(|| format!("it refers to `{name}`, which has no value there")),
-                            false => modes_of(t).into_iter().any(lost).then(|| format!("it refers to `{name}`, which lacks a value in some mode")),
+                            true => lost(mode).then(|| dependent(format!("it refers to `{name}`, which has no value there"))),
+                            false => modes_of(t).into_iter().any(lost).then(|| dependent(format!("it refers to `{name}`, which lacks a value in some mode"))),
                         }
                     }
                 };
@@ -166,8 +158,9 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
         }
         gone.extend(more);
     }
-    for (id, why) in &left_out {
-        d.warning(
+    for (id, (code, why)) in &left_out {
+        d.push(
+            *code,
             &join(&join(base, "variables"), id),
             format!("variable `{}` is left out: {why}", name_of(variables, id)),
         );
@@ -245,10 +238,24 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     Converted::new(resolver(&collections, trees, variables), tokens, MEMBERS)
 }
 
+/// Why a variable is left out whatever refers to it (a type DTCG has
+/// not, a collection the file does not hold, no name): its code and why.
+fn unpublishable(v: &Value, in_file: bool, named: bool) -> Option<(Code, &'static str)> {
+    if v.get("resolvedType").and_then(Value::as_str) == Some("BOOLEAN") {
+        let why = "it is a BOOLEAN, which DTCG 2025.10 has no type for";
+        return Some((Code::LeftOutNoDtcgForm, why));
+    }
+    match (in_file, named) {
+        (false, _) => Some((Code::LeftOutOther, "its collection is not in the file")),
+        (true, false) => Some((Code::LeftOutOther, "it has no name")),
+        (true, true) => None,
+    }
+}
+
 /// A value left out: one warning per variable, at its first such value,
 /// naming the modes it is left out of.
 fn warn_lost_values(
-    gone: &BTreeMap<(&str, &str), String>,
+    gone: &BTreeMap<(&str, &str), (Code, String)>,
     variables: &Map<String, Value>,
     collections: &[Collection<'_>],
     collection_of: &HashMap<&str, usize>,
@@ -256,7 +263,7 @@ fn warn_lost_values(
     d: &mut FileDiags<'_>,
 ) {
     let mut said = HashSet::new();
-    for ((id, mode), why) in gone {
+    for ((id, mode), (code, why)) in gone {
         if !said.insert(*id) {
             continue;
         }
@@ -285,7 +292,8 @@ fn warn_lost_values(
                 k - 1
             ),
         };
-        d.warning(
+        d.push(
+            *code,
             &join(
                 &join(&join(&join(base, "variables"), id), "valuesByMode"),
                 mode,
@@ -379,7 +387,8 @@ fn published(all: &Map<String, Value>, base: &str, d: &mut FileDiags<'_>) -> Map
     }
     let unused = all.len() - used.len();
     if unused > 0 {
-        d.warning(
+        d.push(
+            Code::UnusedLibraryVariables,
             &join(base, "variables"),
             format!("{unused} variable(s) copied from libraries (`remote`) that nothing in this file refers to are not published"),
         );

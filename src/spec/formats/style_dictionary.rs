@@ -17,7 +17,7 @@
 //! - `.value` at the end of a reference is dropped.
 
 use super::Converted;
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use crate::spec::tokens::TokenType;
 use serde_json::{Map, Value};
@@ -40,7 +40,8 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     let out = match doc.as_object() {
         Some(o) => Value::Object(r.group(o, "", "", &mut Vec::new(), d)),
         None => {
-            d.error(
+            d.push(
+                Code::InvalidSource,
                 "",
                 "a Style Dictionary source must be a JSON object of tokens and groups",
             );
@@ -184,7 +185,8 @@ fn give_types(c: &mut Converted, d: &mut FileDiags<'_>) {
         if t.get("$type").is_some() || is_alias || !t.get("$value").is_some_and(Value::is_string) {
             continue;
         }
-        d.warning(
+        d.push(
+            Code::UntypedText,
             &format!("{}/value", c.source_pointer(p)),
             "this value has no type and is no colour, length, duration or number; it is read as text (a CSS value where it reads as one, its references resolved)",
         );
@@ -275,7 +277,8 @@ impl Reader {
                 }
                 // A scalar outside any token (a file's own notes): not a token.
                 None => {
-                    d.warning_at_key(
+                    d.push_at_key(
+                        Code::NotAToken,
                         &there,
                         format!("`{k}` holds no token (no `value`); it is ignored"),
                     );
@@ -318,7 +321,8 @@ impl Reader {
                     Some(t) if TokenType::parse(t).is_some() => {
                         token.insert("$type".into(), v.clone());
                     }
-                    _ => d.warning(
+                    _ => d.push(
+                        Code::DroppedType,
                         &join(there, "type"),
                         format!("type {v} is not one of DTCG 2025.10's types; it is dropped, and the value's own form gives the token its type"),
                     ),
@@ -342,7 +346,8 @@ impl Reader {
             out.insert(k.to_string(), Value::Object(token));
             return;
         }
-        d.warning_at_key(
+        d.push_at_key(
+            Code::TokenWithChildren,
             there,
             format!("token `{}` also has child tokens; it is published as the group's own token (`$root`), its children beside it", path.join(".")),
         );

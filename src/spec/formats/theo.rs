@@ -14,7 +14,7 @@
 //!   a shadow its CSS text; anything else text.
 
 use super::{Converted, LEFT_OUT};
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use serde_json::{json, Map, Value};
 
@@ -43,7 +43,8 @@ pub fn import_aliases(
     for (i, import) in imports.iter().enumerate() {
         let Some(rel) = import.as_str() else { continue };
         if !gather(path, rel, file, &mut merged, &mut seen, 0) {
-            d.warning(
+            d.push(
+                Code::TheoImportMissing,
                 &format!("/imports/{i}"),
                 format!("`{rel}` is not a Theo file in the brand folder; its aliases are not read"),
             );
@@ -140,7 +141,7 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             Vec::new()
         }
         _ => {
-            d.error("", "a Theo file holds `props`: an object of props by name, or an array of props with `name`");
+            d.push(Code::InvalidSource, "", "a Theo file holds `props`: an object of props by name, or an array of props with `name`");
             Vec::new()
         }
     };
@@ -148,13 +149,18 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
     let mut tokens = Vec::new();
     for (name, prop, at) in props {
         let Some(raw) = prop.get("value") else {
-            d.warning_at_key(&at, format!("prop `{name}` has no `value`; {LEFT_OUT}"));
+            d.push_at_key(
+                Code::LeftOutInvalidValue,
+                &at,
+                format!("prop `{name}` has no `value`; {LEFT_OUT}"),
+            );
             continue;
         };
         let value = match substitute(raw, &aliases, 0) {
             Ok(v) => v,
             Err(missing) => {
-                d.warning(
+                d.push(
+                    Code::LeftOutBrokenReference,
                     &join(&at, "value"),
                     format!("`{{!{missing}}}` names no alias of this file; {LEFT_OUT}"),
                 );
@@ -358,6 +364,7 @@ mod tests {
         let mut out = Vec::new();
         d.finish(None, &mut out);
         assert_eq!(out.len(), 1);
-        assert!(out[0].message.contains("`{!nope}` names no alias"));
+        assert_eq!(out[0].code, Code::LeftOutBrokenReference);
+        assert!(out[0].message.contains("`{!nope}`"), "names the alias");
     }
 }

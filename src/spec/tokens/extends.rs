@@ -11,7 +11,7 @@
 //! an error and nothing more is copied.
 
 use super::parse_reference;
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::{escape_token, join};
 use crate::spec::limits::{MAX_ALIAS_DEPTH, MAX_EXPANDED_VALUES};
 use serde_json::Value;
@@ -169,13 +169,15 @@ impl Extends<'_> {
                 }
                 Err(Fail::Budget) => {
                     if !std::mem::replace(&mut self.over, true) {
-                        diags.error(
+                        diags.push(
+                            Code::ExpansionTooLarge,
                             &p,
                             format!("`$extends` would make tokens.json larger than {MAX_EXPANDED_VALUES} values; extend smaller groups"),
                         );
                     }
                 }
-                Err(Fail::NotAGroup | Fail::Cycle) => diags.error(
+                Err(Fail::NotAGroup | Fail::Cycle) => diags.push(
+                    Code::InvalidExtends,
                     &p,
                     "`$extends` must name a group, as {group.name}, without a cycle",
                 ),
@@ -277,7 +279,7 @@ impl Refs<'_> {
                             let n = size(v);
                             if self.over || n > self.budget {
                                 if !std::mem::replace(&mut self.over, true) {
-                                    diags.error(&p, format!("`$ref` copies would make tokens.json larger than {MAX_EXPANDED_VALUES} values"));
+                                    diags.push(Code::ExpansionTooLarge, &p, format!("`$ref` copies would make tokens.json larger than {MAX_EXPANDED_VALUES} values"));
                                 }
                                 return;
                             }
@@ -286,7 +288,7 @@ impl Refs<'_> {
                             self.resolve(&mut copy, pointer, depth + 1, diags);
                             *node = copy;
                         }
-                        _ => diags.error(&p, format!("`$ref` \"{r}\" must be a JSON Pointer (#/…) to a token or to part of a token's $value")),
+                        _ => diags.push(Code::InvalidExtends, &p, format!("`$ref` \"{r}\" must be a JSON Pointer (#/…) to a token or to part of a token's $value")),
                     }
                     return;
                 }

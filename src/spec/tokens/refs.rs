@@ -7,7 +7,7 @@
 //! are arranged (a 10,000-link chain included).
 
 use super::{css, Item, StrokeStyle, TokenSet, TokenType, TokenValue};
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use crate::spec::limits::MAX_ALIAS_DEPTH;
 
@@ -124,17 +124,11 @@ pub fn resolve_chains(set: &TokenSet) -> Vec<Chain> {
 }
 
 /// What is said of a reference to `target`, a token that does not exist.
+/// The diagnostic carries `target` as data too
+/// ([`FileDiags::push_reference`]), so a resolver brand can add which
+/// context or set defines it.
 pub fn dangling(target: &str) -> String {
     format!("reference `{{{target}}}` does not name a token")
-}
-
-/// The target of what [`dangling`] says, read back (a resolver brand adds
-/// which context or set defines it).
-pub fn dangling_target(message: &str) -> Option<&str> {
-    message
-        .strip_prefix("reference `{")?
-        .split_once("}` does not name a token")
-        .map(|(target, _)| target)
 }
 
 /// Reports dangling references, references to the wrong type, cycles and
@@ -149,8 +143,11 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
         for (target, want, pointer) in &refs {
             match set.get(target) {
                 None if set.unparsed.contains(target) => {}
-                None => diags.error(pointer, dangling(target)),
-                Some(t) if t.ty != *want => diags.error(
+                None => {
+                    diags.push_reference(Code::DanglingReference, pointer, dangling(target), target)
+                }
+                Some(t) if t.ty != *want => diags.push(
+                    Code::ReferenceTypeMismatch,
                     pointer,
                     format!(
                         "reference `{{{target}}}` is a {} token; a {} is needed here",
@@ -165,16 +162,19 @@ pub fn check_references(set: &TokenSet, diags: &mut FileDiags<'_>) {
             check_string(set, token.ty, text, &p, diags);
         }
         match chain {
-            Chain::Cycle => diags.error(
+            Chain::Cycle => diags.push(
+                Code::AliasCycle,
                 &p,
                 format!("alias cycle: `{}` refers back to itself", token.name()),
             ),
-            Chain::IntoCycle => diags.error(
+            Chain::IntoCycle => diags.push(
+                Code::AliasCycle,
                 &p,
                 format!("`{}` refers to an alias cycle", token.name()),
             ),
             // One error per chain, at the link where it becomes too long.
-            Chain::TooDeep { depth, .. } if depth == MAX_ALIAS_DEPTH + 1 => diags.error(
+            Chain::TooDeep { depth, .. } if depth == MAX_ALIAS_DEPTH + 1 => diags.push(
+                Code::AliasChainTooLong,
                 &p,
                 format!(
                     "the alias chain from `{}` is longer than {MAX_ALIAS_DEPTH} links; point it closer to a value",
@@ -192,7 +192,8 @@ fn check_string(set: &TokenSet, ty: TokenType, text: &str, p: &str, diags: &mut 
     let refs = css::references_in(text);
     if refs.is_empty() {
         if ty != TokenType::String && !css::is_css_value(text) {
-            diags.warning(
+            diags.push(
+                Code::QuotedInCss,
                 p,
                 format!(
                     "`{text}` is no CSS {} value; tokens.css publishes it as a quoted string",
@@ -205,7 +206,12 @@ fn check_string(set: &TokenSet, ty: TokenType, text: &str, p: &str, diags: &mut 
     let mut missing = false;
     for (_, target) in &refs {
         if set.get(target).is_none() && !set.unparsed.contains(*target) {
-            diags.error(p, format!("{} (inside the string)", dangling(target)));
+            diags.push_reference(
+                Code::DanglingReference,
+                p,
+                format!("{} (inside the string)", dangling(target)),
+                target,
+            );
             missing = true;
         }
     }
@@ -213,11 +219,13 @@ fn check_string(set: &TokenSet, ty: TokenType, text: &str, p: &str, diags: &mut 
         return;
     }
     match css::interpolate(text, set, css::Refs::Resolve, 0) {
-        None => diags.error(
+        None => diags.push(
+            Code::StringReferenceLoop,
             p,
             format!("the references inside this string lead to strings with references more than {} deep, or back to itself", css::MAX_STRING_DEPTH),
         ),
-        Some(resolved) if !css::is_css_value(&resolved) => diags.warning(
+        Some(resolved) if !css::is_css_value(&resolved) => diags.push(
+            Code::QuotedInCss,
             p,
             format!("with its references resolved this string is `{resolved}`, which is no CSS value; tokens.css publishes it as a quoted string, with the default's values, which do not follow modes"),
         ),
@@ -296,16 +304,6 @@ pub fn collect_aliases(
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_dangling_reference_is_read_back_from_what_is_said_of_it() {
-        assert_eq!(dangling_target(&dangling("color.bg")), Some("color.bg"));
-        assert_eq!(
-            dangling_target(&format!("{}; it is defined only in x", dangling("a.b"))),
-            Some("a.b")
-        );
-        assert_eq!(dangling_target("reference `{a}` is a color token"), None);
-    }
-
     use super::*;
 
     fn chains(links: &[Option<usize>]) -> Vec<Chain> {

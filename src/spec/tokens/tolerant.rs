@@ -4,19 +4,23 @@
 //! says how it was read; everything else stays an error.
 
 use super::{parse_reference, DimUnit, TokenType};
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use serde_json::Value;
+
+/// A reading of something DTCG 2025.10 does not write: its code and what
+/// it says.
+pub(super) type Note = (Code, String);
 
 /// A dimension's unit, and the warning its reading carries when it is not
 /// one of DTCG 2025.10's: a CSS relative length is kept as it is; a
 /// platform unit (`dp`, `pt`) is one CSS pixel, as both platforms define
 /// them at their reference density.
-pub(super) fn dimension_unit(unit: &str) -> Option<(DimUnit, f64, Option<String>)> {
+pub(super) fn dimension_unit(unit: &str) -> Option<(DimUnit, f64, Option<Note>)> {
     let relative = |u: DimUnit| {
         Some((
             u,
             1.0,
-            Some(format!("unit \"{unit}\" is not one of DTCG 2025.10's (px, rem); it is kept as a CSS length, which has no pixel value (Figma leaves the token out)")),
+            Some((Code::RelativeUnit, format!("unit \"{unit}\" is not one of DTCG 2025.10's (px, rem); it is kept as a CSS length, which has no pixel value (Figma leaves the token out)"))),
         ))
     };
     match unit {
@@ -29,7 +33,7 @@ pub(super) fn dimension_unit(unit: &str) -> Option<(DimUnit, f64, Option<String>
         "dp" | "pt" => Some((
             DimUnit::Px,
             1.0,
-            Some(format!("unit \"{unit}\" is a platform unit, not DTCG 2025.10's; it is read as 1 px per {unit} (the platform's reference density)")),
+            Some((Code::PlatformUnit, format!("unit \"{unit}\" is a platform unit, not DTCG 2025.10's; it is read as 1 px per {unit} (the platform's reference density)"))),
         )),
         _ => None,
     }
@@ -85,7 +89,7 @@ pub(super) fn defaults(
     let mut filled = None;
     for (key, value, reading) in readings {
         if !o.contains_key(*key) {
-            diags.warning(p, *reading);
+            diags.push(Code::MissingPartRead, p, *reading);
             filled
                 .get_or_insert_with(|| o.clone())
                 .insert(key.to_string(), value());

@@ -10,7 +10,7 @@ use super::refs::{check_references, follow, Chain, Step};
 use super::tolerant::infer_type;
 use super::values::{fmt_num, parse_value};
 use super::{parse_reference, Group, Token, TokenSet, TokenType, TokenValue, ROOT};
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use crate::spec::limits::MAX_TOKENS;
 use serde_json::{Map, Value};
@@ -53,7 +53,11 @@ struct RawToken<'d> {
 pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> {
     let doc = &super::extends::preprocess(doc, diags);
     let Some(root) = doc.as_object() else {
-        diags.error("", "tokens.json must be a JSON object of token groups");
+        diags.push(
+            Code::TokensNotObject,
+            "",
+            "tokens.json must be a JSON object of token groups",
+        );
         return None;
     };
     let mut raw = Vec::new();
@@ -68,7 +72,8 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
         diags,
     );
     if raw.len() > MAX_TOKENS {
-        diags.error(
+        diags.push(
+            Code::TooManyTokens,
             "",
             format!(
                 "tokens.json holds {} tokens; at most {MAX_TOKENS} are allowed",
@@ -103,7 +108,8 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             None => infer_type(t.value),
         };
         if let Some(ty) = inferred {
-            diags.warning(
+            diags.push(
+                Code::InferredType,
                 &t.pointer,
                 format!("token `{name}` has no `$type`, on itself or an enclosing group; its value reads as a {}, so it is one", ty.as_str()),
             );
@@ -116,14 +122,19 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             }
             unparsed.insert(name.clone());
             match target {
-                Some(target) if !index.contains_key(target) => {
-                    diags.error(&value_pointer, super::refs::dangling(target))
-                }
-                Some(_) => diags.error(
+                Some(target) if !index.contains_key(target) => diags.push_reference(
+                    Code::DanglingReference,
+                    &value_pointer,
+                    super::refs::dangling(target),
+                    target,
+                ),
+                Some(_) => diags.push(
+                    Code::MissingType,
                     &value_pointer,
                     "cannot tell this token's type: its alias chain has no `$type` (or is a cycle)",
                 ),
-                None => diags.error(
+                None => diags.push(
+                    Code::MissingType,
                     &t.pointer,
                     format!("token `{name}` has no `$type`, on itself or an enclosing group"),
                 ),
@@ -138,17 +149,17 @@ pub fn parse_tokens(doc: &Value, diags: &mut FileDiags<'_>) -> Option<TokenSet> 
             let at = join(&t.pointer, "alpha");
             match &mut value {
                 TokenValue::Color(c) => {
-                    diags.warning_at_key(&at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the colour's alpha, {}, as the exporting tool meant it", fmt_num(a)));
+                    diags.push_at_key(Code::AlphaBesideValue, &at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the colour's alpha, {}, as the exporting tool meant it", fmt_num(a)));
                     c.alpha = a;
                 }
                 TokenValue::Alias(target) if ty == TokenType::Color => {
-                    diags.warning_at_key(&at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the alpha of the colour `{{{target}}}` resolves to, {}, in place of its own, as the exporting tool meant it (the alias keeps following its target in every context)", fmt_num(a)));
+                    diags.push_at_key(Code::AlphaBesideValue, &at, format!("`alpha` beside `$value` is not DTCG 2025.10; it is read as the alpha of the colour `{{{target}}}` resolves to, {}, in place of its own, as the exporting tool meant it (the alias keeps following its target in every context)", fmt_num(a)));
                     value = TokenValue::AliasWithAlpha {
                         target: std::mem::take(target),
                         alpha: a,
                     };
                 }
-                _ => diags.warning_at_key(&at, "`alpha` beside `$value` is not DTCG 2025.10, and this token is no literal colour; it is ignored"),
+                _ => diags.push_at_key(Code::IgnoredMember, &at, "`alpha` beside `$value` is not DTCG 2025.10, and this token is no literal colour; it is ignored"),
             }
         }
         tokens.push(Token {
@@ -202,11 +213,11 @@ fn alias_types(raw: &[RawToken<'_>]) -> Vec<Option<TokenType>> {
 
 fn check_name(name: &str, pointer: &str, diags: &mut FileDiags<'_>) -> bool {
     if name.starts_with('$') {
-        diags.error_at_key(pointer, format!("unknown property `{name}`: names starting with `$` are reserved by the DTCG format"));
+        diags.push_at_key(Code::InvalidName, pointer, format!("unknown property `{name}`: names starting with `$` are reserved by the DTCG format"));
         return false;
     }
     if name.is_empty() || name.contains(['{', '}', '.']) {
-        diags.error_at_key(pointer, format!("invalid token or group name `{name}`: names must not be empty or contain `{{`, `}}` or `.`"));
+        diags.push_at_key(Code::InvalidName, pointer, format!("invalid token or group name `{name}`: names must not be empty or contain `{{`, `}}` or `.`"));
         return false;
     }
     true
@@ -222,7 +233,11 @@ fn string_prop(
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => {
-            diags.error(&join(pointer, key), format!("`{key}` must be a string"));
+            diags.push(
+                Code::InvalidTokenProperty,
+                &join(pointer, key),
+                format!("`{key}` must be a string"),
+            );
             None
         }
     }
@@ -241,7 +256,7 @@ fn declared_type(
     let p = join(pointer, "$type");
     match v.as_str().map(|s| (s, TokenType::parse(s))) {
         Some(("string", _)) | Some(("custom-string", _)) => {
-            diags.warning(&p, format!("`$type` {v} is not a DTCG 2025.10 type; the token is read as a string (in CSS a quoted string or an identifier, in Figma a STRING variable)"));
+            diags.push(Code::StringType, &p, format!("`$type` {v} is not a DTCG 2025.10 type; the token is read as a string (in CSS a quoted string or an identifier, in Figma a STRING variable)"));
             Ok(Some(TokenType::String))
         }
         Some((_, Some(t))) => Ok(Some(t)),
@@ -254,11 +269,15 @@ fn declared_type(
             let hint = crate::spec::diag::closest(s, known.iter().copied())
                 .map(|c| format!("; did you mean `{c}`?"))
                 .unwrap_or_default();
-            diags.error(&p, format!("unknown `$type` \"{s}\"{hint}"));
+            diags.push(
+                Code::UnknownType,
+                &p,
+                format!("unknown `$type` \"{s}\"{hint}"),
+            );
             Err(())
         }
         None => {
-            diags.error(&p, "`$type` must be a string");
+            diags.push(Code::UnknownType, &p, "`$type` must be a string");
             Err(())
         }
     }
@@ -306,7 +325,8 @@ fn walk_group<'d>(
             continue;
         }
         let Some(child_obj) = child.as_object() else {
-            diags.error(
+            diags.push(
+                Code::NotTokenOrGroup,
                 &child_pointer,
                 format!("`{key}` must be a token (an object with `$value`) or a group (an object)"),
             );
@@ -324,12 +344,16 @@ fn walk_group<'d>(
                 }
                 let at = join(&child_pointer, k);
                 if k.starts_with('$') {
-                    diags.error_at_key(&at, format!("unknown token property `{k}`"));
+                    diags.push_at_key(
+                        Code::UnknownProperty,
+                        &at,
+                        format!("unknown token property `{k}`"),
+                    );
                 } else if k == "alpha" && v.as_f64().is_some_and(|a| (0.0..=1.0).contains(&a)) {
                     // GitHub Primer writes a colour's alpha beside its value.
                     alpha = v.as_f64();
                 } else {
-                    diags.warning_at_key(&at, format!("`{k}` beside `$value` is not DTCG 2025.10 (tokens hold `$value`, groups hold tokens); it is ignored"));
+                    diags.push_at_key(Code::IgnoredMember, &at, format!("`{k}` beside `$value` is not DTCG 2025.10 (tokens hold `$value`, groups hold tokens); it is ignored"));
                 }
             }
             raw.push(RawToken {
@@ -352,7 +376,7 @@ fn walk_group<'d>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::diag::{Diagnostic, Severity};
+    use crate::spec::diag::{Code, Diagnostic, Severity};
     use crate::spec::tokens::{DimUnit, Dimension, TokenValue};
 
     fn parse(text: &str) -> (TokenSet, Vec<Diagnostic>) {
@@ -368,8 +392,8 @@ mod tests {
         parse(text)
             .1
             .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| format!("{} {}", d.pointer, d.message))
+            .filter(|d| d.severity() == Severity::Error)
+            .map(|d| format!("{} {} {}", d.code, d.pointer, d.message))
             .collect()
     }
 
@@ -394,7 +418,7 @@ mod tests {
             r##"{"c": {"$type": "color", "$value": "#0b5fff"}, "d": {"$type": "dimension", "$value": "1.5rem"}, "t": {"$type": "duration", "$value": "120ms"}}"##,
         );
         assert_eq!(diags.len(), 3);
-        assert!(diags.iter().all(|d| d.severity == Severity::Warning));
+        assert!(diags.iter().all(|d| d.code == Code::LegacyStringForm));
         assert_eq!(
             set.get("d").unwrap().value,
             TokenValue::Dimension(Dimension {
@@ -418,12 +442,16 @@ mod tests {
         assert_eq!(
             errs,
             vec![
-                "/a/$value alias cycle: `a` refers back to itself",
-                "/b/$value alias cycle: `b` refers back to itself",
-                "/c/$value reference `{nope}` does not name a token",
-                "/d/$value reference `{n}` is a number token; a dimension is needed here",
+                "MQ1503 /a/$value alias cycle: `a` refers back to itself",
+                "MQ1503 /b/$value alias cycle: `b` refers back to itself",
+                "MQ1501 /c/$value reference `{nope}` does not name a token",
+                "MQ1502 /d/$value reference `{n}` is a number token; a dimension is needed here",
             ]
         );
+        // The token a dangling reference names travels as data.
+        let (_, diags) = parse(r#"{"c": {"$type": "dimension", "$value": "{nope}"}}"#);
+        assert_eq!(diags[0].code, Code::DanglingReference);
+        assert_eq!(diags[0].target.as_deref(), Some("nope"));
     }
 
     #[test]
@@ -435,11 +463,11 @@ mod tests {
         assert_eq!(
             errs,
             vec![
-                "/x/$type unknown `$type` \"colour\"; did you mean `color`?",
-                "/bad.name invalid token or group name `bad.name`: names must not be empty or contain `{`, `}` or `.`",
-                "/w/$value unknown font weight \"fat\"; use a number from 1 to 1000 or a DTCG name such as \"bold\"",
-                "/e/$value cubicBezier x coordinates (first and third numbers) must lie between 0 and 1",
-                "/u token `u` has no `$type`, on itself or an enclosing group",
+                "MQ1306 /x/$type unknown `$type` \"colour\"; did you mean `color`?",
+                "MQ1302 /bad.name invalid token or group name `bad.name`: names must not be empty or contain `{`, `}` or `.`",
+                "MQ1307 /w/$value unknown font weight \"fat\"; use a number from 1 to 1000 or a DTCG name such as \"bold\"",
+                "MQ1307 /e/$value cubicBezier x coordinates (first and third numbers) must lie between 0 and 1",
+                "MQ1305 /u token `u` has no `$type`, on itself or an enclosing group",
             ]
         );
     }
@@ -472,8 +500,8 @@ mod more_tests {
         let mut out = Vec::new();
         d.finish(Some(text), &mut out);
         out.into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+            .filter(|d| d.severity() == Severity::Error)
+            .map(|d| format!("{}:{} {} {}", d.line, d.column, d.code, d.message))
             .collect()
     }
 
@@ -484,7 +512,8 @@ mod more_tests {
         );
         assert_eq!(errs.len(), 1, "{errs:?}");
         assert!(
-            errs[0].contains("#1560a1 does not match the components, which give #1560a0"),
+            errs[0]
+                .contains("MQ1309 hex #1560a1 does not match the components, which give #1560a0"),
             "{errs:?}"
         );
         assert!(errors(

@@ -5,13 +5,15 @@
 
 use super::tolerant::{defaults, dimension_unit, is_length, split_unit, NORMAL_LINE_HEIGHT};
 use super::{
-    parse_reference, Color, Component, Composite, DimUnit, Dimension, DurUnit, Duration,
-    GradientStop, Item, ShadowLayer, StrokeStyle, TokenType, TokenValue,
+    parse_reference, Composite, DimUnit, Dimension, DurUnit, Duration, GradientStop, Item,
+    ShadowLayer, StrokeStyle, TokenType, TokenValue,
 };
-use crate::color;
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use serde_json::{Map, Value};
+
+mod color_value;
+use color_value::parse_color;
 
 fn num(v: &Value) -> Option<f64> {
     v.as_f64().filter(|n| n.is_finite())
@@ -34,7 +36,8 @@ pub(super) fn parse_value(
             ty,
             TokenType::Shadow | TokenType::Border | TokenType::Transition | TokenType::Gradient
         ) {
-            diags.warning(
+            diags.push(
+                Code::CssTextComposite,
                 p,
                 format!("a {} written as CSS text is not DTCG 2025.10 (an object of its parts); it is read as that text, its {{references}} resolved (tokens.css, tailwind.css and spec.md use it; tokens.json and Figma, which need the parts, leave it out)", ty.as_str()),
             );
@@ -48,7 +51,11 @@ pub(super) fn parse_value(
         TokenType::Number => match num(v) {
             Some(n) => Some(TokenValue::Number(n)),
             None => {
-                diags.error(p, "a number token's value must be a number");
+                diags.push(
+                    Code::InvalidValue,
+                    p,
+                    "a number token's value must be a number",
+                );
                 None
             }
         },
@@ -64,7 +71,11 @@ pub(super) fn parse_value(
         TokenType::String => match v.as_str() {
             Some(s) => Some(TokenValue::String(s.to_string())),
             None => {
-                diags.error(p, "a string token's value must be a string");
+                diags.push(
+                    Code::InvalidValue,
+                    p,
+                    "a string token's value must be a string",
+                );
                 None
             }
         },
@@ -75,7 +86,8 @@ fn parse_font_family(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Ve
     match v {
         Value::String(s) if !s.trim().is_empty() => match font_list(s) {
             Some(names) => {
-                diags.warning(
+                diags.push(
+                    Code::FontList,
                     p,
                     format!(
                         "a fontFamily is one name or an array of names; this string is a CSS font list, so it is read as the {} names it lists",
@@ -96,7 +108,8 @@ fn parse_font_family(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Ve
             for (i, item) in items.iter().filter_map(Value::as_str).enumerate() {
                 match font_list(item) {
                     Some(list) => {
-                        diags.warning(
+                        diags.push(
+                            Code::FontList,
                             &format!("{p}/{i}"),
                             format!("a fontFamily's array holds names; this one is a CSS font list, so it is read as the {} names it lists", list.len()),
                         );
@@ -108,7 +121,8 @@ fn parse_font_family(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Ve
             Some(names)
         }
         _ => {
-            diags.error(
+            diags.push(
+                Code::InvalidValue,
                 p,
                 "a fontFamily value must be a font name or a non-empty array of font names",
             );
@@ -175,14 +189,16 @@ fn parse_cubic_bezier(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<[
             Some([p4[0], p4[1], p4[2], p4[3]])
         }
         Some(_) => {
-            diags.error(
+            diags.push(
+                Code::InvalidValue,
                 p,
                 "cubicBezier x coordinates (first and third numbers) must lie between 0 and 1",
             );
             None
         }
         None => {
-            diags.error(
+            diags.push(
+                Code::InvalidValue,
                 p,
                 "a cubicBezier value must be an array of four numbers [x1, y1, x2, y2]",
             );
@@ -212,7 +228,7 @@ fn parse_composite(
         if !unknown.is_empty() {
             let mut known = o.clone();
             for k in unknown {
-                diags.warning_at_key(&join(p, &k), format!("`{k}` is not a part of a DTCG 2025.10 {}; it is kept in spec.json and left out of CSS", ty.as_str()));
+                diags.push_at_key(Code::UnknownPart, &join(p, &k), format!("`{k}` is not a part of a DTCG 2025.10 {}; it is kept in spec.json and left out of CSS", ty.as_str()));
                 let value = known.remove(&k).unwrap_or_default();
                 extra.push((k, value));
             }
@@ -227,14 +243,14 @@ fn parse_composite(
             (TokenType::Typography, "lineHeight", Some(v)) if is_length(v) => {
                 let at = join(p, "lineHeight");
                 let d = parse_dimension(v, &at, diags)?;
-                diags.warning(&at, "a lineHeight in a unit is not DTCG 2025.10 (a number, a multiple of the font size); it is kept as the CSS length it is");
+                diags.push(Code::LineHeightUnit, &at, "a lineHeight in a unit is not DTCG 2025.10 (a number, a multiple of the font size); it is kept as the CSS length it is");
                 Some(TokenValue::Dimension(d))
             }
             (TokenType::Typography, "lineHeight", Some(Value::String(s)))
                 if s == NORMAL_LINE_HEIGHT =>
             {
                 if v.get("lineHeight").is_some() {
-                    diags.warning(&join(p, "lineHeight"), "lineHeight `normal` is not DTCG 2025.10 (a number); it is kept as CSS `normal`, the font's own line gap");
+                    diags.push(Code::LineHeightUnit, &join(p, "lineHeight"), "lineHeight `normal` is not DTCG 2025.10 (a number); it is kept as CSS `normal`, the font's own line gap");
                 }
                 Some(TokenValue::String(s.clone()))
             }
@@ -276,7 +292,8 @@ fn parse_gradient(
     diags: &mut FileDiags<'_>,
 ) -> Option<Vec<Item<GradientStop>>> {
     let Some(items) = v.as_array().filter(|a| !a.is_empty()) else {
-        diags.error(
+        diags.push(
+            Code::InvalidValue,
             p,
             "a gradient value must be a non-empty array of stops {color, position}",
         );
@@ -294,7 +311,8 @@ fn parse_gradient(
         // DTCG 2025.10: a position outside [0, 1] is read as if clamped.
         if let TokenValue::Number(n) = position {
             if !(0.0..=1.0).contains(&n) {
-                diags.warning(
+                diags.push(
+                    Code::PositionClamped,
                     &join(&sp, "position"),
                     format!("gradient stop position {} lies outside 0 to 1; it is read as {}, as the DTCG format says", fmt_num(n), fmt_num(n.clamp(0.0, 1.0))),
                 );
@@ -319,7 +337,8 @@ fn composite<'v>(
     diags: &mut FileDiags<'_>,
 ) -> Option<&'v Map<String, Value>> {
     let Some(o) = v.as_object() else {
-        diags.error(
+        diags.push(
+            Code::InvalidComposite,
             p,
             format!("expected an object with {}", required.join(", ")),
         );
@@ -328,13 +347,17 @@ fn composite<'v>(
     let mut ok = true;
     for r in required {
         if !o.contains_key(*r) {
-            diags.error(p, format!("missing `{r}`"));
+            diags.push(Code::InvalidComposite, p, format!("missing `{r}`"));
             ok = false;
         }
     }
     for k in o.keys() {
         if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
-            diags.error_at_key(&join(p, k), format!("unknown property `{k}`"));
+            diags.push_at_key(
+                Code::UnknownProperty,
+                &join(p, k),
+                format!("unknown property `{k}`"),
+            );
             ok = false;
         }
     }
@@ -363,7 +386,11 @@ fn parse_shadow_layer(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<S
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
-            diags.error(&join(p, "inset"), "`inset` must be true or false");
+            diags.push(
+                Code::InvalidComposite,
+                &join(p, "inset"),
+                "`inset` must be true or false",
+            );
             false
         }
     };
@@ -387,7 +414,8 @@ fn parse_stroke_style(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<S
             Some(StrokeStyle::Keyword(s.clone()))
         }
         Value::String(s) => {
-            diags.error(
+            diags.push(
+                Code::InvalidValue,
                 p,
                 format!(
                     "unknown stroke style \"{s}\"; expected one of {}",
@@ -400,14 +428,16 @@ fn parse_stroke_style(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<S
             let o = composite(v, p, &["dashArray", "lineCap"], &[], diags)?;
             let cap = o["lineCap"].as_str().unwrap_or_default();
             if !matches!(cap, "round" | "butt" | "square") {
-                diags.error(
+                diags.push(
+                    Code::InvalidValue,
                     &join(p, "lineCap"),
                     "lineCap must be \"round\", \"butt\" or \"square\"",
                 );
                 return None;
             }
             let Some(items) = o["dashArray"].as_array().filter(|a| !a.is_empty()) else {
-                diags.error(
+                diags.push(
+                    Code::InvalidValue,
                     &join(p, "dashArray"),
                     "dashArray must be a non-empty array of dimensions",
                 );
@@ -433,139 +463,6 @@ fn parse_stroke_style(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<S
     }
 }
 
-fn parse_color(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Color> {
-    if let Some(s) = v.as_str() {
-        return match color::parse_hex(s) {
-            Some((rgb, alpha)) => {
-                diags.warning(
-                    p,
-                    format!("\"{s}\" is the older string form; DTCG 2025.10 writes colours as {{\"colorSpace\": \"srgb\", \"components\": [...], \"hex\": \"...\"}}"),
-                );
-                Some(Color {
-                    space: "srgb".into(),
-                    components: rgb.map(|c| Component::Num(round(c, 4))),
-                    alpha,
-                    hex: Some(color::hex(rgb, 1.0)),
-                })
-            }
-            None => {
-                diags.error(p, format!("\"{s}\" is not a colour: use a {{colorSpace, components}} object or a #rrggbb hex string"));
-                None
-            }
-        };
-    }
-    let o = composite(
-        v,
-        p,
-        &["colorSpace", "components"],
-        &["alpha", "hex"],
-        diags,
-    )?;
-    let space = o["colorSpace"].as_str().unwrap_or_default();
-    if !color::COLOR_SPACES.contains(&space) {
-        diags.error(
-            &join(p, "colorSpace"),
-            format!(
-                "unknown colorSpace \"{space}\"; expected one of {}",
-                color::COLOR_SPACES.join(", ")
-            ),
-        );
-        return None;
-    }
-    let comps: Option<Vec<Component>> = o["components"]
-        .as_array()
-        .filter(|a| a.len() == 3)
-        .and_then(|a| {
-            a.iter()
-                .map(|c| match c {
-                    Value::String(s) if s == "none" => Some(Component::None),
-                    other => num(other).map(Component::Num),
-                })
-                .collect()
-        });
-    let Some(comps) = comps else {
-        diags.error(
-            &join(p, "components"),
-            "components must be an array of three numbers (or \"none\")",
-        );
-        return None;
-    };
-    let alpha = match o.get("alpha") {
-        None => 1.0,
-        Some(a) => match num(a).filter(|a| (0.0..=1.0).contains(a)) {
-            Some(a) => a,
-            None => {
-                diags.error(&join(p, "alpha"), "alpha must be a number between 0 and 1");
-                return None;
-            }
-        },
-    };
-    let mut alpha = alpha;
-    let hex = match o.get("hex") {
-        None => None,
-        Some(Value::String(h)) if h.len() == 7 && color::parse_hex(h).is_some() => {
-            Some(h.to_lowercase())
-        }
-        Some(Value::String(h)) if matches!(h.len(), 4 | 5 | 9) && color::parse_hex(h).is_some() => {
-            let (rgb, a) = color::parse_hex(h).expect("checked");
-            let six = color::hex(rgb, 1.0);
-            let mut reading = format!(
-                "hex \"{h}\" is not the 6 digits DTCG 2025.10 asks for; it is read as \"{six}\""
-            );
-            if a < 1.0 && !o.contains_key("alpha") {
-                alpha = round(a, 4);
-                reading.push_str(&format!(" with alpha {}", fmt_num(round(a, 4))));
-            }
-            diags.warning(&join(p, "hex"), reading);
-            Some(six)
-        }
-        Some(_) => {
-            diags.error(
-                &join(p, "hex"),
-                "hex must be a 6-digit CSS hex colour such as \"#0b5fff\"",
-            );
-            return None;
-        }
-    };
-    let c = Color {
-        space: space.to_string(),
-        components: [comps[0], comps[1], comps[2]],
-        alpha,
-        hex,
-    };
-    if let Some(h) = &c.hex {
-        if let Some(expected) = hex_mismatch(&c, h) {
-            diags.error(
-                &join(p, "hex"),
-                format!("hex {h} does not match the components, which give {expected}: a colour must have one value, so correct one of them"),
-            );
-            return None;
-        }
-    }
-    Some(c)
-}
-
-/// The hex that a colour's components give, when the author's `hex` says
-/// otherwise. Compared at 8 bits per channel; for a colour space wider than
-/// sRGB the hex is a fallback, so it is compared only when the colour lies
-/// inside sRGB (outside, any gamut mapping is the author's choice), with a
-/// tolerance of one step for the conversion's rounding.
-fn hex_mismatch(c: &Color, hex: &str) -> Option<String> {
-    let comps = c.components.map(Component::value);
-    let (exact, tolerance) = match c.space.as_str() {
-        "srgb" => (comps, 0),
-        space => match color::to_srgb_unclipped(space, comps) {
-            Some(rgb) if rgb.iter().all(|v| (-0.001..=1.001).contains(v)) => (rgb, 1),
-            _ => return None,
-        },
-    };
-    let (given, _) = color::parse_hex(hex)?;
-    let bytes = |rgb: [f64; 3]| rgb.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as i32);
-    let (want, got) = (bytes(exact), bytes(given));
-    let differs = want.iter().zip(got).any(|(a, b)| (a - b).abs() > tolerance);
-    differs.then(|| color::hex(exact.map(|v| v.clamp(0.0, 1.0)), 1.0))
-}
-
 /// Rounds to `places` decimals, for output that reads well and stays stable.
 pub fn round(v: f64, places: i32) -> f64 {
     let f = 10f64.powi(places);
@@ -574,7 +471,8 @@ pub fn round(v: f64, places: i32) -> f64 {
 
 fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dimension> {
     if num(v) == Some(0.0) {
-        diags.warning(
+        diags.push(
+            Code::BareZero,
             p,
             "a bare 0 is not a DTCG 2025.10 dimension; it is read as {\"value\": 0, \"unit\": \"px\"}",
         );
@@ -596,11 +494,11 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
         });
         return match parsed {
             Some((d, why)) => {
-                diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes dimensions as {{\"value\": {}, \"unit\": \"{}\"}}{}", fmt_num(d.value), d.unit.as_str(), why.map(|w| format!("; {w}")).unwrap_or_default()));
+                diags.push(Code::LegacyStringForm, p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes dimensions as {{\"value\": {}, \"unit\": \"{}\"}}{}", fmt_num(d.value), d.unit.as_str(), why.map(|(_, w)| format!("; {w}")).unwrap_or_default()));
                 Some(d)
             }
             None => {
-                diags.error(p, format!("\"{s}\" is not a dimension: use {{\"value\": 16, \"unit\": \"px\"}} (units px or rem)"));
+                diags.push(Code::InvalidDimension, p, format!("\"{s}\" is not a dimension: use {{\"value\": 16, \"unit\": \"px\"}} (units px or rem)"));
                 None
             }
         };
@@ -608,7 +506,8 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
     let o = composite(v, p, &["value", "unit"], &[], diags)?;
     let value = num(&o["value"]);
     if value == Some(0.0) && o["unit"].as_str() == Some("") {
-        diags.warning(
+        diags.push(
+            Code::BareZero,
             &join(p, "unit"),
             "a 0 without a unit is not a DTCG 2025.10 dimension; it is read as {\"value\": 0, \"unit\": \"px\"}",
         );
@@ -620,8 +519,8 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
     let unit = o["unit"].as_str().and_then(dimension_unit);
     match (value, unit) {
         (Some(value), Some((unit, factor, why))) => {
-            if let Some(why) = why {
-                diags.warning(&join(p, "unit"), why);
+            if let Some((code, why)) = why {
+                diags.push(code, &join(p, "unit"), why);
             }
             Some(Dimension {
                 value: value * factor,
@@ -629,11 +528,16 @@ fn parse_dimension(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Dime
             })
         }
         (None, _) => {
-            diags.error(&join(p, "value"), "a dimension's value must be a number");
+            diags.push(
+                Code::InvalidDimension,
+                &join(p, "value"),
+                "a dimension's value must be a number",
+            );
             None
         }
         (_, None) => {
-            diags.error(
+            diags.push(
+                Code::InvalidDimension,
                 &join(p, "unit"),
                 "a dimension's unit must be \"px\" or \"rem\" (or, read with a warning, em, %, vw, vh, dp or pt)",
             );
@@ -653,11 +557,11 @@ fn parse_duration(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Durat
             split_unit(s).and_then(|(n, u)| unit_of(u).map(|unit| Duration { value: n, unit }));
         return match parsed {
             Some(d) => {
-                diags.warning(p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes durations as {{\"value\": {}, \"unit\": \"{}\"}}", fmt_num(d.value), d.unit_str()));
+                diags.push(Code::LegacyStringForm, p, format!("\"{s}\" is the older string form; DTCG 2025.10 writes durations as {{\"value\": {}, \"unit\": \"{}\"}}", fmt_num(d.value), d.unit_str()));
                 Some(d)
             }
             None => {
-                diags.error(p, format!("\"{s}\" is not a duration: use {{\"value\": 120, \"unit\": \"ms\"}} (units ms or s)"));
+                diags.push(Code::InvalidDuration, p, format!("\"{s}\" is not a duration: use {{\"value\": 120, \"unit\": \"ms\"}} (units ms or s)"));
                 None
             }
         };
@@ -669,14 +573,16 @@ fn parse_duration(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<Durat
     ) {
         (Some(value), Some(unit)) => Some(Duration { value, unit }),
         (None, _) => {
-            diags.error(
+            diags.push(
+                Code::InvalidDuration,
                 &join(p, "value"),
                 "a duration's value must be a non-negative number",
             );
             None
         }
         (_, None) => {
-            diags.error(
+            diags.push(
+                Code::InvalidDuration,
                 &join(p, "unit"),
                 "a duration's unit must be \"ms\" or \"s\"",
             );
@@ -712,13 +618,17 @@ fn parse_font_weight(v: &Value, p: &str, diags: &mut FileDiags<'_>) -> Option<f6
         if let Some((_, w)) = NAMED_WEIGHTS.iter().find(|(n, _)| *n == s) {
             return Some(*w);
         }
-        diags.error(p, format!("unknown font weight \"{s}\"; use a number from 1 to 1000 or a DTCG name such as \"bold\""));
+        diags.push(Code::InvalidValue, p, format!("unknown font weight \"{s}\"; use a number from 1 to 1000 or a DTCG name such as \"bold\""));
         return None;
     }
     match num(v).filter(|n| (1.0..=1000.0).contains(n)) {
         Some(n) => Some(n),
         None => {
-            diags.error(p, "a font weight must be a number from 1 to 1000");
+            diags.push(
+                Code::InvalidValue,
+                p,
+                "a font weight must be a number from 1 to 1000",
+            );
             None
         }
     }

@@ -40,7 +40,7 @@ use values::*;
 mod reader;
 mod values;
 
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::{escape_token, join};
 use reader::{left_out, Reader};
 use serde_json::{json, Map, Value};
@@ -181,7 +181,8 @@ fn with_themes(
             .iter()
             .any(|(_, ts)| ts.iter().any(|(_, sel)| sel.contains(&s)))
         {
-            d.warning(
+            d.push(
+                Code::SetInNoTheme,
                 &sets[s].2,
                 format!("set `{name}` is in no theme of `$themes`, so no context publishes it"),
             );
@@ -382,7 +383,8 @@ fn collect<'d>(
     {
         if !child.is_object() {
             if !k.starts_with('$') && !matches!(k.as_str(), "description" | "type") {
-                d.warning(
+                d.push(
+                    Code::NotAToken,
                     &join(at, k),
                     format!("`{k}` is neither a token nor a group; left out"),
                 );
@@ -417,7 +419,11 @@ fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group
     {
         let at = format!("/$themes/{i}");
         let Some(name) = theme.get("name").and_then(Value::as_str) else {
-            d.warning(&at, "a theme without a `name` is left out");
+            d.push(
+                Code::UnnamedTheme,
+                &at,
+                "a theme without a `name` is left out",
+            );
             continue;
         };
         let group = theme
@@ -436,7 +442,8 @@ fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group
             }
             match names.iter().position(|n| n == set) {
                 Some(s) => selected.push(s),
-                None => d.warning(
+                None => d.push(
+                    Code::MissingThemeSet,
                     &join(&join(&at, "selectedTokenSets"), set),
                     format!("theme `{name}` selects the set `{set}`, which is not there"),
                 ),
@@ -481,7 +488,8 @@ fn overrides(written: &[Written<'_>], order: &[usize], names: &[&str], d: &mut F
         }
     }
     for ((a, b), (n, at)) in pairs {
-        d.warning(
+        d.push(
+            Code::SetOverrides,
             &at,
             format!(
                 "set `{}` overrides {n} token(s) of set `{}`; without `$themes` every set applies, the later winning: add themes to publish them as modes",

@@ -94,7 +94,8 @@ impl<'d> Reader<'_, 'd> {
                     Ok(q) => Some(q),
                     Err(why) => {
                         if said.insert(w.at.clone()) {
-                            d.warning(&member(&w.at, "value", w), format!("{why}; {LEFT_OUT}"));
+                            let at = member(&w.at, "value", w);
+                            d.push(Code::LeftOutMath, &at, format!("{why}; {LEFT_OUT}"));
                         }
                         continue;
                     }
@@ -103,14 +104,14 @@ impl<'d> Reader<'_, 'd> {
             };
             if let Some(why) = self.left_out.get(&name).filter(|why| !why.is_empty()) {
                 if said.insert(w.at.clone()) {
-                    d.warning(&w.at, why.clone());
+                    d.push(Code::LeftOutDependent, &w.at, why.clone());
                 }
                 continue;
             }
             let token = self.token(on, w, value);
-            if let Some(why) = token.get("$left-out").and_then(Value::as_str) {
+            if let Some((code, why)) = left_out_of(&token) {
                 if said.insert(w.at.clone()) {
-                    d.warning(&w.at, why.to_string());
+                    d.push(code, &w.at, why);
                 }
                 continue;
             }
@@ -129,7 +130,7 @@ impl<'d> Reader<'_, 'd> {
     pub(super) fn drain(&mut self, d: &mut FileDiags<'_>, said: &mut HashSet<String>) {
         for (at, why) in std::mem::take(&mut self.notes) {
             if said.insert(at.clone()) {
-                d.warning(&at, why);
+                d.push(Code::LeftOutMath, &at, why);
             }
         }
     }
@@ -260,7 +261,10 @@ impl<'d> Reader<'_, 'd> {
             (Some(m), Some("color")) => match self.modified(on, &value, m) {
                 Ok(c) => c,
                 Err(why) => {
-                    return json!({"$left-out": format!("its colour modifier cannot be applied: {why}; left out")})
+                    return left_out_value(
+                        Code::LeftOutNoDtcgForm,
+                        format!("its colour modifier cannot be applied: {why}; left out"),
+                    )
                 }
             },
             _ => value,
@@ -294,7 +298,7 @@ impl<'d> Reader<'_, 'd> {
         if ty == "composition" {
             let why =
                 "a `composition` token (several properties at once) has no DTCG form; left out";
-            return (None, json!({"$left-out": why}));
+            return (None, left_out_value(Code::LeftOutNoDtcgForm, why));
         }
         let dtcg = dtcg_type(ty, v);
         let value = match (ty, v) {
@@ -323,7 +327,7 @@ impl<'d> Reader<'_, 'd> {
                 for k in ["fontFamily", "fontSize"] {
                     if !t.contains_key(k) {
                         let why = format!("a typography without `{k}` has no DTCG form; left out");
-                        return (None, json!({"$left-out": why}));
+                        return (None, left_out_value(Code::LeftOutNoDtcgForm, why));
                     }
                 }
                 Value::Object(t)
@@ -564,7 +568,7 @@ impl<'d> Reader<'_, 'd> {
                     let why = format!(
                         "it refers to `{{{name}}}`, whose math does not evaluate; left out"
                     );
-                    return (None, json!({"$left-out": why}));
+                    return (None, left_out_value(Code::LeftOutDependent, why));
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! references old and new, and evaluated math as a value.
 
 use super::super::{math::Quantity, srgb};
+use crate::spec::diag::Code;
 use serde_json::{json, Value};
 
 /// A value with its older `$a.b` references written `{a.b}`.
@@ -30,6 +31,19 @@ pub(super) fn with_alpha(mut c: Value, alpha: f64) -> Value {
         }
     }
     c
+}
+
+/// A token left out, in place of its DTCG form: the code of the warning
+/// that says so, and why, carried as data (`$left-out`).
+pub(super) fn left_out_value(code: Code, why: impl Into<String>) -> Value {
+    json!({"$left-out": {"code": code, "why": why.into()}})
+}
+
+/// The code and why of a token left out ([`left_out_value`]).
+pub(super) fn left_out_of(token: &Value) -> Option<(Code, String)> {
+    let o = token.get("$left-out")?;
+    let code = Code::parse(o.get("code")?.as_str()?)?;
+    Some((code, o.get("why")?.as_str()?.to_string()))
 }
 
 /// Why a value is left out, when it or a part of it is.

@@ -16,7 +16,7 @@
 
 mod read;
 
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 pub use read::read;
 use serde_json::{Map, Value};
@@ -191,17 +191,20 @@ impl Resolver {
             }
             let at = join(&s.at, "$ref");
             match files.get(path) {
-                None => d.error(
+                None => d.push(
+                    Code::UnknownResolverReference,
                     &at,
                     format!("`{path}` is not a JSON file of this brand folder"),
                 ),
                 Some(doc) => match doc.pointer(fragment) {
                     Some(Value::Object(_)) => {}
-                    Some(_) => d.error(
+                    Some(_) => d.push(
+                        Code::UnknownResolverReference,
                         &at,
                         format!("`{path}#{fragment}` is not an object of tokens"),
                     ),
-                    None => d.error(
+                    None => d.push(
+                        Code::UnknownResolverReference,
                         &at,
                         format!("`{path}#{fragment}` names nothing in that file"),
                     ),
@@ -307,7 +310,8 @@ impl Resolver {
                 .collect();
             match needed.first() {
                 Some(first) => {
-                    d.warning(
+                    d.push(
+                        Code::SetAdopted,
                         &join("/sets", &name),
                         format!(
                             "set `{name}` is not in `resolutionOrder`, yet the listed sets and contexts refer to {} of its tokens (`{{{first}}}`…); it is merged first, under everything `resolutionOrder` lists",

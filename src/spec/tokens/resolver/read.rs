@@ -10,7 +10,7 @@
 //! [`MAX_RESOLVER_SOURCES`] before anything is merged.
 
 use super::{From, Modifier, Resolver, Source, Step, MAX_CONTEXTS};
-use crate::spec::diag::FileDiags;
+use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
 use crate::spec::limits::{MAX_RESOLVER_SOURCES, MAX_SET_DEPTH};
 use serde_json::{Map, Value};
@@ -31,7 +31,8 @@ struct Sets<'v> {
 /// Reads a resolver document, reporting every problem in it.
 pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
     let Some(root) = doc.as_object() else {
-        d.error(
+        d.push(
+            Code::InvalidResolver,
             "",
             "tokens.resolver.json must be a JSON object (a DTCG Resolver Module 2025.10 document)",
         );
@@ -39,11 +40,13 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
     };
     match root.get("version") {
         Some(Value::String(v)) if v == "2025.10" => {}
-        None => d.warning(
+        None => d.push(
+            Code::ResolverVersion,
             "",
             "no `version`: read as a DTCG Resolver Module 2025.10 document",
         ),
-        Some(other) => d.warning(
+        Some(other) => d.push(
+            Code::ResolverVersion,
             "/version",
             format!("version {other} is not \"2025.10\"; read as 2025.10"),
         ),
@@ -67,12 +70,14 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
                 step(&mut r, &mut expand, item, &at, &mut used_sets, d);
             }
         }
-        Some(_) => d.error(
+        Some(_) => d.push(
+            Code::InvalidResolver,
             "/resolutionOrder",
             "`resolutionOrder` must be an array of sets and modifiers",
         ),
         None => {
-            d.warning(
+            d.push(
+                Code::NoResolutionOrder,
                 "",
                 "no `resolutionOrder`: the sets, then the modifiers, merge in the order they are written",
             );
@@ -95,7 +100,8 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Option<Resolver> {
     }
     let contexts: usize = r.modifiers.iter().map(|m| m.contexts.len()).sum();
     if contexts > MAX_CONTEXTS {
-        d.error(
+        d.push(
+            Code::TooManyContexts,
             "/modifiers",
             format!(
                 "the modifiers have {contexts} contexts in all; at most {MAX_CONTEXTS} are read"
@@ -118,7 +124,11 @@ fn object_at<'v>(
     match root.get(key)? {
         Value::Object(o) => Some(o),
         _ => {
-            d.error(&format!("/{key}"), format!("`{key}` must be an object"));
+            d.push(
+                Code::InvalidResolver,
+                &format!("/{key}"),
+                format!("`{key}` must be an object"),
+            );
             None
         }
     }
@@ -136,7 +146,11 @@ fn step(
 ) {
     let root = expand.root;
     let Some(o) = item.as_object() else {
-        d.error(at, "each step of `resolutionOrder` must be an object");
+        d.push(
+            Code::InvalidResolver,
+            at,
+            "each step of `resolutionOrder` must be an object",
+        );
         return;
     };
     if let Some(reference) = o.get("$ref") {
@@ -146,7 +160,11 @@ fn step(
         match parts.as_slice() {
             [kind, name] if kind == "sets" => {
                 let Some(set) = root.get("sets").and_then(|s| s.get(name)) else {
-                    d.error(&ref_at, format!("there is no set `{name}` in `sets`"));
+                    d.push(
+                        Code::UnknownResolverReference,
+                        &ref_at,
+                        format!("there is no set `{name}` in `sets`"),
+                    );
                     return;
                 };
                 used_sets.insert(name.clone());
@@ -155,7 +173,8 @@ fn step(
             }
             [kind, name] if kind == "modifiers" => {
                 let Some(m) = root.get("modifiers").and_then(|s| s.get(name)) else {
-                    d.error(
+                    d.push(
+                        Code::UnknownResolverReference,
                         &ref_at,
                         format!("there is no modifier `{name}` in `modifiers`"),
                     );
@@ -163,7 +182,8 @@ fn step(
                 };
                 modifier(r, expand, name, m, &join("/modifiers", name), &ref_at, d);
             }
-            _ => d.error(
+            _ => d.push(
+                Code::InvalidResolver,
                 &ref_at,
                 "a step's `$ref` must name a set (`#/sets/<name>`) or a modifier (`#/modifiers/<name>`)",
             ),
@@ -177,8 +197,13 @@ fn step(
             r.steps.push(Step::Set(sources));
         }
         Some("modifier") if !name.is_empty() => modifier(r, expand, name, item, at, at, d),
-        Some("modifier") => d.error(at, "an inline modifier needs a `name`"),
-        _ => d.error(
+        Some("modifier") => d.push(
+            Code::InvalidResolver,
+            at,
+            "an inline modifier needs a `name`",
+        ),
+        _ => d.push(
+            Code::InvalidResolver,
             at,
             "each step of `resolutionOrder` is a `$ref` to a set or modifier, or an object of `type` \"set\" or \"modifier\"",
         ),
@@ -195,14 +220,16 @@ fn modifier(
     d: &mut FileDiags<'_>,
 ) {
     if r.modifiers.iter().any(|x| x.name == name) {
-        d.error(
+        d.push(
+            Code::InvalidModifier,
             used_at,
             format!("modifier `{name}` is in `resolutionOrder` twice"),
         );
         return;
     }
     let Some(contexts) = m.get("contexts").and_then(Value::as_object) else {
-        d.error(
+        d.push(
+            Code::InvalidModifier,
             at,
             format!(
                 "modifier `{name}` needs `contexts`: an object of context names and their sources"
@@ -211,7 +238,8 @@ fn modifier(
         return;
     };
     if contexts.is_empty() {
-        d.error(
+        d.push(
+            Code::InvalidModifier,
             &join(at, "contexts"),
             format!("modifier `{name}` has no context"),
         );
@@ -226,7 +254,8 @@ fn modifier(
         .collect();
     let default = match m.get("default") {
         None => {
-            d.warning(
+            d.push(
+                Code::NoDefaultContext,
                 at,
                 format!(
                     "modifier `{name}` has no `default`; its first context, `{}`, is the default",
@@ -238,7 +267,8 @@ fn modifier(
         Some(Value::String(c)) => match contexts.iter().position(|(n, _)| n == c) {
             Some(i) => i,
             None => {
-                d.error(
+                d.push(
+                    Code::InvalidModifier,
                     &join(at, "default"),
                     format!("modifier `{name}` has no context `{c}` to be its default"),
                 );
@@ -246,7 +276,11 @@ fn modifier(
             }
         },
         Some(_) => {
-            d.error(&join(at, "default"), "`default` must name a context");
+            d.push(
+                Code::InvalidModifier,
+                &join(at, "default"),
+                "`default` must name a context",
+            );
             return;
         }
     };
@@ -264,7 +298,11 @@ impl Sets<'_> {
         match set.get("sources") {
             Some(sources) => self.sources(sources, &join(at, "sources"), d),
             None => {
-                d.error(at, "a set needs `sources`: an array of files or tokens");
+                d.push(
+                    Code::InvalidResolver,
+                    at,
+                    "a set needs `sources`: an array of files or tokens",
+                );
                 Vec::new()
             }
         }
@@ -274,14 +312,22 @@ impl Sets<'_> {
     /// once), a source that follows itself once.
     fn sources(&mut self, sources: &Value, at: &str, d: &mut FileDiags<'_>) -> Vec<Source> {
         let Some(list) = sources.as_array() else {
-            d.error(at, "sources must be an array of `$ref`s and tokens");
+            d.push(
+                Code::InvalidResolver,
+                at,
+                "sources must be an array of `$ref`s and tokens",
+            );
             return Vec::new();
         };
         let mut out = Vec::new();
         for (i, source) in list.iter().enumerate() {
             let at = format!("{at}/{i}");
             let Some(o) = source.as_object() else {
-                d.error(&at, "a source must be an object: a `$ref` or tokens");
+                d.push(
+                    Code::InvalidResolver,
+                    &at,
+                    "a source must be an object: a `$ref` or tokens",
+                );
                 continue;
             };
             let Some(reference) = o.get("$ref") else {
@@ -293,12 +339,13 @@ impl Sets<'_> {
             };
             let ref_at = join(&at, "$ref");
             let Some(reference) = reference.as_str() else {
-                d.error(&ref_at, "`$ref` must be a string");
+                d.push(Code::InvalidResolver, &ref_at, "`$ref` must be a string");
                 continue;
             };
             if let Some(pointer) = reference.strip_prefix('#') {
                 let Some(target) = pointer_in(self.root, pointer) else {
-                    d.error(
+                    d.push(
+                        Code::UnknownResolverReference,
                         &ref_at,
                         format!("`{reference}` names nothing in this document"),
                     );
@@ -313,7 +360,11 @@ impl Sets<'_> {
                         at,
                     });
                 } else {
-                    d.error(&ref_at, format!("`{reference}` is not a set or tokens"));
+                    d.push(
+                        Code::UnknownResolverReference,
+                        &ref_at,
+                        format!("`{reference}` is not a set or tokens"),
+                    );
                 }
                 continue;
             }
@@ -329,7 +380,11 @@ impl Sets<'_> {
                     },
                     at,
                 }),
-                Err(why) => d.error(&ref_at, format!("`{reference}`: {why}")),
+                Err(why) => d.push(
+                    Code::UnknownResolverReference,
+                    &ref_at,
+                    format!("`{reference}`: {why}"),
+                ),
             }
         }
         without_repeats(out)
@@ -350,7 +405,8 @@ impl Sets<'_> {
         if let Some(i) = self.chain.iter().position(|p| p == pointer) {
             let mut names: Vec<&str> = self.chain[i..].iter().map(|p| set_name(p)).collect();
             names.push(set_name(pointer));
-            d.error(
+            d.push(
+                Code::SetLoop,
                 ref_at,
                 format!(
                     "sets name each other in a loop (`{}`); a set cannot include itself",
@@ -360,7 +416,8 @@ impl Sets<'_> {
             return Vec::new();
         }
         if self.chain.len() >= MAX_SET_DEPTH {
-            d.error(
+            d.push(
+                Code::TooManySources,
                 ref_at,
                 format!(
                     "sets that name sets nest more than {MAX_SET_DEPTH} deep here (`{}` → …); at most {MAX_SET_DEPTH} levels are read",
@@ -382,7 +439,8 @@ impl Sets<'_> {
         };
         if self.charged + sources.len() > MAX_RESOLVER_SOURCES {
             self.spent = true;
-            d.error(
+            d.push(
+                Code::TooManySources,
                 ref_at,
                 format!(
                     "the sets and contexts name more than {MAX_RESOLVER_SOURCES} sources in all, counting a set each time it is named (the budget on a resolver's sources); name fewer sets, or fewer times"
