@@ -6,9 +6,9 @@
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
-//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, DESIGN.md and tailwind.css (which name tokens alike through `render::theme`), pages, embed.
+//! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, DESIGN.md and tailwind.css (which name tokens alike through `render::namespaces`), pages, embed.
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
-//! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job) → snapshot.
+//! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job, a brand rebuilt when what it extends changed) → snapshot. No IO: what is remembered between builds is handed in.
 //! - [`source`]: IO. read a content folder into memory.
 //! - [`live`]: IO. keep the snapshot current: the reloader (content → snapshot value), the publisher (the one writer of what is served), the directory loop (file events, [`live::watch`]) and the git loop (a mirror, fetched; branch previews).
 //! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
@@ -18,8 +18,11 @@
 //! - [`import`]: `marque import`: a brand folder from a design system's tokens (strict tokens, a brand.json skeleton).
 //! - [`app`], [`cli`], [`config`]: the commands and their flags; [`clock`]: today's date and the time, read at the edge.
 //!
-//! Invariants: the pure core does no IO; nothing is rendered on the request
-//! path; one brand's errors never affect another brand.
+//! Invariants: the pure core and the builder do no IO; nothing is rendered
+//! on the request path, but for two documented exceptions (the compare
+//! endpoint renders a comparison on first request and memoizes it, MCP
+//! parses a brand on first use); one brand's errors never affect another
+//! brand.
 
 pub mod app;
 pub mod bodies;
