@@ -301,9 +301,11 @@ pub struct DemoBrand {
     pub prompts: Vec<crate::spec::model::Prompt>,
 }
 
-/// What the compare endpoint needs of a published brand or of a release.
+/// A published brand or release as a model: its version, input, cache
+/// policy and (parsed on first use) brand. What the compare endpoint, MCP,
+/// previews and a stale brand's page read of it.
 #[derive(Debug)]
-pub struct Comparable {
+pub struct BrandModel {
     /// The version its brand.json declares.
     pub version: String,
     /// Hash of its input: two answers about the same inputs are the same.
@@ -341,9 +343,9 @@ pub struct Snapshot {
     pub lists_generation: u64,
     /// What the prompt demo needs of each published brand.
     pub demo: HashMap<String, Arc<DemoBrand>>,
-    /// Each published brand and release, by its key in paths, for
-    /// `/brand/<slug>/compare/<a>...<b>`.
-    pub comparable: HashMap<String, Arc<Comparable>>,
+    /// Each published brand and release as a model, by its key in paths
+    /// (compare, MCP and previews read them).
+    pub models: HashMap<String, Arc<BrandModel>>,
     /// Branch previews, by name: each served under `/preview/<name>/…`.
     pub previews: HashMap<String, Arc<Snapshot>>,
     /// Figures for /metrics.

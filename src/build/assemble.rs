@@ -300,7 +300,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
                 diagnostics: diags,
             };
             let page = s.stale().then(|| {
-                let page = match p.comparable.brand.brand() {
+                let page = match p.model.brand.brand() {
                     Some(brand) => render::html::render_with_errors(&brand, ctx, diags),
                     None => render::html::render_unpublished(&s.slug, ctx, diags),
                 };
@@ -359,7 +359,7 @@ pub fn assemble(
         ready: generation > 0 && catalog.is_compressed(),
         generation,
         brands: HashMap::with_capacity(served),
-        comparable: HashMap::with_capacity(served),
+        models: HashMap::with_capacity(served),
         demo: HashMap::with_capacity(catalog.brands.len()),
         ..Snapshot::default()
     };
@@ -368,7 +368,7 @@ pub fn assemble(
         .chain(catalog.pinned.values().filter_map(|p| p.published.as_ref()));
     for p in published {
         snap.brands.insert(p.key.clone(), p.resources.clone());
-        snap.comparable.insert(p.key.clone(), p.comparable.clone());
+        snap.models.insert(p.key.clone(), p.model.clone());
     }
     for p in catalog.published() {
         snap.demo.insert(p.demo.slug.clone(), p.demo.clone());

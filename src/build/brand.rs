@@ -7,7 +7,7 @@ use super::CachedRender;
 use crate::paths;
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
-use crate::snapshot::{CachePolicy, Comparable, DemoBrand, Effort, Resource, Resources};
+use crate::snapshot::{BrandModel, CachePolicy, DemoBrand, Effort, Resource, Resources};
 use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::json::{locate, Anchor};
 use crate::spec::{Brand, BrandFiles, Diagnostic, LazyBrand};
@@ -21,7 +21,7 @@ pub struct Published {
     pub headline: render::Headline,
     /// Its version, cache policy and (parsed on demand) brand: what a stale
     /// brand's page and the compare endpoint need, made once with it.
-    pub comparable: Arc<Comparable>,
+    pub model: Arc<BrandModel>,
     /// Hash of the brand's input and the render context it was rendered with.
     pub input: [u8; 32],
     /// Its key in paths: `acme`, or `acme@1.2.0` for a released version.
@@ -66,7 +66,7 @@ impl Published {
         Published {
             bytes: bytes_of(&resources),
             headline: self.headline.clone(),
-            comparable: self.comparable.clone(),
+            model: self.model.clone(),
             input: self.input,
             key: self.key.clone(),
             resources: Arc::new(resources),
@@ -113,7 +113,7 @@ pub(super) fn from_cache(
     });
     Published {
         bytes: bytes_of(&entry.resources),
-        comparable: comparable(files, today, ctx, &entry.headline.version, input),
+        model: model(files, today, ctx, &entry.headline.version, input),
         headline: entry.headline,
         input,
         key,
@@ -245,7 +245,7 @@ pub fn render_brand(
     Published {
         bytes: bytes_of(&resources),
         headline: render::Headline::of(&brand),
-        comparable: comparable(files, today, ctx, &brand.version.to_string(), input),
+        model: model(files, today, ctx, &brand.version.to_string(), input),
         input,
         key,
         resources: Arc::new(resources),
@@ -260,14 +260,14 @@ pub fn render_brand(
 /// What the compare endpoint and a stale brand's page need of a render. The
 /// parsed brand is not kept: at thousands of brands it would hold more
 /// memory than every rendered body; it is parsed again, once, when needed.
-fn comparable(
+fn model(
     files: &Arc<BrandFiles>,
     today: NaiveDate,
     ctx: &Context,
     version: &str,
     input: [u8; 32],
-) -> Arc<Comparable> {
-    Arc::new(Comparable {
+) -> Arc<BrandModel> {
+    Arc::new(BrandModel {
         version: version.to_string(),
         input,
         cache: policy_of(ctx),

@@ -13,7 +13,7 @@ use super::fast_path::respond;
 use super::problem::Problem;
 use super::AppState;
 use crate::render::diff::{render_json, render_md, Side};
-use crate::snapshot::{CachePolicy, Comparable, Effort, Resource};
+use crate::snapshot::{BrandModel, CachePolicy, Effort, Resource};
 use crate::spec::diag::clipped;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -163,7 +163,7 @@ pub async fn handle(
         .into_response();
     };
     let snap = app.snapshot.load_full();
-    if !snap.comparable.contains_key(&slug) {
+    if !snap.models.contains_key(&slug) {
         return super::fast_path::not_found(&format!("/brand/{slug}")).into_response();
     }
     let (from, to) = match (side(&snap, &slug, a), side(&snap, &slug, b)) {
@@ -225,7 +225,7 @@ fn side(
     snap: &crate::snapshot::Snapshot,
     slug: &str,
     reference: &str,
-) -> Result<(Side, Arc<Comparable>), Box<Problem>> {
+) -> Result<(Side, Arc<BrandModel>), Box<Problem>> {
     let key = match reference {
         "current" => slug.to_string(),
         v => match semver::Version::parse(v.strip_prefix('v').unwrap_or(v)) {
@@ -238,10 +238,10 @@ fn side(
             }
         },
     };
-    let Some(c) = snap.comparable.get(&key).cloned() else {
+    let Some(c) = snap.models.get(&key).cloned() else {
         let prefix = format!("{slug}@");
         let mut released: Vec<semver::Version> = snap
-            .comparable
+            .models
             .keys()
             .filter_map(|k| k.strip_prefix(&prefix)?.parse().ok())
             .collect();
@@ -262,8 +262,8 @@ fn side(
 /// The comparison of two published versions, rendered and compressed.
 fn compute(
     slug: &str,
-    (from, a): (Side, Arc<Comparable>),
-    (to, b): (Side, Arc<Comparable>),
+    (from, a): (Side, Arc<BrandModel>),
+    (to, b): (Side, Arc<BrandModel>),
     format: Format,
 ) -> Option<Resource> {
     let (old, new) = (a.brand.brand()?, b.brand.brand()?);

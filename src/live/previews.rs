@@ -104,12 +104,12 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
             .published
             .as_ref()
             .filter(|_| !s.stale())
-            .and_then(|p| p.comparable.brand.brand());
+            .and_then(|p| p.model.brand.brand());
         let old = published
             .brands
             .get(slug)
             .and_then(|p| p.published.as_ref())
-            .and_then(|p| p.comparable.brand.brand());
+            .and_then(|p| p.model.brand.brand());
         let (state, d) = match (old, new) {
             _ if preview.is_building(slug) => (ChangeState::Building, None),
             (_, None) => (ChangeState::Invalid, None),

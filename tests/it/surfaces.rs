@@ -43,7 +43,7 @@ pub fn brands_of(dir: &Path) -> Vec<Arc<Brand>> {
     assert!(!catalog.has_errors(), "{:#?}", catalog.diagnostics());
     catalog
         .published()
-        .map(|p| p.comparable.brand.brand().unwrap())
+        .map(|p| p.model.brand.brand().unwrap())
         .collect()
 }
 

@@ -270,7 +270,7 @@ pub(super) fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolR
 /// The typed brand the builder keeps for a published brand or release
 /// (parsed on first use): MCP's tools read its token set, not served JSON.
 fn brand_of(snap: &Snapshot, key: &str) -> Option<std::sync::Arc<Brand>> {
-    snap.comparable.get(key)?.brand.brand()
+    snap.models.get(key)?.brand.brand()
 }
 
 /// Most tokens one find_tokens call returns.
