@@ -180,6 +180,18 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             )),
         );
     }
+    for asset in super::html::assets::all(ctx) {
+        let what = if asset.path.ends_with(".css") {
+            "The stylesheet every page shares"
+        } else if asset.path == super::html::assets::live().path {
+            "The live-reload script every page runs while marque watches a content folder"
+        } else {
+            "The script every page runs"
+        };
+        let mut op = document_get(what, "discovery", asset.media_type, text(), &[]);
+        op["description"] = json!("Named by a hash of its bytes: a path never serves other bytes, so it is immutable (`Cache-Control: public, max-age=31536000, immutable`). The pages link to the name of this build of marque; another name answers 404.");
+        put(&asset.path, get(op));
+    }
     let plain = |summary: &str, ok: &str| {
         json!({
             "tags": ["operations"],
@@ -257,7 +269,6 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             }
         })),
     );
-    let _ = ctx;
 }
 
 /// The GET paths of a brand; `pin` is `""` for the current version or
@@ -553,6 +564,34 @@ mod tests {
                     allowed.split(", ").any(|m| m.eq_ignore_ascii_case(method)),
                     "{path}: {method} is described, {route:?} takes {allowed}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shared_page_assets_are_described_by_the_names_the_pages_use() {
+        let mut ctx = Context::new("https://b.example");
+        for live in [false, true] {
+            ctx.live_reload = live;
+            let doc: Value = serde_json::from_str(&render(&ctx, &Examples::default())).unwrap();
+            let described: Vec<&String> = doc["paths"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter(|p| p.starts_with(url::PAGE_ASSETS))
+                .collect();
+            let served: Vec<&str> = crate::render::html::assets::all(&ctx)
+                .map(|a| a.path.as_str())
+                .collect();
+            assert_eq!(described.len(), served.len(), "{described:?}");
+            for asset in crate::render::html::assets::all(&ctx) {
+                let op = &doc["paths"][&asset.path]["get"];
+                assert!(
+                    op["responses"]["200"]["content"][asset.media_type].is_object(),
+                    "{}",
+                    asset.path
+                );
+                assert!(op["description"].as_str().unwrap().contains("immutable"));
             }
         }
     }
