@@ -1,7 +1,9 @@
 //! Scale benchmark: N copies of the example brand Northwind (default 1,000),
 //! served by the real binary. Prints the time to ready (cold, then warm from
 //! the cache of rendered brands), save-to-served p50 and p99 over 30 saves
-//! of one brand, full `check` and `build` times, RSS and snapshot bytes.
+//! of one brand, full `check` and `build` times, RSS and snapshot bytes,
+//! and where a brand's bytes go: each of its documents in every coding, and
+//! its share of the documents about all brands.
 //!
 //! `just bench-scale [N]` or `cargo bench --bench scale -- --brands N`.
 
@@ -60,6 +62,82 @@ fn get(port: u16, path: &str) -> Option<(u16, String)> {
     let status = text.get(9..12)?.parse().ok()?;
     let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
     Some((status, body))
+}
+
+/// The length of the body `path` answers with `coding` (`identity`,
+/// `gzip` or `br`), or 0 when that coding is not kept for it.
+fn coded_len(port: u16, path: &str, coding: &str) -> usize {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: {coding}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+    let sent = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-encoding: "))
+        .unwrap_or("identity");
+    if sent == coding {
+        buf.len() - end - 4
+    } else {
+        0
+    }
+}
+
+/// Where one brand's bytes go: each document it publishes in each coding,
+/// then its share of the documents about all `n` brands.
+fn breakdown(port: u16, slug: &str, n: usize) {
+    use marque::paths;
+    let mut docs: Vec<(String, String)> = marque::render::Surface::ALL
+        .iter()
+        .map(|s| (s.file().to_string(), paths::brand_doc(slug, s.file())))
+        .collect();
+    for file in [paths::CHANGELOG_MD, paths::CHANGELOG_JSON] {
+        docs.push((file.to_string(), paths::brand_doc(slug, file)));
+    }
+    docs.push(("page".into(), paths::brand(slug)));
+    docs.push(("embed".into(), paths::embed(slug)));
+    let shared = [
+        paths::INDEX,
+        paths::BRANDS_JSON,
+        paths::LLMS_TXT,
+        paths::OPENAPI,
+    ];
+    println!("bytes of {slug} (identity + gzip + br = KiB), then its share of each list:");
+    let mut rows: Vec<(String, [usize; 3], usize)> = docs
+        .iter()
+        .map(|(name, path)| (name.clone(), path.clone(), 1))
+        .chain(
+            shared
+                .iter()
+                .map(|p| (format!("{p} / {n}"), p.to_string(), n)),
+        )
+        .map(|(name, path, share)| {
+            let sizes = ["identity", "gzip", "br"].map(|c| coded_len(port, &path, c) / share);
+            (name, sizes, sizes.iter().sum::<usize>())
+        })
+        .collect();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.2));
+    for (name, [i, g, b], sum) in &rows {
+        println!(
+            "  {name:24} {:6.1} + {:5.1} + {:5.1} = {:6.1}",
+            *i as f64 / 1024.0,
+            *g as f64 / 1024.0,
+            *b as f64 / 1024.0,
+            *sum as f64 / 1024.0
+        );
+    }
+    let total: usize = rows.iter().map(|r| r.2).sum();
+    println!(
+        "  {:24} {:>30.1} (logos and files equal in every copy are held once, not counted)",
+        "total",
+        total as f64 / 1024.0
+    );
 }
 
 fn free_port() -> u16 {
@@ -187,6 +265,7 @@ fn main() {
         "codings and render cache written {:.1} s after ready",
         settled.elapsed().as_secs_f64()
     );
+    breakdown(server.port, "brand-00000", n);
     let slug = format!("brand-{:05}", n / 2);
     let path = content.join(&slug).join("brand.json");
     let original = std::fs::read_to_string(&path).unwrap();
