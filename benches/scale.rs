@@ -64,9 +64,10 @@ fn get(port: u16, path: &str) -> Option<(u16, String)> {
     Some((status, body))
 }
 
-/// The length of the body `path` answers with `coding` (`identity`,
-/// `gzip` or `br`), or 0 when that coding is not kept for it.
-fn coded_len(port: u16, path: &str, coding: &str) -> usize {
+/// The length and ETag of the body `path` answers with `coding`
+/// (`identity`, `gzip` or `br`); a length of 0 when that coding is not
+/// kept for it.
+fn coded(port: u16, path: &str, coding: &str) -> (usize, String) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         s,
@@ -78,66 +79,70 @@ fn coded_len(port: u16, path: &str, coding: &str) -> usize {
     let end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
     let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
     assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
-    let sent = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-encoding: "))
-        .unwrap_or("identity");
-    if sent == coding {
-        buf.len() - end - 4
-    } else {
-        0
+    let header = |name: &str| head.lines().find_map(|l| l.strip_prefix(name));
+    let sent = header("content-encoding: ").unwrap_or("identity");
+    let etag = header("etag: ").unwrap_or_default().to_string();
+    match sent == coding {
+        true => (buf.len() - end - 4, etag),
+        false => (0, etag),
     }
 }
 
-/// Where one brand's bytes go: each document it publishes in each coding,
-/// then its share of the documents about all `n` brands.
-fn breakdown(port: u16, slug: &str, n: usize) {
+/// Where one brand's bytes go: each document of `brand-00000` in each
+/// coding (those equal in every copy, held once, set apart), then its
+/// share of the documents about all `n` brands.
+fn breakdown(port: u16, n: usize) {
     use marque::paths;
-    let mut docs: Vec<(String, String)> = marque::render::Surface::ALL
+    let doc = |slug: &str, file: &str| match file {
+        "page" => paths::brand(slug),
+        "embed" => paths::embed(slug),
+        file => paths::brand_doc(slug, file),
+    };
+    let files = marque::render::Surface::ALL
         .iter()
-        .map(|s| (s.file().to_string(), paths::brand_doc(slug, s.file())))
-        .collect();
-    for file in [paths::CHANGELOG_MD, paths::CHANGELOG_JSON] {
-        docs.push((file.to_string(), paths::brand_doc(slug, file)));
-    }
-    docs.push(("page".into(), paths::brand(slug)));
-    docs.push(("embed".into(), paths::embed(slug)));
-    let shared = [
+        .map(|s| s.file())
+        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"]);
+    let lists = [
         paths::INDEX,
         paths::BRANDS_JSON,
         paths::LLMS_TXT,
         paths::OPENAPI,
     ];
-    println!("bytes of {slug} (identity + gzip + br = KiB), then its share of each list:");
-    let mut rows: Vec<(String, [usize; 3], usize)> = docs
-        .iter()
-        .map(|(name, path)| (name.clone(), path.clone(), 1))
-        .chain(
-            shared
-                .iter()
-                .map(|p| (format!("{p} / {n}"), p.to_string(), n)),
-        )
-        .map(|(name, path, share)| {
-            let sizes = ["identity", "gzip", "br"].map(|c| coded_len(port, &path, c) / share);
-            (name, sizes, sizes.iter().sum::<usize>())
-        })
-        .collect();
-    rows.sort_by_key(|r| std::cmp::Reverse(r.2));
-    for (name, [i, g, b], sum) in &rows {
+    let mut rows: Vec<(String, [usize; 3], bool)> = Vec::new();
+    for file in files {
+        let path = doc("brand-00000", file);
+        let sizes = ["identity", "gzip", "br"].map(|c| coded(port, &path, c).0);
+        // Equal bodies are one body: the same ETag in another copy.
+        let held_once = n > 1
+            && coded(port, &path, "identity").1
+                == coded(port, &doc("brand-00001", file), "identity").1;
+        rows.push((file.to_string(), sizes, held_once));
+    }
+    for path in lists {
+        let sizes = ["identity", "gzip", "br"].map(|c| coded(port, path, c).0 / n);
+        rows.push((format!("{path} / {n}"), sizes, false));
+    }
+    rows.sort_by_key(|(_, sizes, _)| std::cmp::Reverse(sizes.iter().sum::<usize>()));
+    let kib = |b: usize| b as f64 / 1024.0;
+    println!("where a brand's bytes go, KiB (identity + gzip + br), then its share of each list:");
+    for (name, [i, g, b], once) in &rows {
+        let note = if *once {
+            "  (the same in every copy: held once)"
+        } else {
+            ""
+        };
+        let (i, g, b) = (kib(*i), kib(*g), kib(*b));
         println!(
-            "  {name:24} {:6.1} + {:5.1} + {:5.1} = {:6.1}",
-            *i as f64 / 1024.0,
-            *g as f64 / 1024.0,
-            *b as f64 / 1024.0,
-            *sum as f64 / 1024.0
+            "  {name:24} {i:6.1} + {g:5.1} + {b:5.1} = {:6.1}{note}",
+            i + g + b
         );
     }
-    let total: usize = rows.iter().map(|r| r.2).sum();
-    println!(
-        "  {:24} {:>30.1} (logos and files equal in every copy are held once, not counted)",
-        "total",
-        total as f64 / 1024.0
-    );
+    let own: usize = rows
+        .iter()
+        .filter(|(_, _, once)| !once)
+        .map(|(_, sizes, _)| sizes.iter().sum::<usize>())
+        .sum();
+    println!("  {:24} {:>30.1}", "total, each held once", kib(own));
 }
 
 fn free_port() -> u16 {
@@ -265,7 +270,7 @@ fn main() {
         "codings and render cache written {:.1} s after ready",
         settled.elapsed().as_secs_f64()
     );
-    breakdown(server.port, "brand-00000", n);
+    breakdown(server.port, n);
     let slug = format!("brand-{:05}", n / 2);
     let path = content.join(&slug).join("brand.json");
     let original = std::fs::read_to_string(&path).unwrap();
