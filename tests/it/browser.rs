@@ -771,6 +771,37 @@ fn the_api_page_is_a_brand_book_at_phone_and_desktop_widths_light_and_dark() {
     );
 }
 
+/// On a brand's API page: its shared script ran (the Try-it snippet
+/// follows the form), its shared stylesheet applies, and its CSP refused
+/// nothing (not the shared files, nor the brand card preview with its
+/// styles); then, as a control, an injected inline script is refused and
+/// the watch sees it.
+fn the_shared_script_runs_and_the_csp_refuses_only_what_it_must(b: &Browser) {
+    b.js("var f = document.querySelector('form.try[data-prompt=\"weather-notice\"]'); var i = f.querySelector('input[name=location]'); i.value = 'Tromsø'; i.dispatchEvent(new Event('input', {bubbles: true})); return true;");
+    b.wait_for(
+        "return document.querySelector('form.try[data-prompt=\"weather-notice\"]').parentNode.querySelector('.snippet code').textContent.indexOf('Tromsø') >= 0;",
+        "the page's script to follow the form",
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.querySelector('nav#toc')).position"),
+        "sticky",
+        "the shared stylesheet applies"
+    );
+    assert_eq!(b.csp_violations(), json!([]), "CSP violations on the page");
+    // An inline script is refused, and the watch sees it: the policy holds.
+    b.js("var s = document.createElement('script'); s.textContent = 'window.__inline = 1;'; document.body.appendChild(s); return null;");
+    b.wait_for(
+        "return window.__cspViolations.length > 0;",
+        "the inline script's violation",
+    );
+    assert_eq!(b.js("return window.__inline === undefined;"), true);
+    let refused = b.csp_violations();
+    assert!(
+        refused[0].as_str().unwrap().starts_with("script-src"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn the_api_page_renders_its_preview_and_every_link_resolves() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -827,32 +858,7 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
         b.js("return getComputedStyle(document.querySelector('header')).borderBottomColor"),
         "rgb(21, 96, 160)"
     );
-    // The page's script ran under its CSP (the Try-it snippet follows the
-    // form), and the CSP refused nothing: not the shared stylesheet and
-    // scripts, nor the brand card preview with its styles.
-    b.js("var f = document.querySelector('form.try[data-prompt=\"weather-notice\"]'); var i = f.querySelector('input[name=location]'); i.value = 'Tromsø'; i.dispatchEvent(new Event('input', {bubbles: true})); return true;");
-    b.wait_for(
-        "return document.querySelector('form.try[data-prompt=\"weather-notice\"]').parentNode.querySelector('.snippet code').textContent.indexOf('Tromsø') >= 0;",
-        "the page's script to follow the form",
-    );
-    assert_eq!(
-        b.js("return getComputedStyle(document.querySelector('nav#toc')).position"),
-        "sticky",
-        "the shared stylesheet applies"
-    );
-    assert_eq!(b.csp_violations(), json!([]), "CSP violations on the page");
-    // An inline script is refused, and the watch sees it: the policy holds.
-    b.js("var s = document.createElement('script'); s.textContent = 'window.__inline = 1;'; document.body.appendChild(s); return null;");
-    b.wait_for(
-        "return window.__cspViolations.length > 0;",
-        "the inline script's violation",
-    );
-    assert_eq!(b.js("return window.__inline === undefined;"), true);
-    let refused = b.csp_violations();
-    assert!(
-        refused[0].as_str().unwrap().starts_with("script-src"),
-        "{refused}"
-    );
+    the_shared_script_runs_and_the_csp_refuses_only_what_it_must(&b);
     // Every same-origin link resolves.
     let links = b.js("return Array.prototype.map.call(document.querySelectorAll('a[href], link[href], img[src], script[src]'), function(a){ return a.href || a.src; })");
     let mut checked = 0;

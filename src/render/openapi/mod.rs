@@ -40,6 +40,7 @@ pub struct Examples {
 pub fn render(ctx: &Context, examples: &Examples) -> String {
     let mut paths = Map::new();
     root_paths(&mut paths, ctx);
+    page_asset_paths(&mut paths, ctx);
     brand_paths(&mut paths, "", "current");
     brand_paths(&mut paths, "@{version}", "released");
     operations(&mut paths, examples);
@@ -180,18 +181,6 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             )),
         );
     }
-    for asset in super::html::assets::all(ctx) {
-        let what = if asset.path.ends_with(".css") {
-            "The stylesheet every page shares"
-        } else if asset.path == super::html::assets::live().path {
-            "The live-reload script every page runs while marque watches a content folder"
-        } else {
-            "The script every page runs"
-        };
-        let mut op = document_get(what, "discovery", asset.media_type, text(), &[]);
-        op["description"] = json!("Named by a hash of its bytes: a path never serves other bytes, so it is immutable (`Cache-Control: public, max-age=31536000, immutable`). The pages link to the name of this build of marque; another name answers 404.");
-        put(&asset.path, get(op));
-    }
     let plain = |summary: &str, ok: &str| {
         json!({
             "tags": ["operations"],
@@ -269,6 +258,23 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
             }
         })),
     );
+    let _ = ctx;
+}
+
+/// What every page shares, by the names the pages of `ctx` link to.
+fn page_asset_paths(paths: &mut Map<String, Value>, ctx: &Context) {
+    for asset in super::html::assets::all(ctx) {
+        let what = if asset.path.ends_with(".css") {
+            "The stylesheet every page shares"
+        } else if asset.path == super::html::assets::live().path {
+            "The live-reload script every page runs while marque watches a content folder"
+        } else {
+            "The script every page runs"
+        };
+        let mut op = document_get(what, "discovery", asset.media_type, text(), &[]);
+        op["description"] = json!("Named by a hash of its bytes: a path never serves other bytes, so it is immutable (`Cache-Control: public, max-age=31536000, immutable`). The pages link to the name of this build of marque; another name answers 404.");
+        paths.insert(asset.path.clone(), get(op));
+    }
 }
 
 /// The GET paths of a brand; `pin` is `""` for the current version or
