@@ -1,7 +1,9 @@
 //! Scale benchmark: N copies of the example brand Northwind (default 1,000),
 //! served by the real binary. Prints the time to ready (cold, then warm from
 //! the cache of rendered brands), save-to-served p50 and p99 over 30 saves
-//! of one brand, full `check` and `build` times, RSS and snapshot bytes.
+//! of one brand, full `check` and `build` times, RSS and snapshot bytes,
+//! and where a brand's bytes go: each of its documents in every coding, and
+//! its share of the documents about all brands.
 //!
 //! `just bench-scale [N]` or `cargo bench --bench scale -- --brands N`.
 
@@ -60,6 +62,87 @@ fn get(port: u16, path: &str) -> Option<(u16, String)> {
     let status = text.get(9..12)?.parse().ok()?;
     let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
     Some((status, body))
+}
+
+/// The length and ETag of the body `path` answers with `coding`
+/// (`identity`, `gzip` or `br`); a length of 0 when that coding is not
+/// kept for it.
+fn coded(port: u16, path: &str, coding: &str) -> (usize, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: {coding}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+    let header = |name: &str| head.lines().find_map(|l| l.strip_prefix(name));
+    let sent = header("content-encoding: ").unwrap_or("identity");
+    let etag = header("etag: ").unwrap_or_default().to_string();
+    match sent == coding {
+        true => (buf.len() - end - 4, etag),
+        false => (0, etag),
+    }
+}
+
+/// Where one brand's bytes go: each document of `brand-00000` in each
+/// coding (those equal in every copy, held once, set apart), then its
+/// share of the documents about all `n` brands.
+fn breakdown(port: u16, n: usize) {
+    use marque::paths;
+    let doc = |slug: &str, file: &str| match file {
+        "page" => paths::brand(slug),
+        "embed" => paths::embed(slug),
+        file => paths::brand_doc(slug, file),
+    };
+    let files = marque::render::Surface::ALL
+        .iter()
+        .map(|s| s.file())
+        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"]);
+    let lists = [
+        paths::INDEX,
+        paths::BRANDS_JSON,
+        paths::LLMS_TXT,
+        paths::OPENAPI,
+    ];
+    let mut rows: Vec<(String, [usize; 3], bool)> = Vec::new();
+    for file in files {
+        let path = doc("brand-00000", file);
+        let sizes = ["identity", "gzip", "br"].map(|c| coded(port, &path, c).0);
+        // Equal bodies are one body: the same ETag in another copy.
+        let held_once = n > 1
+            && coded(port, &path, "identity").1
+                == coded(port, &doc("brand-00001", file), "identity").1;
+        rows.push((file.to_string(), sizes, held_once));
+    }
+    for path in lists {
+        let sizes = ["identity", "gzip", "br"].map(|c| coded(port, path, c).0 / n);
+        rows.push((format!("{path} / {n}"), sizes, false));
+    }
+    rows.sort_by_key(|(_, sizes, _)| std::cmp::Reverse(sizes.iter().sum::<usize>()));
+    let kib = |b: usize| b as f64 / 1024.0;
+    println!("where a brand's bytes go, KiB (identity + gzip + br), then its share of each list:");
+    for (name, [i, g, b], once) in &rows {
+        let note = if *once {
+            "  (the same in every copy: held once)"
+        } else {
+            ""
+        };
+        let (i, g, b) = (kib(*i), kib(*g), kib(*b));
+        println!(
+            "  {name:24} {i:6.1} + {g:5.1} + {b:5.1} = {:6.1}{note}",
+            i + g + b
+        );
+    }
+    let own: usize = rows
+        .iter()
+        .filter(|(_, _, once)| !once)
+        .map(|(_, sizes, _)| sizes.iter().sum::<usize>())
+        .sum();
+    println!("  {:24} {:>30.1}", "total, each held once", kib(own));
 }
 
 fn free_port() -> u16 {
@@ -187,6 +270,7 @@ fn main() {
         "codings and render cache written {:.1} s after ready",
         settled.elapsed().as_secs_f64()
     );
+    breakdown(server.port, n);
     let slug = format!("brand-{:05}", n / 2);
     let path = content.join(&slug).join("brand.json");
     let original = std::fs::read_to_string(&path).unwrap();

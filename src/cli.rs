@@ -156,9 +156,12 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
             }
             files.push((target, &r.identity.body));
         }
+        // The server's cache policy: what is named by a hash (the pages'
+        // shared assets) or released is immutable there and here.
         headers.push_str(&format!(
-            "{path}\n  Content-Type: {}\n",
-            r.content_type.to_str().unwrap_or_default()
+            "{path}\n  Content-Type: {}\n  Cache-Control: {}\n",
+            r.content_type.to_str().unwrap_or_default(),
+            r.cache_control.to_str().unwrap_or_default()
         ));
         for (name, value) in &r.headers {
             headers.push_str(&format!(

@@ -33,6 +33,10 @@ pub const LLMS_TXT: &str = "/llms.txt";
 pub const OPENAPI: &str = "/openapi.json";
 /// Branch previews (git mode).
 pub const PREVIEWS_JSON: &str = "/previews.json";
+/// What every page shares (its stylesheet and scripts), each named by a
+/// hash of its bytes: `/assets/page.<hash>.css`. Beside `/brand/`, so no
+/// slug can take its name; a brand's own files are `/brand/<key>/assets/`.
+pub const PAGE_ASSETS: &str = "/assets/";
 
 /// A brand's releases, from git tags: files beside its surfaces.
 pub const CHANGELOG_MD: &str = "changelog.md";
@@ -167,6 +171,11 @@ pub fn brand_doc_of(path: &str) -> Option<(&str, &str)> {
 /// The prefix of a brand's assets: `/brand/acme/assets/`.
 pub fn assets(key: &str) -> String {
     format!("/brand/{key}/assets/")
+}
+
+/// A document every page shares: `/assets/page.0123456789abcdef.css`.
+pub fn page_asset(file: &str) -> String {
+    format!("{PAGE_ASSETS}{file}")
 }
 
 /// A brand's embed script: `/embed/brand/acme`.
@@ -315,6 +324,7 @@ mod tests {
             ("/brand/acme/spec.json", Route::Snapshot),
             ("/brand/acme/assets/compare/x.svg", Route::Snapshot),
             ("/compare/acme", Route::Snapshot),
+            ("/assets/page.0123456789abcdef.js", Route::Snapshot),
             ("/metrics", Route::Metrics),
             ("/events", Route::Events),
             ("/mcp", Route::Mcp),

@@ -437,8 +437,8 @@ pub fn assemble(
     }
 }
 
-/// The documents about the service that rarely change: the schemas and
-/// the OpenAPI description.
+/// The documents about the service that rarely change: the schemas, the
+/// OpenAPI description and what every page shares.
 fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut Views) {
     let current = policy_of(ctx);
     let examples = openapi_examples(catalog);
@@ -466,6 +466,12 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
     }
     let openapi = views.openapi(ctx, examples, current);
     snap.documents.insert(paths::OPENAPI.into(), openapi);
+    // What every page links to, once: named by their hash, so immutable.
+    for asset in render::html::assets::all(ctx) {
+        let body = asset.body.to_string();
+        let r = views.document(&asset.path, asset.media_type, body, CachePolicy::Immutable);
+        snap.documents.insert(asset.path.clone(), r);
+    }
 }
 
 fn pretty(v: &serde_json::Value) -> String {

@@ -83,12 +83,27 @@ pub(crate) fn browser() -> Option<Browser> {
         .as_str()
         .unwrap_or_else(|| panic!("a session starts: {res}"))
         .to_string();
-    Some(Browser {
+    let b = Browser {
         driver,
         addr,
         session,
-    })
+    };
+    let res = b.cmd(
+        "POST",
+        "/goog/cdp/execute",
+        Some(json!({"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": CSP_WATCH}})),
+    );
+    assert!(
+        res["value"].is_object(),
+        "the CSP watch is installed: {res}"
+    );
+    Some(b)
 }
+
+/// Records each Content-Security-Policy violation of every page the session
+/// opens, in `window.__cspViolations`: installed through DevTools before
+/// any script of the page runs (and not itself subject to the page's CSP).
+const CSP_WATCH: &str = "window.__cspViolations = []; document.addEventListener('securitypolicyviolation', function (e) { window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || '?') + ' at ' + (e.sourceFile || '?') + ':' + e.lineNumber); }, true);";
 
 fn webdriver(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> Value {
     let bytes = body.map(|b| b.to_string().into_bytes());
@@ -165,6 +180,13 @@ impl Browser {
         let path = dir.join(format!("{name}.png"));
         std::fs::write(&path, png).unwrap();
         path
+    }
+
+    /// What the page's Content-Security-Policy refused so far (see [`CSP_WATCH`]).
+    pub(crate) fn csp_violations(&self) -> Value {
+        let found = self.js("return window.__cspViolations || null;");
+        assert!(found.is_array(), "the CSP watch runs in this page");
+        found
     }
 
     /// True when a JavaScript dialog (alert) is open.
@@ -704,6 +726,7 @@ fn the_api_page_is_a_brand_book_at_phone_and_desktop_widths_light_and_dark() {
                 scheme == "dark",
                 "the card's background at {scheme}: {card}"
             );
+            assert_eq!(b.csp_violations(), json!([]), "{scheme} at {width}px");
             b.screenshot(&format!("api-page-{scheme}-{width}"));
         }
     }
@@ -745,6 +768,37 @@ fn the_api_page_is_a_brand_book_at_phone_and_desktop_widths_light_and_dark() {
             .unwrap()
             .contains("Write a short notice for Bergen about this forecast"),
         "{answer}"
+    );
+}
+
+/// On a brand's API page: its shared script ran (the Try-it snippet
+/// follows the form), its shared stylesheet applies, and its CSP refused
+/// nothing (not the shared files, nor the brand card preview with its
+/// styles); then, as a control, an injected inline script is refused and
+/// the watch sees it.
+fn the_shared_script_runs_and_the_csp_refuses_only_what_it_must(b: &Browser) {
+    b.js("var f = document.querySelector('form.try[data-prompt=\"weather-notice\"]'); var i = f.querySelector('input[name=location]'); i.value = 'Tromsø'; i.dispatchEvent(new Event('input', {bubbles: true})); return true;");
+    b.wait_for(
+        "return document.querySelector('form.try[data-prompt=\"weather-notice\"]').parentNode.querySelector('.snippet code').textContent.indexOf('Tromsø') >= 0;",
+        "the page's script to follow the form",
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.querySelector('nav#toc')).position"),
+        "sticky",
+        "the shared stylesheet applies"
+    );
+    assert_eq!(b.csp_violations(), json!([]), "CSP violations on the page");
+    // An inline script is refused, and the watch sees it: the policy holds.
+    b.js("var s = document.createElement('script'); s.textContent = 'window.__inline = 1;'; document.body.appendChild(s); return null;");
+    b.wait_for(
+        "return window.__cspViolations.length > 0;",
+        "the inline script's violation",
+    );
+    assert_eq!(b.js("return window.__inline === undefined;"), true);
+    let refused = b.csp_violations();
+    assert!(
+        refused[0].as_str().unwrap().starts_with("script-src"),
+        "{refused}"
     );
 }
 
@@ -804,6 +858,7 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
         b.js("return getComputedStyle(document.querySelector('header')).borderBottomColor"),
         "rgb(21, 96, 160)"
     );
+    the_shared_script_runs_and_the_csp_refuses_only_what_it_must(&b);
     // Every same-origin link resolves.
     let links = b.js("return Array.prototype.map.call(document.querySelectorAll('a[href], link[href], img[src], script[src]'), function(a){ return a.href || a.src; })");
     let mut checked = 0;
@@ -831,6 +886,15 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
         "no horizontal scrolling on a phone"
     );
     b.screenshot("api-page-northwind-narrow");
+    // The index is styled by the same stylesheet, under the same policy.
+    b.goto(&format!("{m}/"));
+    b.wait_for("return document.readyState === 'complete'", "the index");
+    assert_eq!(
+        b.js("return getComputedStyle(document.body).margin"),
+        "0px",
+        "the shared stylesheet applies"
+    );
+    assert_eq!(b.csp_violations(), json!([]), "CSP violations on the index");
 }
 
 #[test]
@@ -973,6 +1037,11 @@ fn live_reload_spares_other_brands_edits_and_unsent_input() {
         "return window.__kept === undefined;",
         "the page reloads for its own brand",
     );
+    assert_eq!(
+        b.js("return Array.prototype.map.call(document.scripts, function (s) { return s.src.replace(/^.*\\/assets\\//, '').split('.')[0]; }).filter(function (n) { return n === 'page' || n === 'live'; });"),
+        json!(["page", "live"]),
+        "live reload comes from the shared script"
+    );
     b.wait_for(
         "return document.readyState === 'complete';",
         "the page loads again",
@@ -992,6 +1061,11 @@ fn live_reload_spares_other_brands_edits_and_unsent_input() {
         b.js("return [window.__kept, document.querySelector('form textarea, form input:not([type=hidden])').value];"),
         json!([2, "a draft"]),
         "the draft is kept"
+    );
+    assert_eq!(
+        b.csp_violations(),
+        json!([]),
+        "CSP violations while watching"
     );
 }
 

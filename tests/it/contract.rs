@@ -67,6 +67,13 @@ fn published_paths(app: &super::helpers::TestApp) -> BTreeSet<String> {
     ]
     .map(String::from)
     .into();
+    // What the pages link to: the stylesheet and scripts they share.
+    let index = app.get("/").text();
+    for attr in ["<link rel=\"stylesheet\" href=\"", "<script src=\""] {
+        for part in index.split(attr).skip(1) {
+            paths.insert(relative(part.split('"').next().unwrap()));
+        }
+    }
     let mut specs = Vec::new();
     for brand in app.get("/brands.json").json()["brands"].as_array().unwrap() {
         let slug = brand["slug"].as_str().unwrap();

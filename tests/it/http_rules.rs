@@ -326,7 +326,7 @@ fn pages_ship_a_content_security_policy() {
         let res = app().get(path);
         let csp = res.header("content-security-policy").unwrap();
         assert!(
-            csp.contains("default-src 'none'") && csp.contains("script-src 'self' 'sha256-"),
+            csp.contains("default-src 'none'") && csp.contains("script-src 'self';"),
             "{csp}"
         );
     }

@@ -11,6 +11,8 @@ use support::{helpers, llm_mock};
 
 /// The pure core imports only downward and does no IO (an allowlist that tests itself).
 mod architecture;
+/// What every page shares, served once under hashed names; the pages' CSP; the static site.
+mod assets;
 /// The authoring loop in a git work tree: quiet when idle, every mistake shown.
 mod authoring;
 /// The page, the embed script and the Try-it form in headless Chromium.

@@ -118,6 +118,22 @@ fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_delet
         page.contains("<li>Removes token <code>color.surface.muted</code> (<code>--color-surface-muted</code>) (major)</li>"),
         "{page}"
     );
+    // Its stylesheet and script are the preview's own, beside its pages.
+    let shared: Vec<&str> = page
+        .split(['"'])
+        .filter(|u| u.contains("/assets/") && !u.contains("/brand/"))
+        .collect();
+    assert_eq!(shared.len(), 2, "{shared:?}");
+    for url in shared {
+        let path = url.strip_prefix(&app.public_url).unwrap();
+        assert!(
+            path.starts_with(&format!("/preview/{NAME}/assets/")),
+            "{url}"
+        );
+        let asset = app.get(path);
+        assert_eq!(asset.status, 200, "{url}");
+        assert_eq!(asset.header("cache-control"), Some("no-store"), "{url}");
+    }
     let index = app.get(&format!("/preview/{NAME}/")).text();
     assert!(
         index.contains("<b>northwind</b>: A major change"),

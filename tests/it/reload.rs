@@ -311,13 +311,30 @@ fn read_events(addr: std::net::SocketAddr, count: usize, during: impl FnOnce()) 
     generations
 }
 
+/// The bodies of the scripts a brand's page links from `/assets/`.
+fn page_scripts(app: &TestApp, slug: &str) -> Vec<String> {
+    let page = app.get(&format!("/brand/{slug}")).text();
+    page.split("<script src=\"")
+        .skip(1)
+        .filter_map(|part| part.split('"').next())
+        .filter_map(|url| url.strip_prefix(&app.public_url))
+        .filter(|path| path.starts_with("/assets/"))
+        .map(|path| {
+            let res = app.get(path);
+            assert_eq!(res.status, 200, "{path}");
+            res.text()
+        })
+        .collect()
+}
+
 #[test]
 fn pages_learn_of_new_snapshots_through_server_sent_events() {
     let ws = workspace();
     let app = spawn_app(&ws.root);
-    let page = app.get("/brand/northwind").text();
     assert!(
-        page.contains("new EventSource(\"/events\")"),
+        page_scripts(&app, "northwind")
+            .iter()
+            .any(|s| s.contains("new EventSource(\"/events\")")),
         "the page subscribes in watch mode"
     );
     let path = ws.root.join("northwind/brand.json");
@@ -337,6 +354,9 @@ fn without_watching_there_is_no_live_reload() {
     let watching = spawn_app(&live.root);
     assert_eq!(app.get("/events").status, 404);
     assert!(!app.get("/brand/northwind").text().contains("EventSource"));
+    let scripts = page_scripts(&app, "northwind");
+    assert_eq!(scripts.len(), 1, "the page's own script only");
+    assert!(scripts.iter().all(|s| !s.contains("EventSource")));
     for ws in [&quiet, &live] {
         edit(
             &ws.root.join("northwind/brand.json"),

@@ -1,9 +1,10 @@
 //! The HTML pages: a brand's API page at `/brand/<slug>` and the index at `/`.
 //!
-//! Self-contained (no external fonts, styles or scripts), styled with the
-//! brand's own tokens, every content string escaped with `escape::html`.
-//! Pages ship a Content-Security-Policy that allows only their own inline
-//! script (by hash), so even a missed escape could not run script.
+//! Styled with the brand's own tokens, every content string escaped with
+//! `escape::html`. What every page shares, its stylesheet and scripts, is
+//! served once beside them under hashed names ([`assets`]); no page has an
+//! inline script, and its Content-Security-Policy allows only same-origin
+//! scripts, so even a missed escape could not run script.
 
 use super::changelog::SemanticChanges;
 use super::embed::primary_logo;
@@ -12,7 +13,6 @@ use super::spec_json::reference_value;
 use super::{Context, Surface};
 use crate::paths;
 use crate::spec::{Brand, Diagnostic, Severity};
-use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
 mod sections;
@@ -21,17 +21,7 @@ use sections::{
     use_patterns, voice, Snippets,
 };
 
-const PAGE_SCRIPT: &str = include_str!("page.js");
-/// Added in watch mode: reload on a new snapshot, show a stale brand's errors.
-const LIVE_SCRIPT: &str = include_str!("live.js");
-
-fn page_script(ctx: &Context) -> String {
-    if ctx.live_reload {
-        format!("{PAGE_SCRIPT}{LIVE_SCRIPT}")
-    } else {
-        PAGE_SCRIPT.to_string()
-    }
-}
+pub mod assets;
 
 /// A rendered page and the Content-Security-Policy it needs.
 pub struct Page {
@@ -39,31 +29,21 @@ pub struct Page {
     pub csp: String,
 }
 
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
+/// The Content-Security-Policy of every page. Scripts: same-origin files
+/// only (the shared page scripts and the brand card's embed script), none
+/// inline. Styles: the shared stylesheet, and inline styles, which the
+/// brand's own values need: the page's theme (`:root{--accent:…}`), each
+/// colour's swatch and each type specimen (`style="…"` attributes of values
+/// that differ per brand), and the brand card preview, whose shadow root
+/// carries its own `<style>` (the embed script, a published surface of its
+/// own, is the same on any site).
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
-/// The CSP of a page whose only inline script is `script` (plus same-origin embed scripts).
-pub fn csp(script: &str) -> String {
-    let hash = base64(&Sha256::digest(script.as_bytes()));
-    format!(
-        "default-src 'none'; script-src 'self' 'sha256-{hash}'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
-    )
+fn page(body: String) -> Page {
+    Page {
+        body,
+        csp: CSP.to_string(),
+    }
 }
 
 /// The theme of a page: CSS declarations for the page's own custom properties.
@@ -93,75 +73,9 @@ fn theme(brand: &Brand) -> String {
     t
 }
 
-const STYLE: &str = "*{box-sizing:border-box}\
-:root{color-scheme:light dark;--bg:#fbfbfa;--fg:#1b1f24;--muted:#4b5560;--panel:#fff;--code:#f1f3f5;--line:#d9dde1;--link:#0b5cad}\
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--panel:#161b22;--code:#161b22;--line:#30363d;--link:#7cb4ff}}\
-body{margin:0;font:16px/1.55 var(--font-body,system-ui,sans-serif);color:var(--fg);background:var(--bg);overflow-wrap:anywhere}\
-header{background:var(--panel);border-bottom:6px solid var(--accent,var(--fg));padding:32px 24px}\
-header .inner{max-width:980px;margin:0 auto}\
-main,footer{max-width:1028px;margin:0 auto;padding:8px 24px 48px}\
-h1,h2,h3{font-family:var(--font-heading,var(--font-body,system-ui));line-height:1.2}\
-h1{font-size:2.2rem;margin:8px 0}\
-.version{font-weight:600;margin:0 0 8px}\
-.version span{white-space:nowrap}\
-.logo{max-height:56px;max-width:260px}\
-section{margin-top:40px}\
-table{border-collapse:collapse;width:100%;font-size:.95rem}\
-th,td{text-align:left;padding:8px;border-bottom:1px solid var(--line);vertical-align:top}\
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}\
-pre{background:var(--code);border:1px solid var(--line);border-radius:8px;padding:12px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere;margin:0}\
-.snippet{position:relative;margin:8px 0 16px}\
-.snippet pre{padding-right:76px}\
-button{font:inherit;font-size:.8rem;padding:2px 8px;border:1px solid var(--muted);border-radius:6px;background:var(--panel);color:var(--fg);cursor:pointer}\
-.snippet button{position:absolute;top:6px;right:6px}\
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:16px;list-style:none;padding:0;margin:0}\
-.tile{background:var(--panel);border:1px solid var(--line);border-radius:10px;padding:12px;min-width:0;font-size:.9rem}\
-.tile p{margin:4px 0}\
-.chip{height:64px;border-radius:8px;border:1px solid rgba(127,127,127,.35);margin-bottom:8px}\
-.chip.scheme{background:var(--c)}#palette[data-scheme=dark] .chip.scheme{background:var(--cd)}@media (prefers-color-scheme:dark){#palette:not([data-scheme=light]) .chip.scheme{background:var(--cd)}}.scheme-switch button[aria-pressed=true]{font-weight:600;text-decoration:underline}\
-.in-context{display:flex;flex-wrap:wrap;align-items:center;gap:4px 6px;margin:4px 0}.in-context>*{white-space:nowrap;overflow-wrap:normal;word-break:normal}.dot{width:18px;height:18px;border-radius:50%;border:1px solid rgba(127,127,127,.35);flex:none}\
-.muted{color:var(--muted)}\
-.stage{display:flex;align-items:center;justify-content:center;height:120px;border-radius:8px;margin-bottom:8px;border:1px solid var(--line)}\
-.stage img{max-width:80%;max-height:64px}\
-.on-light{background:#fff}.on-dark{background:#1b1f24}\
-.on-any{background:repeating-conic-gradient(#d9dde1 0 25%,#fff 0 50%) 0 0/16px 16px}\
-.pair{display:flex;align-items:center;justify-content:center;height:72px;border-radius:8px;font-size:1.6rem;font-weight:600;margin-bottom:8px;border:1px solid var(--line)}\
-.verdict{display:inline-block;font-size:.78rem;font-weight:700;border-radius:999px;padding:1px 8px}\
-.verdict.pass{background:#dafbe1;color:#0a5c21}.verdict.fail{background:#ffebe9;color:#8a1111}\
-.specimen{margin:8px 0 20px;padding-bottom:12px;border-bottom:1px solid var(--line)}\
-.specimen .sample{margin:4px 0}\
-.dos{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px 24px}\
-.dos ul{margin:4px 0;padding-left:20px}\
-form.try label{display:block;margin:8px 0 2px;font-weight:600;font-size:.9rem}\
-form.try input,form.try textarea{width:100%;max-width:40rem;font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--panel);color:var(--fg)}\
-form.try button{display:block;margin-top:8px;font-size:.95rem;padding:4px 14px}\
-form.try output{display:block;margin-top:8px}\
-code.media{white-space:nowrap;overflow-wrap:normal}\
-nav#toc{position:sticky;top:0;z-index:2;background:var(--bg);border-bottom:1px solid var(--line);overflow-x:auto;scrollbar-width:thin;margin:0 -24px;padding:0 24px}\
-nav#toc ul{display:flex;width:max-content;gap:18px;list-style:none;margin:0;padding:10px 0;white-space:nowrap;font-size:.9rem}\
-nav#toc a{text-decoration:none}\
-nav#toc a[aria-current]{font-weight:700;text-decoration:underline}\
-section[id]{scroll-margin-top:52px}\
-.font-note{font-size:.85rem}\
-form.try output[data-state]{border:1px solid var(--line);border-left:4px solid var(--link);border-radius:6px;padding:8px 12px;background:var(--panel)}\
-form.try output[data-state=refused]{border-left-color:#b42318}\
-form.try output[data-state=dry-run]{border-left-color:#b28704}\
-form.try output .label{font-weight:600;margin:6px 0 2px}\
-form.try button:disabled{opacity:.6;cursor:progress}\
-.preview{padding:16px;border:1px dashed var(--muted);border-radius:8px;background:var(--panel)}\
-a{color:var(--link)}\
-footer{color:var(--muted);font-size:.9rem}\
-#marque-diagnostics{background:#fff4e5;border-bottom:3px solid #b54708;padding:12px 24px;color:#3d1f00}\
-#marque-diagnostics ul{margin:8px 0 0;padding-left:20px}\
-#marque-version,#marque-changed{background:#fff8e1;border-bottom:3px solid #b28704;padding:12px 24px;color:#3d2e00}\
-.badge{display:inline-block;font-size:.78rem;font-weight:600;border-radius:999px;padding:1px 8px;margin-left:6px;vertical-align:middle}\
-.badge.stale{background:#fff4e5;color:#8a3a00;border:1px solid #e8a86b}\
-.badge.unpublished{background:#fdecec;color:#8a1111;border:1px solid #e59a9a}\
-.slug{color:var(--muted);font-size:.85rem}\
-@media (max-width:640px){thead{position:absolute;left:-9999px}th,td{display:block;border:0;padding:4px 0}tr{display:block;border-bottom:1px solid var(--line);padding:8px 0}}";
-
 fn head(
     out: &mut String,
+    ctx: &Context,
     title: &str,
     description: &str,
     theme: &str,
@@ -181,25 +95,35 @@ fn head(
             html(href)
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<style>:root{{{theme}}}{STYLE}</style>\n</head>\n<body data-marque-slug=\"{}\">\n",
-        html(slug)
+        "<link rel=\"stylesheet\" href=\"{}\">",
+        html(&ctx.url(&assets::style().path))
     );
+    if !theme.is_empty() {
+        let _ = writeln!(out, "<style>:root{{{theme}}}</style>");
+    }
+    let _ = write!(out, "</head>\n<body data-marque-slug=\"{}\">\n", html(slug));
 }
 
-/// Closes the page and returns its Content-Security-Policy.
-fn foot(out: &mut String, ctx: &Context) -> String {
-    let script = page_script(ctx);
-    let _ = write!(
+/// Closes the page: the footer, then the shared scripts.
+fn foot(out: &mut String, ctx: &Context) {
+    let _ = writeln!(
         out,
-        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>\n<script>{script}</script>\n</body>\n</html>\n",
+        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>",
         html(&ctx.url(paths::LLMS_TXT)),
         html(&ctx.url(paths::BRANDS_JSON)),
         html(&ctx.schema_url()),
         html(&ctx.url(paths::OPENAPI))
     );
-    csp(&script)
+    for script in assets::scripts(ctx) {
+        let _ = writeln!(
+            out,
+            "<script src=\"{}\"></script>",
+            html(&ctx.url(&script.path))
+        );
+    }
+    out.push_str("</body>\n</html>\n");
 }
 
 /// The brand's API page.
@@ -284,8 +208,8 @@ fn render_page(
     changelog(&mut o, brand, ctx, changes);
     contents(&mut o);
     o.push_str("</main>\n");
-    let csp = foot(&mut o, ctx);
-    Page { body: o, csp }
+    foot(&mut o, ctx);
+    page(o)
 }
 
 /// Puts a table of contents of the page's sections (those it has: a brand
@@ -328,6 +252,7 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
     let summary = doc.summary.clone().unwrap_or_default();
     head(
         o,
+        ctx,
         &format!("{} · brand API", doc.name),
         &summary,
         &theme(brand),
@@ -550,6 +475,7 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
     let mut o = String::new();
     head(
         &mut o,
+        ctx,
         "Brand books · marque",
         "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
         "",
@@ -567,8 +493,8 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
         o.push_str("<tr><td colspan=\"3\">No brands are published yet.</td></tr>\n");
     }
     o.push_str("</tbody></table></section></main>\n");
-    let csp = foot(&mut o, ctx);
-    Page { body: o, csp }
+    foot(&mut o, ctx);
+    page(o)
 }
 
 /// The page a browser gets at `/brand/<slug>` for a brand folder that is
@@ -577,6 +503,7 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
     let mut o = String::new();
     head(
         &mut o,
+        ctx,
         &format!("{slug} · not published"),
         "This brand is not published because its content has errors.",
         "",
@@ -595,20 +522,6 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
         html(slug),
         html(&ctx.url(paths::INDEX))
     );
-    let csp = foot(&mut o, ctx);
-    Page { body: o, csp }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_matches_rfc4648_vectors() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-    }
+    foot(&mut o, ctx);
+    page(o)
 }

@@ -40,6 +40,7 @@ pub struct Examples {
 pub fn render(ctx: &Context, examples: &Examples) -> String {
     let mut paths = Map::new();
     root_paths(&mut paths, ctx);
+    page_asset_paths(&mut paths, ctx);
     brand_paths(&mut paths, "", "current");
     brand_paths(&mut paths, "@{version}", "released");
     operations(&mut paths, examples);
@@ -258,6 +259,22 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         })),
     );
     let _ = ctx;
+}
+
+/// What every page shares, by the names the pages of `ctx` link to.
+fn page_asset_paths(paths: &mut Map<String, Value>, ctx: &Context) {
+    for asset in super::html::assets::all(ctx) {
+        let what = if asset.path.ends_with(".css") {
+            "The stylesheet every page shares"
+        } else if asset.path == super::html::assets::live().path {
+            "The live-reload script every page runs while marque watches a content folder"
+        } else {
+            "The script every page runs"
+        };
+        let mut op = document_get(what, "discovery", asset.media_type, text(), &[]);
+        op["description"] = json!("Named by a hash of its bytes: a path never serves other bytes, so it is immutable (`Cache-Control: public, max-age=31536000, immutable`). The pages link to the name of this build of marque; another name answers 404.");
+        paths.insert(asset.path.clone(), get(op));
+    }
 }
 
 /// The GET paths of a brand; `pin` is `""` for the current version or
@@ -553,6 +570,34 @@ mod tests {
                     allowed.split(", ").any(|m| m.eq_ignore_ascii_case(method)),
                     "{path}: {method} is described, {route:?} takes {allowed}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shared_page_assets_are_described_by_the_names_the_pages_use() {
+        let mut ctx = Context::new("https://b.example");
+        for live in [false, true] {
+            ctx.live_reload = live;
+            let doc: Value = serde_json::from_str(&render(&ctx, &Examples::default())).unwrap();
+            let described: Vec<&String> = doc["paths"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter(|p| p.starts_with(url::PAGE_ASSETS))
+                .collect();
+            let served: Vec<&str> = crate::render::html::assets::all(&ctx)
+                .map(|a| a.path.as_str())
+                .collect();
+            assert_eq!(described.len(), served.len(), "{described:?}");
+            for asset in crate::render::html::assets::all(&ctx) {
+                let op = &doc["paths"][&asset.path]["get"];
+                assert!(
+                    op["responses"]["200"]["content"][asset.media_type].is_object(),
+                    "{}",
+                    asset.path
+                );
+                assert!(op["description"].as_str().unwrap().contains("immutable"));
             }
         }
     }
