@@ -11,7 +11,7 @@
 //! published uncompressed, and [`compress_later`] names them so the reload
 //! loop can add their codings once the new snapshot is served.
 
-use super::brand::policy_of;
+use super::policy_of;
 use super::{BrandState, Catalog, Published};
 use crate::paths;
 use crate::render::html::{IndexEntry, State};
@@ -466,10 +466,15 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
     }
     let openapi = views.openapi(ctx, examples, current);
     snap.documents.insert(paths::OPENAPI.into(), openapi);
-    // What every page links to, once: named by their hash, so immutable.
+    // What every page links to, once: named by their hash, so immutable
+    // (but for a preview, whose every document is unlisted and unstored).
+    let fixed = match ctx.preview {
+        true => CachePolicy::Preview,
+        false => CachePolicy::Immutable,
+    };
     for asset in render::html::assets::all(ctx) {
         let body = asset.body.to_string();
-        let r = views.document(&asset.path, asset.media_type, body, CachePolicy::Immutable);
+        let r = views.document(&asset.path, asset.media_type, body, fixed);
         snap.documents.insert(asset.path.clone(), r);
     }
 }

@@ -3,11 +3,11 @@
 //! endpoint and the documents about all brands need of it.
 
 use super::assemble::Listing;
-use super::CachedRender;
+use super::{policy_of, CachedRender};
 use crate::paths;
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
-use crate::snapshot::{BrandModel, CachePolicy, DemoBrand, Effort, Resource, Resources};
+use crate::snapshot::{BrandModel, DemoBrand, Effort, Resource, Resources};
 use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::json::{locate, Anchor};
 use crate::spec::{Brand, BrandFiles, Diagnostic, LazyBrand};
@@ -273,18 +273,6 @@ fn model(
         cache: policy_of(ctx),
         brand: Arc::new(LazyBrand::unparsed(files, today)),
     })
-}
-
-/// How the documents rendered in `ctx` may be cached: a preview's never
-/// (and never indexed), a released version's for ever.
-pub(super) fn policy_of(ctx: &Context) -> CachePolicy {
-    if ctx.preview {
-        CachePolicy::Preview
-    } else if ctx.pin.is_some() {
-        CachePolicy::Immutable
-    } else {
-        CachePolicy::Current(ctx.max_age)
-    }
 }
 
 /// A warning (`code`, the surface's) for each token a surface had to

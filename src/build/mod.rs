@@ -30,7 +30,7 @@ use plan::{carry, settle, Plan};
 
 use crate::render::changelog::SemanticChanges;
 use crate::render::Context;
-use crate::snapshot::Effort;
+use crate::snapshot::{CachePolicy, Effort};
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_diagnostic, has_errors, Code, FileDiags, Severity};
 use crate::spec::diff;
@@ -360,6 +360,18 @@ pub enum SemverMode {
     #[default]
     Warn,
     Error,
+}
+
+/// How the documents rendered in `ctx` may be cached: a preview's never
+/// (and never indexed), a released version's for ever.
+pub(crate) fn policy_of(ctx: &Context) -> CachePolicy {
+    if ctx.preview {
+        CachePolicy::Preview
+    } else if ctx.pin.is_some() {
+        CachePolicy::Immutable
+    } else {
+        CachePolicy::Current(ctx.max_age)
+    }
 }
 
 /// Hash of everything that decides a brand's render.
