@@ -49,13 +49,13 @@ fn timed(n: usize, mut f: impl FnMut()) -> Vec<f64> {
 
 fn main() {
     let mock = MockLlm::start(Wire::OpenAi);
-    let mut args = serve_args(&example_content());
-    args.llm_provider = Some(ProviderKind::Openai);
-    args.llm_base_url = Some(mock.base_url());
-    args.llm_api_key = Some("bench".into());
-    args.demo_per_minute = Some(1_000_000);
-    args.demo_burst = Some(1_000_000);
-    let app = spawn_with(args);
+    let mut config = serve_config(&example_content());
+    config.demo.provider = ProviderKind::Openai;
+    config.demo.base_url = Some(mock.base_url());
+    config.demo.api_key = Some("bench".into());
+    config.demo.per_minute = 1_000_000;
+    config.demo.burst = 1_000_000;
+    let app = spawn_with(config);
     let body = serde_json::json!({"promptId": "weather-notice", "variables": {"location": "Tromsø", "forecast": "sleet"}}).to_string();
     let upstream_body = serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "x".repeat(14_000)}], "max_tokens": 200}).to_string();
     let n = 2000;

@@ -5,6 +5,12 @@
 // and `<name>` there are usage, not links or tags.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
+mod serve;
+
+pub use serve::{
+    DemoConfig, FleetConfig, GitSource, McpConfig, ServeConfig, SourceConfig, Watch, Webhook,
+};
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -270,24 +276,6 @@ pub struct ServeArgs {
     /// slot goes to the next delivery.
     #[arg(long, env = "MARQUE_WEBHOOK_BODY_RATE", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..))]
     pub webhook_body_rate: u32,
-    /// The model API key. Never a flag (it would show in `ps`): `main` reads
-    /// it from MARQUE_LLM_API_KEY.
-    #[arg(skip)]
-    pub llm_api_key: Option<String>,
-    /// The Redis password, from MARQUE_REDIS_PASSWORD (never a flag).
-    #[arg(skip)]
-    pub redis_password: Option<String>,
-    /// Rebuild reports as JSON log events (set from `--log-format json`).
-    #[arg(skip)]
-    pub log_json: bool,
-    /// How builds run: the time budget per brand, and (for tests only) an injected fault.
-    #[arg(skip)]
-    #[doc(hidden)]
-    pub build: crate::build::BuildOptions,
-    /// Bytes of comparisons the compare endpoint keeps (tests set a small one).
-    #[arg(skip)]
-    #[doc(hidden)]
-    pub compare_memo_bytes: Option<usize>,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.
@@ -336,14 +324,6 @@ impl ServeArgs {
         match Wrap::from_arg_matches(&matches) {
             Ok(w) => w.args,
             Err(e) => e.exit(),
-        }
-    }
-
-    /// The public base URL, without a trailing slash.
-    pub fn public_url(&self, bound: SocketAddr) -> String {
-        match &self.public_url {
-            Some(u) => u.trim_end_matches('/').to_string(),
-            None => format!("http://{bound}"),
         }
     }
 }

@@ -15,8 +15,8 @@
 //! - [`fleet`]: IO. the Redis connection a fleet of replicas shares, a dead one replaced; the demo's shared limit (`demo::limit::redis`) and the webhook fan-out (`live::fanout`) use it.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
-//! - [`import`]: `marque import`: a brand folder from a design system's tokens (strict tokens, a brand.json skeleton).
-//! - [`app`], [`cli`], [`config`]: the commands and their flags; [`clock`]: today's date and the time, read at the edge.
+//! - [`config`]: the command line, and [`config::ServeConfig`], what `marque serve` runs with: flags checked once, secrets read from the environment.
+//! - [`cmd`]: the commands, one room each: `serve` (state built from the config, two loops started), `check`, `build`, `diff`, `changelog` and `import` (a brand folder from a design system's tokens); [`clock`]: today's date and the time, read at the edge.
 //!
 //! Invariants: the pure core and the builder do no IO; nothing is rendered
 //! on the request path, but for two documented exceptions (the compare
@@ -24,17 +24,15 @@
 //! parses a brand on first use); one brand's errors never affect another
 //! brand.
 
-pub mod app;
 pub mod bodies;
 pub mod build;
-pub mod cli;
 pub mod clock;
+pub mod cmd;
 pub mod color;
 pub mod config;
 pub mod demo;
 pub mod fleet;
 pub mod http;
-pub mod import;
 pub mod live;
 pub mod paths;
 pub mod prompt;

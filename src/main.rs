@@ -1,7 +1,7 @@
 //! The `marque` binary: parse the command line, start logging, run a command.
 
 use clap::Parser;
-use marque::config::{Cli, Command, LogFormat, ServeArgs};
+use marque::config::{Cli, Command, LogFormat, ServeConfig};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -18,21 +18,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
     let result = match cli.command.unwrap_or(Command::Serve(Box::new(cli.serve))) {
-        Command::Serve(mut args) => {
-            // The key is read from the environment only, never from a flag.
-            args.llm_api_key = std::env::var("MARQUE_LLM_API_KEY").ok();
-            args.redis_password = std::env::var("MARQUE_REDIS_PASSWORD").ok();
-            args.log_json = cli.log_format == LogFormat::Json;
-            serve(*args)
+        Command::Serve(args) => {
+            ServeConfig::from_args(*args, cli.log_format == LogFormat::Json).and_then(serve)
         }
         Command::Check(args) => {
             let colour = marque::report::use_colour(std::io::stdout().is_terminal());
-            marque::cli::check(&args, colour, &mut std::io::stdout().lock())
+            marque::cmd::check::run(&args, colour, &mut std::io::stdout().lock())
         }
-        Command::Build(args) => marque::cli::build(&args, &mut std::io::stdout().lock()),
-        Command::Diff(args) => marque::cli::diff(&args, &mut std::io::stdout().lock()),
-        Command::Import(args) => marque::import::run(&args, &mut std::io::stdout().lock()),
-        Command::Changelog(args) => marque::cli::changelog(
+        Command::Build(args) => marque::cmd::build::run(&args, &mut std::io::stdout().lock()),
+        Command::Diff(args) => marque::cmd::diff::run(&args, &mut std::io::stdout().lock()),
+        Command::Import(args) => marque::cmd::import::run(&args, &mut std::io::stdout().lock()),
+        Command::Changelog(args) => marque::cmd::changelog::run(
             &args,
             &mut std::io::stdout().lock(),
             &mut std::io::stderr().lock(),
@@ -51,10 +47,10 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(args: ServeArgs) -> anyhow::Result<i32> {
+fn serve(config: ServeConfig) -> anyhow::Result<i32> {
     let rt = tokio::runtime::Runtime::new()?;
-    let result = rt.block_on(marque::app::serve(
-        args,
+    let result = rt.block_on(marque::cmd::serve::run(
+        config,
         marque::http::server::shutdown_signal(),
         |_| {},
     ));

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 /// Everything a handler needs; cloning is shallow. Built whole, in one
-/// expression, by `marque serve` (see `app.rs`).
+/// expression, by `marque serve` (see `cmd/serve.rs`).
 #[derive(Clone)]
 pub struct AppState {
     pub snapshot: Reader,

@@ -197,8 +197,8 @@ fn the_live_reload_script_is_linked_and_served_only_while_watching() {
     assert_eq!(script.status, 200);
     assert!(script.text().contains("new EventSource(\"/events\")"));
 
-    let mut args = serve_args(&example_content());
-    args.no_watch = true;
+    let mut args = serve_config(&example_content());
+    args.set_watch(Watch::Off);
     let still = spawn_with(args);
     let links = asset_links(&still.get("/brand/northwind").text());
     assert_eq!(links.len(), 2, "{links:?}");

@@ -414,7 +414,7 @@ fn a_stale_brand_shows_its_errors_on_its_page_and_the_index() {
 fn a_panic_in_one_brand_leaves_the_others_serving_and_reloading() {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&example_content(), dir.path());
-    let mut args = serve_args(dir.path());
+    let mut args = serve_config(dir.path());
     args.build.fault = Some(Fault::Panic("northwind".into()));
     let app = spawn_with(args);
     let st = brand_status(&app, "northwind").unwrap();
@@ -451,7 +451,7 @@ fn a_panic_in_one_brand_leaves_the_others_serving_and_reloading() {
 fn a_brand_over_its_time_budget_is_left_behind_and_others_go_on() {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&example_content(), dir.path());
-    let mut args = serve_args(dir.path());
+    let mut args = serve_config(dir.path());
     args.build.budget = Duration::from_millis(1500);
     args.build.fault = Some(Fault::Stall(
         vec!["northwind".into()],
@@ -489,7 +489,7 @@ fn a_brand_over_its_time_budget_is_left_behind_and_others_go_on() {
 fn a_folder_with_no_brand_at_its_top_is_not_ready_and_says_where_they_are() {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&example_content(), &dir.path().join("site/content"));
-    let app = spawn_with_readiness(serve_args(dir.path()), false);
+    let app = spawn_with_readiness(serve_config(dir.path()), false);
     app.wait_until(
         |a| a.get("/status").json()["generation"].as_u64() >= Some(1),
         "the folder is built",
@@ -505,8 +505,8 @@ fn a_folder_with_no_brand_at_its_top_is_not_ready_and_says_where_they_are() {
     );
     assert!(hint.contains(&expected), "{hint}");
     let empty = tempfile::tempdir().unwrap();
-    let mut args = serve_args(empty.path());
-    args.allow_empty = true;
+    let mut args = serve_config(empty.path());
+    args.build.allow_empty = true;
     let app = spawn_with(args);
     assert_eq!(app.get("/readyz").status, 200);
     let warning = &app.get("/status").json()["contentDiagnostics"][0];

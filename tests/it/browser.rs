@@ -224,8 +224,8 @@ fn base64_decode(s: &str) -> Vec<u8> {
 /// renderer (seen here: two 10 s retries per screenshot, on and off). The
 /// live-reload stream itself is tested over HTTP in `reload.rs`.
 pub(crate) fn marque_for_browser(content: &Path) -> TestApp {
-    let mut args = serve_args(content);
-    args.no_watch = true;
+    let mut args = serve_config(content);
+    args.set_watch(Watch::Off);
     spawn_with(args)
 }
 
@@ -1002,7 +1002,7 @@ fn live_reload_spares_other_brands_edits_and_unsent_input() {
     let Some(b) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&example_content(), dir.path());
-    let app = spawn_with(serve_args(dir.path()));
+    let app = spawn_with(serve_config(dir.path()));
     let generation = |a: &TestApp| a.get("/status").json()["generation"].as_u64().unwrap();
     let edit_and_wait = |file: &str, from: &str, to: &str| {
         let before = generation(&app);
@@ -1076,10 +1076,10 @@ fn live_reload_spares_other_brands_edits_and_unsent_input() {
 fn the_try_it_form_shows_each_outcome_and_its_snippet_follows_the_form() {
     let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = browser() else { return };
-    let mut args = serve_args(&example_content());
-    args.no_watch = true;
-    args.demo_per_minute = Some(1);
-    args.demo_burst = Some(1);
+    let mut args = serve_config(&example_content());
+    args.set_watch(Watch::Off);
+    args.demo.per_minute = 1;
+    args.demo.burst = 1;
     let app = spawn_with(args);
     b.goto(&format!("{}/brand/northwind", app.public_url));
     let form = "document.querySelector('form.try[data-prompt=\"weather-notice\"]')";

@@ -211,7 +211,7 @@ fn with_slow_brands(root: &Path) -> Vec<String> {
 fn at_start_three_slow_brands_are_listed_as_building_and_the_others_are_served() {
     let dir = content();
     let slow = with_slow_brands(dir.path());
-    let mut args = serve_args(dir.path());
+    let mut args = serve_config(dir.path());
     args.build.budget = Duration::from_secs(60);
     args.build.fault = Some(Fault::Stall(slow.clone(), Duration::from_secs(60)));
     let started = Instant::now();
@@ -251,7 +251,7 @@ fn at_start_three_slow_brands_are_listed_as_building_and_the_others_are_served()
 #[test]
 fn a_brand_past_its_time_limit_is_stopped_held_and_never_blocks_the_reloader() {
     let dir = content();
-    let mut args = serve_args(dir.path());
+    let mut args = serve_config(dir.path());
     args.build.budget = Duration::from_millis(1500);
     args.build.fault = Some(Fault::Stall(
         vec!["northwind".into()],
@@ -301,7 +301,7 @@ fn a_brand_past_its_time_limit_is_stopped_held_and_never_blocks_the_reloader() {
 fn a_brand_whose_surfaces_pass_the_cap_gets_an_error_and_keeps_its_last_good_version() {
     let dir = content();
     copy_dir(&dir.path().join("northwind"), &dir.path().join("wide"));
-    let mut args = serve_args(dir.path());
+    let mut args = serve_config(dir.path());
     // Northwind's surfaces are about 150 KiB before compression.
     args.build.max_body_bytes = 400 * 1024;
     let app = spawn_with(args);
@@ -349,7 +349,10 @@ fn the_16_kb_resolver_on_a_preview_branch_builds_and_the_published_site_keeps_se
     lumen_sets(remote.path(), fanout_sets(7, 100, leaf));
     remote.commit_to("preview/bomb", "Sets that name sets", 1);
     let g = serve_git_with(&remote.url(), None, |a| {
-        a.preview_branches = Some("preview/*".into());
+        a.git_source().unwrap().previews = Some(PreviewConfig {
+            glob: "preview/*".into(),
+            limit: 20,
+        });
     });
     let app = &g.app;
     push_hook(app);

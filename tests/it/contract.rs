@@ -18,8 +18,8 @@ use std::collections::BTreeSet;
 fn served() -> (GitApp, Remote) {
     let remote = changelog_remote();
     let g = serve_git_with(&remote.url(), None, |args| {
-        args.demo_per_minute = Some(100_000);
-        args.demo_burst = Some(100_000);
+        args.demo.per_minute = 100_000;
+        args.demo.burst = 100_000;
     });
     (g, remote)
 }

@@ -47,7 +47,7 @@ fn the_dtcg_corpus_checks_as_documented_and_serves() {
         "only Polaris is strict 2025.10: {warnings:?}"
     );
     // Every surface of every system is served.
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let schema = jsonschema::draft202012::new(&app.get("/schema/spec.schema.json").json()).unwrap();
     for system in CORPUS_SYSTEMS {
         for surface in marque::render::Surface::ALL.map(|s| s.file()) {

@@ -30,15 +30,15 @@ fn notice() -> String {
 fn with_llm(
     kind: ProviderKind,
     mock: &MockLlm,
-    f: impl FnOnce(&mut marque::config::ServeArgs),
+    f: impl FnOnce(&mut marque::config::ServeConfig),
 ) -> TestApp {
-    let mut args = serve_args(&example_content());
-    args.llm_provider = Some(kind);
-    args.llm_base_url = Some(mock.base_url());
-    args.llm_model = Some("test-model".into());
-    args.llm_api_key = Some(KEY.into());
-    args.demo_burst = Some(100);
-    args.demo_per_minute = Some(1000);
+    let mut args = serve_config(&example_content());
+    args.demo.provider = kind;
+    args.demo.base_url = Some(mock.base_url());
+    args.demo.model = Some("test-model".into());
+    args.demo.api_key = Some(KEY.into());
+    args.demo.burst = 100;
+    args.demo.per_minute = 1000;
     f(&mut args);
     spawn_with(args)
 }
@@ -106,8 +106,8 @@ fn dry_run_is_the_default_and_returns_the_exact_messages() {
 
 #[test]
 fn every_client_error_row_has_its_status_and_problem_body() {
-    let mut args = serve_args(&example_content());
-    args.demo_burst = Some(100);
+    let mut args = serve_config(&example_content());
+    args.demo.burst = 100;
     let app = spawn_with(args);
     let path = demo_path("northwind");
 
@@ -187,9 +187,9 @@ fn other_methods_on_the_demo_are_405() {
 
 #[test]
 fn every_request_counts_against_the_clients_limit() {
-    let mut args = serve_args(&example_content());
-    args.demo_burst = Some(2);
-    args.demo_per_minute = Some(2);
+    let mut args = serve_config(&example_content());
+    args.demo.burst = 2;
+    args.demo.per_minute = 2;
     let app = spawn_with(args);
     // Malformed requests count too.
     assert_eq!(post(&app, "northwind", "nonsense").status, 400);
@@ -237,9 +237,9 @@ fn every_request_counts_against_the_clients_limit() {
 
 #[test]
 fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_quota() {
-    let mut args = serve_args(&example_content());
-    args.demo_burst = Some(1);
-    args.demo_per_minute = Some(1);
+    let mut args = serve_config(&example_content());
+    args.demo.burst = 1;
+    args.demo.per_minute = 1;
     args.trusted_proxy = vec!["127.0.0.0/8".parse().unwrap()];
     let app = spawn_with(args);
     let call = |xff: &str| {
@@ -305,7 +305,7 @@ fn openai_compatible_call_sends_the_brand_and_returns_the_answer() {
 #[test]
 fn anthropic_call_uses_the_messages_api() {
     let mock = MockLlm::start(Wire::Anthropic);
-    let app = with_llm(ProviderKind::Anthropic, &mock, |a| a.llm_max_tokens = 100);
+    let app = with_llm(ProviderKind::Anthropic, &mock, |a| a.demo.max_tokens = 100);
     let res = post(
         &app,
         "lumen-health",
@@ -438,7 +438,7 @@ fn streams_are_relayed_as_server_sent_events() {
 fn upstream_failures_map_to_gateway_statuses_without_upstream_details() {
     let mock = MockLlm::start(Wire::OpenAi);
     let app = with_llm(ProviderKind::Openai, &mock, |a| {
-        a.llm_timeout = Duration::from_millis(800)
+        a.demo.timeout = Duration::from_millis(800)
     });
 
     // 401 with a body that echoes part of the key: 502, body not passed on, no retry.
@@ -529,7 +529,7 @@ fn anthropic_errors_and_stream_errors_are_reported() {
 #[test]
 fn calls_beyond_the_concurrency_cap_are_turned_away_with_retry_after() {
     let mock = MockLlm::start(Wire::OpenAi);
-    let app = with_llm(ProviderKind::Openai, &mock, |a| a.llm_concurrency = 1);
+    let app = with_llm(ProviderKind::Openai, &mock, |a| a.demo.concurrency = 1);
     mock.push(Reply::Slow(
         Duration::from_secs(3),
         Box::new(success(Wire::OpenAi, &json!({}))),

@@ -214,7 +214,7 @@ fn the_sarif_validator_rejects_a_broken_log() {
 #[test]
 fn status_reports_codes_as_the_openapi_document_describes_them() {
     let (_tree, content) = broken_content();
-    let app = spawn_with_readiness(serve_args(&content), false);
+    let app = spawn_with_readiness(serve_config(&content), false);
     app.wait_until(
         |a| a.get("/status").json()["generation"].as_u64() >= Some(1),
         "the content is built",

@@ -140,11 +140,15 @@ fn mode(app: &TestApp) -> String {
 }
 
 fn replica(redis: &Redis, burst: u32) -> TestApp {
-    let mut args = serve_args(&example_content());
-    args.redis_url = Some(redis.url());
-    args.redis_prefix = "test-fleet:".into();
-    args.demo_burst = Some(burst);
-    args.demo_per_minute = Some(1);
+    let mut args = serve_config(&example_content());
+    args.fleet = Some(FleetConfig {
+        url: redis.url(),
+        password: None,
+        prefix: "marque:".into(),
+    });
+    args.fleet.as_mut().unwrap().prefix = "test-fleet:".into();
+    args.demo.burst = burst;
+    args.demo.per_minute = 1;
     args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
     spawn_with(args)
 }
@@ -236,9 +240,13 @@ fn a_webhook_to_one_replica_is_fetched_by_every_replica() {
     let mut redis = Redis::start();
     let remote = Remote::new();
     let url = redis.url();
-    let configure = |args: &mut marque::config::ServeArgs| {
-        args.redis_url = Some(url.clone());
-        args.redis_prefix = "test-hook:".into();
+    let configure = |args: &mut marque::config::ServeConfig| {
+        args.fleet = Some(FleetConfig {
+            url: url.clone(),
+            password: None,
+            prefix: "marque:".into(),
+        });
+        args.fleet.as_mut().unwrap().prefix = "test-hook:".into();
         // Replicas behind one load balancer share its public URL.
         args.public_url = Some("https://brand.example.com".into());
     };

@@ -49,7 +49,7 @@ fn a_brand_publishes_style_dictionary_sources_as_they_are() {
         "tokens/design-tokens.json",
         STYLE_DICTIONARY,
     );
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let css = app.get("/brand/legacy/tokens.css").text();
     for line in [
         "  --color-base-red: #ff0000;\n",
@@ -100,7 +100,7 @@ fn a_style_dictionary_mistake_is_reported_in_the_source_file_at_its_line() {
         ),
         "{text}"
     );
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let css = app.get("/brand/legacy/tokens.css").text();
     assert!(
         !css.contains("--color-font:") && css.contains("--color-base-red: #ff0000;"),
@@ -159,7 +159,7 @@ fn a_resolver_may_name_style_dictionary_files_per_context() {
              "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]}"##,
     )
     .unwrap();
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let css = app.get("/brand/modes/tokens.css").text();
     assert!(css.contains("  --color-bg: #ffffff;\n"), "{css}");
     assert!(css.contains("  --color-fg: var(--color-ink);\n"), "{css}");
@@ -389,7 +389,7 @@ fn theo_exports_publish_with_the_values_theo_built() {
         .filter(|f| f != "primitive.raw.json")
         .collect();
     corpus_brand(&root, "salesforce-slds", &slds, &files, &[]);
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     for (slug, raw, context) in [
         ("twilio-paste", twilio.join("tokens.raw.json"), None),
         (
@@ -459,7 +459,7 @@ fn style_dictionary_exports_publish_every_token() {
         let from = fixtures().join("style-dictionary").join(system);
         corpus_brand(&root, system, &from, &json_files(&from), &[]);
     }
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     for (system, some) in [
         (
             "style-dictionary-examples",
@@ -532,7 +532,7 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
         "variables.json",
         &moon,
     );
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     for (slug, text, collection, attr, at_least) in [
         ("primer", &text, "mode", "mode", 5000),
         ("moon", &moon, "Global Colors", "global-colors", 1000),
@@ -752,7 +752,7 @@ fn tokens_studio_files_and_synced_folders_publish_with_their_math() {
     let r = round4((vmin * max - vmax * min) / (vmin - vmax));
     let fluid = |w: f64| (w / 100.0 * v + r).round();
 
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let css = app
         .get("/brand/digdir-designsystemet-2024/tokens.css")
         .text();
@@ -871,7 +871,7 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
         "{said}"
     );
 
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let status = app.get("/status").json();
     let entry = status["brands"]
         .as_array()
@@ -1125,7 +1125,7 @@ fn every_export_of_the_corpus_publishes() {
         said.contains("15 brand(s) checked, 15 valid: 0 error(s)"),
         "{said}"
     );
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     for (slug, at_least, mode) in [
         ("digdir", 500, Some("[data-color-scheme=\"dark\"]")),
         ("digdir-2024", 350, Some("[data-viewport=\"320\"]")),

@@ -175,14 +175,17 @@ pub fn serve_git(remote_url: &str, cache: Option<PathBuf>) -> GitApp {
 pub fn serve_git_with(
     remote_url: &str,
     cache: Option<PathBuf>,
-    configure: impl FnOnce(&mut marque::config::ServeArgs),
+    configure: impl FnOnce(&mut marque::config::ServeConfig),
 ) -> GitApp {
     let cache_dir = tempfile::tempdir().unwrap();
-    let mut args = serve_args(&example_content());
-    args.git_url = Some(remote_url.to_string());
-    args.git_poll = Duration::from_secs(3600); // only the webhook and the start fetch
+    let mut args = serve_config(&example_content());
+    args.source = SourceConfig::Git(GitSource::new(remote_url.to_string()));
+    args.git_source().unwrap().poll = Duration::from_secs(3600); // only the webhook and the start fetch
     args.cache_dir = cache.unwrap_or_else(|| cache_dir.path().to_path_buf());
-    args.webhook_secret = Some(SECRET.into());
+    args.git_source().unwrap().webhook = Some(Webhook {
+        secret: SECRET.into(),
+        rates: Default::default(),
+    });
     configure(&mut args);
     GitApp {
         app: spawn_with(args),
@@ -352,9 +355,9 @@ fn credentials_never_reach_status() {
         remote.path().display()
     );
     let cache = tempfile::tempdir().unwrap();
-    let mut args = serve_args(&example_content());
-    args.git_url = Some(url);
-    args.git_poll = Duration::from_secs(3600);
+    let mut args = serve_config(&example_content());
+    args.source = SourceConfig::Git(GitSource::new(url));
+    args.git_source().unwrap().poll = Duration::from_secs(3600);
     args.cache_dir = cache.path().to_path_buf();
     let app = spawn_app_unready(args);
     app.wait_until(
@@ -373,7 +376,7 @@ fn credentials_never_reach_status() {
 }
 
 /// Starts marque without waiting for readiness (git mode with a dead remote never gets ready).
-fn spawn_app_unready(args: marque::config::ServeArgs) -> TestApp {
+fn spawn_app_unready(args: marque::config::ServeConfig) -> TestApp {
     spawn_with_readiness(args, false)
 }
 
@@ -641,9 +644,9 @@ fn redact(v: &mut Value, keys: &[&str]) {
 fn the_documents_about_all_brands_match_their_golden_copies() {
     let remote = changelog_remote();
     let cache = tempfile::tempdir().unwrap();
-    let mut args = serve_args(&example_content());
-    args.git_url = Some(remote.url());
-    args.git_poll = Duration::from_secs(3600);
+    let mut args = serve_config(&example_content());
+    args.source = SourceConfig::Git(GitSource::new(remote.url()));
+    args.git_source().unwrap().poll = Duration::from_secs(3600);
     args.cache_dir = cache.path().to_path_buf();
     args.public_url = Some("https://brand.example.com".into());
     let app = spawn_with(args);
@@ -826,7 +829,13 @@ fn slow_webhook_bodies_from_one_address_never_starve_a_genuine_delivery() {
     let remote = Remote::new();
     let grace = Duration::from_millis(1500);
     let g = serve_git_with(&remote.url(), None, |args| {
-        args.webhook_body_grace = grace;
+        args.git_source()
+            .unwrap()
+            .webhook
+            .as_mut()
+            .unwrap()
+            .rates
+            .grace = grace;
     });
     let addr = g.app.addr;
     // Eight slow bodies from 127.0.0.1, each forging another address in
@@ -967,9 +976,9 @@ fn git_mode_with_no_brand_at_its_path_is_not_ready_and_says_where_they_are() {
     }
     remote.commit("Keep the brands under content/", 1);
     let cache = tempfile::tempdir().unwrap();
-    let mut args = serve_args(&example_content());
-    args.git_url = Some(remote.url());
-    args.git_poll = Duration::from_secs(3600);
+    let mut args = serve_config(&example_content());
+    args.source = SourceConfig::Git(GitSource::new(remote.url()));
+    args.git_source().unwrap().poll = Duration::from_secs(3600);
     args.cache_dir = cache.path().to_path_buf();
     let app = spawn_app_unready(args.clone());
     app.wait_until(
@@ -995,7 +1004,7 @@ fn git_mode_with_no_brand_at_its_path_is_not_ready_and_says_where_they_are() {
     );
     // As the hint says: the brands are served, and marque is ready.
     let cache = tempfile::tempdir().unwrap();
-    args.git_path = "content".into();
+    args.git_source().unwrap().prefix = "content/".into();
     args.cache_dir = cache.path().to_path_buf();
     let served = spawn_with(args);
     assert_eq!(served.get("/brand/northwind/spec.json").status, 200);

@@ -292,11 +292,11 @@ fn stall(addr: std::net::SocketAddr, path: &str) -> TcpStream {
 
 #[test]
 fn a_stalled_body_gets_408_and_frees_its_connection() {
-    let mut args = serve_args(&example_content());
-    args.max_connections = 5;
-    args.body_timeout = Duration::from_millis(1500);
-    args.demo_burst = Some(100);
-    args.demo_per_minute = Some(1000);
+    let mut args = serve_config(&example_content());
+    args.limits.max_connections = 5;
+    args.limits.body_timeout = Duration::from_millis(1500);
+    args.demo.burst = 100;
+    args.demo.per_minute = 1000;
     let app = spawn_with(args);
     let held: Vec<TcpStream> = (0..5)
         .map(|_| stall(app.addr, "/api/brand-spec/northwind/demo"))
@@ -320,8 +320,8 @@ fn a_stalled_body_gets_408_and_frees_its_connection() {
 
 #[test]
 fn a_head_that_never_ends_gets_408_before_the_connection_closes() {
-    let mut args = serve_args(&example_content());
-    args.header_timeout = 1;
+    let mut args = serve_config(&example_content());
+    args.limits.header_timeout = Duration::from_secs(1);
     let app = spawn_with(args);
     let mut s = TcpStream::connect(app.addr).unwrap();
     s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
@@ -374,9 +374,9 @@ fn demo_with(app: &TestApp, headers: &[(&str, &str)]) -> u16 {
 
 #[test]
 fn every_forwarded_line_counts_and_forwarded_wins_over_x_forwarded_for() {
-    let mut args = serve_args(&example_content());
-    args.demo_burst = Some(5);
-    args.demo_per_minute = Some(10);
+    let mut args = serve_config(&example_content());
+    args.demo.burst = 5;
+    args.demo.per_minute = 10;
     args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
     let app = spawn_with(args);
     // A proxy that appends its own X-Forwarded-For line: the client's forged line is ignored.

@@ -334,8 +334,8 @@ fn pages_ship_a_content_security_policy() {
 
 #[test]
 fn a_connection_that_never_sends_its_request_head_is_closed() {
-    let mut args = serve_args(&example_content());
-    args.header_timeout = 1;
+    let mut args = serve_config(&example_content());
+    args.limits.header_timeout = Duration::from_secs(1);
     let app = spawn_with(args);
     let mut stream = TcpStream::connect(app.addr).unwrap();
     stream
@@ -356,8 +356,8 @@ fn a_connection_that_never_sends_its_request_head_is_closed() {
 
 #[test]
 fn connections_over_the_cap_wait_until_a_slot_frees() {
-    let mut args = serve_args(&example_content());
-    args.max_connections = 1;
+    let mut args = serve_config(&example_content());
+    args.limits.max_connections = 1;
     let app = spawn_with(args);
     // The holder is answered once, so it holds the only slot, whichever
     // listener thread took it and whenever the readiness probe's slot freed.
@@ -437,8 +437,8 @@ fn metrics_are_exposed_for_prometheus() {
 
 #[test]
 fn every_listener_thread_answers_by_the_same_rules() {
-    let mut args = serve_args(&example_content());
-    args.threads = Some(4);
+    let mut args = serve_config(&example_content());
+    args.limits.threads = 4;
     let app = spawn_with(args);
     let paths = every_get_path();
     // What one connection gets, per path and coding: the reference.

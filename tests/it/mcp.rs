@@ -39,10 +39,10 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
         return;
     }
     let ws = workspace();
-    let mut args = serve_args(&ws.root);
+    let mut args = serve_config(&ws.root);
     // One shared budget, refilled slowly enough not to move during the test.
-    args.demo_burst = Some(20);
-    args.demo_per_minute = Some(1);
+    args.demo.burst = 20;
+    args.demo.per_minute = 1;
     let app = spawn_with(args);
     let vars =
         json!({"product": "Fjord Shell jacket", "facts": "310 g, 2-layer nylon", "words": "80"});
@@ -291,8 +291,8 @@ const MCP_HEADERS: &[(&str, &str)] = &[
 
 #[test]
 fn mcp_checks_origins_and_body_size_and_can_be_turned_off() {
-    let mut args = serve_args(&example_content());
-    args.mcp_allowed_origins = vec!["https://studio.example.com".into()];
+    let mut args = serve_config(&example_content());
+    args.mcp.as_mut().unwrap().allowed_origins = vec!["https://studio.example.com".into()];
     let app = spawn_with(args);
     let post = |extra: &[(&str, &str)], body: &[u8]| {
         let headers = [MCP_HEADERS, extra].concat();
@@ -332,8 +332,8 @@ fn mcp_checks_origins_and_body_size_and_can_be_turned_off() {
         assert!(app.get(path).text().contains(&endpoint), "{path}");
     }
 
-    let mut off = serve_args(&example_content());
-    off.no_mcp = true;
+    let mut off = serve_config(&example_content());
+    off.mcp = None;
     let off = spawn_with(off);
     let res = raw_request(off.addr, "POST", "/mcp", MCP_HEADERS, Some(&initialize()));
     assert_eq!(res.status, 404);
@@ -413,10 +413,10 @@ fn rss_kib() -> u64 {
 
 #[test]
 fn mcp_sessions_are_capped_per_client_and_in_all_and_refused_clearly() {
-    let mut args = serve_args(&example_content());
-    args.mcp_sessions = 200;
-    args.mcp_sessions_per_client = 8;
-    args.mcp_initialize_per_minute = 10_000;
+    let mut args = serve_config(&example_content());
+    args.mcp.as_mut().unwrap().sessions.total = 200;
+    args.mcp.as_mut().unwrap().sessions.per_client = 8;
+    args.mcp.as_mut().unwrap().sessions.initialize_per_minute = 10_000;
     args.trusted_proxy = vec!["127.0.0.1/32".parse().unwrap()];
     let app = spawn_with(args);
     let before = rss_kib();
@@ -465,8 +465,8 @@ fn mcp_sessions_are_capped_per_client_and_in_all_and_refused_clearly() {
 
 #[test]
 fn mcp_answers_what_json_rpc_and_the_transport_say() {
-    let mut args = serve_args(&example_content());
-    args.mcp_session_idle = std::time::Duration::from_millis(600);
+    let mut args = serve_config(&example_content());
+    args.mcp.as_mut().unwrap().sessions.idle = std::time::Duration::from_millis(600);
     let app = spawn_with(args);
     let sid = session(&app, "127.0.0.1");
     let post = |body: &[u8]| {
@@ -609,7 +609,7 @@ fn mcp_resources_are_a_brands_documents_not_its_assets_of_the_same_name() {
         br#"{"an": "asset, not the spec"}"#,
     )
     .unwrap();
-    let app = spawn_with(serve_args(&ws.root));
+    let app = spawn_with(serve_config(&ws.root));
     assert_eq!(app.get("/brand/northwind/assets/spec.json").status, 200);
     let sid = session(&app, "127.0.0.1");
     let read = |path: &str| {

@@ -66,7 +66,10 @@ fn brand_of<'a>(preview: &'a serde_json::Value, slug: &str) -> &'a serde_json::V
 fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_deleted() {
     let remote = remote_with_branch();
     let g = serve_git_with(&remote.url(), None, |a| {
-        a.preview_branches = Some("Feature/*".into());
+        a.git_source().unwrap().previews = Some(PreviewConfig {
+            glob: "Feature/*".into(),
+            limit: 20,
+        });
     });
     let app = &g.app;
     let list = previewed(app);
@@ -242,8 +245,11 @@ fn only_matching_branches_are_previewed_the_newest_first_up_to_the_limit() {
     // Not matching the glob.
     remote.commit_to("wip", "Elsewhere", 4);
     let g = serve_git_with(&remote.url(), None, |a| {
-        a.preview_branches = Some("try/*".into());
-        a.preview_limit = 1;
+        a.git_source().unwrap().previews = Some(PreviewConfig {
+            glob: "try/*".into(),
+            limit: 20,
+        });
+        a.git_source().unwrap().previews.as_mut().unwrap().limit = 1;
     });
     let app = &g.app;
     let list = previewed(app);
@@ -302,7 +308,10 @@ fn only_matching_branches_are_previewed_the_newest_first_up_to_the_limit() {
 fn the_list_says_previews_are_on_before_any_branch_matches() {
     let remote = Remote::new();
     let g = serve_git_with(&remote.url(), None, |a| {
-        a.preview_branches = Some("try/*".into());
+        a.git_source().unwrap().previews = Some(PreviewConfig {
+            glob: "try/*".into(),
+            limit: 20,
+        });
     });
     let list = g.app.get("/previews.json").json();
     assert_eq!(list["enabled"], true, "{list}");

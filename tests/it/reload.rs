@@ -348,8 +348,8 @@ fn without_watching_there_is_no_live_reload() {
     // the watching one serves it, a watcher would have had time to see it,
     // so the other still serving the old text shows it does not watch.
     let (quiet, live) = (workspace(), workspace());
-    let mut args = serve_args(&quiet.root);
-    args.no_watch = true;
+    let mut args = serve_config(&quiet.root);
+    args.set_watch(Watch::Off);
     let app = spawn_with(args);
     let watching = spawn_app(&live.root);
     assert_eq!(app.get("/events").status, 404);
@@ -375,8 +375,8 @@ fn without_watching_there_is_no_live_reload() {
 #[test]
 fn the_polling_watcher_picks_up_edits_too() {
     let ws = workspace();
-    let mut args = serve_args(&ws.root);
-    args.watch_poll = true;
+    let mut args = serve_config(&ws.root);
+    args.set_watch(Watch::Polling);
     let app = spawn_with(args);
     edit(
         &ws.root.join("northwind/tokens.json"),

@@ -116,8 +116,8 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
     copy_dir(&example_content(), &plain_root);
     add_figma_gaps(&plain_root.join("northwind/tokens.json"), 1);
     add_figma_gaps(&root.join("northwind/tokens/base.json"), 1);
-    let plain = spawn_with(serve_args(&plain_root));
-    let resolved = spawn_with(serve_args(&root));
+    let plain = spawn_with(serve_config(&plain_root));
+    let resolved = spawn_with(serve_config(&root));
     for surface in marque::render::Surface::ALL.map(|s| s.file()) {
         let path = format!("/brand/northwind/{surface}");
         let (a, b) = (plain.get(&path), resolved.get(&path));
@@ -322,7 +322,7 @@ fn an_edit_to_a_file_the_resolver_names_is_served() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
     resolver_content(&root, DARK);
-    let app = spawn_with(serve_args(&root));
+    let app = spawn_with(serve_config(&root));
     let spec = app.get("/brand/northwind/spec.json").text();
     assert!(spec.contains("Deepest blue, for text"), "{spec}");
     crate::reload::edit(

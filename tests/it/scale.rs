@@ -71,7 +71,7 @@ fn cache_entries(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn serve_with_cache(content: &Path, cache: &Path) -> TestApp {
-    let mut args = serve_args(content);
+    let mut args = serve_config(content);
     args.cache_dir = cache.to_path_buf();
     // Renders name the public URL, so a warm start needs the same one (the
     // port changes from run to run).
@@ -214,7 +214,7 @@ fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
 fn a_first_build_is_served_at_once_and_ready_only_with_every_coding() {
     let ws = workspace();
     many_brands(&ws.root, 200);
-    let app = spawn_with_readiness(serve_args(&ws.root), false);
+    let app = spawn_with_readiness(serve_config(&ws.root), false);
     // Before ready, whatever a client gets is a whole, correct body.
     let identity = app.wait_until_some(
         |a| {

@@ -188,8 +188,8 @@ fn the_changelog_lists_each_releases_semantic_changes_and_the_unreleased_ones() 
 fn a_server_warns_by_default_and_with_semver_error_keeps_the_last_good_version() {
     let remote = Remote::new();
     remote.tag_annotated("northwind@2.4.0", "First", 1);
-    let mut args = serve_args(remote.path());
-    args.semver = SemverMode::Error;
+    let mut args = serve_config(remote.path());
+    args.build.semver = SemverMode::Error;
     let strict = spawn_with(args);
     let warned = spawn_app(remote.path());
     remove_muted_surface(&remote);

@@ -2,7 +2,11 @@
 //! it over a plain TCP socket, so tests see exactly the bytes a client sees
 //! (no automatic decompression, redirects or header rewriting).
 
-use marque::config::ServeArgs;
+// What tests configure a server with (a benchmark may use none of them).
+#[allow(unused_imports)]
+pub use marque::config::{FleetConfig, GitSource, ServeConfig, SourceConfig, Watch, Webhook};
+#[allow(unused_imports)]
+pub use marque::live::previews::PreviewConfig;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -39,34 +43,30 @@ pub fn example_content() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("content")
 }
 
-pub fn serve_args(content: &Path) -> ServeArgs {
-    ServeArgs {
-        content: content.to_path_buf(),
-        listen: "127.0.0.1:0".parse().unwrap(),
-        public_url: None,
-        ..ServeArgs::default()
-    }
+/// Serving `content` on 127.0.0.1:0, every other setting the flags' default.
+pub fn serve_config(content: &Path) -> ServeConfig {
+    ServeConfig::folder(content)
 }
 
 /// Starts marque on `content` and waits until it is ready.
 pub fn spawn_app(content: &Path) -> TestApp {
-    spawn_with(serve_args(content))
+    spawn_with(serve_config(content))
 }
 
 /// Starts marque and waits until it is ready and no brand is building
 /// (a brand that takes longer than the patience of a build, as the corpus's
 /// largest do in a debug build, is published a moment after the others).
-pub fn spawn_with(args: ServeArgs) -> TestApp {
+pub fn spawn_with(args: ServeConfig) -> TestApp {
     let app = spawn_with_readiness(args, true);
     app.wait_until(|a| !a.building(), "every brand is built");
     app
 }
 
 /// Starts marque; with `wait_ready`, waits until `/readyz` answers 200.
-pub fn spawn_with_readiness(mut args: ServeArgs, wait_ready: bool) -> TestApp {
+pub fn spawn_with_readiness(mut args: ServeConfig, wait_ready: bool) -> TestApp {
     // Each app gets a render cache of its own (not the default one in the
     // working directory), unless the test chose one.
-    let own_cache = (args.cache_dir == ServeArgs::default().cache_dir).then(|| {
+    let own_cache = (args.cache_dir == ServeConfig::folder("content").cache_dir).then(|| {
         let dir = tempfile::Builder::new()
             .prefix("marque-cache")
             .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
@@ -87,7 +87,7 @@ pub fn spawn_with_readiness(mut args: ServeArgs, wait_ready: bool) -> TestApp {
             let shutdown = async move {
                 let _ = rx.await;
             };
-            let result = marque::app::serve(args, shutdown, |running| {
+            let result = marque::cmd::serve::run(args, shutdown, |running| {
                 let _ = ready_tx.send((running.addr, running.public_url.clone()));
             })
             .await;

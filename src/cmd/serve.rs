@@ -2,12 +2,11 @@
 //! background (`/readyz` answers 503 until it is in), then keep it current:
 //! by watching the content folder, or by fetching a git branch.
 
-use crate::config::ServeArgs;
-use crate::http::server::{self, Limits};
+use crate::config::{ServeConfig, SourceConfig, Watch};
+use crate::http::server;
 use crate::http::{router, AppState, GitHooks, McpState};
 use crate::live::dir::DirWorker;
 use crate::live::git::{GitConfig, GitWorker};
-use crate::live::previews::PreviewConfig;
 use crate::live::publisher::{Publisher, Reader};
 use crate::live::reload::Reloader;
 use crate::live::render_cache::RenderCache;
@@ -31,28 +30,27 @@ pub struct Running {
 /// Binds, serves, builds the first snapshot and keeps it current, until
 /// `shutdown` resolves. `on_listening` receives the bound address as soon
 /// as connections are accepted.
-pub async fn serve(
-    args: ServeArgs,
+pub async fn run(
+    config: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
     on_listening: impl FnOnce(&Running),
 ) -> Result<()> {
-    let threads = args
-        .threads
-        .map_or_else(server::default_threads, usize::from)
-        .max(1);
-    let listeners = server::bind(args.listen, threads)
-        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    config.check()?;
+    let threads = config.limits.threads;
+    let listeners = server::bind(config.listen, threads)
+        .with_context(|| format!("cannot listen on {}", config.listen))?;
     let addr = listeners[0].local_addr()?;
-    let public_url = args.public_url(addr);
-    let git_mode = args.git_url.is_some();
-    let watching = !args.no_watch && !git_mode;
+    let public_url = config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}"));
+    let git_mode = matches!(config.source, SourceConfig::Git(_));
+    let watching = config.watch() != Watch::Off;
     let mut ctx = Context::new(&public_url);
     ctx.live_reload = watching;
-    ctx.max_age = args.cache_max_age;
-    ctx.mcp = !args.no_mcp;
-    let mut options = args.build.clone();
-    options.semver = args.semver;
-    options.allow_empty = args.allow_empty;
+    ctx.max_age = config.cache_max_age;
+    ctx.mcp = config.mcp.is_some();
+    let mut options = config.build.clone();
     // A slow brand is published when it is done, never holding up the rest.
     options.patience = Some(crate::build::PATIENCE);
     let progress = Arc::new(crate::live::Progress::default());
@@ -71,11 +69,11 @@ pub async fn serve(
         }
     });
     let reporter = crate::report::Reporter {
-        json: args.log_json,
+        json: config.log_json,
         colour: crate::report::stderr_colour(),
     };
-    let reloader = Reloader::new(ctx, source_name(&args), options, reporter)
-        .with_render_cache(RenderCache::new(&args.cache_dir));
+    let reloader = Reloader::new(ctx, source_name(&config.source), options, reporter)
+        .with_render_cache(RenderCache::new(&config.cache_dir));
     let (gen_tx, gen_rx) = watch::channel(0u64);
     let publisher = Publisher::new(gen_tx);
     let snapshot = publisher.reader();
@@ -86,51 +84,42 @@ pub async fn serve(
     };
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    let mut demo = demo_from(&args);
-    let mut fleet = None;
-    if let Some(url) = args.redis_url.as_deref().filter(|u| !u.is_empty()) {
-        let f = crate::fleet::Fleet::new(url, args.redis_password.as_deref(), &args.redis_prefix)?;
-        f.spawn_connector(stop_rx.clone());
-        demo.shared = Some(crate::demo::limit::redis::SharedLimiter::new(f.clone()));
-        fleet = Some(f);
-    }
+    let mut demo = demo_from(&config);
+    let fleet = match &config.fleet {
+        Some(f) => {
+            let fleet = crate::fleet::Fleet::new(&f.url, f.password.as_deref(), &f.prefix)?;
+            fleet.spawn_connector(stop_rx.clone());
+            demo.shared = Some(crate::demo::limit::redis::SharedLimiter::new(fleet.clone()));
+            Some(fleet)
+        }
+        None => None,
+    };
     let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
-    let mcp = (!args.no_mcp).then(|| {
+    let mcp = config.mcp.as_ref().map(|m| {
         let mut origins = vec![origin_of(&public_url)];
-        origins.extend(args.mcp_allowed_origins.iter().cloned());
-        let limits = crate::http::mcp::sessions::SessionLimits {
-            total: args.mcp_sessions as usize,
-            per_client: args.mcp_sessions_per_client as usize,
-            idle: args.mcp_session_idle,
-            initialize_per_minute: args.mcp_initialize_per_minute,
-        };
+        origins.extend(m.allowed_origins.iter().cloned());
         let sessions =
-            crate::http::mcp::sessions::Sessions::new(limits, args.trusted_proxy.clone());
+            crate::http::mcp::sessions::Sessions::new(m.sessions, config.trusted_proxy.clone());
         sessions.spawn_expiry(stop_rx.clone());
         Arc::new(McpState { origins, sessions })
     });
-    let git = git_mode.then(|| {
-        let fanout = fleet.zip(args.git_url.as_ref()).map(|(fleet, url)| {
-            let fanout = Arc::new(crate::live::fanout::Fanout::new(fleet, url));
-            fanout.spawn_listener(git_tx.clone(), stop_rx.clone());
-            fanout
-        });
-        Arc::new(GitHooks {
+    let git = match &config.source {
+        SourceConfig::Git(g) => Some(Arc::new(GitHooks {
             trigger: git_tx.clone(),
-            secret: args
-                .webhook_secret
-                .as_deref()
-                .filter(|s| !s.is_empty())
-                .map(Arc::from),
-            reads: crate::http::webhook::Reads::new(crate::http::webhook::RateLimits {
-                grace: args.webhook_body_grace,
-                min_bytes_per_sec: u64::from(args.webhook_body_rate) * 1024,
+            secret: g.webhook.as_ref().map(|w| Arc::from(w.secret.as_str())),
+            reads: crate::http::webhook::Reads::new(
+                g.webhook.as_ref().map(|w| w.rates).unwrap_or_default(),
+            ),
+            fanout: fleet.map(|fleet| {
+                let fanout = Arc::new(crate::live::fanout::Fanout::new(fleet, &g.url));
+                fanout.spawn_listener(git_tx.clone(), stop_rx.clone());
+                fanout
             }),
-            fanout,
-        })
-    });
+        })),
+        SourceConfig::Folder { .. } => None,
+    };
     let state = AppState {
         snapshot: snapshot.clone(),
         live: watching.then(|| gen_rx.clone()),
@@ -141,24 +130,17 @@ pub async fn serve(
         public_url: Arc::from(public_url.as_str()),
         generations: gen_rx,
         mcp,
-        compare: Arc::new(match args.compare_memo_bytes {
+        compare: Arc::new(match config.compare_memo_bytes {
             Some(bytes) => crate::http::compare::Memo::with_budget(bytes),
             None => crate::http::compare::Memo::default(),
         }),
         progress,
     };
-    let limits = Limits {
-        max_connections: args.max_connections,
-        header_timeout: Duration::from_secs(args.header_timeout),
-        body_timeout: args.body_timeout,
-        threads,
-        ..Limits::default()
-    };
     let serving = tokio::spawn(server::serve(
         listeners,
         state.clone(),
         router(state),
-        limits,
+        config.limits,
         stop_rx.clone(),
     ));
     tokio::spawn(async move {
@@ -171,13 +153,24 @@ pub async fn serve(
         public_url,
         snapshot,
     });
-    if git_mode {
-        drop((git_tx, trigger_tx, trigger_rx));
-        serve_git(&args, live, git_rx, wake_tx, serving, stop_rx).await
-    } else {
-        drop((git_tx, git_rx, wake_tx));
-        let triggers = (trigger_tx, trigger_rx);
-        serve_folder(&args, live, watching, triggers, serving, stop_rx).await
+    match config.source {
+        SourceConfig::Git(source) => {
+            drop((git_tx, trigger_tx, trigger_rx));
+            let git = GitConfig {
+                url: source.url,
+                branch: source.branch,
+                poll: source.poll,
+                cache_dir: config.cache_dir,
+                prefix: source.prefix,
+                previews: source.previews,
+            };
+            serve_git(git, live, git_rx, wake_tx, serving, stop_rx).await
+        }
+        SourceConfig::Folder { path, watch } => {
+            drop((git_tx, git_rx, wake_tx));
+            let triggers = (trigger_tx, trigger_rx);
+            serve_folder(&path, watch, live, triggers, serving, stop_rx).await
+        }
     }
 }
 
@@ -198,38 +191,27 @@ fn git_wake(
     }))
 }
 
-fn source_name(args: &ServeArgs) -> String {
-    match &args.git_url {
-        Some(url) => format!(
+fn source_name(source: &SourceConfig) -> String {
+    match source {
+        SourceConfig::Git(g) => format!(
             "git {} ({})",
-            crate::source::git::redact_url(url),
-            args.git_branch
+            crate::source::git::redact_url(&g.url),
+            g.branch
         ),
-        None => format!("directory {}", args.content.display()),
+        SourceConfig::Folder { path, .. } => format!("directory {}", path.display()),
     }
 }
 
 /// Git mode: one blocking worker owns the mirror for the server's lifetime
 /// and stops when its channel closes, at shutdown.
 async fn serve_git(
-    args: &ServeArgs,
+    cfg: GitConfig,
     live: Live,
     triggers: std::sync::mpsc::Receiver<()>,
     wake: Arc<std::sync::Mutex<std::sync::mpsc::Sender<()>>>,
     serving: JoinHandle<()>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
-    let cfg = GitConfig {
-        url: args.git_url.clone().unwrap_or_default(),
-        branch: args.git_branch.clone(),
-        poll: args.git_poll,
-        cache_dir: args.cache_dir.clone(),
-        prefix: normalise_prefix(&args.git_path),
-        previews: args.preview_branches.clone().map(|glob| PreviewConfig {
-            glob,
-            limit: usize::from(args.preview_limit),
-        }),
-    };
     let worker = tokio::task::spawn_blocking(move || {
         if let Some(worker) = GitWorker::open(live, cfg) {
             worker.run(triggers);
@@ -246,9 +228,9 @@ async fn serve_git(
 /// Directory mode: the first build, then the watcher's rebuilds. A
 /// shutdown during the first build stops the server without waiting for it.
 async fn serve_folder(
-    args: &ServeArgs,
+    dir: &std::path::Path,
+    watch: Watch,
     live: Live,
-    watching: bool,
     (trigger_tx, trigger_rx): (
         mpsc::UnboundedSender<crate::live::watch::Trigger>,
         mpsc::UnboundedReceiver<crate::live::watch::Trigger>,
@@ -262,9 +244,9 @@ async fn serve_folder(
         live.reloader.changes_waiting(),
         live.progress.clone(),
     );
-    let watcher = if watching {
-        let w = crate::live::watch::watch(&args.content, args.watch_poll, trigger_tx)
-            .with_context(|| format!("cannot watch {}", args.content.display()))?;
+    let watcher = if watch != Watch::Off {
+        let w = crate::live::watch::watch(dir, watch == Watch::Polling, trigger_tx)
+            .with_context(|| format!("cannot watch {}", dir.display()))?;
         tracing::info!(polling = w.polling, "watching the content folder");
         Some(w)
     } else {
@@ -272,7 +254,7 @@ async fn serve_folder(
         drop(trigger_tx);
         None
     };
-    let dir = args.content.clone();
+    let dir = dir.to_path_buf();
     let first = tokio::task::spawn_blocking(move || DirWorker::start(live, &dir));
     let built = tokio::select! {
         built = first => built?,
@@ -294,47 +276,24 @@ async fn serve_folder(
     Ok(())
 }
 
-/// The demo endpoint's settings. The API key comes only from the environment.
-fn demo_from(args: &ServeArgs) -> crate::demo::Demo {
-    use crate::demo::llm::{LlmClient, ProviderKind};
-    let key = args.llm_api_key.clone().filter(|k| !k.trim().is_empty());
-    let kind = args.llm_provider.unwrap_or(if key.is_some() {
-        ProviderKind::Openai
-    } else {
-        ProviderKind::DryRun
-    });
-    // A dry run calls no model, so only CPU is at stake: a higher limit.
-    let (per_minute, burst) = match kind {
-        ProviderKind::DryRun => (60, 20),
-        _ => (10, 5),
-    };
+/// The demo endpoint, from its settings.
+fn demo_from(config: &ServeConfig) -> crate::demo::Demo {
+    use crate::demo::llm::LlmClient;
+    let d = &config.demo;
     crate::demo::Demo {
-        limiter: crate::demo::limit::DemoLimiter::new(
-            args.demo_per_minute.unwrap_or(per_minute),
-            args.demo_burst.unwrap_or(burst),
-        ),
-        trusted: args.trusted_proxy.clone(),
+        limiter: crate::demo::limit::DemoLimiter::new(d.per_minute, d.burst),
+        trusted: config.trusted_proxy.clone(),
         client: LlmClient::new(
-            kind,
-            args.llm_base_url.clone(),
-            args.llm_model.clone(),
-            key,
-            args.llm_timeout,
+            d.provider,
+            d.base_url.clone(),
+            d.model.clone(),
+            d.api_key.clone(),
+            d.timeout,
         ),
-        permits: Arc::new(tokio::sync::Semaphore::new(args.llm_concurrency.max(1))),
-        max_tokens: args.llm_max_tokens.max(1),
+        permits: Arc::new(tokio::sync::Semaphore::new(d.concurrency.max(1))),
+        max_tokens: d.max_tokens.max(1),
         decided: Default::default(),
         shared: None,
-    }
-}
-
-/// `content`, `content/` and `/content/` all mean the folder `content/`.
-fn normalise_prefix(path: &str) -> String {
-    let p = path.trim_matches('/');
-    if p.is_empty() {
-        String::new()
-    } else {
-        format!("{p}/")
     }
 }
 

@@ -1,0 +1,20 @@
+//! The commands, one room each: `marque serve` (the default) and the
+//! one-shot commands, which run the server's pipeline once and write to
+//! the terminal or to files instead of answering requests.
+
+pub mod build;
+pub mod changelog;
+pub mod check;
+pub mod diff;
+pub mod import;
+pub mod serve;
+
+use crate::source::Content;
+use crate::spec::Diagnostic;
+
+/// The text of the file a diagnostic points into, for a frame.
+pub fn source_of<'c>(content: &'c Content, d: &Diagnostic) -> Option<&'c str> {
+    let files = content.brands.iter().find(|b| b.slug == d.brand)?;
+    let rel = d.file.strip_prefix(&format!("{}/", d.brand))?;
+    std::str::from_utf8(files.get(rel)?).ok()
+}
