@@ -167,3 +167,22 @@ fn serve_reads_its_config_from_the_environment_and_drains_on_sigterm() {
         "stops listening"
     );
 }
+
+#[test]
+fn serve_refuses_a_public_url_that_links_cannot_be_made_from_before_it_listens() {
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--public-url"])
+        .arg("brands.example.com")
+        .arg("--content")
+        .arg(example_content())
+        .env("MARQUE_LLM_API_KEY", "")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--public-url \"brands.example.com\" must be an absolute http(s) URL"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("listening"), "{stderr}");
+}
