@@ -9,7 +9,7 @@
 //! logged once, callers do without it, and Redis is tried again at most
 //! once per [`RETRY`] until it answers.
 
-use crate::source::git::redact_url;
+use crate::redact::redact_url;
 use arc_swap::ArcSwapOption;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, IntoConnectionInfo};

@@ -2,7 +2,7 @@
 //!
 //! Reading order:
 //! - [`bodies`]: one shared copy of each body (file or resource), by its hash: a handle, no HTTP types.
-//! - [`paths`]: PURE. the URL layout: a path parsed into the route that answers it, every path printed.
+//! - [`routes`]: PURE. every path and what answers it: a path parsed into its route (its methods, the demo's statuses), every path printed.
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
@@ -12,6 +12,7 @@
 //! - [`source`]: IO. read a content folder into memory.
 //! - [`live`]: IO. keep the snapshot current: the reloader (content → snapshot value), the publisher (the one writer of what is served), the directory loop (file events, [`live::watch`]) and the git loop (a mirror, fetched; branch previews).
 //! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
+//! - [`redact`]: PURE. what logs and `/status` may show of a URL that can carry a credential.
 //! - [`fleet`]: IO. the Redis connection a fleet of replicas shares, a dead one replaced; the demo's shared limit (`demo::limit::redis`) and the webhook fan-out (`live::fanout`) use it.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
 //! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
@@ -34,10 +35,11 @@ pub mod demo;
 pub mod fleet;
 pub mod http;
 pub mod live;
-pub mod paths;
 pub mod prompt;
+pub mod redact;
 pub mod render;
 pub mod report;
+pub mod routes;
 pub mod snapshot;
 pub mod source;
 pub mod spec;

@@ -193,11 +193,7 @@ fn git_wake(
 
 fn source_name(source: &SourceConfig) -> String {
     match source {
-        SourceConfig::Git(g) => format!(
-            "git {} ({})",
-            crate::source::git::redact_url(&g.url),
-            g.branch
-        ),
+        SourceConfig::Git(g) => format!("git {} ({})", crate::redact::redact_url(&g.url), g.branch),
         SourceConfig::Folder { path, .. } => format!("directory {}", path.display()),
     }
 }

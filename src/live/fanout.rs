@@ -4,7 +4,7 @@
 //! at its next poll.
 
 use crate::fleet::{redact_error, Fleet, DEADLINE, RETRY};
-use crate::source::git::redact_url;
+use crate::redact::redact_url;
 use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;

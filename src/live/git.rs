@@ -11,7 +11,8 @@
 
 use super::previews::{PreviewConfig, Previews};
 use super::Live;
-use crate::source::git::{describe, no_branch, redact_url, GitSource};
+use crate::redact::redact_url;
+use crate::source::git::{describe, no_branch, GitSource};
 use anyhow::{Context as _, Result};
 use git2::{
     AutotagOption, Cred, CredentialType, FetchOptions, FetchPrune, RemoteCallbacks, Repository,

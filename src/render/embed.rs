@@ -8,7 +8,9 @@
 //! meet.
 
 use super::escape;
-use super::spec_json::reference_value;
+use super::view::{
+    accent, dark_logo, primary_logo, reference_hex, reference_value, reference_value_in,
+};
 use super::Context;
 use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::modes::View;
@@ -58,7 +60,7 @@ struct Shade {
 /// A colour reference in the dark context, where it differs from the default.
 fn dark_shade(brand: &Brand, dark: Option<View<'_>>, reference: &str) -> Option<Shade> {
     let dark = dark?;
-    let css = super::spec_json::reference_value_in(dark, reference);
+    let css = reference_value_in(dark, reference);
     if css == reference_value(&brand.tokens, reference) {
         return None;
     }
@@ -74,47 +76,6 @@ struct Font {
     role: String,
     family: String,
     css: String,
-}
-
-/// The hex (sRGB) of a colour reference, for labels.
-pub fn reference_hex(brand: &Brand, reference: &str) -> Option<String> {
-    match brand.tokens.resolve_reference(reference).as_deref()? {
-        TokenValue::Color(c) => Some(crate::color::hex(c.srgb(), c.alpha)),
-        _ => None,
-    }
-}
-
-/// The logo variant for dark backgrounds, if the brand has one.
-pub fn dark_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
-    brand
-        .doc
-        .logo
-        .variants
-        .iter()
-        .find(|v| v.background.as_deref() == Some("dark"))
-}
-
-/// The palette entry that stands for the brand: the one whose role is
-/// `primary` or `brand`, else `accent`, else the first.
-pub fn accent(brand: &Brand) -> Option<&crate::spec::model::PaletteEntry> {
-    let palette = &brand.doc.color.palette;
-    let with_role = |roles: &[&str]| {
-        palette
-            .iter()
-            .find(|p| p.role.as_deref().is_some_and(|r| roles.contains(&r)))
-    };
-    with_role(&["primary", "brand"])
-        .or_else(|| with_role(&["accent"]))
-        .or(palette.first())
-}
-
-/// The logo variant a card on a light background shows.
-pub fn primary_logo(brand: &Brand) -> Option<&crate::spec::model::LogoVariant> {
-    let variants = &brand.doc.logo.variants;
-    variants
-        .iter()
-        .find(|v| v.background.as_deref() != Some("dark"))
-        .or(variants.first())
 }
 
 const SCRIPT: &str = include_str!("embed.js");

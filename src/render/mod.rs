@@ -21,8 +21,9 @@ pub mod status;
 pub mod tailwind;
 pub mod tokens_css;
 pub mod tokens_json;
+pub mod view;
 
-use crate::paths;
+use crate::routes;
 
 /// What a render needs besides the brand: where it is published, and how.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -62,27 +63,27 @@ impl Context {
 
     /// The brand's path segment: `acme`, or `acme@1.2.0` for a released version.
     pub fn brand_key(&self, slug: &str) -> String {
-        paths::brand_key(slug, self.pin.as_deref())
+        routes::brand_key(slug, self.pin.as_deref())
     }
 
     /// Absolute URL of a brand's surface (`spec.json`), or of its page when `surface` is empty.
     pub fn brand_url(&self, slug: &str, surface: &str) -> String {
         let key = self.brand_key(slug);
         if surface.is_empty() {
-            self.url(&paths::brand(&key))
+            self.url(&routes::brand(&key))
         } else {
-            self.url(&paths::brand_doc(&key, surface))
+            self.url(&routes::brand_doc(&key, surface))
         }
     }
 
     /// Absolute URL of the brand's embed script.
     pub fn embed_url(&self, slug: &str) -> String {
-        self.url(&paths::embed(&self.brand_key(slug)))
+        self.url(&routes::embed(&self.brand_key(slug)))
     }
 
     /// Absolute URL of the brand's demo endpoint.
     pub fn demo_url(&self, slug: &str) -> String {
-        self.url(&paths::demo(slug))
+        self.url(&routes::demo(slug))
     }
 
     /// Absolute URL of the published brand.json schema.

@@ -3,11 +3,11 @@
 //! equals the input (voice, audience, applications, promptKit) reuse the
 //! model types, and the others wrap them to add computed fields.
 
+use super::view::reference_value;
 use super::{Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
-use crate::spec::tokens::css::{self, Refs};
-use crate::spec::tokens::modes::{Lookup, View};
+use crate::spec::tokens::modes::Lookup;
 use crate::spec::tokens::{
     Color, Component, Item, ShadowLayer, StrokeStyle, Token, TokenSet, TokenValue,
 };
@@ -224,24 +224,6 @@ fn pair_in_contexts(set: &TokenSet, p: &model::ContrastPair) -> Vec<PairInContex
             }
         })
         .collect()
-}
-
-/// The resolved CSS value of a `{reference}` in a context (a colour's: a
-/// composite's parts are resolved in the default).
-pub fn reference_value_in(view: View<'_>, reference: &str) -> String {
-    view.resolve_reference(reference)
-        .as_deref()
-        .map(|v| css::value(v, view.base(), Refs::Resolve))
-        .unwrap_or_default()
-}
-
-/// The resolved CSS value of a `{reference}`.
-pub fn reference_value(tokens: &TokenSet, reference: &str) -> String {
-    tokens
-        .resolve_reference(reference)
-        .as_deref()
-        .map(|v| css::value(v, tokens, Refs::Resolve))
-        .unwrap_or_default()
 }
 
 pub fn links(brand: &Brand, ctx: &Context) -> Links {

@@ -9,6 +9,7 @@
 
 use super::{is_ignored, is_scratch_name, Content, Pinned, Releases, BRAND_FILES};
 use crate::bodies::Bodies;
+use crate::redact::redact_url;
 use crate::spec::brand::parse_version;
 use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::release::{parse_tag, sort_newest_first, Release};
@@ -574,23 +575,6 @@ pub fn discover(dir: &std::path::Path) -> Option<(Repository, String)> {
     Some((repo, prefix))
 }
 
-/// Removes `user:password@` from a URL, for logs and /status.
-pub fn redact_url(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            if path.is_empty() && !rest.contains('/') {
-                format!("{scheme}://{host}")
-            } else {
-                format!("{scheme}://{host}/{path}")
-            }
-        }
-        // scp-like `git@host:org/repo.git`: the user is not a secret, keep it.
-        None => url.to_string(),
-    }
-}
-
 /// The error of an operation, with any URL in it redacted.
 pub fn describe(e: &anyhow::Error, url: &str) -> String {
     format!("{e:#}").replace(url, &redact_url(url))
@@ -598,26 +582,4 @@ pub fn describe(e: &anyhow::Error, url: &str) -> String {
 
 pub fn no_branch(branch: &str) -> anyhow::Error {
     anyhow!("the remote has no branch {branch}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn credentials_are_removed_from_urls() {
-        assert_eq!(
-            redact_url("https://x-access-token:ghp_secret@github.com/acme/brands.git"),
-            "https://github.com/acme/brands.git"
-        );
-        assert_eq!(
-            redact_url("https://github.com/acme/brands.git"),
-            "https://github.com/acme/brands.git"
-        );
-        assert_eq!(redact_url("file:///srv/brands"), "file:///srv/brands");
-        assert_eq!(
-            redact_url("git@github.com:acme/brands.git"),
-            "git@github.com:acme/brands.git"
-        );
-    }
 }

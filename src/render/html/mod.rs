@@ -7,11 +7,11 @@
 //! scripts, so even a missed escape could not run script.
 
 use super::changelog::SemanticChanges;
-use super::embed::primary_logo;
 use super::escape::html;
-use super::spec_json::reference_value;
+use super::view::primary_logo;
+use super::view::reference_value;
 use super::{Context, Surface};
-use crate::paths;
+use crate::routes;
 use crate::spec::{Brand, Diagnostic, Severity};
 use std::fmt::Write;
 
@@ -49,7 +49,7 @@ fn page(body: String) -> Page {
 /// The theme of a page: CSS declarations for the page's own custom properties.
 fn theme(brand: &Brand) -> String {
     let value_of = |reference: &str| reference_value(&brand.tokens, reference);
-    let accent = crate::render::embed::accent(brand).map(|p| value_of(&p.token));
+    let accent = crate::render::view::accent(brand).map(|p| value_of(&p.token));
     let family = |roles: &[&str]| {
         brand
             .doc
@@ -111,10 +111,10 @@ fn foot(out: &mut String, ctx: &Context) {
     let _ = writeln!(
         out,
         "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>",
-        html(&ctx.url(paths::LLMS_TXT)),
-        html(&ctx.url(paths::BRANDS_JSON)),
+        html(&ctx.url(routes::LLMS_TXT)),
+        html(&ctx.url(routes::BRANDS_JSON)),
         html(&ctx.schema_url()),
-        html(&ctx.url(paths::OPENAPI))
+        html(&ctx.url(routes::OPENAPI))
     );
     for script in assets::scripts(ctx) {
         let _ = writeln!(
@@ -281,7 +281,7 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
     o.push_str("<header><div class=\"inner\">");
     if let Some(logo) = primary_logo(brand) {
         o.push_str("<picture>");
-        if let Some(dark) = crate::render::embed::dark_logo(brand) {
+        if let Some(dark) = crate::render::view::dark_logo(brand) {
             let _ = write!(
                 o,
                 "<source media=\"(prefers-color-scheme: dark)\" srcset=\"{}\">",
@@ -318,16 +318,16 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context, changes: Option<&Sema
         let _ = write!(
             o,
             "<p>This is a released version; its documents never change. The current version is at <a href=\"{}\">{}</a>.</p>",
-            html(&ctx.url(&paths::brand(s))),
-            html(&ctx.url(&paths::brand(s)))
+            html(&ctx.url(&routes::brand(s))),
+            html(&ctx.url(&routes::brand(s)))
         );
     } else {
         let _ = write!(
             o,
             "<p>Releases are git tags <code>{}@&lt;version&gt;</code>. Also as <a href=\"{}\">changelog.md</a> and <a href=\"{}\">changelog.json</a>.</p>",
             html(s),
-            html(&ctx.brand_url(s, paths::CHANGELOG_MD)),
-            html(&ctx.brand_url(s, paths::CHANGELOG_JSON))
+            html(&ctx.brand_url(s, routes::CHANGELOG_MD)),
+            html(&ctx.brand_url(s, routes::CHANGELOG_JSON))
         );
         let ahead = crate::spec::release::unreleased(&brand.version, &brand.releases);
         let head = changes.and_then(SemanticChanges::head);
@@ -359,7 +359,7 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context, changes: Option<&Sema
             o.push_str("<p>No release is tagged yet.</p>");
         }
         for (i, r) in brand.releases.iter().enumerate() {
-            let pinned = ctx.url(&paths::brand(&paths::brand_key(
+            let pinned = ctx.url(&routes::brand(&routes::brand_key(
                 s,
                 Some(&r.version.to_string()),
             )));
@@ -480,8 +480,8 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
         "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
         "",
         &[
-            ("text/plain", ctx.url(paths::LLMS_TXT)),
-            ("application/json", ctx.url(paths::BRANDS_JSON)),
+            ("text/plain", ctx.url(routes::LLMS_TXT)),
+            ("application/json", ctx.url(routes::BRANDS_JSON)),
         ],
         "",
     );
@@ -520,7 +520,7 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
         "<header><div class=\"inner\"><h1><code>{}</code> is not published</h1><p>The folder <code>{}/</code> holds a brand.json, but the brand has errors, so none of its surfaces are served yet. Each error above names the file, line and column; <code>marque check</code> shows them with the source line.</p></div></header>\n<main><p><a href=\"{}\">All brands</a></p></main>\n",
         html(slug),
         html(slug),
-        html(&ctx.url(paths::INDEX))
+        html(&ctx.url(routes::INDEX))
     );
     foot(&mut o, ctx);
     page(o)

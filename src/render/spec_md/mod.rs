@@ -16,7 +16,8 @@ mod modes;
 pub use headings::{shift_headings, top_heading_level};
 
 use super::escape::{md, md_code, md_inline};
-use super::spec_json::{self, reference_value, Spec};
+use super::spec_json::{self, Spec};
+use super::view::reference_value;
 use super::Context;
 use crate::spec::model::Ext;
 use crate::spec::tokens::css::css_name;

@@ -1,5 +1,6 @@
-//! The URL layout, in one place. PURE: a path is parsed into a [`Route`]
-//! (what answers it, which methods it takes), and every path marque prints
+//! Every path and what answers it, in one place. PURE: a path is parsed
+//! into a [`Route`] (what answers it, which methods it takes; the demo's
+//! statuses are [`Refusal`]), and every path marque prints
 //! is made here, so the router, the request fast path, the builder, the
 //! renderers' links and MCP's resources cannot disagree about where a
 //! document lives.
