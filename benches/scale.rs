@@ -92,26 +92,21 @@ fn coded(port: u16, path: &str, coding: &str) -> (usize, String) {
 /// coding (those equal in every copy, held once, set apart), then its
 /// share of the documents about all `n` brands.
 fn breakdown(port: u16, n: usize) {
-    use marque::routes;
+    use marque::paths;
     let doc = |slug: &str, file: &str| match file {
-        "page" => routes::brand(slug),
-        "embed" => routes::embed(slug),
-        file => routes::brand_doc(slug, file),
+        "page" => paths::brand(slug),
+        "embed" => paths::embed(slug),
+        file => paths::brand_doc(slug, file),
     };
     let files = marque::render::Surface::ALL
         .iter()
         .map(|s| s.file())
-        .chain([
-            routes::CHANGELOG_MD,
-            routes::CHANGELOG_JSON,
-            "page",
-            "embed",
-        ]);
+        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"]);
     let lists = [
-        routes::INDEX,
-        routes::BRANDS_JSON,
-        routes::LLMS_TXT,
-        routes::OPENAPI,
+        paths::INDEX,
+        paths::BRANDS_JSON,
+        paths::LLMS_TXT,
+        paths::OPENAPI,
     ];
     let mut rows: Vec<(String, [usize; 3], bool)> = Vec::new();
     for file in files {

@@ -2,7 +2,7 @@
 //!
 //! Reading order:
 //! - [`bodies`]: one shared copy of each body (file or resource), by its hash: a handle, no HTTP types.
-//! - [`routes`]: PURE. every path and what answers it: a path parsed into its route (its methods, the demo's statuses), every path printed.
+//! - [`paths`]: PURE. every path and what answers it: a path parsed into its route (its methods, the demo's statuses), every path printed.
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
@@ -35,11 +35,11 @@ pub mod demo;
 pub mod fleet;
 pub mod http;
 pub mod live;
+pub mod paths;
 pub mod prompt;
 pub mod redact;
 pub mod render;
 pub mod report;
-pub mod routes;
 pub mod snapshot;
 pub mod source;
 pub mod spec;

@@ -4,7 +4,7 @@
 //! snapshot and swaps it in.
 
 use crate::bodies::{key_of, Bodies, Coding, Compressed, Key};
-use crate::routes::{self, brand_key_of};
+use crate::paths::{self, brand_key_of};
 use axum::body::Bytes;
 use axum::http::{HeaderName, HeaderValue};
 use sha2::{Digest, Sha256};
@@ -393,11 +393,11 @@ impl Snapshot {
     /// The document `/status` of this snapshot or of the preview `path`
     /// names (`/preview/<name>/status`).
     pub fn status_of(&self, path: &str) -> Option<&crate::render::status::Status> {
-        if path == routes::STATUS {
+        if path == paths::STATUS {
             return Some(&self.status);
         }
         let (preview, path) = self.preview_of(path)?;
-        (path == routes::STATUS).then_some(&*preview.status)
+        (path == paths::STATUS).then_some(&*preview.status)
     }
 
     /// The resource at `path`: two hash lookups at most.
@@ -422,7 +422,7 @@ impl Snapshot {
     /// The preview a `/preview/<name>/…` path belongs to, and the path
     /// inside it.
     fn preview_of<'p>(&self, path: &'p str) -> Option<(&Snapshot, &'p str)> {
-        let (name, inner) = routes::split_preview(path)?;
+        let (name, inner) = paths::split_preview(path)?;
         Some((self.previews.get(name)?, inner))
     }
 

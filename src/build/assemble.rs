@@ -13,10 +13,10 @@
 
 use super::policy_of;
 use super::{BrandState, Catalog, Published};
+use crate::paths;
 use crate::render::html::{IndexEntry, State};
 use crate::render::status::{Entry, Reload, Status};
 use crate::render::{self, Context, SCHEMA_PATH};
-use crate::routes;
 use crate::snapshot::{CachePolicy, Effort, Resource, Snapshot, Stats, LARGE};
 use crate::spec::diag::count;
 use crate::spec::{Brand, Diagnostic};
@@ -384,7 +384,7 @@ pub fn assemble(
         .retain(|slug, _| catalog.brands.contains_key(slug));
     for (s, view) in &shown {
         if let Some(page) = &view.page {
-            let path = routes::brand(&s.slug);
+            let path = paths::brand(&s.slug);
             if view.published {
                 snap.documents.insert(path, page.clone());
             } else {
@@ -465,7 +465,7 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
         );
     }
     let openapi = views.openapi(ctx, examples, current);
-    snap.documents.insert(routes::OPENAPI.into(), openapi);
+    snap.documents.insert(paths::OPENAPI.into(), openapi);
     // What every page links to, once: named by their hash, so immutable
     // (but for a preview, whose every document is unlisted and unstored).
     let fixed = match ctx.preview {
@@ -516,7 +516,7 @@ fn openapi_examples(catalog: &Catalog) -> render::openapi::Examples {
         .collect();
     versions.sort();
     let file = published.first().and_then(|p| {
-        let prefix = routes::assets(&p.key);
+        let prefix = paths::assets(&p.key);
         let mut files: Vec<&str> = p
             .resources
             .keys()
@@ -562,7 +562,7 @@ fn stats(catalog: &Catalog, shown: &[(&BrandState, Arc<View>)]) -> Stats {
 }
 
 /// The documents that list every brand, and grow with their number.
-pub const LISTS: [&str; 3] = [routes::INDEX, routes::BRANDS_JSON, routes::LLMS_TXT];
+pub const LISTS: [&str; 3] = [paths::INDEX, paths::BRANDS_JSON, paths::LLMS_TXT];
 
 /// What the documents that list every brand ([`LISTS`]) are made from,
 /// owned, so that at thousands of brands they can be made on another
@@ -618,9 +618,9 @@ impl Lists {
             effort,
         );
         let docs = vec![
-            (routes::INDEX.to_string(), Arc::new(index)),
-            (routes::BRANDS_JSON.to_string(), Arc::new(brands_json)),
-            (routes::LLMS_TXT.to_string(), Arc::new(llms_txt)),
+            (paths::INDEX.to_string(), Arc::new(index)),
+            (paths::BRANDS_JSON.to_string(), Arc::new(brands_json)),
+            (paths::LLMS_TXT.to_string(), Arc::new(llms_txt)),
         ];
         let mut status = Status::new(self.ready, self.reload.clone());
         status.snapshot_bytes = snap.memory_with(&LISTS, docs.iter().map(|(_, r)| r));

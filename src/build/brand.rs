@@ -4,9 +4,9 @@
 
 use super::assemble::Listing;
 use super::{policy_of, CachedRender};
+use crate::paths;
 use crate::render::changelog::SemanticChanges;
 use crate::render::{self, Context, Surface};
-use crate::routes;
 use crate::snapshot::{BrandModel, DemoBrand, Effort, Resource, Resources};
 use crate::spec::diag::{file_diagnostic, Code};
 use crate::spec::json::{locate, Anchor};
@@ -102,7 +102,7 @@ pub(super) fn from_cache(
     let key = ctx.brand_key(&files.slug);
     let spec_md = entry
         .resources
-        .get(&routes::brand_doc(&key, Surface::SpecMd.file()))
+        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
         .map(|r| r.identity.body.clone())
         .unwrap_or_default();
     let demo = Arc::new(DemoBrand {
@@ -170,7 +170,7 @@ pub fn render_brand(
             other => other.render(&brand, ctx),
         };
         add(
-            routes::brand_doc(&key, surface.file()),
+            paths::brand_doc(&key, surface.file()),
             resource(surface.media_type(), body.into()),
         );
     }
@@ -184,17 +184,17 @@ pub fn render_brand(
         );
         let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
         add(
-            routes::brand_doc(&s, routes::CHANGELOG_MD),
+            paths::brand_doc(&s, paths::CHANGELOG_MD),
             resource("text/markdown; charset=utf-8", md.into()),
         );
         add(
-            routes::brand_doc(&s, routes::CHANGELOG_JSON),
+            paths::brand_doc(&s, paths::CHANGELOG_JSON),
             resource("application/json", json.into()),
         );
     }
     let page = render::html::render_with_notes(&brand, ctx, &diagnostics, changes);
     add(
-        routes::brand(&key),
+        paths::brand(&key),
         Resource::with_effort(
             "text/html; charset=utf-8",
             page.body,
@@ -204,7 +204,7 @@ pub fn render_brand(
         .with_header("content-security-policy", &page.csp),
     );
     add(
-        routes::embed(&key),
+        paths::embed(&key),
         resource(
             "text/javascript; charset=utf-8",
             render::embed::render(&brand, ctx).into(),
@@ -220,7 +220,7 @@ pub fn render_brand(
                 "default-src 'none'; style-src 'unsafe-inline'; sandbox",
             );
         }
-        add(format!("{}{path}", routes::assets(&key)), r);
+        add(format!("{}{path}", paths::assets(&key)), r);
     }
     let surfaces = [
         (Code::LeftOutOfFigma, &figma.skipped),
@@ -232,7 +232,7 @@ pub fn render_brand(
     }
     // The body served, not a copy (ten kilobytes a brand).
     let spec_md = resources
-        .get(&routes::brand_doc(&key, Surface::SpecMd.file()))
+        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
         .map(|r| r.identity.body.clone())
         .unwrap_or_else(|| spec_md.into());
     let demo = Arc::new(DemoBrand {

@@ -525,7 +525,7 @@ fn attempt(
     let published = render_brand(brand, ctx, &job, diagnostics);
     let mut diagnostics = published.warnings.clone();
     // Assets are bounded by the folder's limits; what is rendered by this.
-    let assets = crate::routes::assets(&published.key);
+    let assets = crate::paths::assets(&published.key);
     let rendered: usize = published
         .resources
         .iter()

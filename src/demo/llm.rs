@@ -117,8 +117,8 @@ pub enum LlmError {
 
 impl LlmError {
     /// Which of the demo endpoint's refusals the failure is.
-    pub fn refusal(&self) -> crate::routes::Refusal {
-        use crate::routes::Refusal;
+    pub fn refusal(&self) -> crate::paths::Refusal {
+        use crate::paths::Refusal;
         match self {
             LlmError::Timeout => Refusal::UpstreamTimeout,
             LlmError::RateLimited { .. } => Refusal::Busy,

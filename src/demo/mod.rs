@@ -10,7 +10,7 @@
 pub mod limit;
 pub mod llm;
 
-use crate::routes::Refusal;
+use crate::paths::Refusal;
 use crate::snapshot::DemoBrand;
 use crate::spec::diag::clipped;
 use crate::spec::model::Prompt;
@@ -24,7 +24,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Largest request body, in bytes.
-pub const MAX_BODY: usize = crate::routes::DEMO_MAX_BODY;
+pub const MAX_BODY: usize = crate::paths::DEMO_MAX_BODY;
 
 /// How long a call waits for a model slot when every slot is busy.
 pub const PERMIT_WAIT: Duration = Duration::from_secs(1);

@@ -12,7 +12,7 @@ use super::AppState;
 use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};
 use crate::demo::{parse_call, Demo, DemoError, Prepared, MAX_BODY};
-use crate::routes::Refusal;
+use crate::paths::Refusal;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};

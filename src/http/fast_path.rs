@@ -15,8 +15,8 @@ use super::body::ResBody;
 use super::headers::common_headers;
 use super::problem::Problem;
 use super::AppState;
+use crate::paths::{self, Route};
 use crate::render::status::{LimiterStatus, ServedStatus, Status};
-use crate::routes::{self, Route};
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
@@ -37,13 +37,13 @@ pub fn answer(
     let snapshot = app.snapshot.load();
     Some(match *method {
         Method::GET | Method::HEAD => match path {
-            routes::HEALTHZ => plain(StatusCode::OK, "ok\n"),
-            routes::READYZ if app.progress.stuck_for().is_some() => problem(
+            paths::HEALTHZ => plain(StatusCode::OK, "ok\n"),
+            paths::READYZ if app.progress.stuck_for().is_some() => problem(
                 Problem::new(StatusCode::SERVICE_UNAVAILABLE, stuck(&app.progress))
                     .header(header::RETRY_AFTER, "5"),
             ),
-            routes::READYZ if snapshot.ready => plain(StatusCode::OK, "ok\n"),
-            routes::READYZ => problem(
+            paths::READYZ if snapshot.ready => plain(StatusCode::OK, "ok\n"),
+            paths::READYZ => problem(
                 Problem::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     match snapshot.generation > 0 && snapshot.demo.is_empty() {

@@ -18,7 +18,7 @@ pub mod server;
 pub mod webhook;
 
 use crate::live::publisher::Reader;
-use crate::routes::{self, Route};
+use crate::paths::{self, Route};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -141,21 +141,21 @@ pub fn router(state: AppState) -> Router {
         let sessions = m.sessions.clone();
         let gate = move |req, next| mcp::sessions::gate(sessions.clone(), mcp::MAX_BODY, req, next);
         let mcp = Router::new()
-            .route_service(routes::MCP, mcp_service(&state, &m.origins, &m.sessions))
+            .route_service(paths::MCP, mcp_service(&state, &m.origins, &m.sessions))
             .layer(axum::middleware::from_fn(gate));
         router = router.merge(mcp);
     }
     router
-        .route(routes::METRICS, get(metrics::metrics))
-        .route(routes::EVENTS, get(events::events))
-        .route(routes::HOOK_GIT, post(webhook::handle))
-        .route(routes::COMPARE_PATTERN, get(compare::handle))
+        .route(paths::METRICS, get(metrics::metrics))
+        .route(paths::EVENTS, get(events::events))
+        .route(paths::HOOK_GIT, post(webhook::handle))
+        .route(paths::COMPARE_PATTERN, get(compare::handle))
         .route(
-            routes::DEMO_PATTERN,
+            paths::DEMO_PATTERN,
             post(demo::handle).fallback(demo_method_not_allowed),
         )
         .route(
-            routes::PREVIEW_DEMO_PATTERN,
+            paths::PREVIEW_DEMO_PATTERN,
             post(demo::handle_preview).fallback(demo_method_not_allowed),
         )
         .fallback(fallback)
@@ -211,7 +211,7 @@ async fn method_not_allowed(uri: axum::http::Uri) -> Response {
 
 async fn demo_method_not_allowed() -> Response {
     problem::refused(
-        crate::routes::Refusal::Method,
+        crate::paths::Refusal::Method,
         "the demo endpoint takes POST with a JSON body",
     )
     .header(header::ALLOW, "POST")

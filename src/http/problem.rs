@@ -3,7 +3,7 @@
 //! is logged instead.
 
 use super::body::ReadError;
-use crate::routes::Refusal;
+use crate::paths::Refusal;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;

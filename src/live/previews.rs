@@ -16,12 +16,12 @@
 
 use super::reload::Reloader;
 use crate::build::{BuildOptions, Catalog};
+use crate::paths;
 use crate::render::diff::verdict;
 use crate::render::previews::{
     banner, with_banner, BrandChange, ChangeState, PreviewRow, PreviewSettings,
 };
 use crate::render::{self, Context};
-use crate::routes;
 use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
 use crate::source::git::GitSource;
 use crate::spec::diff::{diff, Diff, Level};
@@ -341,7 +341,7 @@ impl Previews {
             time,
         } = wanted;
         let (mut source, mut reloader) = state.unwrap_or_else(|| {
-            let mut pctx = Context::new(&ctx.url(&routes::preview(name)));
+            let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
             pctx.max_age = 0;
             pctx.preview = true;
             // Under the same budgets as the published branch, on the

@@ -190,7 +190,7 @@ impl Reloader {
         if let Some(document) = &self.previews_document {
             snapshot
                 .documents
-                .insert(crate::routes::PREVIEWS_JSON.into(), document.clone());
+                .insert(crate::paths::PREVIEWS_JSON.into(), document.clone());
         }
         Next { snapshot, lists }
     }

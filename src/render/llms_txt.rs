@@ -10,7 +10,7 @@
 
 use super::escape::{collapse_ws, md, md_inline};
 use super::{Context, Surface};
-use crate::routes;
+use crate::paths;
 use crate::spec::Brand;
 use std::fmt::Write;
 
@@ -100,12 +100,12 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [OpenAPI description]({}): Every path, header and status of this server's HTTP API, as OpenAPI 3.1.",
-        ctx.url(routes::OPENAPI)
+        ctx.url(paths::OPENAPI)
     );
     let _ = writeln!(
         o,
         "- [All brands]({}): Discovery file listing every brand on this server.",
-        ctx.url(routes::LLMS_TXT)
+        ctx.url(paths::LLMS_TXT)
     );
     o
 }
@@ -163,7 +163,7 @@ pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [brands.json]({}): Every brand with its version and links, as JSON.",
-        ctx.url(routes::BRANDS_JSON)
+        ctx.url(paths::BRANDS_JSON)
     );
     let _ = writeln!(
         o,
@@ -173,7 +173,7 @@ pub fn render_index_of(lines: &[&str], ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [OpenAPI description]({}): Every path, header and status of this server's HTTP API, as OpenAPI 3.1.",
-        ctx.url(routes::OPENAPI)
+        ctx.url(paths::OPENAPI)
     );
     o
 }

@@ -23,7 +23,7 @@ pub mod tokens_css;
 pub mod tokens_json;
 pub mod view;
 
-use crate::routes;
+use crate::paths;
 
 /// What a render needs besides the brand: where it is published, and how.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -63,27 +63,27 @@ impl Context {
 
     /// The brand's path segment: `acme`, or `acme@1.2.0` for a released version.
     pub fn brand_key(&self, slug: &str) -> String {
-        routes::brand_key(slug, self.pin.as_deref())
+        paths::brand_key(slug, self.pin.as_deref())
     }
 
     /// Absolute URL of a brand's surface (`spec.json`), or of its page when `surface` is empty.
     pub fn brand_url(&self, slug: &str, surface: &str) -> String {
         let key = self.brand_key(slug);
         if surface.is_empty() {
-            self.url(&routes::brand(&key))
+            self.url(&paths::brand(&key))
         } else {
-            self.url(&routes::brand_doc(&key, surface))
+            self.url(&paths::brand_doc(&key, surface))
         }
     }
 
     /// Absolute URL of the brand's embed script.
     pub fn embed_url(&self, slug: &str) -> String {
-        self.url(&routes::embed(&self.brand_key(slug)))
+        self.url(&paths::embed(&self.brand_key(slug)))
     }
 
     /// Absolute URL of the brand's demo endpoint.
     pub fn demo_url(&self, slug: &str) -> String {
-        self.url(&routes::demo(slug))
+        self.url(&paths::demo(slug))
     }
 
     /// Absolute URL of the published brand.json schema.

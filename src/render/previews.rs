@@ -5,7 +5,7 @@
 use super::diff::{summary, summary_html};
 use super::escape::html;
 use super::Context;
-use crate::routes;
+use crate::paths;
 use crate::spec::diff::{Diff, Level};
 use serde::Serialize;
 use std::fmt::Write;
@@ -159,7 +159,7 @@ pub fn list_json<B: Serialize + ?Sized>(
                 date: chrono::DateTime::from_timestamp(p.time, 0)
                     .map(|t| t.to_rfc3339())
                     .unwrap_or_default(),
-                url: ctx.url(&format!("{}/", routes::preview(p.name))),
+                url: ctx.url(&format!("{}/", paths::preview(p.name))),
                 brands: p.brands,
             })
             .collect(),

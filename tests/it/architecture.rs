@@ -16,15 +16,15 @@ use std::path::{Path, PathBuf};
 /// folder of `src/`), the modules it may import besides itself, and what
 /// it must not use. A module missing here is not guarded.
 const LAYERS: &[(&str, &[&str], Uses)] = &[
-    ("routes", &[], PURE),
+    ("paths", &[], PURE),
     ("color", &[], PURE),
     ("bodies", &[], PURE),
     ("prompt", &[], PURE),
     ("spec", &["color", "prompt", "bodies"], PURE),
-    ("render", &["spec", "color", "prompt", "routes"], PURE),
+    ("render", &["spec", "color", "prompt", "paths"], PURE),
     (
         "build",
-        &["spec", "render", "snapshot", "routes", "bodies", "source"],
+        &["spec", "render", "snapshot", "paths", "bodies", "source"],
         NO_IO,
     ),
 ];
@@ -258,11 +258,8 @@ fn the_check_itself_catches_a_forbidden_import() {
         "fn f() { let _ = std::fs::read(\"cache\"); }",
     );
     plant("build/brand.rs", "use super::super::http::AppState;");
-    plant("routes.rs", "use crate::spec::Brand;");
-    plant(
-        "color.rs",
-        "use crate::{routes::brand, snapshot::Snapshot};",
-    );
+    plant("paths.rs", "use crate::spec::Brand;");
+    plant("color.rs", "use crate::{paths::brand, snapshot::Snapshot};");
     plant(
         "prompt.rs",
         "use super::{\n    color::srgb,\n    http::AppState,\n};",
@@ -275,12 +272,12 @@ fn the_check_itself_catches_a_forbidden_import() {
             "build/brand.rs:1: `super::super::http` (build may not import http)",
             "build/jobs.rs:1: `std::fs` (the file system) in build",
             "build/plan.rs:1: `crate::live` (build may not import live)",
-            "color.rs:1: `crate::routes` (color may not import routes)",
+            "color.rs:1: `crate::paths` (color may not import paths)",
             "color.rs:1: `crate::snapshot` (color may not import snapshot)",
+            "paths.rs:1: `crate::spec` (paths may not import spec)",
             "prompt.rs:1: `super::color` (prompt may not import color)",
             "prompt.rs:1: `super::http` (prompt may not import http)",
             "render/mod.rs:1: `crate::source` (render may not import source)",
-            "routes.rs:1: `crate::spec` (routes may not import spec)",
             "spec/diff/mod.rs:1: `crate::render` (spec may not import render)",
             "spec/mod.rs:1: `std::fs` (the file system) in spec",
             "spec/tokens/css.rs:1: `super::super::super::snapshot` (spec may not import snapshot)",

@@ -16,8 +16,8 @@ mod tools;
 use super::AppState;
 use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::{bind, find_prompt, messages, DemoError};
+use crate::paths;
 use crate::render::Surface;
-use crate::routes;
 use crate::snapshot::{DemoBrand, Snapshot};
 use crate::spec::diag::clipped;
 use rmcp::model::{
@@ -105,7 +105,7 @@ fn text_of(snap: &Snapshot, path: &str) -> Option<String> {
 
 /// spec.json of a current brand, parsed.
 fn spec_of(snap: &Snapshot, slug: &str) -> Option<Value> {
-    let body = text_of(snap, &routes::brand_doc(slug, "spec.json"))?;
+    let body = text_of(snap, &paths::brand_doc(slug, "spec.json"))?;
     serde_json::from_str(&body).ok()
 }
 
@@ -228,7 +228,7 @@ impl ServerHandler for Marque {
         for b in brands(&snap) {
             for s in Surface::FOR_AGENTS {
                 let (file, mime, what) = (s.file(), s.mime(), s.purpose());
-                let path = routes::brand_doc(&b.slug, file);
+                let path = paths::brand_doc(&b.slug, file);
                 let Some(r) = snap.get(&path) else {
                     continue;
                 };
@@ -254,13 +254,13 @@ impl ServerHandler for Marque {
         for s in Surface::FOR_AGENTS {
             let (file, mime, what) = (s.file(), s.mime(), s.purpose());
             templates.push(json!({
-                "uriTemplate": self.url(&routes::brand_doc("{slug}", file)),
+                "uriTemplate": self.url(&paths::brand_doc("{slug}", file)),
                 "name": format!("brand-{file}"),
                 "description": format!("A brand's {file}: {what}"),
                 "mimeType": mime,
             }));
             templates.push(json!({
-                "uriTemplate": self.url(&routes::brand_doc("{slug}@{version}", file)),
+                "uriTemplate": self.url(&paths::brand_doc("{slug}@{version}", file)),
                 "name": format!("release-{file}"),
                 "description": format!("A released version's {file} (from a `<slug>@<version>` tag): {what}"),
                 "mimeType": mime,
@@ -278,7 +278,7 @@ impl ServerHandler for Marque {
         let snap = self.snapshot();
         // Only a brand's own documents: /brand/<key>/<surface>.
         let path = path_of(&uri, &self.app.public_url).filter(|p| {
-            routes::brand_doc_of(p)
+            paths::brand_doc_of(p)
                 .is_some_and(|(_, file)| Surface::ALL.iter().any(|s| s.file() == file))
         });
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
@@ -376,7 +376,7 @@ impl ServerHandler for Marque {
                     "content": {
                         "type": "resource",
                         "resource": {
-                            "uri": self.url(&routes::brand_doc(slug, "spec.md")),
+                            "uri": self.url(&paths::brand_doc(slug, "spec.md")),
                             "mimeType": "text/markdown",
                             "text": system,
                         }

@@ -212,7 +212,7 @@ pub(super) fn str_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'
 }
 
 pub(super) fn list_brands(snap: &Snapshot) -> CallToolResponse {
-    let listed: Value = text_of(snap, crate::routes::BRANDS_JSON)
+    let listed: Value = text_of(snap, crate::paths::BRANDS_JSON)
         .and_then(|b| serde_json::from_str(&b).ok())
         .unwrap_or(json!({"brands": []}));
     let brands = listed

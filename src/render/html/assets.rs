@@ -11,7 +11,7 @@
 //! PURE: the bodies are compiled in; nothing here depends on content.
 
 use super::super::Context;
-use crate::routes;
+use crate::paths;
 use sha2::{Digest, Sha256};
 use std::sync::LazyLock;
 
@@ -31,7 +31,7 @@ impl Asset {
         let digest = Sha256::digest(body.as_bytes());
         let hash: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
         Asset {
-            path: routes::page_asset(&format!("{stem}.{hash}.{ext}")),
+            path: paths::page_asset(&format!("{stem}.{hash}.{ext}")),
             media_type,
             body,
         }
@@ -96,7 +96,7 @@ pub fn all(ctx: &Context) -> impl Iterator<Item = &'static Asset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routes::Route;
+    use crate::paths::Route;
 
     #[test]
     fn each_asset_is_named_by_the_hash_of_its_bytes() {
@@ -107,12 +107,12 @@ mod tests {
         for a in &all {
             let digest = Sha256::digest(a.body.as_bytes());
             let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-            let file = a.path.strip_prefix(routes::PAGE_ASSETS).unwrap();
+            let file = a.path.strip_prefix(paths::PAGE_ASSETS).unwrap();
             let (stem, rest) = file.split_once('.').unwrap();
             assert_eq!(rest.split_once('.').unwrap().0, hex, "{}", a.path);
             assert!(["page", "live"].contains(&stem), "{}", a.path);
             assert_eq!(Route::parse(&a.path), Route::Snapshot, "{}", a.path);
-            assert_eq!(routes::brand_key_of(&a.path), None, "not a brand's path");
+            assert_eq!(paths::brand_key_of(&a.path), None, "not a brand's path");
         }
         let names: std::collections::HashSet<&str> = all.iter().map(|a| a.path.as_str()).collect();
         assert_eq!(names.len(), 3, "three names");

@@ -11,7 +11,7 @@ use super::escape::html;
 use super::view::primary_logo;
 use super::view::reference_value;
 use super::{Context, Surface};
-use crate::routes;
+use crate::paths;
 use crate::spec::{Brand, Diagnostic, Severity};
 use std::fmt::Write;
 
@@ -111,10 +111,10 @@ fn foot(out: &mut String, ctx: &Context) {
     let _ = writeln!(
         out,
         "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>",
-        html(&ctx.url(routes::LLMS_TXT)),
-        html(&ctx.url(routes::BRANDS_JSON)),
+        html(&ctx.url(paths::LLMS_TXT)),
+        html(&ctx.url(paths::BRANDS_JSON)),
         html(&ctx.schema_url()),
-        html(&ctx.url(routes::OPENAPI))
+        html(&ctx.url(paths::OPENAPI))
     );
     for script in assets::scripts(ctx) {
         let _ = writeln!(
@@ -318,16 +318,16 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context, changes: Option<&Sema
         let _ = write!(
             o,
             "<p>This is a released version; its documents never change. The current version is at <a href=\"{}\">{}</a>.</p>",
-            html(&ctx.url(&routes::brand(s))),
-            html(&ctx.url(&routes::brand(s)))
+            html(&ctx.url(&paths::brand(s))),
+            html(&ctx.url(&paths::brand(s)))
         );
     } else {
         let _ = write!(
             o,
             "<p>Releases are git tags <code>{}@&lt;version&gt;</code>. Also as <a href=\"{}\">changelog.md</a> and <a href=\"{}\">changelog.json</a>.</p>",
             html(s),
-            html(&ctx.brand_url(s, routes::CHANGELOG_MD)),
-            html(&ctx.brand_url(s, routes::CHANGELOG_JSON))
+            html(&ctx.brand_url(s, paths::CHANGELOG_MD)),
+            html(&ctx.brand_url(s, paths::CHANGELOG_JSON))
         );
         let ahead = crate::spec::release::unreleased(&brand.version, &brand.releases);
         let head = changes.and_then(SemanticChanges::head);
@@ -359,7 +359,7 @@ fn changelog(o: &mut String, brand: &Brand, ctx: &Context, changes: Option<&Sema
             o.push_str("<p>No release is tagged yet.</p>");
         }
         for (i, r) in brand.releases.iter().enumerate() {
-            let pinned = ctx.url(&routes::brand(&routes::brand_key(
+            let pinned = ctx.url(&paths::brand(&paths::brand_key(
                 s,
                 Some(&r.version.to_string()),
             )));
@@ -480,8 +480,8 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
         "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
         "",
         &[
-            ("text/plain", ctx.url(routes::LLMS_TXT)),
-            ("application/json", ctx.url(routes::BRANDS_JSON)),
+            ("text/plain", ctx.url(paths::LLMS_TXT)),
+            ("application/json", ctx.url(paths::BRANDS_JSON)),
         ],
         "",
     );
@@ -520,7 +520,7 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
         "<header><div class=\"inner\"><h1><code>{}</code> is not published</h1><p>The folder <code>{}/</code> holds a brand.json, but the brand has errors, so none of its surfaces are served yet. Each error above names the file, line and column; <code>marque check</code> shows them with the source line.</p></div></header>\n<main><p><a href=\"{}\">All brands</a></p></main>\n",
         html(slug),
         html(slug),
-        html(&ctx.url(routes::INDEX))
+        html(&ctx.url(paths::INDEX))
     );
     foot(&mut o, ctx);
     page(o)

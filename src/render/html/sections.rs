@@ -1,11 +1,11 @@
 //! The sections of a brand's page, in the order the page shows them: each
 //! writes its HTML into the page, every string from content escaped.
 
+use crate::paths;
 use crate::render::escape::html;
 use crate::render::view::reference_hex;
 use crate::render::view::{reference_value, reference_value_in};
 use crate::render::{Context, Surface};
-use crate::routes;
 use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::modes::View;
 use crate::spec::Brand;
@@ -54,7 +54,7 @@ pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut
     endpoints.push((
         "The whole HTTP API, described (OpenAPI 3.1)".into(),
         "application/json",
-        ctx.url(routes::OPENAPI),
+        ctx.url(paths::OPENAPI),
     ));
     for (label, media, url) in &endpoints {
         let _ = write!(

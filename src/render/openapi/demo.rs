@@ -3,7 +3,7 @@
 //! answers all of them share.
 
 use super::{event, r};
-use crate::routes::{Refusal, DEMO_MAX_BODY};
+use crate::paths::{Refusal, DEMO_MAX_BODY};
 use serde_json::{json, Map, Value};
 
 /// What a demo call must send for one prompt.

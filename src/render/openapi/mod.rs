@@ -2,7 +2,7 @@
 //!
 //! Built from the tables the server itself uses: the brand surfaces and
 //! their media types from [`Surface::ALL`], the demo's statuses from the
-//! demo's refusals ([`crate::routes::Refusal`]), the JSON Schemas of spec.json and
+//! demo's refusals ([`crate::paths::Refusal`]), the JSON Schemas of spec.json and
 //! changelog.json from [`super::schemas`]; the MCP endpoint is named, with
 //! a link to its protocol, only when the server answers it. The parts written here by hand (headers, the
 //! root documents, the webhook) are checked against the running server by
@@ -13,7 +13,7 @@
 
 use super::schemas::{CHANGELOG_SCHEMA_PATH, SPEC_SCHEMA_PATH};
 use super::{Context, Surface, SCHEMA_PATH};
-use crate::routes as url;
+use crate::paths as url;
 use serde_json::{json, Map, Value};
 
 mod components;
