@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use marque::config::{Cli, Command, LogFormat, ServeConfig};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 /// mimalloc, not glibc's malloc: glibc raises its mmap threshold to the
@@ -23,27 +23,76 @@ fn main() -> ExitCode {
         }
         Command::Check(args) => {
             let colour = marque::report::use_colour(std::io::stdout().is_terminal());
-            marque::cmd::check::run(&args, colour, &mut std::io::stdout().lock())
+            marque::cmd::check::run(&args, colour, &mut out())
         }
-        Command::Build(args) => marque::cmd::build::run(&args, &mut std::io::stdout().lock()),
-        Command::Diff(args) => marque::cmd::diff::run(&args, &mut std::io::stdout().lock()),
-        Command::Import(args) => marque::cmd::import::run(&args, &mut std::io::stdout().lock()),
+        Command::Build(args) => marque::cmd::build::run(&args, &mut out()),
+        Command::Diff(args) => marque::cmd::diff::run(&args, &mut out()),
+        Command::Import(args) => marque::cmd::import::run(&args, &mut out()),
         Command::Changelog(args) => marque::cmd::changelog::run(
             &args,
-            &mut std::io::stdout().lock(),
-            &mut std::io::stderr().lock(),
+            &mut out(),
+            &mut PipeEnd::new(std::io::stderr().lock()),
         ),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
-            // The command's last word, on the terminal: this is the CLI's writer.
-            #[allow(clippy::print_stderr)]
-            {
-                eprintln!("error: {e:#}");
-            }
+            // The command's last word, on the terminal (or nowhere, if
+            // that is a pipe already closed).
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Standard output, ended quietly by a reader that stops reading.
+fn out() -> PipeEnd<std::io::StdoutLock<'static>> {
+    PipeEnd::new(std::io::stdout().lock())
+}
+
+/// A writer that a closed pipe ends quietly: `marque check | head` stops
+/// printing once `head` has its lines, and the command still finishes and
+/// exits with its own code (1 when there were errors), instead of dying
+/// with "Broken pipe" (exit 2), or a panic when its message has nowhere to go.
+struct PipeEnd<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> PipeEnd<W> {
+    fn new(inner: W) -> Self {
+        PipeEnd {
+            inner,
+            closed: false,
+        }
+    }
+
+    fn closed<T>(&mut self, r: std::io::Result<T>, or: T) -> std::io::Result<T> {
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(or)
+            }
+            r => r,
+        }
+    }
+}
+
+impl<W: Write> Write for PipeEnd<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let r = self.inner.write(buf);
+        self.closed(r, buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let r = self.inner.flush();
+        self.closed(r, ())
     }
 }
 

@@ -508,7 +508,8 @@ fn attempt(
         return (None, Arc::new(diagnostics));
     };
     let (changes, base) = semantic_changes(&brand, releases, today);
-    if let Some(d) = semver_check(&brand, files, base, &changes, opts.semver) {
+    let preview = opts.priority == jobs::Priority::Preview;
+    if let Some(d) = semver_check(&brand, files, base, &changes, opts.semver, preview) {
         let refused = d.severity() == Severity::Error;
         diagnostics.push(d);
         if refused {
@@ -590,6 +591,7 @@ fn semver_check(
     base: Option<&Release>,
     changes: &SemanticChanges,
     mode: SemverMode,
+    preview: bool,
 ) -> Option<Diagnostic> {
     if mode == SemverMode::Off {
         return None;
@@ -606,6 +608,15 @@ fn semver_check(
             "/version",
             format!(
                 "{explained} (latest release: {}). It is not published: the last good version keeps serving until `version` is raised (`--semver warn` would publish it with a warning)",
+                base.tag
+            ),
+        ),
+        // A branch preview publishes nothing: say what to do before it is.
+        _ if preview => d.push(
+            Code::VersionTooLowPublished,
+            "/version",
+            format!(
+                "{explained} (latest release: {}). Raise `version` before this branch is merged and tagged, or consumers that trust semver will break",
                 base.tag
             ),
         ),

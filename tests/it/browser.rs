@@ -808,8 +808,30 @@ fn the_api_page_renders_its_preview_and_every_link_resolves() {
     let Some(b) = browser() else { return };
     let marque = marque_for_browser(&example_content());
     let m = marque.public_url.clone();
+    let client_errors = || {
+        let metrics = marque.get("/metrics").text();
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("marque_http_responses_total{class=\"4xx\"} "))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap()
+    };
+    let before = client_errors();
     b.goto(&format!("{m}/brand/northwind"));
     b.wait_for("var p = document.querySelector('.preview [data-marque-brand]'); return !!(p && p.shadowRoot && p.shadowRoot.querySelector('.card'));", "the preview card");
+    b.wait_for(
+        "return document.readyState === 'complete'",
+        "the page's load",
+    );
+    assert_eq!(
+        client_errors(),
+        before,
+        "a page load asks for nothing that is not there (a favicon, say)"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('link[rel=icon]').href.slice(0, 19)"),
+        "data:image/svg+xml,"
+    );
     assert_eq!(
         b.js("return document.querySelector('h1').textContent"),
         "Northwind Outfitters"

@@ -186,3 +186,39 @@ fn serve_refuses_a_public_url_that_links_cannot_be_made_from_before_it_listens()
     );
     assert!(!stderr.contains("listening"), "{stderr}");
 }
+
+/// `marque check DIR | head`, with standard error in the pipe too
+/// (`2>&1`): the reader goes away after a few lines.
+#[test]
+fn a_pipe_closed_early_ends_output_quietly_and_keeps_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    // Enough frames to fill a pipe's buffer many times over.
+    for i in 0..400 {
+        let brand = dir.path().join(format!("broken-{i:03}"));
+        std::fs::create_dir_all(&brand).unwrap();
+        std::fs::write(
+            brand.join("brand.json"),
+            "{\"name\": 7, \"version\": \"v1\"}\n",
+        )
+        .unwrap();
+    }
+    let (reader, writer) = std::io::pipe().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("check")
+        .arg(dir.path())
+        .env("NO_COLOR", "1")
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    let mut reader = reader;
+    std::io::Read::read_exact(&mut reader, &mut first).unwrap();
+    drop(reader);
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "the errors' exit code, not 2 (Broken pipe) or 101 (a panic)"
+    );
+}

@@ -73,21 +73,41 @@ fn theme(brand: &Brand) -> String {
     t
 }
 
+/// A favicon in the brand's colour (a neutral one on pages of no brand),
+/// inline, so a page load asks for nothing more (before: a 404 for
+/// `/favicon.ico` on every load). Only a hex colour gets into the URL.
+fn icon_link(hex: Option<&str>) -> String {
+    let hex = hex
+        .and_then(|h| h.strip_prefix('#'))
+        .filter(|h| matches!(h.len(), 6 | 8) && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .unwrap_or("1b1f24");
+    format!(
+        "<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='4' fill='%23{hex}'/%3E%3C/svg%3E\">"
+    )
+}
+
+/// The head of a page, styled and iconed in `brand`'s colours and fonts
+/// when it is a brand's.
 fn head(
     out: &mut String,
     ctx: &Context,
     title: &str,
     description: &str,
-    theme: &str,
+    brand: Option<&Brand>,
     alternates: &[(&str, String)],
     slug: &str,
 ) {
+    let theme = brand.map(theme).unwrap_or_default();
+    let icon = brand.and_then(|b| {
+        crate::render::view::accent(b).and_then(|p| crate::render::view::reference_hex(b, &p.token))
+    });
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<meta name=\"description\" content=\"{}\">\n",
         html(title),
         html(description)
     );
+    let _ = writeln!(out, "{}", icon_link(icon.as_deref()));
     for (ty, href) in alternates {
         let _ = writeln!(
             out,
@@ -255,7 +275,7 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
         ctx,
         &format!("{} · brand API", doc.name),
         &summary,
-        &theme(brand),
+        Some(brand),
         &[
             ("text/markdown", ctx.brand_url(s, "spec.md")),
             ("application/json", ctx.brand_url(s, "spec.json")),
@@ -478,7 +498,7 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
         ctx,
         "Brand books · marque",
         "Machine-readable brand books: specs for language models, design tokens and prompt kits.",
-        "",
+        None,
         &[
             ("text/plain", ctx.url(paths::LLMS_TXT)),
             ("application/json", ctx.url(paths::BRANDS_JSON)),
@@ -506,7 +526,7 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
         ctx,
         &format!("{slug} · not published"),
         "This brand is not published because its content has errors.",
-        "",
+        None,
         &[],
         slug,
     );
@@ -524,4 +544,20 @@ pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic])
     );
     foot(&mut o, ctx);
     page(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::icon_link;
+
+    #[test]
+    fn the_favicon_takes_a_hex_colour_and_nothing_else() {
+        assert!(icon_link(Some("#1f6f8b")).contains("fill='%231f6f8b'"));
+        assert!(icon_link(Some("#1f6f8bcc")).contains("fill='%231f6f8bcc'"));
+        for hostile in ["#1f6f8b\"><script>", "red", "#12345", "#1f6f8b'/%3E"] {
+            let link = icon_link(Some(hostile));
+            assert!(link.contains("fill='%231b1f24'"), "{hostile}: {link}");
+        }
+        assert!(icon_link(None).contains("fill='%231b1f24'"));
+    }
 }
