@@ -49,6 +49,8 @@ pub const COMPARE_PATTERN: &str = "/brand/{slug}/compare/{range}";
 pub const DEMO_PATTERN: &str = "/api/brand-spec/{slug}/demo";
 /// The router's pattern of a preview's demo.
 pub const PREVIEW_DEMO_PATTERN: &str = "/preview/{name}/api/brand-spec/{slug}/demo";
+/// The router's pattern of a comparison inside a preview.
+pub const PREVIEW_COMPARE_PATTERN: &str = "/preview/{name}/brand/{slug}/compare/{range}";
 
 /// What answers a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +64,10 @@ pub enum Route<'a> {
     Mcp,
     /// `/hooks/…`.
     Hook,
-    /// `/brand/<key>/compare/<range>`, answered by the comparison handler.
+    /// `/brand/<key>/compare/<range>`, answered by the comparison handler
+    /// (and the same inside a preview, `/preview/<name>/brand/…`).
     Compare {
+        preview: Option<&'a str>,
         key: &'a str,
         range: &'a str,
     },
@@ -92,17 +96,23 @@ impl<'a> Route<'a> {
         if path.starts_with("/api/") {
             return Route::Api;
         }
-        if let Some((name, inner)) = split_preview(path) {
-            if inner.starts_with("/api/") {
+        let (preview, inner) = match split_preview(path) {
+            Some((name, inner)) if inner.starts_with("/api/") => {
                 return Route::PreviewApi { name };
             }
-        }
-        if let Some((key, rest)) = path
+            Some((name, inner)) => (Some(name), inner),
+            None => (None, path),
+        };
+        if let Some((key, rest)) = inner
             .strip_prefix("/brand/")
             .and_then(|rest| rest.split_once('/'))
         {
             if let Some(range) = rest.strip_prefix("compare/") {
-                return Route::Compare { key, range };
+                return Route::Compare {
+                    preview,
+                    key,
+                    range,
+                };
             }
         }
         Route::Snapshot
@@ -339,6 +349,15 @@ mod tests {
             (
                 "/brand/acme/compare/1.0.0...current",
                 Route::Compare {
+                    preview: None,
+                    key: "acme",
+                    range: "1.0.0...current",
+                },
+            ),
+            (
+                "/preview/b/brand/acme/compare/1.0.0...current",
+                Route::Compare {
+                    preview: Some("b"),
                     key: "acme",
                     range: "1.0.0...current",
                 },
@@ -354,6 +373,7 @@ mod tests {
         assert_eq!(
             Route::parse(&compare("acme", "1.0.0", "current", ".md")),
             Route::Compare {
+                preview: None,
                 key: "acme",
                 range: "1.0.0...current.md"
             }
@@ -390,11 +410,24 @@ mod tests {
             fill(COMPARE_PATTERN),
             compare("acme", "1.0.0", "current", "")
         );
+        assert_eq!(
+            fill(PREVIEW_COMPARE_PATTERN),
+            format!(
+                "{}{}",
+                preview("b"),
+                compare("acme", "1.0.0", "current", "")
+            )
+        );
         // Each handler's path is a handler's route, never a snapshot lookup.
-        for path in [DEMO_PATTERN, PREVIEW_DEMO_PATTERN, COMPARE_PATTERN]
-            .map(fill)
-            .into_iter()
-            .chain([METRICS, EVENTS, MCP, HOOK_GIT].map(String::from))
+        for path in [
+            DEMO_PATTERN,
+            PREVIEW_DEMO_PATTERN,
+            COMPARE_PATTERN,
+            PREVIEW_COMPARE_PATTERN,
+        ]
+        .map(fill)
+        .into_iter()
+        .chain([METRICS, EVENTS, MCP, HOOK_GIT].map(String::from))
         {
             assert!(!Route::parse(&path).is_snapshot(), "{path}");
         }

@@ -406,9 +406,18 @@ impl Snapshot {
             return Some(r);
         }
         if let Some((preview, path)) = self.preview_of(path) {
-            return preview.get(path);
+            // A preview renders no release of its own: its links to one
+            // (changelog, compare) are answered by the published release,
+            // the same tag from every branch.
+            return preview.get(path).or_else(|| self.release(path));
         }
         self.brands.get(brand_key_of(path)?)?.get(path)
+    }
+
+    /// A resource of a released version (`/brand/acme@1.2.0/…`).
+    fn release(&self, path: &str) -> Option<&Arc<Resource>> {
+        let key = brand_key_of(path).filter(|k| k.contains('@'))?;
+        self.brands.get(key)?.get(path)
     }
 
     /// The page of a brand that is not published, at `path`.

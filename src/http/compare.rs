@@ -31,8 +31,9 @@ pub const MEMO_BYTES: usize = 32 * 1024 * 1024;
 const ENTRY_OVERHEAD: usize = 256;
 
 /// What decides an answer: each side as the caller spelled it (the answer
-/// names it so), the inputs of both sides, and the format.
-type Key = (String, String, [u8; 32], [u8; 32], Format);
+/// names it so), the inputs of both sides, the format, and whether it is
+/// asked inside a preview (whose answers are `no-store` and `noindex`).
+type Key = (String, String, [u8; 32], [u8; 32], Format, bool);
 
 /// The answers computed so far, least recently used evicted first once
 /// they hold more than their budget of bytes.
@@ -155,6 +156,66 @@ pub async fn handle(
     method: Method,
     headers: HeaderMap,
 ) -> Response {
+    let snap = app.snapshot.load_full();
+    answer(
+        &app,
+        Sides::Published(&snap),
+        slug,
+        range,
+        &method,
+        &headers,
+    )
+    .await
+}
+
+/// Answers a comparison inside a branch preview, as its changelog links
+/// it: `current` is the preview's, a release the published branch's
+/// (releases are tags, the same from every branch).
+pub async fn handle_preview(
+    State(app): State<AppState>,
+    Path((name, slug, range)): Path<(String, String, String)>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let snap = app.snapshot.load_full();
+    let Some(preview) = snap.previews.get(&name) else {
+        return super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
+    };
+    let sides = Sides::Preview {
+        preview,
+        published: &snap,
+    };
+    answer(&app, sides, slug, range, &method, &headers).await
+}
+
+/// Where the two sides of a comparison are looked up.
+#[derive(Clone, Copy)]
+enum Sides<'s> {
+    Published(&'s crate::snapshot::Snapshot),
+    Preview {
+        preview: &'s crate::snapshot::Snapshot,
+        published: &'s crate::snapshot::Snapshot,
+    },
+}
+
+impl<'s> Sides<'s> {
+    /// The snapshot of `current`.
+    fn current(self) -> &'s crate::snapshot::Snapshot {
+        match self {
+            Sides::Published(s) => s,
+            Sides::Preview { preview, .. } => preview,
+        }
+    }
+}
+
+async fn answer(
+    app: &AppState,
+    sides: Sides<'_>,
+    slug: String,
+    range: String,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Response {
     let Some((a, b, suffix)) = parse_range(&range) else {
         return Problem::not_found(format!(
             "/brand/{slug}/compare/{} names no comparison: write /brand/{slug}/compare/<a>...<b>, each side a released version or `current`, optionally ending in .md or .json",
@@ -162,16 +223,15 @@ pub async fn handle(
         ))
         .into_response();
     };
-    let snap = app.snapshot.load_full();
-    if !snap.models.contains_key(&slug) {
+    if !sides.current().models.contains_key(&slug) {
         return super::fast_path::not_found(&format!("/brand/{slug}")).into_response();
     }
-    let (from, to) = match (side(&snap, &slug, a), side(&snap, &slug, b)) {
+    let (from, to) = match (side(sides, &slug, a), side(sides, &slug, b)) {
         (Ok(from), Ok(to)) => (from, to),
         (Err(p), _) | (_, Err(p)) => return p.into_response(),
     };
     let format = suffix.unwrap_or(
-        if accepts(&headers, "text/markdown") && !accepts(&headers, "application/json") {
+        if accepts(headers, "text/markdown") && !accepts(headers, "application/json") {
             Format::Markdown
         } else {
             Format::Json
@@ -183,6 +243,7 @@ pub async fn handle(
         from.1.input,
         to.1.input,
         format,
+        matches!(sides, Sides::Preview { .. }),
     );
     let answer = match app.compare.get(&key) {
         Some(answer) => answer,
@@ -192,7 +253,9 @@ pub async fn handle(
                     .into_response();
             };
             let brand = slug.clone();
-            let work = tokio::task::spawn_blocking(move || compute(&brand, from, to, format));
+            let preview = matches!(sides, Sides::Preview { .. });
+            let work =
+                tokio::task::spawn_blocking(move || compute(&brand, from, to, format, preview));
             match work.await {
                 Ok(Some(answer)) => {
                     let answer = Arc::new(answer);
@@ -210,7 +273,7 @@ pub async fn handle(
             }
         }
     };
-    let mut res = respond(&answer, &method, &headers).map(axum::body::Body::new);
+    let mut res = respond(&answer, method, headers).map(axum::body::Body::new);
     if suffix.is_none() {
         res.headers_mut().insert(
             header::VARY,
@@ -222,10 +285,14 @@ pub async fn handle(
 
 /// One side of a comparison: `current` or a released version of `slug`.
 fn side(
-    snap: &crate::snapshot::Snapshot,
+    sides: Sides<'_>,
     slug: &str,
     reference: &str,
 ) -> Result<(Side, Arc<BrandModel>), Box<Problem>> {
+    let snap = match (sides, reference) {
+        (_, "current") | (Sides::Published(_), _) => sides.current(),
+        (Sides::Preview { published, .. }, _) => published,
+    };
     let key = match reference {
         "current" => slug.to_string(),
         v => match semver::Version::parse(v.strip_prefix('v').unwrap_or(v)) {
@@ -265,10 +332,13 @@ fn compute(
     (from, a): (Side, Arc<BrandModel>),
     (to, b): (Side, Arc<BrandModel>),
     format: Format,
+    preview: bool,
 ) -> Option<Resource> {
     let (old, new) = (a.brand.brand()?, b.brand.brand()?);
     let diff = crate::spec::diff::diff(&old, &new);
     let cache = match (a.cache, b.cache) {
+        // Whatever a preview answers is never cached or indexed.
+        _ if preview => CachePolicy::Preview,
         (CachePolicy::Immutable, CachePolicy::Immutable) => CachePolicy::Immutable,
         (CachePolicy::Current(age), _) | (_, CachePolicy::Current(age)) => {
             CachePolicy::Current(age)
@@ -337,6 +407,7 @@ mod tests {
             [n; 32],
             [0; 32],
             Format::Json,
+            false,
         )
     }
 

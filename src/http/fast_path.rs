@@ -54,6 +54,9 @@ pub fn answer(
                 .header(header::RETRY_AFTER, "1"),
             ),
             _ => match snapshot.get(path) {
+                Some(r) if paths::split_preview(path).is_some() => {
+                    as_preview(respond(r, method, headers))
+                }
                 Some(r) => respond(r, method, headers),
                 None => match snapshot.status_of(path) {
                     Some(status) => respond(&status_resource(status, app), method, headers),
@@ -108,6 +111,18 @@ fn status_resource(status: &Status, app: &AppState) -> Resource {
 fn stuck(progress: &crate::live::Progress) -> String {
     let waited = progress.stuck_for().unwrap_or_default().as_secs();
     format!("changes pending, no build finished for {waited} s")
+}
+
+/// Whatever a preview answers is its own, never cached or indexed: a
+/// release it links to is the published one's resource, with the
+/// preview's policy.
+fn as_preview(mut res: Response<ResBody>) -> Response<ResBody> {
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    for (name, value) in crate::snapshot::CachePolicy::Preview.headers() {
+        h.insert(name, value);
+    }
+    res
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response<ResBody> {

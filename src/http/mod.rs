@@ -150,6 +150,7 @@ pub fn router(state: AppState) -> Router {
         .route(paths::EVENTS, get(events::events))
         .route(paths::HOOK_GIT, post(webhook::handle))
         .route(paths::COMPARE_PATTERN, get(compare::handle))
+        .route(paths::PREVIEW_COMPARE_PATTERN, get(compare::handle_preview))
         .route(
             paths::DEMO_PATTERN,
             post(demo::handle).fallback(demo_method_not_allowed),

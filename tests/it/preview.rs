@@ -318,3 +318,95 @@ fn the_list_says_previews_are_on_before_any_branch_matches() {
     assert_eq!(list["branches"], "try/*");
     assert_eq!(list["previews"], serde_json::json!([]));
 }
+
+/// The links a document holds that point inside `root` (absolute, or
+/// rooted paths in `href`/`src`), as paths without their fragment.
+fn links_inside(text: &str, public_url: &str, root: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let absolute = format!("{public_url}{root}");
+    for (i, _) in text.match_indices(&absolute) {
+        let rest = &text[i + public_url.len()..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "\"'<>)]`,&".contains(c))
+            .unwrap_or(rest.len());
+        found.push(rest[..end].to_string());
+    }
+    for attr in ["href=\"", "src=\""] {
+        for (i, _) in text.match_indices(&format!("{attr}{root}")) {
+            let rest = &text[i + attr.len()..];
+            found.push(rest[..rest.find('"').unwrap_or(rest.len())].to_string());
+        }
+    }
+    found
+        .into_iter()
+        .map(|l| {
+            l.split('#')
+                .next()
+                .unwrap()
+                .trim_end_matches('.')
+                .to_string()
+        })
+        .filter(|l| !l.contains('{'))
+        .collect()
+}
+
+#[test]
+fn every_link_a_preview_renders_answers_inside_it() {
+    let remote = crate::git::changelog_remote();
+    drop_muted(&remote);
+    remote.commit_to("preview/spring", "Drop the muted surface", 30);
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.git_source().unwrap().previews = Some(PreviewConfig {
+            glob: "preview/*".into(),
+            limit: 20,
+        });
+    });
+    let app = &g.app;
+    previewed(app);
+    let root = "/preview/preview-spring/";
+    let mut queue: Vec<String> = ["", "brand/northwind", "brand/northwind/changelog.md"]
+        .iter()
+        .map(|p| format!("{root}{p}"))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    while let Some(path) = queue.pop() {
+        if !seen.insert(path.clone()) || seen.len() > 400 {
+            continue;
+        }
+        let r = app.get(&path);
+        assert_ne!(r.status, 404, "{path} answers 404 inside the preview");
+        if r.status == 405 {
+            continue; // the demo: POST only
+        }
+        if r.status == 308 {
+            // A folder's spelling (`…/brand/acme/`), redirected to its page.
+            let to = r.header("location").unwrap().to_string();
+            let to = to.strip_prefix(&app.public_url).unwrap_or(&to);
+            assert!(to.starts_with(root), "{path} redirects out of the preview: {to}");
+            queue.push(to.to_string());
+            continue;
+        }
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(r.header("cache-control"), Some("no-store"), "{path}");
+        assert_eq!(r.header("x-robots-tag"), Some("noindex"), "{path}");
+        if path.contains("/compare/") {
+            kinds.insert("compare");
+        }
+        if path.contains('@') {
+            kinds.insert("release");
+        }
+        if r.header("content-type")
+            .is_some_and(|t| t.starts_with("text/"))
+            || path.ends_with(".json")
+        {
+            queue.extend(links_inside(&r.text(), &app.public_url, root));
+        }
+    }
+    assert!(seen.len() > 20, "{} links followed", seen.len());
+    assert_eq!(
+        kinds,
+        ["compare", "release"].into(),
+        "the crawl reached compare and release pages: {seen:#?}"
+    );
+}

@@ -225,7 +225,7 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         r("schemas", "Previews"),
         &[],
     );
-    previews["description"] = json!("In git mode with `--preview-branches GLOB`, every matching branch is served under `/preview/<name>/…` (the branch name lower-cased, every character outside `a-z`, `0-9` and `-` made `-`) with every surface of every brand, `Cache-Control: no-store` and `X-Robots-Tag: noindex`, and its prompt kit's demo at `POST /preview/<name>/api/brand-spec/<slug>/demo`. Otherwise `enabled` is false and the list is empty.");
+    previews["description"] = json!("In git mode with `--preview-branches GLOB`, every matching branch is served under `/preview/<name>/…` (the branch name lower-cased, every character outside `a-z`, `0-9` and `-` made `-`) with every surface of every brand, compare (`/preview/<name>/brand/<slug>/compare/<a>...<b>`, its `current` the preview's) and the releases its changelogs link (`/preview/<name>/brand/<slug>@<version>/…`, the published release's documents), `Cache-Control: no-store` and `X-Robots-Tag: noindex`, and its prompt kit's demo at `POST /preview/<name>/api/brand-spec/<slug>/demo`. Otherwise `enabled` is false and the list is empty.");
     put(url::PREVIEWS_JSON, get(previews));
     put(
         url::METRICS,
