@@ -55,6 +55,18 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             let _ = writeln!(out, " *   {}", css_comment(&line));
         }
     }
+    let renamed: Vec<&Placed<'_>> = placed.iter().filter(|p| kept_apart(p)).collect();
+    if !renamed.is_empty() {
+        let _ = writeln!(
+            out,
+            " *\n * Named by their whole path, so that Tailwind's own sizes (max-w-md,\n * w-4) keep their values ({}):",
+            renamed.len()
+        );
+        for p in &renamed {
+            let line = format!("{} → {}", p.token.name(), theme_name(p));
+            let _ = writeln!(out, " *   {}", css_comment(&line));
+        }
+    }
     out.push_str(" */\n");
     variants(&mut out, set);
     let default: Vec<Declarations> = placed
@@ -106,9 +118,12 @@ type Declarations = Vec<(String, String)>;
 /// The theme variables of a placed token whose value is `resolved`, its
 /// parts read in `set`.
 fn declarations(p: &Placed<'_>, resolved: Option<&TokenValue>, set: &TokenSet) -> Declarations {
-    let name = format!("--{}-{}", p.kind.namespace(), p.name);
+    let name = theme_name(p);
     let value = |v: &TokenValue| css::value(v, set, Refs::Resolve);
     match (p.kind, resolved) {
+        (Namespace::Font, Some(v @ TokenValue::FontFamily(families))) => {
+            vec![(name, with_generic(&value(v), families, &p.name))]
+        }
         (Namespace::Text, Some(TokenValue::Composite(c))) => {
             let mut out = Vec::new();
             if let Some(size) = c.get("fontSize") {
@@ -128,6 +143,76 @@ fn declarations(p: &Placed<'_>, resolved: Option<&TokenValue>, set: &TokenSet) -
         (_, Some(v)) => vec![(name, value(v))],
         (_, None) => Vec::new(),
     }
+}
+
+/// Names Tailwind's sizing utilities read before, or instead of, its own
+/// scale: `max-w-md` and `w-md` read `--spacing-md` before
+/// `--container-md` (tailwindlabs/tailwindcss#15348), `w-4` reads
+/// `--spacing-4` before `calc(var(--spacing) * 4)`, and the keywords.
+const TAILWIND_SIZES: &[&str] = &[
+    "3xs", "2xs", "xs", "sm", "md", "lg", "xl", "2xl", "3xl", "4xl", "5xl", "6xl", "7xl", "px",
+    "full", "screen", "auto", "min", "max", "fit", "svw", "lvw", "dvw", "svh", "lvh", "dvh", "lh",
+];
+
+/// True for a spacing token whose short name is one of Tailwind's own
+/// sizes or a number of its scale: it is named by its whole path instead.
+fn kept_apart(p: &Placed<'_>) -> bool {
+    p.kind == Namespace::Spacing
+        && (TAILWIND_SIZES.contains(&p.name.as_str())
+            || p.name.parse::<f64>().is_ok_and(f64::is_finite))
+}
+
+/// A placed token's theme variable: `--spacing-sm`, or for one kept
+/// apart, its whole path (`space.md` → `--spacing-space-md`, used as
+/// `p-space-md`).
+fn theme_name(p: &Placed<'_>) -> String {
+    match kept_apart(p) {
+        true => format!(
+            "--{}-{}",
+            p.kind.namespace(),
+            crate::spec::tokens::css::kebab(&p.token.path.join("-"))
+        ),
+        false => format!("--{}-{}", p.kind.namespace(), p.name),
+    }
+}
+
+/// CSS's generic font families.
+const GENERIC: &[&str] = &[
+    "serif",
+    "sans-serif",
+    "monospace",
+    "cursive",
+    "fantasy",
+    "system-ui",
+    "ui-serif",
+    "ui-sans-serif",
+    "ui-monospace",
+    "ui-rounded",
+    "math",
+    "emoji",
+    "fangsong",
+];
+
+/// A font stack that ends in a generic family, so a reader without the
+/// brand's font gets the right kind of one (Tailwind's `--font-mono` of
+/// "JetBrains Mono" alone set `<code>` in the browser's serif): monospace
+/// for a name that says mono or code, serif for one that says serif (and
+/// not sans), sans-serif otherwise.
+fn with_generic(css: &str, families: &[String], name: &str) -> String {
+    if families
+        .last()
+        .is_some_and(|f| GENERIC.contains(&f.as_str()))
+    {
+        return css.to_string();
+    }
+    let generic = if name.contains("mono") || name.contains("code") {
+        "ui-monospace, monospace"
+    } else if name.contains("serif") && !name.contains("sans") {
+        "serif"
+    } else {
+        "sans-serif"
+    };
+    format!("{css}, {generic}")
 }
 
 /// The rules of modifier `m`: each non-default context redefines what it

@@ -437,3 +437,119 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
         println!("{slug}: {checked} utilities paint the brand's values; {contexts} context(s) too");
     }
 }
+
+/// A stock Tailwind page (sizes from its own scales, `font-mono`) lays out
+/// the same with each brand's theme as without it: the theme adds, and
+/// breaks nothing. Every bundled brand and every corpus system.
+#[test]
+fn a_brand_theme_leaves_a_stock_tailwind_layout_as_it_was() {
+    let Some(tailwind) = js_tool("tailwindcss") else {
+        return;
+    };
+    let _one = crate::browser::BROWSER_LOCK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let Some(browser) = crate::browser::browser() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    copy_dir(&example_content(), &root);
+    if let Some(corpus) = corpus() {
+        corpus_content(&corpus, &root);
+    }
+    let package = tailwind
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("tailwindcss");
+    // Sizes Tailwind takes from its container, spacing and keyword scales.
+    let boxes = [
+        "max-w-3xs",
+        "max-w-xs",
+        "max-w-sm",
+        "max-w-md",
+        "max-w-lg",
+        "max-w-xl",
+        "max-w-2xl",
+        "w-md",
+        "w-sm",
+        "w-4",
+        "w-64",
+        "w-px",
+        "min-w-xs",
+        "p-4",
+        "gap-2",
+        "size-8",
+        "h-12",
+    ];
+    let page: String = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, class)| {
+            format!("<div id=\"b{i}\" class=\"{class} flex\"><span>x</span><span>y</span></div>")
+        })
+        .chain(["<code id=\"mono\" class=\"font-mono\">x</code>".to_string()])
+        .collect();
+    let build = |work: &Path, theme: Option<&str>| -> String {
+        std::fs::create_dir_all(work).unwrap();
+        std::fs::write(work.join("page.html"), &page).unwrap();
+        let mut input = format!("@import \"{}\";\n", package.display());
+        if let Some(theme) = theme {
+            std::fs::write(work.join("tailwind.css"), theme).unwrap();
+            input.push_str("@import \"./tailwind.css\";\n");
+        }
+        input.push_str("@source \"./page.html\";\n");
+        std::fs::write(work.join("in.css"), input).unwrap();
+        let out = Command::new(&tailwind)
+            .current_dir(work)
+            .args(["-i", "in.css", "-o", "out.css"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(work.join("out.css")).unwrap()
+    };
+    let measure = |css: &str| -> Value {
+        let host = crate::browser::host_page(format!(
+            "<!doctype html><html><head><style>{css}</style></head><body style=\"width:1200px\">{page}</body></html>"
+        ));
+        browser.goto(&host.url());
+        browser.wait_for(
+            "return document.readyState === 'complete'",
+            "the page loads",
+        );
+        browser.js(&format!(
+            "return {{ boxes: {n}.map((_, i) => {{ const e = document.getElementById('b' + i), s = getComputedStyle(e);
+               return [e.getBoundingClientRect().width, e.getBoundingClientRect().height, s.paddingLeft, s.columnGap]; }}),
+               mono: getComputedStyle(document.getElementById('mono')).fontFamily }};",
+            n = serde_json::to_string(&vec![0; boxes.len()]).unwrap()
+        ))
+    };
+    let stock = measure(&build(&dir.path().join("stock"), None));
+    let brands = brands_of(&root);
+    assert!(brands.len() >= 2, "the brands build");
+    for brand in &brands {
+        let theme = Surface::TailwindCss.render(brand, &ctx());
+        let themed = measure(&build(
+            &dir.path().join(format!("tw-{}", brand.slug)),
+            Some(&theme),
+        ));
+        for (i, class) in boxes.iter().enumerate() {
+            assert_eq!(
+                themed["boxes"][i], stock["boxes"][i],
+                "{}: `{class}` lays out otherwise with the brand's theme",
+                brand.slug
+            );
+        }
+        let mono = themed["mono"].as_str().unwrap();
+        assert!(
+            mono.ends_with("monospace"),
+            "{}: font-mono falls back to a monospace font: {mono}",
+            brand.slug
+        );
+    }
+}

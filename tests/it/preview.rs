@@ -383,7 +383,10 @@ fn every_link_a_preview_renders_answers_inside_it() {
             // A folder's spelling (`…/brand/acme/`), redirected to its page.
             let to = r.header("location").unwrap().to_string();
             let to = to.strip_prefix(&app.public_url).unwrap_or(&to);
-            assert!(to.starts_with(root), "{path} redirects out of the preview: {to}");
+            assert!(
+                to.starts_with(root),
+                "{path} redirects out of the preview: {to}"
+            );
             queue.push(to.to_string());
             continue;
         }
