@@ -33,6 +33,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod roles;
 mod write;
 
 /// Runs the import; the process exit code (1 when the input has errors).
@@ -145,10 +146,11 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     // The roles the names make obvious, kept only if the brand still validates.
     let filled = skeleton(&name, today, Some(&brand.tokens));
-    let brand_doc = match parse(&slug, &named(filled.clone()), &files, &problems, today).0 {
-        Some(_) => filled,
-        None => bare,
-    };
+    let (brand_doc, roles_kept) =
+        match parse(&slug, &named(filled.clone()), &files, &problems, today).0 {
+            Some(_) => (filled, true),
+            None => (bare, false),
+        };
     let (tokens, resolver) = tokens_json::render_both(&brand);
     let mut left_out = vec![Code::LeftOutOfTokensJson; tokens.skipped.len()];
     // A format's modes (Figma's collections) are kept as a resolver's.
@@ -225,9 +227,35 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     report(out, "left out of the strict tokens", &left_out)?;
     if keep_brand_json {
         writeln!(out, "kept {} as it is", brand_json.display())?;
+    } else {
+        print_roles(out, set, !roles_kept)?;
     }
     writeln!(out, "wrote {}", wrote.join(", "))?;
     Ok(0)
+}
+
+/// The palette roles brand.json was given, each with its token and value,
+/// and each role left out with why: guesses from names, to review.
+fn print_roles(out: &mut impl Write, set: &TokenSet, dropped: bool) -> Result<()> {
+    let palette = roles::palette(set);
+    if dropped || palette.chosen.is_empty() {
+        writeln!(
+            out,
+            "palette: no role given (no colour token's name makes one obvious); add color.palette to brand.json"
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "palette roles, guessed from token names (review them in brand.json):"
+    )?;
+    for c in &palette.chosen {
+        writeln!(out, "  {:<11} {} {}", c.role, c.token, c.value)?;
+    }
+    for (role, why) in &palette.not_chosen {
+        writeln!(out, "  {role:<11} left out: {why}")?;
+    }
+    Ok(())
 }
 
 /// The slug a file's name suggests: `figma-sds.resolver.json` →
@@ -428,14 +456,14 @@ fn skeleton(name: &str, today: chrono::NaiveDate, tokens: Option<&TokenSet>) -> 
         "updated": today.to_string(),
     });
     if let Some(set) = tokens {
-        let palette = roles(set, TokenType::Color, PALETTE);
+        let palette = roles::palette(set).chosen;
         if !palette.is_empty() {
-            doc["color"] = json!({ "palette": palette.iter().map(|(role, t)| json!({
-                "name": title(t), "token": format!("{{{t}}}"), "role": role
+            doc["color"] = json!({ "palette": palette.iter().map(|c| json!({
+                "name": title(&c.token), "token": format!("{{{}}}", c.token), "role": c.role
             })).collect::<Vec<_>>() });
         }
-        let families = roles(set, TokenType::FontFamily, FAMILIES);
-        let styles = roles(set, TokenType::Typography, STYLES);
+        let families = roles::by_name(set, TokenType::FontFamily, roles::FAMILIES);
+        let styles = roles::by_name(set, TokenType::Typography, roles::STYLES);
         if !families.is_empty() || !styles.is_empty() {
             doc["typography"] = json!({
                 "families": families.iter().map(|(role, t)| json!({"role": role, "token": format!("{{{t}}}")})).collect::<Vec<_>>(),
@@ -446,80 +474,6 @@ fn skeleton(name: &str, today: chrono::NaiveDate, tokens: Option<&TokenSet>) -> 
     let mut s = serde_json::to_string_pretty(&doc).expect("serialisable");
     s.push('\n');
     s
-}
-
-/// Roles and the words of a token's name that make each obvious.
-type Roles = &'static [(&'static str, &'static [&'static str])];
-
-const PALETTE: Roles = &[
-    ("brand", &["brand", "primary"]),
-    ("accent", &["accent", "secondary"]),
-    ("text", &["text", "foreground", "fg"]),
-    ("background", &["background", "bg", "canvas", "surface"]),
-    ("border", &["border"]),
-    ("success", &["success", "positive"]),
-    ("warning", &["warning", "caution"]),
-    ("danger", &["danger", "error", "critical", "negative"]),
-];
-
-const FAMILIES: Roles = &[
-    ("display", &["display", "heading", "headline"]),
-    ("body", &["body", "base", "sans", "text", "default"]),
-    ("code", &["mono", "monospace", "code"]),
-];
-
-const STYLES: Roles = &[
-    ("display", &["display", "hero"]),
-    ("heading", &["heading", "title", "headline"]),
-    ("body", &["body", "paragraph"]),
-    ("caption", &["caption", "small"]),
-    ("code", &["code", "mono"]),
-];
-
-/// For each role, the first token of type `ty` (in document order) with a
-/// word of its name that names the role; each token at most once.
-fn roles(set: &TokenSet, ty: TokenType, roles: Roles) -> Vec<(&'static str, String)> {
-    let words = |name: &str| -> Vec<String> {
-        let mut out = Vec::new();
-        let mut word = String::new();
-        for c in name.chars() {
-            if c.is_ascii_uppercase() && !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            if c.is_ascii_alphanumeric() {
-                word.push(c.to_ascii_lowercase());
-            } else if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-        }
-        out.extend((!word.is_empty()).then_some(word));
-        out
-    };
-    let mut out: Vec<(&'static str, String)> = Vec::new();
-    for (role, names) in roles {
-        // A semantic name (`color.text.primary`) before a step of a scale
-        // (`color.brand.100`), a short name before a long one.
-        let found = set
-            .tokens
-            .iter()
-            .filter(|t| {
-                t.ty == ty
-                    && !out.iter().any(|(_, n)| *n == t.name())
-                    && words(&t.name()).iter().any(|w| names.contains(&w.as_str()))
-            })
-            .min_by_key(|t| {
-                let steps = t.path.iter().filter(|s| s.as_str() != ROOT);
-                let numeric = steps
-                    .clone()
-                    .next_back()
-                    .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit()));
-                (numeric, steps.count())
-            });
-        if let Some(t) = found {
-            out.push((role, t.name()));
-        }
-    }
-    out
 }
 
 /// A token's name for people: `color.brand.primary` → `Brand primary`.

@@ -256,16 +256,99 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
         let (code, text) = import(&corpus.join(format!("{system}.resolver.json")));
         assert_eq!(code, Some(0), "{system}: {text}");
         assert!(text.contains(&format!("as `{system}`")), "{text}");
+        assert!(
+            text.contains("palette roles, guessed from token names (review them in brand.json):")
+                || text.contains("palette: no role given"),
+            "import says what it guessed, or that it guessed nothing: {text}"
+        );
         println!("{text}");
         imported.push(system);
     }
     assert_eq!(imported.len(), 7);
-    assert!(
-        std::fs::read_to_string(content.join("adobe-spectrum/brand.json"))
-            .unwrap()
-            .contains("\"palette\""),
-        "roles are filled where the names make them obvious"
-    );
+    // The palette roles each system gets by the README's rule, or none.
+    let expected: [(&str, &[(&str, &str)]); 7] = [
+        (
+            "adobe-spectrum",
+            &[
+                ("accent", "accent-background-color-default"),
+                ("text", "neutral-content-color-default"),
+                ("background", "background-base-color"),
+                    ("success", "positive-background-color-default"),
+                ("warning", "notice-background-color-default"),
+                ("danger", "negative-background-color-default"),
+            ],
+        ),
+        ("apple-hig", &[]),
+        (
+            "figma-sds",
+            &[
+                ("brand", "color.background.brand.$root"),
+                ("accent", "color.background.default.secondary"),
+                ("text", "color.text.default.$root"),
+                ("background", "color.background.default.$root"),
+                ("border", "color.border.default.$root"),
+                ("success", "color.background.positive.$root"),
+                ("warning", "color.background.warning.$root"),
+                ("danger", "color.background.danger.$root"),
+            ],
+        ),
+        (
+            "github-primer",
+            &[
+                ("brand", "button.primary.bgColor.rest"),
+                ("accent", "fgColor.accent"),
+                ("text", "fgColor.default"),
+                ("background", "bgColor.default"),
+                ("border", "borderColor.default"),
+                ("success", "fgColor.success"),
+                ("warning", "fgColor.attention"),
+                ("danger", "fgColor.danger"),
+            ],
+        ),
+        ("ibm-carbon", &[]),
+        (
+            "microsoft-fluent",
+            &[
+                ("brand", "palette.themePrimary"),
+                ("accent", "palette.themeSecondary"),
+                ("text", "semanticColors.bodyText"),
+                ("background", "semanticColors.bodyBackground"),
+                ("border", "semanticColors.variantBorder"),
+                ("success", "semanticColors.successBackground"),
+                ("warning", "semanticColors.warningBackground"),
+                ("danger", "semanticColors.errorText"),
+            ],
+        ),
+        ("shopify-polaris", &[]),
+    ];
+    for (system, roles) in expected {
+        let doc: Value = serde_json::from_str(
+            &std::fs::read_to_string(content.join(system).join("brand.json")).unwrap(),
+        )
+        .unwrap();
+        let got: Vec<(String, String)> = doc["color"]["palette"]
+            .as_array()
+            .map(|p| {
+                p.iter()
+                    .map(|e| {
+                        let token = e["token"].as_str().unwrap();
+                        (
+                            e["role"].as_str().unwrap().to_string(),
+                            token.trim_matches(['{', '}']).to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut want: Vec<(String, String)> = roles
+            .iter()
+            .map(|(r, t)| (r.to_string(), t.to_string()))
+            .collect();
+        let mut got_sorted = got.clone();
+        got_sorted.sort();
+        want.sort();
+        assert_eq!(got_sorted, want, "{system}'s palette roles");
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", content.to_str().unwrap(), "--format", "json"])
         .output()
