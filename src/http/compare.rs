@@ -13,6 +13,7 @@ use super::fast_path::respond;
 use super::problem::Problem;
 use super::AppState;
 use crate::render::diff::{render_json, render_md, Side};
+use crate::render::Context;
 use crate::snapshot::{BrandModel, CachePolicy, Effort, Resource};
 use crate::spec::diag::clipped;
 use axum::extract::{Path, State};
@@ -128,6 +129,8 @@ fn cost_of(key: &Key, answer: &Resource) -> usize {
 enum Format {
     Json,
     Markdown,
+    /// For a browser: asked by `Accept: text/html`, never by a suffix.
+    Html,
 }
 
 /// The two sides and the format of `<a>...<b>[.md|.json]`. A suffix is
@@ -182,10 +185,27 @@ pub async fn handle_preview(
         return super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
     };
     let sides = Sides::Preview {
+        name: &name,
         preview,
         published: &snap,
     };
     answer(&app, sides, slug, range, &method, &headers).await
+}
+
+/// What a comparison's page links from: the public URL, or the preview's.
+fn page_context(app: &AppState, sides: Sides<'_>) -> Context {
+    match sides {
+        Sides::Published(_) => Context::new(&app.public_url),
+        Sides::Preview { name, .. } => {
+            let mut ctx = Context::new(&format!(
+                "{}{}",
+                app.public_url,
+                crate::paths::preview(name)
+            ));
+            ctx.preview = true;
+            ctx
+        }
+    }
 }
 
 /// Where the two sides of a comparison are looked up.
@@ -193,6 +213,7 @@ pub async fn handle_preview(
 enum Sides<'s> {
     Published(&'s crate::snapshot::Snapshot),
     Preview {
+        name: &'s str,
         preview: &'s crate::snapshot::Snapshot,
         published: &'s crate::snapshot::Snapshot,
     },
@@ -230,13 +251,13 @@ async fn answer(
         (Ok(from), Ok(to)) => (from, to),
         (Err(p), _) | (_, Err(p)) => return p.into_response(),
     };
-    let format = suffix.unwrap_or(
-        if accepts(headers, "text/markdown") && !accepts(headers, "application/json") {
-            Format::Markdown
-        } else {
-            Format::Json
-        },
-    );
+    let format = suffix.unwrap_or(if accepts(headers, "text/html") {
+        Format::Html
+    } else if accepts(headers, "text/markdown") && !accepts(headers, "application/json") {
+        Format::Markdown
+    } else {
+        Format::Json
+    });
     let key = (
         from.0.reference.clone(),
         to.0.reference.clone(),
@@ -253,9 +274,8 @@ async fn answer(
                     .into_response();
             };
             let brand = slug.clone();
-            let preview = matches!(sides, Sides::Preview { .. });
-            let work =
-                tokio::task::spawn_blocking(move || compute(&brand, from, to, format, preview));
+            let ctx = page_context(app, sides);
+            let work = tokio::task::spawn_blocking(move || compute(&brand, from, to, format, &ctx));
             match work.await {
                 Ok(Some(answer)) => {
                     let answer = Arc::new(answer);
@@ -332,8 +352,9 @@ fn compute(
     (from, a): (Side, Arc<BrandModel>),
     (to, b): (Side, Arc<BrandModel>),
     format: Format,
-    preview: bool,
+    ctx: &Context,
 ) -> Option<Resource> {
+    let preview = ctx.preview;
     let (old, new) = (a.brand.brand()?, b.brand.brand()?);
     let diff = crate::spec::diff::diff(&old, &new);
     let cache = match (a.cache, b.cache) {
@@ -351,6 +372,12 @@ fn compute(
             "text/markdown; charset=utf-8",
             render_md(&new.doc.name, &from, &to, &diff),
         ),
+        Format::Html => {
+            let page = crate::render::html::compare::render(&new, &from, &to, &diff, ctx);
+            let r =
+                Resource::with_effort("text/html; charset=utf-8", page.body, cache, Effort::Best);
+            return Some(r.with_header("content-security-policy", &page.csp));
+        }
     };
     Some(Resource::with_effort(media, body, cache, Effort::Best))
 }

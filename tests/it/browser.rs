@@ -1274,3 +1274,56 @@ fn the_palette_follows_the_readers_scheme_and_its_switch() {
         true
     );
 }
+
+/// `/brand/<slug>/compare/a...b`, the link a pull request shares, opens
+/// in a browser as a page: the verdict, each change by level, a colour's
+/// before and after as swatches; the same URL answers JSON to a client
+/// that asks for no page, and `.md` Markdown.
+#[test]
+fn the_compare_page_shows_each_change_with_a_swatch_before_and_after() {
+    let _one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = browser() else { return };
+    let remote = crate::git::changelog_remote();
+    remote.edit(
+        "northwind/tokens.json",
+        "[0.0824, 0.3765, 0.6275], \"hex\": \"#1560a0\"",
+        "[0.7, 0.1, 0.1], \"hex\": \"#b31a1a\"",
+    );
+    remote.commit("A red fjord", 40);
+    let g = crate::git::serve_git(&remote.url(), None);
+    let m = g.app.public_url.clone();
+    let path = "/brand/northwind/compare/2.10.0...current";
+    b.goto(&format!("{m}{path}"));
+    b.wait_for(
+        "return document.readyState === 'complete'",
+        "the compare page",
+    );
+    assert_eq!(
+        b.js("return document.querySelector('h1').textContent"),
+        "Northwind Outfitters"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('.version').textContent"),
+        "2.10.0 → current (2.11.0)"
+    );
+    let swatches = b.js("const r = [...document.querySelectorAll('tbody tr')].find(r => r.cells[0].textContent.includes('color.fjord.600')); return r ? [r.dataset.level, ...[...r.querySelectorAll('.swatch')].map(s => getComputedStyle(s).backgroundColor)] : null");
+    assert_eq!(
+        swatches,
+        json!(["patch", "rgb(21, 96, 160)", "rgb(179, 26, 26)"]),
+        "the changed colour, before and after"
+    );
+    assert_eq!(
+        b.csp_violations(),
+        json!([]),
+        "CSP violations on the compare page"
+    );
+    let shot = b.screenshot("compare-northwind");
+    println!("screenshot: {}", shot.display());
+    let api = g.app.get(path);
+    assert_eq!(api.header("content-type"), Some("application/json"));
+    assert!(api.header("vary").is_some_and(|v| v.contains("Accept")));
+    assert_eq!(
+        g.app.get(&format!("{path}.md")).header("content-type"),
+        Some("text/markdown; charset=utf-8")
+    );
+}

@@ -273,7 +273,7 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
                 ("accent", "accent-background-color-default"),
                 ("text", "neutral-content-color-default"),
                 ("background", "background-base-color"),
-                    ("success", "positive-background-color-default"),
+                ("success", "positive-background-color-default"),
                 ("warning", "notice-background-color-default"),
                 ("danger", "negative-background-color-default"),
             ],

@@ -22,6 +22,7 @@ use sections::{
 };
 
 pub mod assets;
+pub mod compare;
 
 /// A rendered page and the Content-Security-Policy it needs.
 pub struct Page {

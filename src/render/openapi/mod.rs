@@ -409,13 +409,13 @@ fn compare() -> Value {
             r("parameters", "slug"),
             {
                 "name": "range", "in": "path", "required": true,
-                "description": "`<a>...<b>`, each side a released version or `current`, optionally followed by `.json` or `.md` to choose the format (else `Accept` chooses: `text/markdown`, or JSON)",
+                "description": "`<a>...<b>`, each side a released version or `current`, optionally followed by `.json` or `.md` to choose the format (else `Accept` chooses: `text/html`, a browser's, for a page with a swatch of each colour; `text/markdown`; or JSON)",
                 "schema": {"type": "string", "pattern": "^.+\\.\\.\\..+$"},
                 "example": "current...current.json"
             },
             {
                 "name": "Accept", "in": "header",
-                "description": "`text/markdown` for Markdown when the range has no suffix",
+                "description": "`text/html` for a page, `text/markdown` for Markdown, when the range has no suffix",
                 "schema": {"type": "string"}
             },
             r("parameters", "If-None-Match"),
@@ -427,7 +427,8 @@ fn compare() -> Value {
                 "headers": document_headers(true),
                 "content": {
                     "application/json": {"schema": r("schemas", "Comparison")},
-                    "text/markdown; charset=utf-8": {"schema": text()}
+                    "text/markdown; charset=utf-8": {"schema": text()},
+                    "text/html; charset=utf-8": {"schema": text()}
                 }
             },
             "304": r("responses", "NotModified"),
