@@ -152,7 +152,11 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             None => (bare, false),
         };
     let (tokens, resolver) = tokens_json::render_both(&brand);
-    let mut left_out = vec![Code::LeftOutOfTokensJson; tokens.skipped.len()];
+    let mut left_out: Vec<(Code, Option<String>)> = tokens
+        .skipped
+        .iter()
+        .map(|(name, _)| (Code::LeftOutOfTokensJson, Some(name.clone())))
+        .collect();
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
     let tokens_file = match is_resolver {
@@ -161,7 +165,12 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     let body = match is_resolver {
         true => {
-            left_out.extend(resolver.skipped.iter().map(|_| Code::LeftOutOfResolverJson));
+            left_out.extend(
+                resolver
+                    .skipped
+                    .iter()
+                    .map(|(name, _)| (Code::LeftOutOfResolverJson, Some(name.clone()))),
+            );
             resolver.body
         }
         false => tokens.body,
@@ -217,11 +226,15 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     )?;
     // Two spellings of one token sharing a CSS property is a note about
     // tokens.css; the tokens themselves are written as they were.
-    let (css, notes): (Vec<Code>, Vec<Code>) = diags
+    let (css, notes): (Vec<_>, Vec<_>) = diags
         .iter()
         .filter(|d| d.severity() == Severity::Warning)
-        .map(|d| d.code)
-        .partition(|c| *c == Code::CssNameShared);
+        .map(|d| {
+            let name = crate::spec::diag::token_of(d)
+                .or_else(|| crate::spec::diag::first_quoted(&d.message).map(String::from));
+            (d.code, name)
+        })
+        .partition(|(c, _)| *c == Code::CssNameShared);
     report(out, "normalised", &notes)?;
     report(out, "noted, unchanged", &css)?;
     report(out, "left out of the strict tokens", &left_out)?;
@@ -428,20 +441,36 @@ fn text_of<'f>(files: &'f BTreeMap<String, Bytes>, slug: &str, d: &Diagnostic) -
 
 /// What was said, counted by code (most frequent first), each with what
 /// its code means: `marque check` lists every one.
-fn report(out: &mut impl Write, title: &str, codes: &[Code]) -> Result<()> {
-    if codes.is_empty() {
+fn report(out: &mut impl Write, title: &str, found: &[(Code, Option<String>)]) -> Result<()> {
+    if found.is_empty() {
         return Ok(());
     }
-    let mut groups: BTreeMap<Code, usize> = BTreeMap::new();
-    for c in codes {
-        *groups.entry(*c).or_default() += 1;
+    // Per code: how many, and the first few names it was about.
+    let mut groups: BTreeMap<Code, (usize, Vec<&str>)> = BTreeMap::new();
+    for (code, name) in found {
+        let (n, names) = groups.entry(*code).or_default();
+        *n += 1;
+        if let Some(name) = name
+            .as_deref()
+            .filter(|n| names.len() < 3 && !names.contains(n))
+        {
+            names.push(name);
+        }
     }
-    let mut groups: Vec<(Code, usize)> = groups.into_iter().collect();
-    groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    writeln!(out, "{title} ({}):", codes.len())?;
-    for (code, n) in groups {
+    let mut groups: Vec<(Code, (usize, Vec<&str>))> = groups.into_iter().collect();
+    groups.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then_with(|| a.0.cmp(&b.0)));
+    writeln!(out, "{title} ({}):", found.len())?;
+    for (code, (n, names)) in groups {
         let (name, means) = (code.name(), code.means());
         writeln!(out, "  {n:>5} × {code} {name}: {means}")?;
+        if !names.is_empty() {
+            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let more = match n.saturating_sub(names.len()) {
+                0 => String::new(),
+                rest => format!(" and {rest} more"),
+            };
+            writeln!(out, "          {}{more}", shown.join(", "))?;
+        }
     }
     Ok(())
 }

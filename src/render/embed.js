@@ -9,12 +9,12 @@
     return;
   }
   // Colours are custom properties of the card, so a theme swaps them all.
-  var DARK = "--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--link:#7cb4ff;";
+  var DARK = "--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--link:#7cb4ff;--top:var(--accent-dark,var(--accent,var(--fg)));";
   var STYLE =
     ":host{all:initial;display:block;width:100%;max-width:560px;contain:content}" +
-    ".card{--bg:#fff;--fg:#1b1f24;--muted:#4b5560;--line:#d0d7de;--link:#0b5cad;" +
+    ".card{--bg:#fff;--fg:#1b1f24;--muted:#4b5560;--line:#d0d7de;--link:#0b5cad;--top:var(--accent,var(--fg));" +
     "box-sizing:border-box;width:100%;font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);background:var(--bg);" +
-    "border:1px solid var(--line);border-top:6px solid var(--accent,var(--fg));border-radius:10px;padding:16px 18px}" +
+    "border:1px solid var(--line);border-top:6px solid var(--top);border-radius:10px;padding:16px 18px}" +
     ".theme-dark{" + DARK + "}" +
     "@media (prefers-color-scheme:dark){.theme-auto{" + DARK + "}}" +
     ".logo{display:block;max-height:48px;max-width:220px;margin:0 0 10px}" +
@@ -51,6 +51,7 @@
     var box = el("section", "card theme-" + theme);
     box.setAttribute("aria-label", card.name + " brand card");
     if (card.accent) box.style.setProperty("--accent", card.accent);
+    if (card.accentDark) box.style.setProperty("--accent-dark", card.accentDark);
     var logos = card.logoDark ? [[card.logo, "on-light"], [card.logoDark, "on-dark"]] : [[card.logo, ""]];
     logos.forEach(function (l) {
       if (!l[0]) return;

@@ -31,6 +31,10 @@ struct Card {
     logo_dark: Option<Logo>,
     /// The top border: the palette's brand (or primary) colour.
     accent: Option<String>,
+    /// That colour in the brand's own dark context, where it differs, for
+    /// a dark card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    accent_dark: Option<String>,
     swatches: Vec<Swatch>,
     fonts: Vec<Font>,
 }
@@ -97,6 +101,9 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             alt: format!("{} logo", brand.doc.name),
         }),
         accent: accent(brand).map(|p| reference_value(&brand.tokens, &p.token)),
+        accent_dark: accent(brand)
+            .and_then(|p| dark_shade(brand, dark, &p.token))
+            .map(|s| s.css),
         swatches: brand
             .doc
             .color

@@ -351,23 +351,35 @@ pub struct Kind {
     /// The message with what it quotes (`…` or "…") elided.
     pub message: String,
     pub count: usize,
+    /// What the first few quoted (their first backtick span), so that a
+    /// summary names the tokens it counts.
+    #[serde(skip)]
+    pub examples: Vec<String>,
 }
 
 /// `diags` grouped by kind (code and wording), and counted: errors first,
 /// then the most frequent first. A 3,000-warning export reads as a few
 /// lines.
 pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
-    let mut groups: std::collections::BTreeMap<(Code, String), usize> = Default::default();
+    let mut groups: std::collections::BTreeMap<(Code, String), (usize, Vec<String>)> =
+        Default::default();
     for d in diags {
-        *groups.entry((d.code, shape(&d.message))).or_default() += 1;
+        let (count, examples) = groups.entry((d.code, shape(&d.message))).or_default();
+        *count += 1;
+        if let Some(q) = first_quoted(&d.message)
+            .filter(|q| examples.len() < 3 && !examples.iter().any(|e| e == q))
+        {
+            examples.push(q.to_string());
+        }
     }
     let mut kinds: Vec<Kind> = groups
         .into_iter()
-        .map(|((code, message), count)| Kind {
+        .map(|((code, message), (count, examples))| Kind {
             severity: code.severity(),
             code,
             message,
             count,
+            examples,
         })
         .collect();
     kinds.sort_by(|a, b| {
@@ -378,6 +390,27 @@ pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
             .then_with(|| a.message.cmp(&b.message))
     });
     kinds
+}
+
+/// The token a diagnostic's pointer is in (`/color/brand/$value/hex` →
+/// `color.brand`), if it points into a token document below its root.
+pub fn token_of(d: &Diagnostic) -> Option<String> {
+    let path: Vec<String> = d
+        .pointer
+        .split('/')
+        .skip(1)
+        .take_while(|s| !s.starts_with('$'))
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    (!path.is_empty() && !path.iter().any(String::is_empty)).then(|| path.join("."))
+}
+
+/// The first thing a message quotes in backticks: the token or member it
+/// is about, for a summary that counts messages by kind.
+pub fn first_quoted(message: &str) -> Option<&str> {
+    let start = message.find('`')? + 1;
+    let len = message[start..].find('`')?;
+    Some(&message[start..start + len]).filter(|q| !q.is_empty())
 }
 
 /// A message with what it quotes (in backticks or double quotes) elided,

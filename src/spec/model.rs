@@ -55,6 +55,19 @@ pub struct Voice {
     pub ext: Ext,
 }
 
+impl Voice {
+    /// True when brand.json says nothing of its voice (an imported brand).
+    pub fn is_empty(&self) -> bool {
+        self.summary.is_none()
+            && self.traits.is_empty()
+            && self.vocabulary.prefer.is_empty()
+            && self.vocabulary.avoid.is_empty()
+            && self.vocabulary.ext.is_empty()
+            && self.examples.is_empty()
+            && self.ext.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct Trait {
     pub name: String,
@@ -107,6 +120,13 @@ pub struct Audience {
     pub segments: Vec<Segment>,
     #[serde(flatten)]
     pub ext: Ext,
+}
+
+impl Audience {
+    /// True when brand.json says nothing of its audience.
+    pub fn is_empty(&self) -> bool {
+        self.summary.is_none() && self.segments.is_empty() && self.ext.is_empty()
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

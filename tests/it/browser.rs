@@ -410,6 +410,26 @@ fn the_card_takes_its_hosts_width_and_follows_its_theme() {
         json!(["rgb(26, 32, 40)", ["#1a2028"]]),
         "a light card keeps the default"
     );
+    // The top border is the brand's colour in the card's theme: its dark
+    // value in a dark card, as the brand swatch (the first) shows it.
+    let border = |id: &str| {
+        b.js(&shadow(
+            id,
+            "(function(){ var c = r.querySelector('.card'); return [getComputedStyle(c).borderTopColor, getComputedStyle(r.querySelector('.chip')).backgroundColor]; })()",
+        ))
+    };
+    for id in ["lumen-auto", "lone"] {
+        let got = border(id);
+        assert_eq!(
+            got[0], got[1],
+            "{id}: the border is the brand swatch's colour"
+        );
+    }
+    assert_ne!(
+        border("lumen-auto")[0],
+        border("lone")[0],
+        "a dark card's border takes the brand's dark value"
+    );
     b.cmd(
         "POST",
         "/goog/cdp/execute",
@@ -1244,6 +1264,20 @@ fn the_palette_follows_the_readers_scheme_and_its_switch() {
     b.screenshot("palette-dark-picked");
     click("auto");
     assert_eq!(ink(), "rgb(26, 32, 40)", "the reader's light again");
+    // The contrast pairs' samples follow the reader's scheme too: a dark
+    // reader sees each pair in the brand's dark context.
+    let sample = || {
+        b.js("var s = getComputedStyle(document.querySelector('#contrast .pair')); return [s.color, s.backgroundColor]")
+    };
+    let light = sample();
+    b.emulate_dark(true);
+    let dark = sample();
+    b.emulate_dark(false);
+    assert_ne!(light, dark, "the sample follows a dark reader");
+    assert_eq!(
+        dark[0], "rgb(253, 252, 249)",
+        "the dark sample's text is the brand's dark ink"
+    );
     // Each pair also in the context that changes its colours, as spec.json has it.
     let spec = marque.get("/brand/lumen-health/spec.json").json();
     let expected: Vec<String> = spec["color"]["pairs"]

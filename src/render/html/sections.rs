@@ -276,6 +276,9 @@ pub(super) fn ul(o: &mut String, label: &str, items: &[String]) {
 /// and the examples.
 pub(super) fn voice(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mut Snippets) {
     let v = &brand.doc.voice;
+    if v.is_empty() {
+        return;
+    }
     o.push_str("<section id=\"voice\"><h2>Voice</h2>");
     if let Some(s) = &v.summary {
         let _ = write!(o, "<p>{}</p>", html(s));
@@ -522,11 +525,30 @@ pub(super) fn contrast(o: &mut String, brand: &Brand, _ctx: &Context, _snip: &mu
         let fg = reference_value(set, &p.foreground);
         let bg = reference_value(set, &p.background);
         let (class, word) = verdict(passes);
+        // Under a dark scheme, the sample takes the brand's dark context.
+        let dark = set.dark_context().map(|d| {
+            (
+                reference_value_in(d, &p.foreground),
+                reference_value_in(d, &p.background),
+            )
+        });
+        let sample = match dark.filter(|d| *d != (fg.clone(), bg.clone())) {
+            Some((fgd, bgd)) => format!(
+                "class=\"pair scheme\" style=\"--pf:{};--pb:{};--pfd:{};--pbd:{}\"",
+                html(&fg),
+                html(&bg),
+                html(&fgd),
+                html(&bgd)
+            ),
+            None => format!(
+                "class=\"pair\" style=\"color:{};background:{}\"",
+                html(&fg),
+                html(&bg)
+            ),
+        };
         let _ = write!(
             o,
-            "<li class=\"tile\"><div class=\"pair\" style=\"color:{};background:{}\">Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p>",
-            html(&fg),
-            html(&bg),
+            "<li class=\"tile\"><div {sample}>Aa</div><p><span class=\"verdict {class}\">{word} {}</span> {ratio}:1</p><p class=\"muted\"><code>{}</code> on <code>{}</code></p>",
             html(&p.level),
             html(p.foreground.trim_matches(['{', '}'])),
             html(p.background.trim_matches(['{', '}']))

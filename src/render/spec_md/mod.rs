@@ -118,6 +118,9 @@ fn header(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
 /// Voice: summary, traits, vocabulary and examples.
 fn voice(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     let v = &brand.doc.voice;
+    if v.is_empty() {
+        return;
+    }
     o.push_str("## Voice\n\n");
     para(o, v.summary.as_deref());
     for t in &v.traits {
@@ -182,6 +185,9 @@ fn guidance(
 /// Audience: summary and segments.
 fn audience(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
     let a = &brand.doc.audience;
+    if a.is_empty() {
+        return;
+    }
     o.push_str("## Audience\n\n");
     para(o, a.summary.as_deref());
     for s in &a.segments {
