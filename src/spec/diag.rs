@@ -504,6 +504,26 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_summary_can_name_the_token_a_diagnostic_is_about() {
+        let mut d = file_diagnostic(
+            Code::RelativeUnit,
+            "b",
+            "b/tokens.json",
+            "unit \"em\" is relative",
+        );
+        d.pointer = "/typography/title~1page/$value/fontSize".into();
+        assert_eq!(token_of(&d).as_deref(), Some("typography.title/page"));
+        d.pointer = "/$schema".into();
+        assert_eq!(token_of(&d), None);
+        assert_eq!(
+            first_quoted("no `color.ink`: it is read as 0 px"),
+            Some("color.ink")
+        );
+        assert_eq!(first_quoted("no quotes here"), None);
+    }
+
     use super::*;
 
     #[test]

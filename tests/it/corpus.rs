@@ -349,6 +349,20 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
         want.sort();
         assert_eq!(got_sorted, want, "{system}'s palette roles");
     }
+    // A brand.json that says nothing of voice or audience gets no empty
+    // heading for them.
+    let today = marque::clock::today();
+    for files in &marque::source::read_folder(&content).unwrap().brands {
+        let brand = marque::spec::parse_brand(files, today).0.unwrap();
+        let md = marque::render::Surface::SpecMd.render(&brand, &crate::surfaces::ctx());
+        let page = marque::render::html::render(&brand, &crate::surfaces::ctx()).body;
+        assert!(
+            !md.contains("## Voice") && !md.contains("## Audience"),
+            "{}",
+            brand.slug
+        );
+        assert!(!page.contains("<h2>Voice</h2>"), "{}", brand.slug);
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", content.to_str().unwrap(), "--format", "json"])
         .output()
