@@ -262,7 +262,10 @@ impl Views {
                 return v.clone();
             }
         }
-        let diags = catalog.brand_diagnostics(s);
+        let diags = crate::spec::diag::in_repository(
+            &catalog.brand_diagnostics(s),
+            &ctx.source_prefix,
+        );
         let view = Arc::new(view_of(s, shown.building, &diags, ctx));
         self.by_slug.insert(s.slug.clone(), (shown, view.clone()));
         view
@@ -401,7 +404,10 @@ pub fn assemble(
         views: shown.iter().map(|(_, v)| v.clone()).collect(),
         published: catalog.published().cloned().collect(),
         reload: reload.clone(),
-        source_diagnostics: catalog.source_diagnostics.clone(),
+        source_diagnostics: crate::spec::diag::in_repository(
+            &catalog.source_diagnostics,
+            &ctx.source_prefix,
+        ),
     };
     let reused: Option<Vec<(String, Arc<Resource>)>> = reuse.and_then(|prev| {
         LISTS

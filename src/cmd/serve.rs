@@ -50,6 +50,9 @@ pub async fn run(
     ctx.live_reload = watching;
     ctx.max_age = config.cache_max_age;
     ctx.mcp = config.mcp.is_some();
+    if let SourceConfig::Git(g) = &config.source {
+        ctx.source_prefix = g.prefix.clone();
+    }
     let mut options = config.build.clone();
     // A slow brand is published when it is done, never holding up the rest.
     options.patience = Some(crate::build::PATIENCE);

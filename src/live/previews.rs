@@ -344,6 +344,7 @@ impl Previews {
             let mut pctx = Context::new(&ctx.url(&paths::preview(name)));
             pctx.max_age = 0;
             pctx.preview = true;
+            pctx.source_prefix = ctx.source_prefix.clone();
             // Under the same budgets as the published branch, on the
             // preview pool: one build at a time, at a lower priority.
             let popts = BuildOptions {

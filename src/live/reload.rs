@@ -264,6 +264,13 @@ impl Reloader {
             return None;
         }
         let mut report = compare(&self.catalog, &next, content, first);
+        // Named as people find them: by their path in the repository.
+        let prefix = &self.ctx.source_prefix;
+        for (d, _) in report.errors.iter_mut().chain(report.new_warnings.iter_mut()) {
+            if !prefix.is_empty() && !d.file.is_empty() {
+                d.file = format!("{prefix}{}", d.file);
+            }
+        }
         report.cause = cause.to_string();
         self.catalog = next;
         self.info.last_build = self.catalog.work;
@@ -271,7 +278,8 @@ impl Reloader {
         self.info.reloads += 1;
         self.info.revision = revision.clone();
         self.info.last_reload_at = Some(now());
-        let errors: Vec<Diagnostic> = self.catalog.errors();
+        let errors: Vec<Diagnostic> =
+            crate::spec::diag::in_repository(&self.catalog.errors(), &self.ctx.source_prefix);
         if errors.is_empty() {
             self.info.last_failure = self.source_error.clone().map(|error| Failure {
                 since: match &self.info.last_failure {

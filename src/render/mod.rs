@@ -42,6 +42,9 @@ pub struct Context {
     /// `noindex`, and its pages get a banner once the preview is compared
     /// with the published branch (see `live::previews`).
     pub preview: bool,
+    /// Where the content folder is in its repository (`brands/`, git mode's
+    /// `--git-path`), so a diagnostic names a file by its repository path.
+    pub source_prefix: String,
 }
 
 impl Context {
@@ -53,6 +56,7 @@ impl Context {
             max_age: 60,
             mcp: false,
             preview: false,
+            source_prefix: String::new(),
         }
     }
 

@@ -392,6 +392,21 @@ pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
     kinds
 }
 
+/// `diags` with each file named by its path in the repository that holds
+/// the content folder at `prefix` (`brands/`): what people find in it.
+pub fn in_repository(diags: &[Diagnostic], prefix: &str) -> Vec<Diagnostic> {
+    diags
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            if !prefix.is_empty() && !d.file.is_empty() {
+                d.file = format!("{prefix}{}", d.file);
+            }
+            d
+        })
+        .collect()
+}
+
 /// The token a diagnostic's pointer is in (`/color/brand/$value/hex` →
 /// `color.brand`), if it points into a token document below its root.
 pub fn token_of(d: &Diagnostic) -> Option<String> {

@@ -1002,14 +1002,25 @@ fn git_mode_with_no_brand_at_its_path_is_not_ready_and_says_where_they_are() {
         "{}",
         ready.text()
     );
-    // As the hint says: the brands are served, and marque is ready.
+    // As the hint says: the brands are served, and marque is ready; a
+    // brand's diagnostic names its file by its path in the repository.
+    remote.set_version("content/lumen-health", "3.0.0-beta.2", "v3");
+    remote.commit("A version with a v", 2);
     let cache = tempfile::tempdir().unwrap();
     args.git_source().unwrap().prefix = "content/".into();
     args.cache_dir = cache.path().to_path_buf();
     let served = spawn_with(args);
     assert_eq!(served.get("/brand/northwind/spec.json").status, 200);
-    assert!(status(&served)["contentDiagnostics"]
+    let s = status(&served);
+    assert!(s["contentDiagnostics"].as_array().unwrap().is_empty());
+    let lumen = s["unpublished"]
         .as_array()
         .unwrap()
-        .is_empty());
+        .iter()
+        .find(|b| b["slug"] == "lumen-health")
+        .unwrap();
+    assert_eq!(
+        lumen["diagnostics"][0]["file"], "content/lumen-health/brand.json",
+        "{lumen:#}"
+    );
 }
