@@ -262,10 +262,8 @@ impl Views {
                 return v.clone();
             }
         }
-        let diags = crate::spec::diag::in_repository(
-            &catalog.brand_diagnostics(s),
-            &ctx.source_prefix,
-        );
+        let diags =
+            crate::spec::diag::in_repository(&catalog.brand_diagnostics(s), &ctx.source_prefix);
         let view = Arc::new(view_of(s, shown.building, &diags, ctx));
         self.by_slug.insert(s.slug.clone(), (shown, view.clone()));
         view

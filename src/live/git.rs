@@ -162,7 +162,7 @@ impl GitWorker {
         let previews = cfg
             .previews
             .clone()
-            .map(|p| Previews::new(p, &cfg.prefix, &cfg.branch));
+            .map(|p| Previews::new(p, &cfg.prefix, &cfg.branch, live.reloader.reporter()));
         // /previews.json says previews are on from the start, before any
         // branch matches.
         if let Some(p) = &previews {

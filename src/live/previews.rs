@@ -22,6 +22,7 @@ use crate::render::previews::{
     banner, with_banner, BrandChange, ChangeState, PreviewRow, PreviewSettings,
 };
 use crate::render::{self, Context};
+use crate::report::Reporter;
 use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
 use crate::source::git::GitSource;
 use crate::spec::diff::{diff, Diff, Level};
@@ -220,16 +221,24 @@ struct State {
 pub struct Previews {
     pub cfg: PreviewConfig,
     prefix: String,
+    /// How a preview's build is reported: framed, as the published branch's.
+    reporter: Option<Reporter>,
     /// The published branch, which is never previewed.
     published: String,
     states: BTreeMap<String, State>,
 }
 
 impl Previews {
-    pub fn new(cfg: PreviewConfig, prefix: &str, published: &str) -> Previews {
+    pub fn new(
+        cfg: PreviewConfig,
+        prefix: &str,
+        published: &str,
+        reporter: Option<Reporter>,
+    ) -> Previews {
         Previews {
             cfg,
             prefix: prefix.to_string(),
+            reporter,
             published: published.to_string(),
             states: BTreeMap::new(),
         }
@@ -355,18 +364,21 @@ impl Previews {
                 ..opts.clone()
             };
             let source = format!("preview of branch {branch}");
-            let reloader = Reloader::for_preview(pctx, source, popts);
+            let reloader = Reloader::for_preview(pctx, source, popts, self.reporter);
             (GitSource::new(&self.prefix), reloader)
         });
         let (content, _) = source.read(repo, *commit)?;
         let revision = Some(commit.to_string());
-        let Some(next) = reloader.rebuild(&content, revision, "push", &Snapshot::default()) else {
+        // Reported as the published branch's builds are, errors framed,
+        // under a line that says which preview it is.
+        let cause = format!(
+            "preview {name}: branch {branch} at {}",
+            &commit.to_string()[..12]
+        );
+        let Some(next) = reloader.rebuild(&content, revision, &cause, &Snapshot::default()) else {
             anyhow::bail!("a preview's first build always makes a snapshot");
         };
         let errors = reloader.catalog().errors();
-        for d in errors.iter().take(20) {
-            tracing::warn!(preview = %name, file = %d.file, line = d.line, column = d.column, "{}", d.message);
-        }
         tracing::info!(%branch, %commit, preview = %name, errors = errors.len(), "preview built");
         let preview = Preview {
             name: name.to_string(),

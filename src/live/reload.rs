@@ -85,19 +85,30 @@ impl Reloader {
     }
 
     /// The reloader of a branch preview (`ctx.preview`): the same pipeline,
-    /// quiet (the preview logs its own line), compressing as it builds
-    /// (nothing waits on a preview's first build), serving no previews.
-    pub fn for_preview(ctx: Context, source: String, options: BuildOptions) -> Reloader {
+    /// reported as the published branch's is (or not at all without a
+    /// `reporter`), compressing as it builds (nothing waits on a preview's
+    /// first build), serving no previews.
+    pub fn for_preview(
+        ctx: Context,
+        source: String,
+        options: BuildOptions,
+        reporter: Option<Reporter>,
+    ) -> Reloader {
         debug_assert!(ctx.preview);
         let quiet = Reporter {
             json: false,
             colour: false,
         };
         let mut reloader = Reloader::new(ctx, source, options, quiet);
-        reloader.reporter = None;
+        reloader.reporter = reporter;
         reloader.defer_first_compression = false;
         reloader.previews_document = None;
         reloader
+    }
+
+    /// How this reloader reports its builds, if it does.
+    pub fn reporter(&self) -> Option<Reporter> {
+        self.reporter
     }
 
     /// Keeps renders in `cache` across restarts: builds look them up, and
@@ -266,7 +277,11 @@ impl Reloader {
         let mut report = compare(&self.catalog, &next, content, first);
         // Named as people find them: by their path in the repository.
         let prefix = &self.ctx.source_prefix;
-        for (d, _) in report.errors.iter_mut().chain(report.new_warnings.iter_mut()) {
+        for (d, _) in report
+            .errors
+            .iter_mut()
+            .chain(report.new_warnings.iter_mut())
+        {
             if !prefix.is_empty() && !d.file.is_empty() {
                 d.file = format!("{prefix}{}", d.file);
             }

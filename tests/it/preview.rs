@@ -413,3 +413,54 @@ fn every_link_a_preview_renders_answers_inside_it() {
         "the crawl reached compare and release pages: {seen:#?}"
     );
 }
+
+/// A preview's content errors reach the terminal as the published
+/// branch's do: framed, with the file (its repository path), line and
+/// source, under a line that names the preview.
+#[test]
+fn a_previews_errors_are_framed_in_the_terminal() {
+    use std::io::{BufRead, BufReader};
+    let remote = Remote::new();
+    remote.set_version("northwind", "2.4.0", "v2.5");
+    remote.commit_to("preview/broken", "A version with a v", 2);
+    let cache = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--git-poll", "1h"])
+        .arg("--git-url")
+        .arg(remote.url())
+        .args(["--preview-branches", "preview/*", "--cache-dir"])
+        .arg(cache.path())
+        .env("NO_COLOR", "1")
+        .env_remove("MARQUE_CONTENT")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !seen.contains("\"version\": \"v2.5\"") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                seen.push_str(&line);
+                seen.push('\n');
+            }
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        seen.contains("change preview preview-broken: branch preview/broken at "),
+        "{seen}"
+    );
+    assert!(seen.contains("error[MQ"), "a framed error: {seen}");
+    assert!(seen.contains("--> northwind/brand.json:"), "{seen}");
+    assert!(seen.contains("\"version\": \"v2.5\""), "its source line: {seen}");
+}
