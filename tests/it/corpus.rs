@@ -1341,3 +1341,108 @@ impl<'b> FigmaValues<'b> {
         panic!("alias chain too long at {name}")
     }
 }
+
+/// What the README says of the bundled brands and the token tools it
+/// recommends, held true: Terrazzo with its CSS plugin builds both of
+/// Northwind's exports and stops on Lumen Health's Display P3 colours with
+/// the message the README quotes; Style Dictionary builds both brands'
+/// tokens.json and prints `[object Object]` for exactly the variables the
+/// README lists. A tool that changes its mind fails this test, and the
+/// README with it.
+#[test]
+fn the_bundled_brands_build_with_the_recommended_tools_as_the_readme_says() {
+    let (Some(tz), Some(sd)) = (js_tool("tz"), js_tool("style-dictionary")) else {
+        return;
+    };
+    let modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/js-tools/node_modules");
+    let plugin = modules.join("@terrazzo/plugin-css/dist/index.js");
+    if !require(
+        "npm @terrazzo/plugin-css",
+        plugin.is_file(),
+        "bash .ci/deps",
+    ) {
+        return;
+    }
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap()
+        .replace('\n', " ");
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["build", "--out"])
+        .arg(&site)
+        .arg(example_content())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    const P3: &str = "No color space found with id = \"display-p3\"";
+    let mut outcomes = Vec::new();
+    for slug in ["northwind", "lumen-health"] {
+        for file in ["tokens.json", "tokens.resolver.json"] {
+            let work = dir.path().join(format!("tz-{slug}-{file}"));
+            std::fs::create_dir_all(&work).unwrap();
+            std::fs::copy(site.join("brand").join(slug).join(file), work.join(file)).unwrap();
+            std::fs::write(
+                work.join("terrazzo.config.mjs"),
+                format!(
+                    "import css from {};\nexport default {{ tokens: [\"./{file}\"], outDir: \"./out/\", lint: {{ build: {{ enabled: false }} }}, plugins: [css({{ filename: \"tokens.css\" }})] }};\n",
+                    serde_json::json!(plugin.to_str().unwrap())
+                ),
+            )
+            .unwrap();
+            let (ok, text) = run_in(&work, &tz, &["build"]);
+            let outcome = match ok {
+                true => "builds".to_string(),
+                false if text.contains(P3) => "stops on display-p3".to_string(),
+                false => format!("fails otherwise: {text}"),
+            };
+            outcomes.push(format!("terrazzo {slug}/{file}: {outcome}"));
+        }
+        let work = dir.path().join(format!("sd-{slug}"));
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::copy(
+            site.join("brand").join(slug).join("tokens.json"),
+            work.join("tokens.json"),
+        )
+        .unwrap();
+        std::fs::write(
+            work.join("sd.config.mjs"),
+            "export default { source: [\"tokens.json\"], platforms: { css: { transformGroup: \"css\", buildPath: \"out/\", files: [{ destination: \"variables.css\", format: \"css/variables\" }] } } };\n",
+        )
+        .unwrap();
+        let (ok, text) = run_in(&work, &sd, &["build", "-c", "sd.config.mjs"]);
+        assert!(ok, "Style Dictionary refuses {slug}/tokens.json:\n{text}");
+        let css = std::fs::read_to_string(work.join("out/variables.css")).unwrap();
+        let objects: Vec<&str> = css
+            .lines()
+            .filter(|l| l.contains("[object Object]"))
+            .map(|l| l.trim().split(':').next().unwrap())
+            .collect();
+        for var in &objects {
+            assert!(
+                readme.contains(&format!("`{var}`")),
+                "the README names {var}, which Style Dictionary prints as [object Object]"
+            );
+        }
+        outcomes.push(format!(
+            "style-dictionary {slug}: {} [object Object]",
+            objects.len()
+        ));
+    }
+    assert_eq!(
+        outcomes,
+        [
+            "terrazzo northwind/tokens.json: builds",
+            "terrazzo northwind/tokens.resolver.json: builds",
+            "style-dictionary northwind: 4 [object Object]",
+            "terrazzo lumen-health/tokens.json: stops on display-p3",
+            "terrazzo lumen-health/tokens.resolver.json: stops on display-p3",
+            "style-dictionary lumen-health: 2 [object Object]",
+        ]
+    );
+    assert!(readme.contains(P3), "the README quotes Terrazzo's message");
+}

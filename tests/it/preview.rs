@@ -462,5 +462,8 @@ fn a_previews_errors_are_framed_in_the_terminal() {
     );
     assert!(seen.contains("error[MQ"), "a framed error: {seen}");
     assert!(seen.contains("--> northwind/brand.json:"), "{seen}");
-    assert!(seen.contains("\"version\": \"v2.5\""), "its source line: {seen}");
+    assert!(
+        seen.contains("\"version\": \"v2.5\""),
+        "its source line: {seen}"
+    );
 }
