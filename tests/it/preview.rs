@@ -421,8 +421,11 @@ fn every_link_a_preview_renders_answers_inside_it() {
 fn a_previews_errors_are_framed_in_the_terminal() {
     use std::io::{BufRead, BufReader};
     let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First", 1);
     remote.set_version("northwind", "2.4.0", "v2.5");
     remote.commit_to("preview/broken", "A version with a v", 2);
+    drop_muted(&remote);
+    remote.commit_to("preview/breaking", "Drop a token, keep the version", 3);
     let cache = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["serve", "--listen", "127.0.0.1:0", "--git-poll", "1h"])
@@ -444,7 +447,7 @@ fn a_previews_errors_are_framed_in_the_terminal() {
     });
     let mut seen = String::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !seen.contains("\"version\": \"v2.5\"") {
+    while !seen.contains("\"version\": \"v2.5\"") || !seen.contains("merged and tagged") {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match rx.recv_timeout(left) {
             Ok(line) => {
@@ -465,5 +468,14 @@ fn a_previews_errors_are_framed_in_the_terminal() {
     assert!(
         seen.contains("\"version\": \"v2.5\""),
         "its source line: {seen}"
+    );
+    // A version too small a step, in a preview, which publishes nothing.
+    assert!(
+        seen.contains("Raise `version` before this branch is merged and tagged"),
+        "{seen}"
+    );
+    assert!(
+        !seen.contains("It is published, as `--semver warn` allows"),
+        "{seen}"
     );
 }
