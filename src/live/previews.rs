@@ -111,6 +111,10 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
             .get(slug)
             .and_then(|p| p.published.as_ref())
             .and_then(|p| p.model.brand.brand());
+        let since = new
+            .as_ref()
+            .and_then(|b| b.releases.first())
+            .map(|r| r.version.to_string());
         let (state, d) = match (old, new) {
             _ if preview.is_building(slug) => (ChangeState::Building, None),
             (_, None) => (ChangeState::Invalid, None),
@@ -139,6 +143,7 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
             summary,
             errors,
             diff: d,
+            since,
         });
     }
     for slug in published.brands.keys() {
@@ -150,6 +155,7 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
                 summary: "The branch removes this brand.".to_string(),
                 errors: 0,
                 diff: None,
+                since: None,
             });
         }
     }

@@ -37,6 +37,9 @@ pub struct BrandChange {
     pub errors: usize,
     #[serde(skip)]
     pub diff: Option<Diff>,
+    /// The brand's latest release, which the banner links a comparison with.
+    #[serde(skip)]
+    pub since: Option<String>,
 }
 
 /// The banner on a preview's page: which branch and commit, and what it
@@ -78,6 +81,17 @@ pub fn banner(
             let _ = write!(o, "<li>{} ({})</li>", summary_html(&summary(c)), c.level);
         }
         o.push_str("</ul></details>");
+        // On a brand's page (`/preview/<name>/brand/<slug>`), what the
+        // branch holds against the latest release, as a page of its own.
+        if let (Some(slug), Some(since)) = (only, &b.since) {
+            let _ = write!(
+                o,
+                "<a href=\"{}/compare/{}...current\" style=\"color:inherit\">Compare with release {}</a>",
+                html(slug),
+                html(since),
+                html(since)
+            );
+        }
     }
     o.push_str("</div>\n");
     o

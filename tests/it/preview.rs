@@ -407,6 +407,18 @@ fn every_link_a_preview_renders_answers_inside_it() {
         }
     }
     assert!(seen.len() > 20, "{} links followed", seen.len());
+    // The banner on a brand's page links what the branch holds against
+    // the latest release (relative to the page), and it answers.
+    let page = app.get(&format!("{root}brand/northwind")).text();
+    let at = page
+        .find("\">Compare with release ")
+        .expect("the banner links a comparison");
+    let start = page[..at].rfind("href=\"").unwrap() + 6;
+    let href = &page[start..start + page[start..].find('"').unwrap()];
+    assert_eq!(href, "northwind/compare/2.10.0...current");
+    let compare = app.get(&format!("{root}brand/{href}"));
+    assert_eq!(compare.status, 200);
+    assert_eq!(compare.header("x-robots-tag"), Some("noindex"));
     assert_eq!(
         kinds,
         ["compare", "release"].into(),
