@@ -250,6 +250,9 @@ impl Reporter {
                 let rest = crate::spec::diag::kinds(list[shown..].iter().map(|(d, _)| d));
                 for k in rest.iter().take(SHOWN_KINDS) {
                     let _ = writeln!(o, "  {:>5} × [{}] {}", k.count, k.code, k.message);
+                    if let Some(named) = k.named() {
+                        let _ = writeln!(o, "          {named}");
+                    }
                 }
                 if rest.len() > SHOWN_KINDS {
                     let _ = writeln!(o, "  and {} more kinds", rest.len() - SHOWN_KINDS);

@@ -59,15 +59,8 @@ pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> 
                         k.code,
                         k.message
                     )?;
-                    if !k.examples.is_empty() {
-                        let shown: Vec<String> =
-                            k.examples.iter().map(|e| format!("`{e}`")).collect();
-                        let rest = k.count.saturating_sub(k.examples.len());
-                        let more = match rest {
-                            0 => String::new(),
-                            n => format!(" and {n} more, each above"),
-                        };
-                        writeln!(out, "          {}{more}", shown.join(", "))?;
+                    if let Some(named) = k.named() {
+                        writeln!(out, "          {named}")?;
                     }
                 }
             }

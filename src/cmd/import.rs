@@ -20,7 +20,7 @@ use crate::config::ImportArgs;
 use crate::render::tokens_json;
 use crate::source::dir::Reader;
 use crate::spec::brand::{is_slug, parse_brand};
-use crate::spec::diag::{Code, FileDiags};
+use crate::spec::diag::{first_quoted, Code, FileDiags};
 use crate::spec::formats::{self, Format};
 use crate::spec::limits::MAX_JSON_VALUES;
 use crate::spec::tokens::resolver::{self, RESOLVER_FILE};
@@ -155,7 +155,12 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     let mut left_out: Vec<(Code, Option<String>)> = tokens
         .skipped
         .iter()
-        .map(|(name, _)| (Code::LeftOutOfTokensJson, Some(name.clone())))
+        .map(|(why, _)| {
+            (
+                Code::LeftOutOfTokensJson,
+                first_quoted(why).map(String::from),
+            )
+        })
         .collect();
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
@@ -165,12 +170,12 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     let body = match is_resolver {
         true => {
-            left_out.extend(
-                resolver
-                    .skipped
-                    .iter()
-                    .map(|(name, _)| (Code::LeftOutOfResolverJson, Some(name.clone()))),
-            );
+            left_out.extend(resolver.skipped.iter().map(|(why, _)| {
+                (
+                    Code::LeftOutOfResolverJson,
+                    first_quoted(why).map(String::from),
+                )
+            }));
             resolver.body
         }
         false => tokens.body,

@@ -357,6 +357,21 @@ pub struct Kind {
     pub examples: Vec<String>,
 }
 
+impl Kind {
+    /// What it counts, by name: "`a`, `b`, `c` and 8 more" (`None` when
+    /// its messages quote nothing).
+    pub fn named(&self) -> Option<String> {
+        if self.examples.is_empty() {
+            return None;
+        }
+        let shown: Vec<String> = self.examples.iter().map(|e| format!("`{e}`")).collect();
+        Some(match self.count.saturating_sub(self.examples.len()) {
+            0 => shown.join(", "),
+            n => format!("{} and {n} more", shown.join(", ")),
+        })
+    }
+}
+
 /// `diags` grouped by kind (code and wording), and counted: errors first,
 /// then the most frequent first. A 3,000-warning export reads as a few
 /// lines.
