@@ -176,23 +176,6 @@ fn theme_name(p: &Placed<'_>) -> String {
     }
 }
 
-/// CSS's generic font families.
-const GENERIC: &[&str] = &[
-    "serif",
-    "sans-serif",
-    "monospace",
-    "cursive",
-    "fantasy",
-    "system-ui",
-    "ui-serif",
-    "ui-sans-serif",
-    "ui-monospace",
-    "ui-rounded",
-    "math",
-    "emoji",
-    "fangsong",
-];
-
 /// A font stack that ends in a generic family, so a reader without the
 /// brand's font gets the right kind of one (Tailwind's `--font-mono` of
 /// "JetBrains Mono" alone set `<code>` in the browser's serif): monospace
@@ -201,7 +184,7 @@ const GENERIC: &[&str] = &[
 fn with_generic(css: &str, families: &[String], name: &str) -> String {
     if families
         .last()
-        .is_some_and(|f| GENERIC.contains(&f.as_str()))
+        .is_some_and(|f| css::GENERIC_FAMILIES.contains(&f.as_str()))
     {
         return css.to_string();
     }

@@ -118,6 +118,21 @@ fn run_in(dir: &Path, tool: &Path, args: &[&str]) -> (bool, String) {
     (out.status.success(), text)
 }
 
+/// What Style Dictionary's `css/variables` makes of the `tokens.json` in
+/// `brand`, built in `work`; the test fails if it refuses the file.
+fn style_dictionary_css(sd: &Path, work: &Path, brand: &Path) -> String {
+    std::fs::create_dir_all(work).unwrap();
+    std::fs::copy(brand.join("tokens.json"), work.join("tokens.json")).unwrap();
+    std::fs::write(
+        work.join("sd.config.mjs"),
+        "export default { source: [\"tokens.json\"], platforms: { css: { transformGroup: \"css\", buildPath: \"out/\", files: [{ destination: \"variables.css\", format: \"css/variables\" }] } } };\n",
+    )
+    .unwrap();
+    let (ok, text) = run_in(work, sd, &["build", "-c", "sd.config.mjs"]);
+    assert!(ok, "Style Dictionary refuses {}:\n{text}", brand.display());
+    std::fs::read_to_string(work.join("out/variables.css")).unwrap()
+}
+
 /// Tokens (objects with `$value`) in a DTCG document.
 fn count_tokens(v: &Value) -> usize {
     match v {
@@ -165,17 +180,7 @@ fn the_strict_exports_build_with_terrazzo_and_style_dictionary() {
             let warnings = text.lines().filter(|l| l.starts_with("lint:")).count();
             println!("terrazzo {slug}/{file}: {expected} tokens, {warnings} lint lines");
         }
-        let work = dir.path().join(format!("sd-{slug}"));
-        std::fs::create_dir_all(&work).unwrap();
-        std::fs::copy(brand.join("tokens.json"), work.join("tokens.json")).unwrap();
-        std::fs::write(
-            work.join("sd.config.mjs"),
-            "export default { source: [\"tokens.json\"], platforms: { css: { transformGroup: \"css\", buildPath: \"out/\", files: [{ destination: \"variables.css\", format: \"css/variables\" }] } } };\n",
-        )
-        .unwrap();
-        let (ok, text) = run_in(&work, &sd, &["build", "-c", "sd.config.mjs"]);
-        assert!(ok, "Style Dictionary refuses {slug}/tokens.json:\n{text}");
-        let css = std::fs::read_to_string(work.join("out/variables.css")).unwrap();
+        let css = style_dictionary_css(&sd, &dir.path().join(format!("sd-{slug}")), &brand);
         assert_eq!(
             css.matches("\n  --").count(),
             expected,
@@ -1402,21 +1407,11 @@ fn the_bundled_brands_build_with_the_recommended_tools_as_the_readme_says() {
             };
             outcomes.push(format!("terrazzo {slug}/{file}: {outcome}"));
         }
-        let work = dir.path().join(format!("sd-{slug}"));
-        std::fs::create_dir_all(&work).unwrap();
-        std::fs::copy(
-            site.join("brand").join(slug).join("tokens.json"),
-            work.join("tokens.json"),
-        )
-        .unwrap();
-        std::fs::write(
-            work.join("sd.config.mjs"),
-            "export default { source: [\"tokens.json\"], platforms: { css: { transformGroup: \"css\", buildPath: \"out/\", files: [{ destination: \"variables.css\", format: \"css/variables\" }] } } };\n",
-        )
-        .unwrap();
-        let (ok, text) = run_in(&work, &sd, &["build", "-c", "sd.config.mjs"]);
-        assert!(ok, "Style Dictionary refuses {slug}/tokens.json:\n{text}");
-        let css = std::fs::read_to_string(work.join("out/variables.css")).unwrap();
+        let css = style_dictionary_css(
+            &sd,
+            &dir.path().join(format!("sd-{slug}")),
+            &site.join("brand").join(slug),
+        );
         let objects: Vec<&str> = css
             .lines()
             .filter(|l| l.contains("[object Object]"))

@@ -165,7 +165,7 @@ pub fn cubic_bezier(p: &[f64; 4]) -> String {
 }
 
 /// Generic font families, written without quotes.
-const GENERIC_FAMILIES: &[&str] = &[
+pub const GENERIC_FAMILIES: &[&str] = &[
     "serif",
     "sans-serif",
     "monospace",
