@@ -234,11 +234,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     let (css, notes): (Vec<_>, Vec<_>) = diags
         .iter()
         .filter(|d| d.severity() == Severity::Warning)
-        .map(|d| {
-            let name = crate::spec::diag::token_of(d)
-                .or_else(|| crate::spec::diag::first_quoted(&d.message).map(String::from));
-            (d.code, name)
-        })
+        .map(|d| (d.code, crate::spec::diag::named(d)))
         .partition(|(c, _)| *c == Code::CssNameShared);
     report(out, "normalised", &notes)?;
     report(out, "noted, unchanged", &css)?;

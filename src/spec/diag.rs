@@ -381,10 +381,8 @@ pub fn kinds<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Vec<Kind> {
     for d in diags {
         let (count, examples) = groups.entry((d.code, shape(&d.message))).or_default();
         *count += 1;
-        if let Some(q) = first_quoted(&d.message)
-            .filter(|q| examples.len() < 3 && !examples.iter().any(|e| e == q))
-        {
-            examples.push(q.to_string());
+        if let Some(q) = named(d).filter(|q| examples.len() < 3 && !examples.contains(q)) {
+            examples.push(q);
         }
     }
     let mut kinds: Vec<Kind> = groups
@@ -433,6 +431,16 @@ pub fn token_of(d: &Diagnostic) -> Option<String> {
         .map(|s| s.replace("~1", "/").replace("~0", "~"))
         .collect();
     (!path.is_empty() && !path.iter().any(String::is_empty)).then(|| path.join("."))
+}
+
+/// What a diagnostic is about, by name: the token its pointer is in (in a
+/// token file), else what its message quotes first.
+pub fn named(d: &Diagnostic) -> Option<String> {
+    let in_tokens = !d.file.ends_with("brand.json");
+    in_tokens
+        .then(|| token_of(d))
+        .flatten()
+        .or_else(|| first_quoted(&d.message).map(String::from))
 }
 
 /// The first thing a message quotes in backticks: the token or member it
