@@ -151,45 +151,42 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             Some(_) => (filled, true),
             None => (bare, false),
         };
-    let (tokens, resolver) = tokens_json::render_both(&brand);
-    let mut left_out: Vec<(Code, Option<String>)> = tokens
-        .skipped
-        .iter()
-        .map(|(why, _)| {
-            (
-                Code::LeftOutOfTokensJson,
-                first_quoted(why).map(String::from),
-            )
-        })
-        .collect();
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
-    let tokens_file = match is_resolver {
-        true => RESOLVER_FILE,
-        false => "tokens.json",
-    };
-    let body = match is_resolver {
-        true => {
-            left_out.extend(resolver.skipped.iter().map(|(why, _)| {
-                (
-                    Code::LeftOutOfResolverJson,
-                    first_quoted(why).map(String::from),
-                )
-            }));
-            resolver.body
-        }
-        false => tokens.body,
-    };
-    // Everything on the way is checked before anything is made or written:
-    // a link anywhere inside --out stops the import whole.
-    let out_dir: PathBuf = args.out.components().collect();
-    let folder = out_dir.join(&slug);
+    let (tokens_file, body, left_out) = strict_export(&brand, is_resolver);
+    let (brand_json, keep_brand_json, wrote) =
+        write_brand(&args.out, &slug, tokens_file, &brand_doc, &body)?;
+
+    let set = &brand.tokens;
+    summary(out, &args.file, &slug, set, &diags, &left_out)?;
+    if keep_brand_json {
+        writeln!(out, "kept {} as it is", brand_json.display())?;
+    } else {
+        print_roles(out, set, !roles_kept)?;
+    }
+    writeln!(out, "wrote {}", wrote.join(", "))?;
+    Ok(0)
+}
+
+/// Writes the brand folder `<out>/<slug>/`: the strict tokens, and
+/// brand.json unless the folder has one. Everything on the way is checked
+/// before anything is made or written: a link anywhere inside `out` stops
+/// the import whole. Returns brand.json's path, whether it was kept, and
+/// the files written.
+fn write_brand(
+    out: &Path,
+    slug: &str,
+    tokens_file: &str,
+    brand_doc: &str,
+    body: &str,
+) -> Result<(PathBuf, bool, Vec<String>)> {
+    let out_dir: PathBuf = out.components().collect();
+    let folder = out_dir.join(slug);
     write::check_folder(&out_dir)?;
     write::check_folder(&folder)?;
-    let other = if is_resolver {
-        "tokens.json"
-    } else {
-        RESOLVER_FILE
+    let other = match tokens_file == RESOLVER_FILE {
+        true => "tokens.json",
+        false => RESOLVER_FILE,
     };
     if std::fs::symlink_metadata(folder.join(other)).is_ok() {
         bail!(
@@ -209,8 +206,42 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     }
     write::replace(&folder, tokens_file, body.as_bytes())?;
     wrote.push(tokens_path.display().to_string());
+    Ok((brand_json, keep_brand_json, wrote))
+}
 
-    let set = &brand.tokens;
+/// The strict export import writes: its file name, its body, and each
+/// token it leaves out (by code, with the token's name).
+fn strict_export(
+    brand: &crate::spec::Brand,
+    is_resolver: bool,
+) -> (&'static str, String, Vec<(Code, Option<String>)>) {
+    let (tokens, resolver) = tokens_json::render_both(brand);
+    let named = |code: Code, skipped: &[(String, _)]| -> Vec<(Code, Option<String>)> {
+        skipped
+            .iter()
+            .map(|(why, _)| (code, first_quoted(why).map(String::from)))
+            .collect()
+    };
+    let mut left_out = named(Code::LeftOutOfTokensJson, &tokens.skipped);
+    match is_resolver {
+        true => {
+            left_out.extend(named(Code::LeftOutOfResolverJson, &resolver.skipped));
+            (RESOLVER_FILE, resolver.body, left_out)
+        }
+        false => ("tokens.json", tokens.body, left_out),
+    }
+}
+
+/// What was imported, and what import normalised, noted and left out,
+/// counted by code with the tokens each is about.
+fn summary(
+    out: &mut impl Write,
+    file: &Path,
+    slug: &str,
+    set: &TokenSet,
+    diags: &[Diagnostic],
+    left_out: &[(Code, Option<String>)],
+) -> Result<()> {
     let modes: Vec<String> = set
         .modes
         .iter()
@@ -222,7 +253,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     writeln!(
         out,
         "imported {} as `{slug}`: {} tokens{}",
-        args.file.display(),
+        file.display(),
         set.tokens.len(),
         match modes.is_empty() {
             true => String::new(),
@@ -238,14 +269,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         .partition(|(c, _)| *c == Code::CssNameShared);
     report(out, "normalised", &notes)?;
     report(out, "noted, unchanged", &css)?;
-    report(out, "left out of the strict tokens", &left_out)?;
-    if keep_brand_json {
-        writeln!(out, "kept {} as it is", brand_json.display())?;
-    } else {
-        print_roles(out, set, !roles_kept)?;
-    }
-    writeln!(out, "wrote {}", wrote.join(", "))?;
-    Ok(0)
+    report(out, "left out of the strict tokens", left_out)
 }
 
 /// The palette roles brand.json was given, each with its token and value,
