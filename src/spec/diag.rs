@@ -434,9 +434,10 @@ pub fn token_of(d: &Diagnostic) -> Option<String> {
 }
 
 /// What a diagnostic is about, by name: the token its pointer is in (in a
-/// token file), else what its message quotes first.
+/// token file: not brand.json, not a resolver document, whose pointers
+/// name sets and modifiers), else what its message quotes first.
 pub fn named(d: &Diagnostic) -> Option<String> {
-    let in_tokens = !d.file.ends_with("brand.json");
+    let in_tokens = !d.file.ends_with("brand.json") && !d.file.ends_with(".resolver.json");
     in_tokens
         .then(|| token_of(d))
         .flatten()
@@ -560,6 +561,14 @@ mod tests {
             Some("color.ink")
         );
         assert_eq!(first_quoted("no quotes here"), None);
+        // A resolver document's pointers name sets, not tokens.
+        d.file = "b/tokens.resolver.json".into();
+        d.pointer = "/sets/base/sources/0".into();
+        d.message = "source `base.json` is missing".into();
+        assert_eq!(named(&d).as_deref(), Some("base.json"));
+        d.file = "b/tokens/base.json".into();
+        d.pointer = "/color/ink/$value".into();
+        assert_eq!(named(&d).as_deref(), Some("color.ink"));
     }
 
     use super::*;
