@@ -46,10 +46,34 @@ pub enum Command {
     /// Print what changed in a brand between two versions (releases or
     /// `current`), and the version step it needs.
     Diff(DiffArgs),
+    /// Make an access token and print its line for the tokens file
+    /// (`--access-tokens`); the token itself is printed once, to stdout.
+    Token(TokenArgs),
     /// Make a brand folder from a design system's tokens (a DTCG resolver
     /// document or a tokens file): strict tokens, the resolver kept, and a
     /// brand.json skeleton; prints what it normalised.
     Import(ImportArgs),
+}
+
+/// Who may read branch previews.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PreviewAccess {
+    /// Anyone with the link (they are `noindex`).
+    #[default]
+    Public,
+    /// Holders of an access token only.
+    Token,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TokenArgs {
+    /// The token's name: what the file and the logs call it (letters,
+    /// digits, `-`, `_`).
+    pub name: String,
+    /// The private brands it opens (comma-separated slugs); every private
+    /// brand without it.
+    #[arg(long, value_delimiter = ',')]
+    pub brands: Vec<String>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -235,6 +259,15 @@ pub struct ServeArgs {
     /// Demo calls a client may make in a burst [default: 5, or 20 for a dry run].
     #[arg(long, env = "MARQUE_DEMO_BURST")]
     pub demo_burst: Option<u32>,
+    /// The access tokens file: lines `name:sha256-hex[:slug,slug…]`
+    /// (`marque token` prints one). Private brands and embargoed versions
+    /// answer their holders only; read again on SIGHUP or when it changes.
+    #[arg(long, env = "MARQUE_ACCESS_TOKENS")]
+    pub access_tokens: Option<PathBuf>,
+    /// Who may read branch previews: `public` (anyone with the link) or
+    /// `token` (holders of an access token only).
+    #[arg(long, env = "MARQUE_PREVIEW_ACCESS", value_enum, default_value_t = PreviewAccess::Public)]
+    pub preview_access: PreviewAccess,
     /// Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded headers are believed.
     #[arg(long, env = "MARQUE_TRUSTED_PROXY", value_delimiter = ',')]
     pub trusted_proxy: Vec<crate::demo::limit::Cidr>,

@@ -7,6 +7,7 @@
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
 //! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, DESIGN.md and tailwind.css (which name tokens alike through `render::namespaces`), pages, embed.
+//! - [`access`]: who may read what is not public: access tokens (their hashes, compared in constant time), signed browser sessions, failed attempts counted per client. No IO: the file's text and the time come in.
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
 //! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job, a brand rebuilt when what it extends changed) → snapshot. No IO: what is remembered between builds is handed in.
 //! - [`source`]: IO. read a content folder into memory.
@@ -25,6 +26,7 @@
 //! parses a brand on first use); one brand's errors never affect another
 //! brand.
 
+pub mod access;
 pub mod bodies;
 pub mod build;
 pub mod clock;

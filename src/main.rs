@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Build(args) => marque::cmd::build::run(&args, &mut out()),
         Command::Diff(args) => marque::cmd::diff::run(&args, &mut out()),
         Command::Import(args) => marque::cmd::import::run(&args, &mut out()),
+        Command::Token(args) => marque::cmd::token::run(&args, &mut out()),
         Command::Changelog(args) => marque::cmd::changelog::run(
             &args,
             &mut out(),

@@ -23,6 +23,10 @@ pub const EVENTS: &str = "/events";
 pub const MCP: &str = "/mcp";
 /// Git mode's push webhook.
 pub const HOOK_GIT: &str = "/hooks/git";
+/// The sign-in form: a browser's session for an access token.
+pub const SIGN_IN: &str = "/signin";
+/// Ends a browser's session.
+pub const SIGN_OUT: &str = "/signout";
 
 /// The index of every brand, for people.
 pub const INDEX: &str = "/";
@@ -62,6 +66,9 @@ pub enum Route<'a> {
     Metrics,
     Events,
     Mcp,
+    /// `/signin` (the form, and where it posts) and `/signout`.
+    SignIn,
+    SignOut,
     /// `/hooks/…`.
     Hook,
     /// `/brand/<key>/compare/<range>`, answered by the comparison handler
@@ -88,6 +95,8 @@ impl<'a> Route<'a> {
             METRICS => return Route::Metrics,
             EVENTS => return Route::Events,
             MCP => return Route::Mcp,
+            SIGN_IN => return Route::SignIn,
+            SIGN_OUT => return Route::SignOut,
             _ => {}
         }
         if path.starts_with("/hooks/") {
@@ -130,6 +139,8 @@ impl<'a> Route<'a> {
             Route::Hook => "POST",
             Route::Api | Route::PreviewApi { .. } => "POST",
             Route::Mcp => "GET, POST, DELETE",
+            Route::SignIn => "GET, HEAD, POST",
+            Route::SignOut => "POST",
             Route::Snapshot | Route::Probe => "GET, HEAD, OPTIONS",
             Route::Metrics | Route::Events | Route::Compare { .. } => "GET, HEAD",
         }

@@ -352,6 +352,12 @@ pub struct Snapshot {
     pub stats: Stats,
     /// `/status`, but for what the HTTP layer adds per request.
     pub status: Arc<crate::render::status::Status>,
+    /// What the holders of access tokens see, by the scopes that see it
+    /// (DESIGN.md §20): made only when something is withheld from public
+    /// readers, whom this snapshot serves.
+    pub audiences: Vec<(Vec<crate::access::Scope>, Arc<Snapshot>)>,
+    /// When the next embargo lifts (the snapshot is made again then).
+    pub next_lift: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// Figures of a snapshot and of the builds that led to it, for /metrics.
@@ -390,6 +396,15 @@ impl std::hash::Hasher for AddressHasher {
 }
 
 impl Snapshot {
+    /// What a holder of a token of `scope` sees: its audience's snapshot,
+    /// or `None` when it sees what public readers see.
+    pub fn audience(&self, scope: &crate::access::Scope) -> Option<&Arc<Snapshot>> {
+        self.audiences
+            .iter()
+            .find(|(scopes, _)| scopes.contains(scope))
+            .map(|(_, s)| s)
+    }
+
     /// The document `/status` of this snapshot or of the preview `path`
     /// names (`/preview/<name>/status`).
     pub fn status_of(&self, path: &str) -> Option<&crate::render::status::Status> {

@@ -18,6 +18,7 @@
 //! reads are the shell's, see `live::render_cache`) come in as values.
 
 mod assemble;
+pub mod audience;
 mod brand;
 pub mod deps;
 pub mod jobs;
@@ -85,6 +86,9 @@ pub struct Catalog {
     /// Jobs still running for their brand's latest input, by brand slug or
     /// release key: the next build takes their outcome, or waits on.
     pub running: BTreeMap<String, Carried>,
+    /// Brands whose brand.json says `"visibility"` as it is now: while one
+    /// cannot be read, it is kept from public readers (see [`audience`]).
+    pub guarded: std::collections::BTreeSet<String>,
 }
 
 /// A job carried from one build to the next.
@@ -457,6 +461,15 @@ pub fn build_catalog(
         .iter()
         .filter(|d| !next.brands.contains_key(&d.brand))
         .cloned()
+        .collect();
+    next.guarded = content
+        .brands
+        .iter()
+        .filter(|f| {
+            f.get("brand.json")
+                .is_some_and(|b| memchr::memmem::find(b, b"\"visibility\"").is_some())
+        })
+        .map(|f| f.slug.clone())
         .collect();
     // Content diagnostics of a brand (a skipped tag) join its own.
     for d in &content.diagnostics {

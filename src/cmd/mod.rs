@@ -8,6 +8,7 @@ pub mod check;
 pub mod diff;
 pub mod import;
 pub mod serve;
+pub mod token;
 
 use crate::source::Content;
 use crate::spec::Diagnostic;

@@ -75,8 +75,17 @@ pub async fn run(
         json: config.log_json,
         colour: crate::report::stderr_colour(),
     };
+    let access = match &config.access_tokens {
+        Some(path) => Some(Arc::new(crate::access::Access::new(
+            read_tokens(path)?,
+            config.preview_access == crate::config::PreviewAccess::Token,
+            public_url.starts_with("https://"),
+        ))),
+        None => None,
+    };
     let reloader = Reloader::new(ctx, source_name(&config.source), options, reporter)
-        .with_render_cache(RenderCache::new(&config.cache_dir));
+        .with_render_cache(RenderCache::new(&config.cache_dir))
+        .with_access(access.clone());
     let (gen_tx, gen_rx) = watch::channel(0u64);
     let publisher = Publisher::new(gen_tx);
     let snapshot = publisher.reader();
@@ -138,7 +147,25 @@ pub async fn run(
             None => crate::http::compare::Memo::default(),
         }),
         progress,
+        access: access.clone(),
     };
+    if let (Some(access), Some(path)) = (access, &config.access_tokens) {
+        let wake: Box<dyn Fn() + Send + Sync> = match git_mode {
+            true => {
+                let tx = wake_tx.clone();
+                Box::new(move || {
+                    let _ = tx.lock().map(|tx| tx.send(()));
+                })
+            }
+            false => {
+                let tx = trigger_tx.clone();
+                Box::new(move || {
+                    let _ = tx.send(crate::live::watch::Trigger::Republish);
+                })
+            }
+        };
+        tokio::spawn(reread_tokens(path.clone(), access, wake, stop_rx.clone()));
+    }
     let serving = tokio::spawn(server::serve(
         listeners,
         state.clone(),
@@ -173,6 +200,69 @@ pub async fn run(
             drop((git_tx, git_rx, wake_tx));
             let triggers = (trigger_tx, trigger_rx);
             serve_folder(&path, watch, live, triggers, serving, stop_rx).await
+        }
+    }
+}
+
+/// Reads the access tokens file; an error names the file and the line,
+/// never a hash.
+fn read_tokens(path: &std::path::Path) -> Result<crate::access::Tokens> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the access tokens file {}", path.display()))?;
+    let tokens = crate::access::Tokens::parse(&text).map_err(|e| {
+        anyhow::anyhow!("the access tokens file {}: {e}", path.display())
+    })?;
+    tracing::info!(file = %path.display(), tokens = tokens.len(), "access tokens read");
+    Ok(tokens)
+}
+
+/// Reads the access tokens file again on SIGHUP, or when it changes
+/// (looked at every second), and wakes the loop so each reader's snapshot
+/// is made again. A file that no longer reads keeps the tokens before.
+async fn reread_tokens(
+    path: std::path::PathBuf,
+    access: Arc<crate::access::Access>,
+    wake: Box<dyn Fn() + Send + Sync>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let stamp = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| (m.modified().ok(), m.len()))
+    };
+    let mut seen = stamp(&path);
+    #[cfg(unix)]
+    let mut hup =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+    loop {
+        #[cfg(unix)]
+        let hangup = async {
+            match hup.as_mut() {
+                Some(h) => {
+                    h.recv().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let hangup = std::future::pending::<()>();
+        let signalled = tokio::select! {
+            () = hangup => true,
+            () = tokio::time::sleep(Duration::from_secs(1)) => false,
+            _ = stop.wait_for(|s| *s) => return,
+        };
+        let now = stamp(&path);
+        if !signalled && now == seen {
+            continue;
+        }
+        seen = now;
+        match read_tokens(&path) {
+            Ok(tokens) => {
+                if access.replace(tokens) {
+                    wake();
+                }
+            }
+            Err(e) => tracing::error!(error = %format!("{e:#}"), "keeping the access tokens read before"),
         }
     }
 }

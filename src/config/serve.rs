@@ -6,7 +6,7 @@
 //! directly: [`ServeConfig::folder`] and [`ServeConfig::git`] are the
 //! defaults of every flag.
 
-use super::ServeArgs;
+use super::{PreviewAccess, ServeArgs};
 use crate::build::BuildOptions;
 use crate::demo::limit::Cidr;
 use crate::demo::llm::ProviderKind;
@@ -140,6 +140,10 @@ pub struct ServeConfig {
     pub log_json: bool,
     /// Bytes of comparisons the compare endpoint keeps (default: its own).
     pub compare_memo_bytes: Option<usize>,
+    /// `--access-tokens`: the file the tokens are read from.
+    pub access_tokens: Option<PathBuf>,
+    /// `--preview-access token`: previews answer token holders only.
+    pub preview_access: PreviewAccess,
 }
 
 impl ServeConfig {
@@ -301,6 +305,8 @@ impl ServeConfig {
                 }),
             log_json: false,
             compare_memo_bytes: None,
+            access_tokens: args.access_tokens.clone(),
+            preview_access: args.preview_access,
         }
     }
 
@@ -316,6 +322,9 @@ impl ServeConfig {
             if !is_base_url(url) {
                 bail!("--llm-base-url {url:?} must be an absolute http(s) URL");
             }
+        }
+        if self.preview_access == PreviewAccess::Token && self.access_tokens.is_none() {
+            bail!("--preview-access token needs --access-tokens FILE: the tokens previews answer to");
         }
         for origin in self.mcp.iter().flat_map(|m| &m.allowed_origins) {
             if !is_base_url(origin) || origin.split("://").nth(1).is_some_and(|r| r.contains('/')) {

@@ -16,10 +16,11 @@ use crate::render::diff::{render_json, render_md, Side};
 use crate::render::Context;
 use crate::snapshot::{BrandModel, CachePolicy, Effort, Resource};
 use crate::spec::diag::clipped;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::collections::{BTreeMap, HashMap};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 /// Comparisons computed at once; the others wait their turn.
@@ -155,20 +156,36 @@ fn parse_range(range: &str) -> Option<(&str, &str, Option<Format>)> {
 /// Answers a comparison.
 pub async fn handle(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path((slug, range)): Path<(String, String)>,
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    let snap = app.snapshot.load_full();
-    answer(
+    let seen = match super::access::seen(&app, &headers, peer.ip()) {
+        Ok(seen) => seen,
+        Err(p) => return varied(p.into_response(), false),
+    };
+    let res = answer(
         &app,
-        Sides::Published(&snap),
+        Sides::Published(&seen.snapshot),
         slug,
         range,
         &method,
         &headers,
     )
-    .await
+    .await;
+    varied(res, seen.private)
+}
+
+/// A comparison's answer varies on the credentials, and is the holder's
+/// alone when the holder sees more than public readers.
+fn varied(mut res: Response, private: bool) -> Response {
+    let h = res.headers_mut();
+    super::access::vary_on_credentials(h);
+    if private {
+        h.insert(header::CACHE_CONTROL, super::access::PRIVATE);
+    }
+    res
 }
 
 /// Answers a comparison inside a branch preview, as its changelog links
@@ -176,20 +193,34 @@ pub async fn handle(
 /// (releases are tags, the same from every branch).
 pub async fn handle_preview(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path((name, slug, range)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    let snap = app.snapshot.load_full();
-    let Some(preview) = snap.previews.get(&name) else {
-        return super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
+    let seen = match super::access::seen(&app, &headers, peer.ip()) {
+        Ok(seen) => seen,
+        Err(p) => return varied(p.into_response(), false),
+    };
+    let snap = &seen.snapshot;
+    let preview = snap
+        .previews
+        .get(&name)
+        .filter(|_| super::access::sees_previews(&app, &seen.holder));
+    let Some(preview) = preview else {
+        let res = super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
+        return varied(res, false);
     };
     let sides = Sides::Preview {
         name: &name,
         preview,
-        published: &snap,
+        published: snap,
     };
-    answer(&app, sides, slug, range, &method, &headers).await
+    let private = seen.private || app.access.as_ref().is_some_and(|a| a.previews);
+    varied(
+        answer(&app, sides, slug, range, &method, &headers).await,
+        private,
+    )
 }
 
 /// What a comparison's page links from: the public URL, or the preview's.

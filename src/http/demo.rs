@@ -9,6 +9,7 @@ use super::client::client_of;
 use super::headers::common_headers;
 use super::problem::{read_problem, refused, Problem};
 use super::AppState;
+use crate::snapshot::Snapshot;
 use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::llm::{ChatRequest, Chunk, LlmError, ProviderKind};
 use crate::demo::{parse_call, Demo, DemoError, Prepared, MAX_BODY};
@@ -136,10 +137,25 @@ async fn demo_of(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    let seen = match super::access::seen(&app, &headers, peer.ip()) {
+        Ok(seen) => seen,
+        Err(p) => return p.into_response(),
+    };
+    // A preview behind the tokens is, to anyone else, a preview that is
+    // not there: checked and limited as one.
+    let hidden = Snapshot::default();
+    let snap = match preview.is_some() && !super::access::sees_previews(&app, &seen.holder) {
+        true => &hidden,
+        false => &*seen.snapshot,
+    };
     let demo = app.demo.clone();
     let client = client_of(peer.ip(), &headers, &demo.trusted);
     let decision = demo.check(client).await;
-    let mut res = run(&app, &demo, decision, (preview, slug), &headers, body).await;
+    let mut res = run(snap, &demo, decision, (preview, slug), &headers, body).await;
+    if seen.private {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, super::access::PRIVATE);
+    }
     rate_headers(res.headers_mut(), &demo, decision);
     res
 }
@@ -152,14 +168,14 @@ struct Ready {
 }
 
 async fn run(
-    app: &AppState,
+    snap: &Snapshot,
     demo: &Arc<Demo>,
     decision: Decision,
     (preview, slug): (Option<&str>, &str),
     headers: &HeaderMap,
     body: Body,
 ) -> Response {
-    let ready = match check(app, demo, decision, (preview, slug), headers, body).await {
+    let ready = match check(snap, demo, decision, (preview, slug), headers, body).await {
         Ok(r) => r,
         Err(p) => return p.into_response(),
     };
@@ -202,7 +218,7 @@ async fn run(
 /// Every check, cheapest first: the rate limit, the content type, the body,
 /// its shape, the brand, the prompt, the variables, the template.
 async fn check(
-    app: &AppState,
+    snap: &Snapshot,
     demo: &Demo,
     decision: Decision,
     (preview, slug): (Option<&str>, &str),
@@ -230,7 +246,6 @@ async fn check(
     let bytes = read(headers, body, MAX_BODY)
         .await
         .map_err(|e| read_problem(e, MAX_BODY))?;
-    let snap = app.snapshot.load();
     let brand = match preview {
         Some(name) => snap.previews.get(name).and_then(|p| p.demo.get(slug)),
         None => snap.demo.get(slug),

@@ -14,7 +14,10 @@
 use super::body::ResBody;
 use super::headers::common_headers;
 use super::problem::Problem;
+use super::access;
 use super::AppState;
+use crate::access::Holder;
+use std::sync::Arc;
 use crate::paths::{self, Route};
 use crate::render::status::{LimiterStatus, ServedStatus, Status};
 use crate::snapshot::{Encoded, Resource, Snapshot};
@@ -24,18 +27,34 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
 
 /// Answers a request from the snapshot, or `None` for a handler's path.
+/// `peer` is the connection's address (a client's failed tokens are
+/// counted by it).
 pub fn answer(
     app: &AppState,
     method: &Method,
     path: &str,
     headers: &HeaderMap,
+    peer: std::net::IpAddr,
 ) -> Option<Response<ResBody>> {
     let route = Route::parse(path);
     if !route.is_snapshot() {
         return None;
     }
-    let snapshot = app.snapshot.load();
-    Some(match *method {
+    let public = app.snapshot.load();
+    let reads = matches!(*method, Method::GET | Method::HEAD) && route != Route::Probe;
+    let holder = match reads {
+        true => match access::holder(app, headers, peer) {
+            Ok(h) => h,
+            Err(p) => return Some(varied(problem(p), path)),
+        },
+        false => Holder::Anonymous,
+    };
+    let snapshot = access::view(&public, &holder);
+    let previews = access::sees_previews(app, &holder);
+    let hidden = |path: &str| {
+        !previews && (paths::split_preview(path).is_some() || path == paths::PREVIEWS_JSON)
+    };
+    let res = match *method {
         Method::GET | Method::HEAD => match path {
             paths::HEALTHZ => plain(StatusCode::OK, "ok\n"),
             paths::READYZ if app.progress.stuck_for().is_some() => problem(
@@ -53,21 +72,19 @@ pub fn answer(
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
-            _ => match snapshot.get(path) {
-                Some(r) if paths::split_preview(path).is_some() => {
-                    as_preview(respond(r, method, headers))
+            _ if hidden(path) => problem(not_found(path)),
+            _ => {
+                let res = lookup(app, snapshot, path, method, headers);
+                match private_answer(&public, snapshot, path, &holder, app) {
+                    true => private(res),
+                    false => res,
                 }
-                Some(r) => respond(r, method, headers),
-                None => match snapshot.status_of(path) {
-                    Some(status) => respond(&status_resource(status, app), method, headers),
-                    None => missing(&snapshot, path, method, headers),
-                },
-            },
+            }
         },
         Method::OPTIONS => preflight(),
         _ if route == Route::Probe
-            || snapshot.get(path).is_some()
-            || snapshot.status_of(path).is_some() =>
+            || (!hidden(path)
+                && (snapshot.get(path).is_some() || snapshot.status_of(path).is_some())) =>
         {
             problem(
                 Problem::new(
@@ -78,7 +95,70 @@ pub fn answer(
             )
         }
         _ => problem(not_found(path)),
-    })
+    };
+    Some(varied(res, path))
+}
+
+/// A GET or HEAD of `path` in `snapshot`: its resource, /status, or what a
+/// missing path gets.
+fn lookup(
+    app: &AppState,
+    snapshot: &Snapshot,
+    path: &str,
+    method: &Method,
+    headers: &HeaderMap,
+) -> Response<ResBody> {
+    match snapshot.get(path) {
+        Some(r) if paths::split_preview(path).is_some() => as_preview(respond(r, method, headers)),
+        Some(r) => respond(r, method, headers),
+        None => match snapshot.status_of(path) {
+            Some(status) => respond(&status_resource(status, app), method, headers),
+            None => missing(snapshot, path, method, headers),
+        },
+    }
+}
+
+/// True when what `holder` gets at `path` is not what public readers get:
+/// a withheld brand's, or a list that names one, or a preview behind the
+/// tokens.
+fn private_answer(
+    public: &Arc<Snapshot>,
+    seen: &Arc<Snapshot>,
+    path: &str,
+    holder: &Holder,
+    app: &AppState,
+) -> bool {
+    if !matches!(holder, Holder::Token { .. }) {
+        return false;
+    }
+    if app.access.as_ref().is_some_and(|a| a.previews)
+        && (paths::split_preview(path).is_some() || path == paths::PREVIEWS_JSON)
+    {
+        return true;
+    }
+    if Arc::ptr_eq(public, seen) {
+        return false;
+    }
+    match (public.get(path), seen.get(path)) {
+        (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+        _ => true,
+    }
+}
+
+/// `res` as only its holder may keep it.
+fn private(mut res: Response<ResBody>) -> Response<ResBody> {
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, access::PRIVATE);
+    res
+}
+
+/// `res` varying on the credentials too, for a path whose answer depends
+/// on them (DESIGN.md §20: every answer under `/brand/`).
+fn varied(mut res: Response<ResBody>, path: &str) -> Response<ResBody> {
+    if access::varies(path) {
+        access::vary_on_credentials(res.headers_mut());
+    }
+    res
 }
 
 /// /status: the snapshot's document, plus what changes between snapshots:

@@ -3,6 +3,7 @@
 //! the connections ([`server`], [`conn`], [`body`]). Nothing is rendered on
 //! a request and no path ever reaches the file system.
 
+pub mod access;
 pub mod body;
 pub mod client;
 pub mod compare;
@@ -55,6 +56,10 @@ pub struct AppState {
     /// Changes no build has served yet: /status and /readyz say so when
     /// builds stop finishing.
     pub progress: Arc<crate::live::Progress>,
+    /// The access tokens, with `--access-tokens`: private brands, embargoed
+    /// versions and (with `--preview-access token`) previews answer their
+    /// holders only.
+    pub access: Option<Arc<crate::access::Access>>,
 }
 
 /// What the webhook needs in git mode.
@@ -149,6 +154,11 @@ pub fn router(state: AppState) -> Router {
         .route(paths::METRICS, get(metrics::metrics))
         .route(paths::EVENTS, get(events::events))
         .route(paths::HOOK_GIT, post(webhook::handle))
+        .route(
+            paths::SIGN_IN,
+            get(access::sign_in_form).post(access::sign_in),
+        )
+        .route(paths::SIGN_OUT, post(access::sign_out))
         .route(paths::COMPARE_PATTERN, get(compare::handle))
         .route(paths::PREVIEW_COMPARE_PATTERN, get(compare::handle_preview))
         .route(

@@ -216,7 +216,13 @@ impl hyper::service::Service<Request<Incoming>> for Conn {
     fn call(&self, req: Request<Incoming>) -> Self::Future {
         let done = self.state.begin();
         let app = &self.shared.state;
-        if let Some(res) = fast_path::answer(app, req.method(), req.uri().path(), req.headers()) {
+        if let Some(res) = fast_path::answer(
+            app,
+            req.method(),
+            req.uri().path(),
+            req.headers(),
+            self.peer.ip(),
+        ) {
             app.counters.response(self.shard, res.status());
             return Either::Left(futures_util::future::ready(Ok(
                 res.map(|b| b.with_done(done))

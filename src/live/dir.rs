@@ -37,11 +37,16 @@ impl DirWorker {
     /// failure is reported on /status, never the end of reloading.
     fn step(&mut self, pending: &Pending, covered: u64) {
         let result = catch_unwind(AssertUnwindSafe(|| {
+            if pending.republish_only() {
+                self.live.republish_if_due();
+                return Ok(());
+            }
             let cause = pending.cause(&self.source);
             let read = pending.apply(&mut self.source);
             if read.is_ok() {
                 self.live.rebuild(&self.source.content(), None, &cause);
                 self.live.finish();
+                self.live.republish_if_due();
             }
             read
         }));
@@ -66,7 +71,19 @@ impl DirWorker {
     /// Rebuilds whenever `triggers` fire, debounced, until `triggers` closes
     /// or the runtime stops.
     pub async fn run(mut self, mut triggers: mpsc::UnboundedReceiver<Trigger>) {
-        while let Some(first) = triggers.recv().await {
+        loop {
+            // An embargo lifts without a change to wait for.
+            let first = match self.live.next_lift_in() {
+                Some(wait) => match tokio::time::timeout(wait, triggers.recv()).await {
+                    Ok(Some(t)) => t,
+                    Ok(None) => return,
+                    Err(_) => Trigger::Republish,
+                },
+                None => match triggers.recv().await {
+                    Some(t) => t,
+                    None => return,
+                },
+            };
             let mut pending = Pending::default();
             pending.add(first);
             // Wait for a quiet moment: editors write several events per save.
@@ -109,6 +126,8 @@ struct Pending {
     tags: bool,
     /// A job left behind ended: its outcome is published by this build.
     settled: bool,
+    /// An embargo lifts, or the tokens changed.
+    republish: bool,
 }
 
 impl Pending {
@@ -121,7 +140,13 @@ impl Pending {
             Trigger::Tags => self.tags = true,
             Trigger::All => self.all = true,
             Trigger::Settled => self.settled = true,
+            Trigger::Republish => self.republish = true,
         }
+    }
+
+    /// Nothing is to be read or built: only served again.
+    fn republish_only(&self) -> bool {
+        self.republish && !self.all && !self.tags && !self.settled && self.slugs.is_empty()
     }
 
     /// Reads what changed into `source`.

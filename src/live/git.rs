@@ -162,7 +162,10 @@ impl GitWorker {
         let previews = cfg
             .previews
             .clone()
-            .map(|p| Previews::new(p, &cfg.prefix, &cfg.branch, live.reloader.reporter()));
+            .map(|p| {
+                Previews::new(p, &cfg.prefix, &cfg.branch, live.reloader.reporter())
+                    .with_access(live.reloader.access().cloned())
+            });
         // /previews.json says previews are on from the start, before any
         // branch matches.
         if let Some(p) = &previews {
@@ -189,6 +192,7 @@ impl GitWorker {
             let covered = self.live.progress.building();
             let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let rebuilt = self.step();
+                self.live.republish_if_due();
                 // The published branch is built: what previews take after
                 // it is not what /status and /readyz watch.
                 self.live.progress.built(covered);
@@ -210,8 +214,14 @@ impl GitWorker {
             } else {
                 Duration::from_secs(1u64 << self.failures.min(9)).min(MAX_BACKOFF)
             };
-            match triggers.recv_timeout(wait) {
+            // An embargo lifts at its moment, not at the next poll.
+            let lift = self.live.next_lift_in();
+            match triggers.recv_timeout(lift.map_or(wait, |l| l.min(wait))) {
                 Ok(()) => while triggers.try_recv().is_ok() {},
+                Err(RecvTimeoutError::Timeout) if lift.is_some_and(|l| l < wait) => {
+                    self.live.republish_if_due();
+                    continue;
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return,
             }

@@ -146,6 +146,35 @@ impl Live {
         self.reloader.store_renders();
     }
 
+    /// Serves the current catalog again when what it shows to whom has
+    /// changed without a build: an embargo lifted, or the access tokens
+    /// were read anew (DESIGN.md §20).
+    pub fn republish_if_due(&mut self) {
+        let lifted = self
+            .publisher
+            .serving()
+            .next_lift
+            .is_some_and(|t| t <= chrono::Utc::now());
+        let tokens = self
+            .reloader
+            .access()
+            .is_some_and(|a| a.take_changed());
+        if lifted || tokens {
+            if lifted {
+                tracing::info!("an embargo lifted: its version is public now");
+            }
+            self.republish();
+        }
+    }
+
+    /// How long until the next embargo lifts, if one is pending.
+    pub fn next_lift_in(&self) -> Option<Duration> {
+        let at = self.publisher.serving().next_lift?;
+        let wait = (at - chrono::Utc::now()).to_std().unwrap_or_default();
+        // Timers may fire a hair early: wake just after the moment.
+        Some(wait + Duration::from_millis(5))
+    }
+
     /// Serves the current catalog again (same generation).
     fn republish(&mut self) {
         self.serve(|r, serving| Some(r.snapshot(serving, false)));

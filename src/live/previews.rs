@@ -232,6 +232,9 @@ pub struct Previews {
     /// The published branch, which is never previewed.
     published: String,
     states: BTreeMap<String, State>,
+    /// The access tokens: a preview's private brands are withheld as the
+    /// published branch's are.
+    access: Option<Arc<crate::access::Access>>,
 }
 
 impl Previews {
@@ -247,7 +250,15 @@ impl Previews {
             reporter,
             published: published.to_string(),
             states: BTreeMap::new(),
+            access: None,
         }
+    }
+
+    /// Withholds each preview's private brands and embargoed versions from
+    /// readers without a token, as the published branch does.
+    pub fn with_access(mut self, access: Option<Arc<crate::access::Access>>) -> Previews {
+        self.access = access;
+        self
     }
 
     /// The matching branches of the mirror, newest commit first, one per
@@ -370,7 +381,8 @@ impl Previews {
                 ..opts.clone()
             };
             let source = format!("preview of branch {branch}");
-            let reloader = Reloader::for_preview(pctx, source, popts, self.reporter);
+            let reloader = Reloader::for_preview(pctx, source, popts, self.reporter)
+                .with_access(self.access.clone());
             (GitSource::new(&self.prefix), reloader)
         });
         let (content, _) = source.read(repo, *commit)?;

@@ -47,6 +47,11 @@ pub struct Reloader {
     /// (none in a preview's own snapshots).
     previews: HashMap<String, Arc<Snapshot>>,
     previews_document: Option<Arc<Resource>>,
+    /// The access tokens whose scopes get snapshots of their own, if
+    /// `--access-tokens` is given (DESIGN.md §20).
+    access: Option<Arc<crate::access::Access>>,
+    /// The views of each audience's snapshot, by the brands it opens.
+    opened_views: HashMap<std::collections::BTreeSet<String>, Views>,
 }
 
 impl Reloader {
@@ -81,7 +86,21 @@ impl Reloader {
             was_ready: false,
             previews: HashMap::new(),
             previews_document: Some(previews_document),
+            access: None,
+            opened_views: HashMap::new(),
         }
+    }
+
+    /// Withholds private brands and embargoed versions from public readers,
+    /// and makes a snapshot for each scope of `access`'s tokens.
+    pub fn with_access(mut self, access: Option<Arc<crate::access::Access>>) -> Reloader {
+        self.access = access;
+        self
+    }
+
+    /// The access tokens it splits snapshots by, if any.
+    pub fn access(&self) -> Option<&Arc<crate::access::Access>> {
+        self.access.as_ref()
     }
 
     /// The reloader of a branch preview (`ctx.preview`): the same pipeline,
@@ -175,14 +194,27 @@ impl Reloader {
                 .get(*path)
                 .is_some_and(|r| r.identity.body.len() > LARGE)
         });
-        let (mut snapshot, lists) = assemble(
+        let scopes = self
+            .access
+            .as_ref()
+            .map(|a| a.tokens().scopes())
+            .unwrap_or_default();
+        let split = crate::build::audience::split(
             &self.catalog,
+            chrono::Utc::now(),
+            &scopes,
+            self.ctx.max_age,
+        );
+        let public_info = withheld_from(&self.info, &split.withheld);
+        let (mut snapshot, lists) = assemble(
+            split.public.as_ref().unwrap_or(&self.catalog),
             &self.ctx,
             self.info.generation,
-            &self.info,
+            public_info.as_ref().unwrap_or(&self.info),
             &mut self.views,
             (lists_may_follow && large).then_some(serving),
         );
+        snapshot.next_lift = split.next_lift;
         // An empty site is not ready unless the operator says it is meant
         // to be: a load balancer must not send traffic to a replica that
         // serves nothing (a wrong --git-path, an empty folder).
@@ -202,6 +234,36 @@ impl Reloader {
             snapshot
                 .documents
                 .insert(crate::paths::PREVIEWS_JSON.into(), document.clone());
+        }
+        self.opened_views
+            .retain(|slugs, _| split.opened.iter().any(|o| &o.slugs == slugs));
+        for opened in split.opened {
+            let views = self.opened_views.entry(opened.slugs).or_default();
+            let (mut seen, _) = assemble(
+                &opened.catalog,
+                &self.ctx,
+                self.info.generation,
+                &self.info,
+                views,
+                None,
+            );
+            seen.ready = snapshot.ready;
+            seen.next_lift = snapshot.next_lift;
+            // A preview's own withheld brands open with the same scope.
+            seen.previews = self
+                .previews
+                .iter()
+                .map(|(name, p)| {
+                    let scope = opened.scopes.first();
+                    let p = scope.and_then(|s| p.audience(s)).unwrap_or(p);
+                    (name.clone(), p.clone())
+                })
+                .collect();
+            if let Some(document) = &self.previews_document {
+                seen.documents
+                    .insert(crate::paths::PREVIEWS_JSON.into(), document.clone());
+            }
+            snapshot.audiences.push((opened.scopes, Arc::new(seen)));
         }
         Next { snapshot, lists }
     }
@@ -314,10 +376,7 @@ impl Reloader {
             self.info.last_failure = Some(Failure {
                 revision,
                 since,
-                error: format!(
-                    "{} error(s) in the content; affected brands keep their last good version",
-                    errors.len()
-                ),
+                error: failed_build(errors.len()),
                 diagnostics: errors,
             });
         }
@@ -439,4 +498,39 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
         }
     }
     r
+}
+
+/// What public readers' /status may say of the reloads when `withheld`
+/// brands are not theirs to see: their errors are left out of the last
+/// failure (and a failure that was only theirs, out). `None`: all of it.
+fn withheld_from(
+    info: &Reload,
+    withheld: &std::collections::BTreeSet<String>,
+) -> Option<Reload> {
+    let failure = info.last_failure.as_ref()?;
+    if !failure.diagnostics.iter().any(|d| withheld.contains(&d.brand)) {
+        return None;
+    }
+    let mut info = info.clone();
+    let diagnostics: Vec<Diagnostic> = failure
+        .diagnostics
+        .iter()
+        .filter(|d| !withheld.contains(&d.brand))
+        .cloned()
+        .collect();
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity() == crate::spec::diag::Severity::Error)
+        .count();
+    info.last_failure = (errors > 0).then(|| Failure {
+        error: failed_build(errors),
+        diagnostics,
+        ..failure.clone()
+    });
+    Some(info)
+}
+
+/// What /status says of a build with `errors` errors.
+fn failed_build(errors: usize) -> String {
+    format!("{errors} error(s) in the content; affected brands keep their last good version")
 }

@@ -416,6 +416,8 @@ mod tests {
                 summary: None,
                 version: "1.0.0".into(),
                 updated: "2026-01-01".into(),
+                private: true,
+                embargo: None,
             },
             prompts: vec![crate::spec::model::Prompt::default()],
         }

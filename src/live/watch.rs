@@ -26,6 +26,9 @@ pub enum Trigger {
     /// A brand's job that a build left behind has ended: build again, to
     /// publish it (nothing is read).
     Settled,
+    /// The access tokens were read anew, or an embargo lifts: serve the
+    /// same catalog again to each reader (nothing is read or built).
+    Republish,
 }
 
 /// What a change at `rel` (relative to the content root) asks for, if anything.

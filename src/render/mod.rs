@@ -237,6 +237,12 @@ pub struct Headline {
     pub summary: Option<String>,
     pub version: String,
     pub updated: String,
+    /// `"visibility": "private"` (DESIGN.md §20).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+    /// When this version's embargo lifts, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embargo: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl Headline {
@@ -246,6 +252,8 @@ impl Headline {
             summary: brand.doc.summary.clone(),
             version: brand.version.to_string(),
             updated: brand.updated.to_string(),
+            private: brand.is_private(),
+            embargo: brand.embargo(),
         }
     }
 }

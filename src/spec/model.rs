@@ -20,6 +20,13 @@ pub struct BrandDoc {
     pub updated: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// `private`: served to access-token holders only (DESIGN.md §20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<String>,
+    /// Until this RFC 3339 moment, this version is served to access-token
+    /// holders only (checked by `spec::brand`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embargo: Option<String>,
     /// Where the tokens are (read before the rest, by `spec::brand`).
     #[serde(default, skip_serializing)]
     pub tokens: Option<Value>,

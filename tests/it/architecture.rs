@@ -21,10 +21,11 @@ const LAYERS: &[(&str, &[&str], Uses)] = &[
     ("bodies", &[], PURE),
     ("prompt", &[], PURE),
     ("spec", &["color", "prompt", "bodies"], PURE),
+    ("access", &["spec"], PURE),
     ("render", &["spec", "color", "prompt", "paths"], PURE),
     (
         "build",
-        &["spec", "render", "snapshot", "paths", "bodies", "source"],
+        &["spec", "render", "snapshot", "paths", "bodies", "source", "access"],
         NO_IO,
     ),
 ];

@@ -71,7 +71,12 @@ fn every_surface_is_served_with_its_exact_media_type_and_common_headers() {
             Some("nosniff"),
             "{path}"
         );
-        assert_eq!(res.header("vary"), Some("Accept-Encoding"), "{path}");
+        // A brand's answer depends on who asks (DESIGN.md §20).
+        let vary = match path.starts_with("/brand/") {
+            true => "Accept-Encoding, Authorization, Cookie",
+            false => "Accept-Encoding",
+        };
+        assert_eq!(res.header("vary"), Some(vary), "{path}");
         assert_eq!(
             res.header("content-length"),
             Some(res.body.len().to_string().as_str()),

@@ -239,7 +239,10 @@ fn compare_answers_the_diff_of_two_releases_or_a_release_and_current() {
         res.header("cache-control"),
         Some("public, max-age=31536000, immutable")
     );
-    assert_eq!(res.header("vary"), Some("Accept, Accept-Encoding"));
+    assert_eq!(
+        res.header("vary"),
+        Some("Accept, Accept-Encoding, Authorization, Cookie")
+    );
     let json = res.json();
     assert_eq!(json["brand"], "northwind");
     assert_eq!(json["level"], "major");

@@ -50,8 +50,26 @@ impl Marque {
         Marque { app }
     }
 
-    fn snapshot(&self) -> Arc<Snapshot> {
-        self.app.snapshot.load_full()
+    /// The snapshot the request of `extensions` sees: its holder's (a
+    /// token that is not valid, or a client over its failures, sees what
+    /// public readers see).
+    fn snapshot(&self, extensions: &rmcp::model::Extensions) -> Arc<Snapshot> {
+        let public = self.app.snapshot.load_full();
+        let holder = self.holder(extensions);
+        super::access::view(&public, &holder).clone()
+    }
+
+    /// Who sends the request of `extensions`.
+    fn holder(&self, extensions: &rmcp::model::Extensions) -> crate::access::Holder {
+        let Some(parts) = extensions.get::<axum::http::request::Parts>() else {
+            return crate::access::Holder::Anonymous;
+        };
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+        super::access::holder(&self.app, &parts.headers, peer)
+            .unwrap_or(crate::access::Holder::Anonymous)
     }
 
     fn url(&self, path: &str) -> String {
@@ -89,6 +107,21 @@ const METHODS: &[&str] = &[
     "tools/call",
     "tools/list",
 ];
+
+/// What a session's lists are made from: each brand and release it
+/// sees, by the hash of its input. A notice is sent when this changes.
+fn listed(snap: &Snapshot) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut keys: Vec<(&String, &[u8; 32])> =
+        snap.models.iter().map(|(k, m)| (k, &m.input)).collect();
+    keys.sort();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    keys.hash(&mut h);
+    for b in brands(snap) {
+        (&b.slug, &b.version, b.prompts.len()).hash(&mut h);
+    }
+    h.finish()
+}
 
 /// Current brands, in slug order.
 fn brands(snap: &Snapshot) -> Vec<&Arc<DemoBrand>> {
@@ -194,12 +227,21 @@ impl ServerHandler for Marque {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        // Tell this session of every new snapshot until it goes away.
+        // Tell this session of every new snapshot it sees a change in (as
+        // its holder sees it: what is withheld from it never shows, even
+        // as a notice), until it goes away.
         let mut generations = self.app.generations.clone();
         let mut stopping = self.app.stopping.clone();
+        let holder = self.holder(&context.extensions);
+        let reader = self.app.snapshot.clone();
+        let seen_by = move || {
+            let public = reader.load_full();
+            listed(super::access::view(&public, &holder))
+        };
         let peer = context.peer;
         tokio::spawn(async move {
             generations.mark_unchanged();
+            let mut seen = seen_by();
             loop {
                 tokio::select! {
                     changed = generations.changed() => {
@@ -208,6 +250,10 @@ impl ServerHandler for Marque {
                         }
                     }
                     _ = stopping.wait_for(|s| *s) => return,
+                }
+                let now = seen_by();
+                if std::mem::replace(&mut seen, now) == seen {
+                    continue;
                 }
                 if peer.notify_resource_list_changed().await.is_err()
                     || peer.notify_prompt_list_changed().await.is_err()
@@ -221,9 +267,9 @@ impl ServerHandler for Marque {
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let snap = self.snapshot();
+        let snap = self.snapshot(&context.extensions);
         let mut resources = Vec::new();
         for b in brands(&snap) {
             for s in Surface::FOR_AGENTS {
@@ -272,10 +318,10 @@ impl ServerHandler for Marque {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri.clone();
-        let snap = self.snapshot();
+        let snap = self.snapshot(&context.extensions);
         // Only a brand's own documents: /brand/<key>/<surface>.
         let path = path_of(&uri, &self.app.public_url).filter(|p| {
             paths::brand_doc_of(p)
@@ -311,9 +357,9 @@ impl ServerHandler for Marque {
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        let snap = self.snapshot();
+        let snap = self.snapshot(&context.extensions);
         let mut prompts = Vec::new();
         for b in brands(&snap) {
             for p in &b.prompts {
@@ -345,12 +391,12 @@ impl ServerHandler for Marque {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let request = serde_json::to_value(&request).unwrap_or_default();
         let name = request["name"].as_str().unwrap_or_default();
         let args = strings(&request["arguments"]);
-        let snap = self.snapshot();
+        let snap = self.snapshot(&context.extensions);
         let Some((slug, id)) = name.split_once('/') else {
             return Err(McpError::invalid_params(
                 format!(
@@ -407,7 +453,7 @@ impl ServerHandler for Marque {
         // sees them; a wrong value of the right type stays a tool error.
         tools::check_arguments(request.name.as_ref(), &args)
             .map_err(|message| McpError::invalid_params(message, None))?;
-        let snap = self.snapshot();
+        let snap = self.snapshot(&context.extensions);
         match request.name.as_ref() {
             "list_brands" => Ok(tools::list_brands(&snap)),
             "get_brand" => Ok(tools::get_brand(&snap, &args)),

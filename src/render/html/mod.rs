@@ -23,6 +23,7 @@ use sections::{
 
 pub mod assets;
 pub mod compare;
+pub mod signin;
 
 /// A rendered page and the Content-Security-Policy it needs.
 pub struct Page {

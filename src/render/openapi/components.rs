@@ -54,8 +54,8 @@ fn components_base(ctx: &Context, examples: &Examples) -> Value {
         },
         "headers": {
             "ETag": {"description": "Strong, from the hash of the body in this coding", "required": true, "schema": {"type": "string", "pattern": "^\"[0-9a-f]{32}(-gz|-br)?\"$"}},
-            "Cache-Control": {"description": format!("`public, max-age={}` for current documents, `public, max-age=31536000, immutable` for released versions, `no-store` for status", ctx.max_age), "required": true, "schema": {"type": "string"}},
-            "Vary": {"description": "`Accept, Accept-Encoding` where the format is negotiated (a comparison without a `.md` or `.json` suffix)", "required": true, "schema": {"enum": ["Accept-Encoding", "Accept, Accept-Encoding"]}},
+            "Cache-Control": {"description": format!("`public, max-age={}` for current documents, `public, max-age=31536000, immutable` for released versions, `no-store` for status, `private, no-store` for what only an access token's holder sees", ctx.max_age), "required": true, "schema": {"type": "string"}},
+            "Vary": {"description": "`Accept, Accept-Encoding` where the format is negotiated (a comparison without a `.md` or `.json` suffix); every answer under `/brand/` also varies on `Authorization, Cookie` (a private brand answers its token's holders only)", "required": true, "schema": {"enum": ["Accept-Encoding", "Accept, Accept-Encoding", "Accept-Encoding, Authorization, Cookie", "Accept, Accept-Encoding, Authorization, Cookie"]}},
             "Content-Encoding": {"description": "`br` or `gzip` when the client accepts it and it saves bytes", "schema": {"enum": ["br", "gzip"]}},
             "Access-Control-Allow-Origin": {"required": true, "schema": {"const": "*"}},
             "X-Content-Type-Options": {"required": true, "schema": {"const": "nosniff"}},

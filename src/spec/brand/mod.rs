@@ -41,6 +41,18 @@ pub struct Brand {
     pub revision: Option<String>,
 }
 
+impl Brand {
+    /// `"visibility": "private"`: served to access-token holders only.
+    pub fn is_private(&self) -> bool {
+        self.doc.visibility.as_deref() == Some("private")
+    }
+
+    /// The moment this version's embargo lifts, if it has one.
+    pub fn embargo(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        parse_embargo(self.doc.embargo.as_deref()?).ok()
+    }
+}
+
 /// True for a slug: lowercase ASCII words joined by single hyphens, at most 64 characters.
 pub fn is_slug(s: &str) -> bool {
     !s.is_empty()
@@ -104,6 +116,32 @@ pub fn parse_date(s: &str, today: NaiveDate) -> Result<NaiveDate, (Code, String)
         ));
     }
     Ok(d)
+}
+
+/// Parses an embargo: an RFC 3339 date-time with its offset (`Z` or
+/// `+01:00`), so every replica lifts it at the same instant.
+pub fn parse_embargo(s: &str) -> Result<chrono::DateTime<chrono::Utc>, String> {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Ok(t.with_timezone(&chrono::Utc));
+    }
+    let local = ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d"]
+        .iter()
+        .any(|f| {
+            chrono::NaiveDateTime::parse_from_str(s, f).is_ok()
+                || chrono::NaiveDate::parse_from_str(s, f).is_ok()
+        });
+    Err(match local {
+        true => format!(
+            "embargo {} has no offset, so no one can tell when it lifts: write it with one, such as {}Z or {}+01:00",
+            quoted(s),
+            s.split('.').next().unwrap_or(s),
+            s.split('.').next().unwrap_or(s)
+        ),
+        false => format!(
+            "embargo {} is not an RFC 3339 date-time such as 2027-01-15T09:00:00+01:00",
+            quoted(s)
+        ),
+    })
 }
 
 /// Parses a JSON file. A file that is not UTF-8 or not JSON is one
@@ -406,6 +444,11 @@ fn check_semantics(
                 .ok()
         })
         .flatten();
+    if let Some(embargo) = doc.embargo.as_deref().filter(|_| !checked.blocked("/embargo")) {
+        if let Err(m) = parse_embargo(embargo) {
+            d.push(Code::InvalidEmbargo, "/embargo", m);
+        }
+    }
     if let Some(tokens) = tokens {
         check_references(&doc, checked, tokens, d);
     }

@@ -229,6 +229,9 @@ codes! {
     VersionTooLowPublished = "1207", "version-too-low-published", Warning,
         "The version step is smaller than the changes since the latest release need; it is published, as `--semver warn` allows.",
         "Raise `version` before tagging, or consumers that trust semver break.";
+    InvalidEmbargo = "1208", "invalid-embargo", Error,
+        "`embargo` is not an RFC 3339 date-time with an offset.",
+        "Write the moment with its offset, such as 2027-01-15T09:00:00+01:00 (or Z for UTC).";
     // MQ13: tokens and their values.
     TokensNotObject = "1301", "tokens-not-object", Error,
         "A tokens file is not a JSON object of groups and tokens.",

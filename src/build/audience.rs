@@ -1,0 +1,229 @@
+//! Who sees which catalog (DESIGN.md §20). A private brand, a version
+//! under embargo and a private brand's releases are withheld from public
+//! readers: the public catalog is the catalog without them, an embargoed
+//! brand standing as its latest release that is not withheld, or not at
+//! all. Each distinct scope of the access tokens opens some of them: its
+//! catalog is the public one with those put back. The snapshots are
+//! assembled from these catalogs, so a public answer is made from public
+//! brands only and cannot carry what it never held.
+//!
+//! Pure: the time it is decided at comes in as a value.
+
+use super::{BrandState, Catalog, Published};
+use crate::access::Scope;
+use crate::snapshot::{BrandModel, CachePolicy, Resource};
+use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// What one moment's catalog is to each reader.
+#[derive(Debug)]
+pub struct Split {
+    /// What readers without a token get; `None` when nothing is withheld
+    /// (the catalog itself).
+    pub public: Option<Catalog>,
+    /// Each distinct set of withheld brands a scope opens, with its
+    /// catalog and the scopes that open exactly it.
+    pub opened: Vec<Opened>,
+    /// The next moment an embargo lifts, if any is pending.
+    pub next_lift: Option<DateTime<Utc>>,
+    /// The brands withheld from public readers, in part or whole.
+    pub withheld: BTreeSet<String>,
+}
+
+/// A catalog for the holders of some scopes.
+#[derive(Debug)]
+pub struct Opened {
+    pub slugs: BTreeSet<String>,
+    pub scopes: Vec<Scope>,
+    pub catalog: Catalog,
+}
+
+/// True when a brand is private as far as can be told: its render says
+/// so, or, while its latest attempt is not served, its brand.json names a
+/// visibility (so a private brand's broken edit never makes it public).
+pub fn is_private(s: &BrandState, catalog: &Catalog) -> bool {
+    let rendered = s.published.as_ref().is_some_and(|p| p.headline.private);
+    match s.published.is_some() && !s.stale() {
+        true => rendered,
+        false => rendered || catalog.guarded.contains(&s.slug),
+    }
+}
+
+/// True while `p`'s embargo holds at `now`.
+fn embargoed(p: &Published, now: DateTime<Utc>) -> bool {
+    p.headline.embargo.is_some_and(|e| e > now)
+}
+
+/// Splits `catalog` at `now` for the public and for each of `scopes`;
+/// current surfaces of an embargoed brand's fallback are cached for
+/// `max_age` seconds.
+pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u32) -> Split {
+    let mut private = BTreeSet::new();
+    let mut withheld = BTreeSet::new();
+    let mut next_lift: Option<DateTime<Utc>> = None;
+    let mut lift = |p: &Published| {
+        if let Some(e) = p.headline.embargo.filter(|e| *e > now) {
+            next_lift = Some(next_lift.map_or(e, |n| n.min(e)));
+        }
+    };
+    for s in catalog.brands.values() {
+        if is_private(s, catalog) {
+            private.insert(s.slug.clone());
+            withheld.insert(s.slug.clone());
+        }
+        if let Some(p) = &s.published {
+            lift(p);
+            if embargoed(p, now) || p.headline.private {
+                withheld.insert(s.slug.clone());
+            }
+        }
+    }
+    for (key, p) in &catalog.pinned {
+        if let Some(p) = &p.published {
+            lift(p);
+            if embargoed(p, now) || p.headline.private {
+                withheld.insert(super::brand_of(key).to_string());
+            }
+        }
+    }
+    if withheld.is_empty() {
+        return Split {
+            public: None,
+            opened: Vec::new(),
+            next_lift,
+            withheld,
+        };
+    }
+    let public = without(catalog, &withheld, &private, now, max_age);
+    let mut by_set: BTreeMap<BTreeSet<String>, Vec<Scope>> = BTreeMap::new();
+    for scope in scopes {
+        let slugs: BTreeSet<String> = withheld
+            .iter()
+            .filter(|s| scope.covers(s))
+            .cloned()
+            .collect();
+        if !slugs.is_empty() {
+            by_set.entry(slugs).or_default().push(scope.clone());
+        }
+    }
+    let opened = by_set
+        .into_iter()
+        .map(|(slugs, scopes)| {
+            let closed: BTreeSet<String> = withheld.difference(&slugs).cloned().collect();
+            Opened {
+                catalog: without(catalog, &closed, &private, now, max_age),
+                slugs,
+                scopes,
+            }
+        })
+        .collect();
+    Split {
+        public: Some(public),
+        opened,
+        next_lift,
+        withheld,
+    }
+}
+
+/// `catalog` without what it withholds of the brands `closed`: all of a
+/// private one; an embargoed version (its head standing as its latest
+/// release that is not withheld).
+fn without(
+    catalog: &Catalog,
+    closed: &BTreeSet<String>,
+    private: &BTreeSet<String>,
+    now: DateTime<Utc>,
+    max_age: u32,
+) -> Catalog {
+    let mut out = catalog.clone();
+    let hidden = |p: &Option<Arc<Published>>| {
+        p.as_ref()
+            .is_some_and(|p| embargoed(p, now) || p.headline.private)
+    };
+    out.pinned.retain(|key, p| {
+        let slug = super::brand_of(key);
+        !closed.contains(slug) || !(private.contains(slug) || hidden(&p.published))
+    });
+    for slug in closed {
+        if private.contains(slug) {
+            out.brands.remove(slug);
+            out.running.remove(slug);
+            continue;
+        }
+        let Some(s) = out.brands.get_mut(slug) else {
+            continue;
+        };
+        if !hidden(&s.published) {
+            continue;
+        }
+        // The latest release left stands for the brand; none, no brand.
+        let fallback = out
+            .pinned
+            .iter()
+            .filter(|(key, _)| super::brand_of(key) == slug)
+            .filter_map(|(_, p)| p.published.as_ref())
+            .max_by(|a, b| version_of(a).cmp(&version_of(b)))
+            .map(|p| Arc::new(as_current(p, slug, CachePolicy::Current(max_age))));
+        match fallback {
+            Some(p) => {
+                s.published = Some(p);
+                s.diagnostics = Arc::default();
+                out.running.remove(slug);
+            }
+            None => {
+                out.brands.remove(slug);
+                out.running.remove(slug);
+            }
+        }
+    }
+    out.source_diagnostics.retain(|d| {
+        !closed.contains(&d.brand) && !closed.iter().any(|s| d.file.starts_with(&format!("{s}/")))
+    });
+    out
+}
+
+fn version_of(p: &Published) -> Option<semver::Version> {
+    semver::Version::parse(&p.headline.version).ok()
+}
+
+/// A released version's render, served at the brand's current paths: its
+/// documents as released, cached as current ones.
+fn as_current(p: &Published, slug: &str, cache: CachePolicy) -> Published {
+    let from = format!("/brand/{}", p.key);
+    let to = format!("/brand/{slug}");
+    let resources = p
+        .resources
+        .iter()
+        .map(|(path, r)| {
+            let path = match path.strip_prefix(&from) {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{to}{rest}"),
+                _ => path.clone(),
+            };
+            let r = Resource {
+                cache,
+                cache_control: cache.header(),
+                ..Resource::clone(r)
+            };
+            (path, Arc::new(r))
+        })
+        .collect();
+    Published {
+        headline: p.headline.clone(),
+        model: Arc::new(BrandModel {
+            version: p.model.version.clone(),
+            input: p.model.input,
+            cache,
+            brand: p.model.brand.clone(),
+        }),
+        input: p.input,
+        key: slug.to_string(),
+        resources: Arc::new(resources),
+        listing: p.listing.clone(),
+        demo: p.demo.clone(),
+        compressed: p.compressed,
+        warnings: p.warnings.clone(),
+        from_cache: p.from_cache,
+        bytes: p.bytes,
+    }
+}

@@ -1,0 +1,369 @@
+//! Who a request is, and what it sees (DESIGN.md §20). Without a
+//! credential a request sees the snapshot public readers see, with no work
+//! beyond looking for two headers; with a valid token, its scope's
+//! snapshot; a bearer token that is valid nowhere is a failed attempt,
+//! answered as no token until the client's failures reach ten a minute,
+//! then 429.
+//!
+//! The sign-in form (`/signin`) gives a browser a signed session cookie
+//! for a token; `/signout` ends it.
+
+use super::problem::Problem;
+use super::AppState;
+use crate::access::{Holder, COOKIE};
+use crate::snapshot::Snapshot;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How long a browser's session lasts.
+pub const SESSION_SECONDS: u64 = 12 * 60 * 60;
+
+/// `Cache-Control` of everything only a token holder sees.
+pub const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-store");
+
+/// `Vary` of every answer under `/brand/`, public or not: a shared cache
+/// keeps a token holder's answer apart from everyone else's.
+pub const VARY: HeaderValue = HeaderValue::from_static("Accept-Encoding, Authorization, Cookie");
+
+/// The token of an `Authorization: Bearer` header.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// The session cookie's value, if the request sends one.
+fn session(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| {
+            let (name, value) = c.trim().split_once('=')?;
+            (name == COOKIE).then_some(value)
+        })
+}
+
+/// A client's address as the failures are counted by.
+fn client_key(ip: IpAddr) -> crate::access::failures::Client {
+    match ip {
+        IpAddr::V4(a) => u128::from(a.to_ipv6_mapped()),
+        IpAddr::V6(a) => u128::from(a),
+    }
+}
+
+/// Seconds since the Unix epoch.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Who sends `headers`: anonymous (no credential, or no tokens on this
+/// server), a token's holder, or, for a client over its failures, 429.
+pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holder, Problem> {
+    let Some(access) = &app.access else {
+        return Ok(Holder::Anonymous);
+    };
+    let (bearer, session) = (bearer(headers), session(headers));
+    if bearer.is_none() && session.is_none() {
+        return Ok(Holder::Anonymous);
+    }
+    let client = super::client::client_of(peer, headers, &app.demo.trusted);
+    let key = client_key(client);
+    let now = Instant::now();
+    if bearer.is_some() {
+        if let Some(wait) = access.failures.refused(key, now) {
+            return Err(too_many(wait));
+        }
+    }
+    match access.tokens().holder(bearer, session, unix_now()) {
+        Holder::Failed => {
+            access.failures.failed(key, now);
+            tracing::info!(%client, "an access token that is valid nowhere was sent");
+            Ok(Holder::Anonymous)
+        }
+        h => Ok(h),
+    }
+}
+
+/// 429 for a client over its failed attempts.
+pub fn too_many(wait: std::time::Duration) -> Problem {
+    let secs = wait.as_secs().max(1);
+    Problem::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many access tokens that are not valid from this client; try again in {secs} s"),
+    )
+    .header(header::RETRY_AFTER, &secs.to_string())
+}
+
+/// The snapshot `holder` sees of `public`.
+pub fn view<'s>(public: &'s Arc<Snapshot>, holder: &Holder) -> &'s Arc<Snapshot> {
+    match holder {
+        Holder::Token { scope, .. } => public.audience(scope).unwrap_or(public),
+        _ => public,
+    }
+}
+
+/// True when `holder` may read branch previews: anyone, unless
+/// `--preview-access token`.
+pub fn sees_previews(app: &AppState, holder: &Holder) -> bool {
+    match &app.access {
+        Some(a) if a.previews => matches!(holder, Holder::Token { .. }),
+        _ => true,
+    }
+}
+
+/// True for a path whose answer depends on who asks: a brand's, in the
+/// published branch or a preview.
+pub fn varies(path: &str) -> bool {
+    let inner = crate::paths::split_preview(path).map_or(path, |(_, p)| p);
+    inner.starts_with("/brand/")
+}
+
+/// What a handler's request sees: the snapshot of its holder, with
+/// `private` true when that is not the public one; or the 429 of a client
+/// over its failures.
+pub struct Seen {
+    pub snapshot: Arc<Snapshot>,
+    pub holder: Holder,
+    pub private: bool,
+}
+
+/// The snapshot a handler answers `headers` from (see [`Seen`]).
+pub fn seen(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Seen, Problem> {
+    let holder = holder(app, headers, peer)?;
+    let public = app.snapshot.load_full();
+    let snapshot = view(&public, &holder).clone();
+    Ok(Seen {
+        private: !Arc::ptr_eq(&public, &snapshot),
+        snapshot,
+        holder,
+    })
+}
+
+/// Adds the credentials to the `Vary` of `h`, keeping what it varies on.
+pub fn vary_on_credentials(h: &mut HeaderMap) {
+    let value = match h.get(header::VARY).and_then(|v| v.to_str().ok()) {
+        Some("Accept-Encoding") | None => VARY,
+        Some(v) => HeaderValue::from_str(&format!("{v}, Authorization, Cookie")).unwrap_or(VARY),
+    };
+    h.insert(header::VARY, value);
+}
+
+/// Where a sign-in goes on to: a path of this server (`/…`, never
+/// `//host` or a scheme), else the index.
+fn next_path(next: Option<&str>) -> String {
+    match next {
+        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains(['\\', '\r', '\n']) => {
+            p.to_string()
+        }
+        _ => crate::paths::INDEX.to_string(),
+    }
+}
+
+/// Percent-decodes a value of an `application/x-www-form-urlencoded` body
+/// or a query (`+` is a space).
+fn form_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The value of `name` in a form body or query.
+fn form_field(form: &str, name: &str) -> Option<String> {
+    form.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (form_decode(k) == name).then(|| form_decode(v))
+    })
+}
+
+/// A page of the sign-in form, with `status`.
+fn form_page(
+    app: &AppState,
+    status: StatusCode,
+    notice: crate::render::html::signin::Notice<'_>,
+    next: &str,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let ctx = crate::render::Context::new(&app.public_url);
+    let page = crate::render::html::signin::render(&ctx, notice, next);
+    let mut res = (status, page.body).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(header::CACHE_CONTROL, PRIVATE);
+    h.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    if let Ok(csp) = HeaderValue::from_str(&page.csp) {
+        h.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    h.insert(
+        header::HeaderName::from_static("x-robots-tag"),
+        HeaderValue::from_static("noindex"),
+    );
+    super::headers::common_headers(h);
+    res
+}
+
+/// `GET /signin`: the form (404 on a server without access tokens).
+pub async fn sign_in_form(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    uri: axum::http::Uri,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if app.access.is_none() {
+        return super::fast_path::not_found(crate::paths::SIGN_IN).into_response();
+    }
+    let next = next_path(uri.query().and_then(|q| form_field(q, "next")).as_deref());
+    form_page(
+        &app,
+        StatusCode::OK,
+        crate::render::html::signin::Notice::None,
+        &next,
+    )
+}
+
+/// The longest sign-in body read.
+const MAX_FORM: usize = 4096;
+
+/// `POST /signin`: a valid token gets a session cookie and goes on (303);
+/// a wrong one the form again (401), counted as a failed attempt; a client
+/// over its failures, 429.
+pub async fn sign_in(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> axum::response::Response {
+    use crate::render::html::signin::Notice;
+    use axum::response::IntoResponse;
+    let Some(access) = &app.access else {
+        return super::fast_path::not_found(crate::paths::SIGN_IN).into_response();
+    };
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_FORM).await else {
+        return Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("a sign-in form is at most {MAX_FORM} bytes"),
+        )
+        .into_response();
+    };
+    let form = String::from_utf8_lossy(&bytes);
+    let next = next_path(form_field(&form, "next").as_deref());
+    let token = form_field(&form, "token").unwrap_or_default();
+    let client = super::client::client_of(peer.ip(), &headers, &app.demo.trusted);
+    let now = Instant::now();
+    if let Some(wait) = access.failures.refused(client_key(client), now) {
+        let secs = wait.as_secs().max(1);
+        let mut res = form_page(&app, StatusCode::TOO_MANY_REQUESTS, Notice::Wait(secs), &next);
+        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
+            res.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        return res;
+    }
+    let tokens = access.tokens();
+    let Some(cookie) = tokens.sign_in(token.trim(), unix_now(), SESSION_SECONDS) else {
+        access.failures.failed(client_key(client), now);
+        tracing::info!(%client, "a sign-in with a token that is valid nowhere");
+        return form_page(&app, StatusCode::UNAUTHORIZED, Notice::Wrong, &next);
+    };
+    let secure = access.secure
+        || headers
+            .get("x-forwarded-proto")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"));
+    let set = format!(
+        "{COOKIE}={cookie}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax{}",
+        if secure { "; Secure" } else { "" }
+    );
+    let name = tokens.find(token.trim()).map(|t| t.name.clone()).unwrap_or_default();
+    tracing::info!(token = %name, "signed in");
+    let mut res = StatusCode::SEE_OTHER.into_response();
+    let h = res.headers_mut();
+    if let (Ok(location), Ok(set)) = (HeaderValue::from_str(&next), HeaderValue::from_str(&set)) {
+        h.insert(header::LOCATION, location);
+        h.insert(header::SET_COOKIE, set);
+    }
+    h.insert(header::CACHE_CONTROL, PRIVATE);
+    super::headers::common_headers(h);
+    res
+}
+
+/// `POST /signout`: the session cookie is cleared, and the browser goes
+/// to the index (303).
+pub async fn sign_out(
+    axum::extract::State(app): axum::extract::State<AppState>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if app.access.is_none() {
+        return super::fast_path::not_found(crate::paths::SIGN_OUT).into_response();
+    }
+    let mut res = StatusCode::SEE_OTHER.into_response();
+    let h = res.headers_mut();
+    h.insert(header::LOCATION, HeaderValue::from_static("/"));
+    h.insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("marque_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"),
+    );
+    h.insert(header::CACHE_CONTROL, PRIVATE);
+    super::headers::common_headers(h);
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sign_in_goes_on_only_to_a_path_of_this_server() {
+        assert_eq!(next_path(Some("/brand/acme")), "/brand/acme");
+        for away in ["//evil.example", "https://evil.example", "/\\evil", "/x\r\nSet-Cookie: a", ""] {
+            assert_eq!(next_path(Some(away)), "/", "{away:?}");
+        }
+        assert_eq!(next_path(None), "/");
+    }
+
+    #[test]
+    fn form_values_are_decoded() {
+        let form = "token=mq_ab%2Bc+d&next=%2Fbrand%2Facme&x=%zz";
+        assert_eq!(form_field(form, "token").as_deref(), Some("mq_ab+c d"));
+        assert_eq!(form_field(form, "next").as_deref(), Some("/brand/acme"));
+        assert_eq!(form_field(form, "x").as_deref(), Some("%zz"));
+        assert_eq!(form_field(form, "none"), None);
+        assert_eq!(form_decode("%4"), "%4");
+    }
+
+    #[test]
+    fn a_bearer_token_and_a_session_are_found_among_other_headers() {
+        let mut h = HeaderMap::new();
+        h.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer  mq_x "));
+        h.insert(header::COOKIE, HeaderValue::from_static("a=1; marque_session=s.1.f; b=2"));
+        assert_eq!(bearer(&h), Some("mq_x"));
+        assert_eq!(session(&h), Some("s.1.f"));
+        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic eDp5"));
+        assert_eq!(bearer(&h), None);
+    }
+}
