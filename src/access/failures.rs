@@ -53,7 +53,10 @@ impl Failures {
             }
         }
         let times = map.entry(client).or_default();
-        while times.front().is_some_and(|t| now.duration_since(*t) >= WINDOW) {
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+        {
             times.pop_front();
         }
         times.push_back(now);

@@ -324,7 +324,10 @@ mod tests {
 
     #[test]
     fn a_line_names_a_hash_and_its_scope() {
-        let tokens = file(&[("ci", "secret-a", ""), ("client", "secret-b", "acme,globex")]);
+        let tokens = file(&[
+            ("ci", "secret-a", ""),
+            ("client", "secret-b", "acme,globex"),
+        ]);
         assert_eq!(tokens.find("secret-a").unwrap().scope, Scope::All);
         let b = tokens.find("secret-b").unwrap();
         assert!(b.scope.covers("acme") && !b.scope.covers("initech"));
@@ -336,7 +339,9 @@ mod tests {
     fn a_bad_line_is_named_without_its_hash() {
         let e = Tokens::parse("ok:zz\n").unwrap_err();
         assert!(e.starts_with("line 1 (token `ok`)"), "{e}");
-        assert!(Tokens::parse("bad name:00\n").unwrap_err().starts_with("line 1"));
+        assert!(Tokens::parse("bad name:00\n")
+            .unwrap_err()
+            .starts_with("line 1"));
         let h = hex(&Sha256::digest(b"x"));
         let e = Tokens::parse(&format!("a:{h}:Not A Slug\n")).unwrap_err();
         assert!(e.contains("not a brand slug") && !e.contains(&h), "{e}");

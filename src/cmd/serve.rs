@@ -209,9 +209,8 @@ pub async fn run(
 fn read_tokens(path: &std::path::Path) -> Result<crate::access::Tokens> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the access tokens file {}", path.display()))?;
-    let tokens = crate::access::Tokens::parse(&text).map_err(|e| {
-        anyhow::anyhow!("the access tokens file {}: {e}", path.display())
-    })?;
+    let tokens = crate::access::Tokens::parse(&text)
+        .map_err(|e| anyhow::anyhow!("the access tokens file {}: {e}", path.display()))?;
     tracing::info!(file = %path.display(), tokens = tokens.len(), "access tokens read");
     Ok(tokens)
 }
@@ -232,8 +231,7 @@ async fn reread_tokens(
     };
     let mut seen = stamp(&path);
     #[cfg(unix)]
-    let mut hup =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+    let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
     loop {
         #[cfg(unix)]
         let hangup = async {
@@ -262,7 +260,9 @@ async fn reread_tokens(
                     wake();
                 }
             }
-            Err(e) => tracing::error!(error = %format!("{e:#}"), "keeping the access tokens read before"),
+            Err(e) => {
+                tracing::error!(error = %format!("{e:#}"), "keeping the access tokens read before")
+            }
         }
     }
 }

@@ -324,7 +324,9 @@ impl ServeConfig {
             }
         }
         if self.preview_access == PreviewAccess::Token && self.access_tokens.is_none() {
-            bail!("--preview-access token needs --access-tokens FILE: the tokens previews answer to");
+            bail!(
+                "--preview-access token needs --access-tokens FILE: the tokens previews answer to"
+            );
         }
         for origin in self.mcp.iter().flat_map(|m| &m.allowed_origins) {
             if !is_base_url(origin) || origin.split("://").nth(1).is_some_and(|r| r.contains('/')) {

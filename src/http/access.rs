@@ -98,7 +98,9 @@ pub fn too_many(wait: std::time::Duration) -> Problem {
     let secs = wait.as_secs().max(1);
     Problem::new(
         StatusCode::TOO_MANY_REQUESTS,
-        format!("too many access tokens that are not valid from this client; try again in {secs} s"),
+        format!(
+            "too many access tokens that are not valid from this client; try again in {secs} s"
+        ),
     )
     .header(header::RETRY_AFTER, &secs.to_string())
 }
@@ -161,7 +163,9 @@ pub fn vary_on_credentials(h: &mut HeaderMap) {
 /// `//host` or a scheme), else the index.
 fn next_path(next: Option<&str>) -> String {
     match next {
-        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains(['\\', '\r', '\n']) => {
+        Some(p)
+            if p.starts_with('/') && !p.starts_with("//") && !p.contains(['\\', '\r', '\n']) =>
+        {
             p.to_string()
         }
         _ => crate::paths::INDEX.to_string(),
@@ -178,7 +182,10 @@ fn form_decode(s: &str) -> String {
         match bytes[i] {
             b'+' => out.push(b' '),
             b'%' if i + 2 < bytes.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                match u8::from_str_radix(
+                    std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                    16,
+                ) {
                     Ok(b) => {
                         out.push(b);
                         i += 2;
@@ -279,7 +286,12 @@ pub async fn sign_in(
     let now = Instant::now();
     if let Some(wait) = access.failures.refused(client_key(client), now) {
         let secs = wait.as_secs().max(1);
-        let mut res = form_page(&app, StatusCode::TOO_MANY_REQUESTS, Notice::Wait(secs), &next);
+        let mut res = form_page(
+            &app,
+            StatusCode::TOO_MANY_REQUESTS,
+            Notice::Wait(secs),
+            &next,
+        );
         if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
             res.headers_mut().insert(header::RETRY_AFTER, v);
         }
@@ -299,7 +311,10 @@ pub async fn sign_in(
         "{COOKIE}={cookie}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax{}",
         if secure { "; Secure" } else { "" }
     );
-    let name = tokens.find(token.trim()).map(|t| t.name.clone()).unwrap_or_default();
+    let name = tokens
+        .find(token.trim())
+        .map(|t| t.name.clone())
+        .unwrap_or_default();
     tracing::info!(token = %name, "signed in");
     let mut res = StatusCode::SEE_OTHER.into_response();
     let h = res.headers_mut();
@@ -340,7 +355,13 @@ mod tests {
     #[test]
     fn a_sign_in_goes_on_only_to_a_path_of_this_server() {
         assert_eq!(next_path(Some("/brand/acme")), "/brand/acme");
-        for away in ["//evil.example", "https://evil.example", "/\\evil", "/x\r\nSet-Cookie: a", ""] {
+        for away in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil",
+            "/x\r\nSet-Cookie: a",
+            "",
+        ] {
             assert_eq!(next_path(Some(away)), "/", "{away:?}");
         }
         assert_eq!(next_path(None), "/");
@@ -359,11 +380,20 @@ mod tests {
     #[test]
     fn a_bearer_token_and_a_session_are_found_among_other_headers() {
         let mut h = HeaderMap::new();
-        h.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer  mq_x "));
-        h.insert(header::COOKIE, HeaderValue::from_static("a=1; marque_session=s.1.f; b=2"));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("bearer  mq_x "),
+        );
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; marque_session=s.1.f; b=2"),
+        );
         assert_eq!(bearer(&h), Some("mq_x"));
         assert_eq!(session(&h), Some("s.1.f"));
-        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic eDp5"));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Basic eDp5"),
+        );
         assert_eq!(bearer(&h), None);
     }
 }

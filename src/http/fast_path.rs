@@ -11,18 +11,18 @@
 //! the page of an unpublished brand); 405 with `Allow`; 308 for a trailing
 //! slash.
 
+use super::access;
 use super::body::ResBody;
 use super::headers::common_headers;
 use super::problem::Problem;
-use super::access;
 use super::AppState;
 use crate::access::Holder;
-use std::sync::Arc;
 use crate::paths::{self, Route};
 use crate::render::status::{LimiterStatus, ServedStatus, Status};
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
+use std::sync::Arc;
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
 

@@ -159,13 +159,10 @@ impl GitWorker {
                 return None;
             }
         };
-        let previews = cfg
-            .previews
-            .clone()
-            .map(|p| {
-                Previews::new(p, &cfg.prefix, &cfg.branch, live.reloader.reporter())
-                    .with_access(live.reloader.access().cloned())
-            });
+        let previews = cfg.previews.clone().map(|p| {
+            Previews::new(p, &cfg.prefix, &cfg.branch, live.reloader.reporter())
+                .with_access(live.reloader.access().cloned())
+        });
         // /previews.json says previews are on from the start, before any
         // branch matches.
         if let Some(p) = &previews {

@@ -155,10 +155,7 @@ impl Live {
             .serving()
             .next_lift
             .is_some_and(|t| t <= chrono::Utc::now());
-        let tokens = self
-            .reloader
-            .access()
-            .is_some_and(|a| a.take_changed());
+        let tokens = self.reloader.access().is_some_and(|a| a.take_changed());
         if lifted || tokens {
             if lifted {
                 tracing::info!("an embargo lifted: its version is public now");

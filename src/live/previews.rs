@@ -96,6 +96,16 @@ pub struct Preview {
 fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
     let mut out = Vec::new();
     for (slug, s) in &preview.brands {
+        // /previews.json answers whoever may read previews: a private
+        // brand, in either branch, is not named there (DESIGN.md §20).
+        let private = |c: &Catalog| {
+            c.brands
+                .get(slug)
+                .is_some_and(|s| crate::build::audience::is_private(s, c))
+        };
+        if private(preview) || private(published) {
+            continue;
+        }
         let errors = preview
             .brand_diagnostics(s)
             .iter()

@@ -249,6 +249,11 @@ impl Reloader {
             );
             seen.ready = snapshot.ready;
             seen.next_lift = snapshot.next_lift;
+            let status = Arc::make_mut(&mut seen.status);
+            status.ready = seen.ready;
+            status.next_embargo_lift = seen
+                .next_lift
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
             // A preview's own withheld brands open with the same scope.
             seen.previews = self
                 .previews
@@ -503,12 +508,13 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
 /// What public readers' /status may say of the reloads when `withheld`
 /// brands are not theirs to see: their errors are left out of the last
 /// failure (and a failure that was only theirs, out). `None`: all of it.
-fn withheld_from(
-    info: &Reload,
-    withheld: &std::collections::BTreeSet<String>,
-) -> Option<Reload> {
+fn withheld_from(info: &Reload, withheld: &std::collections::BTreeSet<String>) -> Option<Reload> {
     let failure = info.last_failure.as_ref()?;
-    if !failure.diagnostics.iter().any(|d| withheld.contains(&d.brand)) {
+    if !failure
+        .diagnostics
+        .iter()
+        .any(|d| withheld.contains(&d.brand))
+    {
         return None;
     }
     let mut info = info.clone();

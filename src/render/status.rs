@@ -28,6 +28,10 @@ pub struct Status {
     pub content_diagnostics: Vec<Diagnostic>,
     /// Bytes the snapshot holds, all codings.
     pub snapshot_bytes: usize,
+    /// When the next embargo lifts (RFC 3339), shown to access-token
+    /// holders only (DESIGN.md §20).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_embargo_lift: Option<String>,
 }
 
 impl Default for Status {
@@ -47,6 +51,7 @@ impl Status {
             unpublished: Vec::new(),
             content_diagnostics: Vec::new(),
             snapshot_bytes: 0,
+            next_embargo_lift: None,
         }
     }
 }
@@ -65,6 +70,7 @@ impl Status {
             unpublished: lists.unpublished.clone(),
             content_diagnostics: lists.content_diagnostics.clone(),
             snapshot_bytes: lists.snapshot_bytes,
+            next_embargo_lift: self.next_embargo_lift.clone(),
         }
     }
 }

@@ -25,7 +25,9 @@ const LAYERS: &[(&str, &[&str], Uses)] = &[
     ("render", &["spec", "color", "prompt", "paths"], PURE),
     (
         "build",
-        &["spec", "render", "snapshot", "paths", "bodies", "source", "access"],
+        &[
+            "spec", "render", "snapshot", "paths", "bodies", "source", "access",
+        ],
         NO_IO,
     ),
 ];

@@ -171,8 +171,14 @@ impl Browser {
         panic!("timed out waiting for {what}");
     }
 
+    /// The session's cookies, as WebDriver describes them (with their flags).
+    pub(crate) fn cookies(&self) -> Vec<Value> {
+        let res = self.cmd("GET", "/cookie", None);
+        res["value"].as_array().cloned().unwrap_or_default()
+    }
+
     /// Saves a screenshot as a test artifact and returns its path.
-    fn screenshot(&self, name: &str) -> PathBuf {
+    pub(crate) fn screenshot(&self, name: &str) -> PathBuf {
         let res = self.cmd("GET", "/screenshot", None);
         let png = base64_decode(res["value"].as_str().expect("a screenshot"));
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");

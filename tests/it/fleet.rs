@@ -12,7 +12,7 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn redis_available() -> bool {
+pub(crate) fn redis_available() -> bool {
     require(
         "redis-server",
         Command::new("redis-server")
@@ -25,7 +25,7 @@ fn redis_available() -> bool {
 }
 
 /// A redis-server of this test's own, stopped when dropped.
-struct Redis {
+pub(crate) struct Redis {
     port: u16,
     child: Option<Child>,
     /// Extra arguments of the server (TLS), and of redis-cli to reach it.
@@ -42,7 +42,7 @@ fn free_port() -> u16 {
 }
 
 impl Redis {
-    fn start() -> Redis {
+    pub(crate) fn start() -> Redis {
         Redis::start_with(Vec::new(), Vec::new())
     }
 
@@ -85,7 +85,7 @@ impl Redis {
         }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 

@@ -9,6 +9,8 @@
 mod support;
 use support::{helpers, llm_mock};
 
+/// Private brands, protected previews and embargoed releases: a crawl finds nothing withheld.
+mod access;
 /// The pure core imports only downward and does no IO (an allowlist that tests itself).
 mod architecture;
 /// What every page shares, served once under hashed names; the pages' CSP; the static site.

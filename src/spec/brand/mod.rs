@@ -124,12 +124,17 @@ pub fn parse_embargo(s: &str) -> Result<chrono::DateTime<chrono::Utc>, String> {
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
         return Ok(t.with_timezone(&chrono::Utc));
     }
-    let local = ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d"]
-        .iter()
-        .any(|f| {
-            chrono::NaiveDateTime::parse_from_str(s, f).is_ok()
-                || chrono::NaiveDate::parse_from_str(s, f).is_ok()
-        });
+    let local = [
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M",
+        "%Y-%m-%d",
+    ]
+    .iter()
+    .any(|f| {
+        chrono::NaiveDateTime::parse_from_str(s, f).is_ok()
+            || chrono::NaiveDate::parse_from_str(s, f).is_ok()
+    });
     Err(match local {
         true => format!(
             "embargo {} has no offset, so no one can tell when it lifts: write it with one, such as {}Z or {}+01:00",
@@ -444,7 +449,11 @@ fn check_semantics(
                 .ok()
         })
         .flatten();
-    if let Some(embargo) = doc.embargo.as_deref().filter(|_| !checked.blocked("/embargo")) {
+    if let Some(embargo) = doc
+        .embargo
+        .as_deref()
+        .filter(|_| !checked.blocked("/embargo"))
+    {
         if let Err(m) = parse_embargo(embargo) {
             d.push(Code::InvalidEmbargo, "/embargo", m);
         }
