@@ -41,8 +41,23 @@ pub fn run(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
             ..BuildOptions::default()
         },
     );
+    // A static site answers everyone: it holds what public readers see,
+    // no private brand and no version under embargo (DESIGN.md §20).
+    let split = crate::build::audience::split(&catalog, chrono::Utc::now(), &[], ctx.max_age);
+    if !split.withheld.is_empty() {
+        writeln!(
+            out,
+            "left out (private, or under embargo): {}",
+            split
+                .withheld
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+    }
     let (mut snap, _) = assemble(
-        &catalog,
+        split.public.as_ref().unwrap_or(&catalog),
         &ctx,
         1,
         &crate::render::status::Reload::default(),

@@ -86,8 +86,9 @@ impl DirWorker {
             };
             let mut pending = Pending::default();
             pending.add(first);
-            // Wait for a quiet moment: editors write several events per save.
-            loop {
+            // Wait for a quiet moment: editors write several events per
+            // save (an embargo's moment or new tokens need none).
+            while !pending.republish_only() {
                 match tokio::time::timeout(DEBOUNCE, triggers.recv()).await {
                     Ok(Some(t)) => pending.add(t),
                     Ok(None) => return,

@@ -1045,3 +1045,85 @@ fn previews_behind_tokens_answer_their_holders_only() {
         "its holder reaches the preview's demo"
     );
 }
+
+#[test]
+fn a_static_build_holds_what_public_readers_see_and_nothing_withheld() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    secret_content(&content, "2099-01-01T00:00:00Z");
+    let site = dir.path().join("site");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("build")
+        .arg(&content)
+        .arg("--out")
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("left out (private, or under embargo): aurora-launch, lumen-health"),
+        "{said}"
+    );
+    assert!(site.join("brand/northwind/spec.json").exists());
+    let mut files = Vec::new();
+    let mut stack = vec![site.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 30);
+    for f in files {
+        let name = f.strip_prefix(&site).unwrap().display().to_string();
+        let text = match f.extension().and_then(|e| e.to_str()) {
+            Some("gz") => {
+                String::from_utf8_lossy(&gunzip(&std::fs::read(&f).unwrap())).into_owned()
+            }
+            Some("br") => {
+                String::from_utf8_lossy(&unbrotli(&std::fs::read(&f).unwrap())).into_owned()
+            }
+            _ => String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned(),
+        };
+        for n in NEEDLES {
+            assert!(!name.contains(n) && !text.contains(n), "{name} holds {n}");
+        }
+    }
+}
+
+#[test]
+fn a_changed_tokens_file_is_read_again_and_a_removed_token_stops_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    secret_content(&content, "2099-01-01T00:00:00Z");
+    let app = serve_secrets(&content, |_| {});
+    let tokens = dir.path().join("tokens.txt");
+    let lumen = bearer(LUMEN_ONLY);
+    let read = |auth: &str| {
+        app.get_with("/brand/lumen-health/spec.json", &[("Authorization", auth)])
+            .status
+    };
+    assert_eq!(read(&lumen), 200);
+    // A new token, scoped to Lumen Health, replaces the old one.
+    let fresh = "mq_rotated_token_for_lumen_77";
+    let line = marque::access::line_for("lumen-agency", fresh, &["lumen-health".into()]).unwrap();
+    std::fs::write(&tokens, format!("{line}\n")).unwrap();
+    // Looked at every second (a poll with the new token would count as
+    // failed attempts until then).
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(read(&bearer(fresh)), 200, "the new token opens its brand");
+    assert_eq!(read(&lumen), 404, "the removed token opens nothing");
+    // A file that no longer reads keeps the tokens before.
+    std::fs::write(&tokens, "lumen-agency:not-a-hash\n").unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(read(&bearer(fresh)), 200);
+}
