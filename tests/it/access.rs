@@ -686,6 +686,11 @@ fn the_log_never_shows_a_token_or_its_hash() {
             assert!(!text.contains(token), "an operator document shows a token");
         }
     }
+    // SIGHUP reads the file again (and says so, by count, not content).
+    let _ = std::process::Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status();
+    std::thread::sleep(Duration::from_millis(500));
     let _ = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
@@ -694,7 +699,11 @@ fn the_log_never_shows_a_token_or_its_hash() {
     let _ = child.stdout.take().unwrap().read_to_string(&mut out);
     let _ = child.wait();
     log.push_str(&out);
-    assert!(log.contains("access tokens read"), "{log}");
+    assert_eq!(
+        log.matches("access tokens read").count(),
+        2,
+        "read at start and on SIGHUP: {log}"
+    );
     assert!(log.contains("signed in"), "{log}");
     let text = std::fs::read_to_string(&tokens).unwrap();
     let hashes: Vec<&str> = text
@@ -1126,4 +1135,99 @@ fn a_changed_tokens_file_is_read_again_and_a_removed_token_stops_opening() {
     std::fs::write(&tokens, "lumen-agency:not-a-hash\n").unwrap();
     std::thread::sleep(Duration::from_millis(2500));
     assert_eq!(read(&bearer(fresh)), 200);
+}
+
+/// An MCP session's id, opened with `headers`.
+fn mcp_session(app: &TestApp, headers: &[(&str, &str)]) -> String {
+    let base: Vec<(&str, &str)> = [
+        headers,
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+    ]
+    .concat();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "listen", "version": "1"}}});
+    let res = app.request("POST", "/mcp", &base, Some(init.to_string().as_bytes()));
+    let sid = res.header("mcp-session-id").unwrap().to_string();
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    let with: Vec<(&str, &str)> = [base.as_slice(), &[("Mcp-Session-Id", sid.as_str())]].concat();
+    assert_eq!(
+        app.request("POST", "/mcp", &with, Some(note.as_bytes()))
+            .status,
+        202
+    );
+    sid
+}
+
+/// A session's stream of server messages.
+struct Stream(std::io::BufReader<std::net::TcpStream>);
+
+impl Stream {
+    fn open(app: &TestApp, sid: &str, auth: Option<&str>) -> Stream {
+        use std::io::Write;
+        let mut s = std::net::TcpStream::connect(app.addr).unwrap();
+        let auth = auth
+            .map(|a| format!("Authorization: {a}\r\n"))
+            .unwrap_or_default();
+        write!(s, "GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nMcp-Session-Id: {sid}\r\n{auth}\r\n").unwrap();
+        Stream(std::io::BufReader::new(s))
+    }
+
+    /// True when a list_changed notice arrives within `wait`.
+    fn hears_change(&mut self, wait: Duration) -> bool {
+        use std::io::BufRead;
+        let deadline = Instant::now() + wait;
+        let mut line = String::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            self.0
+                .get_ref()
+                .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+                .unwrap();
+            line.clear();
+            match self.0.read_line(&mut line) {
+                Ok(0) | Err(_) => return false,
+                Ok(_) if line.contains("list_changed") => return true,
+                Ok(_) => {}
+            }
+        }
+        false
+    }
+}
+
+#[test]
+fn mcp_sessions_hear_only_of_changes_they_may_see() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    secret_content(&content, "2099-01-01T00:00:00Z");
+    let app = serve_secrets(&content, |_| {});
+    let all = bearer(ALL);
+    let public_sid = mcp_session(&app, &[]);
+    let holder_sid = mcp_session(&app, &[("Authorization", &all)]);
+    let mut public = Stream::open(&app, &public_sid, None);
+    let mut holder = Stream::open(&app, &holder_sid, Some(&all));
+    std::thread::sleep(Duration::from_millis(300));
+    edit(
+        &content.join("lumen-health/brand.json"),
+        "\"summary\": \"A clinic network",
+        "\"summary\": \"A secret clinic network",
+    );
+    assert!(
+        holder.hears_change(Duration::from_secs(10)),
+        "the holder hears of the private brand's edit"
+    );
+    assert!(
+        !public.hears_change(Duration::from_millis(1500)),
+        "a public session does not"
+    );
+    edit(
+        &content.join("northwind/brand.json"),
+        "\"summary\": \"Outdoor gear",
+        "\"summary\": \"Weatherproof outdoor gear",
+    );
+    assert!(
+        public.hears_change(Duration::from_secs(10)),
+        "a public session hears of a public edit"
+    );
 }
