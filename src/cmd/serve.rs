@@ -75,14 +75,7 @@ pub async fn run(
         json: config.log_json,
         colour: crate::report::stderr_colour(),
     };
-    let access = match &config.access_tokens {
-        Some(path) => Some(Arc::new(crate::access::Access::new(
-            read_tokens(path)?,
-            config.preview_access == crate::config::PreviewAccess::Token,
-            public_url.starts_with("https://"),
-        ))),
-        None => None,
-    };
+    let access = access_from(&config, &public_url)?;
     let reloader = Reloader::new(ctx, source_name(&config.source), options, reporter)
         .with_render_cache(RenderCache::new(&config.cache_dir))
         .with_access(access.clone());
@@ -149,23 +142,8 @@ pub async fn run(
         progress,
         access: access.clone(),
     };
-    if let (Some(access), Some(path)) = (access, &config.access_tokens) {
-        let wake: Box<dyn Fn() + Send + Sync> = match git_mode {
-            true => {
-                let tx = wake_tx.clone();
-                Box::new(move || {
-                    let _ = tx.lock().map(|tx| tx.send(()));
-                })
-            }
-            false => {
-                let tx = trigger_tx.clone();
-                Box::new(move || {
-                    let _ = tx.send(crate::live::watch::Trigger::Republish);
-                })
-            }
-        };
-        tokio::spawn(reread_tokens(path.clone(), access, wake, stop_rx.clone()));
-    }
+    let wake = Wake::of(git_mode, &wake_tx, &trigger_tx);
+    watch_tokens(&config, access, wake, &stop_rx);
     let serving = tokio::spawn(server::serve(
         listeners,
         state.clone(),
@@ -204,6 +182,22 @@ pub async fn run(
     }
 }
 
+/// The access tokens, with `--access-tokens`: read now (a file that does
+/// not read stops the server before it listens).
+fn access_from(
+    config: &ServeConfig,
+    public_url: &str,
+) -> Result<Option<Arc<crate::access::Access>>> {
+    let Some(path) = &config.access_tokens else {
+        return Ok(None);
+    };
+    Ok(Some(Arc::new(crate::access::Access::new(
+        read_tokens(path)?,
+        config.preview_access == crate::config::PreviewAccess::Token,
+        public_url.starts_with("https://"),
+    ))))
+}
+
 /// Reads the access tokens file; an error names the file and the line,
 /// never a hash.
 fn read_tokens(path: &std::path::Path) -> Result<crate::access::Tokens> {
@@ -215,13 +209,53 @@ fn read_tokens(path: &std::path::Path) -> Result<crate::access::Tokens> {
     Ok(tokens)
 }
 
+/// With access tokens, reads their file again when it changes, and wakes
+/// the loop with `wake` so each reader's snapshot is made again.
+fn watch_tokens(
+    config: &ServeConfig,
+    access: Option<Arc<crate::access::Access>>,
+    wake: Wake,
+    stop: &watch::Receiver<bool>,
+) {
+    if let (Some(access), Some(path)) = (access, &config.access_tokens) {
+        tokio::spawn(reread_tokens(path.clone(), access, wake, stop.clone()));
+    }
+}
+
+/// What wakes the loop of either mode to serve its catalog again.
+enum Wake {
+    Git(Arc<std::sync::Mutex<std::sync::mpsc::Sender<()>>>),
+    Folder(mpsc::UnboundedSender<crate::live::watch::Trigger>),
+}
+
+impl Wake {
+    /// Git mode's wake, or directory mode's.
+    fn of(
+        git_mode: bool,
+        git: &Arc<std::sync::Mutex<std::sync::mpsc::Sender<()>>>,
+        folder: &mpsc::UnboundedSender<crate::live::watch::Trigger>,
+    ) -> Wake {
+        match git_mode {
+            true => Wake::Git(git.clone()),
+            false => Wake::Folder(folder.clone()),
+        }
+    }
+
+    fn wake(&self) {
+        match self {
+            Wake::Git(tx) => drop(tx.lock().map(|tx| tx.send(()))),
+            Wake::Folder(tx) => drop(tx.send(crate::live::watch::Trigger::Republish)),
+        }
+    }
+}
+
 /// Reads the access tokens file again on SIGHUP, or when it changes
 /// (looked at every second), and wakes the loop so each reader's snapshot
 /// is made again. A file that no longer reads keeps the tokens before.
 async fn reread_tokens(
     path: std::path::PathBuf,
     access: Arc<crate::access::Access>,
-    wake: Box<dyn Fn() + Send + Sync>,
+    wake: Wake,
     mut stop: watch::Receiver<bool>,
 ) {
     let stamp = |p: &std::path::Path| {
@@ -257,7 +291,7 @@ async fn reread_tokens(
         match read_tokens(&path) {
             Ok(tokens) => {
                 if access.replace(tokens) {
-                    wake();
+                    wake.wake();
                 }
             }
             Err(e) => {

@@ -67,7 +67,7 @@ pub fn unix_now() -> u64 {
 
 /// Who sends `headers`: anonymous (no credential, or no tokens on this
 /// server), a token's holder, or, for a client over its failures, 429.
-pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holder, Problem> {
+pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holder, TooMany> {
     let Some(access) = &app.access else {
         return Ok(Holder::Anonymous);
     };
@@ -80,7 +80,7 @@ pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holde
     let now = Instant::now();
     if bearer.is_some() {
         if let Some(wait) = access.failures.refused(key, now) {
-            return Err(too_many(wait));
+            return Err(TooMany(wait));
         }
     }
     match access.tokens().holder(bearer, session, unix_now()) {
@@ -93,16 +93,22 @@ pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holde
     }
 }
 
-/// 429 for a client over its failed attempts.
-pub fn too_many(wait: std::time::Duration) -> Problem {
-    let secs = wait.as_secs().max(1);
-    Problem::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        format!(
-            "too many access tokens that are not valid from this client; try again in {secs} s"
-        ),
-    )
-    .header(header::RETRY_AFTER, &secs.to_string())
+/// A client over its failed attempts, and how long it must wait.
+#[derive(Debug, Clone, Copy)]
+pub struct TooMany(pub std::time::Duration);
+
+impl TooMany {
+    /// The 429 it gets.
+    pub fn problem(self) -> Problem {
+        let secs = self.0.as_secs().max(1);
+        Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many access tokens that are not valid from this client; try again in {secs} s"
+            ),
+        )
+        .header(header::RETRY_AFTER, &secs.to_string())
+    }
 }
 
 /// The snapshot `holder` sees of `public`.
@@ -139,7 +145,7 @@ pub struct Seen {
 }
 
 /// The snapshot a handler answers `headers` from (see [`Seen`]).
-pub fn seen(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Seen, Problem> {
+pub fn seen(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Seen, TooMany> {
     let holder = holder(app, headers, peer)?;
     let public = app.snapshot.load_full();
     let snapshot = view(&public, &holder).clone();
@@ -244,7 +250,7 @@ pub async fn sign_in_form(
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     if app.access.is_none() {
-        return super::fast_path::not_found(crate::paths::SIGN_IN).into_response();
+        return super::problem::not_found(crate::paths::SIGN_IN).into_response();
     }
     let next = next_path(uri.query().and_then(|q| form_field(q, "next")).as_deref());
     form_page(
@@ -270,7 +276,7 @@ pub async fn sign_in(
     use crate::render::html::signin::Notice;
     use axum::response::IntoResponse;
     let Some(access) = &app.access else {
-        return super::fast_path::not_found(crate::paths::SIGN_IN).into_response();
+        return super::problem::not_found(crate::paths::SIGN_IN).into_response();
     };
     let Ok(bytes) = axum::body::to_bytes(body, MAX_FORM).await else {
         return Problem::new(
@@ -334,7 +340,7 @@ pub async fn sign_out(
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     if app.access.is_none() {
-        return super::fast_path::not_found(crate::paths::SIGN_OUT).into_response();
+        return super::problem::not_found(crate::paths::SIGN_OUT).into_response();
     }
     let mut res = StatusCode::SEE_OTHER.into_response();
     let h = res.headers_mut();

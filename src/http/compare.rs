@@ -163,7 +163,7 @@ pub async fn handle(
 ) -> Response {
     let seen = match super::access::seen(&app, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(p) => return varied(p.into_response(), false),
+        Err(too_many) => return varied(too_many.problem().into_response(), false),
     };
     let res = answer(
         &app,
@@ -200,7 +200,7 @@ pub async fn handle_preview(
 ) -> Response {
     let seen = match super::access::seen(&app, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(p) => return varied(p.into_response(), false),
+        Err(too_many) => return varied(too_many.problem().into_response(), false),
     };
     let snap = &seen.snapshot;
     let preview = snap

@@ -139,7 +139,7 @@ async fn demo_of(
 ) -> Response {
     let seen = match super::access::seen(&app, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(p) => return p.into_response(),
+        Err(too_many) => return too_many.problem().into_response(),
     };
     // A preview behind the tokens is, to anyone else, a preview that is
     // not there: checked and limited as one.

@@ -14,13 +14,13 @@
 use super::access;
 use super::body::ResBody;
 use super::headers::common_headers;
+pub use super::problem::not_found;
 use super::problem::Problem;
 use super::AppState;
 use crate::access::Holder;
 use crate::paths::{self, Route};
 use crate::render::status::{LimiterStatus, ServedStatus, Status};
 use crate::snapshot::{Encoded, Resource, Snapshot};
-use crate::spec::diag::clipped;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 use std::sync::Arc;
 
@@ -45,7 +45,7 @@ pub fn answer(
     let holder = match reads {
         true => match access::holder(app, headers, peer) {
             Ok(h) => h,
-            Err(p) => return Some(varied(problem(p), path)),
+            Err(too_many) => return Some(varied(problem(too_many.problem()), path)),
         },
         false => Holder::Anonymous,
     };
@@ -380,23 +380,6 @@ fn missing(
 /// True when the client lists `text/html` as acceptable (a browser).
 fn accepts_html(headers: &HeaderMap) -> bool {
     super::client::accepts(headers, "text/html")
-}
-
-/// A 404 that says what was not found: a brand, a surface of a brand, or a path.
-pub fn not_found(path: &str) -> Problem {
-    let detail = match path
-        .strip_prefix("/brand/")
-        .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
-    {
-        Some((slug, "")) => format!("no brand named \"{}\" is published here", clipped(slug)),
-        Some((slug, surface)) => format!(
-            "brand \"{}\" has no surface \"{}\" (or the brand is not published)",
-            clipped(slug),
-            clipped(surface)
-        ),
-        None => format!("nothing is published at {}", clipped(path)),
-    };
-    Problem::not_found(detail)
 }
 
 #[cfg(test)]

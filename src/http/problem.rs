@@ -4,6 +4,7 @@
 
 use super::body::ReadError;
 use crate::paths::Refusal;
+use crate::spec::diag::clipped;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -102,4 +103,21 @@ pub fn read_problem(e: ReadError, limit: usize) -> Problem {
         }
         ReadError::Broken => refused(Refusal::Malformed, "the request body could not be read"),
     }
+}
+
+/// A 404 that says what was not found: a brand, a surface of a brand, or a path.
+pub fn not_found(path: &str) -> Problem {
+    let detail = match path
+        .strip_prefix("/brand/")
+        .map(|rest| rest.split_once('/').unwrap_or((rest, "")))
+    {
+        Some((slug, "")) => format!("no brand named \"{}\" is published here", clipped(slug)),
+        Some((slug, surface)) => format!(
+            "brand \"{}\" has no surface \"{}\" (or the brand is not published)",
+            clipped(slug),
+            clipped(surface)
+        ),
+        None => format!("nothing is published at {}", clipped(path)),
+    };
+    Problem::not_found(detail)
 }
