@@ -208,23 +208,10 @@ fn crawl(app: &TestApp, headers: &[(&str, &str)]) -> Crawled {
 
 /// MCP's lists and list-like tools, each as an answer named `mcp <method>`.
 fn mcp_lists(app: &TestApp, headers: &[(&str, &str)]) -> Vec<(String, Response)> {
-    let base: Vec<(&str, &str)> = [
-        headers,
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-        ],
-    ]
-    .concat();
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "crawl", "version": "1"}}});
-    let res = app.request("POST", "/mcp", &base, Some(init.to_string().as_bytes()));
-    assert_eq!(res.status, 200, "{}", res.text());
-    let sid = res.header("mcp-session-id").unwrap().to_string();
+    let (sid, res) = mcp_session(app, headers);
+    let base = mcp_headers(headers);
     let with_sid: Vec<(&str, &str)> =
         [base.as_slice(), &[("Mcp-Session-Id", sid.as_str())]].concat();
-    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    app.request("POST", "/mcp", &with_sid, Some(note.to_string().as_bytes()));
     let calls = [
         ("resources/list", json!({})),
         ("resources/templates/list", json!({})),
@@ -1137,19 +1124,26 @@ fn a_changed_tokens_file_is_read_again_and_a_removed_token_stops_opening() {
     assert_eq!(read(&bearer(fresh)), 200);
 }
 
-/// An MCP session's id, opened with `headers`.
-fn mcp_session(app: &TestApp, headers: &[(&str, &str)]) -> String {
-    let base: Vec<(&str, &str)> = [
+/// What every MCP request sends, with `headers`.
+fn mcp_headers<'h>(headers: &[(&'h str, &'h str)]) -> Vec<(&'h str, &'h str)> {
+    [
         headers,
         &[
             ("Content-Type", "application/json"),
             ("Accept", "application/json, text/event-stream"),
         ],
     ]
-    .concat();
+    .concat()
+}
+
+/// An MCP session opened with `headers` and initialized: its id, and the
+/// answer to `initialize`.
+fn mcp_session(app: &TestApp, headers: &[(&str, &str)]) -> (String, Response) {
+    let base = mcp_headers(headers);
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "listen", "version": "1"}}});
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "crawl", "version": "1"}}});
     let res = app.request("POST", "/mcp", &base, Some(init.to_string().as_bytes()));
+    assert_eq!(res.status, 200, "{}", res.text());
     let sid = res.header("mcp-session-id").unwrap().to_string();
     let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
     let with: Vec<(&str, &str)> = [base.as_slice(), &[("Mcp-Session-Id", sid.as_str())]].concat();
@@ -1158,7 +1152,7 @@ fn mcp_session(app: &TestApp, headers: &[(&str, &str)]) -> String {
             .status,
         202
     );
-    sid
+    (sid, res)
 }
 
 /// A session's stream of server messages.
@@ -1203,8 +1197,8 @@ fn mcp_sessions_hear_only_of_changes_they_may_see() {
     secret_content(&content, "2099-01-01T00:00:00Z");
     let app = serve_secrets(&content, |_| {});
     let all = bearer(ALL);
-    let public_sid = mcp_session(&app, &[]);
-    let holder_sid = mcp_session(&app, &[("Authorization", &all)]);
+    let (public_sid, _) = mcp_session(&app, &[]);
+    let (holder_sid, _) = mcp_session(&app, &[("Authorization", &all)]);
     let mut public = Stream::open(&app, &public_sid, None);
     let mut holder = Stream::open(&app, &holder_sid, Some(&all));
     std::thread::sleep(Duration::from_millis(300));
