@@ -223,6 +223,10 @@ pub struct ServeArgs {
     /// good version) or `off`.
     #[arg(long, env = "MARQUE_SEMVER", value_enum, default_value_t = crate::build::SemverMode::Warn)]
     pub semver: crate::build::SemverMode,
+    /// Removing a token that the latest release did not deprecate is an
+    /// error (the brand keeps its last good version), whatever `--semver` says.
+    #[arg(long, env = "MARQUE_REQUIRE_DEPRECATION")]
+    pub require_deprecation: bool,
     /// Be ready while no brand is published (an empty site is intended).
     /// Without it, `/readyz` answers 503 until a brand is published, and
     /// `/status` says why none is.
@@ -373,6 +377,10 @@ pub struct CheckArgs {
     /// (`<slug>@<version>` tag) need: `error` (exit 1), `warn` or `off`.
     #[arg(long, env = "MARQUE_SEMVER", value_enum, default_value_t = crate::build::SemverMode::Error)]
     pub semver: crate::build::SemverMode,
+    /// Removing a token that the latest release did not deprecate is an
+    /// error, whatever `--semver` says.
+    #[arg(long, env = "MARQUE_REQUIRE_DEPRECATION")]
+    pub require_deprecation: bool,
 }
 
 #[derive(Debug, Clone, Args)]

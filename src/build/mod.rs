@@ -311,6 +311,9 @@ pub struct BuildOptions {
     /// What a version step smaller than its changes is: nothing, a warning
     /// or an error (see [`crate::spec::diff`]).
     pub semver: SemverMode,
+    /// `--require-deprecation`: removing a token that was not deprecated in
+    /// the latest release is an error (the brand keeps its last good version).
+    pub require_deprecation: bool,
     /// Render each release's surfaces (`/brand/<slug>@<version>/…`); a
     /// branch preview compares with releases but serves none.
     pub serve_releases: bool,
@@ -343,6 +346,7 @@ impl Default for BuildOptions {
             renders: None,
             build_id: Arc::from(""),
             semver: SemverMode::Warn,
+            require_deprecation: false,
             serve_releases: true,
             allow_empty: false,
             patience: None,
@@ -529,6 +533,10 @@ fn attempt(
             return (None, Arc::new(diagnostics));
         }
     }
+    if let Some(d) = deprecation_check(&brand, files, base, &changes, opts.require_deprecation) {
+        diagnostics.push(d);
+        return (None, Arc::new(diagnostics));
+    }
     let job = BrandJob {
         files,
         input,
@@ -594,6 +602,57 @@ pub fn semantic_changes<'r>(
         changes.head = Some(diff::diff(old, brand));
     }
     (changes, base.map(|(r, _)| *r))
+}
+
+/// With `--require-deprecation`, refuses a version that removes tokens the
+/// latest release did not deprecate (DESIGN.md §18), at brand.json's `version`.
+fn deprecation_check(
+    brand: &Brand,
+    files: &BrandFiles,
+    base: Option<&Release>,
+    changes: &SemanticChanges,
+    required: bool,
+) -> Option<Diagnostic> {
+    if !required {
+        return None;
+    }
+    let (base, head) = (base?, changes.head.as_ref()?);
+    let unannounced: Vec<String> = head
+        .changes
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.what,
+                diff::What::TokenRemoved {
+                    announced: false,
+                    ..
+                }
+            )
+        })
+        .map(|c| format!("`{}`", c.name))
+        .collect();
+    if unannounced.is_empty() {
+        return None;
+    }
+    let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
+    d.push(
+        Code::RemovedWithoutDeprecation,
+        "/version",
+        format!(
+            "{} removed without being deprecated in the latest release ({}); under --require-deprecation that is an error: deprecate first (`\"$deprecated\": \"Use {{replacement}}\"`), release that, then remove in a major version. The last good version keeps serving",
+            match unannounced.len() {
+                n if n > 8 => format!("{} and {} more", unannounced[..8].join(", "), n - 8),
+                _ => unannounced.join(", "),
+            },
+            base.tag
+        ),
+    );
+    let mut out = Vec::new();
+    let text = files
+        .get("brand.json")
+        .and_then(|b| std::str::from_utf8(b).ok());
+    d.finish(text, &mut out);
+    out.pop()
 }
 
 /// Reports a version that is too small a step after the brand's latest

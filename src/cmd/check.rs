@@ -22,6 +22,7 @@ pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> 
     let opts = BuildOptions {
         effort: crate::snapshot::Effort::None,
         semver: args.semver,
+        require_deprecation: args.require_deprecation,
         ..BuildOptions::default()
     };
     let catalog = build_catalog(&content, &ctx, today(), &Catalog::default(), &opts);

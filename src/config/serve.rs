@@ -270,6 +270,7 @@ impl ServeConfig {
             },
             build: BuildOptions {
                 semver: args.semver,
+                require_deprecation: args.require_deprecation,
                 allow_empty: args.allow_empty,
                 ..BuildOptions::default()
             },

@@ -1,7 +1,7 @@
 //! changelog.md and changelog.json: a brand's releases (from git tags),
 //! newest first, as Keep a Changelog Markdown and as JSON. Each release
 //! lists its tag's notes, then the semantic changes since the release
-//! before it under Added / Changed / Removed; `[Unreleased]` lists what the
+//! before it under Added / Changed / Deprecated / Removed; `[Unreleased]` lists what the
 //! working head changes since the latest release.
 
 use super::diff::ChangeJson;

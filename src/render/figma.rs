@@ -399,6 +399,16 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
 /// A warning, with where the token is written when one is to blame.
 type Skipped = (String, Option<crate::spec::tokens::WrittenAt>);
 
+/// A variable's description: a deprecated token's advice first
+/// ("Deprecated: use `color.teal.700`"), where Figma shows it to a designer.
+fn described(t: &Token, set: &TokenSet) -> Option<String> {
+    match (t.deprecation(set), &t.description) {
+        (Some(d), Some(text)) => Some(format!("{}. {text}", super::diff::capitalised(&d.advice()))),
+        (Some(d), None) => Some(super::diff::capitalised(&d.advice())),
+        (None, text) => text.clone(),
+    }
+}
+
 pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     let set = &brand.tokens;
     let mut skipped = Vec::new();
@@ -465,7 +475,8 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                         .map(|(mode, x)| (mode.clone(), Some(x.value.clone())))
                         .collect(),
                 };
-                b.add(&t.path, ty, at.collection, &values, t.description.as_ref(), web);
+                let description = described(t, b.set);
+                b.add(&t.path, ty, at.collection, &values, description.as_ref(), web);
             }
             (_, TokenType::Dimension) => skipped.push((
                 format!(
@@ -514,8 +525,15 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
             })
             .collect();
         let web = format!("var(--{base}-{})", part.css);
-        let description = t.description.as_ref();
-        if let Some(v) = b.add(&path, part.ty, at.collection, &values, description, web) {
+        let description = described(t, b.set);
+        if let Some(v) = b.add(
+            &path,
+            part.ty,
+            at.collection,
+            &values,
+            description.as_ref(),
+            web,
+        ) {
             if t.ty == TokenType::Border {
                 v.scopes = match part.ty {
                     TokenType::Color => vec!["STROKE_COLOR"],
@@ -545,13 +563,13 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let mut path = t.path.clone();
     path.push("lineHeight".into());
     let web = format!("var(--{base}-line-height)");
-    let description = t.description.as_ref();
+    let description = described(t, b.set);
     if let Some(v) = b.add(
         &path,
         TokenType::Number,
         at.collection,
         &values,
-        description,
+        description.as_ref(),
         web,
     ) {
         v.scopes = vec!["LINE_HEIGHT"];

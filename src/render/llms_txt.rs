@@ -86,6 +86,25 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
             );
         }
     }
+    let set = &brand.tokens;
+    let deprecated: Vec<_> = set
+        .tokens
+        .iter()
+        .filter_map(|t| Some((t, t.deprecation(set)?)))
+        .collect();
+    if !deprecated.is_empty() {
+        // So an agent stops choosing them (DESIGN.md §18).
+        o.push_str("\n## Deprecated tokens\n\n");
+        for (t, d) in deprecated {
+            let _ = writeln!(
+                o,
+                "- [{}]({}): {}",
+                link_title(&t.name()),
+                ctx.brand_url(s, "spec.md"),
+                crate::render::spec_md::deprecated_md(&d).replacen("Deprecated", "deprecated", 1)
+            );
+        }
+    }
     o.push_str("\n## Optional\n\n");
     let _ = writeln!(
         o,

@@ -271,7 +271,7 @@ pub fn change_list_schema() -> Value {
             "type": "object",
             "properties": {
                 "level": {"enum": ["major", "minor", "patch"]},
-                "section": {"enum": ["added", "changed", "removed"]},
+                "section": {"enum": ["added", "changed", "deprecated", "removed"]},
                 "kind": {"enum": ["token", "css-property", "palette", "type-family", "type-style", "logo", "asset", "contrast-pair", "prompt", "prompt-variable", "text", "modifier", "context"]},
                 "name": {"type": "string"},
                 "summary": {"type": "string", "description": "One line of Markdown"}

@@ -74,8 +74,14 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         .map(|p| declarations(p, set.resolve(&p.token.value).as_deref(), set))
         .collect();
     out.push_str("@theme {\n");
-    for (name, value) in default.iter().flatten() {
-        let _ = writeln!(out, "  {name}: {value};");
+    for (p, decls) in placed.iter().zip(&default) {
+        // Said where an editor's completion shows the variable.
+        if let Some(d) = p.token.deprecation(set).filter(|_| !decls.is_empty()) {
+            let _ = writeln!(out, "  /* {} */", css_comment(&d.advice()));
+        }
+        for (name, value) in decls {
+            let _ = writeln!(out, "  {name}: {value};");
+        }
     }
     out.push_str("}\n");
     for (m, modifier) in set.modes.iter().enumerate() {

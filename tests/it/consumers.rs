@@ -179,7 +179,9 @@ fn design_md_diff_agrees_with_marques_semantic_diff() {
         let direction = match c.section {
             marque::spec::diff::Section::Added => "added",
             marque::spec::diff::Section::Removed => "removed",
-            marque::spec::diff::Section::Changed => continue,
+            marque::spec::diff::Section::Changed | marque::spec::diff::Section::Deprecated => {
+                continue
+            }
         };
         if let Some((group, name)) = key(&c.name) {
             listed.push((group, direction, name));

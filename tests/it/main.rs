@@ -31,6 +31,8 @@ mod contract;
 mod corpus;
 /// The prompt demo against a local OpenAI- and Anthropic-speaking server.
 mod demo;
+/// The life of a token: deprecated on every surface, a shim in tokens.css, removal announced first.
+mod deprecation;
 /// Diagnostic codes: the README's index, check's JSON and SARIF (valid against the official schema).
 mod diagnostics;
 /// Primer's translucent aliases, references inside strings and Fluent's font stack on every surface.

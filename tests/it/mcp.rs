@@ -363,7 +363,7 @@ fn initialize_from(app: &TestApp, client: &str, pad: usize) -> Response {
 }
 
 /// A session, initialized, and its id.
-fn session(app: &TestApp, client: &str) -> String {
+pub(crate) fn session(app: &TestApp, client: &str) -> String {
     let res = initialize_from(app, client, 0);
     assert_eq!(res.status, 200, "{}", String::from_utf8_lossy(&res.body));
     let sid = res.header("mcp-session-id").unwrap().to_string();
@@ -633,7 +633,7 @@ fn mcp_resources_are_a_brands_documents_not_its_assets_of_the_same_name() {
 }
 
 /// A `tools/call` in session `sid`, and the JSON-RPC message that answers it.
-fn call_tool(app: &TestApp, sid: &str, tool: &str, arguments: Value) -> Value {
+pub(crate) fn call_tool(app: &TestApp, sid: &str, tool: &str, arguments: Value) -> Value {
     let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
                       "params": {"name": tool, "arguments": arguments}});
     let res = app.request(

@@ -118,7 +118,7 @@ fn a_branch_is_previewed_with_its_changes_updated_by_webhook_and_gone_when_delet
         "{page}"
     );
     assert!(
-        page.contains("<li>Removes token <code>color.surface.muted</code> (<code>--color-surface-muted</code>) (major)</li>"),
+        page.contains("<li>Removes token <code>color.surface.muted</code> (<code>--color-surface-muted</code>), which was not deprecated: deprecate it first (naming its replacement) in a release, then remove it (major)</li>"),
         "{page}"
     );
     // Its stylesheet and script are the preview's own, beside its pages.

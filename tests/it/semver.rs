@@ -46,7 +46,7 @@ fn a_patch_bump_that_removes_a_token_fails_check_naming_the_change_and_the_versi
     let (code, out) = marque(&["check", dir]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("error[MQ1206]: 2.4.0 → 2.4.1 removes token `color.surface.muted` (`--color-surface-muted`): a major change, needs 3.0.0 or later (latest release: northwind@2.4.0"),
+        out.contains("error[MQ1206]: 2.4.0 → 2.4.1 removes token `color.surface.muted` (`--color-surface-muted`), which was not deprecated: deprecate it first (naming its replacement) in a release, then remove it: a major change, needs 3.0.0 or later (latest release: northwind@2.4.0"),
         "{out}"
     );
     // At brand.json's version, line 4.
@@ -120,7 +120,7 @@ fn diff_prints_the_changes_between_two_versions_as_markdown_and_json() {
         "# Northwind Outfitters: 2.4.0 → 3.0.0\n\n\
          A major change: 1 major, 0 minor, 1 patch.\n\n\
          ## Changed\n\n- Changes the summary (patch)\n\n\
-         ## Removed\n\n- Removes token `color.surface.muted` (`--color-surface-muted`) (major)\n"
+         ## Removed\n\n- Removes token `color.surface.muted` (`--color-surface-muted`), which was not deprecated: deprecate it first (naming its replacement) in a release, then remove it (major)\n"
     );
     let (code, json) = marque(&[
         "diff",
@@ -173,7 +173,7 @@ fn the_changelog_lists_each_releases_semantic_changes_and_the_unreleased_ones() 
     assert!(
         md.contains(
             "## [3.0.0] - 2026-10-06\n\n- Drop the muted surface\n\n\
-             ### Removed\n\n- Removes token `color.surface.muted` (`--color-surface-muted`) (major)\n"
+             ### Removed\n\n- Removes token `color.surface.muted` (`--color-surface-muted`), which was not deprecated: deprecate it first (naming its replacement) in a release, then remove it (major)\n"
         ),
         "{md}"
     );

@@ -48,7 +48,7 @@ fn schemas() -> Value {
         {
             "name": "find_tokens",
             "title": "Find design tokens",
-            "description": "A brand's design tokens by path prefix, type or text, with their resolved values and CSS custom properties.",
+            "description": "A brand's design tokens by path prefix, type or text, with their resolved values and CSS custom properties. A deprecated token says `deprecated` (\"deprecated: use …\") and its `replacement`: choose the replacement.",
             "inputSchema": object(json!({
                 "slug": {"type": "string"},
                 "prefix": {"type": "string", "description": "A token path prefix, e.g. color.fjord"},
@@ -290,7 +290,7 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
     };
     let set = &brand.tokens;
     match str_arg(args, "mode") {
-        None => tool_ok(query.run(set.tokens.iter(), set)),
+        None => tool_ok(query.run(set.tokens.iter(), set, set)),
         Some(wanted) => match context_of(&brand, wanted) {
             // The context's tokens in place of the default's, then those
             // only the context has: its permutation, read through a view.
@@ -305,7 +305,7 @@ pub(super) fn find_tokens(snap: &Snapshot, args: &Map<String, Value>) -> CallToo
                             .iter()
                             .filter(|t| set.get(&t.name()).is_none()),
                     );
-                tool_ok(query.run(tokens, &view))
+                tool_ok(query.run(tokens, &view, set))
             }
             Err(e) => tool_error(e),
         },
@@ -321,7 +321,13 @@ struct Query<'a> {
 
 impl Query<'_> {
     /// The matching tokens, values resolved through `lookup`.
-    fn run<'t>(&self, tokens: impl Iterator<Item = &'t Token>, lookup: &impl Lookup) -> Value {
+    /// A deprecated token says so, with its replacement (`set` is the brand's).
+    fn run<'t>(
+        &self,
+        tokens: impl Iterator<Item = &'t Token>,
+        lookup: &impl Lookup,
+        set: &crate::spec::tokens::TokenSet,
+    ) -> Value {
         let mut found = Vec::new();
         let mut matched = 0;
         for token in tokens {
@@ -359,6 +365,12 @@ impl Query<'_> {
                 }
                 if let TokenValue::AliasWithAlpha { alpha, .. } = &token.value {
                     entry["alpha"] = json!(alpha);
+                }
+                if let Some(d) = token.deprecation(set) {
+                    entry["deprecated"] = json!(d.advice());
+                    if let Some(r) = &d.replacement {
+                        entry["replacement"] = json!(r);
+                    }
                 }
                 found.push(entry);
             }

@@ -366,6 +366,17 @@ fn dos_and_donts(o: &mut String, brand: &Brand) {
         lines.push(format!("- Don't use the words {}", words.join(", ")));
     }
     lines.extend(doc.logo.misuse.iter().map(|m| rule("Don't", m)));
+    // Deprecated tokens, so an agent stops choosing them (DESIGN.md §18).
+    let set = &brand.tokens;
+    for t in &set.tokens {
+        if let Some(d) = t.deprecation(set) {
+            lines.push(format!(
+                "- Don't use the token {}: {}",
+                md_code(&t.name()),
+                crate::render::spec_md::deprecated_md(&d).replacen("Deprecated", "deprecated", 1)
+            ));
+        }
+    }
     if lines.is_empty() {
         return;
     }

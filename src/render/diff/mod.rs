@@ -72,7 +72,16 @@ pub fn summary(c: &Change) -> String {
         What::Removed => format!("removes {noun} `{name}`"),
         What::Changed => format!("changes {noun} `{name}`"),
         What::TokenAdded { value } => format!("adds token `{name}` (`{}`)", tick(value)),
-        What::TokenRemoved { property } => format!("removes token `{name}` (`{property}`)"),
+        What::TokenRemoved {
+            property,
+            announced: true,
+        } => format!("removes token `{name}` (`{property}`)"),
+        What::TokenRemoved {
+            property,
+            announced: false,
+        } => format!(
+            "removes token `{name}` (`{property}`), which was not deprecated: deprecate it first (naming its replacement) in a release, then remove it"
+        ),
         What::TokenRenamed {
             to,
             from_property,

@@ -95,7 +95,7 @@ fn values(c: &Change) -> (String, String) {
     match &c.what {
         What::TokenValue { before, after } => (value(before), value(after)),
         What::TokenAdded { value: v } => (String::new(), value(v)),
-        What::TokenRemoved { property } => (value(property), String::new()),
+        What::TokenRemoved { property, .. } => (value(property), String::new()),
         What::TokenRenamed {
             from_property,
             to_property,

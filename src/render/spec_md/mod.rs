@@ -500,7 +500,11 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
             if let Some(d) = &t.description {
                 let _ = write!(line, ". {}", md(d));
             }
-            line.push_str(&notes(&t.deprecated, &t.extensions, ". "));
+            // Said first, so an agent reading the line stops there.
+            if let Some(d) = t.deprecation(set) {
+                line = format!("{line}. **{}**", deprecated_md(&d));
+            }
+            line.push_str(&notes(&None, &t.extensions, ". "));
             let _ = writeln!(o, "{line}");
         }
     }
@@ -526,6 +530,17 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
             let _ = writeln!(o, "{line}");
         }
         o.push('\n');
+    }
+}
+
+/// A deprecation as Markdown: "Deprecated: use `color.teal.700`", its
+/// note after it.
+pub(crate) fn deprecated_md(d: &crate::spec::tokens::deprecation::Deprecation) -> String {
+    match (&d.replacement, &d.note) {
+        (Some(r), Some(n)) => format!("Deprecated: use {} ({})", md_code(r), md(n)),
+        (Some(r), None) => format!("Deprecated: use {}", md_code(r)),
+        (None, Some(n)) => format!("Deprecated: {}", md(n)),
+        (None, None) => "Deprecated".to_string(),
     }
 }
 

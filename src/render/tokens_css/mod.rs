@@ -14,7 +14,7 @@ pub(crate) mod modes;
 use crate::spec::tokens::css::{self, declarations, Declaration};
 use crate::spec::tokens::{Color, Item, TokenSet, TokenValue};
 use crate::spec::Brand;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 
 /// The colours written out in a value (not those behind an alias).
@@ -71,16 +71,17 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         escape::css_comment(&ctx.brand_url(&brand.slug, "spec.json")),
     );
     let set = &brand.tokens;
-    let root = root_entries(set);
+    let shims = set.shims();
+    let root = root_entries(set, &shims);
     let scheme = modes::root_scheme(set);
     sheet.rule(
         &[],
         ":root",
         scheme,
-        root.iter().map(|e| (e.description, &e.decl)),
+        root.iter().map(|e| (e.description.as_deref(), &e.decl)),
     );
     if !set.modes.is_empty() {
-        modes::write(&mut sheet, set, &root);
+        modes::write(&mut sheet, set, &root, &shims);
     }
     modes::without_relative_colors(&mut sheet, set);
     sheet.out
@@ -89,7 +90,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
 /// A declaration of `:root`, with the description of its token when it is
 /// the token's first.
 pub(super) struct Entry<'a> {
-    description: Option<&'a str>,
+    description: Option<std::borrow::Cow<'a, str>>,
     decl: Declaration<'a>,
 }
 
@@ -101,13 +102,27 @@ pub(super) struct Entry<'a> {
 /// declaration serves both, and never the one that is `var(--its-own-name)`:
 /// the spelling that aliases the other, a cycle that would make the
 /// property invalid.
-fn root_entries(set: &TokenSet) -> Vec<Entry<'_>> {
+///
+/// A deprecated token says so in its comment, naming its replacement; one
+/// that agrees with its replacement in every context (`shims`) is written
+/// as `var(--<replacement>)`, so it follows the new token.
+fn root_entries<'a>(set: &'a TokenSet, shims: &BTreeMap<String, String>) -> Vec<Entry<'a>> {
     let mut declared = HashSet::new();
     let mut out = Vec::new();
     for token in &set.tokens {
         crate::spec::limits::checkpoint();
-        let mut description = token.description.as_deref();
-        for decl in fresh(declarations(token, set), &mut declared) {
+        let mut description: Option<std::borrow::Cow<'a, str>> = match token.deprecation(set) {
+            Some(d) => Some(match token.description.as_deref() {
+                Some(text) => format!("{text} ({})", d.advice()).into(),
+                None => crate::render::diff::capitalised(&d.advice()).into(),
+            }),
+            None => token.description.as_deref().map(Into::into),
+        };
+        let decls = match shims.get(&token.name()) {
+            Some(r) => shim(declarations(token, set), &token.path, r),
+            None => declarations(token, set),
+        };
+        for decl in fresh(decls, &mut declared) {
             out.push(Entry {
                 description: description.take(),
                 decl,
@@ -115,6 +130,26 @@ fn root_entries(set: &TokenSet) -> Vec<Entry<'_>> {
         }
     }
     out
+}
+
+/// `decls` of the token at `path` as references to the same properties of
+/// `replacement` (a dotted name): `--legacy-blue: var(--color-teal-700)`.
+fn shim<'a>(
+    decls: Vec<Declaration<'a>>,
+    path: &[String],
+    replacement: &str,
+) -> Vec<Declaration<'a>> {
+    let name = css::css_name(path);
+    let target: Vec<String> = replacement.split('.').map(String::from).collect();
+    let base = css::css_name(&target);
+    decls
+        .into_iter()
+        .map(|d| Declaration {
+            value: format!("var(--{base}{})", &d.name[name.len().min(d.name.len())..]),
+            name: d.name,
+            from: None,
+        })
+        .collect()
 }
 
 /// The declarations whose names `declared` does not hold yet, but those
@@ -301,6 +336,27 @@ mod tests {
             "{css}"
         );
         assert!(!css.contains("Deprecated."), "{css}");
+    }
+
+    #[test]
+    fn a_deprecated_token_names_its_replacement_and_follows_it_where_they_agree() {
+        let brand = brand_of(
+            r##"{"color": {"$type": "color",
+                "new": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.4], "hex": "#006666"}},
+                "old": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.4], "hex": "#006666"},
+                        "$deprecated": "Use {color.new} instead."},
+                "drifted": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0], "hex": "#ff0000"},
+                            "$description": "The 2024 red.", "$deprecated": "Use {color.new}."},
+                "gone": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#000000"},
+                         "$deprecated": true}}}"##,
+        );
+        let css = render(&brand, &Context::new("https://x"));
+        assert!(css.contains("  /* Deprecated: use `color.new` (Use {color.new} instead.) */\n  --color-old: var(--color-new);"), "{css}");
+        assert!(css.contains("  /* The 2024 red. (deprecated: use `color.new` (Use {color.new}.)) */\n  --color-drifted: #ff0000;"), "{css}");
+        assert!(
+            css.contains("  /* Deprecated */\n  --color-gone: #000000;"),
+            "{css}"
+        );
     }
 
     #[test]

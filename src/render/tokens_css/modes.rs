@@ -50,7 +50,12 @@ struct Rules<'a> {
     follows: Vec<usize>,
 }
 
-pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
+pub(super) fn write(
+    sheet: &mut Sheet,
+    set: &TokenSet,
+    root: &[Entry<'_>],
+    shims: &std::collections::BTreeMap<String, String>,
+) {
     let graph = Graph::new(root);
     let rules: Vec<Vec<Option<Rules<'_>>>> = set
         .modes
@@ -59,7 +64,7 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
             m.contexts
                 .iter()
                 .enumerate()
-                .map(|(c, context)| (c != m.default).then(|| rules_of(context, set, &graph)))
+                .map(|(c, context)| (c != m.default).then(|| rules_of(context, set, &graph, shims)))
                 .collect()
         })
         .collect();
@@ -116,11 +121,18 @@ pub(super) fn write(sheet: &mut Sheet, set: &TokenSet, root: &[Entry<'_>]) {
     }
 }
 
-fn rules_of<'a>(context: &'a ModeContext, set: &'a TokenSet, graph: &Graph<'_>) -> Rules<'a> {
+fn rules_of<'a>(
+    context: &'a ModeContext,
+    set: &'a TokenSet,
+    graph: &Graph<'_>,
+    shims: &std::collections::BTreeMap<String, String>,
+) -> Rules<'a> {
     let mut declared = HashSet::new();
+    // A shim follows its replacement in every context: it is not written again.
     let written: Vec<Declaration<'a>> = context
         .tokens
         .iter()
+        .filter(|t| !shims.contains_key(&t.name()))
         .flat_map(|t| fresh(declarations(t, set), &mut declared))
         .collect();
     let follows = graph.following(written.iter().map(|d| d.name.as_str()));

@@ -232,6 +232,9 @@ codes! {
     InvalidEmbargo = "1208", "invalid-embargo", Error,
         "`embargo` is not an RFC 3339 date-time with an offset.",
         "Write the moment with its offset, such as 2027-01-15T09:00:00+01:00 (or Z for UTC).";
+    RemovedWithoutDeprecation = "1209", "removed-without-deprecation", Error,
+        "A token is removed that the latest release did not deprecate, under `--require-deprecation`: the brand keeps its last good version.",
+        "Deprecate the token first (`\"$deprecated\": \"Use {replacement}\"`), release that, then remove it in a major version.";
     // MQ13: tokens and their values.
     TokensNotObject = "1301", "tokens-not-object", Error,
         "A tokens file is not a JSON object of groups and tokens.",

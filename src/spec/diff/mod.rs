@@ -58,16 +58,24 @@ impl fmt::Display for Level {
 pub enum Section {
     Added,
     Changed,
+    Deprecated,
     Removed,
 }
 
 impl Section {
-    pub const ALL: [Section; 3] = [Section::Added, Section::Changed, Section::Removed];
+    /// In Keep a Changelog's order.
+    pub const ALL: [Section; 4] = [
+        Section::Added,
+        Section::Changed,
+        Section::Deprecated,
+        Section::Removed,
+    ];
 
     pub fn heading(self) -> &'static str {
         match self {
             Section::Added => "Added",
             Section::Changed => "Changed",
+            Section::Deprecated => "Deprecated",
             Section::Removed => "Removed",
         }
     }
@@ -110,6 +118,8 @@ pub enum What {
     },
     TokenRemoved {
         property: String,
+        /// It was deprecated in the version before: its removal was announced.
+        announced: bool,
     },
     TokenRenamed {
         to: String,
@@ -206,6 +216,7 @@ impl Change {
             Section::Removed => What::Removed,
             Section::Added => What::Added,
             Section::Changed => What::Changed,
+            Section::Deprecated => What::TokenDeprecated,
         };
         Change {
             level,
@@ -367,6 +378,7 @@ impl Builder {
                 None => {
                     let what = What::TokenRemoved {
                         property: property(&t.path),
+                        announced: t.deprecation(old).is_some(),
                     };
                     self.push(Level::Major, Section::Removed, Kind::Token, &name, what);
                 }
@@ -391,9 +403,9 @@ impl Builder {
                 };
                 self.push(Level::Patch, Section::Changed, Kind::Token, name, what);
             }
-            if a.deprecated.is_some() && b.deprecated.is_none() {
+            if a.deprecation(new).is_some() && b.deprecation(old).is_none() {
                 let what = What::TokenDeprecated;
-                self.push(Level::Minor, Section::Changed, Kind::Token, name, what);
+                self.push(Level::Minor, Section::Deprecated, Kind::Token, name, what);
             } else if a.description != b.description || a.deprecated != b.deprecated {
                 let what = What::TokenDescribed;
                 self.push(Level::Patch, Section::Changed, Kind::Token, name, what);

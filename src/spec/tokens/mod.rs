@@ -14,6 +14,7 @@
 //! of the document.
 
 pub mod css;
+pub mod deprecation;
 pub mod extends;
 pub mod modes;
 pub mod refs;
