@@ -399,16 +399,6 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
 /// A warning, with where the token is written when one is to blame.
 type Skipped = (String, Option<crate::spec::tokens::WrittenAt>);
 
-/// A variable's description: a deprecated token's advice first
-/// ("Deprecated: use `color.teal.700`"), where Figma shows it to a designer.
-fn described(t: &Token, set: &TokenSet) -> Option<String> {
-    match (t.deprecation(set), &t.description) {
-        (Some(d), Some(text)) => Some(format!("{}. {text}", super::diff::capitalised(&d.advice()))),
-        (Some(d), None) => Some(super::diff::capitalised(&d.advice())),
-        (None, text) => text.clone(),
-    }
-}
-
 pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     let set = &brand.tokens;
     let mut skipped = Vec::new();
@@ -475,7 +465,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                         .map(|(mode, x)| (mode.clone(), Some(x.value.clone())))
                         .collect(),
                 };
-                let description = described(t, b.set);
+                let description = t.described(b.set);
                 b.add(&t.path, ty, at.collection, &values, description.as_ref(), web);
             }
             (_, TokenType::Dimension) => skipped.push((
@@ -525,7 +515,7 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
             })
             .collect();
         let web = format!("var(--{base}-{})", part.css);
-        let description = described(t, b.set);
+        let description = t.described(b.set);
         if let Some(v) = b.add(
             &path,
             part.ty,
@@ -563,7 +553,7 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let mut path = t.path.clone();
     path.push("lineHeight".into());
     let web = format!("var(--{base}-line-height)");
-    let description = described(t, b.set);
+    let description = t.described(b.set);
     if let Some(v) = b.add(
         &path,
         TokenType::Number,

@@ -25,6 +25,8 @@ use std::fmt;
 
 mod modes;
 mod step;
+#[cfg(test)]
+mod testing;
 pub use step::{check_step, TooSmall};
 
 /// How large a version step a change needs.
@@ -205,27 +207,6 @@ pub struct Change {
     /// `hero`, `tagline.tone`, …
     pub name: String,
     pub what: What,
-}
-
-#[cfg(test)]
-impl Change {
-    /// A token removed, added or changed, for tests of what lists changes:
-    /// `removes token `a``.
-    pub fn of_token(level: Level, section: Section, name: &str) -> Change {
-        let what = match section {
-            Section::Removed => What::Removed,
-            Section::Added => What::Added,
-            Section::Changed => What::Changed,
-            Section::Deprecated => What::TokenDeprecated,
-        };
-        Change {
-            level,
-            section,
-            kind: Kind::Token,
-            name: name.to_string(),
-            what,
-        }
-    }
 }
 
 /// Every semantic change from one version of a brand to another, in a

@@ -56,6 +56,25 @@ impl Token {
     }
 }
 
+impl Token {
+    /// Its description with a deprecation's advice first ("Deprecated:
+    /// use `color.teal.700`. …"), where a tool shows a description.
+    pub fn described(&self, set: &TokenSet) -> Option<String> {
+        let advice = self.deprecation(set).map(|d| {
+            let a = d.advice();
+            let mut c = a.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        });
+        match (advice, &self.description) {
+            (Some(a), Some(text)) => Some(format!("{a}. {text}")),
+            (Some(a), None) => Some(a),
+            (None, text) => text.clone(),
+        }
+    }
+}
+
 impl TokenSet {
     /// Deprecated tokens that resolve to their replacement's value in the
     /// default and in every context of every modifier: each stands for its

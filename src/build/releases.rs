@@ -1,0 +1,153 @@
+//! What a brand's releases say of it: the semantic changes between
+//! them and since the latest, and the checks that hold a version back
+//! (a step smaller than its changes, a removal not announced).
+
+use super::SemverMode;
+use crate::render::changelog::SemanticChanges;
+use crate::source::Pinned;
+use crate::spec::diag::{Code, FileDiags};
+use crate::spec::diff;
+use crate::spec::release::Release;
+use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
+use chrono::NaiveDate;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// Compares each of a brand's releases with the one before it, and the
+/// brand with its latest release (the newest whose version is not above
+/// the brand's), which is returned too. Each release is parsed once.
+pub fn semantic_changes<'r>(
+    brand: &Brand,
+    releases: &'r [Arc<Pinned>],
+    today: NaiveDate,
+) -> (SemanticChanges, Option<&'r Release>) {
+    let mut sorted: Vec<&Arc<Pinned>> = releases.iter().collect();
+    sorted.sort_by(|a, b| a.release.version.cmp_precedence(&b.release.version));
+    // A release that does not validate today is compared with nothing (it
+    // has a warning of its own).
+    let parsed: Vec<(&Release, Option<Brand>)> = sorted
+        .iter()
+        .map(|p| (&p.release, parse_brand(&p.files, today).0))
+        .collect();
+    let mut changes = SemanticChanges::default();
+    for w in parsed.windows(2) {
+        if let ((_, Some(old)), (r, Some(new))) = (&w[0], &w[1]) {
+            changes
+                .releases
+                .insert(r.version.to_string(), diff::diff(old, new));
+        }
+    }
+    let base = parsed
+        .iter()
+        .rev()
+        .find(|(r, _)| r.version.cmp_precedence(&brand.version) != Ordering::Greater);
+    if let Some((_, Some(old))) = base {
+        changes.head = Some(diff::diff(old, brand));
+    }
+    (changes, base.map(|(r, _)| *r))
+}
+
+/// With `--require-deprecation`, refuses a version that removes tokens the
+/// latest release did not deprecate (DESIGN.md §18), at brand.json's `version`.
+pub(super) fn deprecation_check(
+    brand: &Brand,
+    files: &BrandFiles,
+    base: Option<&Release>,
+    changes: &SemanticChanges,
+    required: bool,
+) -> Option<Diagnostic> {
+    if !required {
+        return None;
+    }
+    let (base, head) = (base?, changes.head.as_ref()?);
+    let unannounced: Vec<String> = head
+        .changes
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.what,
+                diff::What::TokenRemoved {
+                    announced: false,
+                    ..
+                }
+            )
+        })
+        .map(|c| format!("`{}`", c.name))
+        .collect();
+    if unannounced.is_empty() {
+        return None;
+    }
+    let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
+    d.push(
+        Code::RemovedWithoutDeprecation,
+        "/version",
+        format!(
+            "{} removed without being deprecated in the latest release ({}); under --require-deprecation that is an error: deprecate first (`\"$deprecated\": \"Use {{replacement}}\"`), release that, then remove in a major version. The last good version keeps serving",
+            match unannounced.len() {
+                n if n > 8 => format!("{} and {} more", unannounced[..8].join(", "), n - 8),
+                _ => unannounced.join(", "),
+            },
+            base.tag
+        ),
+    );
+    let mut out = Vec::new();
+    let text = files
+        .get("brand.json")
+        .and_then(|b| std::str::from_utf8(b).ok());
+    d.finish(text, &mut out);
+    out.pop()
+}
+
+/// Reports a version that is too small a step after the brand's latest
+/// release for what changed since, at brand.json's `version`.
+pub(super) fn semver_check(
+    brand: &Brand,
+    files: &BrandFiles,
+    base: Option<&Release>,
+    changes: &SemanticChanges,
+    mode: SemverMode,
+    preview: bool,
+) -> Option<Diagnostic> {
+    if mode == SemverMode::Off {
+        return None;
+    }
+    let (base, head) = (base?, changes.head.as_ref()?);
+    let from = &base.version;
+    let too_small = diff::check_step(from, &brand.version, head.level()).err()?;
+    let explained = crate::render::diff::explain(from, &brand.version, head, &too_small);
+    let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
+    // Said while serving: what happened to this version, and what to do.
+    match mode {
+        SemverMode::Error => d.push(
+            Code::VersionTooLow,
+            "/version",
+            format!(
+                "{explained} (latest release: {}). It is not published: the last good version keeps serving until `version` is raised (`--semver warn` would publish it with a warning)",
+                base.tag
+            ),
+        ),
+        // A branch preview publishes nothing: say what to do before it is.
+        _ if preview => d.push(
+            Code::VersionTooLowPublished,
+            "/version",
+            format!(
+                "{explained} (latest release: {}). Raise `version` before this branch is merged and tagged, or consumers that trust semver will break",
+                base.tag
+            ),
+        ),
+        _ => d.push(
+            Code::VersionTooLowPublished,
+            "/version",
+            format!(
+                "{explained} (latest release: {}). It is published, as `--semver warn` allows: raise `version` before this is tagged, or consumers that trust semver will break",
+                base.tag
+            ),
+        ),
+    }
+    let mut out = Vec::new();
+    let text = files
+        .get("brand.json")
+        .and_then(|b| std::str::from_utf8(b).ok());
+    d.finish(text, &mut out);
+    out.pop()
+}
