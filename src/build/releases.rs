@@ -90,12 +90,7 @@ pub(super) fn deprecation_check(
             base.tag
         ),
     );
-    let mut out = Vec::new();
-    let text = files
-        .get("brand.json")
-        .and_then(|b| std::str::from_utf8(b).ok());
-    d.finish(text, &mut out);
-    out.pop()
+    at_brand_json(d, files)
 }
 
 /// Reports a version that is too small a step after the brand's latest
@@ -144,6 +139,11 @@ pub(super) fn semver_check(
             ),
         ),
     }
+    at_brand_json(d, files)
+}
+
+/// The diagnostic `d` holds, framed in the brand's brand.json.
+fn at_brand_json(d: FileDiags<'_>, files: &BrandFiles) -> Option<Diagnostic> {
     let mut out = Vec::new();
     let text = files
         .get("brand.json")

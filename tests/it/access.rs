@@ -88,6 +88,16 @@ fn aurora(root: &Path, version: &str, embargo: Option<&str>) {
     std::fs::write(&brand, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
 }
 
+/// The secret content (see [`secret_content`]) in a folder of its own,
+/// served with the tokens of [`tokens_file`]: the folder, the content, the server.
+fn secret_server(embargo: &str) -> (tempfile::TempDir, PathBuf, TestApp) {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    secret_content(&content, embargo);
+    let app = serve_secrets(&content, |_| {});
+    (dir, content, app)
+}
+
 /// A server of `content` with the tokens of [`tokens_file`].
 fn serve_secrets(content: &Path, configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
     let mut config = serve_config(content);
@@ -256,10 +266,7 @@ fn hits(crawled: &Crawled, needles: &[&str]) -> Vec<(String, String)> {
 
 #[test]
 fn a_crawl_of_every_public_path_finds_nothing_withheld_and_a_token_finds_it_all() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T09:00:00+01:00");
-    let app = serve_secrets(&content, |_| {});
+    let (_dir, _content, app) = secret_server("2099-01-01T09:00:00+01:00");
 
     let public = crawl(&app, &[]);
     let leaks = hits(&public, NEEDLES);
@@ -349,10 +356,7 @@ fn shape(
 
 #[test]
 fn a_private_brand_is_to_anyone_else_a_brand_that_does_not_exist() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
-    let app = serve_secrets(&content, |_| {});
+    let (_dir, _content, app) = secret_server("2099-01-01T00:00:00Z");
     let other = bearer(AURORA_ONLY);
     let wrong = bearer("mq_not_a_token_at_all");
     let html: &[(&str, &str)] = &[("Accept", "text/html")];
@@ -445,10 +449,7 @@ fn a_private_brand_is_to_anyone_else_a_brand_that_does_not_exist() {
 
 #[test]
 fn wrong_tokens_stop_at_ten_a_minute_and_then_even_a_right_one_waits() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
-    let app = serve_secrets(&content, |_| {});
+    let (_dir, _content, app) = secret_server("2099-01-01T00:00:00Z");
     // No token is never a failure.
     for _ in 0..30 {
         assert_eq!(app.get("/brand/lumen-health/spec.json").status, 404);
@@ -490,10 +491,7 @@ fn wrong_tokens_stop_at_ten_a_minute_and_then_even_a_right_one_waits() {
 
 #[test]
 fn the_sign_in_form_gives_a_browser_a_session_that_opens_private_brands() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
-    let app = serve_secrets(&content, |_| {});
+    let (_dir, _content, app) = secret_server("2099-01-01T00:00:00Z");
 
     // The cookie's flags, as the server sets them (and `Secure` behind TLS).
     let signin = |app: &TestApp, token: &str, extra: &[(&str, &str)]| {
@@ -1098,10 +1096,7 @@ fn a_static_build_holds_what_public_readers_see_and_nothing_withheld() {
 
 #[test]
 fn a_changed_tokens_file_is_read_again_and_a_removed_token_stops_opening() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
-    let app = serve_secrets(&content, |_| {});
+    let (dir, _content, app) = secret_server("2099-01-01T00:00:00Z");
     let tokens = dir.path().join("tokens.txt");
     let lumen = bearer(LUMEN_ONLY);
     let read = |auth: &str| {
@@ -1192,10 +1187,7 @@ impl Stream {
 
 #[test]
 fn mcp_sessions_hear_only_of_changes_they_may_see() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
-    let app = serve_secrets(&content, |_| {});
+    let (_dir, content, app) = secret_server("2099-01-01T00:00:00Z");
     let all = bearer(ALL);
     let (public_sid, _) = mcp_session(&app, &[]);
     let (holder_sid, _) = mcp_session(&app, &[("Authorization", &all)]);
