@@ -50,6 +50,7 @@ pub async fn run(
     ctx.live_reload = watching;
     ctx.max_age = config.cache_max_age;
     ctx.mcp = config.mcp.is_some();
+    ctx.sign_in = config.access_tokens.is_some();
     if let SourceConfig::Git(g) = &config.source {
         ctx.source_prefix = g.prefix.clone();
     }

@@ -45,6 +45,8 @@ pub struct Context {
     /// Where the content folder is in its repository (`brands/`, git mode's
     /// `--git-path`), so a diagnostic names a file by its repository path.
     pub source_prefix: String,
+    /// The server has access tokens: pages link the sign-in form.
+    pub sign_in: bool,
 }
 
 impl Context {
@@ -57,6 +59,7 @@ impl Context {
             mcp: false,
             preview: false,
             source_prefix: String::new(),
+            sign_in: false,
         }
     }
 

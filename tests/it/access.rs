@@ -546,7 +546,13 @@ fn the_sign_in_form_gives_a_browser_a_session_that_opens_private_brands() {
     let _one = crate::browser::BROWSER_LOCK
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    b.goto(&format!("{}/signin", app.public_url));
+    // Every page's footer links the form.
+    b.goto(&format!("{}/", app.public_url));
+    b.js("document.querySelector('footer a[href$=\"/signin\"]').click(); return 1;");
+    b.wait_for(
+        "return location.pathname === '/signin'",
+        "the footer's link opens the form",
+    );
     assert_eq!(
         b.js("return document.querySelector('label[for=token]').textContent"),
         "Access token"

@@ -130,9 +130,16 @@ fn head(
 
 /// Closes the page: the footer, then the shared scripts.
 fn foot(out: &mut String, ctx: &Context) {
+    let sign_in = match ctx.sign_in {
+        true => format!(
+            " · <a href=\"{}\">Sign in</a>",
+            html(&ctx.url(paths::SIGN_IN))
+        ),
+        false => String::new(),
+    };
     let _ = writeln!(
         out,
-        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a></footer>",
+        "<footer>Served by marque. <a href=\"{}\">llms.txt</a> · <a href=\"{}\">brands.json</a> · <a href=\"{}\">brand.json schema</a> · <a href=\"{}\">OpenAPI</a>{sign_in}</footer>",
         html(&ctx.url(paths::LLMS_TXT)),
         html(&ctx.url(paths::BRANDS_JSON)),
         html(&ctx.schema_url()),

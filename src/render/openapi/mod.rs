@@ -63,6 +63,14 @@ pub fn render(ctx: &Context, examples: &Examples) -> String {
         "paths": paths,
         "components": components(ctx, examples),
     });
+    // Every request may carry an access token (DESIGN.md §20): it opens
+    // private brands, embargoed versions and protected previews.
+    doc["components"]["securitySchemes"] = json!({"accessToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An access token from the server's `--access-tokens` file (`marque token` makes one). Optional: without it, a private brand or a version under embargo answers as one that does not exist (404). With it, what only its holder sees is `Cache-Control: private, no-store`. A token that is valid nowhere counts as a failed attempt: after 10 in a minute, a client gets 429 with `Retry-After`. Browsers sign in at `/signin` for a session cookie instead."
+    }});
+    doc["security"] = json!([{}, {"accessToken": []}]);
     if ctx.mcp {
         // Named, not described: see `operations`.
         if let Some(Value::String(d)) = doc.pointer_mut("/info/description") {
@@ -505,6 +513,63 @@ fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
                     "content": {"application/problem+json": {"schema": r("schemas", "Problem")}}
                 }
             }
+        }}),
+    );
+    sign_in(paths);
+}
+
+/// The sign-in form and its answers: a browser's session for an access
+/// token. A server without `--access-tokens` answers them 404.
+fn sign_in(paths: &mut Map<String, Value>) {
+    let off = json!({
+        "description": "The server has no access tokens",
+        "content": {"application/problem+json": {"schema": r("schemas", "Problem")}}
+    });
+    let page = |why: &str| json!({"description": why, "content": {"text/html": {"schema": {"type": "string"}}}});
+    let to = json!({
+        "description": "Where the browser goes on to, with the session cookie `marque_session` (`HttpOnly; SameSite=Lax; Path=/`, 12 hours, `Secure` behind TLS) or, for `/signout`, the cookie cleared",
+        "headers": {
+            "Location": r("headers", "Location"),
+            "Set-Cookie": {"required": true, "schema": {"type": "string"}}
+        }
+    });
+    paths.insert(
+        url::SIGN_IN.into(),
+        json!({
+            "get": {
+                "tags": ["operations"],
+                "summary": "The sign-in form",
+                "parameters": [{"name": "next", "in": "query", "description": "A path of this server to go on to after signing in", "schema": {"type": "string"}}],
+                "responses": {"200": page("The form"), "404": off}
+            },
+            "post": {
+                "tags": ["operations"],
+                "summary": "Sign in with an access token",
+                "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {
+                    "type": "object",
+                    "properties": {"token": {"type": "string"}, "next": {"type": "string"}},
+                    "required": ["token"]
+                }}}},
+                "responses": {
+                    "303": to,
+                    "401": page("The token is valid nowhere: the form again, saying so (a failed attempt)"),
+                    "404": off,
+                    "413": r("responses", "Problem"),
+                    "429": {
+                        "description": "Too many failed attempts from this client: the form, saying when to try again",
+                        "headers": {"Retry-After": r("headers", "Retry-After")},
+                        "content": {"text/html": {"schema": {"type": "string"}}}
+                    }
+                }
+            }
+        }),
+    );
+    paths.insert(
+        url::SIGN_OUT.into(),
+        json!({"post": {
+            "tags": ["operations"],
+            "summary": "End the browser's session",
+            "responses": {"303": to, "404": off}
         }}),
     );
 }
