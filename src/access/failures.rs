@@ -25,44 +25,51 @@ pub struct Failures {
 }
 
 impl Failures {
-    /// How long `client` must wait before its next attempt counts, if it
-    /// failed [`LIMIT`] times in the last [`WINDOW`].
-    pub fn refused(&self, client: Client, now: Instant) -> Option<Duration> {
-        let map = self.by_client.lock().unwrap_or_else(|e| e.into_inner());
-        let times = map.get(&client)?;
-        let recent: Vec<&Instant> = times
-            .iter()
-            .filter(|t| now.duration_since(**t) < WINDOW)
-            .collect();
-        (recent.len() >= LIMIT).then(|| WINDOW - now.duration_since(*recent[0]))
-    }
-
-    /// Records a failed attempt of `client`.
-    pub fn failed(&self, client: Client, now: Instant) {
+    /// Judges an attempt of `client` that `failed` or not, under one lock:
+    /// `Some(wait)` when the client is over its failures (the attempt is
+    /// refused, right or wrong, and not counted); else a failure is counted.
+    pub fn judge(&self, client: Client, now: Instant, failed: bool) -> Option<Duration> {
         let mut map = self.by_client.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= CLIENTS && !map.contains_key(&client) {
-            map.retain(|_, t| t.back().is_some_and(|b| now.duration_since(*b) < WINDOW));
-            if map.len() >= CLIENTS {
-                let oldest = map
-                    .iter()
-                    .min_by_key(|(_, t)| t.back().copied())
-                    .map(|(k, _)| *k);
-                if let Some(k) = oldest {
-                    map.remove(&k);
-                }
+        if let Some(times) = map.get(&client) {
+            let recent: Vec<&Instant> = times
+                .iter()
+                .filter(|t| now.duration_since(**t) < WINDOW)
+                .collect();
+            if recent.len() >= LIMIT {
+                return Some(WINDOW - now.duration_since(*recent[0]));
             }
         }
-        let times = map.entry(client).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= WINDOW)
-        {
-            times.pop_front();
+        if failed {
+            record(&mut map, client, now);
         }
-        times.push_back(now);
-        while times.len() > LIMIT {
-            times.pop_front();
+        None
+    }
+}
+
+/// Counts a failure of `client` in `map`, forgetting clients past [`CLIENTS`].
+fn record(map: &mut HashMap<Client, VecDeque<Instant>>, client: Client, now: Instant) {
+    if map.len() >= CLIENTS && !map.contains_key(&client) {
+        map.retain(|_, t| t.back().is_some_and(|b| now.duration_since(*b) < WINDOW));
+        if map.len() >= CLIENTS {
+            let oldest = map
+                .iter()
+                .min_by_key(|(_, t)| t.back().copied())
+                .map(|(k, _)| *k);
+            if let Some(k) = oldest {
+                map.remove(&k);
+            }
         }
+    }
+    let times = map.entry(client).or_default();
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+    {
+        times.pop_front();
+    }
+    times.push_back(now);
+    while times.len() > LIMIT {
+        times.pop_front();
     }
 }
 
@@ -71,17 +78,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_eleventh_failure_in_a_minute_is_refused_until_the_first_ages() {
+    fn the_eleventh_attempt_in_a_minute_is_refused_until_the_first_failure_ages() {
         let f = Failures::default();
         let (a, b): (Client, Client) = (1, 2);
         let t0 = Instant::now();
         for i in 0..LIMIT {
-            assert!(f.refused(a, t0).is_none(), "attempt {i}");
-            f.failed(a, t0 + Duration::from_secs(i as u64));
+            let at = t0 + Duration::from_secs(i as u64);
+            assert!(f.judge(a, at, true).is_none(), "attempt {i}");
         }
         let now = t0 + Duration::from_secs(20);
-        assert_eq!(f.refused(a, now), Some(Duration::from_secs(40)));
-        assert!(f.refused(b, now).is_none(), "another client is not limited");
-        assert!(f.refused(a, t0 + Duration::from_secs(61)).is_none());
+        assert_eq!(
+            f.judge(a, now, false),
+            Some(Duration::from_secs(40)),
+            "a right one waits too"
+        );
+        assert!(
+            f.judge(b, now, true).is_none(),
+            "another client is not limited"
+        );
+        assert!(f.judge(a, t0 + Duration::from_secs(61), false).is_none());
     }
 }

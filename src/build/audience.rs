@@ -50,15 +50,36 @@ pub fn is_private(s: &BrandState, catalog: &Catalog) -> bool {
     }
 }
 
-/// True while `p`'s embargo holds at `now`.
-fn embargoed(p: &Published, now: DateTime<Utc>) -> bool {
-    p.headline.embargo.is_some_and(|e| e > now)
+/// The versions under an embargo that holds at `now`, by brand: every
+/// render of such a version is withheld, whichever of them carries the
+/// embargo (a tag cut before the embargo line was added, say).
+type Embargoed = BTreeSet<(String, String)>;
+
+fn embargoed_versions(catalog: &Catalog, now: DateTime<Utc>) -> Embargoed {
+    let head = catalog
+        .brands
+        .values()
+        .filter_map(|s| Some((s.slug.as_str(), s.published.as_ref()?)));
+    let released = catalog
+        .pinned
+        .iter()
+        .filter_map(|(k, p)| Some((super::brand_of(k), p.published.as_ref()?)));
+    head.chain(released)
+        .filter(|(_, p)| p.headline.embargo.is_some_and(|e| e > now))
+        .map(|(slug, p)| (slug.to_string(), p.headline.version.clone()))
+        .collect()
+}
+
+/// True when `p`, a render of the brand `slug`, is withheld from public readers.
+fn hidden(p: &Published, slug: &str, embargoed: &Embargoed) -> bool {
+    p.headline.private || embargoed.contains(&(slug.to_string(), p.headline.version.clone()))
 }
 
 /// Splits `catalog` at `now` for the public and for each of `scopes`;
 /// current surfaces of an embargoed brand's fallback are cached for
 /// `max_age` seconds.
 pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u32) -> Split {
+    let embargoed = embargoed_versions(catalog, now);
     let mut private = BTreeSet::new();
     let mut withheld = BTreeSet::new();
     let mut next_lift: Option<DateTime<Utc>> = None;
@@ -74,15 +95,19 @@ pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u
         }
         if let Some(p) = &s.published {
             lift(p);
-            if embargoed(p, now) || p.headline.private {
+            if hidden(p, &s.slug, &embargoed) {
                 withheld.insert(s.slug.clone());
             }
+        }
+        // A broken edit that may carry an embargo: its errors are not public.
+        if s.stale() && catalog.embargo_guarded.contains(&s.slug) {
+            withheld.insert(s.slug.clone());
         }
     }
     for (key, p) in &catalog.pinned {
         if let Some(p) = &p.published {
             lift(p);
-            if embargoed(p, now) || p.headline.private {
+            if hidden(p, super::brand_of(key), &embargoed) {
                 withheld.insert(super::brand_of(key).to_string());
             }
         }
@@ -95,7 +120,7 @@ pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u
             withheld,
         };
     }
-    let public = without(catalog, &withheld, &private, now, max_age);
+    let public = without(catalog, &withheld, &private, &embargoed, max_age);
     let mut by_set: BTreeMap<BTreeSet<String>, Vec<Scope>> = BTreeMap::new();
     for scope in scopes {
         let slugs: BTreeSet<String> = withheld
@@ -112,7 +137,7 @@ pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u
         .map(|(slugs, scopes)| {
             let closed: BTreeSet<String> = withheld.difference(&slugs).cloned().collect();
             Opened {
-                catalog: without(catalog, &closed, &private, now, max_age),
+                catalog: without(catalog, &closed, &private, &embargoed, max_age),
                 slugs,
                 scopes,
             }
@@ -133,17 +158,16 @@ fn without(
     catalog: &Catalog,
     closed: &BTreeSet<String>,
     private: &BTreeSet<String>,
-    now: DateTime<Utc>,
+    embargoed: &Embargoed,
     max_age: u32,
 ) -> Catalog {
     let mut out = catalog.clone();
-    let hidden = |p: &Option<Arc<Published>>| {
-        p.as_ref()
-            .is_some_and(|p| embargoed(p, now) || p.headline.private)
+    let hidden = |p: &Option<Arc<Published>>, slug: &str| {
+        p.as_ref().is_some_and(|p| hidden(p, slug, embargoed))
     };
     out.pinned.retain(|key, p| {
         let slug = super::brand_of(key);
-        !closed.contains(slug) || !(private.contains(slug) || hidden(&p.published))
+        !closed.contains(slug) || !(private.contains(slug) || hidden(&p.published, slug))
     });
     for slug in closed {
         if private.contains(slug) {
@@ -154,7 +178,12 @@ fn without(
         let Some(s) = out.brands.get_mut(slug) else {
             continue;
         };
-        if !hidden(&s.published) {
+        if !hidden(&s.published, slug) {
+            // A broken edit that may carry an embargo: served as its last
+            // good version, its errors the holders' alone.
+            if s.stale() && catalog.embargo_guarded.contains(slug) {
+                s.diagnostics = Arc::default();
+            }
             continue;
         }
         // The latest release left stands for the brand; none, no brand.

@@ -51,8 +51,10 @@ fn session(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// A client's address as the failures are counted by.
+/// An IPv6 client is its /64, as the demo's limit keys it: one host holds
+/// a whole /64, so counting single addresses would not limit it.
 fn client_key(ip: IpAddr) -> crate::access::failures::Client {
-    match ip {
+    match crate::demo::limit::key_of(ip) {
         IpAddr::V4(a) => u128::from(a.to_ipv6_mapped()),
         IpAddr::V6(a) => u128::from(a),
     }
@@ -75,17 +77,21 @@ pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holde
     if bearer.is_none() && session.is_none() {
         return Ok(Holder::Anonymous);
     }
-    let client = super::client::client_of(peer, headers, &app.demo.trusted);
-    let key = client_key(client);
-    let now = Instant::now();
-    if bearer.is_some() {
-        if let Some(wait) = access.failures.refused(key, now) {
-            return Err(TooMany(wait));
-        }
+    let holder = access.tokens().holder(bearer, session, unix_now());
+    if bearer.is_none() {
+        return Ok(holder);
     }
-    match access.tokens().holder(bearer, session, unix_now()) {
+    // Judged and counted under one lock, so a burst cannot pass the limit.
+    let client = super::client::client_of(peer, headers, &app.demo.trusted);
+    let failed = holder == Holder::Failed;
+    if let Some(wait) = access
+        .failures
+        .judge(client_key(client), Instant::now(), failed)
+    {
+        return Err(TooMany(wait));
+    }
+    match holder {
         Holder::Failed => {
-            access.failures.failed(key, now);
             tracing::info!(%client, "an access token that is valid nowhere was sent");
             Ok(Holder::Anonymous)
         }
@@ -289,8 +295,12 @@ pub async fn sign_in(
     let next = next_path(form_field(&form, "next").as_deref());
     let token = form_field(&form, "token").unwrap_or_default();
     let client = super::client::client_of(peer.ip(), &headers, &app.demo.trusted);
-    let now = Instant::now();
-    if let Some(wait) = access.failures.refused(client_key(client), now) {
+    let tokens = access.tokens();
+    let cookie = tokens.sign_in(token.trim(), unix_now(), SESSION_SECONDS);
+    let judged = access
+        .failures
+        .judge(client_key(client), Instant::now(), cookie.is_none());
+    if let Some(wait) = judged {
         let secs = wait.as_secs().max(1);
         let mut res = form_page(
             &app,
@@ -303,9 +313,7 @@ pub async fn sign_in(
         }
         return res;
     }
-    let tokens = access.tokens();
-    let Some(cookie) = tokens.sign_in(token.trim(), unix_now(), SESSION_SECONDS) else {
-        access.failures.failed(client_key(client), now);
+    let Some(cookie) = cookie else {
         tracing::info!(%client, "a sign-in with a token that is valid nowhere");
         return form_page(&app, StatusCode::UNAUTHORIZED, Notice::Wrong, &next);
     };
@@ -371,6 +379,17 @@ mod tests {
             assert_eq!(next_path(Some(away)), "/", "{away:?}");
         }
         assert_eq!(next_path(None), "/");
+    }
+
+    #[test]
+    fn an_ipv6_client_is_its_64_as_the_demo_counts_it() {
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(a), client_key(b));
+        assert_ne!(client_key(a), client_key(c));
+        let v4: IpAddr = "10.0.0.1".parse().unwrap();
+        assert_ne!(client_key(v4), client_key("10.0.0.2".parse().unwrap()));
     }
 
     #[test]

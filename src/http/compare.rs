@@ -165,6 +165,8 @@ pub async fn handle(
         Ok(seen) => seen,
         Err(too_many) => return varied(too_many.problem().into_response(), false),
     };
+    // A public brand's comparison is the public one, cacheable.
+    let private = seen.private && withheld(&app.snapshot.load(), &seen.snapshot, &slug);
     let res = answer(
         &app,
         Sides::Published(&seen.snapshot),
@@ -174,7 +176,24 @@ pub async fn handle(
         &headers,
     )
     .await;
-    varied(res, seen.private)
+    varied(res, private)
+}
+
+/// True when `seen` holds more of the brand `slug` than `public` does: a
+/// model of it, current or released, that public readers do not have.
+fn withheld(
+    public: &crate::snapshot::Snapshot,
+    seen: &crate::snapshot::Snapshot,
+    slug: &str,
+) -> bool {
+    let of = |s: &crate::snapshot::Snapshot| {
+        s.models
+            .iter()
+            .filter(|(k, _)| *k == slug || k.strip_prefix(slug).is_some_and(|r| r.starts_with('@')))
+            .map(|(k, m)| (k.clone(), Arc::as_ptr(m)))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    of(public) != of(seen)
 }
 
 /// A comparison's answer varies on the credentials, and is the holder's

@@ -45,7 +45,7 @@ pub fn answer(
     let holder = match reads {
         true => match access::holder(app, headers, peer) {
             Ok(h) => h,
-            Err(too_many) => return Some(varied(problem(too_many.problem()), path)),
+            Err(too_many) => return Some(varied(problem(too_many.problem()), path, app)),
         },
         false => Holder::Anonymous,
     };
@@ -96,7 +96,7 @@ pub fn answer(
         }
         _ => problem(not_found(path)),
     };
-    Some(varied(res, path))
+    Some(varied(res, path, app))
 }
 
 /// A GET or HEAD of `path` in `snapshot`: its resource, /status, or what a
@@ -153,9 +153,21 @@ fn private(mut res: Response<ResBody>) -> Response<ResBody> {
 }
 
 /// `res` varying on the credentials too, for a path whose answer depends
-/// on them (DESIGN.md §20: every answer under `/brand/`).
-fn varied(mut res: Response<ResBody>, path: &str) -> Response<ResBody> {
-    if access::varies(path) {
+/// on them (DESIGN.md §20: every answer under `/brand/`, and the lists of
+/// brands on a server with access tokens).
+fn varied(mut res: Response<ResBody>, path: &str, app: &AppState) -> Response<ResBody> {
+    // The documents that list brands list more for a token holder.
+    let lists = app.access.is_some()
+        && matches!(
+            path,
+            paths::INDEX
+                | paths::BRANDS_JSON
+                | paths::LLMS_TXT
+                | paths::STATUS
+                | paths::OPENAPI
+                | paths::PREVIEWS_JSON
+        );
+    if lists || access::varies(path) {
         access::vary_on_credentials(res.headers_mut());
     }
     res

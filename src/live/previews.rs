@@ -94,18 +94,26 @@ pub struct Preview {
 
 /// What each brand of `preview` changes against `published`.
 fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
+    // /previews.json and the banners answer whoever may read previews:
+    // they compare what public readers see of each branch, so a private
+    // brand or a version under embargo, in either, is never named or
+    // quoted there (DESIGN.md §20).
+    let now = chrono::Utc::now();
+    let public = |c: &Catalog| crate::build::audience::split(c, now, &[], 0).public;
+    let (a, b) = (public(published), public(preview));
+    changes_between(
+        a.as_ref().unwrap_or(published),
+        b.as_ref().unwrap_or(preview),
+        preview,
+    )
+}
+
+/// What `preview` changes against `published`, both as public readers see
+/// them; `branch` is the preview as built (a brand withheld there is not
+/// one the branch removes).
+fn changes_between(published: &Catalog, preview: &Catalog, branch: &Catalog) -> Vec<BrandChange> {
     let mut out = Vec::new();
     for (slug, s) in &preview.brands {
-        // /previews.json answers whoever may read previews: a private
-        // brand, in either branch, is not named there (DESIGN.md §20).
-        let private = |c: &Catalog| {
-            c.brands
-                .get(slug)
-                .is_some_and(|s| crate::build::audience::is_private(s, c))
-        };
-        if private(preview) || private(published) {
-            continue;
-        }
         let errors = preview
             .brand_diagnostics(s)
             .iter()
@@ -157,7 +165,7 @@ fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
         });
     }
     for slug in published.brands.keys() {
-        if !preview.brands.contains_key(slug) {
+        if !branch.brands.contains_key(slug) {
             out.push(BrandChange {
                 slug: slug.clone(),
                 state: ChangeState::Removed,

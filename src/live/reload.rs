@@ -237,6 +237,7 @@ impl Reloader {
         }
         self.opened_views
             .retain(|slugs, _| split.opened.iter().any(|o| &o.slugs == slugs));
+        let mut opened_snaps = Vec::new();
         for opened in split.opened {
             let views = self.opened_views.entry(opened.slugs).or_default();
             let (mut seen, _) = assemble(
@@ -254,23 +255,62 @@ impl Reloader {
             status.next_embargo_lift = seen
                 .next_lift
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-            // A preview's own withheld brands open with the same scope.
-            seen.previews = self
-                .previews
-                .iter()
-                .map(|(name, p)| {
-                    let scope = opened.scopes.first();
-                    let p = scope.and_then(|s| p.audience(s)).unwrap_or(p);
-                    (name.clone(), p.clone())
-                })
-                .collect();
             if let Some(document) = &self.previews_document {
                 seen.documents
                     .insert(crate::paths::PREVIEWS_JSON.into(), document.clone());
             }
-            snapshot.audiences.push((opened.scopes, Arc::new(seen)));
+            opened_snaps.push((opened.scopes, seen));
         }
+        snapshot.audiences = self.audiences(&snapshot, opened_snaps, &scopes);
         Next { snapshot, lists }
+    }
+
+    /// Each scope's snapshot, where it sees more than public readers: the
+    /// one its scope opens on the published branch (`opened`), or the
+    /// public one, with each branch preview as the same scope sees it
+    /// (a preview's own withheld brands open by the holder's own scope).
+    fn audiences(
+        &self,
+        public: &Snapshot,
+        opened: Vec<(Vec<crate::access::Scope>, Snapshot)>,
+        scopes: &[crate::access::Scope],
+    ) -> Vec<(Vec<crate::access::Scope>, Arc<Snapshot>)> {
+        let previews_of = |scope: &crate::access::Scope| -> Option<HashMap<String, Arc<Snapshot>>> {
+            let differs = self.previews.values().any(|p| p.audience(scope).is_some());
+            differs.then(|| {
+                self.previews
+                    .iter()
+                    .map(|(name, p)| (name.clone(), p.audience(scope).unwrap_or(p).clone()))
+                    .collect()
+            })
+        };
+        let mut out = Vec::new();
+        for (group, mut seen) in opened {
+            // Scopes that see the same published branch but not the same
+            // previews get a snapshot each.
+            let (own, shared): (Vec<_>, Vec<_>) =
+                group.into_iter().partition(|s| previews_of(s).is_some());
+            seen.previews = self.previews.clone();
+            for scope in own {
+                let mut one = seen.clone();
+                one.previews = previews_of(&scope).unwrap_or_default();
+                out.push((vec![scope], Arc::new(one)));
+            }
+            if !shared.is_empty() {
+                out.push((shared, Arc::new(seen)));
+            }
+        }
+        for scope in scopes {
+            if out.iter().any(|(s, _)| s.contains(scope)) {
+                continue;
+            }
+            if let Some(previews) = previews_of(scope) {
+                let mut one = public.clone();
+                one.previews = previews;
+                out.push((vec![scope.clone()], Arc::new(one)));
+            }
+        }
+        out
     }
 
     /// Compresses, a batch at a time, the bodies the last build published

@@ -321,6 +321,23 @@ fn a_crawl_of_every_public_path_finds_nothing_withheld_and_a_token_finds_it_all(
         holder["/brand/northwind/spec.json"].header("cache-control"),
         Some("public, max-age=60")
     );
+    let compare = app.get_with(
+        "/brand/northwind/compare/current...current.json",
+        &[("Authorization", &token)],
+    );
+    assert_eq!(
+        compare.header("cache-control"),
+        Some("public, max-age=60"),
+        "a public brand's comparison"
+    );
+    // The lists list more for a holder: a shared cache keeps them apart.
+    for path in ["/", "/brands.json", "/llms.txt"] {
+        assert_eq!(
+            public[path].header("vary"),
+            Some("Accept-Encoding, Authorization, Cookie"),
+            "{path}"
+        );
+    }
     let aurora = holder["/brand/aurora-launch/spec.json"].json();
     assert_eq!(aurora["version"], "9.8.7");
     let status = holder["/status"].json();
@@ -1222,4 +1239,121 @@ fn mcp_sessions_hear_only_of_changes_they_may_see() {
         public.hears_change(Duration::from_secs(10)),
         "a public session hears of a public edit"
     );
+}
+
+#[test]
+fn a_version_under_embargo_is_withheld_in_every_render_and_a_broken_embargoed_edit_keeps_its_errors_private(
+) {
+    // The tag was cut before the embargo line was added: its render does
+    // not carry the embargo, but its version does.
+    let dir = tempfile::tempdir().unwrap();
+    let remote = Remote::new();
+    aurora(remote.path(), "1.0.0", None);
+    remote.commit("Aurora Launch 1.0.0", 2);
+    remote.tag_annotated("aurora-launch@1.0.0", "1.0.0", 2);
+    aurora(remote.path(), "2.0.0", None);
+    remote.edit("aurora-launch/brand.json", "Outdoor gear", "Launch gear");
+    remote.commit("Aurora Launch 2.0.0", 1);
+    remote.tag_annotated("aurora-launch@2.0.0", "2.0.0", 1);
+    aurora(remote.path(), "2.0.0", Some("2099-01-01T00:00:00Z"));
+    remote.commit("Hold 2.0.0 back", 0);
+    let app = git_secrets(&remote, dir.path(), None);
+    assert_eq!(
+        app.get("/brand/aurora-launch/spec.json").json()["version"],
+        "1.0.0"
+    );
+    assert_eq!(app.get("/brand/aurora-launch@2.0.0/spec.json").status, 404);
+    assert!(!app
+        .get("/brand/aurora-launch/changelog.md")
+        .text()
+        .contains("Launch gear"));
+    drop(app);
+
+    // Directory mode: a published brand gets a broken edit that carries an
+    // embargo; public readers keep its last good version, without its errors.
+    let content = dir.path().join("content");
+    copy_dir(&example_content(), &content);
+    aurora(&content, "1.0.0", None);
+    let app = serve_secrets(&content, |_| {});
+    aurora(&content, "2.0.0", Some("2099-01-01T09:00:00"));
+    edit(
+        &content.join("aurora-launch/brand.json"),
+        "Outdoor gear",
+        "Secret launch gear",
+    );
+    let all = bearer(ALL);
+    let token = [("Authorization", all.as_str())];
+    app.wait_until(
+        |a| a.get_with("/status", &token).text().contains("MQ1208"),
+        "the holder's /status shows the broken edit",
+    );
+    let status = app.get("/status").text();
+    assert!(
+        !status.contains("MQ1208") && !status.contains("2099") && !status.contains("Secret launch"),
+        "{status}"
+    );
+    let page = app
+        .get_with("/brand/aurora-launch", &[("Accept", "text/html")])
+        .text();
+    assert!(!page.contains("2099") && !page.contains("MQ1208"), "{page}");
+    assert_eq!(
+        app.get("/brand/aurora-launch/spec.json").json()["version"],
+        "1.0.0"
+    );
+}
+
+#[test]
+fn a_preview_never_names_a_private_brand_or_quotes_an_embargoed_version_to_public_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = Remote::new();
+    remote.edit(
+        "lumen-health/brand.json",
+        "\"name\": \"Lumen Health\",",
+        "\"name\": \"Lumen Health\",\n  \"visibility\": \"private\",",
+    );
+    aurora(remote.path(), "1.0.0", None);
+    remote.commit("Lumen private, Aurora 1.0.0", 2);
+    remote.tag_annotated("aurora-launch@1.0.0", "1.0.0", 2);
+    aurora(remote.path(), "9.8.7", Some("2099-01-01T00:00:00Z"));
+    remote.commit("Aurora 9.8.7 under embargo", 1);
+    // A branch that deletes the private brand.
+    std::fs::remove_dir_all(remote.path().join("lumen-health")).unwrap();
+    remote.commit_to("feature/cleanup", "Drop a brand", 0);
+    let mut config = serve_config(&example_content());
+    config.source = SourceConfig::Git(GitSource::new(remote.url()));
+    config.git_source().unwrap().poll = Duration::from_secs(3600);
+    config.git_source().unwrap().previews = Some(PreviewConfig {
+        glob: "feature/*".into(),
+        limit: 4,
+    });
+    config.cache_dir = tempfile::tempdir_in(dir.path()).unwrap().keep();
+    config.access_tokens = Some(tokens_file(dir.path()));
+    let app = spawn_with(config);
+    app.wait_until(
+        |a| a.get("/previews.json").text().contains("feature/cleanup"),
+        "the preview is built",
+    );
+    let name = app.get("/previews.json").json()["previews"][0]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let list = app.get("/previews.json").text();
+    assert!(
+        !list.contains("removed"),
+        "the branch removes only what public readers never see: {list}"
+    );
+    for path in [
+        "/previews.json".to_string(),
+        format!("/preview/{name}/"),
+        format!("/preview/{name}/brand/aurora-launch"),
+    ] {
+        let res = app.get_with(&path, &[("Accept", "text/html")]);
+        let text = res.text();
+        for n in NEEDLES
+            .iter()
+            .filter(|n| **n != "aurora-launch" && **n != "Aurora Launch")
+        {
+            assert!(!text.contains(n), "{path} says {n}: {text}");
+        }
+    }
 }
