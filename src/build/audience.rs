@@ -44,10 +44,20 @@ pub struct Opened {
 /// visibility (so a private brand's broken edit never makes it public).
 pub fn is_private(s: &BrandState, catalog: &Catalog) -> bool {
     let rendered = s.published.as_ref().is_some_and(|p| p.headline.private);
-    match s.published.is_some() && !s.stale() {
-        true => rendered,
-        false => rendered || catalog.guarded.contains(&s.slug),
+    let says = catalog.guarded.contains(&s.slug);
+    match (&s.published, s.stale()) {
+        (Some(_), false) => rendered,
+        (Some(_), true) => rendered || says,
+        (None, _) => says || catalog.escaped.contains(&s.slug),
     }
+}
+
+/// True when the brand's latest attempt failed and may carry an embargo:
+/// its brand.json names one (or, never published, escapes a key).
+fn embargo_guarded(s: &BrandState, catalog: &Catalog) -> bool {
+    let says = catalog.embargo_guarded.contains(&s.slug)
+        || (s.published.is_none() && catalog.escaped.contains(&s.slug));
+    s.stale() && says
 }
 
 /// The versions under an embargo that holds at `now`, by brand: every
@@ -100,7 +110,7 @@ pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u
             }
         }
         // A broken edit that may carry an embargo: its errors are not public.
-        if s.stale() && catalog.embargo_guarded.contains(&s.slug) {
+        if embargo_guarded(s, catalog) {
             withheld.insert(s.slug.clone());
         }
     }
@@ -181,7 +191,7 @@ fn without(
         if !hidden(&s.published, slug) {
             // A broken edit that may carry an embargo: served as its last
             // good version, its errors the holders' alone.
-            if s.stale() && catalog.embargo_guarded.contains(slug) {
+            if embargo_guarded(s, catalog) {
                 s.diagnostics = Arc::default();
             }
             continue;

@@ -85,14 +85,17 @@ pub struct Catalog {
     /// Jobs still running for their brand's latest input, by brand slug or
     /// release key: the next build takes their outcome, or waits on.
     pub running: BTreeMap<String, Carried>,
-    /// Brands whose brand.json says `"visibility"` as it is now (or hides
-    /// a key behind a `\u` escape): while one cannot be read, it is kept
-    /// from public readers (see [`audience`]).
+    /// Brands whose brand.json says `"visibility"` as it is now: while one
+    /// cannot be read, it is kept from public readers (see [`audience`]).
     pub guarded: std::collections::BTreeSet<String>,
-    /// Brands whose brand.json says `"embargo"` as it is now (or escapes a
-    /// key): while one cannot be read, its errors are kept from public
-    /// readers, since they may quote the unreleased version.
+    /// Brands whose brand.json says `"embargo"` as it is now: while one
+    /// cannot be read, its errors are kept from public readers, since they
+    /// may quote the unreleased version.
     pub embargo_guarded: std::collections::BTreeSet<String>,
+    /// Brands whose brand.json has a `\u` escape, which could spell either
+    /// key: one never published that cannot be read is kept from public
+    /// readers too. (A published brand's last good version says what it is.)
+    pub escaped: std::collections::BTreeSet<String>,
 }
 
 /// A job carried from one build to the next.
@@ -470,17 +473,20 @@ pub fn build_catalog(
         .filter(|d| !next.brands.contains_key(&d.brand))
         .cloned()
         .collect();
-    let says = |f: &BrandFiles, key: &[u8]| {
-        f.get("brand.json").is_some_and(|b| {
-            memchr::memmem::find(b, key).is_some() || memchr::memmem::find(b, b"\\u").is_some()
-        })
+    let says = |f: &BrandFiles, text: &[u8]| {
+        f.get("brand.json")
+            .is_some_and(|b| memchr::memmem::find(b, text).is_some())
     };
     for f in &content.brands {
+        let slug = || f.slug.clone();
         if says(f, b"\"visibility\"") {
-            next.guarded.insert(f.slug.clone());
+            next.guarded.insert(slug());
         }
         if says(f, b"\"embargo\"") {
-            next.embargo_guarded.insert(f.slug.clone());
+            next.embargo_guarded.insert(slug());
+        }
+        if says(f, b"\\u") {
+            next.escaped.insert(slug());
         }
     }
     // Content diagnostics of a brand (a skipped tag) join its own.

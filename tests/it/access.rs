@@ -1357,3 +1357,30 @@ fn a_preview_never_names_a_private_brand_or_quotes_an_embargoed_version_to_publi
         }
     }
 }
+
+#[test]
+fn a_public_brands_broken_edit_stays_public_with_its_errors() {
+    // A `\u` escape could spell a hidden key only in a brand never
+    // published: a public brand's last good version says what it is.
+    let (_dir, content, app) = secret_server("2099-01-01T00:00:00Z");
+    edit(
+        &content.join("northwind/brand.json"),
+        "\"version\": \"2.4.0\",",
+        "\"version\": \"2.4.0\",\n  \"x-note\": \"it\\u2019s broken\",",
+    );
+    edit(
+        &content.join("northwind/brand.json"),
+        "\"updated\": \"2026-10-14\"",
+        "\"updated\": \"2026-02-30\"",
+    );
+    app.wait_until(
+        |a| a.get("/status").text().contains("MQ1202"),
+        "public /status shows the public brand's error",
+    );
+    assert_eq!(
+        app.get("/brand/northwind/spec.json").status,
+        200,
+        "its last good version keeps serving"
+    );
+    assert!(app.get("/brands.json").text().contains("northwind"));
+}
