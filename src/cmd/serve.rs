@@ -46,14 +46,7 @@ pub async fn run(
         .unwrap_or_else(|| format!("http://{addr}"));
     let git_mode = matches!(config.source, SourceConfig::Git(_));
     let watching = config.watch() != Watch::Off;
-    let mut ctx = Context::new(&public_url);
-    ctx.live_reload = watching;
-    ctx.max_age = config.cache_max_age;
-    ctx.mcp = config.mcp.is_some();
-    ctx.sign_in = config.access_tokens.is_some();
-    if let SourceConfig::Git(g) = &config.source {
-        ctx.source_prefix = g.prefix.clone();
-    }
+    let ctx = render_context(&config, &public_url, watching);
     let mut options = config.build.clone();
     // A slow brand is published when it is done, never holding up the rest.
     options.patience = Some(crate::build::PATIENCE);
@@ -181,6 +174,20 @@ pub async fn run(
             serve_folder(&path, watch, live, triggers, serving, stop_rx).await
         }
     }
+}
+
+/// What every render of this server is made with: its public URL, its
+/// cache policy, and what its pages link (live reload, MCP, sign-in).
+fn render_context(config: &ServeConfig, public_url: &str, watching: bool) -> Context {
+    let mut ctx = Context::new(public_url);
+    ctx.live_reload = watching;
+    ctx.max_age = config.cache_max_age;
+    ctx.mcp = config.mcp.is_some();
+    ctx.sign_in = config.access_tokens.is_some();
+    if let SourceConfig::Git(g) = &config.source {
+        ctx.source_prefix = g.prefix.clone();
+    }
+    ctx
 }
 
 /// The access tokens, with `--access-tokens`: read now (a file that does
