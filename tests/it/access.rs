@@ -833,6 +833,21 @@ fn embargoed_remote(embargo: &str) -> Remote {
     remote
 }
 
+/// Git mode of `remote`, previews of `feature/*` on, with the tokens of
+/// [`tokens_file`] in `dir`.
+fn previews_config(remote: &Remote, dir: &Path) -> ServeConfig {
+    let mut config = serve_config(&example_content());
+    config.source = SourceConfig::Git(GitSource::new(remote.url()));
+    config.git_source().unwrap().poll = Duration::from_secs(3600);
+    config.git_source().unwrap().previews = Some(PreviewConfig {
+        glob: "feature/*".into(),
+        limit: 4,
+    });
+    config.cache_dir = tempfile::tempdir_in(dir).unwrap().keep();
+    config.access_tokens = Some(tokens_file(dir));
+    config
+}
+
 fn git_secrets(remote: &Remote, dir: &Path, fleet: Option<FleetConfig>) -> TestApp {
     let mut config = serve_config(&example_content());
     config.source = SourceConfig::Git(GitSource::new(remote.url()));
@@ -990,15 +1005,7 @@ fn previews_behind_tokens_answer_their_holders_only() {
     let remote = Remote::new();
     remote.edit("northwind/brand.json", "Outdoor gear", "Storm gear");
     remote.commit_to("feature/storm", "Storm gear", 0);
-    let mut config = serve_config(&example_content());
-    config.source = SourceConfig::Git(GitSource::new(remote.url()));
-    config.git_source().unwrap().poll = Duration::from_secs(3600);
-    config.git_source().unwrap().previews = Some(PreviewConfig {
-        glob: "feature/*".into(),
-        limit: 4,
-    });
-    config.cache_dir = tempfile::tempdir_in(dir.path()).unwrap().keep();
-    config.access_tokens = Some(tokens_file(dir.path()));
+    let mut config = previews_config(&remote, dir.path());
     config.preview_access = marque::config::PreviewAccess::Token;
     let app = spawn_with(config);
     let all = bearer(ALL);
@@ -1319,15 +1326,7 @@ fn a_preview_never_names_a_private_brand_or_quotes_an_embargoed_version_to_publi
     // A branch that deletes the private brand.
     std::fs::remove_dir_all(remote.path().join("lumen-health")).unwrap();
     remote.commit_to("feature/cleanup", "Drop a brand", 0);
-    let mut config = serve_config(&example_content());
-    config.source = SourceConfig::Git(GitSource::new(remote.url()));
-    config.git_source().unwrap().poll = Duration::from_secs(3600);
-    config.git_source().unwrap().previews = Some(PreviewConfig {
-        glob: "feature/*".into(),
-        limit: 4,
-    });
-    config.cache_dir = tempfile::tempdir_in(dir.path()).unwrap().keep();
-    config.access_tokens = Some(tokens_file(dir.path()));
+    let config = previews_config(&remote, dir.path());
     let app = spawn_with(config);
     app.wait_until(
         |a| a.get("/previews.json").text().contains("feature/cleanup"),
