@@ -52,6 +52,9 @@ pub struct Reloader {
     access: Option<Arc<crate::access::Access>>,
     /// The views of each audience's snapshot, by the brands it opens.
     opened_views: HashMap<std::collections::BTreeSet<String>, Views>,
+    /// The brands withheld from public readers at the last snapshot, to
+    /// say once when no token can open them.
+    withheld: std::collections::BTreeSet<String>,
 }
 
 impl Reloader {
@@ -88,6 +91,7 @@ impl Reloader {
             previews_document: Some(previews_document),
             access: None,
             opened_views: HashMap::new(),
+            withheld: Default::default(),
         }
     }
 
@@ -215,6 +219,16 @@ impl Reloader {
             (lists_may_follow && large).then_some(serving),
         );
         snapshot.next_lift = split.next_lift;
+        if split.withheld != self.withheld {
+            if self.access.is_none() && !split.withheld.is_empty() && self.reporter.is_some() {
+                let brands: Vec<String> = split.withheld.iter().cloned().collect();
+                tracing::warn!(
+                    brands = %crate::report::some_of(&brands, 8),
+                    "private or embargoed brands are served to no one: give --access-tokens FILE (marque token makes one) so their readers can sign in"
+                );
+            }
+            self.withheld = split.withheld.clone();
+        }
         // An empty site is not ready unless the operator says it is meant
         // to be: a load balancer must not send traffic to a replica that
         // serves nothing (a wrong --git-path, an empty folder).

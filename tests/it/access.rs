@@ -1383,3 +1383,42 @@ fn a_public_brands_broken_edit_stays_public_with_its_errors() {
     );
     assert!(app.get("/brands.json").text().contains("northwind"));
 }
+
+#[test]
+fn private_brands_without_tokens_are_served_to_no_one_and_the_log_says_how_to_open_them() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    secret_content(&content, "2099-01-01T00:00:00Z");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--no-watch",
+            "--log-format",
+            "json",
+        ])
+        .arg("--content")
+        .arg(&content)
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut warned = None;
+    for line in lines {
+        let line = line.unwrap();
+        if line.contains("served to no one") {
+            warned = Some(line);
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let line = warned.expect("the log says the private brands are served to no one");
+    assert!(
+        line.contains("aurora-launch, lumen-health") && line.contains("--access-tokens"),
+        "{line}"
+    );
+}
