@@ -163,7 +163,7 @@ pub async fn handle(
 ) -> Response {
     let seen = match super::access::seen(&app, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(too_many) => return varied(too_many.problem().into_response(), false),
+        Err(too_many) => return refused(too_many),
     };
     // A public brand's comparison is the public one, cacheable.
     let private = seen.private && withheld(&app.snapshot.load(), &seen.snapshot, &slug);
@@ -196,6 +196,11 @@ fn withheld(
     of(public) != of(seen)
 }
 
+/// The 429 of a client over its failed tokens, varied as every answer.
+fn refused(too_many: super::access::TooMany) -> Response {
+    varied(too_many.problem().into_response(), false)
+}
+
 /// A comparison's answer varies on the credentials, and is the holder's
 /// alone when the holder sees more than public readers.
 fn varied(mut res: Response, private: bool) -> Response {
@@ -219,7 +224,7 @@ pub async fn handle_preview(
 ) -> Response {
     let seen = match super::access::seen(&app, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(too_many) => return varied(too_many.problem().into_response(), false),
+        Err(too_many) => return refused(too_many),
     };
     let snap = &seen.snapshot;
     let preview = snap

@@ -626,31 +626,43 @@ fn the_sign_in_form_gives_a_browser_a_session_that_opens_private_brands() {
     b.screenshot("signin-lumen-health");
 }
 
+/// The real binary serving the secret content of `dir` (JSON logs on
+/// stderr, stdout piped), with `env` added.
+fn marque_binary(dir: &Path, env: &[(&str, &std::ffi::OsStr)]) -> std::process::Child {
+    let content = dir.join("content");
+    secret_content(&content, "2099-01-01T00:00:00Z");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marque"));
+    cmd.args([
+        "--listen",
+        "127.0.0.1:0",
+        "--no-watch",
+        "--log-format",
+        "json",
+    ])
+    .arg("--content")
+    .arg(&content)
+    .arg("--cache-dir")
+    .arg(dir.join("cache"))
+    .stderr(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.spawn().unwrap()
+}
+
 #[test]
 fn the_log_never_shows_a_token_or_its_hash() {
     use std::io::{BufRead, BufReader, Read};
     let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
     let tokens = tokens_file(dir.path());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
-        .args([
-            "--listen",
-            "127.0.0.1:0",
-            "--no-watch",
-            "--log-format",
-            "json",
-        ])
-        .arg("--content")
-        .arg(&content)
-        .arg("--cache-dir")
-        .arg(dir.path().join("cache"))
-        .env("MARQUE_ACCESS_TOKENS", &tokens)
-        .env("RUST_LOG", "debug")
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = marque_binary(
+        dir.path(),
+        &[
+            ("MARQUE_ACCESS_TOKENS", tokens.as_os_str()),
+            ("RUST_LOG", std::ffi::OsStr::new("debug")),
+        ],
+    );
     let mut err = BufReader::new(child.stderr.take().unwrap());
     let mut log = String::new();
     let addr: std::net::SocketAddr = loop {
@@ -1388,23 +1400,7 @@ fn a_public_brands_broken_edit_stays_public_with_its_errors() {
 fn private_brands_without_tokens_are_served_to_no_one_and_the_log_says_how_to_open_them() {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    secret_content(&content, "2099-01-01T00:00:00Z");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
-        .args([
-            "--listen",
-            "127.0.0.1:0",
-            "--no-watch",
-            "--log-format",
-            "json",
-        ])
-        .arg("--content")
-        .arg(&content)
-        .arg("--cache-dir")
-        .arg(dir.path().join("cache"))
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = marque_binary(dir.path(), &[]);
     let lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let mut warned = None;
     for line in lines {
