@@ -357,6 +357,7 @@ mod tests {
             column,
             message: message.into(),
             target: None,
+            inherited: None,
         }
     }
 

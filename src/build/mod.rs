@@ -20,7 +20,7 @@
 mod assemble;
 pub mod audience;
 mod brand;
-pub mod deps;
+pub mod family;
 pub mod jobs;
 mod plan;
 mod releases;
@@ -434,6 +434,8 @@ pub fn build_catalog(
     opts: &BuildOptions,
 ) -> Catalog {
     let mut next = Catalog::default();
+    // Each brand of a family with the parents it is built over.
+    let content = &*family::settle(content);
     let Plan { kinds, work, ended } = plan::plan(content, ctx, today, previous, opts, &mut next);
     next.work.read = content.read;
     next.work.kept = next.brands.len() + next.pinned.len();

@@ -4,7 +4,6 @@
 //! settled into the next catalog, a failed attempt keeping the brand's
 //! last good render.
 
-use super::deps::Dependencies;
 use super::{
     attempt, brand_of, input_hash, jobs, BrandState, BuildOptions, Carried, Catalog, Kind,
     PinnedState, SemverMode,
@@ -12,7 +11,6 @@ use super::{
 use crate::render::Context;
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_diagnostic, Code};
-use crate::spec::BrandFiles;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -92,19 +90,10 @@ pub(super) fn plan(
             .or_default()
             .push(pin.clone());
     }
-    // Each brand's input, with what it depends on folded in: a change
-    // reaches every brand that depends on it (see `deps`).
-    let own = |files: &BrandFiles| input_hash(files, ctx, today, opts.semver, &opts.build_id);
-    let deps = Dependencies::of(content.brands.iter().map(|f| &**f));
-    let folded = (!deps.is_empty()).then(|| {
-        let inputs = content.brands.iter().map(|f| (f.slug.clone(), own(f)));
-        deps.fold(&inputs.collect())
-    });
+    // A brand's files include the parents it is built over (see
+    // `family`): a change reaches every brand that depends on it.
     for files in &content.brands {
-        let hash = match &folded {
-            Some(inputs) => inputs[&files.slug],
-            None => own(files),
-        };
+        let hash = input_hash(files, ctx, today, opts.semver, &opts.build_id);
         let kind = Kind::Brand {
             slug: files.slug.clone(),
             input: hash,

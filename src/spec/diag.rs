@@ -56,6 +56,19 @@ pub struct Diagnostic {
     /// (a resolver brand adds where else that token is defined). Not
     /// published.
     pub target: Option<String>,
+    /// For a brand of a family: the parent whose file the problem is in,
+    /// and the parents between (DESIGN.md section 18). Published.
+    pub inherited: Option<Inherited>,
+}
+
+/// Where in a family a diagnostic comes from: the parent brand (and the
+/// version of it the child is built over) whose file it is in, and the
+/// parents it is reached through, nearest the child first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Inherited {
+    pub brand: String,
+    pub version: String,
+    pub through: Vec<String>,
 }
 
 impl Diagnostic {
@@ -69,7 +82,8 @@ impl Diagnostic {
 /// message}`: the severity for readers that do not know the codes.
 impl Serialize for Diagnostic {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut o = s.serialize_struct("Diagnostic", 8)?;
+        let n = 8 + usize::from(self.inherited.is_some());
+        let mut o = s.serialize_struct("Diagnostic", n)?;
         o.serialize_field("severity", &self.severity())?;
         o.serialize_field("code", &self.code)?;
         o.serialize_field("brand", &self.brand)?;
@@ -78,6 +92,9 @@ impl Serialize for Diagnostic {
         o.serialize_field("line", &self.line)?;
         o.serialize_field("column", &self.column)?;
         o.serialize_field("message", &self.message)?;
+        if let Some(i) = &self.inherited {
+            o.serialize_field("inherited", i)?;
+        }
         o.end()
     }
 }
@@ -92,6 +109,8 @@ struct Wire {
     line: u32,
     column: u32,
     message: String,
+    #[serde(default)]
+    inherited: Option<Inherited>,
 }
 
 impl From<Wire> for Diagnostic {
@@ -105,6 +124,7 @@ impl From<Wire> for Diagnostic {
             column: w.column,
             message: w.message,
             target: None,
+            inherited: w.inherited,
         }
     }
 }
@@ -124,6 +144,12 @@ impl fmt::Display for Diagnostic {
         )?;
         if !self.pointer.is_empty() {
             write!(f, " (at {})", self.pointer)?;
+        }
+        if let Some(i) = &self.inherited {
+            write!(f, "\n  = in {}@{}", i.brand, i.version)?;
+            if !i.through.is_empty() {
+                write!(f, ", through {}", i.through.join(" → "))?;
+            }
         }
         Ok(())
     }
@@ -258,6 +284,7 @@ impl<'a> FileDiags<'a> {
                 column: 1,
                 message,
                 target,
+                inherited: None,
             },
             anchor,
         ));
@@ -492,6 +519,7 @@ pub fn file_diagnostic(
         column: 1,
         message: message.into(),
         target: None,
+        inherited: None,
     }
 }
 

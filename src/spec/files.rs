@@ -27,6 +27,67 @@ pub struct BrandFiles {
     files_digest: [u8; 32],
     /// The slug of the brand this one extends, computed once when read.
     parent: Option<String>,
+    /// What the build found this brand extends (DESIGN.md section 18):
+    /// set before the brand is checked, part of its digest.
+    pub lineage: Lineage,
+}
+
+/// What a brand that says `"extends"` is built over: its parents as the
+/// build chose them, or why there are none to build over. Set by the
+/// build (head brands) or the git reader (releases), never by a source
+/// reading a folder.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Lineage {
+    /// It extends no brand, or no one has looked yet.
+    #[default]
+    None,
+    /// Its parents, nearest first.
+    Parents(Arc<[Parent]>),
+    /// Its `extends` cannot be followed: the error to give at the
+    /// `extends` line.
+    Broken(super::diag::Code, String),
+}
+
+/// One parent of a brand, as the build chose it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parent {
+    pub files: Arc<BrandFiles>,
+    /// The range its child names it with (`^1.2`), if any.
+    pub range: Option<String>,
+    /// The release chosen for the range; `None` for a parent's head.
+    pub release: Option<semver::Version>,
+}
+
+impl Lineage {
+    /// The parents, nearest first (none unless [`Lineage::Parents`]).
+    pub fn parents(&self) -> &[Parent] {
+        match self {
+            Lineage::Parents(p) => p,
+            _ => &[],
+        }
+    }
+
+    fn digest(&self, h: &mut Sha256) {
+        match self {
+            Lineage::None => {}
+            Lineage::Parents(parents) => {
+                for p in parents.iter() {
+                    h.update(b"parent");
+                    h.update(p.files.slug.as_bytes());
+                    h.update([0]);
+                    h.update(p.files.files_digest);
+                    h.update(p.range.as_deref().unwrap_or("").as_bytes());
+                    h.update([0]);
+                    h.update(p.release.as_ref().map(|v| v.to_string()).unwrap_or_default());
+                    h.update([0]);
+                }
+            }
+            Lineage::Broken(code, message) => {
+                h.update(code.as_str().as_bytes());
+                h.update(message.as_bytes());
+            }
+        }
+    }
 }
 
 impl BrandFiles {
@@ -64,6 +125,7 @@ impl BrandFiles {
             revision: None,
             files_digest: h.finalize().into(),
             parent,
+            lineage: Lineage::None,
         }
     }
 
@@ -73,6 +135,25 @@ impl BrandFiles {
     /// children (DESIGN.md section 18). Validation is the model's.
     pub fn parent(&self) -> Option<&str> {
         self.parent.as_deref()
+    }
+
+    /// What `"extends"` names, whole (`core` or `core@^3.2`).
+    pub fn extends(&self) -> Option<(String, Option<String>)> {
+        self.parent.as_ref()?;
+        let doc = crate::spec::brand::brand_json(self.get("brand.json")?)?;
+        let named = doc.get("extends")?.as_str()?.trim();
+        Some(match named.split_once('@') {
+            Some((slug, range)) => (slug.trim().to_string(), Some(range.trim().to_string())),
+            None => (named.to_string(), None),
+        })
+    }
+
+    /// These files, built over `lineage`.
+    pub fn with_lineage(&self, lineage: Lineage) -> BrandFiles {
+        BrandFiles {
+            lineage,
+            ..self.clone()
+        }
     }
 
     /// Builds files from `(path, text)` pairs, for tests and tools.
@@ -118,6 +199,7 @@ impl BrandFiles {
             h.update([1]);
         }
         h.update(self.revision.as_deref().unwrap_or("").as_bytes());
+        self.lineage.digest(&mut h);
         h.finalize().into()
     }
 }

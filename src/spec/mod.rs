@@ -18,5 +18,5 @@ pub mod tokens;
 
 pub use brand::{parse_brand, Brand};
 pub use diag::{Diagnostic, Severity};
-pub use files::BrandFiles;
+pub use files::{BrandFiles, Lineage, Parent};
 pub use lazy::LazyBrand;

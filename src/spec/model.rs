@@ -23,6 +23,9 @@ pub struct BrandDoc {
     /// `private`: served to access-token holders only (DESIGN.md §20).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visibility: Option<String>,
+    /// The brand this one extends (`core`, `core@^3.2`; DESIGN.md §18).
+    #[serde(default, skip_serializing)]
+    pub extends: Option<String>,
     /// Until this RFC 3339 moment, this version is served to access-token
     /// holders only (checked by `spec::brand`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 mod dates;
 pub use dates::{parse_date, parse_embargo};
+mod family;
 mod named;
 pub use named::brand_json;
 use named::read_tokens;
@@ -41,6 +42,8 @@ pub struct Brand {
     pub releases: Arc<[crate::spec::release::Release]>,
     /// Git mode: the object id of the brand folder's tree.
     pub revision: Option<String>,
+    /// The brands it extends, as it was built over them (DESIGN.md §18).
+    pub lineage: super::Lineage,
 }
 
 /// True for a slug: lowercase ASCII words joined by single hyphens, at most 64 characters.
@@ -213,6 +216,7 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     }
     let tokens = read_tokens(files, &mut out);
     let parsed = read_brand_json(files, tokens.as_ref(), today, &mut out);
+    family::mark_inherited(files, &mut out);
     let brand_book =
         files
             .get("BRAND_BOOK.md")
@@ -252,6 +256,7 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         assets,
         releases: files.releases.clone(),
         revision: files.revision.clone(),
+        lineage: files.lineage.clone(),
     };
     (Some(brand), out)
 }
@@ -390,6 +395,9 @@ fn check_semantics(
     }
     if let Some(tokens) = tokens {
         check_references(&doc, checked, tokens, d);
+    }
+    if let super::Lineage::Broken(code, message) = &files.lineage {
+        d.push(*code, "/extends", message.clone());
     }
     check_logo(&doc, checked, files, d);
     check_prompts(&doc, checked, d);

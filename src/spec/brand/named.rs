@@ -138,6 +138,12 @@ fn checked_path(path: &str, at: &str, d: &mut FileDiags<'_>) -> Option<String> {
 /// The brand's tokens: the file brand.json names, else tokens.json or
 /// tokens.resolver.json; read, limited, parsed, their CSS names checked.
 pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    match &files.lineage {
+        crate::spec::Lineage::None => {}
+        crate::spec::Lineage::Parents(_) => return resolved::read_family(files, out),
+        // Why is said at brand.json's `extends`.
+        crate::spec::Lineage::Broken(..) => return None,
+    }
     match named(files, out) {
         Named::Default => {}
         Named::Broken => return None,

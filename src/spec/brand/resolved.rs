@@ -10,7 +10,9 @@ use crate::spec::files::BrandFiles;
 use crate::spec::formats::{self, Converted, Format};
 use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::tokens::modes::{self, Written};
-use crate::spec::tokens::resolver::{self, Permutation, Resolver, Source, MAX_MERGED_VALUES};
+use crate::spec::tokens::resolver::{
+    self, Permutation, Resolver, Source, MAX_MERGED_VALUES, RESOLVER_FILE,
+};
 use crate::spec::tokens::{parse_tokens, Token, TokenSet};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -19,17 +21,54 @@ use std::collections::{BTreeMap, HashSet};
 struct Input<'t> {
     slug: &'t str,
     /// The resolver document's path in the brand folder.
-    path: &'t str,
+    path: String,
     /// The files read by a format's reader: where each token was written.
     converted: BTreeMap<String, Converted>,
     /// The resolver itself, when a reader made it (Figma's variables).
     made: Option<&'t Converted>,
     resolver: Resolver,
     doc: Value,
-    /// The brand's token files by path in the folder, parsed.
+    /// The brand's token files by path in the folder (a parent's by its
+    /// path from the child's folder, `../core/…`), parsed.
     files: BTreeMap<String, Value>,
     /// Each file's text by its path from the content root, to place diagnostics.
     texts: BTreeMap<String, &'t str>,
+    /// Modifiers a child declares under a parent's name: their default is
+    /// the parent's unless the child names one (no warning that it did not).
+    shared: Vec<String>,
+}
+
+impl Input<'_> {
+    /// The resolver document's path from the content root.
+    fn file(&self) -> String {
+        content_path(self.slug, &self.path)
+    }
+
+    /// What is said of the resolver, in its file as written.
+    fn finish(&self, d: FileDiags<'_>, out: &mut Vec<Diagnostic>) {
+        let file = self.file();
+        match self.made {
+            Some(c) => d.finish_mapped(
+                |p| {
+                    let (f, p) = c.place(p);
+                    (f.map_or_else(|| file.clone(), |f| content_path(self.slug, f)), p)
+                },
+                &self.texts,
+                |_| {},
+                out,
+            ),
+            None => d.finish(self.texts.get(&file).copied(), out),
+        }
+    }
+}
+
+/// A path of the brand folder `slug` (or of a parent's, `../core/…`) from
+/// the content root.
+pub(crate) fn content_path(slug: &str, path: &str) -> String {
+    match path.strip_prefix("../") {
+        Some(sibling) => sibling.to_string(),
+        None => format!("{slug}/{path}"),
+    }
 }
 
 /// The brand's tokens (its default permutation), with every problem of
@@ -62,44 +101,84 @@ pub(super) fn read_resolver(
     doc: Value,
     text: &str,
     made: Option<&Converted>,
-    mut d: FileDiags<'_>,
+    d: FileDiags<'_>,
     format: Option<Format>,
     out: &mut Vec<Diagnostic>,
 ) -> Option<TokenSet> {
+    let layer = Layer {
+        files,
+        path: path.to_string(),
+        doc,
+        text,
+        made,
+        resolver: None,
+        format,
+    };
+    let input = prepare(layer, d, out)?;
+    resolve(input, out)
+}
+
+/// One brand's token files, as a resolver reads them.
+pub(super) struct Layer<'t> {
+    pub files: &'t BrandFiles,
+    /// The resolver document's path (or the one file's, see `resolver`).
+    pub path: String,
+    pub doc: Value,
+    pub text: &'t str,
+    pub made: Option<&'t Converted>,
+    /// The resolver, when it is not read from `doc` (a brand of one file).
+    pub resolver: Option<Resolver>,
+    pub format: Option<Format>,
+}
+
+/// The resolver read and its files read, converted and checked: what
+/// every permutation is merged from.
+fn prepare<'t>(
+    layer: Layer<'t>,
+    mut d: FileDiags<'_>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Input<'t>> {
+    let Layer {
+        files,
+        path,
+        doc,
+        text,
+        made,
+        resolver,
+        format,
+    } = layer;
     let slug = files.slug.as_str();
     let file = format!("{slug}/{path}");
     let mut texts = BTreeMap::from([(file.clone(), text)]);
     for f in made.iter().flat_map(|c| &c.files) {
         texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
     }
-    // Where a made resolver's pointer was written: the file and pointer.
-    let made_place = |c: &Converted, p: &str| {
-        let (f, p) = c.place(p);
-        (f.map_or_else(|| file.clone(), |f| format!("{slug}/{f}")), p)
-    };
-    // What is said of the resolver, in its file as written.
-    let finish = |d: FileDiags<'_>, out: &mut Vec<Diagnostic>| match made {
-        Some(c) => d.finish_mapped(|p| made_place(c, p), &texts, |_| {}, out),
-        None => d.finish(Some(text), out),
-    };
-    let Some(mut resolver) = resolver::read(&doc, &mut d) else {
-        finish(d, out);
-        return None;
-    };
-    // Its files are named relative to it.
-    resolver.rebase(path.rsplit_once('/').map_or("", |(dir, _)| dir));
     let mut input = Input {
         slug,
-        path,
+        path: path.clone(),
         converted: BTreeMap::new(),
         made,
-        resolver,
+        resolver: Resolver::default(),
         doc,
         files: BTreeMap::new(),
-        texts: texts.clone(),
+        texts,
+        shared: Vec::new(),
     };
-    for path in input.resolver.files() {
-        let Some(bytes) = files.get(path) else {
+    input.resolver = match resolver {
+        Some(r) => r,
+        None => {
+            let Some(mut r) = resolver::read(&input.doc, &mut d) else {
+                input.finish(d, out);
+                return None;
+            };
+            // Its files are named relative to it.
+            r.rebase(path.rsplit_once('/').map_or("", |(dir, _)| dir));
+            r
+        }
+    };
+    let named: Vec<String> = input.resolver.files().into_iter().map(String::from).collect();
+    for path in named {
+        let Some(bytes) = files.get(&path) else {
             continue;
         };
         let file = format!("{slug}/{path}");
@@ -116,7 +195,7 @@ pub(super) fn read_resolver(
             };
             if source_format == Some(Format::Theo) {
                 let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
-                formats::theo::import_aliases(&mut doc, path, &file, &mut fd);
+                formats::theo::import_aliases(&mut doc, &path, &file, &mut fd);
             }
             match source_format {
                 Some(Format::Dtcg) => {
@@ -153,20 +232,153 @@ pub(super) fn read_resolver(
     input
         .resolver
         .adopt_referred_sets(&input.doc, &input.files, &mut d);
-    finish(d, out);
+    input.finish(d, out);
+    Some(input)
+}
+
+/// A child's input over its parent's (see `resolver::family`): the
+/// parent's files named from the child's folder, its inline sources
+/// sources in its resolver document, and the two resolvers one.
+fn combine<'t>(parent: Input<'t>, mut child: Input<'t>) -> Input<'t> {
+    let at = |path: &str| resolver::sibling(parent.slug, path);
+    let mut files: BTreeMap<String, Value> = parent
+        .files
+        .into_iter()
+        .map(|(path, doc)| (at(&path), doc))
+        .collect();
+    files.entry(at(&parent.path)).or_insert(parent.doc);
+    let converted = parent
+        .converted
+        .into_iter()
+        .map(|(path, c)| (at(&path), c));
+    let (resolver, shared) = parent
+        .resolver
+        .as_parent(parent.slug, &parent.path)
+        .extend(std::mem::take(&mut child.resolver));
+    files.append(&mut child.files);
+    child.files = files;
+    child.converted = converted.chain(child.converted).collect();
+    child.texts.extend(parent.texts);
+    child.resolver = resolver;
+    child.shared = parent.shared.into_iter().chain(shared).collect();
+    child
+}
+
+/// The tokens of a brand of a family (DESIGN.md section 18): each
+/// parent's files from the core down, then the brand's own, resolved as
+/// one resolver (see `resolver::family`). What is wrong in a parent's
+/// files is reported as it shows in this brand; a parent's warnings are
+/// the parent's own, and not repeated here.
+pub(super) fn read_family(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    let mut family: Option<Input<'_>> = None;
+    for parent in files.lineage.parents().iter().rev() {
+        let mut theirs = Vec::new();
+        let own = layer_of(&parent.files, &mut theirs);
+        out.extend(theirs.into_iter().filter(|d| d.severity() == Severity::Error));
+        let own = own?;
+        family = Some(match family {
+            None => own,
+            Some(over) => combine(over, own),
+        });
+    }
+    let mut mine = Vec::new();
+    let own = layer_of(files, &mut mine);
+    let input = own.zip(family).map(|(own, family)| combine(family, own));
+    // A modifier named as a parent's keeps the parent's default unless it
+    // names one: no warning that it took its first context.
+    let shared = input.as_ref().map(|i| i.shared.as_slice()).unwrap_or_default();
+    out.extend(mine.into_iter().filter(|d| {
+        d.code != Code::NoDefaultContext || !d.target.as_ref().is_some_and(|m| shared.contains(m))
+    }));
+    resolve(input?, out)
+}
+
+/// One brand's token files as a layer of a family: its resolver, or the
+/// one file of its tokens as a resolver of one set, or (a brand that only
+/// extends) nothing of its own.
+fn layer_of<'t>(files: &'t BrandFiles, out: &mut Vec<Diagnostic>) -> Option<Input<'t>> {
+    let slug = files.slug.as_str();
+    let (path, format) = match super::named::named(files, out) {
+        super::named::Named::Broken => return None,
+        super::named::Named::File { path, format } => (path, format),
+        super::named::Named::Default => {
+            let resolver = files.get(RESOLVER_FILE).is_some();
+            let tokens = files.get("tokens.json").is_some();
+            match (resolver, tokens) {
+                (true, true) => {
+                    out.push(crate::spec::diag::file_diagnostic(
+                        Code::TwoTokenFiles,
+                        slug,
+                        &format!("{slug}/{RESOLVER_FILE}"),
+                        "the brand has both tokens.json and tokens.resolver.json: keep one (tokens.json for one set of tokens, the resolver for modes)",
+                    ));
+                    return None;
+                }
+                (true, false) => (RESOLVER_FILE.to_string(), None),
+                (false, true) => ("tokens.json".to_string(), None),
+                // Nothing of its own: the brand is its parents' tokens.
+                (false, false) => {
+                    let layer = Layer {
+                        files,
+                        path: "tokens.json".to_string(),
+                        doc: Value::Object(Default::default()),
+                        text: "",
+                        made: None,
+                        resolver: Some(Resolver::default()),
+                        format: None,
+                    };
+                    return prepare(layer, FileDiags::new(slug, format!("{slug}/tokens.json")), out);
+                }
+            }
+        }
+    };
+    let file = format!("{slug}/{path}");
+    let Some(bytes) = files.get(&path) else {
+        let (code, message) = match files.files().keys().any(|f| f.starts_with(&format!("{path}/"))) {
+            true => (Code::InvalidTokensSetting, format!("brand.json's `tokens` names the folder `{path}`; a brand of a family reads its tokens from a resolver or one file: name a tokens.resolver.json that lists the folder's files")),
+            false => (Code::MissingFile, format!("brand.json's `tokens` names `{path}`, which is not in the brand folder")),
+        };
+        out.push(crate::spec::diag::file_diagnostic(code, slug, &format!("{slug}/brand.json"), message));
+        return None;
+    };
+    let (mut doc, text) = read_json(bytes, slug, &file, out)?;
+    let mut d = FileDiags::new(slug, file.clone());
+    enforce_limits(&mut doc, &mut d);
+    let resolver = match doc.get("resolutionOrder") {
+        Some(_) => None,
+        None => Some(Resolver::single(&path)),
+    };
+    let layer = Layer {
+        files,
+        path,
+        doc,
+        text,
+        made: None,
+        resolver,
+        format,
+    };
+    prepare(layer, d, out)
+}
+
+/// The tokens of a resolver's input: every context merged and checked.
+fn resolve(mut input: Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
+    let slug = input.slug;
     // An error in a token of a source in another format leaves that token
     // out (DESIGN 17), and the contexts are checked again without it.
     let mut left_out: Vec<Diagnostic> = Vec::new();
     for reading in 1.. {
         let mut found = Vec::new();
-        let set = every_context(&input, &finish, &mut found);
+        let set = every_context(&input, &mut found);
         let bad: Vec<(String, String, Diagnostic)> = found
             .iter()
             .filter(|d| d.severity() == Severity::Error && reading < formats::MAX_READINGS)
             .filter_map(|d| {
-                let file = d.file.strip_prefix(&format!("{slug}/"))?;
-                let pointer = input.converted.get(file)?.token_at(None, &d.pointer)?;
-                Some((file.to_string(), pointer, d.clone()))
+                let file = match d.file.strip_prefix(&format!("{slug}/")) {
+                    Some(own) => own.to_string(),
+                    None => format!("../{}", d.file),
+                };
+                let pointer = input.converted.get(&file)?.token_at(None, &d.pointer)?;
+                Some((file, pointer, d.clone()))
             })
             .collect();
         if bad.is_empty() {
@@ -194,11 +406,7 @@ pub(super) fn read_resolver(
 
 /// The default permutation and every context checked; the brand's tokens
 /// with their modes.
-fn every_context(
-    input: &Input<'_>,
-    finish: &dyn Fn(FileDiags<'_>, &mut Vec<Diagnostic>),
-    out: &mut Vec<Diagnostic>,
-) -> Option<TokenSet> {
+fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
     let slug = input.slug;
     let default = input.resolver.default_permutation();
     let mut set = check(input, &default, out);
@@ -226,13 +434,13 @@ fn every_context(
     let mut charged = 0;
     // Past the budget: an error at the resolver's modifiers, and no brand.
     let over_budget = |what: String, out: &mut Vec<Diagnostic>| {
-        let mut d = FileDiags::new(slug, format!("{slug}/{}", input.path));
+        let mut d = FileDiags::new(slug, input.file());
         d.push(
             Code::TooManyContexts,
             "/modifiers",
             format!("{what}; split the brand, or move tokens that do not vary out of what the contexts merge"),
         );
-        finish(d, out);
+        input.finish(d, out);
     };
     if contexts.len() * per_context > MAX_CONTEXT_TOKENS {
         over_budget(
@@ -265,7 +473,7 @@ fn every_context(
         if let (Some(default), Some(here)) = (&set, &here) {
             let sources = &modifier.contexts[c].1;
             written[m].contexts[c].1 =
-                modes::split(default, here, |t| writes(sources, input.path, t));
+                modes::split(default, here, |t| writes(sources, &input.path, t));
         }
         // Only errors a context adds, named by it: the rest are reported
         // once, above.
@@ -288,10 +496,10 @@ fn every_context(
             place_made(set, made);
         }
     }
-    let mut d = FileDiags::new(slug, format!("{slug}/{}", input.path));
+    let mut d = FileDiags::new(slug, input.file());
     check_mode_names(&input.resolver, &mut d);
     let fatal = d.has_errors();
-    finish(d, out);
+    input.finish(d, out);
     set.filter(|_| !fatal)
 }
 
@@ -388,7 +596,7 @@ fn check(
 ) -> Option<TokenSet> {
     let slug = input.slug;
     let merged = input.resolver.merge(permutation, &input.doc, &input.files);
-    let resolver_file = format!("{slug}/{}", input.path);
+    let resolver_file = input.file();
     let mut d = FileDiags::new(slug, resolver_file.clone());
     if merged.over_budget() {
         d.push(
@@ -430,13 +638,13 @@ fn check(
         if let (None, Some(made)) = (file, input.made) {
             let (f, p) = made.place(&pointer);
             return (
-                f.map_or_else(|| resolver_file.clone(), |f| format!("{slug}/{f}")),
+                f.map_or_else(|| resolver_file.clone(), |f| content_path(slug, f)),
                 p,
             );
         }
         let pointer = source(file, pointer);
         let file = match file {
-            Some(f) => format!("{slug}/{f}"),
+            Some(f) => content_path(slug, f),
             None => resolver_file.clone(),
         };
         (file, pointer)
@@ -460,7 +668,7 @@ fn check(
                 (None, Some(_)) => pointer,
                 _ => source(file, pointer),
             };
-            t.file = Some(file.unwrap_or(input.path).to_string());
+            t.file = Some(file.unwrap_or(&input.path).to_string());
         }
     }
     set

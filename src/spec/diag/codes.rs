@@ -235,6 +235,24 @@ codes! {
     RemovedWithoutDeprecation = "1209", "removed-without-deprecation", Error,
         "A token is removed that the latest release did not deprecate, under `--require-deprecation`: the brand keeps its last good version.",
         "Deprecate the token first (`\"$deprecated\": \"Use {replacement}\"`), release that, then remove it in a major version.";
+    ExtendsCycle = "1210", "extends-cycle", Error,
+        "A brand's `extends` leads back to itself (a cycle): it cannot be built over its parents, and keeps its last good version.",
+        "Make one brand of the cycle the core, extending nothing.";
+    ParentMissing = "1211", "parent-missing", Error,
+        "A brand's `extends` names a brand that is not in the content: the child keeps its last good version.",
+        "Correct the slug, or add the parent's folder.";
+    NoReleaseInRange = "1212", "no-release-in-range", Error,
+        "A brand's `extends` names a range of its parent's releases (`core@^2`) that no release tag satisfies: the child keeps its last good version.",
+        "Tag a parent release in the range (`git tag core@2.0.0`), or widen the range.";
+    FamilyTooDeep = "1213", "family-too-deep", Error,
+        "A brand's chain of parents is longer than 8: the child keeps its last good version.",
+        "Extend a brand nearer the core.";
+    ParentInvalid = "1214", "parent-invalid", Error,
+        "A parent a brand extends does not validate where the child uses it (its tokens, or the version its brand.json says): the child keeps its last good version.",
+        "Fix the parent; the diagnostics beside this one name its files.";
+    InvalidParent = "1215", "invalid-parent", Error,
+        "A brand's `extends` is not `<slug>` or `<slug>@<semver range>`.",
+        "Write the parent's slug, or its slug and a range such as `core@^3.2`.";
     // MQ13: tokens and their values.
     TokensNotObject = "1301", "tokens-not-object", Error,
         "A tokens file is not a JSON object of groups and tokens.",

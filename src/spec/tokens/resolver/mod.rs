@@ -14,7 +14,9 @@
 //! (a file of the brand folder: relative, no `..`, no URL), `{"$ref":
 //! "#/sets/name"}` (that set's sources) or inline tokens.
 
+mod family;
 mod read;
+pub use family::sibling;
 
 use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
@@ -50,15 +52,23 @@ pub struct Source {
 #[derive(Debug, Clone)]
 pub struct Modifier {
     pub name: String,
+    /// Each context with every source it has, wherever the order merges
+    /// it (a family's modifier is merged at the parent's place and the
+    /// child's, see [`Resolver::extend`]).
     pub contexts: Vec<(String, Vec<Source>)>,
     /// Index of the default context.
     pub default: usize,
+    /// The document names the default (else it is the first context).
+    pub named_default: bool,
 }
 
 #[derive(Debug, Clone)]
 enum Step {
     Set(Vec<Source>),
-    Modifier(usize),
+    /// A modifier (by index) at this place of the order, with the sources
+    /// each of its contexts (by index) merges here; a context with none
+    /// here merges nothing here.
+    Modifier(usize, Vec<Vec<Source>>),
 }
 
 /// A resolver document, read.
@@ -87,8 +97,9 @@ impl Resolver {
             }
         };
         for step in &mut self.steps {
-            if let Step::Set(sources) = step {
-                rebase(sources);
+            match step {
+                Step::Set(sources) => rebase(sources),
+                Step::Modifier(_, here) => here.iter_mut().for_each(|s| rebase(s)),
             }
         }
         for m in &mut self.modifiers {
@@ -168,7 +179,7 @@ impl Resolver {
     fn all_sources(&self) -> impl Iterator<Item = &Source> {
         let steps = self.steps.iter().flat_map(|s| match s {
             Step::Set(sources) => sources.iter().collect::<Vec<_>>(),
-            Step::Modifier(_) => Vec::new(),
+            Step::Modifier(..) => Vec::new(),
         });
         let contexts = self
             .modifiers
@@ -249,7 +260,10 @@ impl Resolver {
         for step in &self.steps {
             let sources = match step {
                 Step::Set(sources) => sources,
-                Step::Modifier(m) => &self.modifiers[*m].contexts[permutation[*m]].1,
+                Step::Modifier(m, here) => match here.get(permutation[*m]) {
+                    Some(sources) => sources,
+                    None => continue,
+                },
             };
             for s in sources {
                 merge_source(&mut merged, s, resolver, files);
@@ -275,7 +289,7 @@ impl Resolver {
         }
         let listed_sources = self.steps.iter().flat_map(|s| match s {
             Step::Set(sources) => sources.as_slice(),
-            Step::Modifier(_) => &[],
+            Step::Modifier(..) => &[],
         });
         let context_sources = self
             .modifiers

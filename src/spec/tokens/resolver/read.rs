@@ -252,15 +252,19 @@ fn modifier(
             (c.clone(), expand.sources(sources, &at, d))
         })
         .collect();
+    let named_default = matches!(m.get("default"), Some(Value::String(_)));
     let default = match m.get("default") {
         None => {
-            d.push(
+            // The modifier's name travels with it: in a family, a child's
+            // modifier of a parent's name keeps the parent's default.
+            d.push_reference(
                 Code::NoDefaultContext,
                 at,
                 format!(
                     "modifier `{name}` has no `default`; its first context, `{}`, is the default",
                     contexts[0].0
                 ),
+                name,
             );
             0
         }
@@ -284,12 +288,14 @@ fn modifier(
             return;
         }
     };
+    let here = contexts.iter().map(|(_, s)| s.clone()).collect();
     r.modifiers.push(Modifier {
         name: name.to_string(),
         contexts,
         default,
+        named_default,
     });
-    r.steps.push(Step::Modifier(r.modifiers.len() - 1));
+    r.steps.push(Step::Modifier(r.modifiers.len() - 1, here));
 }
 
 impl Sets<'_> {
