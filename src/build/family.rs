@@ -9,19 +9,16 @@
 //! Pure: the content's brands and releases in, each brand's lineage out.
 
 use crate::source::{Content, Pinned};
-use crate::spec::diag::Code;
-use crate::spec::{BrandFiles, Lineage, Parent};
+use crate::spec::lineage::{lineage, Release};
+use crate::spec::{BrandFiles, Dependent};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Most parents a brand may have in a chain (DESIGN.md section 18).
-pub const MAX_DEPTH: usize = 8;
-
 /// `content` with each brand that says `"extends"` given its lineage.
 /// Content without a family is returned as it is.
 pub fn settle(content: &Content) -> Cow<'_, Content> {
-    if content.brands.iter().all(|f| f.parent().is_none()) {
+    if content.brands.iter().all(|f| f.parent().is_none() && f.dependents.is_empty()) {
         return Cow::Borrowed(content);
     }
     let heads: BTreeMap<&str, &Arc<BrandFiles>> = content
@@ -30,18 +27,26 @@ pub fn settle(content: &Content) -> Cow<'_, Content> {
         .map(|f| (f.slug.as_str(), f))
         .collect();
     let releases = releases_of(&content.pinned);
+    let dependents = dependents(content);
     let brands = content
         .brands
         .iter()
-        .map(|f| match f.parent() {
-            None => f.clone(),
-            Some(_) => {
-                let lineage = lineage(f, &|slug| heads.get(slug).map(|f| (*f).clone()), &releases);
-                match lineage == f.lineage {
-                    true => f.clone(),
-                    false => Arc::new(f.with_lineage(lineage)),
+        .map(|f| {
+            let mut f = f.clone();
+            if f.parent().is_some() {
+                let head = |slug: &str| heads.get(slug).map(|f| (*f).clone());
+                let releases = |slug: &str| releases.get(slug).cloned().unwrap_or_default();
+                let lineage = lineage(&f, &head, &releases);
+                if lineage != f.lineage {
+                    f = Arc::new(f.with_lineage(lineage));
                 }
             }
+            if let Some(children) = dependents.get(&f.slug) {
+                if **children != *f.dependents {
+                    f = Arc::new(f.with_dependents(children.clone()));
+                }
+            }
+            f
         })
         .collect();
     Cow::Owned(Content {
@@ -51,138 +56,49 @@ pub fn settle(content: &Content) -> Cow<'_, Content> {
 }
 
 /// Each brand's releases, by slug.
-pub fn releases_of(pinned: &[Arc<Pinned>]) -> BTreeMap<&str, Vec<&Arc<Pinned>>> {
-    let mut out: BTreeMap<&str, Vec<&Arc<Pinned>>> = BTreeMap::new();
+pub fn releases_of(pinned: &[Arc<Pinned>]) -> BTreeMap<&str, Vec<Release>> {
+    let mut out: BTreeMap<&str, Vec<Release>> = BTreeMap::new();
     for p in pinned {
-        out.entry(p.files.slug.as_str()).or_default().push(p);
+        out.entry(p.files.slug.as_str())
+            .or_default()
+            .push((p.release.version.clone(), p.files.clone()));
     }
     out
 }
 
-/// The lineage of `child`: each parent named by `extends` in turn, a
-/// parent's head from `head`, a range's release from `releases`.
-pub fn lineage(
-    child: &BrandFiles,
-    head: &dyn Fn(&str) -> Option<Arc<BrandFiles>>,
-    releases: &BTreeMap<&str, Vec<&Arc<Pinned>>>,
-) -> Lineage {
-    let mut parents: Vec<Parent> = Vec::new();
-    let mut seen = vec![child.slug.clone()];
-    let mut at: Arc<BrandFiles> = Arc::new(child.with_lineage(Lineage::None));
-    while let Some((slug, range)) = at.extends() {
-        let broken = |code, message: String| Lineage::Broken(code, message);
-        if seen.contains(&slug) {
-            seen.push(slug);
-            return broken(
-                Code::ExtendsCycle,
-                format!(
-                    "`extends` leads back where it started, a cycle: {}; make one of them extend nothing",
-                    seen.join(" → ")
-                ),
-            );
-        }
-        if parents.len() == MAX_DEPTH {
-            return broken(
-                Code::FamilyTooDeep,
-                format!("the chain of parents is longer than {MAX_DEPTH} ({}…); extend a brand nearer the core", seen.join(" → ")),
-            );
-        }
-        let parent = match &range {
-            None => match head(&slug) {
-                Some(files) => Parent {
-                    files,
-                    range: None,
-                    release: None,
-                },
-                None => {
-                    let whose = match parents.last() {
-                        Some(p) => format!(", which `{}` extends,", p.files.slug),
-                        None => String::new(),
-                    };
-                    return broken(
-                        Code::ParentMissing,
-                        format!("the parent `{slug}`{whose} is not a brand of this content; correct the slug, or add its folder"),
-                    );
-                }
-            },
-            Some(text) => {
-                let Ok(req) = semver::VersionReq::parse(text) else {
-                    return broken(
-                        Code::InvalidParent,
-                        format!("`{slug}@{text}`: `{text}` is not a semver range; write one such as `{slug}@^1.2`"),
-                    );
-                };
-                let theirs = releases.get(slug.as_str()).map_or(&[][..], Vec::as_slice);
-                let best = theirs
-                    .iter()
-                    .filter(|p| req.matches(&p.release.version))
-                    .max_by(|a, b| a.release.version.cmp(&b.release.version));
-                match best {
-                    Some(p) => Parent {
-                        files: p.files.clone(),
-                        range: Some(text.clone()),
-                        release: Some(p.release.version.clone()),
-                    },
-                    None => {
-                        let mut versions: Vec<String> =
-                            theirs.iter().map(|p| p.release.version.to_string()).collect();
-                        versions.sort();
-                        let have = match versions.is_empty() {
-                            true => format!("`{slug}` has no release tag (`{slug}@<version>`)"),
-                            false => format!("its releases are {}", versions.join(", ")),
-                        };
-                        return broken(
-                            Code::NoReleaseInRange,
-                            format!("no release of `{slug}` satisfies `{text}`: {have}; tag one in the range, or widen it"),
-                        );
-                    }
-                }
-            }
-        };
-        seen.push(slug);
-        // A release built over its own parents brings them.
-        let settled = parent.files.lineage.clone();
-        at = parent.files.clone();
-        parents.push(parent);
-        match settled {
-            Lineage::None => {}
-            Lineage::Parents(more) => {
-                parents.extend(more.iter().cloned());
-                if parents.len() > MAX_DEPTH {
-                    return Lineage::Broken(
-                        Code::FamilyTooDeep,
-                        format!("the chain of parents is longer than {MAX_DEPTH}; extend a brand nearer the core"),
-                    );
-                }
-                break;
-            }
-            Lineage::Broken(code, message) => {
-                let p = parents.last().map(|p| p.files.slug.clone()).unwrap_or_default();
-                return Lineage::Broken(code, format!("the release of `{p}` it takes cannot be built: {message}"));
-            }
-        }
-    }
-    match parents.is_empty() {
-        true => Lineage::None,
-        false => Lineage::Parents(parents.into()),
-    }
-}
-
-/// Each brand's direct children, with the range each names it by: what
-/// a parent's `family.json` lists.
-pub fn dependents(content: &Content) -> BTreeMap<String, Vec<(String, Option<String>)>> {
-    let mut out: BTreeMap<String, Vec<(String, Option<String>)>> = BTreeMap::new();
+/// Each brand's direct children, with the range each names it by and
+/// its version: what a parent's `family.json` lists. A child that may be
+/// private or embargoed (its brand.json says `visibility` or `embargo`,
+/// or escapes a character) is not named: the parent's surfaces are
+/// public.
+pub fn dependents(content: &Content) -> BTreeMap<String, Arc<[Dependent]>> {
+    let mut out: BTreeMap<String, Vec<Dependent>> = BTreeMap::new();
     for f in &content.brands {
-        if let Some((parent, range)) = f.extends() {
-            out.entry(parent).or_default().push((f.slug.clone(), range));
+        let Some((parent, range)) = f.extends() else {
+            continue;
+        };
+        let json = f.get("brand.json").map_or(&[][..], |b| &b[..]);
+        let says = |text: &[u8]| memchr::memmem::find(json, text).is_some();
+        if says(b"\"visibility\"") || says(b"\"embargo\"") || says(b"\\u") {
+            continue;
         }
+        let version = crate::spec::brand::brand_json(json)
+            .and_then(|doc| Some(doc.get("version")?.as_str()?.to_string()))
+            .unwrap_or_default();
+        out.entry(parent).or_default().push(Dependent {
+            slug: f.slug.clone(),
+            range,
+            version,
+        });
     }
-    out
+    out.into_iter().map(|(k, v)| (k, v.into())).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::diag::Code;
+    use crate::spec::Lineage;
 
     fn brand(slug: &str, extends: Option<&str>, colour: &str) -> Arc<BrandFiles> {
         let json = match extends {

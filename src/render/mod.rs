@@ -7,6 +7,7 @@ pub mod design_md;
 pub mod diff;
 pub mod embed;
 pub mod escape;
+pub mod family;
 pub mod figma;
 pub mod html;
 pub mod llms_txt;
@@ -119,10 +120,12 @@ pub enum Surface {
     DesignMd,
     /// A Tailwind CSS v4 theme.
     TailwindCss,
+    /// Where the brand stands in its family (DESIGN.md §18).
+    FamilyJson,
 }
 
 impl Surface {
-    pub const ALL: [Surface; 9] = [
+    pub const ALL: [Surface; 10] = [
         Surface::SpecJson,
         Surface::SpecMd,
         Surface::TokensCss,
@@ -132,6 +135,7 @@ impl Surface {
         Surface::LlmsTxt,
         Surface::DesignMd,
         Surface::TailwindCss,
+        Surface::FamilyJson,
     ];
 
     /// The file name in the brand's path.
@@ -146,6 +150,7 @@ impl Surface {
             Surface::LlmsTxt => "llms.txt",
             Surface::DesignMd => "DESIGN.md",
             Surface::TailwindCss => "tailwind.css",
+            Surface::FamilyJson => "family.json",
         }
     }
 
@@ -155,7 +160,8 @@ impl Surface {
             Surface::SpecJson
             | Surface::TokensFigma
             | Surface::TokensJson
-            | Surface::TokensResolver => "application/json",
+            | Surface::TokensResolver
+            | Surface::FamilyJson => "application/json",
             Surface::SpecMd | Surface::DesignMd => "text/markdown; charset=utf-8",
             Surface::TokensCss | Surface::TailwindCss => "text/css; charset=utf-8",
             Surface::LlmsTxt => "text/plain; charset=utf-8",
@@ -174,11 +180,12 @@ impl Surface {
             Surface::LlmsTxt => llms_txt::render(brand, ctx),
             Surface::DesignMd => design_md::render(brand, ctx),
             Surface::TailwindCss => tailwind::render(brand, ctx),
+            Surface::FamilyJson => family::render(brand, ctx),
         }
     }
 
     /// The order MCP lists them in: prose for a system prompt first.
-    pub const FOR_AGENTS: [Surface; 9] = [
+    pub const FOR_AGENTS: [Surface; 10] = [
         Surface::SpecMd,
         Surface::DesignMd,
         Surface::SpecJson,
@@ -188,6 +195,7 @@ impl Surface {
         Surface::TokensResolver,
         Surface::TokensFigma,
         Surface::LlmsTxt,
+        Surface::FamilyJson,
     ];
 
     /// The media type without its parameters (`text/markdown`), as MCP
@@ -213,6 +221,9 @@ impl Surface {
                 "the brand in Google's DESIGN.md format, for agents that build UI: tokens in front matter, then prose"
             }
             Surface::TailwindCss => "a Tailwind CSS v4 theme, with a variant per mode",
+            Surface::FamilyJson => {
+                "where the brand stands in its family: the brand it extends, its chain of parents and the brands that extend it"
+            }
         }
     }
 
@@ -228,6 +239,7 @@ impl Surface {
             Surface::LlmsTxt => "discovery for AI tools",
             Surface::DesignMd => "DESIGN.md for coding agents",
             Surface::TailwindCss => "Tailwind CSS v4 theme",
+            Surface::FamilyJson => "the brand's family: parents and dependents",
         }
     }
 }

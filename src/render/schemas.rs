@@ -45,9 +45,10 @@ pub fn spec_schema() -> Value {
             "type": "object",
             "description": "Absolute URLs of the brand's surfaces",
             "additionalProperties": {"type": "string", "format": "uri"},
-            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "tokensJson", "tokensResolverJson", "llmsTxt", "designMd", "tailwindCss", "embed", "demo", "schema"]
+            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "tokensJson", "tokensResolverJson", "llmsTxt", "designMd", "tailwindCss", "familyJson", "embed", "demo", "schema"]
         }),
     );
+    props.insert("extends".into(), extends_schema());
     props.insert(
         "tokens".into(),
         json!({
@@ -164,6 +165,51 @@ pub fn spec_schema() -> Value {
         required.push(json!(key));
     }
     s
+}
+
+/// `extends` as spec.json and family.json say it.
+pub fn extends_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "A brand of a family (DESIGN.md section 18): the brand it extends, and the version of it whose tokens are resolved into this brand's. Absent (spec.json) or null (family.json) for a brand that extends none.",
+        "required": ["slug", "version"],
+        "additionalProperties": false,
+        "properties": {
+            "slug": {"type": "string"},
+            "range": {"type": "string", "description": "The semver range of the parent's releases it follows; absent when it follows the parent's head"},
+            "version": {"type": "string", "description": "The parent's version used"}
+        }
+    })
+}
+
+/// The schema of `family.json`.
+pub fn family_schema() -> Value {
+    let member = |extra: Value| {
+        let mut props = json!({
+            "slug": {"type": "string"},
+            "version": {"type": "string"},
+            "url": {"type": "string", "format": "uri", "description": "The brand's API page at that version"}
+        });
+        if let (Some(p), Some(e)) = (props.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        json!({"type": "object", "required": ["slug", "version", "url"], "additionalProperties": false, "properties": props})
+    };
+    let mut extends = extends_schema();
+    extends["type"] = json!(["object", "null"]);
+    json!({
+        "description": "Where a brand stands in its family (DESIGN.md section 18)",
+        "type": "object",
+        "required": ["slug", "version", "extends", "chain", "dependents"],
+        "additionalProperties": false,
+        "properties": {
+            "slug": {"type": "string"},
+            "version": {"type": "string"},
+            "extends": extends,
+            "chain": {"type": "array", "description": "The parents it is built over, nearest first, each at the version used", "items": member(json!({}))},
+            "dependents": {"type": "array", "description": "The public brands that extend it directly, each with the range it names this brand by (absent: it follows the head) and its own version", "items": member(json!({"range": {"type": "string"}}))}
+        }
+    })
 }
 
 /// Adds `field` to the items of the array at `path` under the top-level

@@ -25,6 +25,9 @@ pub struct Spec<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<&'a str>,
     pub revision: Option<&'a str>,
+    /// A brand of a family: the brand it extends (DESIGN.md §18).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extends: Option<Value>,
     pub links: Links,
     pub tokens: Value,
     /// A resolver brand's modifiers; absent for tokens.json.
@@ -54,6 +57,7 @@ pub struct Links {
     pub llms_txt: String,
     pub design_md: String,
     pub tailwind_css: String,
+    pub family_json: String,
     pub embed: String,
     pub demo: String,
     pub schema: String,
@@ -240,6 +244,7 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         llms_txt: url(Surface::LlmsTxt),
         design_md: url(Surface::DesignMd),
         tailwind_css: url(Surface::TailwindCss),
+        family_json: url(Surface::FamilyJson),
         embed: ctx.embed_url(s),
         demo: ctx.demo_url(s),
         schema: ctx.schema_url(),
@@ -256,6 +261,7 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
         updated: brand.updated.to_string(),
         summary: doc.summary.as_deref(),
         revision: brand.revision.as_deref(),
+        extends: super::family::extends(brand),
         links: links(brand, ctx),
         tokens: tokens_tree(tokens),
         modes: modes(tokens),

@@ -420,6 +420,7 @@ impl History {
         }
         diagnostics.sort_by(|a: &Diagnostic, b| a.message.cmp(&b.message));
         pinned.sort_by(|a, b| a.release.tag.cmp(&b.release.tag));
+        let pinned = with_lineages(repo, prefix, pinned);
         // Lightweight tags carry no message: list the commits since the previous release.
         let mut notes_cache = previous.notes;
         let mut notes = HashMap::new();
@@ -477,6 +478,94 @@ impl History {
             brands,
             read: 0,
         }
+    }
+}
+
+/// Each release of a brand of a family, built over its parents as its
+/// tag's commit has them (DESIGN.md section 18): a parent named by slug
+/// from the same tree, one named with a range as the highest of its
+/// releases in the range whose tag is reachable from that commit.
+fn with_lineages(repo: &Repository, prefix: &str, pinned: Vec<Arc<Pinned>>) -> Vec<Arc<Pinned>> {
+    if pinned.iter().all(|p| p.files.parent().is_none()) {
+        return pinned;
+    }
+    // Parents first: a release whose parent is a release brings its chain.
+    let mut settled: HashMap<String, Arc<Pinned>> = HashMap::new();
+    let mut order: Vec<Arc<Pinned>> = pinned.clone();
+    order.sort_by_key(|p| p.files.parent().is_some());
+    let mut out = Vec::with_capacity(pinned.len());
+    for _round in 0..=crate::spec::lineage::MAX_DEPTH {
+        let mut waiting = Vec::new();
+        for p in order {
+            let ready = p.files.extends().is_none_or(|(slug, range)| {
+                range.is_none()
+                    || !pinned.iter().any(|q| {
+                        q.files.slug == slug
+                            && q.files.parent().is_some()
+                            && !settled.contains_key(&q.release.tag)
+                    })
+            });
+            if !ready {
+                waiting.push(p);
+                continue;
+            }
+            let p = match p.files.parent() {
+                None => p,
+                Some(_) => Arc::new(release_lineage(repo, prefix, &p, &settled)),
+            };
+            settled.insert(p.release.tag.clone(), p.clone());
+            out.push(p);
+        }
+        if waiting.is_empty() {
+            break;
+        }
+        order = waiting;
+    }
+    // A cycle among ranges: what is left is settled as it is (its
+    // lineage then says what is wrong).
+    for p in pinned {
+        if !settled.contains_key(&p.release.tag) {
+            let p = Arc::new(release_lineage(repo, prefix, &p, &settled));
+            settled.insert(p.release.tag.clone(), p.clone());
+            out.push(p);
+        }
+    }
+    out.sort_by(|a, b| a.release.tag.cmp(&b.release.tag));
+    out
+}
+
+/// One release, with the lineage its tag's commit gives it.
+fn release_lineage(
+    repo: &Repository,
+    prefix: &str,
+    p: &Pinned,
+    settled: &HashMap<String, Arc<Pinned>>,
+) -> Pinned {
+    let Ok(commit) = Oid::from_str(&p.release.commit) else {
+        return p.clone();
+    };
+    let tree = content_tree(repo, commit, prefix).ok();
+    let head = |slug: &str| -> Option<Arc<BrandFiles>> {
+        let tree = tree.as_ref()?;
+        let folder = tree.get_name(slug)?.to_object(repo).ok()?.peel_to_tree().ok()?;
+        Some(Arc::new(brand_files(repo, &folder, slug)))
+    };
+    let releases = |slug: &str| -> Vec<crate::spec::lineage::Release> {
+        settled
+            .values()
+            .filter(|q| q.files.slug == slug)
+            .filter(|q| {
+                Oid::from_str(&q.release.commit).is_ok_and(|tagged| {
+                    tagged == commit || repo.graph_descendant_of(commit, tagged).unwrap_or(false)
+                })
+            })
+            .map(|q| (q.release.version.clone(), q.files.clone()))
+            .collect()
+    };
+    let lineage = crate::spec::lineage::lineage(&p.files, &head, &releases);
+    Pinned {
+        release: p.release.clone(),
+        files: Arc::new(p.files.with_lineage(lineage)),
     }
 }
 

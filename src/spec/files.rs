@@ -30,6 +30,20 @@ pub struct BrandFiles {
     /// What the build found this brand extends (DESIGN.md section 18):
     /// set before the brand is checked, part of its digest.
     pub lineage: Lineage,
+    /// The brands that extend this one directly, as the build found them
+    /// (public ones only, see `build::family`): part of its digest, since
+    /// its family.json lists them.
+    pub dependents: Arc<[Dependent]>,
+}
+
+/// A brand that extends another directly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dependent {
+    pub slug: String,
+    /// The range it names its parent by, if any.
+    pub range: Option<String>,
+    /// Its own version, as its brand.json says.
+    pub version: String,
 }
 
 /// What a brand that says `"extends"` is built over: its parents as the
@@ -126,6 +140,7 @@ impl BrandFiles {
             files_digest: h.finalize().into(),
             parent,
             lineage: Lineage::None,
+            dependents: Arc::from([]),
         }
     }
 
@@ -152,6 +167,14 @@ impl BrandFiles {
     pub fn with_lineage(&self, lineage: Lineage) -> BrandFiles {
         BrandFiles {
             lineage,
+            ..self.clone()
+        }
+    }
+
+    /// These files, with the brands that extend them.
+    pub fn with_dependents(&self, dependents: Arc<[Dependent]>) -> BrandFiles {
+        BrandFiles {
+            dependents,
             ..self.clone()
         }
     }
@@ -200,6 +223,13 @@ impl BrandFiles {
         }
         h.update(self.revision.as_deref().unwrap_or("").as_bytes());
         self.lineage.digest(&mut h);
+        for d in self.dependents.iter() {
+            h.update(b"dependent");
+            for part in [&d.slug, d.range.as_deref().unwrap_or(""), &d.version] {
+                h.update(part.as_bytes());
+                h.update([0]);
+            }
+        }
         h.finalize().into()
     }
 }

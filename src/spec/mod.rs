@@ -10,6 +10,7 @@ pub mod files;
 pub mod formats;
 pub mod json;
 pub mod lazy;
+pub mod lineage;
 pub mod limits;
 pub mod model;
 pub mod release;
@@ -18,5 +19,5 @@ pub mod tokens;
 
 pub use brand::{parse_brand, Brand};
 pub use diag::{Diagnostic, Severity};
-pub use files::{BrandFiles, Lineage, Parent};
+pub use files::{BrandFiles, Dependent, Lineage, Parent};
 pub use lazy::LazyBrand;

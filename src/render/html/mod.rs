@@ -15,6 +15,7 @@ use crate::paths;
 use crate::spec::{Brand, Diagnostic, Severity};
 use std::fmt::Write;
 
+mod family;
 mod sections;
 use sections::{
     applications, audience, contrast, endpoints, logos, palette, prompt_kit, typography,
@@ -231,6 +232,7 @@ fn render_page(
         prompt_kit,
         endpoints,
         use_patterns,
+        family::dependents,
     ] {
         section(&mut o, brand, ctx, &mut snip);
     }
@@ -334,6 +336,7 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
     if !summary.is_empty() {
         let _ = write!(o, "<p>{}</p>", html(&summary));
     }
+    family::chain(o, brand, ctx);
     o.push_str("</div></header>\n<main>\n");
 }
 

@@ -25,7 +25,7 @@ pub(super) struct Snippets {
 
 impl Snippets {
     /// A copyable code block.
-    fn code(&mut self, out: &mut String, code: &str) {
+    pub(super) fn code(&mut self, out: &mut String, code: &str) {
         self.next += 1;
         let id = format!("snippet-{}", self.next);
         let _ = write!(

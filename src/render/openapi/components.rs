@@ -383,6 +383,7 @@ fn diagnostic_schemas(schemas: &mut Map<String, Value>) {
 
 /// The token documents: the Figma body and the strict DTCG exports.
 fn token_schemas(schemas: &mut Map<String, Value>) {
+    schemas.insert("Family".into(), crate::render::schemas::family_schema());
     schemas.insert(
         "FigmaVariablesBody".into(),
         json!({

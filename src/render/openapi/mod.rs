@@ -305,6 +305,7 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             Surface::TokensFigma => r("schemas", "FigmaVariablesBody"),
             Surface::TokensJson => r("schemas", "DtcgTokens"),
             Surface::TokensResolver => r("schemas", "DtcgResolver"),
+            Surface::FamilyJson => r("schemas", "Family"),
             _ => text(),
         };
         let mut op = document_get(
@@ -320,6 +321,7 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             Surface::TokensCss => " For a brand with modes, each context follows `:root` as a rule `[data-<modifier>=\"<context>\"]`, for `<html>` or any element; a modifier with contexts light and dark declares `color-scheme` and follows `prefers-color-scheme` unless the page names a context.",
             Surface::TokensFigma => " For a brand with modes, a collection per modifier holds the tokens it changes, with a Figma mode per context.",
             Surface::DesignMd => " Google's DESIGN.md format (version `alpha`): YAML front matter with `colors` (the palette, keyed by the format's role names, and the colour pairs' colours, in sRGB hex), `typography`, `rounded`, `spacing` and a component per colour pair; then prose in the format's section order. Modes are prose under Colors.",
+            Surface::FamilyJson => " `extends` names the brand this one extends (with the range it follows, if any, and the parent's version used), `chain` the parents it is built over, nearest first, and `dependents` the public brands that extend it directly. Every surface of a brand of a family is self-contained: its parents' tokens are resolved into it.",
             Surface::TailwindCss => " A Tailwind CSS v4 theme: `@theme` in Tailwind's namespaces (`--color-*`, `--font-*`, `--text-*` with `--line-height`, `--radius-*`, `--spacing-*`, `--shadow-*`, `--ease-*`), what has no namespace listed in the header comment; each non-default context is a `@custom-variant <modifier>-<context>` and a rule `[data-<modifier>=\"<context>\"]`, and a dark context is also `dark:`.",
             _ => "",
         };

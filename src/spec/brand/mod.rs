@@ -44,6 +44,8 @@ pub struct Brand {
     pub revision: Option<String>,
     /// The brands it extends, as it was built over them (DESIGN.md §18).
     pub lineage: super::Lineage,
+    /// The brands that extend it directly (public ones).
+    pub dependents: Arc<[super::Dependent]>,
 }
 
 /// True for a slug: lowercase ASCII words joined by single hyphens, at most 64 characters.
@@ -257,6 +259,7 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
         releases: files.releases.clone(),
         revision: files.revision.clone(),
         lineage: files.lineage.clone(),
+        dependents: files.dependents.clone(),
     };
     (Some(brand), out)
 }
