@@ -86,6 +86,20 @@ pub fn frame(d: &Diagnostic, source: Option<&str>, colour: bool) -> String {
         d.line,
         d.column
     );
+    if let Some(i) = &d.inherited {
+        let through = match i.through.is_empty() {
+            true => String::new(),
+            false => format!(", through {}", i.through.join(" → ")),
+        };
+        let _ = writeln!(
+            o,
+            "{pad}{} {} extends {}@{}{through}",
+            p.blue("="),
+            d.brand,
+            i.brand,
+            i.version
+        );
+    }
     let line = source.and_then(|s| s.lines().nth(d.line.saturating_sub(1) as usize));
     if let Some(line) = line.filter(|_| !d.pointer.is_empty() || d.line > 1 || d.column > 1) {
         let chars: Vec<char> = line.chars().collect();

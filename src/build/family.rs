@@ -18,7 +18,11 @@ use std::sync::Arc;
 /// `content` with each brand that says `"extends"` given its lineage.
 /// Content without a family is returned as it is.
 pub fn settle(content: &Content) -> Cow<'_, Content> {
-    if content.brands.iter().all(|f| f.parent().is_none() && f.dependents.is_empty()) {
+    if content
+        .brands
+        .iter()
+        .all(|f| f.parent().is_none() && f.dependents.is_empty())
+    {
         return Cow::Borrowed(content);
     }
     let heads: BTreeMap<&str, &Arc<BrandFiles>> = content
@@ -105,7 +109,10 @@ mod tests {
             Some(p) => format!(r#"{{"name": "{slug}", "extends": "{p}", "c": "{colour}"}}"#),
             None => format!(r#"{{"name": "{slug}", "c": "{colour}"}}"#),
         };
-        Arc::new(BrandFiles::from_texts(slug, [("brand.json", json.as_bytes())]))
+        Arc::new(BrandFiles::from_texts(
+            slug,
+            [("brand.json", json.as_bytes())],
+        ))
     }
 
     fn content(brands: Vec<Arc<BrandFiles>>) -> Content {
@@ -178,12 +185,18 @@ mod tests {
             &settle(&orphan).brands[0].lineage,
             Lineage::Broken(Code::ParentMissing, _)
         ));
-        let ranged = content(vec![brand("core", None, "1"), brand("kid", Some("core@^2"), "1")]);
+        let ranged = content(vec![
+            brand("core", None, "1"),
+            brand("kid", Some("core@^2"), "1"),
+        ]);
         assert!(matches!(
             &settle(&ranged).brands[1].lineage,
             Lineage::Broken(Code::NoReleaseInRange, m) if m.contains("no release tag")
         ));
-        let nonsense = content(vec![brand("core", None, "1"), brand("kid", Some("core@banana"), "1")]);
+        let nonsense = content(vec![
+            brand("core", None, "1"),
+            brand("kid", Some("core@banana"), "1"),
+        ]);
         assert!(matches!(
             &settle(&nonsense).brands[1].lineage,
             Lineage::Broken(Code::InvalidParent, _)

@@ -15,7 +15,12 @@ use crate::spec::Diagnostic;
 
 /// The text of the file a diagnostic points into, for a frame.
 pub fn source_of<'c>(content: &'c Content, d: &Diagnostic) -> Option<&'c str> {
-    let files = content.brands.iter().find(|b| b.slug == d.brand)?;
-    let rel = d.file.strip_prefix(&format!("{}/", d.brand))?;
+    // A problem in a parent's file (a family) is in that brand's folder.
+    let brand = d
+        .inherited
+        .as_ref()
+        .map_or(d.brand.as_str(), |i| i.brand.as_str());
+    let files = content.brands.iter().find(|b| b.slug == brand)?;
+    let rel = d.file.strip_prefix(&format!("{brand}/"))?;
     std::str::from_utf8(files.get(rel)?).ok()
 }

@@ -547,7 +547,12 @@ fn release_lineage(
     let tree = content_tree(repo, commit, prefix).ok();
     let head = |slug: &str| -> Option<Arc<BrandFiles>> {
         let tree = tree.as_ref()?;
-        let folder = tree.get_name(slug)?.to_object(repo).ok()?.peel_to_tree().ok()?;
+        let folder = tree
+            .get_name(slug)?
+            .to_object(repo)
+            .ok()?
+            .peel_to_tree()
+            .ok()?;
         Some(Arc::new(brand_files(repo, &folder, slug)))
     };
     let releases = |slug: &str| -> Vec<crate::spec::lineage::Release> {

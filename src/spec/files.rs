@@ -92,7 +92,12 @@ impl Lineage {
                     h.update(p.files.files_digest);
                     h.update(p.range.as_deref().unwrap_or("").as_bytes());
                     h.update([0]);
-                    h.update(p.release.as_ref().map(|v| v.to_string()).unwrap_or_default());
+                    h.update(
+                        p.release
+                            .as_ref()
+                            .map(|v| v.to_string())
+                            .unwrap_or_default(),
+                    );
                     h.update([0]);
                 }
             }

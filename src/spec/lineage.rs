@@ -113,8 +113,14 @@ pub fn lineage(
                 break;
             }
             Lineage::Broken(code, message) => {
-                let p = parents.last().map(|p| p.files.slug.clone()).unwrap_or_default();
-                return Lineage::Broken(code, format!("the release of `{p}` it takes cannot be built: {message}"));
+                let p = parents
+                    .last()
+                    .map(|p| p.files.slug.clone())
+                    .unwrap_or_default();
+                return Lineage::Broken(
+                    code,
+                    format!("the release of `{p}` it takes cannot be built: {message}"),
+                );
             }
         }
     }
@@ -123,4 +129,3 @@ pub fn lineage(
         false => Lineage::Parents(parents.into()),
     }
 }
-

@@ -35,6 +35,8 @@ mod demo;
 mod deprecation;
 /// Diagnostic codes: the README's index, check's JSON and SARIF (valid against the official schema).
 mod diagnostics;
+/// Brand families: extends, ranges, what a parent's change rebuilds.
+mod family;
 /// Primer's translucent aliases, references inside strings and Fluent's font stack on every surface.
 mod fidelity;
 /// A fleet of replicas sharing one demo limit and webhooks through Redis.

@@ -50,7 +50,9 @@ pub(super) fn dependents(o: &mut String, brand: &Brand, ctx: &Context, snip: &mu
     if brand.dependents.is_empty() {
         o.push_str("<p>No brand extends this one yet.</p>");
     } else {
-        o.push_str("<p>Brands that extend this one, and what each follows:</p><ul class=\"dependents\">");
+        o.push_str(
+            "<p>Brands that extend this one, and what each follows:</p><ul class=\"dependents\">",
+        );
         for d in brand.dependents.iter() {
             let follows = match &d.range {
                 Some(r) => format!("releases <code>{}</code>", html(r)),

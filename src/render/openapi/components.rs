@@ -360,7 +360,17 @@ fn diagnostic_schemas(schemas: &mut Map<String, Value>) {
                 "pointer": {"type": "string", "description": "RFC 6901 JSON Pointer into the file (empty for the whole file)"},
                 "line": {"type": "integer", "minimum": 1},
                 "column": {"type": "integer", "minimum": 1},
-                "message": {"type": "string"}
+                "message": {"type": "string"},
+                "inherited": {
+                    "type": "object",
+                    "description": "A brand of a family (DESIGN.md section 18): the problem is in a file of the parent `brand`, at the `version` this brand is built over, reached through the parents in `through` (nearest this brand first)",
+                    "required": ["brand", "version", "through"],
+                    "properties": {
+                        "brand": {"type": "string"},
+                        "version": {"type": "string"},
+                        "through": {"type": "array", "items": {"type": "string"}}
+                    }
+                }
             },
             "required": ["severity", "code", "brand", "file", "pointer", "line", "column", "message"]
         }),

@@ -45,10 +45,7 @@ pub(super) fn mark_inherited(files: &BrandFiles, out: &mut Vec<Diagnostic>) {
         d.inherited = Some(Inherited {
             brand: folder.to_string(),
             version: parents[at].version(),
-            through: parents[..at]
-                .iter()
-                .map(|p| p.files.slug.clone())
-                .collect(),
+            through: parents[..at].iter().map(|p| p.files.slug.clone()).collect(),
         });
         true
     });

@@ -51,7 +51,10 @@ impl Input<'_> {
             Some(c) => d.finish_mapped(
                 |p| {
                     let (f, p) = c.place(p);
-                    (f.map_or_else(|| file.clone(), |f| content_path(self.slug, f)), p)
+                    (
+                        f.map_or_else(|| file.clone(), |f| content_path(self.slug, f)),
+                        p,
+                    )
                 },
                 &self.texts,
                 |_| {},
@@ -176,7 +179,12 @@ fn prepare<'t>(
             r
         }
     };
-    let named: Vec<String> = input.resolver.files().into_iter().map(String::from).collect();
+    let named: Vec<String> = input
+        .resolver
+        .files()
+        .into_iter()
+        .map(String::from)
+        .collect();
     for path in named {
         let Some(bytes) = files.get(&path) else {
             continue;
@@ -247,10 +255,7 @@ fn combine<'t>(parent: Input<'t>, mut child: Input<'t>) -> Input<'t> {
         .map(|(path, doc)| (at(&path), doc))
         .collect();
     files.entry(at(&parent.path)).or_insert(parent.doc);
-    let converted = parent
-        .converted
-        .into_iter()
-        .map(|(path, c)| (at(&path), c));
+    let converted = parent.converted.into_iter().map(|(path, c)| (at(&path), c));
     let (resolver, shared) = parent
         .resolver
         .as_parent(parent.slug, &parent.path)
@@ -274,7 +279,11 @@ pub(super) fn read_family(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
     for parent in files.lineage.parents().iter().rev() {
         let mut theirs = Vec::new();
         let own = layer_of(&parent.files, &mut theirs);
-        out.extend(theirs.into_iter().filter(|d| d.severity() == Severity::Error));
+        out.extend(
+            theirs
+                .into_iter()
+                .filter(|d| d.severity() == Severity::Error),
+        );
         let own = own?;
         family = Some(match family {
             None => own,
@@ -286,7 +295,10 @@ pub(super) fn read_family(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
     let input = own.zip(family).map(|(own, family)| combine(family, own));
     // A modifier named as a parent's keeps the parent's default unless it
     // names one: no warning that it took its first context.
-    let shared = input.as_ref().map(|i| i.shared.as_slice()).unwrap_or_default();
+    let shared = input
+        .as_ref()
+        .map(|i| i.shared.as_slice())
+        .unwrap_or_default();
     out.extend(mine.into_iter().filter(|d| {
         d.code != Code::NoDefaultContext || !d.target.as_ref().is_some_and(|m| shared.contains(m))
     }));
@@ -327,7 +339,11 @@ fn layer_of<'t>(files: &'t BrandFiles, out: &mut Vec<Diagnostic>) -> Option<Inpu
                         resolver: Some(Resolver::default()),
                         format: None,
                     };
-                    return prepare(layer, FileDiags::new(slug, format!("{slug}/tokens.json")), out);
+                    return prepare(
+                        layer,
+                        FileDiags::new(slug, format!("{slug}/tokens.json")),
+                        out,
+                    );
                 }
             }
         }
@@ -338,7 +354,12 @@ fn layer_of<'t>(files: &'t BrandFiles, out: &mut Vec<Diagnostic>) -> Option<Inpu
             true => (Code::InvalidTokensSetting, format!("brand.json's `tokens` names the folder `{path}`; a brand of a family reads its tokens from a resolver or one file: name a tokens.resolver.json that lists the folder's files")),
             false => (Code::MissingFile, format!("brand.json's `tokens` names `{path}`, which is not in the brand folder")),
         };
-        out.push(crate::spec::diag::file_diagnostic(code, slug, &format!("{slug}/brand.json"), message));
+        out.push(crate::spec::diag::file_diagnostic(
+            code,
+            slug,
+            &format!("{slug}/brand.json"),
+            message,
+        ));
         return None;
     };
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
