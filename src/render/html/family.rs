@@ -81,9 +81,9 @@ pub(super) fn dependents(o: &mut String, brand: &Brand, ctx: &Context, snip: &mu
             }
         ),
     );
-    let _ = write!(
+    let _ = writeln!(
         o,
-        "<p>The family as data: <a href=\"{}\">family.json</a>.</p></section>\n",
+        "<p>The family as data: <a href=\"{}\">family.json</a>.</p></section>",
         html(&ctx.brand_url(&brand.slug, "family.json"))
     );
 }

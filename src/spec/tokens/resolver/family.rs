@@ -63,7 +63,7 @@ impl Resolver {
         for step in &mut self.steps {
             match step {
                 Step::Set(sources) => place(sources),
-                Step::Modifier(_, here) => here.iter_mut().for_each(|s| place(s)),
+                Step::Modifier(_, here) => here.iter_mut().for_each(&place),
             }
         }
         for m in &mut self.modifiers {

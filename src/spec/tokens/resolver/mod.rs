@@ -99,7 +99,7 @@ impl Resolver {
         for step in &mut self.steps {
             match step {
                 Step::Set(sources) => rebase(sources),
-                Step::Modifier(_, here) => here.iter_mut().for_each(|s| rebase(s)),
+                Step::Modifier(_, here) => here.iter_mut().for_each(&rebase),
             }
         }
         for m in &mut self.modifiers {
