@@ -104,7 +104,7 @@ pub(crate) fn built(corpus: &Path, dir: &Path) -> (PathBuf, Vec<String>) {
 }
 
 /// Runs `tool` in `dir`; its exit status and its output, both streams.
-fn run_in(dir: &Path, tool: &Path, args: &[&str]) -> (bool, String) {
+pub(crate) fn run_in(dir: &Path, tool: &Path, args: &[&str]) -> (bool, String) {
     let out = Command::new(tool)
         .args(args)
         .current_dir(dir)
@@ -120,7 +120,7 @@ fn run_in(dir: &Path, tool: &Path, args: &[&str]) -> (bool, String) {
 
 /// What Style Dictionary's `css/variables` makes of the `tokens.json` in
 /// `brand`, built in `work`; the test fails if it refuses the file.
-fn style_dictionary_css(sd: &Path, work: &Path, brand: &Path) -> String {
+pub(crate) fn style_dictionary_css(sd: &Path, work: &Path, brand: &Path) -> String {
     std::fs::create_dir_all(work).unwrap();
     std::fs::copy(brand.join("tokens.json"), work.join("tokens.json")).unwrap();
     std::fs::write(
@@ -134,7 +134,7 @@ fn style_dictionary_css(sd: &Path, work: &Path, brand: &Path) -> String {
 }
 
 /// Tokens (objects with `$value`) in a DTCG document.
-fn count_tokens(v: &Value) -> usize {
+pub(crate) fn count_tokens(v: &Value) -> usize {
     match v {
         Value::Object(m) if m.contains_key("$value") => 1,
         Value::Object(m) => m.values().map(count_tokens).sum(),

@@ -472,3 +472,70 @@ fn a_preview_that_changes_the_parent_lists_each_dependent_it_changes() {
         .text();
     assert!(css.contains("color(display-p3 0.9 0.96 0.95)"), "{css}");
 }
+
+/// Every child's strict exports build with Terrazzo (lint on) and Style
+/// Dictionary, and its tokens.css computes in Chromium to the family
+/// resolved by hand: retail's own coral in every context, core's light
+/// and dark, retail's dim.
+#[test]
+fn a_childs_exports_build_in_their_tools_and_compute_in_chromium() {
+    let remote = family_remote();
+    release_core_2(&remote);
+    let app = spawn_app(remote.path());
+    if let (Some(tz), Some(sd)) = (js_tool("tz"), js_tool("style-dictionary")) {
+        let dir = tempfile::tempdir().unwrap();
+        for slug in ["retail", "outlet"] {
+            let brand = dir.path().join(slug);
+            for file in ["tokens.json", "tokens.resolver.json"] {
+                let res = app.get(&format!("/brand/{slug}/{file}"));
+                assert_eq!(res.status, 200);
+                std::fs::create_dir_all(brand.join(file.replace('.', "-"))).unwrap();
+                std::fs::write(brand.join(file), &res.body).unwrap();
+                let work = brand.join(file.replace('.', "-"));
+                std::fs::write(work.join(file), &res.body).unwrap();
+                std::fs::write(
+                    work.join("terrazzo.config.mjs"),
+                    format!("export default {{ tokens: [\"./{file}\"], outDir: \"./out/\", plugins: [] }};\n"),
+                )
+                .unwrap();
+                let (ok, text) = crate::corpus::run_in(&work, &tz, &["build"]);
+                assert!(ok, "Terrazzo refuses {slug}/{file}:\n{text}");
+                assert!(!text.contains(" error"), "{slug}/{file}:\n{text}");
+            }
+            let tokens: Value =
+                serde_json::from_slice(&std::fs::read(brand.join("tokens.json")).unwrap()).unwrap();
+            let expected = crate::corpus::count_tokens(&tokens);
+            let css = crate::corpus::style_dictionary_css(&sd, &brand.join("sd"), &brand);
+            assert_eq!(css.matches("\n  --").count(), expected, "{slug}: {css}");
+        }
+    }
+    let Some(b) = crate::browser::browser() else {
+        return;
+    };
+    let _one = crate::browser::BROWSER_LOCK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    b.goto(&format!("{}/brand/retail", app.public_url));
+    b.js("fetch('/brand/retail/tokens.css').then(r => r.text()).then(t => { const s = document.createElement('style'); s.textContent = t; document.head.append(s); for (const m of ['light', 'dark', 'dim']) { const d = document.createElement('div'); d.id = m; d.dataset.theme = m; for (const v of ['coral', 'ink', 'paper']) { const p = document.createElement('p'); p.className = v; p.style.color = `var(--color-${v})`; d.append(p); } document.body.append(d); } window.__ready = true; }); return 1;");
+    b.wait_for("return window.__ready === true", "tokens.css is applied");
+    let color = |mode: &str, token: &str| {
+        b.js(&format!(
+            "return getComputedStyle(document.querySelector('#{mode} .{token}')).color;"
+        ))
+    };
+    // Resolved by hand from core's base.json and dark.json and retail's files.
+    let want = [
+        ("light", "coral", "rgb(204, 51, 26)"),
+        ("light", "ink", "rgb(26, 32, 40)"),
+        ("light", "paper", "rgb(253, 252, 249)"),
+        ("dark", "coral", "rgb(204, 51, 26)"),
+        ("dark", "ink", "rgb(253, 252, 249)"),
+        ("dark", "paper", "rgb(26, 32, 40)"),
+        ("dim", "coral", "rgb(204, 51, 26)"),
+        ("dim", "ink", "rgb(255, 255, 255)"),
+        ("dim", "paper", "rgb(0, 0, 0)"),
+    ];
+    for (mode, token, rgb) in want {
+        assert_eq!(color(mode, token), rgb, "{token} in {mode}");
+    }
+}
