@@ -145,7 +145,13 @@ fn parent_save_to_served(app: &TestApp, root: &Path, last: &str, edits: usize) -
         std::fs::rename(&tmp, &path).unwrap();
         let started = Instant::now();
         loop {
-            let res = raw_request(app.addr, "GET", &format!("/brand/{last}/spec.json"), &[], None);
+            let res = raw_request(
+                app.addr,
+                "GET",
+                &format!("/brand/{last}/spec.json"),
+                &[],
+                None,
+            );
             if res.status == 200 && String::from_utf8_lossy(&res.body).contains(&marker) {
                 break;
             }

@@ -201,6 +201,31 @@ mod tests {
             &settle(&nonsense).brands[1].lineage,
             Lineage::Broken(Code::InvalidParent, _)
         ));
+        // A public brand may not extend a private one; a private one may.
+        let secret = Arc::new(BrandFiles::from_texts(
+            "secret",
+            [(
+                "brand.json",
+                &br#"{"name": "s", "visibility": "private"}"#[..],
+            )],
+        ));
+        let public = content(vec![secret.clone(), brand("kid", Some("secret"), "1")]);
+        assert!(matches!(
+            &settle(&public).brands[1].lineage,
+            Lineage::Broken(Code::PrivateParent, _)
+        ));
+        let private_kid = Arc::new(BrandFiles::from_texts(
+            "kid",
+            [(
+                "brand.json",
+                &br#"{"name": "k", "extends": "secret", "visibility": "private"}"#[..],
+            )],
+        ));
+        let private = content(vec![secret, private_kid]);
+        assert!(matches!(
+            &settle(&private).brands[1].lineage,
+            Lineage::Parents(_)
+        ));
         let chain: Vec<Arc<BrandFiles>> = (0..10)
             .map(|i| {
                 let parent = (i > 0).then(|| format!("b{}", i - 1));

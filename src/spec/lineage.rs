@@ -12,6 +12,23 @@ use std::sync::Arc;
 /// Most parents a brand may have in a chain (DESIGN.md section 18).
 pub const MAX_DEPTH: usize = 8;
 
+/// True when a brand's brand.json says it is private, or may (it says
+/// `"visibility"` or escapes a character, and cannot be read to say
+/// otherwise): what a public child may not extend.
+fn may_be_private(files: &BrandFiles) -> bool {
+    let Some(json) = files.get("brand.json") else {
+        return false;
+    };
+    let says = |text: &[u8]| memchr::memmem::find(json, text).is_some();
+    if !says(b"\"visibility\"") && !says(b"\\u") {
+        return false;
+    }
+    match super::brand::brand_json(json) {
+        Some(doc) => doc.get("visibility").and_then(|v| v.as_str()) == Some("private"),
+        None => true,
+    }
+}
+
 /// A release of a brand: its version and its files.
 pub type Release = (semver::Version, Arc<BrandFiles>);
 
@@ -95,6 +112,12 @@ pub fn lineage(
                 }
             }
         };
+        if may_be_private(&parent.files) && !may_be_private(child) {
+            return broken(
+                Code::PrivateParent,
+                format!("`{slug}` is private and this brand is public: its surfaces would publish `{slug}`'s tokens and name it; make this brand private too, or `{slug}` public"),
+            );
+        }
         seen.push(slug);
         // A release built over its own parents brings them.
         let settled = parent.files.lineage.clone();

@@ -253,6 +253,9 @@ codes! {
     InvalidParent = "1215", "invalid-parent", Error,
         "A brand's `extends` is not `<slug>` or `<slug>@<semver range>`.",
         "Write the parent's slug, or its slug and a range such as `core@^3.2`.";
+    PrivateParent = "1216", "private-parent", Error,
+        "A public brand extends a private one: its surfaces would publish the parent's tokens and name it. The child keeps its last good version.",
+        "Make the child private too (`\"visibility\": \"private\"`), or the parent public.";
     // MQ13: tokens and their values.
     TokensNotObject = "1301", "tokens-not-object", Error,
         "A tokens file is not a JSON object of groups and tokens.",
