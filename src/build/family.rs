@@ -2,7 +2,7 @@
 //! over. A brand whose brand.json says `"extends": "core"` is built over
 //! `core` as the content has it now; `"core@^3.2"` over the highest
 //! release of `core` the range allows. The parents chosen become part of
-//! the child's files ([`Lineage`]), so part of its input: a change to a
+//! the child's files ([`crate::spec::Lineage`]), so part of its input: a change to a
 //! parent rebuilds each brand it reaches, and only those, and a child
 //! pinned to a range is not rebuilt until a release in its range moves.
 //!

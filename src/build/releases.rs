@@ -109,7 +109,15 @@ pub(super) fn semver_check(
     let (base, head) = (base?, changes.head.as_ref()?);
     let from = &base.version;
     let too_small = diff::check_step(from, &brand.version, head.level()).err()?;
-    let explained = crate::render::diff::explain(from, &brand.version, head, &too_small);
+    let mut explained = crate::render::diff::explain(from, &brand.version, head, &too_small);
+    // A brand of a family publishes what it inherits: say from where.
+    if let Some(parent) = brand.lineage.parents().first() {
+        explained.push_str(&format!(
+            " (what it inherits counts: it extends `{}`, now {})",
+            parent.files.slug,
+            parent.version()
+        ));
+    }
     let mut d = FileDiags::new(&brand.slug, format!("{}/brand.json", brand.slug));
     // Said while serving: what happened to this version, and what to do.
     match mode {

@@ -12,7 +12,9 @@ use std::io::Write;
 /// Writes the changelog of every brand (or one) of a content folder in a git
 /// work tree: Keep a Changelog Markdown, one document per brand.
 pub fn run(args: &ChangelogArgs, out: &mut impl Write, err: &mut impl Write) -> Result<i32> {
-    let content = crate::source::read_folder(&args.dir)?;
+    // A brand of a family is read over its parents.
+    let content =
+        crate::build::family::settle(&crate::source::read_folder(&args.dir)?).into_owned();
     if crate::source::git::discover(&args.dir).is_none() {
         anyhow::bail!(
             "{} is not inside a git work tree: releases are git tags",

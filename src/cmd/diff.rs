@@ -51,7 +51,8 @@ fn side_files(
 /// or does not validate.
 pub fn run(args: &DiffArgs, out: &mut impl Write) -> Result<i32> {
     let (dir, slug, from, to) = args.parts();
-    let content = crate::source::read_folder(&dir)?;
+    // A brand of a family is read over its parents.
+    let content = crate::build::family::settle(&crate::source::read_folder(&dir)?).into_owned();
     let parse = |reference: &str| -> Result<(crate::spec::Brand, crate::render::diff::Side)> {
         let files = side_files(&content, slug, reference)?;
         let brand = crate::spec::parse_brand(&files, today())
