@@ -169,6 +169,10 @@ pub struct ServeArgs {
     /// max-age, in seconds, of Cache-Control for current surfaces.
     #[arg(long, env = "MARQUE_CACHE_MAX_AGE", default_value_t = 60)]
     pub cache_max_age: u32,
+    /// The npm scope of each release's package.tgz (`acme` or `@acme`:
+    /// `@acme/<slug>`); without it, the package is named by the slug.
+    #[arg(long, env = "MARQUE_NPM_SCOPE")]
+    pub npm_scope: Option<String>,
     /// Most connections served at once; further clients wait to be accepted.
     #[arg(long, env = "MARQUE_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
@@ -402,6 +406,9 @@ pub struct BuildArgs {
         default_value = "http://127.0.0.1:8080"
     )]
     pub public_url: String,
+    /// The npm scope of each release's package.tgz (see `serve`).
+    #[arg(long, env = "MARQUE_NPM_SCOPE")]
+    pub npm_scope: Option<String>,
 }
 
 #[cfg(test)]

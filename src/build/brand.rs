@@ -210,6 +210,24 @@ pub fn render_brand(
             render::embed::render(&brand, ctx).into(),
         ),
     );
+    // What apps take: Android, iOS, JavaScript and TypeScript (DESIGN §19).
+    let apps = render::apps::render(&brand, ctx.pin.is_some(), ctx.npm_scope.as_deref());
+    for (file, media, body) in apps.files {
+        add(paths::brand_doc(&key, &file), resource(media, body.into()));
+    }
+    for (t, name) in &apps.android_clashes {
+        let at = Some((t.file.clone(), t.pointer.clone()));
+        let message = format!(
+            "token `{}` has the Android resource name `{name}`, as an earlier token of its kind does: it is left out of the Android resources; rename one of them",
+            t.name()
+        );
+        diagnostics.extend(left_out_warnings(
+            Code::AndroidNameClash,
+            &s,
+            &[(message, at)],
+            files,
+        ));
+    }
     for (path, bytes) in &brand.assets {
         let media = render::media_type_of(path);
         let mut r = resource(media, bytes.clone());

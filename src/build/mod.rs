@@ -407,6 +407,8 @@ fn input_hash(
     h.update(ctx.pin.as_deref().unwrap_or("").as_bytes());
     h.update([0, u8::from(ctx.live_reload), u8::from(ctx.mcp)]);
     h.update(ctx.max_age.to_le_bytes());
+    h.update(ctx.npm_scope.as_deref().unwrap_or("").as_bytes());
+    h.update([0]);
     if ctx.preview {
         h.update(b"preview");
     }

@@ -30,7 +30,8 @@ fn file_for(path: &str) -> String {
 /// that read one (Netlify, Cloudflare Pages).
 pub fn run(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
-    let ctx = Context::new(&args.public_url);
+    let mut ctx = Context::new(&args.public_url);
+    ctx.npm_scope = args.npm_scope.clone();
     let catalog = build_catalog(
         &content,
         &ctx,

@@ -182,6 +182,7 @@ fn render_context(config: &ServeConfig, public_url: &str, watching: bool) -> Con
     let mut ctx = Context::new(public_url);
     ctx.live_reload = watching;
     ctx.max_age = config.cache_max_age;
+    ctx.npm_scope = config.npm_scope.clone();
     ctx.mcp = config.mcp.is_some();
     ctx.sign_in = config.access_tokens.is_some();
     if let SourceConfig::Git(g) = &config.source {

@@ -126,6 +126,8 @@ pub struct ServeConfig {
     pub cache_dir: PathBuf,
     /// `max-age` of current surfaces.
     pub cache_max_age: u32,
+    /// The npm scope of release packages (`--npm-scope`).
+    pub npm_scope: Option<String>,
     /// Connections, timeouts and accepting threads.
     pub limits: Limits,
     /// How brands are built: `semver` and `allow_empty` from the flags,
@@ -258,6 +260,7 @@ impl ServeConfig {
             source,
             cache_dir: args.cache_dir.clone(),
             cache_max_age: args.cache_max_age,
+            npm_scope: args.npm_scope.clone(),
             limits: Limits {
                 max_connections: args.max_connections,
                 header_timeout: Duration::from_secs(args.header_timeout),

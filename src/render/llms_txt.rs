@@ -67,6 +67,18 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         "- [tailwind.css]({}): A Tailwind CSS v4 theme (`@theme`), with a variant per mode such as `dark:`.",
         ctx.brand_url(s, Surface::TailwindCss.file())
     );
+    let _ = writeln!(
+        o,
+        "- [tokens.js]({}): The tokens as an ES module of resolved values, `modes.<modifier>.<context>` for what differs; types in [tokens.d.ts]({}).",
+        ctx.brand_url(s, Surface::TokensJs.file()),
+        ctx.brand_url(s, Surface::TokensDts.file())
+    );
+    let _ = writeln!(
+        o,
+        "- [android.zip]({}) and [ios.zip]({}): Android resources (values, values-night) and an Xcode asset catalogue of the colours, every appearance.",
+        ctx.brand_url(s, "android.zip"),
+        ctx.brand_url(s, "ios.zip")
+    );
     if !brand.doc.prompt_kit.prompts.is_empty() {
         o.push_str("\n## Prompts\n\n");
         for p in &brand.doc.prompt_kit.prompts {

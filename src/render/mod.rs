@@ -2,6 +2,7 @@
 //! take validated brands and return text; they never fail and never do IO,
 //! and the same input always gives byte-identical output.
 
+pub mod apps;
 pub mod changelog;
 pub mod design_md;
 pub mod diff;
@@ -48,6 +49,8 @@ pub struct Context {
     pub source_prefix: String,
     /// The server has access tokens: pages link the sign-in form.
     pub sign_in: bool,
+    /// The npm scope of each release's package.tgz (`--npm-scope`).
+    pub npm_scope: Option<String>,
 }
 
 impl Context {
@@ -61,6 +64,7 @@ impl Context {
             preview: false,
             source_prefix: String::new(),
             sign_in: false,
+            npm_scope: None,
         }
     }
 
@@ -122,10 +126,14 @@ pub enum Surface {
     TailwindCss,
     /// Where the brand stands in its family (DESIGN.md §18).
     FamilyJson,
+    /// An ES module of resolved values, every mode (DESIGN.md §19).
+    TokensJs,
+    /// tokens.js's TypeScript types.
+    TokensDts,
 }
 
 impl Surface {
-    pub const ALL: [Surface; 10] = [
+    pub const ALL: [Surface; 12] = [
         Surface::SpecJson,
         Surface::SpecMd,
         Surface::TokensCss,
@@ -136,6 +144,8 @@ impl Surface {
         Surface::DesignMd,
         Surface::TailwindCss,
         Surface::FamilyJson,
+        Surface::TokensJs,
+        Surface::TokensDts,
     ];
 
     /// The file name in the brand's path.
@@ -151,6 +161,8 @@ impl Surface {
             Surface::DesignMd => "DESIGN.md",
             Surface::TailwindCss => "tailwind.css",
             Surface::FamilyJson => "family.json",
+            Surface::TokensJs => "tokens.js",
+            Surface::TokensDts => "tokens.d.ts",
         }
     }
 
@@ -164,7 +176,8 @@ impl Surface {
             | Surface::FamilyJson => "application/json",
             Surface::SpecMd | Surface::DesignMd => "text/markdown; charset=utf-8",
             Surface::TokensCss | Surface::TailwindCss => "text/css; charset=utf-8",
-            Surface::LlmsTxt => "text/plain; charset=utf-8",
+            Surface::LlmsTxt | Surface::TokensDts => "text/plain; charset=utf-8",
+            Surface::TokensJs => "text/javascript; charset=utf-8",
         }
     }
 
@@ -181,11 +194,13 @@ impl Surface {
             Surface::DesignMd => design_md::render(brand, ctx),
             Surface::TailwindCss => tailwind::render(brand, ctx),
             Surface::FamilyJson => family::render(brand, ctx),
+            Surface::TokensJs => apps::js::render_js(brand),
+            Surface::TokensDts => apps::js::render_dts(brand),
         }
     }
 
     /// The order MCP lists them in: prose for a system prompt first.
-    pub const FOR_AGENTS: [Surface; 10] = [
+    pub const FOR_AGENTS: [Surface; 12] = [
         Surface::SpecMd,
         Surface::DesignMd,
         Surface::SpecJson,
@@ -196,6 +211,8 @@ impl Surface {
         Surface::TokensFigma,
         Surface::LlmsTxt,
         Surface::FamilyJson,
+        Surface::TokensJs,
+        Surface::TokensDts,
     ];
 
     /// The media type without its parameters (`text/markdown`), as MCP
@@ -224,6 +241,10 @@ impl Surface {
             Surface::FamilyJson => {
                 "where the brand stands in its family: the brand it extends, its chain of parents and the brands that extend it"
             }
+            Surface::TokensJs => {
+                "the tokens as an ES module of resolved CSS values: `tokens` (the default) and `modes.<modifier>.<context>` (what differs)"
+            }
+            Surface::TokensDts => "tokens.js's TypeScript types, every token a literal type",
         }
     }
 
@@ -240,6 +261,8 @@ impl Surface {
             Surface::DesignMd => "DESIGN.md for coding agents",
             Surface::TailwindCss => "Tailwind CSS v4 theme",
             Surface::FamilyJson => "the brand's family: parents and dependents",
+            Surface::TokensJs => "ES module of resolved tokens, every mode",
+            Surface::TokensDts => "TypeScript types of tokens.js",
         }
     }
 }

@@ -11,6 +11,8 @@ use support::{helpers, llm_mock};
 
 /// Private brands, protected previews and embargoed releases: a crawl finds nothing withheld.
 mod access;
+/// Apps: Android resources, an iOS asset catalogue, tokens.js and its npm package.
+mod apps;
 /// The pure core imports only downward and does no IO (an allowlist that tests itself).
 mod architecture;
 /// What every page shares, served once under hashed names; the pages' CSP; the static site.

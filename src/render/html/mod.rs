@@ -15,6 +15,7 @@ use crate::paths;
 use crate::spec::{Brand, Diagnostic, Severity};
 use std::fmt::Write;
 
+mod apps;
 mod family;
 mod sections;
 use sections::{
@@ -232,6 +233,7 @@ fn render_page(
         prompt_kit,
         endpoints,
         use_patterns,
+        apps::section,
         family::dependents,
     ] {
         section(&mut o, brand, ctx, &mut snip);

@@ -56,6 +56,7 @@ pub fn render(ctx: &Context, examples: &Examples) -> String {
         "servers": [{"url": ctx.public_url}],
         "tags": [
             {"name": "surfaces", "description": "A brand's documents, current and released"},
+            {"name": "apps", "description": "A brand's tokens for native apps: Android resources, an iOS asset catalogue, an npm package of each release"},
             {"name": "discovery", "description": "Documents about every brand"},
             {"name": "demo", "description": "Run a prompt of a brand's prompt kit"},
             {"name": "operations", "description": "Health, status, metrics, reload events and the git webhook"}
@@ -327,6 +328,25 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
         };
         op["description"] = json!(format!("Served as `{}`.{modes}{immutable}", s.media_type()));
         paths.insert(url::brand_doc(&key, s.file()), get(op));
+    }
+    for (file, media, what, releases_only) in crate::render::apps::OUTPUTS {
+        if releases_only && pin.is_empty() {
+            continue;
+        }
+        let mut op = document_get(
+            &format!("The {which} version's {file}: {what}"),
+            "apps",
+            media,
+            match media {
+                "application/xml" => text(),
+                _ => json!({"type": "string", "format": "binary"}),
+            },
+            params,
+        );
+        op["description"] = json!(format!(
+            "Served as `{media}`. Deterministic: the same brand gives the same bytes.{immutable}"
+        ));
+        paths.insert(url::brand_doc(&key, file), get(op));
     }
     let mut page = document_get(
         &format!("The {which} version's API page, for people"),

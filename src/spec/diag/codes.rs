@@ -516,6 +516,9 @@ codes! {
     LeftOutOfResolverJson = "2303", "left-out-of-resolver-json", Warning,
         "The strict tokens.resolver.json leaves a token out: DTCG 2025.10 has no form for what was read.",
         "Write the token in strict DTCG to have it there.";
+    AndroidNameClash = "2304", "android-name-clash", Warning,
+        "Two tokens of one kind have the same Android resource name (their paths differ only in characters Android names cannot hold): the later one is left out of the Android resources.",
+        "Rename one of the tokens.";
     // MQ24: budgets and limits.
     TooManyValues = "2401", "too-many-values", Error,
         "A JSON file, or what a permutation merges, holds more values than marque reads.",

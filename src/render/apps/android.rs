@@ -1,0 +1,325 @@
+//! Android resources (DESIGN.md section 19): `res/values/tokens.xml` with
+//! the default context, and `res/values-night/tokens.xml` with what the
+//! colour scheme's dark context changes (`values-notnight/` holds the
+//! light context when the brand's default is dark).
+//!
+//! The rule for names and units:
+//! - A name is the token's path in lower case, each run of characters
+//!   other than ASCII letters and digits one `_` (`color.teal.700` →
+//!   `color_teal_700`), `t_` before one that starts with a digit. Two
+//!   tokens of one resource type with one name: the later is left out,
+//!   with a warning at it (`MQ2304`).
+//! - Colours are `<color>` `#AARRGGBB` in sRGB (a wider colour clipped to
+//!   sRGB, as tokens.css's fallback is).
+//! - Dimensions are `<dimen>`: 1 px = 1 dp, 1 rem = 16 dp; in `sp` when a
+//!   typography token uses the dimension as its `fontSize`, or a segment
+//!   of its name is `font-size` or `text-size`. Lengths in other units
+//!   are left out.
+//! - Font weights are `<integer>`, durations `<integer>` milliseconds,
+//!   numbers `<integer>` when whole, else a float `<item type="dimen">`;
+//!   a font family is a `<string>` of its first name.
+//! - Shadows, borders, transitions, typography, gradients, cubic Béziers,
+//!   stroke styles and strings have no resource form and are left out;
+//!   so are the contexts Android has no resource qualifier for. The
+//!   header comment of each file says what was left out and why.
+
+use crate::spec::tokens::{DimUnit, Token, TokenSet, TokenType, TokenValue};
+use crate::spec::Brand;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// One resource: its XML element and its line.
+struct Res {
+    kind: &'static str,
+    line: String,
+}
+
+/// What the files hold and leave out.
+pub struct Android {
+    /// `(path under res/, file text)`.
+    pub files: Vec<(String, String)>,
+    /// Tokens left out for a name another token has: `(token, its name)`.
+    pub clashes: Vec<(Token, String)>,
+}
+
+/// A token's resource name (see the module's rule).
+pub fn name(path: &[String]) -> String {
+    let mut out = String::new();
+    for c in path.join(".").chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let out = out.trim_end_matches('_').to_string();
+    match out.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => out,
+        _ => format!("t_{out}"),
+    }
+}
+
+/// Text as an Android string resource: XML-escaped, and Android's own
+/// escapes for quotes, backslashes and a leading `@` or `?`.
+fn string(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '\'' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '@' | '?' if i == 0 => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A number as Android writes one: no trailing zeros.
+fn num(v: f64) -> String {
+    let s = format!("{:.4}", v);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// The dimensions a typography token uses as its font size.
+fn font_sizes(set: &TokenSet) -> BTreeSet<String> {
+    set.tokens
+        .iter()
+        .filter(|t| t.ty == TokenType::Typography)
+        .filter_map(|t| match &t.value {
+            TokenValue::Composite(c) => c.get("fontSize")?.alias_target().map(str::to_string),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The resource for token `t` resolved in `set`, or why there is none.
+fn resource(t: &Token, set: &TokenSet, sp: &BTreeSet<String>) -> Result<Res, &'static str> {
+    let n = name(&t.path);
+    let value = set.resolve(&t.value).ok_or("its alias does not resolve")?;
+    let line = |kind: &'static str, v: String| Res {
+        kind,
+        line: format!("<{kind} name=\"{n}\">{v}</{kind}>"),
+    };
+    Ok(match value.as_ref() {
+        TokenValue::Color(c) => {
+            let [r, g, b] = c.srgb().map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8);
+            let a = (c.alpha.clamp(0.0, 1.0) * 255.0).round() as u8;
+            line("color", format!("#{a:02X}{r:02X}{g:02X}{b:02X}"))
+        }
+        TokenValue::Dimension(d) => {
+            let dp = match d.unit {
+                DimUnit::Px => d.value,
+                DimUnit::Rem => d.value * 16.0,
+                _ => return Err("a length in a unit Android has no form for (em, %, vw, vh)"),
+            };
+            let segment = |s: &str| {
+                t.path
+                    .iter()
+                    .any(|p| crate::spec::tokens::css::kebab(p) == s)
+            };
+            let unit = match sp.contains(&t.name()) || segment("font-size") || segment("text-size")
+            {
+                true => "sp",
+                false => "dp",
+            };
+            line("dimen", format!("{}{unit}", num(dp)))
+        }
+        TokenValue::FontWeight(w) => line("integer", num(w.round())),
+        TokenValue::Duration(d) => line("integer", num(d.ms().round())),
+        TokenValue::Number(v) if v.fract() == 0.0 && v.abs() < 2e9 => line("integer", num(*v)),
+        TokenValue::Number(v) => Res {
+            kind: "dimen",
+            line: format!(
+                "<item name=\"{n}\" type=\"dimen\" format=\"float\">{}</item>",
+                num(*v)
+            ),
+        },
+        TokenValue::FontFamily(names) => line(
+            "string",
+            string(names.first().map(String::as_str).unwrap_or_default()),
+        ),
+        TokenValue::String(_) => return Err("a string has no Android resource form here"),
+        _ => return Err("Android resources have no form for this type"),
+    })
+}
+
+/// An XML comment's text: never `--`.
+fn comment(text: &str) -> String {
+    let mut t = text.replace("--", "- -");
+    if t.ends_with('-') {
+        t.push(' ');
+    }
+    t
+}
+
+/// One tokens.xml.
+fn file(
+    title: &str,
+    resources: &[(String, Res)],
+    left_out: &BTreeMap<String, Vec<String>>,
+    notes: &[String],
+) -> String {
+    let mut o = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!--\n");
+    let _ = writeln!(o, "  {}", comment(title));
+    if !left_out.is_empty() || !notes.is_empty() {
+        o.push_str("\n  Left out:\n");
+        for (why, names) in left_out {
+            let _ = writeln!(
+                o,
+                "  - {} token(s): {}: {}",
+                names.len(),
+                comment(why),
+                comment(&names.join(", "))
+            );
+        }
+        for n in notes {
+            let _ = writeln!(o, "  - {}", comment(n));
+        }
+    }
+    o.push_str("-->\n<resources>\n");
+    for (_, r) in resources {
+        let _ = writeln!(o, "    {}", r.line);
+    }
+    o.push_str("</resources>\n");
+    o
+}
+
+/// Resources by token name, and what was left out (why → tokens).
+type Resources = (Vec<(String, Res)>, BTreeMap<String, Vec<String>>);
+
+/// Every resource of `set`, by token name, and what was left out (why →
+/// tokens); clashes go to `clashes`.
+fn resources_of(
+    set: &TokenSet,
+    only: Option<&BTreeSet<String>>,
+    clashes: &mut Vec<(Token, String)>,
+) -> Resources {
+    let sp = font_sizes(set);
+    let mut taken: BTreeMap<(&'static str, String), String> = BTreeMap::new();
+    let mut out = Vec::new();
+    let mut left_out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in &set.tokens {
+        let token = t.name();
+        if only.is_some_and(|o| !o.contains(&token)) {
+            continue;
+        }
+        match resource(t, set, &sp) {
+            Ok(r) => {
+                let key = (
+                    if r.kind == "dimen" { "dimen" } else { r.kind },
+                    name(&t.path),
+                );
+                if taken.contains_key(&key) {
+                    if only.is_none() {
+                        clashes.push((t.clone(), key.1.clone()));
+                    }
+                    continue;
+                }
+                taken.insert(key, token.clone());
+                out.push((token, r));
+            }
+            Err(why) => left_out.entry(why.to_string()).or_default().push(token),
+        }
+    }
+    (out, left_out)
+}
+
+/// The brand's Android resources.
+pub fn render(brand: &Brand) -> Android {
+    let set = &brand.tokens;
+    let mut clashes = Vec::new();
+    let (default, left_out) = resources_of(set, None, &mut clashes);
+    let mut notes = Vec::new();
+    let mut files = Vec::new();
+    let mut night = None;
+    for (m, modifier) in set.modes.iter().enumerate() {
+        for (c, context) in modifier.contexts.iter().enumerate() {
+            if c == modifier.default {
+                continue;
+            }
+            let default_ident = modifier.contexts[modifier.default].ident();
+            let folder = match (
+                modifier.is_color_scheme(),
+                context.ident().as_str(),
+                default_ident.as_str(),
+            ) {
+                (true, "dark", _) => Some("values-night"),
+                (true, "light", "dark") => Some("values-notnight"),
+                _ => None,
+            };
+            match folder {
+                Some(folder) => night = Some((folder, m, c)),
+                None => notes.push(format!(
+                    "context `{}` of modifier `{}`: Android has no resource qualifier for it",
+                    context.name, modifier.name
+                )),
+            }
+        }
+    }
+    let title = format!(
+        "The design tokens of {} {} for Android (generated by marque): the default context.",
+        brand.slug, brand.version
+    );
+    files.push((
+        "values/tokens.xml".to_string(),
+        file(&title, &default, &left_out, &notes),
+    ));
+    if let Some((folder, m, c)) = night {
+        let here = set.in_context(m, c);
+        let (all, _) = resources_of(&here, None, &mut Vec::new());
+        let before: BTreeMap<&str, &str> = default
+            .iter()
+            .map(|(n, r)| (n.as_str(), r.line.as_str()))
+            .collect();
+        let changed: Vec<(String, Res)> = all
+            .into_iter()
+            .filter(|(n, r)| before.get(n.as_str()).is_some_and(|b| *b != r.line))
+            .collect();
+        let modifier = &set.modes[m];
+        let title = format!(
+            "What context `{}` of modifier `{}` changes, for {} {} (generated by marque).",
+            modifier.contexts[c].name, modifier.name, brand.slug, brand.version
+        );
+        files.push((
+            format!("{folder}/tokens.xml"),
+            file(&title, &changed, &BTreeMap::new(), &[]),
+        ));
+    }
+    Android { files, clashes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_androids_and_strings_are_escaped() {
+        let path = |p: &str| p.split('.').map(String::from).collect::<Vec<_>>();
+        assert_eq!(name(&path("color.teal.700")), "color_teal_700");
+        assert_eq!(
+            name(&path("Color.Brand Blue.$root")),
+            "color_brand_blue_root"
+        );
+        assert_eq!(name(&path("2xl.space")), "t_2xl_space");
+        assert_eq!(
+            string("@font's \"x\" <y>"),
+            "\\@font\\'s \\\"x\\\" &lt;y&gt;"
+        );
+        assert_eq!(comment("a -- b-"), "a - - b- ");
+    }
+}

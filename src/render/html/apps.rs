@@ -1,0 +1,83 @@
+//! The API page's Apps section (DESIGN.md section 19): a copyable
+//! snippet per platform.
+
+use super::sections::Snippets;
+use crate::render::escape::html;
+use crate::render::{apps, Context, Surface};
+use crate::spec::Brand;
+use std::fmt::Write;
+
+pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
+    let s = &brand.slug;
+    let color = brand
+        .tokens
+        .tokens
+        .iter()
+        .find(|t| t.ty == crate::spec::tokens::TokenType::Color);
+    o.push_str("<section id=\"apps\"><h2>Apps</h2>\n<p>The same tokens, in each platform's own form, with every mode it has a place for.</p>");
+    o.push_str("<h3 id=\"apps-android\">Android</h3><p>Resources for <code>res/</code>: colours, dimensions in dp and sp, and <code>values-night</code> for the dark context:</p>");
+    snip.code(
+        o,
+        &format!(
+            "curl -sSO {}\nunzip -o android.zip -d app/src/main/",
+            ctx.brand_url(s, "android.zip")
+        ),
+    );
+    if let Some(t) = color {
+        let _ = write!(
+            o,
+            "<p>Then <code>@color/{}</code> in layouts.</p>",
+            html(&apps::android::name(&t.path))
+        );
+    }
+    o.push_str("<h3 id=\"apps-ios\">iOS</h3><p>An asset catalogue with a colour set per colour token and its dark and high-contrast appearances; drag it into Xcode:</p>");
+    snip.code(
+        o,
+        &format!(
+            "curl -sSO {}\nunzip -o ios.zip   # {}.xcassets and a README",
+            ctx.brand_url(s, "ios.zip"),
+            apps::ios::catalogue_name(brand)
+        ),
+    );
+    if let Some(t) = color {
+        let _ = write!(
+            o,
+            "<p>Then <code>Color(\"{}\")</code> in SwiftUI.</p>",
+            html(&crate::spec::tokens::css::css_name(&t.path))
+        );
+    }
+    o.push_str("<h3 id=\"apps-js\">JavaScript and TypeScript</h3>");
+    match brand.releases.first() {
+        Some(latest) => {
+            o.push_str("<p>Each release is an npm package of tokens.js and its types:</p>");
+            let url = ctx.url(&crate::paths::brand_doc(
+                &crate::paths::brand_key(s, Some(&latest.version.to_string())),
+                "package.tgz",
+            ));
+            snip.code(o, &format!("npm install {url}"));
+            let name = apps::package_name(ctx.npm_scope.as_deref(), s);
+            snip.code(
+                o,
+                &format!(
+                    "import {{ tokens, modes }} from \"{name}\";\nconsole.log(tokens, modes);"
+                ),
+            );
+        }
+        None => {
+            let _ = write!(
+                o,
+                "<p>No release yet: once one is tagged (<code>{}@&lt;version&gt;</code>), it is an npm package. Until then, the module itself:</p>",
+                html(s)
+            );
+            snip.code(
+                o,
+                &format!(
+                    "curl -sSO {}\ncurl -sSO {}",
+                    ctx.brand_url(s, Surface::TokensJs.file()),
+                    ctx.brand_url(s, Surface::TokensDts.file())
+                ),
+            );
+        }
+    }
+    o.push_str("</section>\n");
+}

@@ -1,0 +1,496 @@
+//! Apps (DESIGN.md §19): Android resources judged by Android's own
+//! resource compiler, the iOS asset catalogue against Apple's documented
+//! `Contents.json` form, tokens.js in node, tokens.d.ts in `tsc --strict`,
+//! and a release's package.tgz installed by npm from the test server.
+//! Every value is checked against spec.json.
+
+use crate::helpers::*;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+/// The entries of a zip, by name (Python's zipfile reads them, so the
+/// archive is one every unzip reads).
+fn unzip(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("a.zip");
+    std::fs::write(&zip, bytes).unwrap();
+    let out = dir.path().join("out");
+    let status = Command::new("python3")
+        .args(["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; z.extractall(sys.argv[2])"])
+        .arg(&zip)
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "python's zipfile reads the zip");
+    let mut files = BTreeMap::new();
+    let mut stack = vec![out.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(&out).unwrap().to_string_lossy().into_owned();
+                files.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// A spec.json's tokens by dotted name (`$value` and `$type`).
+fn flatten(v: &Value, path: &mut Vec<String>, out: &mut BTreeMap<String, Value>) {
+    let Some(o) = v.as_object() else { return };
+    if o.contains_key("$value") {
+        out.insert(path.join("."), v.clone());
+        return;
+    }
+    for (k, child) in o.iter().filter(|(k, _)| !k.starts_with('$')) {
+        path.push(k.clone());
+        flatten(child, path, out);
+        path.pop();
+    }
+}
+
+/// What a colour is in `here` (a context's tokens) over `default`: its
+/// `$value` object, aliases followed.
+fn colour<'a>(
+    name: &str,
+    here: &'a BTreeMap<String, Value>,
+    default: &'a BTreeMap<String, Value>,
+) -> Option<&'a Value> {
+    let mut name = name.to_string();
+    for _ in 0..16 {
+        let t = here.get(&name).or_else(|| default.get(&name))?;
+        match &t["$value"] {
+            Value::String(s) if s.starts_with('{') => {
+                name = s.trim_matches(|c| c == '{' || c == '}').to_string()
+            }
+            v if v.is_object() && t["$type"] == "color" => return Some(v),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `#AARRGGBB` of a spec.json colour (its sRGB hex and alpha).
+fn argb(v: &Value) -> String {
+    let hex = v["hex"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches('#')
+        .to_uppercase();
+    let alpha = v.get("alpha").and_then(Value::as_f64).unwrap_or(1.0);
+    format!("#{:02X}{hex}", (alpha * 255.0).round() as u8)
+}
+
+/// `<color name="…">…</color>` of a tokens.xml, by name.
+fn colours_of(xml: &str) -> BTreeMap<String, String> {
+    xml.lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("<color name=\"")?;
+            let (name, rest) = rest.split_once("\">")?;
+            let value = rest.strip_suffix("</color>")?;
+            Some((name.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The Android name of a dotted token name (the rule in the README).
+fn android_name(token: &str) -> String {
+    let mut out = String::new();
+    for c in token.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// `aapt2 compile` of a res/ tree: its exit status and output.
+fn aapt2(res: &Path, out: &Path) -> (bool, String) {
+    let o = Command::new("aapt2")
+        .args(["compile", "--dir"])
+        .arg(res)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+fn aapt2_available() -> bool {
+    let found = Command::new("aapt2").arg("version").output().is_ok();
+    require("aapt2", found, "bash .ci/deps (Debian package aapt)")
+}
+
+#[test]
+fn android_resources_compile_with_aapt2_and_hold_the_resolvers_colours() {
+    let app = spawn_app(&example_content());
+    let compile = aapt2_available();
+    for slug in ["northwind", "lumen-health"] {
+        let zip = app.get(&format!("/brand/{slug}/android.zip"));
+        assert_eq!(zip.status, 200);
+        assert_eq!(zip.header("content-type"), Some("application/zip"));
+        let files = unzip(&zip.body);
+        let xml = |path: &str| String::from_utf8(files[path].clone()).unwrap();
+        // The zip holds what is served file by file.
+        for (path, body) in &files {
+            let served = app.get(&format!(
+                "/brand/{slug}/android/{}",
+                path.strip_prefix("res/").unwrap()
+            ));
+            assert_eq!(&served.body, body, "{path}");
+        }
+        let spec = app.get(&format!("/brand/{slug}/spec.json")).json();
+        let mut default = BTreeMap::new();
+        flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+        let values = colours_of(&xml("res/values/tokens.xml"));
+        let mut want = BTreeMap::new();
+        let none = BTreeMap::new();
+        for (name, t) in &default {
+            if let Some(c) = colour(name, &none, &default) {
+                if t["$type"] == "color" {
+                    want.insert(android_name(name), argb(c));
+                }
+            }
+        }
+        assert_eq!(
+            values, want,
+            "{slug}: every default colour, as the resolver has it"
+        );
+        // values-night: exactly what the dark context changes.
+        let dark = spec["modes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["colorScheme"] == true)
+            .flat_map(|m| m["contexts"].as_array().unwrap().iter())
+            .find(|c| c["name"] == "dark");
+        match dark {
+            Some(dark) => {
+                let here: BTreeMap<String, Value> = dark["tokens"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let mut changed = BTreeMap::new();
+                let none = BTreeMap::new();
+                for (name, t) in &default {
+                    if t["$type"] != "color" {
+                        continue;
+                    }
+                    let (a, b) = (colour(name, &none, &default), colour(name, &here, &default));
+                    if let (Some(a), Some(b)) = (a, b) {
+                        if argb(a) != argb(b) {
+                            changed.insert(android_name(name), argb(b));
+                        }
+                    }
+                }
+                let night = colours_of(&xml("res/values-night/tokens.xml"));
+                assert_eq!(
+                    night, changed,
+                    "{slug}: values-night is the dark context's differences"
+                );
+                assert!(!night.is_empty());
+            }
+            None => assert!(!files.contains_key("res/values-night/tokens.xml"), "{slug}"),
+        }
+        if compile {
+            let dir = tempfile::tempdir().unwrap();
+            let res = dir.path().join("res");
+            for (path, body) in &files {
+                let p = dir.path().join(path);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, body).unwrap();
+            }
+            let (ok, text) = aapt2(&res, &dir.path().join("out.zip"));
+            assert!(ok, "aapt2 refuses {slug}'s resources:\n{text}");
+            // It is a judge: a broken colour is refused.
+            let values = res.join("values/tokens.xml");
+            let text = std::fs::read_to_string(&values).unwrap();
+            let broken = text.replacen("\">#", "\">#GG", 1);
+            std::fs::write(&values, broken).unwrap();
+            let (ok, _) = aapt2(&res, &dir.path().join("out2.zip"));
+            assert!(!ok, "aapt2 refuses a broken colour");
+        }
+    }
+    // The same brand gives the same bytes.
+    let again = spawn_app(&example_content());
+    for file in ["android.zip", "ios.zip"] {
+        assert_eq!(
+            app.get(&format!("/brand/northwind/{file}")).body,
+            again.get(&format!("/brand/northwind/{file}")).body,
+            "{file} is deterministic"
+        );
+    }
+}
+
+/// Apple's Asset Catalog Format Reference, "Named Color Type" and
+/// "Appearances": a colour set's Contents.json has `info` (`author`,
+/// `version` 1) and `colors`, each with `idiom`, an optional list of
+/// `appearances` (`{"appearance": "luminosity", "value": "light" | "dark"}`,
+/// `{"appearance": "contrast", "value": "high"}`) and `color` with a
+/// `color-space` (`srgb`, `display-p3`, …) and `components` (`red`,
+/// `green`, `blue`, `alpha`, each a number 0–1 or a string of one).
+#[test]
+fn the_ios_asset_catalogue_has_apples_form_and_the_resolvers_colours() {
+    let app = spawn_app(&example_content());
+    let files = unzip(&app.get("/brand/lumen-health/ios.zip").body);
+    assert!(files.contains_key("README.txt"));
+    assert!(String::from_utf8_lossy(&files["README.txt"]).contains("Xcode"));
+    let root: Value = serde_json::from_slice(&files["LumenHealth.xcassets/Contents.json"]).unwrap();
+    assert_eq!(root["info"], json!({"author": "xcode", "version": 1}));
+    let spec = app.get("/brand/lumen-health/spec.json").json();
+    let mut default = BTreeMap::new();
+    flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+    let dark: BTreeMap<String, Value> = spec["modes"][0]["contexts"][1]["tokens"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut seen = BTreeSet::new();
+    for (path, body) in &files {
+        let Some(set) = path
+            .strip_prefix("LumenHealth.xcassets/")
+            .and_then(|p| p.strip_suffix(".colorset/Contents.json"))
+        else {
+            continue;
+        };
+        seen.insert(set.to_string());
+        let doc: Value = serde_json::from_slice(body).unwrap();
+        assert_eq!(doc["info"], json!({"author": "xcode", "version": 1}));
+        let token = default
+            .keys()
+            .find(|n| n.replace('.', "-") == set)
+            .unwrap_or_else(|| panic!("{set} names a token"));
+        for entry in doc["colors"].as_array().unwrap() {
+            assert_eq!(entry["idiom"], "universal");
+            let c = &entry["color"];
+            let space = c["color-space"].as_str().unwrap();
+            assert!(["srgb", "display-p3"].contains(&space), "{set}: {space}");
+            let part = |k: &str| -> f64 {
+                let v = &c["components"][k];
+                let x = v
+                    .as_str()
+                    .map(|s| s.parse().unwrap())
+                    .or(v.as_f64())
+                    .unwrap();
+                assert!((0.0..=1.0).contains(&x), "{set}: {k} {x}");
+                x
+            };
+            let rgb = [part("red"), part("green"), part("blue")];
+            let appearances = entry["appearances"].as_array().cloned().unwrap_or_default();
+            for a in &appearances {
+                let ok = matches!(
+                    (a["appearance"].as_str(), a["value"].as_str()),
+                    (Some("luminosity"), Some("light" | "dark")) | (Some("contrast"), Some("high"))
+                );
+                assert!(ok, "{set}: {a}");
+            }
+            // The value for this appearance, as the resolver gives it.
+            let here = match appearances.is_empty() {
+                true => BTreeMap::new(),
+                false => dark.clone(),
+            };
+            let want = colour(token, &here, &default).unwrap();
+            let want_space = want["colorSpace"].as_str().unwrap();
+            if want_space == "display-p3" {
+                assert_eq!(space, "display-p3", "{set}: written in Display P3");
+                let comps: Vec<f64> = want["components"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect();
+                for (got, want) in rgb.iter().zip(&comps) {
+                    assert!((got - want).abs() < 0.0006, "{set}: {rgb:?} vs {comps:?}");
+                }
+            } else {
+                let hex = format!(
+                    "#{:02x}{:02x}{:02x}",
+                    (rgb[0] * 255.0).round() as u8,
+                    (rgb[1] * 255.0).round() as u8,
+                    (rgb[2] * 255.0).round() as u8
+                );
+                assert_eq!(hex, want["hex"].as_str().unwrap(), "{set} {appearances:?}");
+            }
+        }
+    }
+    let colours: BTreeSet<String> = default
+        .iter()
+        .filter(|(_, t)| t["$type"] == "color")
+        .map(|(n, _)| n.replace('.', "-"))
+        .collect();
+    assert_eq!(seen, colours, "a colour set per colour token");
+}
+
+/// Runs `tool` with `args` in `dir`: exit status and both streams.
+fn run(dir: &Path, tool: &str, args: &[&str]) -> (bool, String) {
+    let o = Command::new(tool)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+#[test]
+fn tokens_js_imports_in_node_and_its_types_catch_a_misspelled_token() {
+    let remote = crate::git::Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "2.4.0", 1);
+    let mut config = serve_config(remote.path());
+    config.npm_scope = Some("acme".into());
+    let app = spawn_with(config);
+    let dir = tempfile::tempdir().unwrap();
+    let js = app.get("/brand/lumen-health/tokens.js");
+    assert_eq!(
+        js.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    std::fs::write(dir.path().join("tokens.js"), &js.body).unwrap();
+    std::fs::write(
+        dir.path().join("tokens.d.ts"),
+        app.get("/brand/lumen-health/tokens.d.ts").body,
+    )
+    .unwrap();
+    // node reads it; its values are spec.json's.
+    let (ok, out) = run(
+        dir.path(),
+        "node",
+        &["--input-type=module", "-e", "import { tokens, modes } from './tokens.js'; console.log(JSON.stringify({ tokens, modes }));"],
+    );
+    assert!(ok, "{out}");
+    let module: Value = serde_json::from_str(out.trim()).unwrap();
+    let spec = app.get("/brand/lumen-health/spec.json").json();
+    let at = |tree: &Value, token: &str| {
+        let mut v = tree;
+        for p in token.trim_matches(|c| c == '{' || c == '}').split('.') {
+            v = &v[p];
+        }
+        v.clone()
+    };
+    for swatch in spec["color"]["palette"].as_array().unwrap() {
+        let token = swatch["token"].as_str().unwrap();
+        assert_eq!(at(&module["tokens"], token), swatch["value"], "{token}");
+    }
+    for style in spec["typography"]["styles"].as_array().unwrap() {
+        let token = style["token"].as_str().unwrap();
+        assert_eq!(at(&module["tokens"], token), style["value"], "{token}");
+    }
+    assert_eq!(
+        module["modes"]["theme"]["dark"]["color"]["paper"],
+        "#1a2028"
+    );
+    assert!(module["modes"]["theme"]["dark"]["color"]
+        .get("legacy-blue")
+        .is_none());
+
+    // tsc --strict: a program that reads a colour and a mode compiles; one
+    // with a misspelled token does not.
+    if let Some(tsc) = js_tool("tsc") {
+        let tsc = tsc.to_string_lossy().into_owned();
+        std::fs::write(
+            dir.path().join("good.ts"),
+            "import { tokens, modes } from './tokens.js';\nconst ink: \"#1a2028\" = tokens.color.ink;\nconst night: string = modes.theme.dark.color.paper;\nconsole.log(ink, night);\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("typo.ts"),
+            "import { tokens } from './tokens.js';\nconsole.log(tokens.color.inc);\n",
+        )
+        .unwrap();
+        let strict = [
+            "--strict",
+            "--noEmit",
+            "--module",
+            "nodenext",
+            "--moduleResolution",
+            "nodenext",
+            "--target",
+            "es2022",
+        ];
+        let (ok, out) = run(dir.path(), &tsc, &[&strict[..], &["good.ts"]].concat());
+        assert!(ok, "tsc accepts good.ts:\n{out}");
+        let (ok, out) = run(dir.path(), &tsc, &[&strict[..], &["typo.ts"]].concat());
+        assert!(
+            !ok && out.contains("TS2339") && out.contains("'inc'"),
+            "tsc refuses the typo:\n{out}"
+        );
+    }
+
+    // A release's package.tgz: npm installs it from the test server alone.
+    let url = format!("{}/brand/northwind@2.4.0/package.tgz", app.public_url);
+    let tgz = app.get("/brand/northwind@2.4.0/package.tgz");
+    assert_eq!(tgz.status, 200);
+    assert_eq!(tgz.header("content-type"), Some("application/gzip"));
+    assert_eq!(
+        app.get("/brand/northwind/package.tgz").status,
+        404,
+        "releases only"
+    );
+    let mut manifest = String::new();
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(&tgz.body[..])
+        .read_to_end(&mut tar)
+        .unwrap();
+    let at = tar
+        .windows(20)
+        .position(|w| w == b"package/package.json")
+        .unwrap();
+    let size =
+        usize::from_str_radix(std::str::from_utf8(&tar[at + 124..at + 135]).unwrap(), 8).unwrap();
+    manifest.push_str(std::str::from_utf8(&tar[at + 512..at + 512 + size]).unwrap());
+    let manifest: Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(manifest["name"], "@acme/northwind");
+    assert_eq!(manifest["version"], "2.4.0");
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(
+        project.path().join("package.json"),
+        r#"{"name": "site", "private": true, "type": "module"}"#,
+    )
+    .unwrap();
+    let cache = project.path().join(".npm-cache");
+    let (ok, out) = run(
+        project.path(),
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--registry",
+            "http://127.0.0.1:9/",
+            "--cache",
+            cache.to_str().unwrap(),
+            &url,
+        ],
+    );
+    assert!(ok, "npm installs {url}:\n{out}");
+    let (ok, out) = run(
+        project.path(),
+        "node",
+        &["--input-type=module", "-e", "import { tokens } from '@acme/northwind'; console.log(Object.keys(tokens).length > 0 ? 'ok' : 'empty');"],
+    );
+    assert!(ok && out.trim() == "ok", "{out}");
+}
