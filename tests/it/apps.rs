@@ -494,3 +494,49 @@ fn tokens_js_imports_in_node_and_its_types_catch_a_misspelled_token() {
     );
     assert!(ok && out.trim() == "ok", "{out}");
 }
+
+/// MCP lists each output for apps among a brand's resources, and reads an
+/// archive as a base64 blob of the bytes served.
+#[test]
+fn mcp_lists_the_outputs_for_apps_and_reads_an_archive_as_a_blob() {
+    let app = spawn_app(&example_content());
+    let sid = crate::mcp::session(&app, "127.0.0.1");
+    let list = crate::mcp::rpc(&app, &sid, "resources/list", json!({}));
+    let uris: Vec<&str> = list["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    for file in [
+        "android.zip",
+        "ios.zip",
+        "android/values/tokens.xml",
+        "tokens.js",
+        "tokens.d.ts",
+    ] {
+        let uri = format!("{}/brand/lumen-health/{file}", app.public_url);
+        assert!(uris.contains(&uri.as_str()), "{file} in {uris:#?}");
+    }
+    let uri = format!("{}/brand/lumen-health/ios.zip", app.public_url);
+    let read = crate::mcp::rpc(&app, &sid, "resources/read", json!({"uri": uri}));
+    let blob = read["result"]["contents"][0]["blob"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{read}"));
+    let out = Command::new("python3")
+        .args(["-c", "import base64, sys; sys.stdout.buffer.write(base64.b64decode(sys.argv[1], validate=True))", blob])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, app.get("/brand/lumen-health/ios.zip").body);
+    let xml = crate::mcp::rpc(
+        &app,
+        &sid,
+        "resources/read",
+        json!({"uri": format!("{}/brand/lumen-health/android/values/tokens.xml", app.public_url)}),
+    );
+    assert!(xml["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("<resources>"));
+}

@@ -632,6 +632,19 @@ fn mcp_resources_are_a_brands_documents_not_its_assets_of_the_same_name() {
     assert!(text.contains("\"tokens\""), "the brand's spec.json");
 }
 
+/// A JSON-RPC request `method` with `params` in session `sid`, and the
+/// message that answers it.
+pub(crate) fn rpc(app: &TestApp, sid: &str, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params});
+    let res = app.request(
+        "POST",
+        "/mcp",
+        &[JSON, ACCEPT, ("Mcp-Session-Id", sid)],
+        Some(body.to_string().as_bytes()),
+    );
+    messages(&res).pop().unwrap()
+}
+
 /// A `tools/call` in session `sid`, and the JSON-RPC message that answers it.
 pub(crate) fn call_tool(app: &TestApp, sid: &str, tool: &str, arguments: Value) -> Value {
     let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",

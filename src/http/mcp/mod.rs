@@ -287,6 +287,21 @@ impl ServerHandler for Marque {
                     "size": r.identity.body.len(),
                 }));
             }
+            // What apps take (android.zip, ios.zip, the Android XML).
+            for (file, mime, what, _) in crate::render::apps::OUTPUTS {
+                let path = paths::brand_doc(&b.slug, file);
+                let Some(r) = snap.get(&path) else {
+                    continue;
+                };
+                resources.push(json!({
+                    "uri": self.url(&path),
+                    "name": format!("{}/{file}", b.slug),
+                    "title": format!("{} {} {file}", b.slug, b.version),
+                    "description": format!("{} {}: {what}", b.slug, b.version),
+                    "mimeType": mime,
+                    "size": r.identity.body.len(),
+                }));
+            }
         }
         from_json(json!({ "resources": resources }))
     }
@@ -326,6 +341,7 @@ impl ServerHandler for Marque {
         let path = path_of(&uri, &self.app.public_url).filter(|p| {
             paths::brand_doc_of(p)
                 .is_some_and(|(_, file)| Surface::ALL.iter().any(|s| s.file() == file))
+                || is_app_output(p)
         });
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
         let Some((r, _)) = found else {
@@ -347,10 +363,17 @@ impl ServerHandler for Marque {
             .next()
             .unwrap_or("text/plain")
             .to_string();
-        let text = String::from_utf8_lossy(&r.identity.body).into_owned();
-        let result: ReadResourceResult = from_json(json!({
-            "contents": [{ "uri": uri, "mimeType": mime, "text": text }]
-        }))?;
+        // An archive is a blob; every other document is text.
+        let contents = match mime.as_str() {
+            "application/zip" | "application/gzip" => {
+                json!({ "uri": uri, "mimeType": mime, "blob": base64(&r.identity.body) })
+            }
+            _ => {
+                let text = String::from_utf8_lossy(&r.identity.body).into_owned();
+                json!({ "uri": uri, "mimeType": mime, "text": text })
+            }
+        };
+        let result: ReadResourceResult = from_json(json!({ "contents": [contents] }))?;
         Ok(result.into())
     }
 
@@ -556,4 +579,38 @@ impl Marque {
             Err(e) => tool_error(format!("the language model did not answer: {e}")),
         }
     }
+}
+
+/// True for a path of an output for apps (`/brand/<key>/android.zip`,
+/// `/brand/<key>/android/values/tokens.xml`, …).
+fn is_app_output(path: &str) -> bool {
+    path.strip_prefix("/brand/")
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(_, file)| {
+            crate::render::apps::OUTPUTS
+                .iter()
+                .any(|(name, ..)| *name == file)
+        })
+}
+
+/// Standard base64 with padding (RFC 4648), as MCP's `blob` is.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
