@@ -540,3 +540,68 @@ fn mcp_lists_the_outputs_for_apps_and_reads_an_archive_as_a_blob() {
         .unwrap()
         .contains("<resources>"));
 }
+
+/// Every corpus system's Android resources compile with aapt2, its
+/// catalogue and module read; prints what each platform got and left out.
+#[test]
+fn every_corpus_systems_outputs_for_apps_are_accepted() {
+    let Some(corpus) = crate::corpus::corpus() else {
+        return;
+    };
+    let compile = aapt2_available();
+    let dir = tempfile::tempdir().unwrap();
+    let (site, slugs) = crate::corpus::built(&corpus, dir.path());
+    for slug in &slugs {
+        let brand = site.join("brand").join(slug);
+        let android = unzip(&std::fs::read(brand.join("android.zip")).unwrap());
+        let values = String::from_utf8(android["res/values/tokens.xml"].clone()).unwrap();
+        let resources = values.matches("\n    <").count();
+        let night = android
+            .get("res/values-night/tokens.xml")
+            .map_or(0, |x| String::from_utf8_lossy(x).matches("\n    <").count());
+        let left_out: Vec<String> = values
+            .lines()
+            .filter(|l| l.trim_start().starts_with("- "))
+            .map(|l| {
+                let l = l.trim().trim_start_matches("- ");
+                l.split(": ").take(2).collect::<Vec<_>>().join(": ")
+            })
+            .collect();
+        if compile {
+            let work = dir.path().join(format!("android-{slug}"));
+            for (path, body) in &android {
+                let p = work.join(path);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, body).unwrap();
+            }
+            let (ok, text) = aapt2(&work.join("res"), &work.join("out.zip"));
+            assert!(ok, "aapt2 refuses {slug}'s resources:\n{text}");
+        }
+        let ios = unzip(&std::fs::read(brand.join("ios.zip")).unwrap());
+        let sets = ios.keys().filter(|k| k.ends_with(".colorset/Contents.json")).count();
+        let appearances: BTreeSet<String> = ios
+            .iter()
+            .filter(|(k, _)| k.ends_with(".colorset/Contents.json"))
+            .flat_map(|(_, v)| {
+                let doc: Value = serde_json::from_slice(v).unwrap();
+                doc["colors"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|c| c["appearances"].as_array().cloned().unwrap_or_default())
+                    .map(|a| format!("{}={}", a["appearance"].as_str().unwrap(), a["value"].as_str().unwrap()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let (ok, out) = run(
+            &brand,
+            "node",
+            &["--input-type=module", "-e", "import { tokens, modes } from './tokens.js'; const n = o => typeof o === 'string' ? 1 : Object.values(o).reduce((a, v) => a + n(v), 0); console.log(n(tokens), Object.keys(modes).length);"],
+        );
+        assert!(ok, "node reads {slug}'s tokens.js: {out}");
+        println!(
+            "{slug}: android {resources} resources (+{night} in values-night), left out {left_out:?}; ios {sets} colour sets, appearances {appearances:?}; tokens.js tokens and modifiers {}",
+            out.trim()
+        );
+    }
+}

@@ -17,9 +17,10 @@
 //!   are left out.
 //! - Font weights are `<integer>`, durations `<integer>` milliseconds,
 //!   numbers `<integer>` when whole, else a float `<item type="dimen">`;
-//!   a font family is a `<string>` of its first name.
+//!   a font family is a `<string>` of its first name, a string token a
+//!   `<string>`.
 //! - Shadows, borders, transitions, typography, gradients, cubic Béziers,
-//!   stroke styles and strings have no resource form and are left out;
+//!   and stroke styles have no resource form and are left out;
 //!   so are the contexts Android has no resource qualifier for. The
 //!   header comment of each file says what was left out and why.
 
@@ -153,7 +154,7 @@ fn resource(t: &Token, set: &TokenSet, sp: &BTreeSet<String>) -> Result<Res, &'s
             "string",
             string(names.first().map(String::as_str).unwrap_or_default()),
         ),
-        TokenValue::String(_) => return Err("a string has no Android resource form here"),
+        TokenValue::String(text) => line("string", string(text)),
         _ => return Err("Android resources have no form for this type"),
     })
 }

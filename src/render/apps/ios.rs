@@ -6,7 +6,8 @@
 //!
 //! - the default context: the colour with no appearance;
 //! - the colour scheme's dark context: `luminosity` `dark`;
-//! - a context whose name says high contrast (`high-contrast`, `hc`):
+//! - a context whose name says high contrast (`high-contrast`, `hc`, or
+//!   `ax`, as Apple's own tokens name their accessible colours):
 //!   `contrast` `high`, with `luminosity` `dark` too when its name starts
 //!   with `dark`.
 //!
@@ -34,7 +35,8 @@ fn appearances(set: &TokenSet) -> (Vec<(usize, usize, Appearance)>, Vec<String>)
             }
             let ident = context.ident();
             let words: Vec<&str> = ident.split('-').collect();
-            let high = ident.contains("high-contrast") || words.contains(&"hc");
+            // `hc` (GitHub Primer), `ax` (Apple's accessible colours).
+            let high = ident.contains("high-contrast") || words.contains(&"hc") || words.contains(&"ax");
             let dark = words.first() == Some(&"dark");
             let mut a = Vec::new();
             if dark && (high || modifier.is_color_scheme()) {
