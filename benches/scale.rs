@@ -101,7 +101,14 @@ fn breakdown(port: u16, n: usize) {
     let files = marque::render::Surface::ALL
         .iter()
         .map(|s| s.file())
-        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"]);
+        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"])
+        .chain(
+            marque::render::apps::OUTPUTS
+                .iter()
+                // Northwind has no dark context, so no values-night.
+                .filter(|(file, _, _, releases_only)| !releases_only && !file.contains("night"))
+                .map(|(file, ..)| *file),
+        );
     let lists = [
         paths::INDEX,
         paths::BRANDS_JSON,

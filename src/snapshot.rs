@@ -221,6 +221,8 @@ fn precompressed(content_type: &str) -> bool {
             | "font/woff"
             | "font/woff2"
             | "application/pdf"
+            | "application/zip"
+            | "application/gzip"
     )
 }
 

@@ -578,7 +578,10 @@ fn every_corpus_systems_outputs_for_apps_are_accepted() {
             assert!(ok, "aapt2 refuses {slug}'s resources:\n{text}");
         }
         let ios = unzip(&std::fs::read(brand.join("ios.zip")).unwrap());
-        let sets = ios.keys().filter(|k| k.ends_with(".colorset/Contents.json")).count();
+        let sets = ios
+            .keys()
+            .filter(|k| k.ends_with(".colorset/Contents.json"))
+            .count();
         let appearances: BTreeSet<String> = ios
             .iter()
             .filter(|(k, _)| k.ends_with(".colorset/Contents.json"))
@@ -589,7 +592,13 @@ fn every_corpus_systems_outputs_for_apps_are_accepted() {
                     .unwrap()
                     .iter()
                     .flat_map(|c| c["appearances"].as_array().cloned().unwrap_or_default())
-                    .map(|a| format!("{}={}", a["appearance"].as_str().unwrap(), a["value"].as_str().unwrap()))
+                    .map(|a| {
+                        format!(
+                            "{}={}",
+                            a["appearance"].as_str().unwrap(),
+                            a["value"].as_str().unwrap()
+                        )
+                    })
                     .collect::<Vec<_>>()
             })
             .collect();

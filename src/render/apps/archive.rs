@@ -4,9 +4,8 @@
 //!
 //! - [`tgz`]: a POSIX ustar archive, gzipped, as npm packs a package
 //!   (every path under `package/`, npm's fixed time 1985-10-26 08:15 UTC).
-//! - [`zip`]: a zip of stored (uncompressed) entries with their CRC-32,
-//!   dated 1980-01-01; the server's gzip and brotli codings compress it in
-//!   transit.
+//! - [`zip`]: a zip of deflated entries with their CRC-32, dated
+//!   1980-01-01 (served as it is: a compressed body gets no coding).
 
 use std::io::Write;
 
@@ -50,7 +49,7 @@ pub fn tgz(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     gz.finish().expect("writing to memory")
 }
 
-/// A zip of `files` (path, bytes), stored.
+/// A zip of `files` (path, bytes), each entry deflated.
 pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     // 1980-01-01 00:00, MS-DOS format.
     const TIME: u16 = 0;
@@ -61,15 +60,20 @@ pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         let crc = crc32fast::hash(bytes);
         let offset = out.len() as u32;
         let size = bytes.len() as u32;
+        let mut deflate =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        deflate.write_all(bytes).expect("writing to memory");
+        let packed = deflate.finish().expect("writing to memory");
+        let packed_size = packed.len() as u32;
         let name = path.as_bytes();
         let local = |v: &mut Vec<u8>| {
             v.extend_from_slice(&20u16.to_le_bytes()); // version needed
             v.extend_from_slice(&0u16.to_le_bytes()); // flags
-            v.extend_from_slice(&0u16.to_le_bytes()); // stored
+            v.extend_from_slice(&8u16.to_le_bytes()); // deflated
             v.extend_from_slice(&TIME.to_le_bytes());
             v.extend_from_slice(&DATE.to_le_bytes());
             v.extend_from_slice(&crc.to_le_bytes());
-            v.extend_from_slice(&size.to_le_bytes());
+            v.extend_from_slice(&packed_size.to_le_bytes());
             v.extend_from_slice(&size.to_le_bytes());
             v.extend_from_slice(&(name.len() as u16).to_le_bytes());
             v.extend_from_slice(&0u16.to_le_bytes()); // extra
@@ -77,7 +81,7 @@ pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
         local(&mut out);
         out.extend_from_slice(name);
-        out.extend_from_slice(bytes);
+        out.extend_from_slice(&packed);
         central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
         central.extend_from_slice(&20u16.to_le_bytes()); // made by
         local(&mut central);

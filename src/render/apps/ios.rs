@@ -36,7 +36,8 @@ fn appearances(set: &TokenSet) -> (Vec<(usize, usize, Appearance)>, Vec<String>)
             let ident = context.ident();
             let words: Vec<&str> = ident.split('-').collect();
             // `hc` (GitHub Primer), `ax` (Apple's accessible colours).
-            let high = ident.contains("high-contrast") || words.contains(&"hc") || words.contains(&"ax");
+            let high =
+                ident.contains("high-contrast") || words.contains(&"hc") || words.contains(&"ax");
             let dark = words.first() == Some(&"dark");
             let mut a = Vec::new();
             if dark && (high || modifier.is_color_scheme()) {

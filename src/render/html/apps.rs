@@ -15,7 +15,12 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
         .iter()
         .find(|t| t.ty == crate::spec::tokens::TokenType::Color);
     o.push_str("<section id=\"apps\"><h2>Apps</h2>\n<p>The same tokens, in each platform's own form, with every mode it has a place for.</p>");
-    o.push_str("<h3 id=\"apps-android\">Android</h3><p>Resources for <code>res/</code>: colours, dimensions in dp and sp, and <code>values-night</code> for the dark context:</p>");
+    let dark = brand.tokens.dark_context().is_some();
+    o.push_str("<h3 id=\"apps-android\">Android</h3><p>Resources for <code>res/</code>: colours, dimensions in dp and sp");
+    o.push_str(match dark {
+        true => ", and <code>values-night</code> for the dark context:</p>",
+        false => ":</p>",
+    });
     snip.code(
         o,
         &format!(
@@ -30,7 +35,13 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
             html(&apps::android::name(&t.path))
         );
     }
-    o.push_str("<h3 id=\"apps-ios\">iOS</h3><p>An asset catalogue with a colour set per colour token and its dark and high-contrast appearances; drag it into Xcode:</p>");
+    o.push_str(
+        "<h3 id=\"apps-ios\">iOS</h3><p>An asset catalogue with a colour set per colour token",
+    );
+    o.push_str(match dark {
+        true => " and its dark appearance; drag it into Xcode:</p>",
+        false => "; drag it into Xcode:</p>",
+    });
     snip.code(
         o,
         &format!(
