@@ -614,3 +614,44 @@ fn every_corpus_systems_outputs_for_apps_are_accepted() {
         );
     }
 }
+
+/// Two tokens whose Android names are one: the later is left out of the
+/// Android resources, with a warning at it; everything else is served.
+#[test]
+fn an_android_name_clash_is_a_warning_at_the_token() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &example_content().join("northwind"),
+        &dir.path().join("northwind"),
+    );
+    let path = dir.path().join("northwind/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    // Two names for CSS (`--color-brand-x`, `--color-brandx`), one for
+    // Android (`color_brandx`).
+    tokens["color"]["brandX"] = json!({"$type": "color", "$value": "#112233"});
+    tokens["color"]["brandx"] = json!({"$type": "color", "$value": "#445566"});
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let all: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let clash = all
+        .iter()
+        .find(|d| d["code"] == "MQ2304")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(clash["severity"], "warning");
+    assert_eq!(clash["file"], "northwind/tokens.json");
+    assert_eq!(clash["pointer"], "/color/brandx");
+    assert!(clash["line"].as_u64().unwrap() > 1);
+    assert!(clash["message"]
+        .as_str()
+        .unwrap()
+        .contains("`color_brandx`"));
+    assert_eq!(out.status.code(), Some(0), "a warning, not an error");
+}
