@@ -60,6 +60,15 @@ pub struct Links {
     pub family_json: String,
     pub tokens_js: String,
     pub tokens_dts: String,
+    pub android_zip: String,
+    pub android_values: String,
+    /// Absent for a brand without a dark context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub android_values_night: Option<String>,
+    pub ios_zip: String,
+    /// A released version's npm package (absent for the current brand).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package_tgz: Option<String>,
     pub embed: String,
     pub demo: String,
     pub schema: String,
@@ -249,6 +258,12 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         family_json: url(Surface::FamilyJson),
         tokens_js: url(Surface::TokensJs),
         tokens_dts: url(Surface::TokensDts),
+        android_zip: ctx.brand_url(s, "android.zip"),
+        android_values: ctx.brand_url(s, "android/values/tokens.xml"),
+        android_values_night: super::apps::android::night_folder(&brand.tokens)
+            .map(|folder| ctx.brand_url(s, &format!("android/{folder}/tokens.xml"))),
+        ios_zip: ctx.brand_url(s, "ios.zip"),
+        package_tgz: ctx.pin.as_ref().map(|_| ctx.brand_url(s, "package.tgz")),
         embed: ctx.embed_url(s),
         demo: ctx.demo_url(s),
         schema: ctx.schema_url(),

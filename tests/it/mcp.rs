@@ -61,6 +61,13 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
             assert_eq!(res.status, 200);
             served.insert(path, res);
         }
+        for (file, ..) in marque::render::apps::OUTPUTS {
+            let path = format!("/brand/{slug}/{file}");
+            let res = app.get(&path);
+            if res.status == 200 {
+                served.insert(path, res);
+            }
+        }
     }
 
     let out = std::process::Command::new("python3")
@@ -89,11 +96,23 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
     // Resources: every surface of each brand, named by their HTTP URLs,
     // with the sizes and bytes that GET serves.
     let resources = report["resources"].as_array().unwrap();
+    let surfaces = resources
+        .iter()
+        .filter(|r| {
+            let uri = r["uri"].as_str().unwrap();
+            marque::render::Surface::ALL
+                .iter()
+                .any(|s| uri.ends_with(&format!("/{}", s.file())))
+        })
+        .count();
     assert_eq!(
-        resources.len(),
+        surfaces,
         2 * marque::render::Surface::ALL.len(),
         "{resources:?}"
     );
+    // Then what apps take: both zips and the Android files each has
+    // (Lumen Health a values-night, Northwind none).
+    assert_eq!(resources.len(), surfaces + 4 + 3, "{resources:?}");
     for r in resources {
         let uri = r["uri"].as_str().unwrap();
         let path = uri.strip_prefix(&app.public_url).unwrap();

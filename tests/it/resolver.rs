@@ -177,6 +177,15 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                 let dark = &b["modes"][0]["contexts"][1]["tokens"]["color.lichen.500"];
                 assert_eq!(dark["$value"]["hex"], "#99cca6");
                 b.as_object_mut().unwrap().remove("modes");
+                // And Android's dark resources, linked.
+                let night = b["links"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("androidValuesNight");
+                assert!(night.is_some_and(|u| u
+                    .as_str()
+                    .unwrap()
+                    .ends_with("/android/values-night/tokens.xml")));
                 let a: serde_json::Value = serde_json::from_str(&a).unwrap();
                 assert!(
                     a == b,
@@ -188,7 +197,9 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                 let after = &modes[modes.find("\n## ").unwrap() + 1..];
                 let row = "| `color.lichen.500` | oklch(0.62 0.11 150), sRGB #519962 | #99cca6 |";
                 assert!(modes.contains(row), "{modes}");
-                let rest = format!("{before}{after}");
+                // The links name Android's dark resources too.
+                let rest =
+                    format!("{before}{after}").replacen(", android/values-night/tokens.xml", "", 1);
                 assert!(
                     rest == a,
                     "{path}: the default permutation is the tokens.json it was split from"
@@ -203,6 +214,23 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                     "{modes}"
                 );
                 assert_eq!(format!("{before}{after}"), a, "{path}");
+            }
+            // The same default tokens; the modes hold the dark colour.
+            "tokens.js" | "tokens.d.ts" => {
+                let split = |text: &str| {
+                    let at = text
+                        .find("export const modes")
+                        .or(text.find("export type Modes"))
+                        .unwrap();
+                    (text[..at].to_string(), text[at..].to_string())
+                };
+                let ((a_tokens, a_modes), (b_tokens, b_modes)) = (split(&a), split(&b));
+                assert_eq!(a_tokens, b_tokens, "{path}");
+                assert!(!a_modes.contains("\"dark\""), "{a_modes}");
+                assert!(
+                    b_modes.contains("\"dark\"") && b_modes.contains("#99cca6"),
+                    "{b_modes}"
+                );
             }
             // The same theme, then the variant and the context's rule.
             "tailwind.css" => {

@@ -240,6 +240,24 @@ fn resources_of(
     (out, left_out)
 }
 
+/// The folder of the colour scheme's other context, if the brand has one:
+/// `values-night` (its dark context), or `values-notnight` (its light
+/// context, when the default is dark).
+pub fn night_folder(set: &TokenSet) -> Option<&'static str> {
+    set.modes.iter().find_map(|modifier| {
+        if !modifier.is_color_scheme() {
+            return None;
+        }
+        let default = modifier.contexts[modifier.default].ident();
+        let other = |name: &str| modifier.contexts.iter().any(|c| c.ident() == name);
+        match default.as_str() {
+            "dark" if other("light") => Some("values-notnight"),
+            _ if other("dark") && default != "dark" => Some("values-night"),
+            _ => None,
+        }
+    })
+}
+
 /// The brand's Android resources.
 pub fn render(brand: &Brand) -> Android {
     let set = &brand.tokens;

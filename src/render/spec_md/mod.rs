@@ -618,7 +618,19 @@ fn prompt_kit(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
 /// page's URL, the rest in full.
 fn links(o: &mut String, _brand: &Brand, spec: &Spec<'_>) {
     let l = &spec.links;
-    let files: Vec<&str> = crate::render::Surface::ALL.map(|s| s.file()).to_vec();
+    let mut files: Vec<&str> = crate::render::Surface::ALL.map(|s| s.file()).to_vec();
+    // What apps take (DESIGN.md §19), as spec.json links them.
+    files.extend(["android.zip", "android/values/tokens.xml"]);
+    if l.android_values_night.is_some() {
+        files.push(match l.android_values_night.as_deref() {
+            Some(u) if u.contains("values-notnight") => "android/values-notnight/tokens.xml",
+            _ => "android/values-night/tokens.xml",
+        });
+    }
+    files.push("ios.zip");
+    if l.package_tgz.is_some() {
+        files.push("package.tgz");
+    }
     let _ = writeln!(
         o,
         "## Links\n\nAPI page <{}>. Under <{}/>: {} and the logo files. Embed script <{}>; prompt demo (POST) <{}>; brand.json schema <{}>.\n",
