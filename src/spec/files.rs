@@ -25,8 +25,8 @@ pub struct BrandFiles {
     pub revision: Option<String>,
     /// Hash of the files and problems, computed once when read.
     files_digest: [u8; 32],
-    /// The slug of the brand this one extends, computed once when read.
-    parent: Option<String>,
+    /// What brand.json's `"extends"` says, computed once when read.
+    extends: Option<String>,
     /// What the build found this brand extends (DESIGN.md section 18):
     /// set before the brand is checked, part of its digest.
     pub lineage: Lineage,
@@ -135,7 +135,7 @@ impl BrandFiles {
             h.update(p.to_string().as_bytes());
             h.update([0]);
         }
-        let parent = files.get("brand.json").and_then(|b| parent_of(b));
+        let extends = files.get("brand.json").and_then(|b| extends_of(b));
         BrandFiles {
             slug: slug.into(),
             files,
@@ -143,7 +143,7 @@ impl BrandFiles {
             releases: Arc::from([]),
             revision: None,
             files_digest: h.finalize().into(),
-            parent,
+            extends,
             lineage: Lineage::None,
             dependents: Arc::from([]),
         }
@@ -154,14 +154,15 @@ impl BrandFiles {
     /// what the build follows so that a change to a parent reaches its
     /// children (DESIGN.md section 18). Validation is the model's.
     pub fn parent(&self) -> Option<&str> {
-        self.parent.as_deref()
+        let named = self.extends.as_deref()?;
+        let slug = named.split('@').next()?.trim();
+        (!slug.is_empty()).then_some(slug)
     }
 
-    /// What `"extends"` names, whole (`core` or `core@^3.2`).
+    /// What `"extends"` names, whole: the parent's slug, and the range of
+    /// its releases when one is given (`core`, or `core@^3.2`).
     pub fn extends(&self) -> Option<(String, Option<String>)> {
-        self.parent.as_ref()?;
-        let doc = crate::spec::brand::brand_json(self.get("brand.json")?)?;
-        let named = doc.get("extends")?.as_str()?.trim();
+        let named = self.extends.as_deref()?;
         Some(match named.split_once('@') {
             Some((slug, range)) => (slug.trim().to_string(), Some(range.trim().to_string())),
             None => (named.to_string(), None),
@@ -239,9 +240,9 @@ impl BrandFiles {
     }
 }
 
-/// The slug `"extends"` names in a brand.json, if it names one. Most
-/// brand.json files do not say `"extends"` and are not parsed here.
-fn parent_of(brand_json: &[u8]) -> Option<String> {
+/// What `"extends"` says in a brand.json, if it says it. Most brand.json
+/// files do not say `"extends"` and are not parsed here.
+fn extends_of(brand_json: &[u8]) -> Option<String> {
     const KEY: &[u8] = b"\"extends\"";
     if !brand_json.windows(KEY.len()).any(|w| w == KEY) {
         return None;
@@ -252,7 +253,6 @@ fn parent_of(brand_json: &[u8]) -> Option<String> {
         extends: Option<serde_json::Value>,
     }
     let head: Head = serde_json::from_slice(brand_json).ok()?;
-    let named = head.extends?;
-    let slug = named.as_str()?.split('@').next()?.trim();
-    (!slug.is_empty()).then(|| slug.to_string())
+    let named = head.extends?.as_str()?.trim().to_string();
+    (!named.is_empty()).then_some(named)
 }

@@ -6,6 +6,7 @@
 //! file is read by its format's reader, then as DTCG tokens, every
 //! diagnostic placed in the file as it is written.
 
+use super::setting::{named, Named};
 use super::{check_css_names, enforce_limits, named_in, read_json, resolved};
 use crate::spec::diag::{file_diagnostic, Code, Diagnostic, FileDiags, Severity};
 use crate::spec::files::BrandFiles;
@@ -14,126 +15,6 @@ use crate::spec::tokens::resolver::RESOLVER_FILE;
 use crate::spec::tokens::{parse_tokens, TokenSet};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// Where a brand's tokens are.
-pub(super) enum Named {
-    /// Not named: `tokens.json` or `tokens.resolver.json`.
-    Default,
-    /// A file of the brand folder, and its format when brand.json gives it.
-    File {
-        path: String,
-        format: Option<Format>,
-    },
-    /// Named wrongly (reported).
-    Broken,
-}
-
-/// What `brand.json`'s `tokens` member names. A brand.json that cannot be
-/// read names nothing here; reading it reports why.
-pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
-    let slug = files.slug.as_str();
-    let Some(doc) = files.get("brand.json").and_then(|b| brand_json(b)) else {
-        return Named::Default;
-    };
-    let Some(tokens) = doc.get("tokens") else {
-        return Named::Default;
-    };
-    let text = std::str::from_utf8(files.get("brand.json").map_or(&[][..], |b| &b[..])).ok();
-    let mut d = FileDiags::new(slug, format!("{slug}/brand.json"));
-    let named = match tokens {
-        Value::String(path) => {
-            checked_path(path, "/tokens", &mut d).map(|path| Named::File { path, format: None })
-        }
-        Value::Object(o) => {
-            let path = match o.get("path") {
-                Some(Value::String(p)) => checked_path(p, "/tokens/path", &mut d),
-                _ => {
-                    d.push(Code::InvalidTokensSetting, "/tokens", "`tokens` needs a `path`: the file of the brand's tokens, in the brand folder");
-                    None
-                }
-            };
-            let format = match o.get("format") {
-                None => Some(None),
-                Some(Value::String(f)) => match Format::parse(f) {
-                    Some(f) => Some(Some(f)),
-                    None => {
-                        d.push(
-                            Code::UnknownFormat,
-                            "/tokens/format",
-                            format!(
-                                "unknown format {}; the formats are {}",
-                                crate::spec::diag::quoted(f),
-                                names()
-                            ),
-                        );
-                        None
-                    }
-                },
-                Some(_) => {
-                    d.push(
-                        Code::UnknownFormat,
-                        "/tokens/format",
-                        format!("`format` must be one of {}", names()),
-                    );
-                    None
-                }
-            };
-            match (path, format) {
-                (Some(path), Some(format)) => Some(Named::File { path, format }),
-                _ => None,
-            }
-        }
-        _ => {
-            d.push(
-                Code::InvalidTokensSetting,
-                "/tokens",
-                "`tokens` must be a path in the brand folder, or {\"path\", \"format\"}",
-            );
-            None
-        }
-    };
-    d.finish(text, out);
-    named.unwrap_or(Named::Broken)
-}
-
-/// brand.json parsed, when it is within the budget on JSON values
-/// (reading it reports what is wrong otherwise).
-pub fn brand_json(bytes: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    (crate::spec::json::count_values(text) <= crate::spec::limits::MAX_JSON_VALUES)
-        .then(|| serde_json::from_str(text).ok())
-        .flatten()
-}
-
-fn names() -> String {
-    Format::ALL
-        .iter()
-        .map(|f| f.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A path inside the brand folder: relative, no `..`, no backslash.
-fn checked_path(path: &str, at: &str, d: &mut FileDiags<'_>) -> Option<String> {
-    let bad = path.is_empty()
-        || path.starts_with('/')
-        || path.contains('\\')
-        || path
-            .split('/')
-            .any(|s| s == ".." || s == "." || s.is_empty());
-    if bad {
-        d.push(
-            Code::InvalidTokensSetting,
-            at,
-            format!(
-                "{} is no path inside the brand folder (relative, without `..`)",
-                crate::spec::diag::quoted(path)
-            ),
-        );
-        return None;
-    }
-    Some(path.to_string())
-}
 
 /// The brand's tokens: the file brand.json names, else tokens.json or
 /// tokens.resolver.json; read, limited, parsed, their CSS names checked.

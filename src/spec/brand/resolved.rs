@@ -310,10 +310,10 @@ pub(super) fn read_family(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
 /// extends) nothing of its own.
 fn layer_of<'t>(files: &'t BrandFiles, out: &mut Vec<Diagnostic>) -> Option<Input<'t>> {
     let slug = files.slug.as_str();
-    let (path, format) = match super::named::named(files, out) {
-        super::named::Named::Broken => return None,
-        super::named::Named::File { path, format } => (path, format),
-        super::named::Named::Default => {
+    let (path, format) = match super::setting::named(files, out) {
+        super::setting::Named::Broken => return None,
+        super::setting::Named::File { path, format } => (path, format),
+        super::setting::Named::Default => {
             let resolver = files.get(RESOLVER_FILE).is_some();
             let tokens = files.get("tokens.json").is_some();
             match (resolver, tokens) {
