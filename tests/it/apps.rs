@@ -112,6 +112,15 @@ fn android_name(token: &str) -> String {
     out.trim_end_matches('_').to_string()
 }
 
+/// Writes `files` (path → bytes) under `dir`.
+fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) {
+    for (path, body) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
+}
+
 /// `aapt2 compile` of a res/ tree: its exit status and output.
 fn aapt2(res: &Path, out: &Path) -> (bool, String) {
     let o = Command::new("aapt2")
@@ -212,11 +221,7 @@ fn android_resources_compile_with_aapt2_and_hold_the_resolvers_colours() {
         if compile {
             let dir = tempfile::tempdir().unwrap();
             let res = dir.path().join("res");
-            for (path, body) in &files {
-                let p = dir.path().join(path);
-                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-                std::fs::write(p, body).unwrap();
-            }
+            write_tree(dir.path(), &files);
             let (ok, text) = aapt2(&res, &dir.path().join("out.zip"));
             assert!(ok, "aapt2 refuses {slug}'s resources:\n{text}");
             // It is a judge: a broken colour is refused.
@@ -569,11 +574,7 @@ fn every_corpus_systems_outputs_for_apps_are_accepted() {
             .collect();
         if compile {
             let work = dir.path().join(format!("android-{slug}"));
-            for (path, body) in &android {
-                let p = work.join(path);
-                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-                std::fs::write(p, body).unwrap();
-            }
+            write_tree(&work, &android);
             let (ok, text) = aapt2(&work.join("res"), &work.join("out.zip"));
             assert!(ok, "aapt2 refuses {slug}'s resources:\n{text}");
         }

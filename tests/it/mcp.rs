@@ -666,15 +666,12 @@ pub(crate) fn rpc(app: &TestApp, sid: &str, method: &str, params: Value) -> Valu
 
 /// A `tools/call` in session `sid`, and the JSON-RPC message that answers it.
 pub(crate) fn call_tool(app: &TestApp, sid: &str, tool: &str, arguments: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                      "params": {"name": tool, "arguments": arguments}});
-    let res = app.request(
-        "POST",
-        "/mcp",
-        &[JSON, ACCEPT, ("Mcp-Session-Id", sid)],
-        Some(body.to_string().as_bytes()),
-    );
-    messages(&res).pop().unwrap()
+    rpc(
+        app,
+        sid,
+        "tools/call",
+        json!({"name": tool, "arguments": arguments}),
+    )
 }
 
 /// Each tool's input schema says what its arguments are, and nothing else

@@ -272,23 +272,11 @@ impl ServerHandler for Marque {
         let snap = self.snapshot(&context.extensions);
         let mut resources = Vec::new();
         for b in brands(&snap) {
-            for s in Surface::FOR_AGENTS {
-                let (file, mime, what) = (s.file(), s.mime(), s.purpose());
-                let path = paths::brand_doc(&b.slug, file);
-                let Some(r) = snap.get(&path) else {
-                    continue;
-                };
-                resources.push(json!({
-                    "uri": self.url(&path),
-                    "name": format!("{}/{file}", b.slug),
-                    "title": format!("{} {} {file}", b.slug, b.version),
-                    "description": format!("{} {}: {what}", b.slug, b.version),
-                    "mimeType": mime,
-                    "size": r.identity.body.len(),
-                }));
-            }
-            // What apps take (android.zip, ios.zip, the Android XML).
-            for (file, mime, what, _) in crate::render::apps::OUTPUTS {
+            // Every surface, then what apps take (android.zip, ios.zip,
+            // the Android XML), each that the brand has.
+            let surfaces = Surface::FOR_AGENTS.map(|s| (s.file(), s.mime(), s.purpose()));
+            let apps = crate::render::apps::OUTPUTS.map(|(file, mime, what, _)| (file, mime, what));
+            for (file, mime, what) in surfaces.into_iter().chain(apps) {
                 let path = paths::brand_doc(&b.slug, file);
                 let Some(r) = snap.get(&path) else {
                     continue;

@@ -92,16 +92,7 @@ pub(super) fn read_named(
         if folder && matches!(format, None | Some(Format::TokensStudio)) {
             return read_folder(files, path, out);
         }
-        let (code, message) = match folder {
-            true => (Code::InvalidTokensSetting, format!("brand.json's `tokens` names the folder `{path}`; a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files")),
-            false => (Code::MissingFile, format!("brand.json's `tokens` names `{path}`, which is not in the brand folder")),
-        };
-        out.push(file_diagnostic(
-            code,
-            slug,
-            &format!("{slug}/brand.json"),
-            message,
-        ));
+        out.push(super::setting::not_a_file(files, path, "a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files"));
         return None;
     };
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;

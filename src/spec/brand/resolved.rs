@@ -350,16 +350,7 @@ fn layer_of<'t>(files: &'t BrandFiles, out: &mut Vec<Diagnostic>) -> Option<Inpu
     };
     let file = format!("{slug}/{path}");
     let Some(bytes) = files.get(&path) else {
-        let (code, message) = match files.files().keys().any(|f| f.starts_with(&format!("{path}/"))) {
-            true => (Code::InvalidTokensSetting, format!("brand.json's `tokens` names the folder `{path}`; a brand of a family reads its tokens from a resolver or one file: name a tokens.resolver.json that lists the folder's files")),
-            false => (Code::MissingFile, format!("brand.json's `tokens` names `{path}`, which is not in the brand folder")),
-        };
-        out.push(crate::spec::diag::file_diagnostic(
-            code,
-            slug,
-            &format!("{slug}/brand.json"),
-            message,
-        ));
+        out.push(super::setting::not_a_file(files, &path, "a brand of a family reads its tokens from a resolver or one file: name a tokens.resolver.json that lists the folder's files"));
         return None;
     };
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;

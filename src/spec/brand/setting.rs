@@ -126,3 +126,25 @@ fn checked_path(path: &str, at: &str, d: &mut FileDiags<'_>) -> Option<String> {
     }
     Some(path.to_string())
 }
+
+/// What to say when brand.json's `tokens` names `path` and no file is
+/// there: a folder, when one is (`advice` says what to name instead), or
+/// nothing at all.
+pub(super) fn not_a_file(files: &BrandFiles, path: &str, advice: &str) -> Diagnostic {
+    let slug = files.slug.as_str();
+    let folder = files
+        .files()
+        .keys()
+        .any(|f| f.starts_with(&format!("{path}/")));
+    let (code, message) = match folder {
+        true => (
+            Code::InvalidTokensSetting,
+            format!("brand.json's `tokens` names the folder `{path}`; {advice}"),
+        ),
+        false => (
+            Code::MissingFile,
+            format!("brand.json's `tokens` names `{path}`, which is not in the brand folder"),
+        ),
+    };
+    crate::spec::diag::file_diagnostic(code, slug, &format!("{slug}/brand.json"), message)
+}
