@@ -79,6 +79,22 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
     (percentile(&times, 0.5), bytes)
 }
 
+/// Milliseconds until `path` serves a body with `marker` in it.
+fn ms_until_served(app: &TestApp, path: &str, marker: &str) -> f64 {
+    let started = Instant::now();
+    loop {
+        let res = raw_request(app.addr, "GET", path, &[], None);
+        if res.status == 200 && String::from_utf8_lossy(&res.body).contains(marker) {
+            return started.elapsed().as_secs_f64() * 1000.0;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{marker} was never served at {path}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Saves `edits` edits of `brand`'s summary by rename and measures how long
 /// until each is served.
 fn save_to_served(app: &TestApp, root: &Path, brand: &str, edits: usize) -> Vec<f64> {
@@ -88,25 +104,11 @@ fn save_to_served(app: &TestApp, root: &Path, brand: &str, edits: usize) -> Vec<
     for i in 0..edits {
         let marker = format!("Edit {i} at {:?}.", Instant::now());
         save(&path, &original.replacen(SUMMARY, &marker, 1));
-        let started = Instant::now();
-        loop {
-            let res = raw_request(
-                app.addr,
-                "GET",
-                &format!("/brand/{brand}/spec.json"),
-                &[],
-                None,
-            );
-            if res.status == 200 && String::from_utf8_lossy(&res.body).contains(&marker) {
-                break;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "edit {i} was never served"
-            );
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+        latencies.push(ms_until_served(
+            app,
+            &format!("/brand/{brand}/spec.json"),
+            &marker,
+        ));
         // Let the watcher settle so edits do not coalesce into one build.
         std::thread::sleep(Duration::from_millis(150));
     }
@@ -143,25 +145,11 @@ fn parent_save_to_served(app: &TestApp, root: &Path, last: &str, edits: usize) -
         let tmp = path.with_file_name(".base.json.tmp");
         std::fs::write(&tmp, original.replacen(DESCRIPTION, &marker, 1)).unwrap();
         std::fs::rename(&tmp, &path).unwrap();
-        let started = Instant::now();
-        loop {
-            let res = raw_request(
-                app.addr,
-                "GET",
-                &format!("/brand/{last}/spec.json"),
-                &[],
-                None,
-            );
-            if res.status == 200 && String::from_utf8_lossy(&res.body).contains(&marker) {
-                break;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "edit {i} was never served"
-            );
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+        latencies.push(ms_until_served(
+            app,
+            &format!("/brand/{last}/spec.json"),
+            &marker,
+        ));
         std::thread::sleep(Duration::from_millis(150));
     }
     latencies.sort_by(f64::total_cmp);

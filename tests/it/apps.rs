@@ -123,20 +123,11 @@ fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) {
 
 /// `aapt2 compile` of a res/ tree: its exit status and output.
 fn aapt2(res: &Path, out: &Path) -> (bool, String) {
-    let o = Command::new("aapt2")
-        .args(["compile", "--dir"])
-        .arg(res)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
-    (
-        o.status.success(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
+    let (res, out) = (res.to_str().unwrap(), out.to_str().unwrap());
+    run(
+        Path::new("."),
+        "aapt2",
+        &["compile", "--dir", res, "-o", out],
     )
 }
 
