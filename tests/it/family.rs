@@ -539,3 +539,39 @@ fn a_childs_exports_build_in_their_tools_and_compute_in_chromium() {
         assert_eq!(color(mode, token), rgb, "{token} in {mode}");
     }
 }
+
+/// Directory mode with hot reload: an edit of the parent's file reaches
+/// the child that follows it, without a restart.
+#[test]
+fn in_a_content_folder_an_edit_of_the_parent_reaches_its_child() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    copy_dir(&example_content(), root);
+    let text = std::fs::read_to_string(root.join("lumen-health/brand.json")).unwrap();
+    let mut b: Value = serde_json::from_str(&text).unwrap();
+    b["name"] = json!("Lumen Kids");
+    b["version"] = json!("1.0.0");
+    b["extends"] = json!("lumen-health");
+    b["logo"] = json!({"variants": []});
+    write_json(&root.join("lumen-kids/brand.json"), &b);
+    let app = spawn_app(root);
+    let js = |a: &TestApp| a.get("/brand/lumen-kids/tokens.js").text();
+    assert!(
+        js(&app).contains("\"coral\": \"hsl(8 78% 62%)\""),
+        "{}",
+        js(&app)
+    );
+    let base = root.join("lumen-health/tokens/base.json");
+    let text = std::fs::read_to_string(&base).unwrap();
+    std::fs::write(
+        &base,
+        text.replacen(CORAL_1_0, r#""components": [8, 78, 58]"#, 1),
+    )
+    .unwrap();
+    app.wait_until(
+        |a| js(a).contains("\"coral\": \"hsl(8 78% 58%)\""),
+        "the child serves the parent's edit",
+    );
+    let family = app.get("/brand/lumen-health/family.json").json();
+    assert_eq!(family["dependents"][0]["slug"], "lumen-kids");
+}
