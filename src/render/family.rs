@@ -23,7 +23,7 @@ pub fn extends(brand: &Brand) -> Option<Value> {
 
 /// The page of `slug` at the version a child uses: a release's pinned
 /// page, or the current one.
-fn page(ctx: &Context, slug: &str, release: Option<&semver::Version>) -> String {
+pub(crate) fn page(ctx: &Context, slug: &str, release: Option<&semver::Version>) -> String {
     let key = paths::brand_key(slug, release.map(|v| v.to_string()).as_deref());
     ctx.url(&paths::brand(&key))
 }

@@ -3,17 +3,11 @@
 //! below, in a section of their own.
 
 use super::sections::Snippets;
-use crate::paths;
 use crate::render::escape::html;
+use crate::render::family::page;
 use crate::render::Context;
 use crate::spec::Brand;
 use std::fmt::Write;
-
-/// The page of `slug` at `version` when it is a release, else current.
-fn page(ctx: &Context, slug: &str, release: Option<&semver::Version>) -> String {
-    let key = paths::brand_key(slug, release.map(|v| v.to_string()).as_deref());
-    ctx.url(&paths::brand(&key))
-}
 
 /// "Extends core 3.0.0 (^3) › base 1.2.0", under the title.
 pub(super) fn chain(o: &mut String, brand: &Brand, ctx: &Context) {

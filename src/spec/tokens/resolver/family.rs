@@ -46,34 +46,18 @@ impl Resolver {
     /// the parent's resolver document.
     pub fn as_parent(mut self, slug: &str, doc_path: &str) -> Resolver {
         let doc = sibling(slug, doc_path);
-        let place = |sources: &mut Vec<Source>| {
-            for s in sources {
-                s.from = match std::mem::replace(&mut s.from, From::Inline(String::new())) {
-                    From::File { path, fragment } => From::File {
-                        path: sibling(slug, &path),
-                        fragment,
-                    },
-                    From::Inline(pointer) => From::File {
-                        path: doc.clone(),
-                        fragment: pointer,
-                    },
-                };
-            }
-        };
-        for step in &mut self.steps {
-            match step {
-                Step::Set(sources) => place(sources),
-                Step::Modifier(_, here) => here.iter_mut().for_each(&place),
-            }
-        }
-        for m in &mut self.modifiers {
-            for (_, sources) in &mut m.contexts {
-                place(sources);
-            }
-        }
-        for (_, sources) in &mut self.unused_sets {
-            place(sources);
-        }
+        self.each_source_mut(|s| {
+            s.from = match std::mem::replace(&mut s.from, From::Inline(String::new())) {
+                From::File { path, fragment } => From::File {
+                    path: sibling(slug, &path),
+                    fragment,
+                },
+                From::Inline(pointer) => From::File {
+                    path: doc.clone(),
+                    fragment: pointer,
+                },
+            };
+        });
         self
     }
 

@@ -89,26 +89,28 @@ impl Resolver {
         if dir.is_empty() {
             return;
         }
-        let rebase = |sources: &mut Vec<Source>| {
-            for s in sources {
-                if let From::File { path, .. } = &mut s.from {
-                    *path = format!("{dir}/{path}");
-                }
+        self.each_source_mut(|s| {
+            if let From::File { path, .. } = &mut s.from {
+                *path = format!("{dir}/{path}");
             }
-        };
-        for step in &mut self.steps {
-            match step {
-                Step::Set(sources) => rebase(sources),
-                Step::Modifier(_, here) => here.iter_mut().for_each(&rebase),
-            }
-        }
-        for m in &mut self.modifiers {
-            for (_, sources) in &mut m.contexts {
-                rebase(sources);
-            }
-        }
-        for (_, sources) in &mut self.unused_sets {
-            rebase(sources);
+        });
+    }
+
+    /// Calls `f` on every source: of each step of the order (a modifier's
+    /// at that place), of each modifier's contexts, and of the sets the
+    /// order leaves out.
+    fn each_source_mut(&mut self, mut f: impl FnMut(&mut Source)) {
+        let steps = self.steps.iter_mut().flat_map(|step| match step {
+            Step::Set(sources) => vec![sources],
+            Step::Modifier(_, here) => here.iter_mut().collect(),
+        });
+        let contexts = self
+            .modifiers
+            .iter_mut()
+            .flat_map(|m| m.contexts.iter_mut().map(|(_, sources)| sources));
+        let unused = self.unused_sets.iter_mut().map(|(_, sources)| sources);
+        for sources in steps.chain(contexts).chain(unused) {
+            sources.iter_mut().for_each(&mut f);
         }
     }
 }
