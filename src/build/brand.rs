@@ -159,6 +159,7 @@ pub fn render_brand(
     let figma = render::figma::render(&brand, ctx);
     let (strict, resolver) = render::tokens_json::render_both(&brand);
     let spec_md = render::spec_md::render(&brand, ctx);
+    let js = render::apps::js::render(&brand);
     for surface in Surface::ALL {
         crate::spec::limits::checkpoint();
         // Rendered above for the demo and the warnings.
@@ -167,6 +168,8 @@ pub fn render_brand(
             Surface::TokensFigma => figma.body.clone(),
             Surface::TokensJson => strict.body.clone(),
             Surface::TokensResolver => resolver.body.clone(),
+            Surface::TokensJs => js.0.clone(),
+            Surface::TokensDts => js.1.clone(),
             other => other.render(&brand, ctx),
         };
         add(
@@ -211,7 +214,7 @@ pub fn render_brand(
         ),
     );
     // What apps take: Android, iOS, JavaScript and TypeScript (DESIGN §19).
-    let apps = render::apps::render(&brand, ctx.pin.is_some(), ctx.npm_scope.as_deref());
+    let apps = render::apps::render(&brand, ctx.pin.is_some(), ctx.npm_scope.as_deref(), &js);
     for (file, media, body) in apps.files {
         add(paths::brand_doc(&key, &file), resource(media, body.into()));
     }

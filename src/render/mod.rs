@@ -194,8 +194,8 @@ impl Surface {
             Surface::DesignMd => design_md::render(brand, ctx),
             Surface::TailwindCss => tailwind::render(brand, ctx),
             Surface::FamilyJson => family::render(brand, ctx),
-            Surface::TokensJs => apps::js::render_js(brand),
-            Surface::TokensDts => apps::js::render_dts(brand),
+            Surface::TokensJs => apps::js::render(brand).0,
+            Surface::TokensDts => apps::js::render(brand).1,
         }
     }
 

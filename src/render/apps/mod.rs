@@ -73,9 +73,9 @@ pub fn package(brand: &Brand, scope: Option<&str>, js: &str, dts: &str) -> Vec<u
 }
 
 /// Every output for apps of `brand` besides tokens.js and tokens.d.ts
-/// (surfaces of their own); `package.tgz`, made of those two, only for a
-/// release (`pinned`).
-pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>) -> Outputs {
+/// (surfaces of their own, `js` as rendered); `package.tgz`, made of those
+/// two, only for a release (`pinned`).
+pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, String)) -> Outputs {
     let android = android::render(brand);
     let mut files: Vec<(String, &'static str, Vec<u8>)> = Vec::new();
     let res: Vec<(String, Vec<u8>)> = android
@@ -97,11 +97,11 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>) -> Outputs {
         archive::zip(&ios::render(brand)),
     ));
     if pinned {
-        let (js, dts) = (js::render_js(brand), js::render_dts(brand));
+        let (js, dts) = js;
         files.push((
             "package.tgz".into(),
             "application/gzip",
-            package(brand, scope, &js, &dts),
+            package(brand, scope, js, dts),
         ));
     }
     Outputs {
