@@ -160,6 +160,17 @@ impl Browser {
     }
 
     /// Polls `script` until it returns true.
+    /// Opens the page of `slug` on the server at `base`, applies its
+    /// tokens.css as a stylesheet, then runs `dom` (a script that adds the
+    /// elements a test reads) and waits until both are done.
+    pub(crate) fn with_tokens_css(&self, base: &str, slug: &str, dom: &str) {
+        self.goto(&format!("{base}/brand/{slug}"));
+        self.js(&format!(
+            "fetch('/brand/{slug}/tokens.css').then(r => r.text()).then(t => {{ const s = document.createElement('style'); s.textContent = t; document.head.append(s); {dom}; window.__ready = true; }}); return 1;"
+        ));
+        self.wait_for("return window.__ready === true", "tokens.css is applied");
+    }
+
     pub(crate) fn wait_for(&self, script: &str, what: &str) {
         let deadline = Instant::now() + Duration::from_secs(15);
         while Instant::now() < deadline {

@@ -135,9 +135,11 @@ fn the_shim_follows_its_replacement_in_chromium() {
     let _one = crate::browser::BROWSER_LOCK
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    b.goto(&format!("{}/brand/northwind", app.public_url));
-    b.js("fetch('/brand/northwind/tokens.css').then(r => r.text()).then(t => { const s = document.createElement('style'); s.textContent = t; document.head.append(s); const a = document.createElement('div'); a.id = 'a'; a.style.color = 'var(--color-surface-muted)'; const b = document.createElement('div'); b.id = 'b'; b.style.color = 'var(--color-fjord-100)'; document.body.append(a, b); window.__ready = true; }); return 1;");
-    b.wait_for("return window.__ready === true", "tokens.css is applied");
+    b.with_tokens_css(
+        &app.public_url,
+        "northwind",
+        "const a = document.createElement('div'); a.id = 'a'; a.style.color = 'var(--color-surface-muted)'; const b = document.createElement('div'); b.id = 'b'; b.style.color = 'var(--color-fjord-100)'; document.body.append(a, b)",
+    );
     let color = |id: &str| {
         b.js(&format!(
             "return getComputedStyle(document.getElementById('{id}')).color;"
