@@ -158,6 +158,16 @@ fn android_resources_compile_with_aapt2_and_hold_the_resolvers_colours() {
         let mut default = BTreeMap::new();
         flatten(&spec["tokens"], &mut Vec::new(), &mut default);
         let values = colours_of(&xml("res/values/tokens.xml"));
+        // The header says what was left out, and why.
+        if slug == "lumen-health" {
+            let header = xml("res/values/tokens.xml");
+            let header = header.split("-->").next().unwrap();
+            assert!(
+                header.contains("Android resources have no form for this type")
+                    && header.contains("shadow.soft"),
+                "{header}"
+            );
+        }
         let mut want = BTreeMap::new();
         let none = BTreeMap::new();
         for (name, t) in &default {

@@ -489,9 +489,12 @@ fn a_childs_exports_build_in_their_tools_and_compute_in_chromium() {
             for file in ["tokens.json", "tokens.resolver.json"] {
                 let res = app.get(&format!("/brand/{slug}/{file}"));
                 assert_eq!(res.status, 200);
-                std::fs::create_dir_all(brand.join(file.replace('.', "-"))).unwrap();
+                // Style Dictionary reads brand/tokens.json; Terrazzo each
+                // file in a folder of its own, with its config.
+                std::fs::create_dir_all(&brand).unwrap();
                 std::fs::write(brand.join(file), &res.body).unwrap();
-                let work = brand.join(file.replace('.', "-"));
+                let work = brand.join(format!("tz-{file}"));
+                std::fs::create_dir_all(&work).unwrap();
                 std::fs::write(work.join(file), &res.body).unwrap();
                 std::fs::write(
                     work.join("terrazzo.config.mjs"),
@@ -515,9 +518,11 @@ fn a_childs_exports_build_in_their_tools_and_compute_in_chromium() {
     let _one = crate::browser::BROWSER_LOCK
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    b.goto(&format!("{}/brand/retail", app.public_url));
-    b.js("fetch('/brand/retail/tokens.css').then(r => r.text()).then(t => { const s = document.createElement('style'); s.textContent = t; document.head.append(s); for (const m of ['light', 'dark', 'dim']) { const d = document.createElement('div'); d.id = m; d.dataset.theme = m; for (const v of ['coral', 'ink', 'paper']) { const p = document.createElement('p'); p.className = v; p.style.color = `var(--color-${v})`; d.append(p); } document.body.append(d); } window.__ready = true; }); return 1;");
-    b.wait_for("return window.__ready === true", "tokens.css is applied");
+    b.with_tokens_css(
+        &app.public_url,
+        "retail",
+        "for (const m of ['light', 'dark', 'dim']) { const d = document.createElement('div'); d.id = m; d.dataset.theme = m; for (const v of ['coral', 'ink', 'paper']) { const p = document.createElement('p'); p.className = v; p.style.color = `var(--color-${v})`; d.append(p); } document.body.append(d); }",
+    );
     let color = |mode: &str, token: &str| {
         b.js(&format!(
             "return getComputedStyle(document.querySelector('#{mode} .{token}')).color;"
@@ -574,4 +579,40 @@ fn in_a_content_folder_an_edit_of_the_parent_reaches_its_child() {
     );
     let family = app.get("/brand/lumen-health/family.json").json();
     assert_eq!(family["dependents"][0]["slug"], "lumen-kids");
+}
+
+/// Under `--semver error`, a child that follows its parent's head and
+/// inherits a change its own version does not allow keeps its last good
+/// version, and /status names the change and the parent.
+#[test]
+fn a_child_whose_inherited_changes_need_a_major_is_held_under_semver_error() {
+    let remote = family_remote();
+    let g = serve_git_with(&remote.url(), None, |a| {
+        a.build.semver = marque::build::SemverMode::Error;
+    });
+    let app = &g.app;
+    // retail overrides the coral core 1.1.0 changed: nothing to release.
+    let retail = app.get("/brand/retail/spec.json").json();
+    assert!(!token(&retail, "color.legacy-blue").is_null());
+    let generation = status(app)["generation"].as_u64().unwrap();
+    release_core_2(&remote);
+    push_hook(app);
+    app.wait_until(
+        |a| status(a)["generation"].as_u64().unwrap() > generation,
+        "the push is served",
+    );
+    let held = diagnostics_of(app, "retail");
+    let refused = held
+        .iter()
+        .find(|d| d["code"] == "MQ1206")
+        .unwrap_or_else(|| panic!("{held:#?}"));
+    let message = refused["message"].as_str().unwrap();
+    assert!(message.contains("legacy-blue"), "{message}");
+    assert!(message.contains("it extends `core`, now 2.0.0"), "{message}");
+    // The last good version, built over core 1.1.0, keeps serving.
+    let retail = app.get("/brand/retail/spec.json").json();
+    assert!(!token(&retail, "color.legacy-blue").is_null());
+    assert_eq!(retail["extends"]["version"], "1.1.0");
+    // core itself is a major, as its version says.
+    assert_eq!(app.get("/brand/core/spec.json").json()["version"], "2.0.0");
 }
