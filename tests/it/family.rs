@@ -608,7 +608,10 @@ fn a_child_whose_inherited_changes_need_a_major_is_held_under_semver_error() {
         .unwrap_or_else(|| panic!("{held:#?}"));
     let message = refused["message"].as_str().unwrap();
     assert!(message.contains("legacy-blue"), "{message}");
-    assert!(message.contains("it extends `core`, now 2.0.0"), "{message}");
+    assert!(
+        message.contains("it extends `core`, now 2.0.0"),
+        "{message}"
+    );
     // The last good version, built over core 1.1.0, keeps serving.
     let retail = app.get("/brand/retail/spec.json").json();
     assert!(!token(&retail, "color.legacy-blue").is_null());
