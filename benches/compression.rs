@@ -54,7 +54,7 @@ fn main() {
         .published()
         .flat_map(|p| p.resources.iter())
         .filter(|(_, r)| !r.content_type.to_str().unwrap_or("").starts_with("image/"))
-        .map(|(_, r)| r.identity.body.to_vec())
+        .map(|(_, r)| r.body().to_vec())
         .collect();
     let total: usize = bodies.iter().map(Vec::len).sum();
     println!(

@@ -9,6 +9,12 @@
 //! signature says when bytes are shared; the server runs one
 //! ([`Bodies::process`]) because bodies only meet when every reader and
 //! every build uses the same one.
+//!
+//! A large text body is held only as its gzip coding once it has one (see
+//! `snapshot::Identity`); the few clients that take no coding get it
+//! inflated, and [`Bodies::inflated`] keeps the bodies inflated lately, up
+//! to [`RECENT_BYTES`], so that a body such a client asks for often is
+//! inflated once, not on every request.
 
 use bytes::Bytes;
 use std::collections::HashMap;
@@ -51,7 +57,64 @@ impl AsRef<[u8]> for SharedBody {
 
 /// A handle on a set of shared bodies; clones share the set.
 #[derive(Clone, Default)]
-pub struct Bodies(Arc<Mutex<Interner>>);
+pub struct Bodies(Arc<Sets>);
+
+#[derive(Default)]
+struct Sets {
+    interner: Mutex<Interner>,
+    /// Its own lock: a request for an inflated body never waits for a build.
+    recent: Mutex<Recent>,
+}
+
+/// The bytes of inflated bodies held at most (a few hundred pages, spec
+/// documents or token files).
+pub const RECENT_BYTES: usize = 32 * 1024 * 1024;
+
+/// Bodies inflated lately, each with the tick it was last asked for.
+#[derive(Default)]
+struct Recent {
+    bodies: HashMap<Key, (Bytes, u64)>,
+    bytes: usize,
+    tick: u64,
+}
+
+impl Recent {
+    fn get(&mut self, key: &Key) -> Option<Bytes> {
+        self.tick += 1;
+        let (body, used) = self.bodies.get_mut(key)?;
+        *used = self.tick;
+        Some(body.clone())
+    }
+
+    /// Keeps `body`; over the budget, the least recently asked for go
+    /// until a quarter of it is free (one sort for many insertions).
+    fn keep(&mut self, key: Key, body: Bytes, budget: usize) {
+        if body.len() > budget / 4 {
+            return;
+        }
+        self.tick += 1;
+        self.bytes += body.len();
+        if let Some((old, _)) = self.bodies.insert(key, (body, self.tick)) {
+            self.bytes -= old.len();
+        }
+        if self.bytes > budget {
+            let mut by_use: Vec<(u64, Key)> = self
+                .bodies
+                .iter()
+                .map(|(k, (_, used))| (*used, *k))
+                .collect();
+            by_use.sort_unstable();
+            for (_, key) in by_use {
+                if self.bytes <= budget - budget / 4 {
+                    break;
+                }
+                if let Some((gone, _)) = self.bodies.remove(&key) {
+                    self.bytes -= gone.len();
+                }
+            }
+        }
+    }
+}
 
 static PROCESS: LazyLock<Bodies> = LazyLock::new(Bodies::default);
 
@@ -83,7 +146,36 @@ impl Bodies {
     fn lock(&self) -> MutexGuard<'_, Interner> {
         // A poisoned lock only means another thread panicked mid-insert;
         // the map is still a valid map.
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.0.interner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The body of `key` (`len` bytes), inflated from `gzip`, its gzip
+    /// coding, or taken from the bodies inflated lately; an empty body if
+    /// `gzip` does not inflate to `len` bytes (it always does: marque made
+    /// it from those bytes).
+    pub fn inflated(&self, key: Key, gzip: &[u8], len: usize) -> Bytes {
+        let recent = || self.0.recent.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(body) = recent().get(&key) {
+            return body;
+        }
+        let mut body = Vec::with_capacity(len);
+        let whole = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gzip), &mut body)
+            .is_ok_and(|n| n == len);
+        if !whole {
+            return Bytes::new();
+        }
+        let body = Bytes::from(body);
+        recent().keep(key, body.clone(), RECENT_BYTES);
+        body
+    }
+
+    /// Bytes of the bodies inflated lately that are held now.
+    pub fn inflated_bytes(&self) -> usize {
+        self.0
+            .recent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .bytes
     }
 
     /// The one shared copy of `body`, whose SHA-256 is `digest`: what a
@@ -135,5 +227,56 @@ impl Bodies {
     /// Remembers the codings compressing the body `c` names made.
     pub fn remember(&self, c: Compressed, keys: CodingKeys) {
         self.lock().codings.insert(c, keys);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gz(body: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        e.write_all(body).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn an_inflated_body_is_kept_and_asked_for_again_without_inflating() {
+        let bodies = Bodies::default();
+        let body = vec![b'x'; 10_000];
+        let first = bodies.inflated([1; 16], &gz(&body), body.len());
+        assert_eq!(first[..], body[..]);
+        // The same key again comes from the kept copy, whatever is passed.
+        let again = bodies.inflated([1; 16], b"not gzip", body.len());
+        assert_eq!(again.as_ptr(), first.as_ptr());
+        assert_eq!(bodies.inflated_bytes(), 10_000);
+        // A coding that does not inflate to the length gives nothing, kept nowhere.
+        assert!(bodies.inflated([2; 16], &gz(b"short"), 100).is_empty());
+        assert!(bodies.inflated([3; 16], b"not gzip", 100).is_empty());
+        assert_eq!(bodies.inflated_bytes(), 10_000);
+    }
+
+    #[test]
+    fn the_bodies_asked_for_least_lately_go_first_and_the_budget_holds() {
+        let mut recent = Recent::default();
+        let budget = 4_000;
+        for k in 0..4u8 {
+            recent.keep([k; 16], Bytes::from(vec![k; 900]), budget);
+        }
+        assert_eq!(recent.bytes, 3_600);
+        // Asking for 0 makes 1 the least recently asked for.
+        assert!(recent.get(&[0; 16]).is_some());
+        recent.keep([9; 16], Bytes::from(vec![9; 900]), budget);
+        assert!(recent.bytes <= 3_000, "{}", recent.bytes);
+        assert!(
+            recent.get(&[1; 16]).is_none(),
+            "least lately asked for: gone"
+        );
+        assert!(recent.get(&[0; 16]).is_some(), "asked for lately: kept");
+        assert!(recent.get(&[9; 16]).is_some());
+        // A body over a quarter of the budget is never kept.
+        recent.keep([7; 16], Bytes::from(vec![7; 1_001]), budget);
+        assert!(recent.get(&[7; 16]).is_none());
     }
 }

@@ -62,13 +62,60 @@ pub struct Encoded {
     pub length: HeaderValue,
 }
 
+/// The identity coding: its strong ETag and length always, and its bytes
+/// held, or, for a text body of [`INFLATED`] size whose gzip coding is
+/// kept, made from that coding when asked ([`Resource::body`]).
+#[derive(Debug, Clone)]
+pub struct Identity {
+    pub etag: HeaderValue,
+    pub length: HeaderValue,
+    len: usize,
+    held: Option<Bytes>,
+}
+
+impl Identity {
+    /// `body` with its strong ETag and length, held.
+    fn held(encoded: Encoded) -> Identity {
+        Identity {
+            len: encoded.body.len(),
+            etag: encoded.etag,
+            length: encoded.length,
+            held: Some(encoded.body),
+        }
+    }
+
+    /// The identity of a body of `len` bytes held only as its gzip coding.
+    fn inflated(etag: HeaderValue, len: usize) -> Identity {
+        Identity {
+            etag,
+            length: HeaderValue::from(len),
+            len,
+            held: None,
+        }
+    }
+
+    /// The bytes, when they are held.
+    pub fn held_body(&self) -> Option<&Bytes> {
+        self.held.as_ref()
+    }
+}
+
+/// Identity bodies of these sizes are held only as their gzip coding once
+/// it is made: two thirds of a brand's bytes were identity copies that
+/// nearly every client (browsers, curl --compressed, Python, Go, node, every
+/// HTTP library an agent uses) never asks for. A body under 2 KiB is kept:
+/// it costs little. A body over [`LARGE`] is kept too: the lists of every
+/// brand at thousands of brands are megabytes, and no request inflates
+/// megabytes.
+pub const INFLATED: std::ops::RangeInclusive<usize> = 2 * 1024..=LARGE;
+
 /// A published document in every coding worth sending, with the values of
 /// its response headers prepared when the snapshot is built, so that a
 /// request copies them and formats nothing.
 #[derive(Debug, Clone)]
 pub struct Resource {
     pub content_type: HeaderValue,
-    pub identity: Encoded,
+    pub identity: Identity,
     pub gzip: Option<Encoded>,
     pub br: Option<Encoded>,
     pub cache: CachePolicy,
@@ -278,13 +325,34 @@ impl Resource {
         effort: Effort,
     ) -> Resource {
         let body: Bytes = body.into();
-        let identity = Encoded::new(&body, "");
+        let key = key_of(&Sha256::digest(&body).into());
+        Resource::keyed(content_type, body, key, cache, effort)
+    }
+
+    /// [`Resource::with_effort`] for a body whose hash starts with `key`.
+    fn keyed(
+        content_type: &str,
+        body: Bytes,
+        key: Key,
+        cache: CachePolicy,
+        effort: Effort,
+    ) -> Resource {
         let levels = effort
             .levels()
             .filter(|_| body.len() >= MIN_COMPRESS && !precompressed(content_type));
-        let (gzip, br) = match (levels, identity.key()) {
-            (Some(levels), Some(key)) => compressed(&body, (key, levels)),
-            _ => (None, None),
+        let (gzip, br) = match levels {
+            Some(levels) => compressed(&body, (key, levels)),
+            None => (None, None),
+        };
+        let identity = match &gzip {
+            Some(_) if INFLATED.contains(&body.len()) => {
+                Identity::inflated(etag_of(&key, ""), body.len())
+            }
+            _ => Identity::held(Encoded {
+                etag: etag_of(&key, ""),
+                length: HeaderValue::from(body.len()),
+                body: Bodies::process().intern(key, &body),
+            }),
         };
         Resource {
             content_type: HeaderValue::from_str(content_type)
@@ -298,6 +366,55 @@ impl Resource {
         }
     }
 
+    /// A resource read back from the render cache: `body` is its identity
+    /// bytes, or `None` for a body held only as `gzip` (of `len` bytes).
+    pub fn from_parts(
+        content_type: HeaderValue,
+        (body, etag, len): (Option<&[u8]>, HeaderValue, usize),
+        gzip: Option<Encoded>,
+        br: Option<Encoded>,
+        cache: CachePolicy,
+        headers: Vec<(HeaderName, HeaderValue)>,
+    ) -> Option<Resource> {
+        let identity = match body {
+            Some(body) if body.len() == len => Identity::held(Encoded::with_etag(body, etag)),
+            None if gzip.is_some() => Identity::inflated(etag, len),
+            _ => return None,
+        };
+        Some(Resource {
+            content_type,
+            identity,
+            gzip,
+            br,
+            cache,
+            cache_control: cache.header(),
+            headers,
+        })
+    }
+
+    /// The identity bytes: held, or inflated from the gzip coding (the
+    /// bodies inflated lately are kept, see [`Bodies::inflated`]).
+    pub fn body(&self) -> Bytes {
+        match (&self.identity.held, &self.gzip) {
+            (Some(body), _) => body.clone(),
+            (None, Some(gz)) => match key_of_etag(&self.identity.etag) {
+                Some(key) => Bodies::process().inflated(key, &gz.body, self.identity.len),
+                None => Bytes::new(),
+            },
+            (None, None) => Bytes::new(),
+        }
+    }
+
+    /// The length of the identity bytes.
+    pub fn len(&self) -> usize {
+        self.identity.len
+    }
+
+    /// True when the identity body is empty.
+    pub fn is_empty(&self) -> bool {
+        self.identity.len == 0
+    }
+
     /// True when the body has a gzip or brotli coding (one that does not
     /// pay to compress never will).
     pub fn has_codings(&self) -> bool {
@@ -308,12 +425,13 @@ impl Resource {
     /// published before it was compressed.
     pub fn with_codings(&self, effort: Effort) -> Resource {
         let media = self.content_type.to_str().unwrap_or("text/plain");
-        let body = self.identity.body.clone();
         let headers = self.headers.clone();
-        Resource {
-            headers,
-            ..Resource::with_effort(media, body, self.cache, effort)
-        }
+        let made = match key_of_etag(&self.identity.etag) {
+            // The hash the ETag names: not hashed again.
+            Some(key) => Resource::keyed(media, self.body(), key, self.cache, effort),
+            None => Resource::with_effort(media, self.body(), self.cache, effort),
+        };
+        Resource { headers, ..made }
     }
 
     pub fn with_header(mut self, name: &'static str, value: &str) -> Resource {
@@ -325,19 +443,19 @@ impl Resource {
 
     /// Bytes held in memory by all codings.
     pub fn memory(&self) -> usize {
-        self.identity.body.len()
+        self.identity.held.as_ref().map_or(0, Bytes::len)
             + self.gzip.as_ref().map_or(0, |e| e.body.len())
             + self.br.as_ref().map_or(0, |e| e.body.len())
     }
 }
 
 /// What the prompt demo needs of one published brand, kept in the snapshot.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DemoBrand {
     pub slug: String,
     pub version: String,
-    /// spec.md: the system context of every prompt (the served body, shared).
-    pub spec_md: Bytes,
+    /// spec.md as served: the system context of every prompt.
+    pub spec_md: Arc<Resource>,
     pub prompts: Vec<crate::spec::model::Prompt>,
 }
 
@@ -528,10 +646,14 @@ impl Snapshot {
             .chain(extra)
             .chain(self.brands.values().flat_map(|r| r.values()));
         for r in resources {
-            let codings = [Some(&r.identity), r.gzip.as_ref(), r.br.as_ref()];
-            for e in codings.into_iter().flatten() {
-                if seen.insert(e.body.as_ptr() as usize) {
-                    total += e.body.len();
+            let codings = [r.gzip.as_ref(), r.br.as_ref()].map(|e| e.map(|e| &e.body));
+            for body in codings
+                .into_iter()
+                .chain([r.identity.held_body()])
+                .flatten()
+            {
+                if seen.insert(body.as_ptr() as usize) {
+                    total += body.len();
                 }
             }
         }
@@ -549,18 +671,16 @@ mod tests {
         let body = "a logo that two releases share. ".repeat(40).into_bytes();
         let current = Resource::new("image/svg+xml", body.clone(), CachePolicy::Current(60));
         let release = Resource::new("image/svg+xml", body.clone(), CachePolicy::Immutable);
-        assert_eq!(
-            current.identity.body.as_ptr(),
-            release.identity.body.as_ptr()
-        );
-        let (a, b) = (current.br.unwrap(), release.br.unwrap());
+        let held = |r: &Resource| r.identity.held_body().unwrap().as_ptr();
+        assert_eq!(held(&current), held(&release));
+        let (a, b) = (current.br.as_ref().unwrap(), release.br.as_ref().unwrap());
         assert_eq!(a.body.as_ptr(), b.body.as_ptr());
         let other = Resource::new(
             "image/svg+xml",
             [&body[..], b"!"].concat(),
             CachePolicy::Immutable,
         );
-        assert_ne!(current.identity.body.as_ptr(), other.identity.body.as_ptr());
+        assert_ne!(held(&current), held(&other));
     }
 
     #[test]
@@ -594,7 +714,51 @@ mod tests {
             crate::spec::BrandFiles::from_texts("acme", [("assets/logo.svg", logo.as_bytes())]);
         let read = files.get("assets/logo.svg").unwrap().clone();
         let served = Resource::new("image/svg+xml", read.to_vec(), CachePolicy::Current(60));
-        assert_eq!(read.as_ptr(), served.identity.body.as_ptr());
+        assert_eq!(read.as_ptr(), served.identity.held_body().unwrap().as_ptr());
+    }
+
+    #[test]
+    fn a_text_body_of_some_kilobytes_is_held_only_as_gzip_and_inflated_when_asked() {
+        let body = "{\"color\": {\"$value\": \"#0a2742\"}}\n".repeat(200);
+        let r = Resource::new("application/json", body.clone(), CachePolicy::Current(60));
+        assert!(r.identity.held_body().is_none());
+        assert_eq!(
+            r.memory(),
+            r.gzip.as_ref().unwrap().body.len() + r.br.as_ref().unwrap().body.len()
+        );
+        assert_eq!((r.len(), r.body()), (body.len(), Bytes::from(body.clone())));
+        assert_eq!(r.identity.etag, Encoded::new(body.as_bytes(), "").etag);
+        // Small, large, incompressible or uncompressed bodies are held as they are.
+        let small = Resource::new(
+            "application/json",
+            "{\"a\": 1}".repeat(100),
+            CachePolicy::Current(60),
+        );
+        let large = Resource::new(
+            "application/json",
+            "{\"b\": 2}\n".repeat(40_000),
+            CachePolicy::Current(60),
+        );
+        let zip = Resource::new("application/zip", body.clone(), CachePolicy::Current(60));
+        let none = Resource::with_effort(
+            "application/json",
+            body.clone(),
+            CachePolicy::Current(60),
+            Effort::None,
+        );
+        for r in [small, large, zip, none] {
+            assert_eq!(r.identity.held_body().map(Bytes::len), Some(r.len()));
+        }
+        // Given codings later, it sheds its identity bytes.
+        let later = Resource::with_effort(
+            "application/json",
+            body.clone(),
+            CachePolicy::Current(60),
+            Effort::None,
+        )
+        .with_codings(Effort::Best);
+        assert!(later.identity.held_body().is_none());
+        assert_eq!(later.body(), body.as_bytes());
     }
 
     /// Counts the heap in use, so a test can see memory come back.

@@ -656,7 +656,7 @@ fn document(content_type: &str, body: String, cache: CachePolicy, large: Effort)
 pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
     snap.documents
         .iter()
-        .filter(|(_, r)| !r.has_codings() && r.identity.body.len() > LARGE)
+        .filter(|(_, r)| !r.has_codings() && r.len() > LARGE)
         .map(|(path, r)| (path.clone(), Arc::new(r.with_codings(Effort::Fast))))
         .collect()
 }

@@ -51,7 +51,7 @@ fn bytes_of(resources: &Resources) -> usize {
 impl Published {
     /// This render with every body compressed that was published without.
     pub fn compress(&self) -> Published {
-        let resources = self
+        let resources: Resources = self
             .resources
             .iter()
             .map(|(path, r)| {
@@ -69,14 +69,34 @@ impl Published {
             model: self.model.clone(),
             input: self.input,
             key: self.key.clone(),
+            demo: Arc::new(DemoBrand {
+                spec_md: served_spec_md(&resources, &self.key, String::new()),
+                ..(*self.demo).clone()
+            }),
             resources: Arc::new(resources),
             listing: self.listing.clone(),
-            demo: self.demo.clone(),
             compressed: true,
             warnings: self.warnings.clone(),
             from_cache: self.from_cache,
         }
     }
+}
+
+/// spec.md as served, the system context of the demo's prompts: the
+/// resource itself, not a copy of its bytes (ten kilobytes a brand, held
+/// only as gzip once compressed); `rendered` when it is not served.
+fn served_spec_md(resources: &Resources, key: &str, rendered: String) -> Arc<Resource> {
+    resources
+        .get(&paths::brand_doc(key, Surface::SpecMd.file()))
+        .cloned()
+        .unwrap_or_else(|| {
+            Arc::new(Resource::with_effort(
+                "text/markdown; charset=utf-8",
+                rendered,
+                crate::snapshot::CachePolicy::NoStore,
+                Effort::None,
+            ))
+        })
 }
 
 /// What rendering a brand needs besides the brand and the context.
@@ -100,11 +120,7 @@ pub(super) fn from_cache(
     entry: CachedRender,
 ) -> Published {
     let key = ctx.brand_key(&files.slug);
-    let spec_md = entry
-        .resources
-        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
-        .map(|r| r.identity.body.clone())
-        .unwrap_or_default();
+    let spec_md = served_spec_md(&entry.resources, &key, String::new());
     let demo = Arc::new(DemoBrand {
         slug: files.slug.clone(),
         version: entry.headline.version.clone(),
@@ -251,11 +267,7 @@ pub fn render_brand(
     for (code, skipped) in surfaces {
         diagnostics.extend(left_out_warnings(code, &s, skipped, files));
     }
-    // The body served, not a copy (ten kilobytes a brand).
-    let spec_md = resources
-        .get(&paths::brand_doc(&key, Surface::SpecMd.file()))
-        .map(|r| r.identity.body.clone())
-        .unwrap_or_else(|| spec_md.into());
+    let spec_md = served_spec_md(&resources, &key, spec_md);
     let demo = Arc::new(DemoBrand {
         slug: s.clone(),
         version: brand.version.to_string(),

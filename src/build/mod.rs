@@ -570,7 +570,7 @@ fn attempt(
         .resources
         .iter()
         .filter(|(path, _)| !path.starts_with(&assets))
-        .map(|(_, r)| r.identity.body.len())
+        .map(|(_, r)| r.len())
         .sum();
     if rendered > opts.max_body_bytes {
         Arc::make_mut(&mut diagnostics).push(file_diagnostic(

@@ -71,7 +71,7 @@ pub fn run(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         snap.paths().collect();
     paths.sort_by(|a, b| a.0.cmp(b.0));
     let mut headers = String::new();
-    let mut files: Vec<(String, &axum::body::Bytes)> = Vec::new();
+    let mut files: Vec<(String, axum::body::Bytes)> = Vec::new();
     for (path, r) in &paths {
         let file = file_for(path);
         let mut targets = vec![file.clone()];
@@ -80,12 +80,12 @@ pub fn run(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
         }
         for target in targets {
             if let Some(gz) = &r.gzip {
-                files.push((format!("{target}.gz"), &gz.body));
+                files.push((format!("{target}.gz"), gz.body.clone()));
             }
             if let Some(br) = &r.br {
-                files.push((format!("{target}.br"), &br.body));
+                files.push((format!("{target}.br"), br.body.clone()));
             }
-            files.push((target, &r.identity.body));
+            files.push((target, r.body()));
         }
         // The server's cache policy: what is named by a hash (the pages'
         // shared assets) or released is immutable there and here.

@@ -401,7 +401,7 @@ pub fn messages(
     prompt: &Prompt,
     vars: &BTreeMap<String, String>,
 ) -> Result<(String, String), DemoError> {
-    let mut system = String::from_utf8_lossy(&brand.spec_md).into_owned();
+    let mut system = String::from_utf8_lossy(&brand.spec_md.body()).into_owned();
     if let Some(extra) = &prompt.system {
         system.push_str("\n\n");
         system.push_str(extra);
@@ -500,7 +500,11 @@ mod tests {
         let brand = DemoBrand {
             slug: "b".into(),
             version: "1.0.0".into(),
-            spec_md: Default::default(),
+            spec_md: std::sync::Arc::new(crate::snapshot::Resource::new(
+                "text/markdown",
+                "",
+                crate::snapshot::CachePolicy::NoStore,
+            )),
             prompts: vec![],
         };
         // "text" does not parse as a number either, so nothing renders: no single culprit.

@@ -292,14 +292,14 @@ fn quality(headers: &HeaderMap, names: &[&str]) -> (f32, bool) {
 /// is acceptable: a client that says "anything" may not know brotli
 /// (Python's requests, for one, cannot decode it), and every HTTP client
 /// decodes gzip.
-fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> (&'r Encoded, Option<&'static str>) {
+fn choose<'r>(r: &'r Resource, headers: &HeaderMap) -> Option<(&'r Encoded, &'static str)> {
     let (br, br_named) = quality(headers, &["br"]);
     let (gzip, _) = quality(headers, &["gzip", "x-gzip"]);
     match (&r.br, &r.gzip) {
-        (Some(b), _) if br > 0.0 && br_named => (b, Some("br")),
-        (_, Some(gz)) if gzip > 0.0 => (gz, Some("gzip")),
-        (Some(b), _) if br > 0.0 => (b, Some("br")),
-        _ => (&r.identity, None),
+        (Some(b), _) if br > 0.0 && br_named => Some((b, "br")),
+        (_, Some(gz)) if gzip > 0.0 => Some((gz, "gzip")),
+        (Some(b), _) if br > 0.0 => Some((b, "br")),
+        _ => None,
     }
 }
 
@@ -317,17 +317,26 @@ fn none_match(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 
 /// Answers a request for a snapshot resource: 200 (or its HEAD) or 304.
 pub fn respond(r: &Resource, method: &Method, headers: &HeaderMap) -> Response<ResBody> {
-    let (encoded, coding) = choose(r, headers);
-    let not_modified = none_match(headers, &encoded.etag);
+    let coded = choose(r, headers);
+    let (etag, length) = match coded {
+        Some((e, _)) => (&e.etag, &e.length),
+        None => (&r.identity.etag, &r.identity.length),
+    };
+    let not_modified = none_match(headers, etag);
     let body = if not_modified || method == Method::HEAD {
         ResBody::empty()
     } else {
-        ResBody::full(encoded.body.clone())
+        match coded {
+            Some((e, _)) => ResBody::full(e.body.clone()),
+            // Held, or inflated from the gzip coding for a client that
+            // takes no coding (kept a while: see `Bodies::inflated`).
+            None => ResBody::full(r.body()),
+        }
     };
     let mut res = Response::new(body);
     let h = res.headers_mut();
     h.reserve(12);
-    h.insert(header::ETAG, encoded.etag.clone());
+    h.insert(header::ETAG, etag.clone());
     h.insert(header::CACHE_CONTROL, r.cache_control.clone());
     h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     h.insert(
@@ -343,8 +352,8 @@ pub fn respond(r: &Resource, method: &Method, headers: &HeaderMap) -> Response<R
         return res;
     }
     h.insert(header::CONTENT_TYPE, r.content_type.clone());
-    h.insert(header::CONTENT_LENGTH, encoded.length.clone());
-    if let Some(c) = coding {
+    h.insert(header::CONTENT_LENGTH, length.clone());
+    if let Some((_, c)) = coded {
         h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(c));
     }
     res
@@ -428,12 +437,34 @@ mod tests {
             crate::snapshot::Effort::Best,
         );
         assert!(r.br.is_some() && r.gzip.is_some());
-        let coding = |v: &str| choose(&r, &accept(v)).1;
+        let coding = |v: &str| choose(&r, &accept(v)).map(|(_, c)| c);
         assert_eq!(coding("*"), Some("gzip"));
         assert_eq!(coding("gzip, *"), Some("gzip"));
         assert_eq!(coding("br"), Some("br"));
         assert_eq!(coding("gzip, br"), Some("br"));
         assert_eq!(coding("*, gzip;q=0"), Some("br"), "brotli is what is left");
         assert_eq!(coding("identity"), None);
+    }
+
+    #[test]
+    fn a_client_that_takes_no_coding_gets_the_body_inflated_with_its_own_etag() {
+        let text = "{\"tokens\": [1, 2, 3]}\n".repeat(400);
+        let r = Resource::with_effort(
+            "application/json",
+            text.clone(),
+            crate::snapshot::CachePolicy::NoStore,
+            crate::snapshot::Effort::Best,
+        );
+        assert!(r.identity.held_body().is_none(), "held only as gzip");
+        let res = respond(&r, &Method::GET, &HeaderMap::new());
+        let h = res.headers();
+        assert_eq!(h[header::ETAG], r.identity.etag);
+        assert_eq!(h[header::CONTENT_LENGTH], text.len().to_string().as_str());
+        assert!(h.get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(r.body(), text.as_bytes());
+        let mut again = HeaderMap::new();
+        again.insert(header::IF_NONE_MATCH, r.identity.etag.clone());
+        let res = respond(&r, &Method::GET, &again);
+        assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
     }
 }

@@ -116,6 +116,12 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
         "# HELP marque_compare_memo_bytes Bytes of comparisons kept.\n# TYPE marque_compare_memo_bytes gauge\nmarque_compare_memo_bytes {memo_bytes}\n# HELP marque_compare_memo_limit_bytes Most bytes of comparisons kept.\n# TYPE marque_compare_memo_limit_bytes gauge\nmarque_compare_memo_limit_bytes {}\n# HELP marque_compare_memo_answers Comparisons kept.\n# TYPE marque_compare_memo_answers gauge\nmarque_compare_memo_answers {memo_answers}",
         app.compare.budget()
     );
+    let _ = writeln!(
+        o,
+        "# HELP marque_inflated_bytes Bytes of identity bodies inflated lately for clients that take no coding.\n# TYPE marque_inflated_bytes gauge\nmarque_inflated_bytes {}\n# HELP marque_inflated_limit_bytes Most bytes of inflated identity bodies kept.\n# TYPE marque_inflated_limit_bytes gauge\nmarque_inflated_limit_bytes {}",
+        crate::bodies::Bodies::process().inflated_bytes(),
+        crate::bodies::RECENT_BYTES
+    );
     o.push_str("# HELP marque_brands Brands by state.\n# TYPE marque_brands gauge\n");
     for (state, n) in [
         ("ok", st.brands_ok),

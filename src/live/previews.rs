@@ -195,7 +195,7 @@ fn with_banners(built: &Snapshot, p: &Preview, published: &str) -> Snapshot {
                 let slug = path.strip_prefix("/brand/").filter(|s| !s.contains('/'));
                 let banner = banner(&p.branch, &p.commit, published, &p.brands, slug);
                 let media = r.content_type.to_str().unwrap_or("text/html");
-                let body = with_banner(&r.identity.body, &banner);
+                let body = with_banner(&r.body(), &banner);
                 let page = Resource {
                     headers: r.headers.clone(),
                     ..Resource::with_effort(media, body, r.cache, Effort::Fast)

@@ -196,7 +196,7 @@ impl Reloader {
             serving
                 .documents
                 .get(*path)
-                .is_some_and(|r| r.identity.body.len() > LARGE)
+                .is_some_and(|r| r.len() > LARGE)
         });
         let scopes = self
             .access

@@ -26,7 +26,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const MAGIC: &[u8] = b"marque render cache 3\n";
+const MAGIC: &[u8] = b"marque render cache 4\n";
 
 /// The CRC-32 of `data`, as the four bytes that end an entry.
 fn checksum(data: &[u8]) -> [u8; 4] {
@@ -253,8 +253,16 @@ fn encode(input: &[u8; 32], entry: &CachedRender) -> Vec<u8> {
             w.bytes(name.as_str().as_bytes());
             w.bytes(value.as_bytes());
         }
-        w.bytes(&r.identity.body);
+        match r.identity.held_body() {
+            Some(body) => {
+                w.0.push(1);
+                w.bytes(body);
+            }
+            // Held only as its gzip coding, written below.
+            None => w.0.push(0),
+        }
         w.bytes(r.identity.etag.as_bytes());
+        w.u32(r.len());
         w.opt(r.gzip.as_ref());
         w.opt(r.br.as_ref());
     }
@@ -345,22 +353,16 @@ fn decode(file: &[u8], input: &[u8; 32]) -> Option<CachedRender> {
             let name = HeaderName::from_bytes(r.bytes()?).ok()?;
             headers.push((name, r.header()?));
         }
-        let body = r.bytes()?;
-        let identity = r.encoded(body)?;
+        let body = match r.u8()? {
+            0 => None,
+            1 => Some(r.bytes()?),
+            _ => return None,
+        };
+        let identity = (body, r.header()?, r.u32()?);
         let gzip = r.opt()?;
         let br = r.opt()?;
-        resources.insert(
-            path,
-            Arc::new(Resource {
-                content_type,
-                identity,
-                gzip,
-                br,
-                cache,
-                cache_control: cache.header(),
-                headers,
-            }),
-        );
+        let resource = Resource::from_parts(content_type, identity, gzip, br, cache, headers)?;
+        resources.insert(path, Arc::new(resource));
     }
     let Meta {
         warnings,
@@ -430,7 +432,8 @@ mod tests {
         let back = decode(&bytes, &input).expect("a sound entry loads");
         let r = &back.resources["/brand/acme/spec.md"];
         let original = &entry().resources["/brand/acme/spec.md"];
-        assert_eq!(r.identity.body, original.identity.body);
+        assert_eq!(r.body(), original.body());
+        assert_eq!(r.identity.held_body(), original.identity.held_body());
         assert_eq!(r.identity.etag, original.identity.etag);
         assert_eq!(
             r.br.as_ref().unwrap().body,

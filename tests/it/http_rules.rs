@@ -194,6 +194,55 @@ fn compressed_codings_are_negotiated_and_each_has_its_own_etag() {
 }
 
 #[test]
+fn a_body_held_only_as_gzip_reaches_a_client_that_takes_no_coding_whole() {
+    // spec.json, tokens.figma.json and the page are kilobytes of text: held
+    // as their gzip coding, inflated for a client that asks for none.
+    let metric = |name: &str| -> f64 {
+        let text = app().get("/metrics").text();
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap();
+        line[name.len()..].trim().parse().unwrap()
+    };
+    for path in [
+        "/brand/northwind/spec.json",
+        "/brand/northwind/tokens.figma.json",
+        "/brand/lumen-health",
+    ] {
+        let plain = app().get(path);
+        let gz = app().get_with(path, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(plain.status, 200, "{path}");
+        assert!(plain.body.len() > 2048, "{path}: {}", plain.body.len());
+        assert_eq!(plain.body, gunzip(&gz.body), "{path}");
+        // Its ETag is still the hash of the identity bytes themselves.
+        let digest: String = sha2::Digest::finalize(sha2::Digest::chain_update(
+            <sha2::Sha256 as sha2::Digest>::new(),
+            &plain.body,
+        ))[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(plain.header("etag"), Some(format!("\"{digest}\"").as_str()));
+        let again = app().get(path);
+        assert_eq!(
+            again.body, plain.body,
+            "{path}: the same bytes from the kept copy"
+        );
+        let head = app().request("HEAD", path, &[], None);
+        assert_eq!(
+            head.header("content-length"),
+            plain.header("content-length")
+        );
+        assert!(head.body.is_empty());
+        let tag = plain.header("etag").unwrap();
+        assert_eq!(app().get_with(path, &[("If-None-Match", tag)]).status, 304);
+    }
+    assert!(metric("marque_inflated_bytes ") >= 2048.0);
+    assert_eq!(
+        metric("marque_inflated_limit_bytes "),
+        32.0 * 1024.0 * 1024.0
+    );
+}
+
+#[test]
 fn etags_are_content_hashes_that_agree_across_servers() {
     let other = spawn_app(&example_content());
     // Same content and same public URL would give the same bytes; the URL differs by port,

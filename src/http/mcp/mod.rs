@@ -133,7 +133,7 @@ fn brands(snap: &Snapshot) -> Vec<&Arc<DemoBrand>> {
 /// The body of a snapshot resource, as text.
 fn text_of(snap: &Snapshot, path: &str) -> Option<String> {
     let r = snap.get(path)?;
-    Some(String::from_utf8_lossy(&r.identity.body).into_owned())
+    Some(String::from_utf8_lossy(&r.body()).into_owned())
 }
 
 /// spec.json of a current brand, parsed.
@@ -287,7 +287,7 @@ impl ServerHandler for Marque {
                     "title": format!("{} {} {file}", b.slug, b.version),
                     "description": format!("{} {}: {what}", b.slug, b.version),
                     "mimeType": mime,
-                    "size": r.identity.body.len(),
+                    "size": r.len(),
                 }));
             }
         }
@@ -354,10 +354,10 @@ impl ServerHandler for Marque {
         // An archive is a blob; every other document is text.
         let contents = match mime.as_str() {
             "application/zip" | "application/gzip" => {
-                json!({ "uri": uri, "mimeType": mime, "blob": base64(&r.identity.body) })
+                json!({ "uri": uri, "mimeType": mime, "blob": base64(&r.body()) })
             }
             _ => {
-                let text = String::from_utf8_lossy(&r.identity.body).into_owned();
+                let text = String::from_utf8_lossy(&r.body()).into_owned();
                 json!({ "uri": uri, "mimeType": mime, "text": text })
             }
         };
