@@ -23,8 +23,10 @@
 //! Invariants: the pure core and the builder do no IO; nothing is rendered
 //! on the request path, but for two documented exceptions (the compare
 //! endpoint renders a comparison on first request and memoizes it, MCP
-//! parses a brand on first use); one brand's errors never affect another
-//! brand.
+//! parses a brand on first use); a text body held only as its gzip coding
+//! is inflated for a client that takes no coding (the bodies inflated
+//! lately are kept, [`bodies::Bodies::inflated`]); one brand's errors never
+//! affect another brand.
 
 pub mod access;
 pub mod bodies;
