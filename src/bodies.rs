@@ -55,6 +55,23 @@ impl AsRef<[u8]> for SharedBody {
     }
 }
 
+/// Appends `bytes` to `out` as one raw deflate stream, made by `deflater`
+/// reset first: a compressor kept for many bodies (a new one zeroes a
+/// quarter of a megabyte of tables).
+pub fn deflate(deflater: &mut flate2::Compress, bytes: &[u8], out: &mut Vec<u8>) {
+    deflater.reset();
+    loop {
+        let read = deflater.total_in() as usize;
+        let status = deflater
+            .compress_vec(&bytes[read..], out, flate2::FlushCompress::Finish)
+            .expect("deflating in memory");
+        if status == flate2::Status::StreamEnd {
+            return;
+        }
+        out.reserve(out.capacity().max(64));
+    }
+}
+
 /// A handle on a set of shared bodies; clones share the set.
 #[derive(Clone, Default)]
 pub struct Bodies(Arc<Sets>);

@@ -1,7 +1,7 @@
 //! marque publishes brand books as machine-readable surfaces, straight from git.
 //!
 //! Reading order:
-//! - [`bodies`]: one shared copy of each body (file or resource), by its hash: a handle, no HTTP types.
+//! - [`bodies`]: one shared copy of each body (file or resource), by its hash: a handle, no HTTP types; bodies inflated lately; deflating with a kept compressor.
 //! - [`paths`]: PURE. every path and what answers it: a path parsed into its route (its methods, the demo's statuses), every path printed.
 //! - [`spec`]: PURE. brand.json and tokens.json → validated [`spec::Brand`]s, or diagnostics with file, line and column.
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.

@@ -232,18 +232,7 @@ pub fn gzip(body: &[u8], level: u32) -> Vec<u8> {
                 deflaters.len() - 1
             }
         };
-        let deflater = &mut deflaters[at].1;
-        deflater.reset();
-        loop {
-            let read = deflater.total_in() as usize;
-            let status = deflater
-                .compress_vec(&body[read..], &mut out, flate2::FlushCompress::Finish)
-                .expect("deflating in memory");
-            if status == flate2::Status::StreamEnd {
-                break;
-            }
-            out.reserve(out.capacity().max(64));
-        }
+        crate::bodies::deflate(&mut deflaters[at].1, body, &mut out);
     });
     out.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
     out.extend_from_slice(&(body.len() as u32).to_le_bytes());

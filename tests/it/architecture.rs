@@ -22,7 +22,11 @@ const LAYERS: &[(&str, &[&str], Uses)] = &[
     ("prompt", &[], PURE),
     ("spec", &["color", "prompt", "bodies"], PURE),
     ("access", &["spec"], PURE),
-    ("render", &["spec", "color", "prompt", "paths"], PURE),
+    (
+        "render",
+        &["spec", "color", "prompt", "paths", "bodies"],
+        PURE,
+    ),
     (
         "build",
         &[

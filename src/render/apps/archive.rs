@@ -49,22 +49,6 @@ pub fn tgz(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     gz.finish().expect("writing to memory")
 }
 
-/// `bytes` as one raw deflate stream, by `deflater` made new.
-fn deflated(deflater: &mut flate2::Compress, bytes: &[u8]) -> Vec<u8> {
-    deflater.reset();
-    let mut packed = Vec::with_capacity(bytes.len() / 2 + 64);
-    loop {
-        let read = deflater.total_in() as usize;
-        let status = deflater
-            .compress_vec(&bytes[read..], &mut packed, flate2::FlushCompress::Finish)
-            .expect("deflating in memory");
-        if status == flate2::Status::StreamEnd {
-            return packed;
-        }
-        packed.reserve(packed.capacity().max(64));
-    }
-}
-
 /// A zip of `files` (path, bytes), each entry deflated.
 pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     // 1980-01-01 00:00, MS-DOS format.
@@ -80,7 +64,8 @@ pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         let crc = crc32fast::hash(bytes);
         let offset = out.len() as u32;
         let size = bytes.len() as u32;
-        let packed = deflated(&mut deflater, bytes);
+        let mut packed = Vec::with_capacity(bytes.len() / 2 + 64);
+        crate::bodies::deflate(&mut deflater, bytes, &mut packed);
         let packed_size = packed.len() as u32;
         let name = path.as_bytes();
         let local = |v: &mut Vec<u8>| {
