@@ -559,12 +559,9 @@ fn the_sign_in_form_gives_a_browser_a_session_that_opens_private_brands() {
     assert!(res.header("set-cookie").unwrap().contains("Max-Age=0"));
 
     // The form in a real browser.
-    let Some(b) = crate::browser::browser() else {
+    let Some((_one, b)) = crate::browser::locked() else {
         return;
     };
-    let _one = crate::browser::BROWSER_LOCK
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
     // Every page's footer links the form.
     b.goto(&format!("{}/", app.public_url));
     b.js("document.querySelector('footer a[href$=\"/signin\"]').click(); return 1;");

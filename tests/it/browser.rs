@@ -39,6 +39,14 @@ impl Drop for Browser {
     }
 }
 
+/// The browser lock, then a browser (`None`: Chromium is not installed).
+/// Bound as `let Some((_one, b))`, the browser is dropped (its Chromium
+/// stopped) before the lock is given back.
+pub(crate) fn locked() -> Option<(std::sync::MutexGuard<'static, ()>, Browser)> {
+    let one = BROWSER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    Some((one, browser()?))
+}
+
 /// Starts chromedriver and a headless Chromium session, or says why it cannot.
 pub(crate) fn browser() -> Option<Browser> {
     if !require(

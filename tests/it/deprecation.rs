@@ -129,12 +129,9 @@ fn a_deprecated_token_says_use_its_replacement_on_every_surface() {
 fn the_shim_follows_its_replacement_in_chromium() {
     let remote = deprecated_remote();
     let app = spawn_app(remote.path());
-    let Some(b) = crate::browser::browser() else {
+    let Some((_one, b)) = crate::browser::locked() else {
         return;
     };
-    let _one = crate::browser::BROWSER_LOCK
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
     b.with_tokens_css(
         &app.public_url,
         "northwind",

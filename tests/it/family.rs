@@ -512,12 +512,9 @@ fn a_childs_exports_build_in_their_tools_and_compute_in_chromium() {
             assert_eq!(css.matches("\n  --").count(), expected, "{slug}: {css}");
         }
     }
-    let Some(b) = crate::browser::browser() else {
+    let Some((_one, b)) = crate::browser::locked() else {
         return;
     };
-    let _one = crate::browser::BROWSER_LOCK
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
     b.with_tokens_css(
         &app.public_url,
         "retail",
