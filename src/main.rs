@@ -11,6 +11,13 @@ use std::process::ExitCode;
 /// per-thread heaps that it rarely gives back. Serving 1,000 brands, RSS
 /// grew to 1.9 GiB for a 137 MiB snapshot; with mimalloc it stays near
 /// the snapshot (README, "Scale").
+///
+/// Built without asking for transparent huge pages (the crate's `no_thp`):
+/// a first touch of memory then zeroes a 4 KiB page, not 2 MiB of which a
+/// few kilobytes are used. A cold start of 10,000 brands peaked at 3.2 GiB
+/// RSS with them and 1.5 GiB without, and spent half as long in the kernel.
+/// (A kernel set to `always`, not the usual `madvise`, still uses them;
+/// `MIMALLOC_ALLOW_THP=0` then turns them off for the process.)
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
