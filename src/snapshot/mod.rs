@@ -4,11 +4,11 @@
 //! snapshot and swaps it in. A text body of [`INFLATED`] size is held only
 //! as its gzip coding once it has one ([`Identity`]).
 
+mod coding;
 mod resource;
 
-pub use resource::{
-    brotli, gzip, CachePolicy, Effort, Encoded, Identity, Resource, INFLATED, LARGE,
-};
+pub use coding::{brotli, gzip};
+pub use resource::{CachePolicy, Effort, Encoded, Identity, Resource, INFLATED, LARGE};
 
 use crate::paths::{self, brand_key_of};
 use std::collections::HashMap;

@@ -2,11 +2,11 @@
 //! as its gzip coding), its gzip and brotli codings made once, off the
 //! request path, and its response headers prepared.
 
+use super::coding::{brotli, gzip};
 use crate::bodies::{key_of, Bodies, Coding, Compressed, Key};
 use axum::body::Bytes;
 use axum::http::{HeaderName, HeaderValue};
 use sha2::{Digest, Sha256};
-use std::io::Write;
 
 /// How a resource may be cached by browsers and CDNs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,10 +122,6 @@ pub struct Resource {
 
 /// Compressed codings are kept only when they save at least this share.
 const MIN_SAVING: f64 = 0.05;
-/// A 4 MiB window. From 17 bits up the window changes neither time nor
-/// size; at 16 bits or fewer brotli picks another match finder, 25 times
-/// slower here (`cargo bench --bench compression`).
-const BROTLI_WINDOW: u32 = 22;
 
 /// How hard to compress a body, chosen by measurement (`cargo bench --bench
 /// compression`, README "Decisions"): every body of a brand is compressed
@@ -204,48 +200,6 @@ impl Encoded {
             body: Bodies::process().intern(key, body),
         }
     }
-}
-
-thread_local! {
-    /// A compressor per level on each thread, reset for each body: a new
-    /// one zeroes a quarter of a megabyte of tables first.
-    static DEFLATERS: std::cell::RefCell<Vec<(u32, flate2::Compress)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// `body` in gzip at `level`, with the header flate2's `GzEncoder` writes
-/// (no name, no time, the level's XFL, OS unknown), by a reused compressor.
-pub fn gzip(body: &[u8], level: u32) -> Vec<u8> {
-    let xfl = match level {
-        9.. => 2,
-        0 | 1 => 4,
-        _ => 0,
-    };
-    let mut out = Vec::with_capacity(body.len() / 3 + 64);
-    out.extend_from_slice(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255]);
-    DEFLATERS.with_borrow_mut(|deflaters| {
-        let at = match deflaters.iter().position(|(l, _)| *l == level) {
-            Some(at) => at,
-            None => {
-                let fresh = flate2::Compress::new(flate2::Compression::new(level), false);
-                deflaters.push((level, fresh));
-                deflaters.len() - 1
-            }
-        };
-        crate::bodies::deflate(&mut deflaters[at].1, body, &mut out);
-    });
-    out.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out
-}
-
-pub fn brotli(body: &[u8], quality: u32) -> Vec<u8> {
-    let mut out = Vec::new();
-    {
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, quality, BROTLI_WINDOW);
-        w.write_all(body).expect("writing to memory");
-    }
-    out
 }
 
 /// The gzip and brotli codings of `body` at `c`'s levels that are worth
@@ -582,29 +536,6 @@ mod tests {
             .read_to_end(&mut out)
             .unwrap();
         assert_eq!(out, body);
-    }
-
-    #[test]
-    fn gzip_from_a_reused_compressor_round_trips_with_flate2s_header() {
-        use std::io::Read;
-        let bodies: [&[u8]; 3] = [b"", &[b'a'; 70_000], br#"{"slug":"northwind","name":"N"}"#];
-        for level in [1, 6, 9] {
-            for body in bodies {
-                let gz = gzip(body, level);
-                let mut header =
-                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level))
-                        .finish()
-                        .unwrap();
-                header.truncate(10);
-                assert_eq!(gz[..10], header[..], "level {level}");
-                let mut back = Vec::new();
-                flate2::read::GzDecoder::new(&gz[..])
-                    .read_to_end(&mut back)
-                    .unwrap();
-                assert_eq!(back, body, "level {level}");
-                assert_eq!(gzip(body, level), gz, "the same bytes every time");
-            }
-        }
     }
 
     #[test]
