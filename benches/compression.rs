@@ -89,8 +89,12 @@ fn main() {
     }
     // What marque runs: the same bytes as gzip -6 and brotli 5 above, by
     // compressors whose tables are kept between bodies (`snapshot::coding`).
-    run("marque gz 6".into(), &|b| marque::snapshot::gzip(b, 6).len());
-    run("marque br 5".into(), &|b| marque::snapshot::brotli(b, 5).len());
+    run("marque gz 6".into(), &|b| {
+        marque::snapshot::gzip(b, 6).len()
+    });
+    run("marque br 5".into(), &|b| {
+        marque::snapshot::brotli(b, 5).len()
+    });
     // The window: 4 MiB, smaller, just enough for the body, or that but at
     // least 17 bits (at 16 or fewer brotli changes its match finder).
     for q in [5, 6] {

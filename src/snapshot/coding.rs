@@ -29,7 +29,8 @@ thread_local! {
     /// A compressor per level on each thread, reset for each body: a new
     /// one zeroes a quarter of a megabyte of tables first.
     static DEFLATERS: RefCell<Vec<(u32, flate2::Compress)>> = const { RefCell::new(Vec::new()) };
-    /// The hash table the last brotli coding on this thread gave back.
+    /// The hash table the last brotli coding on this thread gave back: a
+    /// mebibyte kept by each thread that compresses (the build's workers).
     static TABLES: RefCell<Option<Box<[u32]>>> = const { RefCell::new(None) };
 }
 
