@@ -1,7 +1,8 @@
 //! The gzip and brotli codings of a body, made by compressors whose big
 //! tables outlive one body: each thread keeps a deflate state per level
 //! and brotli's hash table. Reusing them changes no byte of the output;
-//! making them new for every body was a tenth of a cold start's CPU.
+//! making them new for every body was a tenth of `marque check` (deflate's)
+//! and a twentieth of a cold start (brotli's).
 
 use brotli::enc::StandardAlloc;
 use brotli::{Allocator, CombiningAllocator, SliceWrapper, SliceWrapperMut};
@@ -13,9 +14,10 @@ use std::io::Write;
 /// slower here (`cargo bench --bench compression`).
 const BROTLI_WINDOW: u32 = 22;
 
-/// The length, in `u32`s, of the hash table brotli's qualities 5 and 6
-/// use with windows over 16 bits (its hasher H5: 2^14 buckets of 2^4
-/// entries at quality 5): a mebibyte, which a new table zeroes first.
+/// The length, in `u32`s, of the hash table brotli's quality 5 uses with a
+/// window over 16 bits (its hasher H5: 2^14 buckets of 2^4 entries; other
+/// qualities size it otherwise and always get a new one): a mebibyte,
+/// which a new table zeroes first.
 const TABLE: usize = 1 << 18;
 
 /// Bodies shorter than this reuse a table. Every other `u32` array the
