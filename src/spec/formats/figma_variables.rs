@@ -104,60 +104,7 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             left_out.insert(id, (code, why.to_string()));
         }
     }
-    // A value that cannot be read: its alias's target is not in the file,
-    // is left out, or has no value in that mode (the same collection's) or
-    // in some mode (another collection's, which any context may select).
-    // Found until none is added; a variable keeps the values it has.
-    let modes_of = |v: &Value| -> Vec<&str> {
-        v.get("variableCollectionId")
-            .and_then(Value::as_str)
-            .and_then(|c| collection_of.get(c))
-            .map(|&c| collections[c].modes.iter().map(|(m, _)| *m).collect())
-            .unwrap_or_default()
-    };
-    let mut gone: BTreeMap<(&str, &str), (Code, String)> = BTreeMap::new();
-    loop {
-        let mut more = Vec::new();
-        for (id, v) in variables
-            .iter()
-            .filter(|(id, _)| !left_out.contains_key(id.as_str()))
-        {
-            let values = v.get("valuesByMode").and_then(Value::as_object);
-            for mode in modes_of(v) {
-                if gone.contains_key(&(id.as_str(), mode)) {
-                    continue;
-                }
-                let Some(raw) = values.and_then(|vs| vs.get(mode)) else {
-                    continue;
-                };
-                if raw.get("type").and_then(Value::as_str) != Some("VARIABLE_ALIAS") {
-                    continue;
-                }
-                let target = raw.get("id").and_then(Value::as_str).unwrap_or("");
-                let name = name_of(variables, target);
-                let dependent = |why: String| (Code::LeftOutDependent, why);
-                let why = match variables.get(target) {
-                    None => Some((Code::LeftOutBrokenReference, format!("it refers to `{target}`, a variable this file does not hold (a library's?)"))),
-                    Some(_) if left_out.contains_key(target) => Some(dependent(format!("it refers to `{name}`, which is left out"))),
-                    Some(t) => {
-                        let same = t.get("variableCollectionId") == v.get("variableCollectionId");
-                        let lost = |m: &str| gone.contains_key(&(target, m));
-                        match same {
-                            true => lost(mode).then(|| dependent(format!("it refers to `{name}`, which has no value there"))),
-                            false => modes_of(t).into_iter().any(lost).then(|| dependent(format!("it refers to `{name}`, which lacks a value in some mode"))),
-                        }
-                    }
-                };
-                if let Some(why) = why {
-                    more.push(((id.as_str(), mode), why));
-                }
-            }
-        }
-        if more.is_empty() {
-            break;
-        }
-        gone.extend(more);
-    }
+    let gone = unreadable(variables, &left_out, &collections, &collection_of);
     for (id, (code, why)) in &left_out {
         d.push(
             *code,
@@ -249,6 +196,69 @@ fn unpublishable(v: &Value, in_file: bool, named: bool) -> Option<(Code, &'stati
         (false, _) => Some((Code::LeftOutOther, "its collection is not in the file")),
         (true, false) => Some((Code::LeftOutOther, "it has no name")),
         (true, true) => None,
+    }
+}
+
+/// The values that cannot be read, by variable id and mode, with why: an
+/// alias whose target is not in the file, is left out (`left_out`), or has
+/// no value in that mode (the same collection's) or in some mode (another
+/// collection's, which any context may select). Found until none is
+/// added; a variable keeps the values it has.
+fn unreadable<'a>(
+    variables: &'a Map<String, Value>,
+    left_out: &BTreeMap<&str, (Code, String)>,
+    collections: &'a [Collection<'a>],
+    collection_of: &HashMap<&str, usize>,
+) -> BTreeMap<(&'a str, &'a str), (Code, String)> {
+    let modes_of = |v: &Value| -> Vec<&str> {
+        v.get("variableCollectionId")
+            .and_then(Value::as_str)
+            .and_then(|c| collection_of.get(c))
+            .map(|&c| collections[c].modes.iter().map(|(m, _)| *m).collect())
+            .unwrap_or_default()
+    };
+    let mut gone: BTreeMap<(&str, &str), (Code, String)> = BTreeMap::new();
+    loop {
+        let mut more = Vec::new();
+        for (id, v) in variables
+            .iter()
+            .filter(|(id, _)| !left_out.contains_key(id.as_str()))
+        {
+            let values = v.get("valuesByMode").and_then(Value::as_object);
+            for mode in modes_of(v) {
+                if gone.contains_key(&(id.as_str(), mode)) {
+                    continue;
+                }
+                let Some(raw) = values.and_then(|vs| vs.get(mode)) else {
+                    continue;
+                };
+                if raw.get("type").and_then(Value::as_str) != Some("VARIABLE_ALIAS") {
+                    continue;
+                }
+                let target = raw.get("id").and_then(Value::as_str).unwrap_or("");
+                let name = name_of(variables, target);
+                let dependent = |why: String| (Code::LeftOutDependent, why);
+                let why = match variables.get(target) {
+                    None => Some((Code::LeftOutBrokenReference, format!("it refers to `{target}`, a variable this file does not hold (a library's?)"))),
+                    Some(_) if left_out.contains_key(target) => Some(dependent(format!("it refers to `{name}`, which is left out"))),
+                    Some(t) => {
+                        let same = t.get("variableCollectionId") == v.get("variableCollectionId");
+                        let lost = |m: &str| gone.contains_key(&(target, m));
+                        match same {
+                            true => lost(mode).then(|| dependent(format!("it refers to `{name}`, which has no value there"))),
+                            false => modes_of(t).into_iter().any(lost).then(|| dependent(format!("it refers to `{name}`, which lacks a value in some mode"))),
+                        }
+                    }
+                };
+                if let Some(why) = why {
+                    more.push(((id.as_str(), mode), why));
+                }
+            }
+        }
+        if more.is_empty() {
+            return gone;
+        }
+        gone.extend(more);
     }
 }
 
