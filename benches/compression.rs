@@ -45,7 +45,7 @@ fn main() {
     let catalog = build_catalog(
         &content,
         &ctx,
-        marque::clock::today(),
+        marque::spec::Moment::at(chrono::Utc::now()),
         &Catalog::default(),
         &BuildOptions::default(),
     );

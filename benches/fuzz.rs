@@ -536,6 +536,7 @@ fn run(case: &Case, ctx: &Context, today: chrono::NaiveDate) -> (Duration, usize
             files: &files,
             input: [0; 32],
             today,
+            now: chrono::Utc::now(),
             effort: marque::snapshot::Effort::Best,
             changes: &changes,
         };

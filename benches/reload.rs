@@ -62,7 +62,7 @@ fn full_rebuild_ms(root: &Path, runs: usize) -> (f64, usize) {
         let catalog = build_catalog(
             &content,
             &ctx,
-            marque::clock::today(),
+            marque::spec::Moment::at(chrono::Utc::now()),
             &Catalog::default(),
             &BuildOptions::default(),
         );

@@ -11,7 +11,7 @@ pub mod failures;
 mod session;
 
 pub use failures::Failures;
-pub use session::{Session, COOKIE};
+pub use session::{Secret, Session, COOKIE, LIFETIME};
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -68,6 +68,11 @@ fn is_name(s: &str) -> bool {
         && s.len() <= 64
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// 64 hex digits as 32 bytes.
+pub fn unhex32(s: &str) -> Option<[u8; 32]> {
+    hex32(s)
 }
 
 fn hex32(s: &str) -> Option<[u8; 32]> {
@@ -221,17 +226,30 @@ pub struct Access {
     /// Set when the tokens are replaced by different ones: the snapshots
     /// of each scope are made again.
     changed: std::sync::atomic::AtomicBool,
+    /// What session cookies are signed with (never in the tokens file).
+    secret: Secret,
 }
 
 impl Access {
-    pub fn new(tokens: Tokens, previews: bool, secure: bool) -> Access {
+    pub fn new(tokens: Tokens, previews: bool, secure: bool, secret: Secret) -> Access {
         Access {
             tokens: arc_swap::ArcSwap::from_pointee(tokens),
             failures: Failures::default(),
             previews,
             secure,
             changed: Default::default(),
+            secret,
         }
+    }
+
+    /// Who sends `bearer` and `session` at `now` (see [`Tokens::holder`]).
+    pub fn holder(&self, bearer: Option<&str>, session: Option<&str>, now: u64) -> Holder {
+        self.tokens().holder(bearer, session, &self.secret, now)
+    }
+
+    /// A session cookie's value for the token `presented` (see [`Tokens::sign_in`]).
+    pub fn sign_in(&self, presented: &str, now: u64) -> Option<String> {
+        self.tokens().sign_in(presented, &self.secret, now)
     }
 
     /// The tokens as last read.
@@ -273,7 +291,13 @@ impl Tokens {
     /// `session` (the cookie's value), at `now` (Unix seconds). A session
     /// that has ended, or whose token left the file, is no credential; a
     /// bearer token that is valid nowhere is a failed attempt.
-    pub fn holder(&self, bearer: Option<&str>, session: Option<&str>, now: u64) -> Holder {
+    pub fn holder(
+        &self,
+        bearer: Option<&str>,
+        session: Option<&str>,
+        secret: &Secret,
+        now: u64,
+    ) -> Holder {
         if let Some(presented) = bearer {
             return match self.find(presented) {
                 Some(t) => Holder::Token {
@@ -287,7 +311,7 @@ impl Tokens {
             return Holder::Anonymous;
         };
         match self.named(&session.name) {
-            Some(t) if session.valid(&t.hash, now) => Holder::Token {
+            Some(t) if session.valid(secret, &t.hash, now) => Holder::Token {
                 name: t.name.clone(),
                 scope: t.scope.clone(),
             },
@@ -295,11 +319,12 @@ impl Tokens {
         }
     }
 
-    /// A session for the token `presented`, signed, ending `ttl` seconds
-    /// after `now`: the cookie's value, or `None` for a token valid nowhere.
-    pub fn sign_in(&self, presented: &str, now: u64, ttl: u64) -> Option<String> {
+    /// A session for the token `presented`, signed with `secret`, ending
+    /// [`session::LIFETIME`] after `now`: the cookie's value, or `None` for
+    /// a token valid nowhere.
+    pub fn sign_in(&self, presented: &str, secret: &Secret, now: u64) -> Option<String> {
         let t = self.find(presented)?;
-        Some(Session::new(&t.name, now + ttl).sign(&t.hash))
+        Some(Session::new(&t.name, now + session::LIFETIME).sign(secret, &t.hash))
     }
 }
 
@@ -352,18 +377,59 @@ mod tests {
     #[test]
     fn sessions_hold_until_they_end_or_their_token_goes() {
         let tokens = file(&[("ci", "secret-a", "acme")]);
-        let cookie = tokens.sign_in("secret-a", 1_000, 60).unwrap();
+        let secret = Secret::new([7; 32]);
+        let cookie = tokens.sign_in("secret-a", &secret, 1_000).unwrap();
         assert!(!cookie.contains("secret-a"));
-        let holder = |t: &Tokens, now| t.holder(None, Some(&cookie), now);
-        assert!(matches!(holder(&tokens, 1_059), Holder::Token { .. }));
-        assert_eq!(holder(&tokens, 1_061), Holder::Anonymous);
+        let end = 1_000 + session::LIFETIME;
+        let holder = |t: &Tokens, now| t.holder(None, Some(&cookie), &secret, now);
+        assert!(matches!(holder(&tokens, end - 1), Holder::Token { .. }));
+        assert_eq!(holder(&tokens, end), Holder::Anonymous);
         let rotated = file(&[("ci", "secret-new", "acme")]);
         assert_eq!(holder(&rotated, 1_001), Holder::Anonymous);
-        // A forged signature is no credential.
+        // Another server's secret, or a forged signature, is no credential.
+        let other = Secret::new([8; 32]);
+        assert_eq!(
+            tokens.holder(None, Some(&cookie), &other, 1_001),
+            Holder::Anonymous
+        );
         let forged = format!("{}0", &cookie[..cookie.len() - 1]);
-        assert_eq!(tokens.holder(None, Some(&forged), 1_001), Holder::Anonymous);
-        assert_eq!(tokens.holder(Some("nope"), None, 1_001), Holder::Failed);
-        assert!(tokens.sign_in("nope", 1_000, 60).is_none());
+        let anonymous = |c: &str| tokens.holder(None, Some(c), &secret, 1_001) == Holder::Anonymous;
+        assert!(anonymous(&forged));
+        assert!(anonymous(&cookie.to_uppercase().replace("CI.", "ci.")));
+        assert_eq!(
+            tokens.holder(Some("nope"), None, &secret, 1_001),
+            Holder::Failed
+        );
+        assert!(tokens.sign_in("nope", &secret, 1_000).is_none());
+    }
+
+    #[test]
+    fn the_tokens_file_alone_mints_no_session_and_none_outlives_its_lifetime() {
+        let tokens = file(&[("ci", "secret-a", "acme")]);
+        let secret = Secret::new([7; 32]);
+        let hash: [u8; 32] = Sha256::digest(b"secret-a").into();
+        // Keyed by the hash alone, as sessions once were: refused.
+        let from_file = {
+            let mut m = <hmac::Hmac<Sha256> as hmac::Mac>::new_from_slice(&hash).unwrap();
+            hmac::Mac::update(&mut m, b"marque-session\x00ci\x004102444800");
+            hex(&hmac::Mac::finalize(m).into_bytes())
+        };
+        let cookie = format!("ci.4102444800.{from_file}");
+        assert_eq!(
+            tokens.holder(None, Some(&cookie), &secret, 1_000),
+            Holder::Anonymous
+        );
+        // Signed with the secret but ending past a session's lifetime: refused.
+        let long = Session::new("ci", 1_000 + session::LIFETIME + 1).sign(&secret, &hash);
+        assert_eq!(
+            tokens.holder(None, Some(&long), &secret, 1_000),
+            Holder::Anonymous
+        );
+        let right = Session::new("ci", 1_000 + session::LIFETIME).sign(&secret, &hash);
+        assert!(matches!(
+            tokens.holder(None, Some(&right), &secret, 1_000),
+            Holder::Token { .. }
+        ));
     }
 
     #[test]

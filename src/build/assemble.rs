@@ -356,8 +356,12 @@ pub fn assemble(
     // serves /status but not /readyz, so a load balancer that trusts /readyz
     // never sends traffic that would get uncompressed bodies.
     let served = catalog.brands.len() + catalog.pinned.len();
+    let building = catalog.first_builds();
     let mut snap = Snapshot {
-        ready: generation > 0 && catalog.is_compressed(),
+        // Every brand has had its first outcome: published, invalid, or
+        // stopped at its time limit; none is still building for the first time.
+        ready: generation > 0 && catalog.is_compressed() && building.is_empty(),
+        building,
         generation,
         brands: HashMap::with_capacity(served),
         models: HashMap::with_capacity(served),

@@ -7,6 +7,12 @@
 //! assembled from these catalogs, so a public answer is made from public
 //! brands only and cannot carry what it never held.
 //!
+//! A branch preview is split as the published branch is, and inherits what
+//! the published branch decides ([`Inherited`]): a brand private there is
+//! private in every preview, whatever the branch's brand.json says, and a
+//! version under embargo there (its head, or any tag) is under embargo in
+//! every preview that has it.
+//!
 //! Pure: the time it is decided at comes in as a value.
 
 use super::{BrandState, Catalog, Published};
@@ -39,24 +45,69 @@ pub struct Opened {
     pub catalog: Catalog,
 }
 
-/// True when a brand is private as far as can be told: its render says
-/// so, or, while its latest attempt is not served, its brand.json names a
-/// visibility (so a private brand's broken edit never makes it public).
-pub fn is_private(s: &BrandState, catalog: &Catalog) -> bool {
+/// What the published branch decides for every branch preview.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inherited {
+    /// Brands private on the published branch, as far as can be told.
+    pub private: BTreeSet<String>,
+    /// Versions under embargo on the published branch (its heads and its
+    /// releases), by brand and version, with the moment each lifts.
+    pub embargoes: BTreeMap<(String, String), DateTime<Utc>>,
+}
+
+/// What the published branch's `catalog` decides for its previews.
+pub fn inherited(catalog: &Catalog) -> Inherited {
+    let mut embargoes = catalog.embargoes.clone();
+    let renders = catalog
+        .brands
+        .values()
+        .filter_map(|s| Some((s.slug.as_str(), s.published.as_ref()?)))
+        .chain(
+            catalog
+                .pinned
+                .iter()
+                .filter_map(|(k, p)| Some((super::brand_of(k), p.published.as_ref()?))),
+        );
+    for (slug, p) in renders {
+        if let Some(e) = p.headline.embargo {
+            embargoes.insert((slug.to_string(), p.headline.version.clone()), e);
+        }
+    }
+    Inherited {
+        private: catalog
+            .brands
+            .values()
+            .filter(|s| is_private(s, catalog, &Inherited::default()))
+            .map(|s| s.slug.clone())
+            .collect(),
+        embargoes,
+    }
+}
+
+/// True when a brand is private as far as can be told: the published
+/// branch says so (`inherited`), its render says so, or, while its latest
+/// attempt is not served, its brand.json names a visibility (so a private
+/// brand's broken edit never makes it public), or, never published,
+/// cannot be read to say it is public (see
+/// [`crate::spec::visibility::Guard`]).
+pub fn is_private(s: &BrandState, catalog: &Catalog, inherited: &Inherited) -> bool {
+    if inherited.private.contains(&s.slug) {
+        return true;
+    }
     let rendered = s.published.as_ref().is_some_and(|p| p.headline.private);
     let says = catalog.guarded.contains(&s.slug);
     match (&s.published, s.stale()) {
         (Some(_), false) => rendered,
         (Some(_), true) => rendered || says,
-        (None, _) => says || catalog.escaped.contains(&s.slug),
+        (None, _) => says || catalog.unknown.contains(&s.slug),
     }
 }
 
 /// True when the brand's latest attempt failed and may carry an embargo:
-/// its brand.json names one (or, never published, escapes a key).
+/// its brand.json names one (or, never published, may say anything).
 fn embargo_guarded(s: &BrandState, catalog: &Catalog) -> bool {
     let says = catalog.embargo_guarded.contains(&s.slug)
-        || (s.published.is_none() && catalog.escaped.contains(&s.slug));
+        || (s.published.is_none() && catalog.unknown.contains(&s.slug));
     s.stale() && says
 }
 
@@ -65,7 +116,7 @@ fn embargo_guarded(s: &BrandState, catalog: &Catalog) -> bool {
 /// embargo (a tag cut before the embargo line was added, say).
 type Embargoed = BTreeSet<(String, String)>;
 
-fn embargoed_versions(catalog: &Catalog, now: DateTime<Utc>) -> Embargoed {
+fn embargoed_versions(catalog: &Catalog, inherited: &Inherited, now: DateTime<Utc>) -> Embargoed {
     let head = catalog
         .brands
         .values()
@@ -74,10 +125,17 @@ fn embargoed_versions(catalog: &Catalog, now: DateTime<Utc>) -> Embargoed {
         .pinned
         .iter()
         .filter_map(|(k, p)| Some((super::brand_of(k), p.published.as_ref()?)));
-    head.chain(released)
+    let rendered = head
+        .chain(released)
         .filter(|(_, p)| p.headline.embargo.is_some_and(|e| e > now))
-        .map(|(slug, p)| (slug.to_string(), p.headline.version.clone()))
-        .collect()
+        .map(|(slug, p)| (slug.to_string(), p.headline.version.clone()));
+    let declared = catalog
+        .embargoes
+        .iter()
+        .chain(&inherited.embargoes)
+        .filter(|(_, e)| **e > now)
+        .map(|(k, _)| k.clone());
+    rendered.chain(declared).collect()
 }
 
 /// True when `p`, a render of the brand `slug`, is withheld from public readers.
@@ -85,21 +143,35 @@ fn hidden(p: &Published, slug: &str, embargoed: &Embargoed) -> bool {
     p.headline.private || embargoed.contains(&(slug.to_string(), p.headline.version.clone()))
 }
 
-/// Splits `catalog` at `now` for the public and for each of `scopes`;
-/// current surfaces of an embargoed brand's fallback are cached for
-/// `max_age` seconds.
-pub fn split(catalog: &Catalog, now: DateTime<Utc>, scopes: &[Scope], max_age: u32) -> Split {
-    let embargoed = embargoed_versions(catalog, now);
+/// Splits `catalog` at `now` for the public and for each of `scopes`, as
+/// the published branch decides (`inherited`; the default for the
+/// published branch itself); current surfaces of an embargoed brand's
+/// fallback are cached for `max_age` seconds.
+pub fn split(
+    catalog: &Catalog,
+    inherited: &Inherited,
+    now: DateTime<Utc>,
+    scopes: &[Scope],
+    max_age: u32,
+) -> Split {
+    let embargoed = embargoed_versions(catalog, inherited, now);
     let mut private = BTreeSet::new();
     let mut withheld = BTreeSet::new();
-    let mut next_lift: Option<DateTime<Utc>> = None;
+    // A declared embargo lifts at its moment too (a release's list changes then).
+    let mut next_lift: Option<DateTime<Utc>> = catalog
+        .embargoes
+        .values()
+        .chain(inherited.embargoes.values())
+        .filter(|e| **e > now)
+        .min()
+        .copied();
     let mut lift = |p: &Published| {
         if let Some(e) = p.headline.embargo.filter(|e| *e > now) {
             next_lift = Some(next_lift.map_or(e, |n| n.min(e)));
         }
     };
     for s in catalog.brands.values() {
-        if is_private(s, catalog) {
+        if is_private(s, catalog, inherited) {
             private.insert(s.slug.clone());
             withheld.insert(s.slug.clone());
         }
@@ -196,14 +268,22 @@ fn without(
             }
             continue;
         }
-        // The latest release left stands for the brand; none, no brand.
-        let fallback = out
-            .pinned
-            .iter()
-            .filter(|(key, _)| super::brand_of(key) == slug)
-            .filter_map(|(_, p)| p.published.as_ref())
-            .max_by(|a, b| version_of(a).cmp(&version_of(b)))
-            .map(|p| Arc::new(as_current(p, slug, CachePolicy::Current(max_age))));
+        // Its latest release before it stands for the brand, rendered as
+        // the current version; else the latest release left, as released;
+        // none, no brand.
+        let stand_in = s
+            .published
+            .as_ref()
+            .and_then(|p| p.stand_in.clone())
+            .filter(|p| !hidden(&Some(p.clone()), slug));
+        let fallback = stand_in.or_else(|| {
+            out.pinned
+                .iter()
+                .filter(|(key, _)| super::brand_of(key) == slug)
+                .filter_map(|(_, p)| p.published.as_ref())
+                .max_by(|a, b| version_of(a).cmp(&version_of(b)))
+                .map(|p| Arc::new(as_current(p, slug, CachePolicy::Current(max_age))))
+        });
         match fallback {
             Some(p) => {
                 s.published = Some(p);
@@ -264,5 +344,6 @@ fn as_current(p: &Published, slug: &str, cache: CachePolicy) -> Published {
         warnings: p.warnings.clone(),
         from_cache: p.from_cache,
         bytes: p.bytes,
+        stand_in: None,
     }
 }

@@ -41,6 +41,12 @@ pub struct Published {
     pub from_cache: bool,
     /// Bytes its resources hold, all codings (for /status and /metrics).
     pub bytes: usize,
+    /// A head whose brand.json names an embargo: what public readers get at
+    /// its current paths while the embargo holds, its latest release before
+    /// it rendered as the current version (its page, changelog and every
+    /// surface, as of that release). `None` for everything else, and for a
+    /// head with no release before it (then public readers get no brand).
+    pub stand_in: Option<Arc<Published>>,
 }
 
 /// Bytes held by `resources`, all codings.
@@ -78,6 +84,7 @@ impl Published {
             compressed: true,
             warnings: self.warnings.clone(),
             from_cache: self.from_cache,
+            stand_in: self.stand_in.as_ref().map(|p| Arc::new(p.compress())),
         }
     }
 }
@@ -106,6 +113,9 @@ pub struct BrandJob<'a> {
     /// The hash of everything the render depends on (its cache key).
     pub input: [u8; 32],
     pub today: NaiveDate,
+    /// The moment it is rendered for: a version whose embargo holds then
+    /// says so in its page and card.
+    pub now: chrono::DateTime<chrono::Utc>,
     pub effort: Effort,
     /// The semantic changes its changelog lists.
     pub changes: &'a SemanticChanges,
@@ -137,6 +147,7 @@ pub(super) fn from_cache(
         listing: entry.listing,
         demo,
         compressed: true,
+        stand_in: None,
         warnings: Arc::new(entry.warnings),
         from_cache: true,
     }
@@ -155,9 +166,11 @@ pub fn render_brand(
         files,
         input,
         today,
+        now,
         effort,
         changes,
     } = *job;
+    let access = render::view::Access::of(&brand, now);
     // Each body is compressed as it is made: a stopped build stops between them.
     let resource = |media: &str, body: Bytes| {
         crate::spec::limits::checkpoint();
@@ -211,7 +224,7 @@ pub fn render_brand(
             resource("application/json", json.into()),
         );
     }
-    let page = render::html::render_with_notes(&brand, ctx, &diagnostics, changes);
+    let page = render::html::render_with_notes(&brand, ctx, &diagnostics, changes, access);
     add(
         paths::brand(&key),
         Resource::with_effort(
@@ -226,7 +239,7 @@ pub fn render_brand(
         paths::embed(&key),
         resource(
             "text/javascript; charset=utf-8",
-            render::embed::render(&brand, ctx).into(),
+            render::embed::render(&brand, ctx, access).into(),
         ),
     );
     // What apps take: Android, iOS, JavaScript and TypeScript (DESIGN §19).
@@ -287,6 +300,7 @@ pub fn render_brand(
         compressed: effort != Effort::None,
         from_cache: false,
         warnings: Arc::new(diagnostics),
+        stand_in: None,
     }
 }
 

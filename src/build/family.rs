@@ -18,6 +18,17 @@ use std::sync::Arc;
 /// `content` with each brand that says `"extends"` given its lineage.
 /// Content without a family is returned as it is.
 pub fn settle(content: &Content) -> Cow<'_, Content> {
+    settle_over(content, &|f| f.clone())
+}
+
+/// [`settle`], each parent's head as `as_parent` gives it: the build gives
+/// a parent whose new files do not validate as its last good files, so a
+/// parent held back by an error passes nothing of that save to its
+/// children (they are built over what the parent itself serves).
+pub fn settle_over<'c>(
+    content: &'c Content,
+    as_parent: &dyn Fn(&Arc<BrandFiles>) -> Arc<BrandFiles>,
+) -> Cow<'c, Content> {
     if content
         .brands
         .iter()
@@ -25,10 +36,21 @@ pub fn settle(content: &Content) -> Cow<'_, Content> {
     {
         return Cow::Borrowed(content);
     }
-    let heads: BTreeMap<&str, &Arc<BrandFiles>> = content
+    let parents: std::collections::BTreeSet<String> = content
         .brands
         .iter()
-        .map(|f| (f.slug.as_str(), f))
+        .filter_map(|f| Some(f.extends()?.0))
+        .collect();
+    let heads: BTreeMap<&str, Arc<BrandFiles>> = content
+        .brands
+        .iter()
+        .map(|f| {
+            let head = match parents.contains(&f.slug) {
+                true => as_parent(f),
+                false => f.clone(),
+            };
+            (f.slug.as_str(), head)
+        })
         .collect();
     let releases = releases_of(&content.pinned);
     let dependents = dependents(content);
@@ -38,7 +60,7 @@ pub fn settle(content: &Content) -> Cow<'_, Content> {
         .map(|f| {
             let mut f = f.clone();
             if f.parent().is_some() {
-                let head = |slug: &str| heads.get(slug).map(|f| (*f).clone());
+                let head = |slug: &str| heads.get(slug).cloned();
                 let releases = |slug: &str| releases.get(slug).cloned().unwrap_or_default();
                 let lineage = lineage(&f, &head, &releases);
                 if lineage != f.lineage {
@@ -81,11 +103,10 @@ pub fn dependents(content: &Content) -> BTreeMap<String, Arc<[Dependent]>> {
         let Some((parent, range)) = f.extends() else {
             continue;
         };
-        let json = f.get("brand.json").map_or(&[][..], |b| &b[..]);
-        let says = |text: &[u8]| memchr::memmem::find(json, text).is_some();
-        if says(b"\"visibility\"") || says(b"\"embargo\"") || says(b"\\u") {
+        if crate::spec::visibility::Guard::of(f).any() {
             continue;
         }
+        let json = f.get("brand.json").map_or(&[][..], |b| &b[..]);
         let version = crate::spec::brand::brand_json(json)
             .and_then(|doc| Some(doc.get("version")?.as_str()?.to_string()))
             .unwrap_or_default();

@@ -37,7 +37,7 @@ use crate::snapshot::{CachePolicy, Effort};
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_diagnostic, has_errors, Code, Severity};
 use crate::spec::limits::{describe_bytes, MAX_BRAND_BODY_BYTES};
-use crate::spec::{parse_brand, BrandFiles, Diagnostic};
+use crate::spec::{parse_brand, BrandFiles, Diagnostic, Moment};
 use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -85,17 +85,22 @@ pub struct Catalog {
     /// Jobs still running for their brand's latest input, by brand slug or
     /// release key: the next build takes their outcome, or waits on.
     pub running: BTreeMap<String, Carried>,
-    /// Brands whose brand.json says `"visibility"` as it is now: while one
-    /// cannot be read, it is kept from public readers (see [`audience`]).
+    /// Brands whose brand.json says `"visibility"` as it is now (see
+    /// [`crate::spec::visibility::Guard`]): while one cannot be read, it is
+    /// kept from public readers (see [`audience`]).
     pub guarded: std::collections::BTreeSet<String>,
     /// Brands whose brand.json says `"embargo"` as it is now: while one
     /// cannot be read, its errors are kept from public readers, since they
     /// may quote the unreleased version.
     pub embargo_guarded: std::collections::BTreeSet<String>,
-    /// Brands whose brand.json has a `\u` escape, which could spell either
-    /// key: one never published that cannot be read is kept from public
-    /// readers too. (A published brand's last good version says what it is.)
-    pub escaped: std::collections::BTreeSet<String>,
+    /// Brands whose brand.json cannot be read as text or escapes a key, so
+    /// could say either: one never published is kept from public readers.
+    pub unknown: std::collections::BTreeSet<String>,
+    /// Every embargo the content's releases declare (their tagged
+    /// brand.json), by brand and version: such a version is withheld
+    /// wherever it is rendered until the moment passes, a head or a
+    /// preview that says nothing of it included.
+    pub embargoes: BTreeMap<(String, String), chrono::DateTime<chrono::Utc>>,
 }
 
 /// A job carried from one build to the next.
@@ -147,6 +152,19 @@ impl Catalog {
 
     /// True when every render served, current or released, has its codings:
     /// what a ready server serves (see `Live::finish`).
+    /// The brands and releases (by key in paths) being built for the first
+    /// time: no outcome yet, nothing served.
+    pub fn first_builds(&self) -> std::collections::HashSet<String> {
+        self.running
+            .keys()
+            .filter(|key| match self.brands.get(key.as_str()) {
+                Some(s) => s.published.is_none() && s.attempted == [0; 32],
+                None => !self.pinned.contains_key(key.as_str()),
+            })
+            .cloned()
+            .collect()
+    }
+
     pub fn is_compressed(&self) -> bool {
         self.renders().all(|p| p.compressed)
     }
@@ -393,10 +411,11 @@ pub(crate) fn policy_of(ctx: &Context) -> CachePolicy {
 fn input_hash(
     files: &BrandFiles,
     ctx: &Context,
-    today: NaiveDate,
+    moment: Moment,
     semver: SemverMode,
     build_id: &str,
 ) -> [u8; 32] {
+    let today = moment.today;
     let mut h = Sha256::new();
     // The slug too: two folders with the same files are two brands.
     h.update(files.slug.as_bytes());
@@ -416,7 +435,18 @@ fn input_hash(
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     h.update(build_id.as_bytes());
     h.update([semver as u8]);
+    // A version whose embargo holds says so where it is rendered: it is
+    // rendered again when the embargo lifts.
+    h.update([u8::from(embargo_holds(files, moment.at))]);
     h.finalize().into()
+}
+
+/// True when `files`' brand.json names an embargo that holds at `now`.
+fn embargo_holds(files: &BrandFiles, now: chrono::DateTime<chrono::Utc>) -> bool {
+    crate::spec::visibility::Guard::of(files).embargo
+        && crate::spec::visibility::declared(files.get("brand.json").map(|b| &b[..]))
+            .embargo
+            .is_some_and(|e| e > now)
 }
 
 /// What a job is for.
@@ -431,14 +461,20 @@ enum Kind {
 pub fn build_catalog(
     content: &Content,
     ctx: &Context,
-    today: NaiveDate,
+    moment: Moment,
     previous: &Catalog,
     opts: &BuildOptions,
 ) -> Catalog {
-    let mut next = Catalog::default();
-    // Each brand of a family with the parents it is built over.
-    let content = &*family::settle(content);
-    let Plan { kinds, work, ended } = plan::plan(content, ctx, today, previous, opts, &mut next);
+    let mut next = Catalog {
+        embargoes: releases::embargoes(content),
+        ..Catalog::default()
+    };
+    // What readers may see of each brand's releases at this moment, then
+    // each brand of a family with the parents it is built over.
+    let content = releases::withheld_left_out(content, moment.at);
+    let as_parent = |f: &Arc<BrandFiles>| last_good_parent(f, previous, moment.today);
+    let content = &*family::settle_over(&content, &as_parent);
+    let Plan { kinds, work, ended } = plan::plan(content, ctx, moment, previous, opts, &mut next);
     next.work.read = content.read;
     next.work.kept = next.brands.len() + next.pinned.len();
     next.work.checked = work.len();
@@ -477,20 +513,16 @@ pub fn build_catalog(
         .filter(|d| !next.brands.contains_key(&d.brand))
         .cloned()
         .collect();
-    let says = |f: &BrandFiles, text: &[u8]| {
-        f.get("brand.json")
-            .is_some_and(|b| memchr::memmem::find(b, text).is_some())
-    };
     for f in &content.brands {
-        let slug = || f.slug.clone();
-        if says(f, b"\"visibility\"") {
-            next.guarded.insert(slug());
+        let guard = crate::spec::visibility::Guard::of(f);
+        if guard.visibility {
+            next.guarded.insert(f.slug.clone());
         }
-        if says(f, b"\"embargo\"") {
-            next.embargo_guarded.insert(slug());
+        if guard.embargo {
+            next.embargo_guarded.insert(f.slug.clone());
         }
-        if says(f, b"\\u") {
-            next.escaped.insert(slug());
+        if guard.unknown {
+            next.unknown.insert(f.slug.clone());
         }
     }
     // Content diagnostics of a brand (a skipped tag) join its own.
@@ -502,6 +534,74 @@ pub fn build_catalog(
         }
     }
     next
+}
+
+/// What public readers get of the head `files` (at `version`, under an
+/// embargo) while the embargo holds: its latest release before it, with
+/// the releases up to that one, rendered as the current version. `None`
+/// when no release comes before it or that release does not validate.
+fn stand_in(
+    files: &Arc<BrandFiles>,
+    version: &semver::Version,
+    releases: &[Arc<Pinned>],
+    ctx: &Context,
+    moment: Moment,
+    input: [u8; 32],
+    opts: &BuildOptions,
+) -> Option<Arc<Published>> {
+    let below = |v: &semver::Version| v.cmp_precedence(version) == std::cmp::Ordering::Less;
+    let pin = releases
+        .iter()
+        .filter(|p| below(&p.release.version))
+        .max_by(|a, b| a.release.version.cmp_precedence(&b.release.version))?;
+    let upto =
+        |v: &semver::Version| v.cmp_precedence(&pin.release.version) != std::cmp::Ordering::Greater;
+    let listed: Vec<crate::spec::release::Release> = files
+        .releases
+        .iter()
+        .filter(|r| upto(&r.version))
+        .cloned()
+        .collect();
+    let earlier: Vec<Arc<Pinned>> = releases
+        .iter()
+        .filter(|p| upto(&p.release.version))
+        .cloned()
+        .collect();
+    let as_head = Arc::new(pin.files.with_releases(listed.into()));
+    let mut h = Sha256::new();
+    h.update(input);
+    h.update(b"stand-in");
+    h.update(pin.release.commit.as_bytes());
+    let (published, _) = attempt(&as_head, &earlier, ctx, moment, h.finalize().into(), opts);
+    published
+}
+
+/// The files a parent's children are built over: its own, unless they do
+/// not validate while an earlier version of it is served; then those it
+/// serves (so a parent held back by an error passes nothing of that save on).
+fn last_good_parent(
+    files: &Arc<BrandFiles>,
+    previous: &Catalog,
+    today: NaiveDate,
+) -> Arc<BrandFiles> {
+    let Some(served) = previous
+        .brands
+        .get(&files.slug)
+        .and_then(|s| s.published.as_ref())
+    else {
+        return files.clone();
+    };
+    let last = served.model.brand.files();
+    if last.digest() == files.digest() {
+        return files.clone();
+    }
+    // Checked over the parents it was last built over (its own lineage is
+    // settled with the rest).
+    let checked = files.with_lineage(last.lineage.clone());
+    match has_errors(&parse_brand(&checked, today).1) {
+        true => last.clone(),
+        false => files.clone(),
+    }
 }
 
 /// The brand slug of a job key (`acme` or `acme@1.2.0`).
@@ -517,10 +617,11 @@ fn attempt(
     files: &Arc<BrandFiles>,
     releases: &[Arc<Pinned>],
     ctx: &Context,
-    today: NaiveDate,
+    moment: Moment,
     input: [u8; 32],
     opts: &BuildOptions,
 ) -> (Option<Arc<Published>>, Arc<Vec<Diagnostic>>) {
+    let today = moment.today;
     match &opts.fault {
         Some(Fault::Panic(s)) if *s == files.slug => panic!("injected fault in {s}"),
         Some(Fault::Stall(slugs, d)) if slugs.contains(&files.slug) => {
@@ -533,7 +634,11 @@ fn attempt(
         }
         _ => {}
     }
-    if let Some(entry) = opts.renders.as_ref().and_then(|c| c.load(&input)) {
+    // A head that may name an embargo renders its stand-in too (see
+    // `Published::stand_in`), which the render cache does not keep.
+    let embargo = ctx.pin.is_none() && crate::spec::visibility::Guard::of(files).embargo;
+    let cached = opts.renders.as_ref().filter(|_| !embargo);
+    if let Some(entry) = cached.and_then(|c| c.load(&input)) {
         let published = from_cache(files, today, ctx, input, entry);
         let diagnostics = published.warnings.clone();
         return (Some(Arc::new(published)), diagnostics);
@@ -559,10 +664,16 @@ fn attempt(
         files,
         input,
         today,
+        now: moment.at,
         effort: opts.effort,
         changes: &changes,
     };
-    let published = render_brand(brand, ctx, &job, diagnostics);
+    let head_embargo = ctx.pin.is_none() && brand.embargo().is_some();
+    let version = brand.version.clone();
+    let mut published = render_brand(brand, ctx, &job, diagnostics);
+    if head_embargo {
+        published.stand_in = stand_in(files, &version, releases, ctx, moment, input, opts);
+    }
     let mut diagnostics = published.warnings.clone();
     // Assets are bounded by the folder's limits; what is rendered by this.
     let assets = crate::paths::assets(&published.key);

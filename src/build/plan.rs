@@ -11,7 +11,6 @@ use super::{
 use crate::render::Context;
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_diagnostic, Code};
-use chrono::NaiveDate;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,7 +74,7 @@ pub(super) fn carry(next: &mut Catalog, previous: &Catalog, c: Carried) {
 pub(super) fn plan(
     content: &Content,
     ctx: &Context,
-    today: NaiveDate,
+    moment: crate::spec::Moment,
     previous: &Catalog,
     opts: &BuildOptions,
     next: &mut Catalog,
@@ -93,7 +92,7 @@ pub(super) fn plan(
     // A brand's files include the parents it is built over (see
     // `family`): a change reaches every brand that depends on it.
     for files in &content.brands {
-        let hash = input_hash(files, ctx, today, opts.semver, &opts.build_id);
+        let hash = input_hash(files, ctx, moment, opts.semver, &opts.build_id);
         let kind = Kind::Brand {
             slug: files.slug.clone(),
             input: hash,
@@ -118,10 +117,10 @@ pub(super) fn plan(
             .unwrap_or_default();
         kinds.push(kind);
         work.push(Box::new(move || {
-            attempt(&files, &releases, &ctx, today, hash, &opts)
+            attempt(&files, &releases, &ctx, moment, hash, &opts)
         }));
     }
-    let served = content.pinned.iter().filter(|_| opts.serve_releases);
+    let served = (content.pinned.iter().chain(&content.withheld)).filter(|_| opts.serve_releases);
     for pin in served {
         let key = format!("{}@{}", pin.files.slug, pin.release.version);
         let kind = Kind::Pinned {
@@ -146,7 +145,7 @@ pub(super) fn plan(
         let hash = input_hash(
             &pin.files,
             &pinned_ctx,
-            today,
+            moment,
             SemverMode::Off,
             &opts.build_id,
         );
@@ -156,7 +155,7 @@ pub(super) fn plan(
         };
         kinds.push(kind);
         work.push(Box::new(move || {
-            attempt(&pin.files, &[], &pinned_ctx, today, hash, &opts)
+            attempt(&pin.files, &[], &pinned_ctx, moment, hash, &opts)
         }));
     }
     Plan { kinds, work, ended }

@@ -4,14 +4,96 @@
 
 use super::SemverMode;
 use crate::render::changelog::SemanticChanges;
-use crate::source::Pinned;
+use crate::source::{Content, Pinned};
 use crate::spec::diag::{Code, FileDiags};
 use crate::spec::diff;
 use crate::spec::release::Release;
 use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
 use chrono::NaiveDate;
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// Every embargo the releases of `content` declare, by brand and version.
+pub fn embargoes(content: &Content) -> BTreeMap<(String, String), chrono::DateTime<chrono::Utc>> {
+    content
+        .pinned
+        .iter()
+        .filter_map(|p| {
+            let e = p.release.declared.embargo?;
+            Some(((p.files.slug.clone(), p.release.version.to_string()), e))
+        })
+        .collect()
+}
+
+/// `content` as readers may see its releases at `now`: a release under an
+/// embargo that holds, or made while its brand was private when the brand
+/// is public now, is left out of every brand's list of releases (so of its
+/// changelog, page, comparisons and banners) and of what other versions
+/// are compared with or extend; it is still built at `<slug>@<version>`
+/// ([`Content::withheld`]), for the readers who may see it.
+pub fn withheld_left_out(
+    content: &Content,
+    now: chrono::DateTime<chrono::Utc>,
+) -> std::borrow::Cow<'_, Content> {
+    use crate::spec::release::withheld;
+    let public = |files: &BrandFiles| {
+        !crate::spec::visibility::declared(files.get("brand.json").map(|b| &b[..])).private
+    };
+    let held = |p: &&Arc<Pinned>| p.release.declared.embargo.is_some_and(|e| e > now);
+    let private = |p: &&Arc<Pinned>| p.release.declared.private;
+    if !content.pinned.iter().any(|p| held(&p) || private(&p)) {
+        return std::borrow::Cow::Borrowed(content);
+    }
+    // Whether each brand with a private release is public now.
+    let with_private: std::collections::BTreeSet<&str> = content
+        .pinned
+        .iter()
+        .filter(private)
+        .map(|p| p.files.slug.as_str())
+        .collect();
+    let public_now: BTreeMap<&str, bool> = content
+        .brands
+        .iter()
+        .filter(|f| with_private.contains(f.slug.as_str()))
+        .map(|f| (f.slug.as_str(), public(f)))
+        .collect();
+    let is_public = |slug: &str| public_now.get(slug).copied().unwrap_or(false);
+    let (withheld_pins, pinned): (Vec<_>, Vec<_>) = content
+        .pinned
+        .iter()
+        .cloned()
+        .partition(|p| withheld(&p.release, now, is_public(&p.files.slug)));
+    if withheld_pins.is_empty() {
+        return std::borrow::Cow::Borrowed(content);
+    }
+    let gone: std::collections::BTreeSet<&str> = withheld_pins
+        .iter()
+        .map(|p| p.release.tag.as_str())
+        .collect();
+    let brands = content
+        .brands
+        .iter()
+        .map(|f| {
+            if !f.releases.iter().any(|r| gone.contains(r.tag.as_str())) {
+                return f.clone();
+            }
+            let kept: Vec<Release> = f
+                .releases
+                .iter()
+                .filter(|r| !gone.contains(r.tag.as_str()))
+                .cloned()
+                .collect();
+            Arc::new(f.with_releases(kept.into()))
+        })
+        .collect();
+    std::borrow::Cow::Owned(Content {
+        brands,
+        pinned,
+        withheld: withheld_pins,
+        ..content.clone()
+    })
+}
 
 /// Compares each of a brand's releases with the one before it, and the
 /// brand with its latest release (the newest whose version is not above

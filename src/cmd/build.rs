@@ -3,7 +3,6 @@
 
 use super::source_of;
 use crate::build::{assemble, build_catalog, BuildOptions, Catalog};
-use crate::clock::today;
 use crate::config::BuildArgs;
 use crate::render::Context;
 use crate::spec::diag::count;
@@ -32,10 +31,11 @@ pub fn run(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
     let mut ctx = Context::new(&args.public_url);
     ctx.npm_scope = args.npm_scope.clone();
+    let moment = crate::spec::Moment::at(chrono::Utc::now());
     let catalog = build_catalog(
         &content,
         &ctx,
-        today(),
+        moment,
         &Catalog::default(),
         &BuildOptions {
             semver: args.semver,
@@ -44,7 +44,8 @@ pub fn run(args: &BuildArgs, out: &mut impl Write) -> Result<i32> {
     );
     // A static site answers everyone: it holds what public readers see,
     // no private brand and no version under embargo (DESIGN.md §20).
-    let split = crate::build::audience::split(&catalog, chrono::Utc::now(), &[], ctx.max_age);
+    let split =
+        crate::build::audience::split(&catalog, &Default::default(), moment.at, &[], ctx.max_age);
     if !split.withheld.is_empty() {
         writeln!(
             out,

@@ -3,7 +3,6 @@
 
 use super::source_of;
 use crate::build::{build_catalog, BuildOptions, Catalog};
-use crate::clock::today;
 use crate::config::{CheckArgs, OutputFormat};
 use crate::render::Context;
 use crate::spec::diag::count;
@@ -25,7 +24,13 @@ pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> 
         require_deprecation: args.require_deprecation,
         ..BuildOptions::default()
     };
-    let catalog = build_catalog(&content, &ctx, today(), &Catalog::default(), &opts);
+    let catalog = build_catalog(
+        &content,
+        &ctx,
+        crate::spec::Moment::at(chrono::Utc::now()),
+        &Catalog::default(),
+        &opts,
+    );
     // One list: what /status reports and the server's log counts.
     let diags = catalog.diagnostics();
     let (errors, warnings) = count(&diags);

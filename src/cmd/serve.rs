@@ -72,15 +72,12 @@ pub async fn run(
     let access = access_from(&config, &public_url)?;
     let reloader = Reloader::new(ctx, source_name(&config.source), options, reporter)
         .with_render_cache(RenderCache::new(&config.cache_dir))
-        .with_access(access.clone());
+        .with_access(access.clone())
+        .with_clock(config.clock.clone());
     let (gen_tx, gen_rx) = watch::channel(0u64);
     let publisher = Publisher::new(gen_tx);
     let snapshot = publisher.reader();
-    let live = Live {
-        reloader,
-        publisher,
-        progress: progress.clone(),
-    };
+    let live = Live::new(reloader, publisher, progress.clone());
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut demo = demo_from(&config);
@@ -204,7 +201,53 @@ fn access_from(
         read_tokens(path)?,
         config.preview_access == crate::config::PreviewAccess::Token,
         public_url.starts_with("https://"),
+        session_secret(config)?,
     ))))
+}
+
+/// What session cookies are signed with: `MARQUE_SESSION_SECRET`, or the
+/// secret kept in the cache directory (made there the first time, readable
+/// by its owner only). Replicas of a fleet share one: give each the same
+/// `MARQUE_SESSION_SECRET`.
+fn session_secret(config: &ServeConfig) -> Result<crate::access::Secret> {
+    if let Some(text) = &config.session_secret {
+        return Ok(crate::access::Secret::from_text(text));
+    }
+    let path = config.cache_dir.join("session-secret");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Some(bytes) = crate::access::unhex32(text.trim()) {
+            return Ok(crate::access::Secret::new(bytes));
+        }
+        tracing::warn!(file = %path.display(), "the session secret file is not 64 hex digits: a new secret is made (signed-in browsers sign in again)");
+    }
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("no randomness for a session secret: {e}"))?;
+    std::fs::create_dir_all(&config.cache_dir).with_context(|| {
+        format!(
+            "cannot create the cache directory {}",
+            config.cache_dir.display()
+        )
+    })?;
+    write_private(&path, &crate::access::hex(&bytes))
+        .with_context(|| format!("cannot keep the session secret in {}", path.display()))?;
+    Ok(crate::access::Secret::new(bytes))
+}
+
+/// Writes `text` to a new file at `path` that only its owner may read.
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
 }
 
 /// Reads the access tokens file; an error names the file and the line,

@@ -146,6 +146,12 @@ pub struct ServeConfig {
     pub access_tokens: Option<PathBuf>,
     /// `--preview-access token`: previews answer token holders only.
     pub preview_access: PreviewAccess,
+    /// `MARQUE_SESSION_SECRET`: what session cookies are signed with; without
+    /// it, a secret generated once and kept in the cache directory.
+    pub session_secret: Option<String>,
+    /// Where embargo moments and today's date are read: the system's clock
+    /// (a test may set another).
+    pub clock: crate::clock::Clock,
 }
 
 impl ServeConfig {
@@ -159,6 +165,7 @@ impl ServeConfig {
             secret("MARQUE_REDIS_PASSWORD"),
         );
         config.log_json = log_json;
+        config.session_secret = secret("MARQUE_SESSION_SECRET");
         config.check()?;
         Ok(config)
     }
@@ -311,6 +318,8 @@ impl ServeConfig {
             compare_memo_bytes: None,
             access_tokens: args.access_tokens.clone(),
             preview_access: args.preview_access,
+            session_secret: None,
+            clock: crate::clock::Clock::system(),
         }
     }
 

@@ -18,7 +18,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// How long a browser's session lasts.
-pub const SESSION_SECONDS: u64 = 12 * 60 * 60;
+pub const SESSION_SECONDS: u64 = crate::access::LIFETIME;
+
+/// The cookie that names who is signed in, for the pages' footer (not a credential).
+pub const WHO: &str = "marque_who";
 
 /// `Cache-Control` of everything only a token holder sees.
 pub const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-store");
@@ -77,7 +80,7 @@ pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holde
     if bearer.is_none() && session.is_none() {
         return Ok(Holder::Anonymous);
     }
-    let holder = access.tokens().holder(bearer, session, unix_now());
+    let holder = access.holder(bearer, session, unix_now());
     if bearer.is_none() {
         return Ok(holder);
     }
@@ -138,7 +141,7 @@ pub fn sees_previews(app: &AppState, holder: &Holder) -> bool {
 /// published branch or a preview.
 pub fn varies(path: &str) -> bool {
     let inner = crate::paths::split_preview(path).map_or(path, |(_, p)| p);
-    inner.starts_with("/brand/")
+    inner.starts_with("/brand/") || inner.starts_with("/embed/")
 }
 
 /// What a handler's request sees: the snapshot of its holder, with
@@ -166,6 +169,7 @@ pub fn seen(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Seen, T
 pub fn vary_on_credentials(h: &mut HeaderMap) {
     let value = match h.get(header::VARY).and_then(|v| v.to_str().ok()) {
         Some("Accept-Encoding") | None => VARY,
+        Some(v) if v.contains("Authorization") => return,
         Some(v) => HeaderValue::from_str(&format!("{v}, Authorization, Cookie")).unwrap_or(VARY),
     };
     h.insert(header::VARY, value);
@@ -296,7 +300,7 @@ pub async fn sign_in(
     let token = form_field(&form, "token").unwrap_or_default();
     let client = super::client::client_of(peer.ip(), &headers, &app.demo.trusted);
     let tokens = access.tokens();
-    let cookie = tokens.sign_in(token.trim(), unix_now(), SESSION_SECONDS);
+    let cookie = access.sign_in(token.trim(), unix_now());
     let judged = access
         .failures
         .judge(client_key(client), Instant::now(), cookie.is_none());
@@ -321,20 +325,28 @@ pub async fn sign_in(
         || headers
             .get("x-forwarded-proto")
             .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"));
+    let secure = if secure { "; Secure" } else { "" };
     let set = format!(
-        "{COOKIE}={cookie}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax{}",
-        if secure { "; Secure" } else { "" }
+        "{COOKIE}={cookie}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax{secure}"
     );
     let name = tokens
         .find(token.trim())
         .map(|t| t.name.clone())
         .unwrap_or_default();
+    // Who is signed in, for the pages' footer to say: the token's name,
+    // readable by the page's script, never a credential.
+    let who = format!("{WHO}={name}; Path=/; Max-Age={SESSION_SECONDS}; SameSite=Lax{secure}");
     tracing::info!(token = %name, "signed in");
     let mut res = StatusCode::SEE_OTHER.into_response();
     let h = res.headers_mut();
-    if let (Ok(location), Ok(set)) = (HeaderValue::from_str(&next), HeaderValue::from_str(&set)) {
+    if let (Ok(location), Ok(set), Ok(who)) = (
+        HeaderValue::from_str(&next),
+        HeaderValue::from_str(&set),
+        HeaderValue::from_str(&who),
+    ) {
         h.insert(header::LOCATION, location);
         h.insert(header::SET_COOKIE, set);
+        h.append(header::SET_COOKIE, who);
     }
     h.insert(header::CACHE_CONTROL, PRIVATE);
     super::headers::common_headers(h);
@@ -356,6 +368,10 @@ pub async fn sign_out(
     h.insert(
         header::SET_COOKIE,
         HeaderValue::from_static("marque_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"),
+    );
+    h.append(
+        header::SET_COOKIE,
+        HeaderValue::from_static("marque_who=; Path=/; Max-Age=0; SameSite=Lax"),
     );
     h.insert(header::CACHE_CONTROL, PRIVATE);
     super::headers::common_headers(h);

@@ -65,9 +65,10 @@ pub fn answer(
             paths::READYZ => problem(
                 Problem::new(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    match snapshot.generation > 0 && snapshot.demo.is_empty() {
-                        true => "not ready: no brand is published (/status says why; --allow-empty serves an empty site)",
-                        false => "not ready: the first snapshot is being built or compressed",
+                    match (snapshot.building.len(), snapshot.generation > 0 && snapshot.demo.is_empty()) {
+                        (0, true) => "not ready: no brand is published (/status says why; --allow-empty serves an empty site)".to_string(),
+                        (0, false) => "not ready: the first snapshot is being built or compressed".to_string(),
+                        (n, _) => format!("not ready: {n} brand(s) are still being checked and rendered for the first time"),
                     },
                 )
                 .header(header::RETRY_AFTER, "1"),
@@ -145,10 +146,12 @@ fn private_answer(
     }
 }
 
-/// `res` as only its holder may keep it.
+/// `res` as only its holder may keep it: never stored, and varying on the
+/// credentials, whatever its path.
 fn private(mut res: Response<ResBody>) -> Response<ResBody> {
-    res.headers_mut()
-        .insert(header::CACHE_CONTROL, access::PRIVATE);
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, access::PRIVATE);
+    access::vary_on_credentials(h);
     res
 }
 
@@ -385,6 +388,15 @@ fn missing(
         );
         common_headers(h);
         return res;
+    }
+    if snapshot.is_building(path) {
+        return problem(
+            Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "this brand is being checked and rendered for the first time: it is served in a moment",
+            )
+            .header(header::RETRY_AFTER, "2"),
+        );
     }
     if let Some(page) = snapshot.unpublished_page(path) {
         if accepts_html(headers) {

@@ -238,6 +238,7 @@ impl GitWorker {
             rebuilt,
             reloader.ctx(),
             reloader.options(),
+            reloader.clock(),
         ) {
             let document = p.document(reloader.ctx());
             let served = p.served();

@@ -32,6 +32,9 @@ pub struct Live {
     pub publisher: Publisher,
     /// Changes no build has served yet, for /status and /readyz.
     pub progress: Arc<Progress>,
+    /// The content of the last build, and its revision: built again when an
+    /// embargo lifts, since the lists of releases change then.
+    last: Option<(Content, Option<String>)>,
 }
 
 /// Whether changes have arrived that no finished build has served, and
@@ -102,6 +105,16 @@ impl Progress {
 }
 
 impl Live {
+    /// The reloader and publisher of one loop.
+    pub fn new(reloader: Reloader, publisher: Publisher, progress: Arc<Progress>) -> Live {
+        Live {
+            reloader,
+            publisher,
+            progress,
+            last: None,
+        }
+    }
+
     /// Rebuilds from `content` and serves the result, unless nothing
     /// changed. Returns the generation served, if a new one.
     pub fn rebuild(
@@ -110,6 +123,7 @@ impl Live {
         revision: Option<String>,
         cause: &str,
     ) -> Option<u64> {
+        self.last = Some((content.clone(), revision.clone()));
         self.serve(|r, serving| r.rebuild(content, revision, cause, serving))
             .map(|s| s.generation)
     }
@@ -150,16 +164,22 @@ impl Live {
     /// changed without a build: an embargo lifted, or the access tokens
     /// were read anew (DESIGN.md §20).
     pub fn republish_if_due(&mut self) {
-        let lifted = self
-            .publisher
-            .serving()
-            .next_lift
-            .is_some_and(|t| t <= chrono::Utc::now());
+        let now = self.reloader.clock().now();
+        let lifted = self.publisher.serving().next_lift.is_some_and(|t| t <= now);
         let tokens = self.reloader.access().is_some_and(|a| a.take_changed());
-        if lifted || tokens {
-            if lifted {
-                tracing::info!("an embargo lifted: its version is public now");
+        if lifted {
+            tracing::info!("an embargo lifted: its version is public now");
+            // A release's embargo lifts into other versions' renders (their
+            // changelogs and pages list it from now on): built again.
+            if let Some((content, revision)) = self.last.take() {
+                let built = self.rebuild(&content, revision, "an embargo lifted");
+                self.finish();
+                if built.is_some() {
+                    return;
+                }
             }
+        }
+        if lifted || tokens {
             self.republish();
         }
     }
@@ -167,7 +187,9 @@ impl Live {
     /// How long until the next embargo lifts, if one is pending.
     pub fn next_lift_in(&self) -> Option<Duration> {
         let at = self.publisher.serving().next_lift?;
-        let wait = (at - chrono::Utc::now()).to_std().unwrap_or_default();
+        let wait = (at - self.reloader.clock().now())
+            .to_std()
+            .unwrap_or_default();
         // Timers may fire a hair early: wake just after the moment.
         Some(wait + Duration::from_millis(5))
     }

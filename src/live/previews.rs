@@ -15,7 +15,9 @@
 //! Reads the mirror (one blocking worker owns it, see `GitWorker` in `git.rs`).
 
 use super::reload::Reloader;
+use crate::build::audience::Inherited;
 use crate::build::{BuildOptions, Catalog};
+use crate::clock::Clock;
 use crate::paths;
 use crate::render::diff::verdict;
 use crate::render::previews::{
@@ -92,15 +94,22 @@ pub struct Preview {
     pub snapshot: Arc<Snapshot>,
 }
 
-/// What each brand of `preview` changes against `published`.
-fn changes(published: &Catalog, preview: &Catalog) -> Vec<BrandChange> {
+/// What each brand of `preview` changes against `published`, at `now`.
+fn changes(
+    published: &Catalog,
+    preview: &Catalog,
+    inherited: &Inherited,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Vec<BrandChange> {
     // /previews.json and the banners answer whoever may read previews:
-    // they compare what public readers see of each branch, so a private
-    // brand or a version under embargo, in either, is never named or
-    // quoted there (DESIGN.md §20).
-    let now = chrono::Utc::now();
-    let public = |c: &Catalog| crate::build::audience::split(c, now, &[], 0).public;
-    let (a, b) = (public(published), public(preview));
+    // they compare what public readers see of each branch, the preview as
+    // the published branch decides, so a private brand or a version under
+    // embargo, in either, is never named or quoted there (DESIGN.md §20).
+    let split = |c: &Catalog, i: &Inherited| crate::build::audience::split(c, i, now, &[], 0);
+    let (a, b) = (
+        split(published, &Inherited::default()).public,
+        split(preview, inherited).public,
+    );
     changes_between(
         a.as_ref().unwrap_or(published),
         b.as_ref().unwrap_or(preview),
@@ -231,6 +240,14 @@ struct Wanted {
     time: i64,
 }
 
+/// The published branch, as every preview is compared with it and
+/// inherits from it.
+struct Published<'p> {
+    catalog: &'p Catalog,
+    inherited: &'p Inherited,
+    clock: &'p Clock,
+}
+
 /// What the server knows of one previewed branch between fetches.
 struct State {
     source: GitSource,
@@ -325,8 +342,17 @@ impl Previews {
         published_changed: bool,
         ctx: &Context,
         opts: &BuildOptions,
+        clock: &Clock,
     ) -> bool {
         let wanted = self.wanted(repo);
+        // What the published branch decides holds in every preview (F7:
+        // a branch cannot publish what the published branch keeps private).
+        let inherited = crate::build::audience::inherited(published);
+        let on = Published {
+            catalog: published,
+            inherited: &inherited,
+            clock,
+        };
         let before = self.states.len();
         self.states.retain(|name, s| {
             let kept = wanted.iter().any(|w| &w.name == name);
@@ -351,8 +377,8 @@ impl Previews {
             let state = self.states.remove(&branch.name);
             // Only compared again when only the published branch changed.
             let state = match state {
-                Some(state) if current => Ok(self.compare(state, published)),
-                other => self.build(repo, state_of_branch(other), &branch, published, ctx, opts),
+                Some(state) if current => Ok(self.compare(state, &on)),
+                other => self.build(repo, state_of_branch(other), &branch, &on, ctx, opts),
             };
             match state {
                 Ok(state) => {
@@ -374,7 +400,7 @@ impl Previews {
         repo: &Repository,
         state: Option<(GitSource, Reloader)>,
         wanted: &Wanted,
-        published: &Catalog,
+        published: &Published<'_>,
         ctx: &Context,
         opts: &BuildOptions,
     ) -> anyhow::Result<State> {
@@ -400,10 +426,12 @@ impl Previews {
             };
             let source = format!("preview of branch {branch}");
             let reloader = Reloader::for_preview(pctx, source, popts, self.reporter)
-                .with_access(self.access.clone());
+                .with_access(self.access.clone())
+                .with_clock(published.clock.clone());
             (GitSource::new(&self.prefix), reloader)
         });
         let (content, _) = source.read(repo, *commit)?;
+        reloader.set_inherited(published.inherited.clone());
         let revision = Some(commit.to_string());
         // Reported as the published branch's builds are, errors framed,
         // under a line that says which preview it is.
@@ -434,10 +462,20 @@ impl Previews {
     }
 
     /// The preview of `state` compared with `published` again: what each
-    /// brand changes, and the banners that say so.
-    fn compare(&self, state: State, published: &Catalog) -> State {
+    /// brand changes, and the banners that say so. Its snapshot is made
+    /// again when what the published branch decides has changed.
+    fn compare(&self, mut state: State, published: &Published<'_>) -> State {
+        if state.reloader.set_inherited(published.inherited.clone()) {
+            let next = state.reloader.snapshot(&Snapshot::default(), false);
+            state.built = Arc::new(next.snapshot);
+        }
         let mut preview = Preview {
-            brands: changes(published, state.reloader.catalog()),
+            brands: changes(
+                published.catalog,
+                state.reloader.catalog(),
+                published.inherited,
+                published.clock.now(),
+            ),
             snapshot: Arc::default(),
             name: state.preview.name.clone(),
             branch: state.preview.branch.clone(),

@@ -9,7 +9,7 @@
 use super::publisher::Next;
 use super::render_cache::{KeptRenders, RenderCache};
 use crate::build::{assemble, build_catalog, BrandState, BuildOptions, Catalog, Views};
-use crate::clock::{now, today};
+use crate::clock::now;
 use crate::render::status::{Failure, Reload};
 use crate::render::Context;
 use crate::report::{Fate, Rebuild, Reporter};
@@ -55,6 +55,11 @@ pub struct Reloader {
     /// The brands withheld from public readers at the last snapshot, to
     /// say once when no token can open them.
     withheld: std::collections::BTreeSet<String>,
+    /// Where builds and snapshots read the time (embargoes, today's date).
+    clock: crate::clock::Clock,
+    /// A preview's: what the published branch decides of who sees what
+    /// (the default for the published branch itself).
+    inherited: crate::build::audience::Inherited,
 }
 
 impl Reloader {
@@ -92,7 +97,28 @@ impl Reloader {
             access: None,
             opened_views: HashMap::new(),
             withheld: Default::default(),
+            clock: crate::clock::Clock::system(),
+            inherited: Default::default(),
         }
+    }
+
+    /// Reads the time from `clock`.
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Reloader {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock it reads.
+    pub fn clock(&self) -> &crate::clock::Clock {
+        &self.clock
+    }
+
+    /// A preview's reloader takes what the published branch decides of who
+    /// sees what; true when that changed (its snapshot is then made again).
+    pub fn set_inherited(&mut self, inherited: crate::build::audience::Inherited) -> bool {
+        let changed = self.inherited != inherited;
+        self.inherited = inherited;
+        changed
     }
 
     /// Withholds private brands and embargoed versions from public readers,
@@ -205,7 +231,8 @@ impl Reloader {
             .unwrap_or_default();
         let split = crate::build::audience::split(
             &self.catalog,
-            chrono::Utc::now(),
+            &self.inherited,
+            self.clock.now(),
             &scopes,
             self.ctx.max_age,
         );
@@ -387,7 +414,13 @@ impl Reloader {
         if self.defer_first_compression && self.catalog.brands.is_empty() {
             options.effort = crate::snapshot::Effort::None;
         }
-        let next = build_catalog(content, &self.ctx, today(), &self.catalog, &options);
+        let next = build_catalog(
+            content,
+            &self.ctx,
+            crate::spec::Moment::at(self.clock.now()),
+            &self.catalog,
+            &options,
+        );
         let first = self.info.generation == 0;
         let changed = first || revision != self.info.revision || differs(&self.catalog, &next);
         if !changed {

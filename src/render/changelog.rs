@@ -193,6 +193,7 @@ mod tests {
             tag: format!("acme@{v}"),
             commit: "c0ffee".into(),
             notes: vec![format!("Release {v}")],
+            declared: Default::default(),
         }
     }
 

@@ -23,6 +23,7 @@
     "h2{font-size:20px;line-height:1.2;margin:0 0 4px}" +
     ".version{margin:0 0 12px;color:var(--muted);font-size:13px}" +
     ".version span{white-space:nowrap}" +
+    ".access{margin:0 0 12px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#8a4b00}" +
     ".swatches{display:grid;grid-template-columns:repeat(auto-fill,minmax(72px,1fr));gap:10px;list-style:none;margin:0 0 12px;padding:0}" +
     ".swatch{font-size:12px;min-width:0;overflow-wrap:anywhere}" +
     ".chip{height:40px;border-radius:6px;border:1px solid rgba(127,127,127,.35);margin-bottom:4px;background:var(--c)}" +
@@ -67,6 +68,9 @@
     version.appendChild(document.createTextNode(" "));
     version.appendChild(el("span", null, "as of " + card.updated));
     box.appendChild(version);
+    // A private brand, or a version under embargo, says so: only token
+    // holders get this card, and they must not take it for a public one.
+    if (card.access) box.appendChild(el("p", "access", card.access));
     if (card.swatches.length) {
       var list = el("ul", "swatches");
       list.setAttribute("aria-label", "Palette");

@@ -37,6 +37,10 @@ struct Card {
     accent_dark: Option<String>,
     swatches: Vec<Swatch>,
     fonts: Vec<Font>,
+    /// "Private" or "Embargoed until …": shown on the card of a brand only
+    /// token holders read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    access: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -84,9 +88,10 @@ struct Font {
 
 const SCRIPT: &str = include_str!("embed.js");
 
-pub fn render(brand: &Brand, ctx: &Context) -> String {
+pub fn render(brand: &Brand, ctx: &Context, access: super::view::Access) -> String {
     let dark = brand.tokens.dark_context();
     let card = Card {
+        access: access.label(),
         slug: brand.slug.clone(),
         name: brand.doc.name.clone(),
         version: brand.version.to_string(),

@@ -66,3 +66,48 @@ pub fn accent(brand: &Brand) -> Option<&PaletteEntry> {
         .or_else(|| with_role(&["accent"]))
         .or(palette.first())
 }
+
+/// What a page or a card says of who may read it (DESIGN.md §20): a
+/// private brand, or a version under an embargo that holds, is shown only
+/// to the holders of a token for it, who must know it is not public.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Public,
+    Private,
+    /// Under embargo until this moment.
+    Embargoed(chrono::DateTime<chrono::Utc>),
+}
+
+impl Access {
+    /// What `brand` is to readers at `now`.
+    pub fn of(brand: &Brand, now: chrono::DateTime<chrono::Utc>) -> Access {
+        if brand.is_private() {
+            return Access::Private;
+        }
+        match brand.embargo().filter(|e| *e > now) {
+            Some(e) => Access::Embargoed(e),
+            None => Access::Public,
+        }
+    }
+
+    /// Private or public, whatever its embargo (what a page rendered with
+    /// no moment to decide an embargo at says).
+    pub fn private_or_public(brand: &Brand) -> Access {
+        match brand.is_private() {
+            true => Access::Private,
+            false => Access::Public,
+        }
+    }
+
+    /// Its label, in UTC: `Private`, `Embargoed until 2027-01-15 08:00 UTC`.
+    pub fn label(self) -> Option<String> {
+        match self {
+            Access::Public => None,
+            Access::Private => Some("Private".to_string()),
+            Access::Embargoed(e) => Some(format!(
+                "Embargoed until {} UTC",
+                e.format("%Y-%m-%d %H:%M")
+            )),
+        }
+    }
+}

@@ -81,6 +81,10 @@ pub struct Snapshot {
     pub audiences: Vec<(Vec<crate::access::Scope>, Arc<Snapshot>)>,
     /// When the next embargo lifts (the snapshot is made again then).
     pub next_lift: Option<chrono::DateTime<chrono::Utc>>,
+    /// Brands and releases (by key in paths) that are being built and
+    /// have no version served yet: their paths answer 503 with
+    /// `Retry-After`, never 404, until their first outcome.
+    pub building: std::collections::HashSet<String>,
 }
 
 /// Figures of a snapshot and of the builds that led to it, for /metrics.
@@ -156,6 +160,17 @@ impl Snapshot {
     fn release(&self, path: &str) -> Option<&Arc<Resource>> {
         let key = brand_key_of(path).filter(|k| k.contains('@'))?;
         self.brands.get(key)?.get(path)
+    }
+
+    /// True when `path` is a brand's (or a release's) that is being built
+    /// and has no version served yet.
+    pub fn is_building(&self, path: &str) -> bool {
+        let inner = match self.preview_of(path) {
+            Some((preview, inner)) => return preview.is_building(inner),
+            None => path,
+        };
+        !self.building.is_empty()
+            && brand_key_of(inner).is_some_and(|key| self.building.contains(key))
     }
 
     /// The page of a brand that is not published, at `path`.

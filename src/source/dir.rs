@@ -133,6 +133,7 @@ impl DirSource {
             .collect();
         let slugs: HashSet<&str> = brands.iter().map(|b| b.slug.as_str()).collect();
         Content {
+            withheld: Vec::new(),
             diagnostics: diagnostics
                 .into_iter()
                 .filter(|d| slugs.contains(d.brand.as_str()))

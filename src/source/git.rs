@@ -463,6 +463,7 @@ impl History {
         let slugs: std::collections::HashSet<&str> =
             brands.iter().map(|b| b.slug.as_str()).collect();
         Content {
+            withheld: Vec::new(),
             diagnostics: self
                 .diagnostics
                 .iter()
@@ -641,6 +642,12 @@ fn tag_entry(repo: &Repository, prefix: &str, name: &str) -> TagEntry {
                 .and_then(|o| o.peel_to_tree().ok())
                 .map(|tree| Arc::new(brand_files(repo, &tree, slug)))
         });
+    let declared = crate::spec::visibility::declared(
+        files
+            .as_ref()
+            .and_then(|f| f.get("brand.json"))
+            .map(|b| &b[..]),
+    );
     TagEntry {
         release: Some(Release {
             version,
@@ -648,6 +655,7 @@ fn tag_entry(repo: &Repository, prefix: &str, name: &str) -> TagEntry {
             tag: name.to_string(),
             commit: commit.id().to_string(),
             notes,
+            declared,
         }),
         lightweight: annotated.is_none(),
         problem: None,

@@ -21,6 +21,12 @@ pub struct Content {
     pub diagnostics: Vec<Diagnostic>,
     /// Released versions, when the content comes from (or lives in) git.
     pub pinned: Vec<Arc<Pinned>>,
+    /// Released versions left out of every other version's renders at the
+    /// moment of a build (under embargo, or private while their brand is
+    /// public now; see `build::releases::withheld_left_out`): still built
+    /// at `<slug>@<version>`, for the readers who may see them. Empty as
+    /// a source reads the content.
+    pub withheld: Vec<Arc<Pinned>>,
     /// How many brand folders were read anew for this content (the others
     /// were kept from the read before).
     pub read: usize,

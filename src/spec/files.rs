@@ -177,6 +177,14 @@ impl BrandFiles {
         }
     }
 
+    /// These files, with `releases` as their releases.
+    pub fn with_releases(&self, releases: Arc<[crate::spec::release::Release]>) -> BrandFiles {
+        BrandFiles {
+            releases,
+            ..self.clone()
+        }
+    }
+
     /// These files, with the brands that extend them.
     pub fn with_dependents(&self, dependents: Arc<[Dependent]>) -> BrandFiles {
         BrandFiles {

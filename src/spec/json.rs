@@ -30,6 +30,85 @@ pub enum Anchor {
     Key,
 }
 
+/// The pointer of the first member, in document order, whose key repeats
+/// an earlier key of the same object; `None` when none does (or the text
+/// is not JSON, which is reported elsewhere). serde_json keeps the last of
+/// two equal keys without a word, so this is asked of every brand.json.
+pub fn first_duplicate_key(text: &str) -> Option<String> {
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+    use std::cell::RefCell;
+    struct Walk<'a> {
+        at: String,
+        found: &'a RefCell<Option<String>>,
+    }
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0usize;
+            while seq
+                .next_element_seed(Walk {
+                    at: format!("{}/{i}", self.at),
+                    found: self.found,
+                })?
+                .is_some()
+            {
+                i += 1;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut keys = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let at = join(&self.at, &key);
+                if !keys.insert(key) && self.found.borrow().is_none() {
+                    *self.found.borrow_mut() = Some(at.clone());
+                }
+                map.next_value_seed(Walk {
+                    at,
+                    found: self.found,
+                })?;
+            }
+            Ok(())
+        }
+    }
+    let found = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let walked = Walk {
+        at: String::new(),
+        found: &found,
+    }
+    .deserialize(&mut de);
+    walked.ok()?;
+    found.into_inner()
+}
+
 /// Escapes one reference token for a JSON Pointer (RFC 6901 section 3).
 pub fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -298,6 +377,16 @@ impl<'a, 'n> Scanner<'a, 'n> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_given_twice_in_one_object_is_found_where_it_repeats() {
+        let text = r#"{"a": {"x": 1, "y": [{"k": 1, "k": 2}]}, "v": "private", "v": "public"}"#;
+        assert_eq!(first_duplicate_key(text).as_deref(), Some("/a/y/0/k"));
+        let text = r#"{"visibility": "private", "name": "x", "visibility": "public"}"#;
+        assert_eq!(first_duplicate_key(text).as_deref(), Some("/visibility"));
+        assert_eq!(first_duplicate_key(r#"{"a": {"a": 1}, "b": [1, 1]}"#), None);
+        assert_eq!(first_duplicate_key("{"), None);
+    }
 
     fn at(text: &str, pointer: &str, anchor: Anchor) -> Pos {
         locate(text, &[(pointer, anchor)])[0]

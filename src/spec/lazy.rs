@@ -26,6 +26,11 @@ impl LazyBrand {
         }
     }
 
+    /// The files it parses.
+    pub fn files(&self) -> &Arc<BrandFiles> {
+        &self.files
+    }
+
     /// The brand (None only if its files no longer parse, which a render
     /// made from them rules out).
     pub fn brand(&self) -> Option<Arc<Brand>> {

@@ -12,21 +12,22 @@ use std::sync::Arc;
 /// Most parents a brand may have in a chain (DESIGN.md section 18).
 pub const MAX_DEPTH: usize = 8;
 
-/// True when a brand's brand.json says it is private, or may (it says
-/// `"visibility"` or escapes a character, and cannot be read to say
-/// otherwise): what a public child may not extend.
+/// True when a brand's brand.json says it is private, or may (see
+/// [`super::visibility`]): what a public child may not extend.
 fn may_be_private(files: &BrandFiles) -> bool {
-    let Some(json) = files.get("brand.json") else {
-        return false;
-    };
-    let says = |text: &[u8]| memchr::memmem::find(json, text).is_some();
-    if !says(b"\"visibility\"") && !says(b"\\u") {
-        return false;
-    }
-    match super::brand::brand_json(json) {
-        Some(doc) => doc.get("visibility").and_then(|v| v.as_str()) == Some("private"),
-        None => true,
-    }
+    let guard = super::visibility::Guard::of(files);
+    (guard.visibility || guard.unknown)
+        && super::visibility::declared(files.get("brand.json").map(|b| &b[..])).private
+}
+
+/// The refusal of a public brand that extends a private one. It never
+/// names the parent: the refusal is shown wherever the child's errors
+/// are, to readers who may not know the parent exists.
+fn private_parent() -> Lineage {
+    Lineage::Broken(
+        Code::PrivateParent,
+        "`extends` names a brand that is not public, and this brand is public: its surfaces would publish that brand's tokens and name it; make this brand private too, or its parent public".to_string(),
+    )
 }
 
 /// A release of a brand: its version and its files.
@@ -59,6 +60,10 @@ pub fn lineage(
                 Code::FamilyTooDeep,
                 format!("the chain of parents is longer than {MAX_DEPTH} ({}…); extend a brand nearer the core", seen.join(" → ")),
             );
+        }
+        // Asked before anything of the parent is said (its releases, say).
+        if head(&slug).is_some_and(|h| may_be_private(&h)) && !may_be_private(child) {
+            return private_parent();
         }
         let parent = match &range {
             None => match head(&slug) {
@@ -113,10 +118,7 @@ pub fn lineage(
             }
         };
         if may_be_private(&parent.files) && !may_be_private(child) {
-            return broken(
-                Code::PrivateParent,
-                format!("`{slug}` is private and this brand is public: its surfaces would publish `{slug}`'s tokens and name it; make this brand private too, or `{slug}` public"),
-            );
+            return private_parent();
         }
         seen.push(slug);
         // A release built over its own parents brings them.

@@ -13,11 +13,14 @@ pub mod lazy;
 pub mod limits;
 pub mod lineage;
 pub mod model;
+pub mod moment;
 pub mod release;
 pub mod schema;
 pub mod tokens;
+pub mod visibility;
 
 pub use brand::{parse_brand, Brand};
 pub use diag::{Diagnostic, Severity};
 pub use files::{BrandFiles, Dependent, Lineage, Parent};
 pub use lazy::LazyBrand;
+pub use moment::Moment;

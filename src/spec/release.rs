@@ -18,6 +18,18 @@ pub struct Release {
     /// The tag message's lines, or the subjects of the commits that touched
     /// the brand since the previous release.
     pub notes: Vec<String>,
+    /// What the tagged brand.json says of who may read this release: it is
+    /// left out of every render of the brand for readers who may not (see
+    /// [`withheld`]). Never published itself.
+    #[serde(skip)]
+    pub declared: crate::spec::visibility::Declared,
+}
+
+/// True when `r` is withheld from renders at `now`: under an embargo that
+/// holds, or made while the brand was private and the brand is public now
+/// (`public_head`). A private brand's own readers see its private releases.
+pub fn withheld(r: &Release, now: chrono::DateTime<chrono::Utc>, public_head: bool) -> bool {
+    r.declared.embargo.is_some_and(|e| e > now) || (public_head && r.declared.private)
 }
 
 fn as_string<S: serde::Serializer>(v: &semver::Version, s: S) -> Result<S::Ok, S::Error> {
@@ -68,6 +80,7 @@ mod tests {
             tag: format!("acme@{v}"),
             commit: "c0ffee".into(),
             notes: vec![format!("Release {v}")],
+            declared: Default::default(),
         }
     }
 

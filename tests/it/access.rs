@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// A token for every private brand, and two scoped ones.
-const ALL: &str = "mq_every_private_brand_0f9e8d7c";
-const LUMEN_ONLY: &str = "mq_only_lumen_health_5a4b3c2d";
-const AURORA_ONLY: &str = "mq_only_aurora_launch_1e2f3a4b";
+pub const ALL: &str = "mq_every_private_brand_0f9e8d7c";
+pub const LUMEN_ONLY: &str = "mq_only_lumen_health_5a4b3c2d";
+pub const AURORA_ONLY: &str = "mq_only_aurora_launch_1e2f3a4b";
 
 /// What no public answer may say: the private brand's name, slug and a
 /// token value of its own; the embargoed brand's name, slug and version.
@@ -30,7 +30,7 @@ const NEEDLES: &[&str] = &[
 ];
 
 /// The tokens file for [`ALL`], [`LUMEN_ONLY`] and [`AURORA_ONLY`].
-fn tokens_file(dir: &Path) -> PathBuf {
+pub fn tokens_file(dir: &Path) -> PathBuf {
     let line = |name, token, slugs: &[&str]| {
         let slugs: Vec<String> = slugs.iter().map(|s| s.to_string()).collect();
         marque::access::line_for(name, token, &slugs).unwrap()
@@ -46,7 +46,7 @@ fn tokens_file(dir: &Path) -> PathBuf {
     path
 }
 
-fn edit(path: &Path, from: &str, to: &str) {
+pub fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{} contains {from:?}", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
@@ -54,7 +54,7 @@ fn edit(path: &Path, from: &str, to: &str) {
 
 /// The example content with Lumen Health private (and a font of its own),
 /// and a third brand, Aurora Launch 9.8.7, embargoed until `embargo`.
-fn secret_content(root: &Path, embargo: &str) {
+pub fn secret_content(root: &Path, embargo: &str) {
     copy_dir(&example_content(), root);
     let lumen = root.join("lumen-health");
     edit(
@@ -71,7 +71,7 @@ fn secret_content(root: &Path, embargo: &str) {
 }
 
 /// Aurora Launch at `version`, embargoed until `embargo`, if any.
-fn aurora(root: &Path, version: &str, embargo: Option<&str>) {
+pub fn aurora(root: &Path, version: &str, embargo: Option<&str>) {
     let dir = root.join("aurora-launch");
     if !dir.exists() {
         copy_dir(&example_content().join("northwind"), &dir);
@@ -99,14 +99,14 @@ fn secret_server(embargo: &str) -> (tempfile::TempDir, PathBuf, TestApp) {
 }
 
 /// A server of `content` with the tokens of [`tokens_file`].
-fn serve_secrets(content: &Path, configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
+pub fn serve_secrets(content: &Path, configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
     let mut config = serve_config(content);
     config.access_tokens = Some(tokens_file(content.parent().unwrap()));
     configure(&mut config);
     spawn_with(config)
 }
 
-fn bearer(token: &str) -> String {
+pub fn bearer(token: &str) -> String {
     format!("Bearer {token}")
 }
 
@@ -622,7 +622,37 @@ fn the_sign_in_form_gives_a_browser_a_session_that_opens_private_brands() {
         "return document.title.startsWith('Lumen Health')",
         "the private brand's page",
     );
+    // The reader is told the page is private, and who is signed in.
+    assert_eq!(
+        b.js("return document.querySelector('header #marque-access strong').textContent"),
+        "Private"
+    );
+    b.wait_for(
+        "return document.querySelector('footer').textContent.includes('Signed in as ops')",
+        "the footer names who is signed in",
+    );
     b.screenshot("signin-lumen-health");
+    // An embargoed version says until when, in UTC and in the reader's zone.
+    b.goto(&format!("{}/brand/aurora-launch", app.public_url));
+    b.wait_for(
+        "var a = document.querySelector('#marque-access'); return !!a && a.textContent.includes('Embargoed') && a.querySelector('.local').textContent.includes('your time');",
+        "the embargo's moment is shown",
+    );
+    assert!(b
+        .js("return document.querySelector('#marque-access time').textContent")
+        .as_str()
+        .unwrap()
+        .ends_with("UTC"));
+    // Sign-out from the footer ends the session.
+    b.js("document.querySelector('footer button.signout').click(); return 1;");
+    b.wait_for(
+        "return location.pathname === '/' && !document.body.textContent.includes('Lumen Health')",
+        "signed out, the private brand is gone",
+    );
+    assert_eq!(
+        b.js("return document.querySelector('footer').textContent.includes('Signed in')"),
+        false
+    );
 }
 
 /// The real binary serving the secret content of `dir` (JSON logs on
@@ -846,7 +876,7 @@ fn embargoed_remote(embargo: &str) -> Remote {
 
 /// Git mode of `remote`, previews of `feature/*` on, with the tokens of
 /// [`tokens_file`] in `dir`.
-fn previews_config(remote: &Remote, dir: &Path) -> ServeConfig {
+pub fn previews_config(remote: &Remote, dir: &Path) -> ServeConfig {
     let mut config = serve_config(&example_content());
     config.source = SourceConfig::Git(GitSource::new(remote.url()));
     config.git_source().unwrap().poll = Duration::from_secs(3600);

@@ -233,7 +233,7 @@ fn json_surfaces_round_trip_the_exact_text() {
 
 #[test]
 fn embed_script_carries_the_data_as_an_inert_literal() {
-    let js = render::embed::render(&evil(), &ctx());
+    let js = render::embed::render(&evil(), &ctx(), marque::render::view::Access::Private);
     assert!(!js.contains("</script"), "cannot close a script element");
     assert!(!js.contains("<!--"));
     assert!(!js.contains('\u{2028}') && !js.contains('\u{2029}'));

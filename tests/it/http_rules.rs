@@ -72,7 +72,7 @@ fn every_surface_is_served_with_its_exact_media_type_and_common_headers() {
             "{path}"
         );
         // A brand's answer depends on who asks (DESIGN.md §20).
-        let vary = match path.starts_with("/brand/") {
+        let vary = match path.starts_with("/brand/") || path.starts_with("/embed/") {
             true => "Accept-Encoding, Authorization, Cookie",
             false => "Accept-Encoding",
         };

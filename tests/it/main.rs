@@ -81,3 +81,5 @@ mod terrazzo;
 mod tolerant;
 /// Validation diagnostics with file, line and column.
 mod validation;
+/// Who sees what, in the shapes the 2026-11-27 black-box run found: previews, changelogs, unreadable files, sessions, readiness.
+mod who_sees;

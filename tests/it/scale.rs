@@ -314,7 +314,7 @@ fn a_brands_diagnostics_are_held_once_by_its_state_and_its_render() {
     let catalog = build_catalog(
         &content,
         &crate::surfaces::ctx(),
-        marque::clock::today(),
+        marque::spec::Moment::at(chrono::Utc::now()),
         &Catalog::default(),
         &Default::default(),
     );

@@ -36,7 +36,7 @@ pub fn brands_of(dir: &Path) -> Vec<Arc<Brand>> {
     let catalog = build_catalog(
         &content,
         &ctx(),
-        today(),
+        marque::spec::Moment::on(today()),
         &Catalog::default(),
         &BuildOptions::default(),
     );
@@ -54,7 +54,14 @@ pub fn surfaces(brand: &Brand, ctx: &Context) -> Vec<(&'static str, String)> {
         .map(|s| (s.file(), s.render(brand, ctx)))
         .collect();
     all.push(("page.html", render::html::render(brand, ctx).body));
-    all.push(("embed.js", render::embed::render(brand, ctx)));
+    all.push((
+        "embed.js",
+        render::embed::render(
+            brand,
+            ctx,
+            marque::render::view::Access::private_or_public(brand),
+        ),
+    ));
     all
 }
 

@@ -520,7 +520,7 @@ fn one_broken_brand_never_affects_another() {
     let catalog = build_catalog(
         &content,
         &crate::surfaces::ctx(),
-        today(),
+        marque::spec::Moment::on(today()),
         &Catalog::default(),
         &Default::default(),
     );

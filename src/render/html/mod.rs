@@ -8,8 +8,8 @@
 
 use super::changelog::SemanticChanges;
 use super::escape::html;
-use super::view::primary_logo;
 use super::view::reference_value;
+use super::view::{primary_logo, Access};
 use super::{Context, Surface};
 use crate::paths;
 use crate::spec::{Brand, Diagnostic, Severity};
@@ -130,11 +130,32 @@ fn head(
     let _ = write!(out, "</head>\n<body data-marque-slug=\"{}\">\n", html(slug));
 }
 
+/// What the header says of a page only token holders read: that it is
+/// private, or under embargo until when (in UTC, and in the reader's own
+/// zone once the page's script has run), so no one shares it as public.
+fn access_note(o: &mut String, access: Access) {
+    match access {
+        Access::Public => {}
+        Access::Private => o.push_str("<p id=\"marque-access\" class=\"access\" role=\"note\"><strong>Private</strong> Only readers with an access token for this brand see this page: do not share it as public.</p>"),
+        Access::Embargoed(until) => {
+            let _ = write!(
+                o,
+                "<p id=\"marque-access\" class=\"access\" role=\"note\"><strong>Embargoed</strong> until <time datetime=\"{}\">{} UTC</time><span class=\"local\"></span>: not public before then; do not share it.</p>",
+                until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                until.format("%Y-%m-%d %H:%M")
+            );
+        }
+    }
+}
+
 /// Closes the page: the footer, then the shared scripts.
 fn foot(out: &mut String, ctx: &Context) {
+    // The page's script names who is signed in, from the `marque_who`
+    // cookie sign-in sets beside the session (see `page.js`).
     let sign_in = match ctx.sign_in {
         true => format!(
-            " · <a href=\"{}\">Sign in</a>",
+            " · <span id=\"marque-session\" data-signout=\"{}\"><a href=\"{}\">Sign in</a></span>",
+            html(&ctx.url(paths::SIGN_OUT)),
             html(&ctx.url(paths::SIGN_IN))
         ),
         false => String::new(),
@@ -159,7 +180,7 @@ fn foot(out: &mut String, ctx: &Context) {
 
 /// The brand's API page.
 pub fn render(brand: &Brand, ctx: &Context) -> Page {
-    render_page(brand, ctx, &[], None)
+    render_page(brand, ctx, &[], None, Access::private_or_public(brand))
 }
 
 /// The API page of a published brand, with what its build said about its
@@ -171,8 +192,9 @@ pub fn render_with_notes(
     ctx: &Context,
     diagnostics: &[Diagnostic],
     changes: &SemanticChanges,
+    access: Access,
 ) -> Page {
-    render_page(brand, ctx, diagnostics, Some(changes))
+    render_page(brand, ctx, diagnostics, Some(changes), access)
 }
 
 /// A note about brand.json's `version`: what the semantic diff says of it.
@@ -183,7 +205,13 @@ fn is_version_note(d: &Diagnostic) -> bool {
 /// The API page of a stale brand: its last good version, with the errors
 /// that keep the new one from being published on top.
 pub fn render_with_errors(brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
-    render_page(brand, ctx, diagnostics, None)
+    render_page(
+        brand,
+        ctx,
+        diagnostics,
+        None,
+        Access::private_or_public(brand),
+    )
 }
 
 /// The banner that lists a brand's errors (nothing when it has none).
@@ -218,9 +246,10 @@ fn render_page(
     ctx: &Context,
     diagnostics: &[Diagnostic],
     changes: Option<&SemanticChanges>,
+    access: Access,
 ) -> Page {
     let mut o = String::new();
-    page_header(&mut o, brand, ctx, diagnostics);
+    page_header(&mut o, brand, ctx, diagnostics, access);
     let mut snip = Snippets::default();
     for section in [
         voice,
@@ -279,7 +308,13 @@ fn contents(o: &mut String) {
 }
 
 /// The head, the error banner of a stale brand, and the header with the logo.
-fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diagnostic]) {
+fn page_header(
+    o: &mut String,
+    brand: &Brand,
+    ctx: &Context,
+    diagnostics: &[Diagnostic],
+    access: Access,
+) {
     let doc = &brand.doc;
     let s = &brand.slug;
     let summary = doc.summary.clone().unwrap_or_default();
@@ -335,6 +370,7 @@ fn page_header(o: &mut String, brand: &Brand, ctx: &Context, diagnostics: &[Diag
         html(&brand.version.to_string()),
         brand.updated
     );
+    access_note(o, access);
     if !summary.is_empty() {
         let _ = write!(o, "<p>{}</p>", html(&summary));
     }

@@ -173,3 +173,31 @@ document.addEventListener("click", function (e) {
     b.setAttribute("aria-pressed", b === button ? "true" : "false");
   });
 });
+
+// The footer says who is signed in, from the `marque_who` cookie that
+// sign-in sets beside its session (the session itself is HttpOnly), and
+// offers sign-out; and an embargo's moment is shown in the reader's zone.
+(function () {
+  var slot = document.getElementById("marque-session");
+  var who = (document.cookie.match(/(?:^|;\s*)marque_who=([A-Za-z0-9_-]{1,64})(?:;|$)/) || [])[1];
+  if (slot && who) {
+    // Signed out by a request of the page's own (its CSP allows no form
+    // to be sent), then on to where sign-out leads.
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "signout";
+    button.textContent = "Sign out";
+    button.addEventListener("click", function () {
+      fetch(slot.getAttribute("data-signout"), { method: "POST", credentials: "same-origin" })
+        .then(function (res) { location.assign(res.url); });
+    });
+    slot.textContent = "Signed in as " + who + " ";
+    slot.appendChild(button);
+  }
+  var time = document.querySelector("#marque-access time[datetime]");
+  var local = document.querySelector("#marque-access .local");
+  if (time && local) {
+    var at = new Date(time.getAttribute("datetime"));
+    if (!isNaN(at)) local.textContent = " (" + at.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }) + " your time)";
+  }
+})();

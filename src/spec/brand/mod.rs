@@ -288,6 +288,14 @@ fn read_brand_json(
     };
     let (mut value, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file);
+    if let Some(at) = super::json::first_duplicate_key(text) {
+        let key = super::json::tokens(&at).pop().unwrap_or_default();
+        d.push(
+            Code::DuplicateKey,
+            &at,
+            format!("key `{key}` is given twice in this object: readers disagree on which one counts, so the file is not read; keep one"),
+        );
+    }
     enforce_limits(&mut value, &mut d);
     let mut checked = schema::check_brand(value, &mut d);
     let parsed = match serde_json::from_value::<BrandDoc>(std::mem::take(&mut checked.value)) {

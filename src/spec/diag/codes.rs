@@ -207,6 +207,9 @@ codes! {
     DuplicateId = "1109", "duplicate-id", Error,
         "Two logo variants or two prompts share an id.",
         "Give each its own id.";
+    DuplicateKey = "1110", "duplicate-key", Error,
+        "An object of brand.json gives the same key twice (JSON readers disagree on which one counts; `visibility` given twice could publish a private brand).",
+        "Keep one of the two.";
     // MQ12: versions, dates and releases.
     InvalidVersion = "1201", "invalid-version", Error,
         "`version` is not a semantic version MAJOR.MINOR.PATCH with an optional pre-release (no `v`, no build metadata).",
