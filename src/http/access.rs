@@ -24,11 +24,11 @@ pub const SESSION_SECONDS: u64 = crate::access::LIFETIME;
 pub const WHO: &str = "marque_who";
 
 /// `Cache-Control` of everything only a token holder sees.
-pub const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-store");
+const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-store");
 
 /// `Vary` of every answer under `/brand/`, public or not: a shared cache
 /// keeps a token holder's answer apart from everyone else's.
-pub const VARY: HeaderValue = HeaderValue::from_static("Accept-Encoding, Authorization, Cookie");
+const VARY: HeaderValue = HeaderValue::from_static("Accept-Encoding, Authorization, Cookie");
 
 /// The token of an `Authorization: Bearer` header.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -72,7 +72,7 @@ pub fn unix_now() -> u64 {
 
 /// Who sends `headers`: anonymous (no credential, or no tokens on this
 /// server), a token's holder, or, for a client over its failures, 429.
-pub fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holder, TooMany> {
+fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holder, TooMany> {
     let Some(access) = &app.access else {
         return Ok(Holder::Anonymous);
     };
@@ -120,53 +120,157 @@ impl TooMany {
     }
 }
 
-/// The snapshot `holder` sees of `public`.
-pub fn view<'s>(public: &'s Arc<Snapshot>, holder: &Holder) -> &'s Arc<Snapshot> {
-    match holder {
+/// True for a path whose answer depends on who asks: a brand's (its
+/// page, surfaces and card), in the published branch or a preview; and,
+/// on a server with access tokens, the documents that list brands.
+fn varies(path: &str, tokens: bool) -> bool {
+    let inner = crate::paths::split_preview(path).map_or(path, |(_, p)| p);
+    let lists = tokens
+        && matches!(
+            path,
+            crate::paths::INDEX
+                | crate::paths::BRANDS_JSON
+                | crate::paths::LLMS_TXT
+                | crate::paths::STATUS
+                | crate::paths::OPENAPI
+                | crate::paths::PREVIEWS_JSON
+        );
+    lists || inner.starts_with("/brand/") || inner.starts_with("/embed/")
+}
+
+/// What one request sees (DESIGN.md §20): the view of the site its
+/// credentials open, whether it may read branch previews, and what that
+/// makes of each answer's headers. Made by [`seen`], the one place that
+/// decides it; the fast path, the compare endpoint, the demo and MCP all
+/// answer from it, and none derives a view, `private` or `Vary` itself.
+pub struct Seen<'s> {
+    /// What public readers see.
+    pub public: &'s Arc<Snapshot>,
+    /// What this request sees: the public snapshot, or its scope's.
+    pub snapshot: &'s Arc<Snapshot>,
+    pub holder: Holder,
+    /// It may read branch previews (anyone, unless `--preview-access token`).
+    pub previews: bool,
+    /// Previews answer token holders only: what a holder reads of one is
+    /// the holder's alone.
+    previews_private: bool,
+    /// The server has access tokens: the lists of brands vary by reader.
+    tokens: bool,
+}
+
+/// What the request with `headers` from `peer` sees of `public` (the
+/// snapshot being served); or, for a client over its failed tokens, 429.
+pub fn seen<'s>(
+    app: &AppState,
+    public: &'s Arc<Snapshot>,
+    headers: &HeaderMap,
+    peer: IpAddr,
+) -> Result<Seen<'s>, TooMany> {
+    Ok(as_holder(app, public, holder(app, headers, peer)?))
+}
+
+/// What a request that sends no credential sees (a method that reads
+/// nothing, say).
+pub fn anonymous<'s>(app: &AppState, public: &'s Arc<Snapshot>) -> Seen<'s> {
+    as_holder(app, public, Holder::Anonymous)
+}
+
+/// What `holder` (found by [`seen`] before) sees of `public`: for a
+/// reader that stays, such as an MCP session told of each new snapshot.
+pub fn as_holder<'s>(app: &AppState, public: &'s Arc<Snapshot>, holder: Holder) -> Seen<'s> {
+    let snapshot = match &holder {
         Holder::Token { scope, .. } => public.audience(scope).unwrap_or(public),
         _ => public,
-    }
-}
-
-/// True when `holder` may read branch previews: anyone, unless
-/// `--preview-access token`.
-pub fn sees_previews(app: &AppState, holder: &Holder) -> bool {
-    match &app.access {
-        Some(a) if a.previews => matches!(holder, Holder::Token { .. }),
-        _ => true,
-    }
-}
-
-/// True for a path whose answer depends on who asks: a brand's, in the
-/// published branch or a preview.
-pub fn varies(path: &str) -> bool {
-    let inner = crate::paths::split_preview(path).map_or(path, |(_, p)| p);
-    inner.starts_with("/brand/") || inner.starts_with("/embed/")
-}
-
-/// What a handler's request sees: the snapshot of its holder, with
-/// `private` true when that is not the public one; or the 429 of a client
-/// over its failures.
-pub struct Seen {
-    pub snapshot: Arc<Snapshot>,
-    pub holder: Holder,
-    pub private: bool,
-}
-
-/// The snapshot a handler answers `headers` from (see [`Seen`]).
-pub fn seen(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Seen, TooMany> {
-    let holder = holder(app, headers, peer)?;
-    let public = app.snapshot.load_full();
-    let snapshot = view(&public, &holder).clone();
-    Ok(Seen {
-        private: !Arc::ptr_eq(&public, &snapshot),
+    };
+    let token = matches!(holder, Holder::Token { .. });
+    let previews_private = app.access.as_ref().is_some_and(|a| a.previews);
+    Seen {
+        public,
         snapshot,
+        previews: token || !previews_private,
+        previews_private,
+        tokens: app.access.is_some(),
         holder,
-    })
+    }
+}
+
+impl Seen<'_> {
+    /// True when its view is not the public one.
+    pub fn sees_more(&self) -> bool {
+        !Arc::ptr_eq(self.public, self.snapshot)
+    }
+
+    /// The preview `name`, as this request sees it, if it may read it.
+    pub fn preview(&self, name: &str) -> Option<&Arc<Snapshot>> {
+        self.snapshot.previews.get(name).filter(|_| self.previews)
+    }
+
+    /// True when `path` is one this request may not know of: a preview's,
+    /// or the list of previews, to a reader previews are closed to.
+    pub fn hides(&self, path: &str) -> bool {
+        !self.previews
+            && (crate::paths::split_preview(path).is_some() || path == crate::paths::PREVIEWS_JSON)
+    }
+
+    /// True when what it gets at `path` is not what public readers get: a
+    /// withheld brand's, a list that names one, or a preview behind the
+    /// tokens. Such an answer is the holder's alone.
+    pub fn private_at(&self, path: &str) -> bool {
+        if !matches!(self.holder, Holder::Token { .. }) {
+            return false;
+        }
+        if self.previews_private
+            && (crate::paths::split_preview(path).is_some() || path == crate::paths::PREVIEWS_JSON)
+        {
+            return true;
+        }
+        if !self.sees_more() {
+            return false;
+        }
+        match (self.public.get(path), self.snapshot.get(path)) {
+            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+            _ => true,
+        }
+    }
+
+    /// True when its answers about the brand `slug` (a comparison, a
+    /// demo) hold more than public readers get: a model of it, current or
+    /// released, that they do not have, or any preview behind the tokens.
+    pub fn private_for(&self, slug: &str, preview: bool) -> bool {
+        if !matches!(self.holder, Holder::Token { .. }) {
+            return false;
+        }
+        if preview && self.previews_private {
+            return true;
+        }
+        let of = |s: &Snapshot| {
+            s.models
+                .iter()
+                .filter(|(k, _)| {
+                    *k == slug || k.strip_prefix(slug).is_some_and(|r| r.starts_with('@'))
+                })
+                .map(|(k, m)| (k.clone(), Arc::as_ptr(m)))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        self.sees_more() && of(self.public) != of(self.snapshot)
+    }
+
+    /// The headers an answer at `path` takes from who asked: `Vary` on the
+    /// credentials where answers differ by reader, and, when this one is
+    /// the holder's alone (`private`), `Cache-Control: private, no-store`
+    /// and `Vary` on the credentials whatever the path.
+    pub fn apply(&self, h: &mut HeaderMap, path: &str, private: bool) {
+        if private {
+            h.insert(header::CACHE_CONTROL, PRIVATE);
+        }
+        if private || varies(path, self.tokens) {
+            vary_on_credentials(h);
+        }
+    }
 }
 
 /// Adds the credentials to the `Vary` of `h`, keeping what it varies on.
-pub fn vary_on_credentials(h: &mut HeaderMap) {
+fn vary_on_credentials(h: &mut HeaderMap) {
     let value = match h.get(header::VARY).and_then(|v| v.to_str().ok()) {
         Some("Accept-Encoding") | None => VARY,
         Some(v) if v.contains("Authorization") => return,
@@ -241,7 +345,10 @@ fn form_page(
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
     h.insert(header::CACHE_CONTROL, PRIVATE);
-    h.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    h.insert(
+        header::VARY,
+        HeaderValue::from_static("Authorization, Cookie"),
+    );
     if let Ok(csp) = HeaderValue::from_str(&page.csp) {
         h.insert(header::CONTENT_SECURITY_POLICY, csp);
     }

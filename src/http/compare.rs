@@ -161,54 +161,35 @@ pub async fn handle(
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    let seen = match super::access::seen(&app, &headers, peer.ip()) {
+    let public = app.snapshot.load_full();
+    let seen = match super::access::seen(&app, &public, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(too_many) => return refused(too_many),
+        Err(too_many) => return refused(&app, &public, too_many),
     };
     // A public brand's comparison is the public one, cacheable.
-    let private = seen.private && withheld(&app.snapshot.load(), &seen.snapshot, &slug);
-    let res = answer(
+    let private = seen.private_for(&slug, false);
+    let mut res = answer(
         &app,
-        Sides::Published(&seen.snapshot),
+        Sides::Published(seen.snapshot),
         slug,
         range,
         &method,
         &headers,
     )
     .await;
-    varied(res, private)
-}
-
-/// True when `seen` holds more of the brand `slug` than `public` does: a
-/// model of it, current or released, that public readers do not have.
-fn withheld(
-    public: &crate::snapshot::Snapshot,
-    seen: &crate::snapshot::Snapshot,
-    slug: &str,
-) -> bool {
-    let of = |s: &crate::snapshot::Snapshot| {
-        s.models
-            .iter()
-            .filter(|(k, _)| *k == slug || k.strip_prefix(slug).is_some_and(|r| r.starts_with('@')))
-            .map(|(k, m)| (k.clone(), Arc::as_ptr(m)))
-            .collect::<std::collections::BTreeMap<_, _>>()
-    };
-    of(public) != of(seen)
+    // A comparison lives under `/brand/`: it varies on the credentials.
+    seen.apply(res.headers_mut(), "/brand/", private);
+    res
 }
 
 /// The 429 of a client over its failed tokens, varied as every answer.
-fn refused(too_many: super::access::TooMany) -> Response {
-    varied(too_many.problem().into_response(), false)
-}
-
-/// A comparison's answer varies on the credentials, and is the holder's
-/// alone when the holder sees more than public readers.
-fn varied(mut res: Response, private: bool) -> Response {
-    let h = res.headers_mut();
-    super::access::vary_on_credentials(h);
-    if private {
-        h.insert(header::CACHE_CONTROL, super::access::PRIVATE);
-    }
+fn refused(
+    app: &AppState,
+    public: &Arc<crate::snapshot::Snapshot>,
+    too_many: super::access::TooMany,
+) -> Response {
+    let mut res = too_many.problem().into_response();
+    super::access::anonymous(app, public).apply(res.headers_mut(), "/brand/", false);
     res
 }
 
@@ -222,29 +203,25 @@ pub async fn handle_preview(
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    let seen = match super::access::seen(&app, &headers, peer.ip()) {
+    let public = app.snapshot.load_full();
+    let seen = match super::access::seen(&app, &public, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(too_many) => return refused(too_many),
+        Err(too_many) => return refused(&app, &public, too_many),
     };
-    let snap = &seen.snapshot;
-    let preview = snap
-        .previews
-        .get(&name)
-        .filter(|_| super::access::sees_previews(&app, &seen.holder));
-    let Some(preview) = preview else {
-        let res = super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
-        return varied(res, false);
+    let Some(preview) = seen.preview(&name) else {
+        let mut res = super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
+        seen.apply(res.headers_mut(), "/brand/", false);
+        return res;
     };
     let sides = Sides::Preview {
         name: &name,
         preview,
-        published: snap,
+        published: seen.snapshot,
     };
-    let private = seen.private || app.access.as_ref().is_some_and(|a| a.previews);
-    varied(
-        answer(&app, sides, slug, range, &method, &headers).await,
-        private,
-    )
+    let private = seen.private_for(&slug, true) || seen.sees_more();
+    let mut res = answer(&app, sides, slug, range, &method, &headers).await;
+    seen.apply(res.headers_mut(), "/brand/", private);
+    res
 }
 
 /// What a comparison's page links from: the public URL, or the preview's.

@@ -137,25 +137,25 @@ async fn demo_of(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let seen = match super::access::seen(&app, &headers, peer.ip()) {
+    let public = app.snapshot.load_full();
+    let seen = match super::access::seen(&app, &public, &headers, peer.ip()) {
         Ok(seen) => seen,
         Err(too_many) => return too_many.problem().into_response(),
     };
-    // A preview behind the tokens is, to anyone else, a preview that is
-    // not there: checked and limited as one.
+    // What the brand is looked up in: the published branch as this
+    // request sees it, or the preview it names; a preview it may not read
+    // is, to it, a preview that is not there: checked and limited as one.
     let hidden = Snapshot::default();
-    let snap = match preview.is_some() && !super::access::sees_previews(&app, &seen.holder) {
-        true => &hidden,
-        false => &*seen.snapshot,
+    let snap = match preview {
+        Some(name) => seen.preview(name).map_or(&hidden, |p| &**p),
+        None => &**seen.snapshot,
     };
     let demo = app.demo.clone();
     let client = client_of(peer.ip(), &headers, &demo.trusted);
     let decision = demo.check(client).await;
-    let mut res = run(snap, &demo, decision, (preview, slug), &headers, body).await;
-    if seen.private {
-        res.headers_mut()
-            .insert(header::CACHE_CONTROL, super::access::PRIVATE);
-    }
+    let mut res = run(snap, &demo, decision, slug, &headers, body).await;
+    let private = seen.private_for(slug, preview.is_some());
+    seen.apply(res.headers_mut(), "/brand/", private);
     rate_headers(res.headers_mut(), &demo, decision);
     res
 }
@@ -171,11 +171,11 @@ async fn run(
     snap: &Snapshot,
     demo: &Arc<Demo>,
     decision: Decision,
-    (preview, slug): (Option<&str>, &str),
+    slug: &str,
     headers: &HeaderMap,
     body: Body,
 ) -> Response {
-    let ready = match check(snap, demo, decision, (preview, slug), headers, body).await {
+    let ready = match check(snap, demo, decision, slug, headers, body).await {
         Ok(r) => r,
         Err(p) => return p.into_response(),
     };
@@ -221,7 +221,7 @@ async fn check(
     snap: &Snapshot,
     demo: &Demo,
     decision: Decision,
-    (preview, slug): (Option<&str>, &str),
+    slug: &str,
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Ready, Problem> {
@@ -246,11 +246,8 @@ async fn check(
     let bytes = read(headers, body, MAX_BODY)
         .await
         .map_err(|e| read_problem(e, MAX_BODY))?;
-    let brand = match preview {
-        Some(name) => snap.previews.get(name).and_then(|p| p.demo.get(slug)),
-        None => snap.demo.get(slug),
-    }
-    .cloned();
+    // `snap` is the preview's, when the call names one (see `demo_of`).
+    let brand = snap.demo.get(slug).cloned();
     let call = parse_call(&bytes)?;
     let brand = brand
         .ok_or_else(|| DemoError::UnknownBrand(crate::spec::diag::clipped(slug).into_owned()))?;

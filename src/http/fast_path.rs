@@ -17,12 +17,10 @@ use super::headers::common_headers;
 pub use super::problem::not_found;
 use super::problem::Problem;
 use super::AppState;
-use crate::access::Holder;
 use crate::paths::{self, Route};
 use crate::render::status::{LimiterStatus, ServedStatus, Status};
 use crate::snapshot::{Encoded, Resource, Snapshot};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
-use std::sync::Arc;
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
 
@@ -42,19 +40,20 @@ pub fn answer(
     }
     let public = app.snapshot.load();
     let reads = matches!(*method, Method::GET | Method::HEAD) && route != Route::Probe;
-    let holder = match reads {
-        true => match access::holder(app, headers, peer) {
-            Ok(h) => h,
-            Err(too_many) => return Some(varied(problem(too_many.problem()), path, app)),
+    let seen = match reads {
+        true => match access::seen(app, &public, headers, peer) {
+            Ok(seen) => seen,
+            Err(too_many) => {
+                let mut res = problem(too_many.problem());
+                access::anonymous(app, &public).apply(res.headers_mut(), path, false);
+                return Some(res);
+            }
         },
-        false => Holder::Anonymous,
+        false => access::anonymous(app, &public),
     };
-    let snapshot = access::view(&public, &holder);
-    let previews = access::sees_previews(app, &holder);
-    let hidden = |path: &str| {
-        !previews && (paths::split_preview(path).is_some() || path == paths::PREVIEWS_JSON)
-    };
-    let res = match *method {
+    let snapshot = seen.snapshot;
+    let mut private = false;
+    let mut res = match *method {
         Method::GET | Method::HEAD => match path {
             paths::HEALTHZ => plain(StatusCode::OK, "ok\n"),
             paths::READYZ if app.progress.stuck_for().is_some() => problem(
@@ -73,18 +72,15 @@ pub fn answer(
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
-            _ if hidden(path) => problem(not_found(path)),
+            _ if seen.hides(path) => problem(not_found(path)),
             _ => {
-                let res = lookup(app, snapshot, path, method, headers);
-                match private_answer(&public, snapshot, path, &holder, app) {
-                    true => private(res),
-                    false => res,
-                }
+                private = seen.private_at(path);
+                lookup(app, snapshot, path, method, headers)
             }
         },
         Method::OPTIONS => preflight(),
         _ if route == Route::Probe
-            || (!hidden(path)
+            || (!seen.hides(path)
                 && (snapshot.get(path).is_some() || snapshot.status_of(path).is_some())) =>
         {
             problem(
@@ -97,7 +93,8 @@ pub fn answer(
         }
         _ => problem(not_found(path)),
     };
-    Some(varied(res, path, app))
+    seen.apply(res.headers_mut(), path, private);
+    Some(res)
 }
 
 /// A GET or HEAD of `path` in `snapshot`: its resource, /status, or what a
@@ -117,63 +114,6 @@ fn lookup(
             None => missing(snapshot, path, method, headers),
         },
     }
-}
-
-/// True when what `holder` gets at `path` is not what public readers get:
-/// a withheld brand's, or a list that names one, or a preview behind the
-/// tokens.
-fn private_answer(
-    public: &Arc<Snapshot>,
-    seen: &Arc<Snapshot>,
-    path: &str,
-    holder: &Holder,
-    app: &AppState,
-) -> bool {
-    if !matches!(holder, Holder::Token { .. }) {
-        return false;
-    }
-    if app.access.as_ref().is_some_and(|a| a.previews)
-        && (paths::split_preview(path).is_some() || path == paths::PREVIEWS_JSON)
-    {
-        return true;
-    }
-    if Arc::ptr_eq(public, seen) {
-        return false;
-    }
-    match (public.get(path), seen.get(path)) {
-        (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
-        _ => true,
-    }
-}
-
-/// `res` as only its holder may keep it: never stored, and varying on the
-/// credentials, whatever its path.
-fn private(mut res: Response<ResBody>) -> Response<ResBody> {
-    let h = res.headers_mut();
-    h.insert(header::CACHE_CONTROL, access::PRIVATE);
-    access::vary_on_credentials(h);
-    res
-}
-
-/// `res` varying on the credentials too, for a path whose answer depends
-/// on them (DESIGN.md §20: every answer under `/brand/`, and the lists of
-/// brands on a server with access tokens).
-fn varied(mut res: Response<ResBody>, path: &str, app: &AppState) -> Response<ResBody> {
-    // The documents that list brands list more for a token holder.
-    let lists = app.access.is_some()
-        && matches!(
-            path,
-            paths::INDEX
-                | paths::BRANDS_JSON
-                | paths::LLMS_TXT
-                | paths::STATUS
-                | paths::OPENAPI
-                | paths::PREVIEWS_JSON
-        );
-    if lists || access::varies(path) {
-        access::vary_on_credentials(res.headers_mut());
-    }
-    res
 }
 
 /// /status: the snapshot's document, plus what changes between snapshots:

@@ -291,3 +291,79 @@ fn the_check_itself_catches_a_forbidden_import() {
         ]
     );
 }
+
+/// Who sees what has two rooms (DESIGN.md §20): `build/audience.rs` makes
+/// each reader's catalog, and `http/access.rs` picks a request's view and
+/// says what that makes of its headers. What no other request-side file
+/// may do itself, with why.
+const ACCESS_ONLY: &[(&str, &str)] = &[
+    (".audience(", "picks a scope's view"),
+    (".audiences", "reads the scopes' views"),
+    ("Holder::", "judges a credential"),
+    ("private, no-store", "marks an answer private"),
+    ("Authorization, Cookie", "varies on the credentials"),
+    (
+        ".previews.get(",
+        "picks a preview without asking who may read it",
+    ),
+];
+
+/// Where `src` derives a view outside the access module.
+fn access_violations(src: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut files = Vec::new();
+    collect(&src.join("http"), &mut files);
+    for file in files {
+        let rel = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "http/access.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            for (needle, what) in ACCESS_ONLY {
+                if line.contains(needle) {
+                    found.push(format!("{rel}:{}: `{needle}` ({what})", n + 1));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every `.rs` file under `dir`.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn only_the_access_module_derives_what_a_request_sees() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = access_violations(&src);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // The check catches a handler that decides for itself.
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_dir(&src, dir.path());
+    let path = dir.path().join("http/compare.rs");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        format!("fn f(s: &crate::snapshot::Snapshot) {{ let _ = s.previews.get(\"x\"); }}\n{text}"),
+    )
+    .unwrap();
+    let found = access_violations(dir.path());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("http/compare.rs:"), "{found:?}");
+}

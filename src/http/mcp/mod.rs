@@ -55,21 +55,29 @@ impl Marque {
     /// public readers see).
     fn snapshot(&self, extensions: &rmcp::model::Extensions) -> Arc<Snapshot> {
         let public = self.app.snapshot.load_full();
-        let holder = self.holder(extensions);
-        super::access::view(&public, &holder).clone()
+        self.seen(&public, extensions, |seen| seen.snapshot.clone())
     }
 
-    /// Who sends the request of `extensions`.
-    fn holder(&self, extensions: &rmcp::model::Extensions) -> crate::access::Holder {
-        let Some(parts) = extensions.get::<axum::http::request::Parts>() else {
-            return crate::access::Holder::Anonymous;
-        };
-        let peer = parts
-            .extensions
-            .get::<axum::extract::ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
-        super::access::holder(&self.app, &parts.headers, peer)
-            .unwrap_or(crate::access::Holder::Anonymous)
+    /// What the request of `extensions` sees of `public` (see
+    /// [`super::access::seen`]), given to `f`; a client over its failed
+    /// tokens sees what public readers see.
+    fn seen<T>(
+        &self,
+        public: &Arc<Snapshot>,
+        extensions: &rmcp::model::Extensions,
+        f: impl FnOnce(&super::access::Seen<'_>) -> T,
+    ) -> T {
+        let seen = extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| {
+                let peer = parts
+                    .extensions
+                    .get::<axum::extract::ConnectInfo<SocketAddr>>()
+                    .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+                super::access::seen(&self.app, public, &parts.headers, peer).ok()
+            })
+            .unwrap_or_else(|| super::access::anonymous(&self.app, public));
+        f(&seen)
     }
 
     fn url(&self, path: &str) -> String {
@@ -232,11 +240,13 @@ impl ServerHandler for Marque {
         // as a notice), until it goes away.
         let mut generations = self.app.generations.clone();
         let mut stopping = self.app.stopping.clone();
-        let holder = self.holder(&context.extensions);
-        let reader = self.app.snapshot.clone();
+        let holder = self.seen(&self.app.snapshot.load_full(), &context.extensions, |s| {
+            s.holder.clone()
+        });
+        let app = self.app.clone();
         let seen_by = move || {
-            let public = reader.load_full();
-            listed(super::access::view(&public, &holder))
+            let public = app.snapshot.load_full();
+            listed(super::access::as_holder(&app, &public, holder.clone()).snapshot)
         };
         let peer = context.peer;
         tokio::spawn(async move {
