@@ -278,7 +278,7 @@ pub struct ServeArgs {
     pub preview_access: PreviewAccess,
     /// Proxies (CIDRs, comma-separated) whose X-Forwarded-For/Forwarded headers are believed.
     #[arg(long, env = "MARQUE_TRUSTED_PROXY", value_delimiter = ',')]
-    pub trusted_proxy: Vec<crate::demo::limit::Cidr>,
+    pub trusted_proxy: Vec<crate::http::client::Cidr>,
     /// Serve from a git repository (https, ssh or file URL) instead of a folder.
     #[arg(long, env = "MARQUE_GIT_URL")]
     pub git_url: Option<String>,

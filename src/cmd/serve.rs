@@ -132,6 +132,9 @@ pub async fn run(
         }),
         progress,
         access: access.clone(),
+        clients: crate::http::client::Clients {
+            trusted: config.trusted_proxy.clone(),
+        },
     };
     let wake = Wake::of(git_mode, &wake_tx, &trigger_tx);
     watch_tokens(&config, access, wake, &stop_rx);
@@ -457,7 +460,6 @@ fn demo_from(config: &ServeConfig) -> crate::demo::Demo {
     let d = &config.demo;
     crate::demo::Demo {
         limiter: crate::demo::limit::DemoLimiter::new(d.per_minute, d.burst),
-        trusted: config.trusted_proxy.clone(),
         client: LlmClient::new(
             d.provider,
             d.base_url.clone(),

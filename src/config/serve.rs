@@ -8,8 +8,8 @@
 
 use super::{PreviewAccess, ServeArgs};
 use crate::build::BuildOptions;
-use crate::demo::limit::Cidr;
 use crate::demo::llm::ProviderKind;
+use crate::http::client::Cidr;
 use crate::http::mcp::sessions::SessionLimits;
 use crate::http::server::Limits;
 use crate::http::webhook::RateLimits;

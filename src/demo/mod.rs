@@ -14,7 +14,7 @@ use crate::paths::Refusal;
 use crate::snapshot::DemoBrand;
 use crate::spec::diag::clipped;
 use crate::spec::model::Prompt;
-use limit::{Cidr, DemoLimiter};
+use limit::DemoLimiter;
 use llm::LlmClient;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -42,7 +42,6 @@ pub struct Prepared {
 /// The endpoint's settings and shared state.
 pub struct Demo {
     pub limiter: DemoLimiter,
-    pub trusted: Vec<Cidr>,
     pub client: LlmClient,
     /// Upstream calls in flight at once.
     pub permits: Arc<Semaphore>,
@@ -73,6 +72,8 @@ impl Decided {
 impl Demo {
     /// Counts one request from `ip` against the demo's limit: the fleet's
     /// when there is one and Redis answers, else this replica's.
+    /// Counts one request from the client keyed `ip` (its address, an IPv6
+    /// client by its /64, as the HTTP layer finds it).
     pub async fn check(&self, ip: std::net::IpAddr) -> limit::Decision {
         use std::sync::atomic::Ordering::Relaxed;
         if let Some(shared) = &self.shared {

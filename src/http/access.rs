@@ -57,7 +57,7 @@ fn session(headers: &HeaderMap) -> Option<&str> {
 /// An IPv6 client is its /64, as the demo's limit keys it: one host holds
 /// a whole /64, so counting single addresses would not limit it.
 fn client_key(ip: IpAddr) -> crate::access::failures::Client {
-    match crate::demo::limit::key_of(ip) {
+    match super::client::key_of(ip) {
         IpAddr::V4(a) => u128::from(a.to_ipv6_mapped()),
         IpAddr::V6(a) => u128::from(a),
     }
@@ -85,7 +85,7 @@ fn holder(app: &AppState, headers: &HeaderMap, peer: IpAddr) -> Result<Holder, T
         return Ok(holder);
     }
     // Judged and counted under one lock, so a burst cannot pass the limit.
-    let client = super::client::client_of(peer, headers, &app.demo.trusted);
+    let client = app.clients.address(peer, headers);
     let failed = holder == Holder::Failed;
     if let Some(wait) = access
         .failures
@@ -405,7 +405,7 @@ pub async fn sign_in(
     let form = String::from_utf8_lossy(&bytes);
     let next = next_path(form_field(&form, "next").as_deref());
     let token = form_field(&form, "token").unwrap_or_default();
-    let client = super::client::client_of(peer.ip(), &headers, &app.demo.trusted);
+    let client = app.clients.address(peer.ip(), &headers);
     let tokens = access.tokens();
     let cookie = access.sign_in(token.trim(), unix_now());
     let judged = access

@@ -5,7 +5,6 @@
 //! upstream details.
 
 use super::body::read;
-use super::client::client_of;
 use super::headers::common_headers;
 use super::problem::{read_problem, refused, Problem};
 use super::AppState;
@@ -151,8 +150,8 @@ async fn demo_of(
         None => &**seen.snapshot,
     };
     let demo = app.demo.clone();
-    let client = client_of(peer.ip(), &headers, &demo.trusted);
-    let decision = demo.check(client).await;
+    let client = app.clients.address(peer.ip(), &headers);
+    let decision = demo.check(super::client::key_of(client)).await;
     let mut res = run(snap, &demo, decision, slug, &headers, body).await;
     let private = seen.private_for(slug, preview.is_some());
     seen.apply(res.headers_mut(), "/brand/", private);

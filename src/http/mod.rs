@@ -60,6 +60,8 @@ pub struct AppState {
     /// versions and (with `--preview-access token`) previews answer their
     /// holders only.
     pub access: Option<Arc<crate::access::Access>>,
+    /// The proxies believed (`--trusted-proxy`): who a request's client is.
+    pub clients: client::Clients,
 }
 
 /// What the webhook needs in git mode.

@@ -20,7 +20,7 @@
 use super::body::{RateFloor, ReadError};
 use super::problem::Problem;
 use super::AppState;
-use crate::demo::limit::{ceil_secs, key_of};
+use crate::demo::limit::ceil_secs;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -254,11 +254,7 @@ pub async fn handle(
             // The same client address as every per-client limit: the peer,
             // or what a --trusted-proxy says, so a forged X-Forwarded-For
             // does not make one client many.
-            let client = key_of(super::client::client_of(
-                peer.ip(),
-                &headers,
-                &app.demo.trusted,
-            ));
+            let client = app.clients.key(peer.ip(), &headers);
             let Some(_own) = reads.client_read(client) else {
                 return client_busy(reads.rate).into_response();
             };

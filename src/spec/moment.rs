@@ -1,6 +1,6 @@
 //! One reading of the clock, as a build takes it: the instant embargoes
 //! are decided at, and the date validation compares with. Read at the
-//! edge (`crate::clock`) and handed in.
+//! edge (the serving loops' clock) and handed in.
 
 use chrono::{DateTime, NaiveDate, Utc};
 

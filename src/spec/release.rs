@@ -3,7 +3,7 @@
 //! the tags with their dates and notes; here they are named and ordered by
 //! semver precedence, never by name or time.
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
 /// One release of one brand.
@@ -22,7 +22,17 @@ pub struct Release {
     /// left out of every render of the brand for readers who may not (see
     /// [`withheld`]). Never published itself.
     #[serde(skip)]
-    pub declared: crate::spec::visibility::Declared,
+    pub declared: Declared,
+}
+
+/// What a released version's brand.json says of who may read it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Declared {
+    /// It was private (or cannot be read to say otherwise).
+    pub private: bool,
+    /// The moment its embargo lifts, if it names one (one that cannot be
+    /// read never lifts).
+    pub embargo: Option<DateTime<Utc>>,
 }
 
 /// True when `r` is withheld from renders at `now`: under an embargo that

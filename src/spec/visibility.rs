@@ -9,6 +9,7 @@
 //!
 //! Pure: bytes in, a verdict out.
 
+use super::release::Declared;
 use super::BrandFiles;
 use chrono::{DateTime, Utc};
 
@@ -91,16 +92,6 @@ pub fn escapes_a_key(json: &[u8]) -> bool {
         i = j + 1;
     }
     false
-}
-
-/// What a released version's brand.json says of who may read it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Declared {
-    /// It was private (or cannot be read to say otherwise).
-    pub private: bool,
-    /// The moment its embargo lifts, if it names one (one that cannot be
-    /// read never lifts).
-    pub embargo: Option<DateTime<Utc>>,
 }
 
 /// What the brand.json `json` (of a tagged commit) declares.

@@ -4,7 +4,7 @@
 //! cannot answer within [`crate::fleet::DEADLINE`]. `/status` and
 //! `/metrics` say which decides.
 
-use super::{key_of, Decision, DemoLimiter};
+use super::{Decision, DemoLimiter};
 use crate::fleet::{Fleet, DEADLINE};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -51,7 +51,8 @@ impl SharedLimiter {
         self.fleet.is_shared()
     }
 
-    /// Counts one demo request from `ip` against the fleet's limit, with the
+    /// Counts one demo request from the client keyed `ip` (see
+    /// `super`'s doc) against the fleet's limit, with the
     /// quota of `local`; `None` while Redis cannot answer within
     /// [`DEADLINE`] (the caller's replica decides alone then).
     pub async fn check(&self, ip: IpAddr, local: &DemoLimiter) -> Option<Decision> {
@@ -59,7 +60,7 @@ impl SharedLimiter {
         let period = local.period();
         let tolerance = period * local.burst;
         let mut call = self.script.prepare_invoke();
-        call.key(self.fleet.key(&format!("demo:{}", key_of(ip))))
+        call.key(self.fleet.key(&format!("demo:{ip}")))
             .arg(period.as_micros() as u64)
             .arg(tolerance.as_micros() as u64);
         let answer = tokio::time::timeout(DEADLINE, call.invoke_async::<Vec<i64>>(&mut conn)).await;

@@ -513,7 +513,7 @@ impl Marque {
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
         let none = axum::http::HeaderMap::new();
         let headers = parts.map_or(&none, |p| &p.headers);
-        super::client::client_of(peer, headers, &self.app.demo.trusted)
+        self.app.clients.address(peer, headers)
     }
 
     async fn run_prompt(
@@ -523,7 +523,10 @@ impl Marque {
         context: &RequestContext<RoleServer>,
     ) -> CallToolResponse {
         let demo = &self.app.demo;
-        if let Decision::Limited { retry_after } = demo.check(self.client(context)).await {
+        if let Decision::Limited { retry_after } = demo
+            .check(super::client::key_of(self.client(context)))
+            .await
+        {
             return tool_error(format!(
                 "too many demo calls from your address; try again in {} s",
                 ceil_secs(retry_after)

@@ -9,7 +9,8 @@
 //! a batch or a non-message 400 with an invalid request (-32600), a
 //! DELETE of a session that does not exist 404, and of one that does 204.
 
-use crate::demo::limit::{ceil_secs, key_of, Cidr, Decision, DemoLimiter};
+use super::super::client::{key_of, Cidr};
+use crate::demo::limit::{ceil_secs, Decision, DemoLimiter};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{header, HeaderValue, Method, StatusCode};
