@@ -417,13 +417,15 @@ pub fn assemble(
             .map(|path| Some((path.to_string(), prev.documents.get(*path)?.clone())))
             .collect()
     });
+    let brotli_pending = !catalog.has_brotli();
     match (reused, reuse) {
         (Some(docs), Some(prev)) => {
             snap.documents.extend(docs);
             snap.stats.bytes = prev.stats.bytes;
             // The brands' entries follow with the lists; the rest is current.
-            snap.status =
-                Arc::new(Status::new(snap.ready, reload.clone()).with_brands_of(&prev.status));
+            let mut status = Status::new(snap.ready, reload.clone()).with_brands_of(&prev.status);
+            status.brotli_pending = brotli_pending;
+            snap.status = Arc::new(status);
             snap.lists_generation = prev.lists_generation;
             (snap, Some(lists))
         }
@@ -435,7 +437,8 @@ pub fn assemble(
             } else {
                 Effort::None
             };
-            let (docs, status) = lists.render(&snap, effort);
+            let (docs, mut status) = lists.render(&snap, effort);
+            status.brotli_pending = brotli_pending;
             snap.documents.extend(docs);
             snap.stats.bytes = status.snapshot_bytes;
             snap.status = Arc::new(status);

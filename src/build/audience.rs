@@ -341,6 +341,7 @@ fn as_current(p: &Published, slug: &str, cache: CachePolicy) -> Published {
         listing: p.listing.clone(),
         demo: p.demo.clone(),
         compressed: p.compressed,
+        brotli: p.brotli,
         warnings: p.warnings.clone(),
         from_cache: p.from_cache,
         bytes: p.bytes,

@@ -33,6 +33,9 @@ pub struct Published {
     pub demo: Arc<DemoBrand>,
     /// False while its bodies wait to be compressed (see `Live::finish`).
     pub compressed: bool,
+    /// False while its bodies, compressed, wait for their brotli codings
+    /// (a server's first build is served once it has gzip).
+    pub brotli: bool,
     /// Every diagnostic of the attempt that made it (warnings only: a brand
     /// with errors is not rendered), kept for the render cache: the list
     /// its brand's state holds, not a copy.
@@ -55,8 +58,9 @@ fn bytes_of(resources: &Resources) -> usize {
 }
 
 impl Published {
-    /// This render with every body compressed that was published without.
-    pub fn compress(&self) -> Published {
+    /// This render with every body compressed, as hard as `effort` says,
+    /// that was published without.
+    pub fn compress(&self, effort: Effort) -> Published {
         let resources: Resources = self
             .resources
             .iter()
@@ -64,11 +68,42 @@ impl Published {
                 let r = if r.has_codings() {
                     r.clone()
                 } else {
-                    Arc::new(r.with_codings(Effort::Best))
+                    Arc::new(r.with_codings(effort))
                 };
                 (path.clone(), r)
             })
             .collect();
+        Published {
+            brotli: self.brotli || effort != Effort::Gzip,
+            stand_in: self.stand_in.as_ref().map(|p| Arc::new(p.compress(effort))),
+            ..self.with_resources(resources)
+        }
+    }
+
+    /// [`Published::compress`] with gzip alone.
+    pub fn compress_gzip(&self) -> Published {
+        self.compress(Effort::Gzip)
+    }
+
+    /// This render with the brotli coding of every body that has gzip only.
+    pub fn add_brotli(&self) -> Published {
+        let resources: Resources = self
+            .resources
+            .iter()
+            .map(|(path, r)| match r.wants_brotli() {
+                true => (path.clone(), Arc::new(r.with_brotli())),
+                false => (path.clone(), r.clone()),
+            })
+            .collect();
+        Published {
+            brotli: true,
+            stand_in: self.stand_in.as_ref().map(|p| Arc::new(p.add_brotli())),
+            ..self.with_resources(resources)
+        }
+    }
+
+    /// This render with `resources`, compressed.
+    fn with_resources(&self, resources: Resources) -> Published {
         Published {
             bytes: bytes_of(&resources),
             headline: self.headline.clone(),
@@ -82,9 +117,10 @@ impl Published {
             resources: Arc::new(resources),
             listing: self.listing.clone(),
             compressed: true,
+            brotli: self.brotli,
             warnings: self.warnings.clone(),
             from_cache: self.from_cache,
-            stand_in: self.stand_in.as_ref().map(|p| Arc::new(p.compress())),
+            stand_in: self.stand_in.clone(),
         }
     }
 }
@@ -147,6 +183,7 @@ pub(super) fn from_cache(
         listing: entry.listing,
         demo,
         compressed: true,
+        brotli: true,
         stand_in: None,
         warnings: Arc::new(entry.warnings),
         from_cache: true,
@@ -298,6 +335,7 @@ pub fn render_brand(
         listing,
         demo,
         compressed: effort != Effort::None,
+        brotli: !matches!(effort, Effort::None | Effort::Gzip),
         from_cache: false,
         warnings: Arc::new(diagnostics),
         stand_in: None,

@@ -150,6 +150,9 @@ impl Live {
     /// stops it (in a few milliseconds), is served first, and the next
     /// call goes on from there.
     pub fn finish(&mut self) {
+        // gzip first: ready once every body has it (a first build's
+        // brands); brotli follows, and a client that takes `br` gets gzip
+        // until its body's brotli coding exists.
         if self.reloader.compress_pending() {
             self.republish();
         }
@@ -157,6 +160,12 @@ impl Live {
             return;
         }
         self.publisher.compress_documents();
+        if self.reloader.brotli_pending() {
+            self.republish();
+        }
+        if self.reloader.interrupted() {
+            return;
+        }
         self.reloader.store_renders();
     }
 

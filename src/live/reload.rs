@@ -364,6 +364,15 @@ impl Reloader {
             .compress_pending(&|| waiting.load(Ordering::Relaxed))
     }
 
+    /// Adds, a batch at a time, the brotli codings of the bodies compressed
+    /// with gzip alone (every brand of the first build: ready sooner). True
+    /// when any were. Stops when a change arrives.
+    pub fn brotli_pending(&mut self) -> bool {
+        let waiting = self.changes_waiting.clone();
+        self.catalog
+            .brotli_pending(&|| waiting.load(Ordering::Relaxed))
+    }
+
     /// Writes every compressed render that is not in the render cache yet,
     /// and removes the entries no brand uses any more.
     pub fn store_renders(&mut self) {

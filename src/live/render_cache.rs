@@ -148,8 +148,10 @@ impl KeptRenders {
     /// cache yet, and removes the entries no brand uses any more. Gives way
     /// (and goes on next time) once `interrupted` says a change is waiting.
     pub fn sync(&mut self, catalog: &Catalog, interrupted: &dyn Fn() -> bool) {
-        let published: Vec<&Arc<crate::build::Published>> =
-            catalog.renders().filter(|p| p.compressed).collect();
+        let published: Vec<&Arc<crate::build::Published>> = catalog
+            .renders()
+            .filter(|p| p.compressed && p.brotli)
+            .collect();
         let fresh: Vec<_> = published
             .iter()
             .filter(|p| !self.cached.contains(&p.input))

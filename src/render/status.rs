@@ -16,8 +16,12 @@ use std::sync::Arc;
 pub struct Status {
     pub service: &'static str,
     pub version: &'static str,
-    /// Built, and every body has its codings: `/readyz` answers 200.
+    /// Built, every brand has had its first outcome, and every body has its
+    /// gzip coding: `/readyz` answers 200.
     pub ready: bool,
+    /// Brotli codings are still being added to a first build's bodies:
+    /// until each has one, a client that takes `br` gets gzip.
+    pub brotli_pending: bool,
     #[serde(flatten)]
     pub reload: Reload,
     /// Published brands, in slug order.
@@ -46,6 +50,7 @@ impl Status {
             service: "marque",
             version: env!("CARGO_PKG_VERSION"),
             ready,
+            brotli_pending: false,
             reload,
             brands: Vec::new(),
             unpublished: Vec::new(),
@@ -65,6 +70,7 @@ impl Status {
             service: self.service,
             version: self.version,
             ready: self.ready,
+            brotli_pending: self.brotli_pending,
             reload: self.reload.clone(),
             brands: lists.brands.clone(),
             unpublished: lists.unpublished.clone(),

@@ -134,6 +134,10 @@ pub enum Effort {
     /// (the index and /status of thousands of brands): a quarter of the
     /// time, about 20 % more bytes.
     Fast,
+    /// gzip 6 alone: a server's first build, made ready sooner; its brotli
+    /// coding follows ([`Resource::with_brotli`]), and a client that
+    /// accepts `br` gets gzip until then.
+    Gzip,
     /// Identity only: for `marque check`, which serves nothing.
     None,
 }
@@ -143,6 +147,8 @@ impl Effort {
         match self {
             Effort::Best => Some((6, 5)),
             Effort::Fast => Some((1, 1)),
+            // Brotli level 0 here means none (`compressed` makes no brotli).
+            Effort::Gzip => Some((6, 0)),
             Effort::None => None,
         }
     }
@@ -222,7 +228,8 @@ fn compressed(body: &[u8], c: Compressed) -> (Option<Encoded>, Option<Encoded>) 
     let gz = Some(gzip(body, g))
         .filter(|gz| worth(gz))
         .map(|gz| Encoded::new(&gz, "-gz"));
-    let br = Some(brotli(body, b))
+    let br = (b > 0)
+        .then(|| brotli(body, b))
         .filter(|br| worth(br))
         .map(|br| Encoded::new(&br, "-br"));
     let keys = (
@@ -373,6 +380,46 @@ impl Resource {
         Resource { headers, ..made }
     }
 
+    /// True when its brotli coding is still to be made: it has a gzip
+    /// coding (so a coding pays) and no brotli one.
+    pub fn wants_brotli(&self) -> bool {
+        self.gzip.is_some() && self.br.is_none()
+    }
+
+    /// This resource with its brotli coding added (quality 5, as
+    /// [`Effort::Best`] makes it), for one made with [`Effort::Gzip`];
+    /// everything else as it is.
+    pub fn with_brotli(&self) -> Resource {
+        let Some(gz) = self.gzip.as_ref().filter(|_| self.br.is_none()) else {
+            return self.clone();
+        };
+        let body = self.body();
+        let key = key_of_etag(&self.identity.etag)
+            .unwrap_or_else(|| key_of(&Sha256::digest(&body).into()));
+        let bodies = Bodies::process();
+        let (_, b) = Effort::Best.levels().expect("Best has levels");
+        let br = match bodies.codings(&(key, (6, b))) {
+            Some((_, known)) => known.map(|(k, body)| Encoded {
+                etag: etag_of(&k, "-br"),
+                length: HeaderValue::from(body.len()),
+                body,
+            }),
+            None => {
+                let worth =
+                    |coded: &[u8]| (coded.len() as f64) < body.len() as f64 * (1.0 - MIN_SAVING);
+                let br = Some(brotli(&body, b))
+                    .filter(|br| worth(br))
+                    .map(|br| Encoded::new(&br, "-br"));
+                bodies.remember(
+                    (key, (6, b)),
+                    (gz.key(), br.as_ref().and_then(Encoded::key)),
+                );
+                br
+            }
+        };
+        Resource { br, ..self.clone() }
+    }
+
     pub fn with_header(mut self, name: &'static str, value: &str) -> Resource {
         if let Ok(v) = HeaderValue::from_str(value) {
             self.headers.push((HeaderName::from_static(name), v));
@@ -392,6 +439,34 @@ impl Resource {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[test]
+    fn gzip_first_then_brotli_is_the_resource_best_effort_makes() {
+        let body = "a first build is served with gzip, then brotli follows. ".repeat(60);
+        let first = Resource::with_effort(
+            "text/css",
+            body.clone(),
+            CachePolicy::Current(60),
+            Effort::Gzip,
+        );
+        assert!(first.gzip.is_some() && first.br.is_none() && first.wants_brotli());
+        let later = first.with_brotli();
+        let best = Resource::with_effort(
+            "text/css",
+            body.clone(),
+            CachePolicy::Current(60),
+            Effort::Best,
+        );
+        assert!(!later.wants_brotli());
+        let br = |r: &Resource| r.br.as_ref().map(|e| (e.body.clone(), e.etag.clone()));
+        assert_eq!(br(&later), br(&best));
+        let gz = |r: &Resource| r.gzip.as_ref().map(|e| (e.body.clone(), e.etag.clone()));
+        assert_eq!(gz(&later), gz(&best));
+        assert_eq!(later.body(), body.as_bytes());
+        // A body too small to pay gets no coding either way.
+        let tiny = Resource::with_effort("text/css", "a{}", CachePolicy::Current(60), Effort::Gzip);
+        assert!(!tiny.wants_brotli() && tiny.with_brotli().br.is_none());
+    }
 
     #[test]
     fn identical_bodies_are_held_once() {

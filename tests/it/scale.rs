@@ -211,7 +211,7 @@ fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
 }
 
 #[test]
-fn a_first_build_is_served_at_once_and_ready_only_with_every_coding() {
+fn a_first_build_is_served_at_once_ready_with_gzip_and_brotli_follows() {
     let ws = workspace();
     many_brands(&ws.root, 200);
     let app = spawn_with_readiness(serve_config(&ws.root), false);
@@ -224,17 +224,36 @@ fn a_first_build_is_served_at_once_and_ready_only_with_every_coding() {
         "the first build is served",
     );
     app.wait_until(|a| a.get("/readyz").status == 200, "marque becomes ready");
-    // Once /readyz says so, every brand, current and released, has both
-    // codings: what a load balancer sends is served at full quality.
+    // Once /readyz says so, every brand, current and released, has its
+    // gzip coding: a client that takes brotli gets brotli or, until its
+    // body's brotli coding exists, gzip; never an uncompressed body.
+    let mut saw_gzip_for_br = false;
+    for slug in ["brand-01", "brand-100", "brand-199", "northwind"] {
+        let path = format!("/brand/{slug}/spec.json");
+        let br = app.get_with(&path, &[("Accept-Encoding", "br, gzip")]);
+        match br.header("content-encoding") {
+            Some("br") => assert_eq!(unbrotli(&br.body).is_empty(), false),
+            Some("gzip") => saw_gzip_for_br = true,
+            other => panic!("{path}: {other:?}"),
+        }
+        let gz = app.get_with(&path, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
+        if slug == "brand-100" {
+            assert_eq!(gunzip(&gz.body), identity);
+        }
+    }
+    println!("a br client got gzip while brotli followed: {saw_gzip_for_br}");
+    // Then brotli follows for every body.
+    app.wait_until(
+        |a| a.get("/status").json()["brotliPending"] == false,
+        "every body has its brotli coding",
+    );
     for slug in ["brand-01", "brand-100", "brand-199", "northwind"] {
         let path = format!("/brand/{slug}/spec.json");
         let br = app.get_with(&path, &[("Accept-Encoding", "br")]);
         assert_eq!(br.header("content-encoding"), Some("br"), "{path}");
-        let gz = app.get_with(&path, &[("Accept-Encoding", "gzip")]);
-        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
         if slug == "brand-100" {
             assert_eq!(unbrotli(&br.body), identity);
-            assert_eq!(gunzip(&gz.body), identity);
         }
     }
     for path in ["/", "/brands.json", "/llms.txt"] {

@@ -297,7 +297,8 @@ fn demo_schemas(schemas: &mut Map<String, Value>, examples: &Examples) {
         json!({
             "type": "object",
             "properties": {
-                "ready": {"type": "boolean"},
+                "ready": {"type": "boolean", "description": "built, every brand has had its first outcome, and every body has its gzip coding: what /readyz says"},
+                "brotliPending": {"type": "boolean", "description": "brotli codings are still being added to a first build's bodies; until each has one, a client that takes `br` gets gzip"},
                 "generation": {"type": "integer"},
                 "revision": {"type": ["string", "null"], "description": "git mode: the commit being served"},
                 "demoLimiter": {

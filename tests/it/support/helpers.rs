@@ -59,6 +59,11 @@ pub fn spawn_app(content: &Path) -> TestApp {
 pub fn spawn_with(args: ServeConfig) -> TestApp {
     let app = spawn_with_readiness(args, true);
     app.wait_until(|a| !a.building(), "every brand is built");
+    // Brotli codings follow readiness: tests of codings want them made.
+    app.wait_until(
+        |a| a.get("/status").json()["brotliPending"] != true,
+        "every body has its brotli coding",
+    );
     app
 }
 
