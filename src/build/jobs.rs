@@ -17,6 +17,14 @@
 //! are left behind at once: past that a build waits, which bounds the jobs
 //! alive at any time, and with them the memory builds can hold, to one per
 //! core plus six.
+//!
+//! A build that is not a server's first also has a patience of its own
+//! ([`Schedule::defer_after`]): once it has waited that long, every job of
+//! it not yet ended is deferred: the build returns, the job runs on (or
+//! waits its turn) on the same workers, and wakes the build's loop when it
+//! ends. A newer build's jobs go to the front of the queue. So a parent
+//! edited with hundreds of children never holds up an unrelated save: the
+//! children are published as they end, behind it.
 
 use super::Published;
 use crate::spec::limits::stop::{self, Stopped, Watch};
@@ -80,6 +88,10 @@ pub struct Schedule {
     pub patience: Option<Duration>,
     pub priority: Priority,
     pub wake: Option<Wake>,
+    /// How long the build waits for its jobs as a whole before deferring
+    /// the rest (`None`: it does not; a server's first build and `marque
+    /// check` wait).
+    pub defer_after: Option<Duration>,
 }
 
 /// When one brand's work must stop: its time limit, counted from when it
@@ -139,6 +151,10 @@ struct Slot {
     /// Its build returned without it (a new worker took its worker's
     /// place): it wakes its build's loop when it ends.
     left_behind: Option<Option<Wake>>,
+    /// Its build returned without it, which it did not hold up for long
+    /// (see [`Schedule::defer_after`]): it wakes its build's loop when it
+    /// ends, and its worker goes on.
+    deferred: Option<Option<Wake>>,
 }
 
 impl Handle {
@@ -202,6 +218,18 @@ impl Pool {
 
     fn submit(&'static self, tasks: impl IntoIterator<Item = Task>) {
         lock(&self.tasks).extend(tasks);
+        self.more.notify_all();
+    }
+
+    /// Queues `tasks` before every task queued already (jobs an earlier
+    /// build deferred), in their order.
+    fn submit_first(&'static self, tasks: impl IntoIterator<Item = Task>) {
+        let tasks: Vec<Task> = tasks.into_iter().collect();
+        let mut queue = lock(&self.tasks);
+        for t in tasks.into_iter().rev() {
+            queue.push_front(t);
+        }
+        drop(queue);
         self.more.notify_all();
     }
 
@@ -303,10 +331,13 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
         for task in tasks {
             run_task(task, pool);
         }
+    } else if schedule.defer_after.is_some() {
+        pool.submit_first(tasks);
     } else {
         pool.submit(tasks);
     }
     drop(tx);
+    let began = Instant::now();
     let mut out: Vec<Option<Ran>> = (0..n).map(|_| None).collect();
     let mut left = n;
     let mut looked = Instant::now();
@@ -321,6 +352,10 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if schedule.defer_after.is_some_and(|d| began.elapsed() > d) {
+            defer(&handles, &mut out, schedule);
+            break;
         }
         let Some(patience) = schedule.patience else {
             continue;
@@ -386,21 +421,45 @@ fn run_task(task: Task, pool: &Pool) -> bool {
         Err(p) if p.is::<Stopped>() => Outcome::TimedOut,
         Err(p) => Outcome::Panicked(panic_message(&p)),
     };
-    let left_behind = {
+    let (left_behind, deferred) = {
         let mut slot = lock(&handle.slot);
         slot.outcome = Some(outcome);
-        slot.left_behind.clone()
+        (slot.left_behind.clone(), slot.deferred.clone())
     };
     let _ = done.send(i);
-    match left_behind {
-        None => false,
-        Some(wake) => {
+    match (left_behind, deferred) {
+        (Some(wake), _) => {
             pool.left_behind.fetch_sub(1, Ordering::SeqCst);
             if let Some(Wake(wake)) = wake {
                 wake();
             }
             true
         }
+        (None, Some(wake)) => {
+            if let Some(Wake(wake)) = wake {
+                wake();
+            }
+            false
+        }
+        (None, None) => false,
+    }
+}
+
+/// Defers every job of a build that has not ended (see
+/// [`Schedule::defer_after`]): each wakes the build's loop when it ends.
+fn defer(handles: &[Arc<Handle>], out: &mut [Option<Ran>], schedule: &Schedule) {
+    for (i, h) in handles.iter().enumerate() {
+        if out[i].is_some() {
+            continue;
+        }
+        let mut slot = lock(&h.slot);
+        out[i] = Some(match slot.outcome.clone() {
+            Some(outcome) => Ran::Finished(outcome),
+            None => {
+                slot.deferred = Some(schedule.wake.clone());
+                Ran::LeftBehind(h.clone())
+            }
+        });
     }
 }
 
@@ -433,6 +492,7 @@ mod tests {
             patience: None,
             priority: Priority::Published,
             wake: None,
+            defer_after: None,
         }
     }
 
@@ -473,6 +533,7 @@ mod tests {
             wake: Some(Wake(Arc::new(move || {
                 let _ = lock(&tx).send(());
             }))),
+            defer_after: None,
         };
         let jobs: Vec<Job> = vec![
             Box::new(|| busy(Duration::from_secs(2))),
@@ -486,6 +547,63 @@ mod tests {
         assert!(handle.outcome().is_none());
         rx.recv_timeout(Duration::from_secs(5)).unwrap();
         assert!(matches!(handle.outcome(), Some(Outcome::Done(_))));
+    }
+
+    #[test]
+    fn a_later_build_defers_what_it_has_not_finished_and_the_next_goes_first() {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let schedule = Schedule {
+            limit: Duration::from_secs(10),
+            patience: Some(Duration::from_secs(5)),
+            priority: Priority::Published,
+            wake: Some(Wake(Arc::new(move || {
+                let _ = lock(&tx).send(());
+            }))),
+            defer_after: Some(Duration::from_millis(100)),
+        };
+        // Many short jobs, more than the workers get through in 100 ms.
+        let many: Vec<Job> = (0..200)
+            .map(|_| Box::new(|| busy(Duration::from_millis(10))) as Job)
+            .collect();
+        let started = Instant::now();
+        let out = run(many, &schedule);
+        assert!(
+            started.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            started.elapsed()
+        );
+        let deferred: Vec<&Arc<Handle>> = out
+            .iter()
+            .filter_map(|r| match r {
+                Ran::LeftBehind(h) => Some(h),
+                Ran::Finished(_) => None,
+            })
+            .collect();
+        assert!(deferred.len() > 100, "{} deferred", deferred.len());
+        // A newer build's job runs before the deferred ones.
+        let quick = Instant::now();
+        let next = run(
+            vec![Box::new(|| (None, Default::default()))],
+            &Schedule {
+                defer_after: Some(Duration::from_secs(5)),
+                ..schedule.clone()
+            },
+        );
+        assert!(matches!(next[0], Ran::Finished(Outcome::Done(_))));
+        assert!(
+            quick.elapsed() < Duration::from_millis(200),
+            "{:?}",
+            quick.elapsed()
+        );
+        // Every deferred job ends, each waking the build's loop, and its
+        // worker goes on to the next.
+        for _ in 0..deferred.len() {
+            rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        }
+        assert!(deferred
+            .iter()
+            .all(|h| matches!(h.outcome(), Some(Outcome::Done(_)))));
     }
 
     /// The nice value of the calling thread, from /proc (field 19 of stat).

@@ -170,10 +170,38 @@ impl Catalog {
     }
 
     /// Compresses, a batch at a time, the renders published uncompressed
-    /// (every brand of a server's first build). True when any were: the
-    /// snapshot should be made and served again. Stops between batches
-    /// once `interrupted` says a change is waiting.
+    /// (every brand of a server's first build), with gzip alone: ready then
+    /// (see [`Catalog::brotli_pending`]). True when any were: the snapshot
+    /// should be made and served again. Stops between batches once
+    /// `interrupted` says a change is waiting.
     pub fn compress_pending(&mut self, interrupted: &dyn Fn() -> bool) -> bool {
+        self.in_batches(|p| !p.compressed, Published::compress_gzip, interrupted)
+    }
+
+    /// Adds, a batch at a time, the brotli codings of the renders
+    /// compressed with gzip alone. True when any were. Stops between
+    /// batches once `interrupted` says a change is waiting.
+    pub fn brotli_pending(&mut self, interrupted: &dyn Fn() -> bool) -> bool {
+        self.in_batches(
+            |p| p.compressed && !p.brotli,
+            Published::add_brotli,
+            interrupted,
+        )
+    }
+
+    /// True when every render has every coding it will get.
+    pub fn has_brotli(&self) -> bool {
+        self.renders().all(|p| p.brotli)
+    }
+
+    /// Replaces each render `wanted` picks by what `make` makes of it, in
+    /// parallel batches, until `interrupted`. True when any was.
+    fn in_batches(
+        &mut self,
+        wanted: impl Fn(&Published) -> bool,
+        make: fn(&Published) -> Published,
+        interrupted: &dyn Fn() -> bool,
+    ) -> bool {
         use rayon::prelude::*;
         // Current brands first, then released versions (keys `slug@version`).
         let pending: Vec<(String, Arc<Published>)> = self
@@ -185,7 +213,7 @@ impl Catalog {
                     .iter()
                     .filter_map(|(key, s)| Some((key.clone(), s.published.clone()?))),
             )
-            .filter(|(_, p)| !p.compressed)
+            .filter(|(_, p)| wanted(p))
             .collect();
         let batch = 4 * rayon::current_num_threads();
         let mut compressed = false;
@@ -195,7 +223,7 @@ impl Catalog {
             }
             let done: Vec<(String, Arc<Published>)> = chunk
                 .par_iter()
-                .map(|(slug, p)| (slug.clone(), Arc::new(p.compress())))
+                .map(|(slug, p)| (slug.clone(), Arc::new(make(p))))
                 .collect();
             for (key, p) in done {
                 if let Some(s) = self.brands.get_mut(&key) {
@@ -478,11 +506,18 @@ pub fn build_catalog(
     next.work.read = content.read;
     next.work.kept = next.brands.len() + next.pinned.len();
     next.work.checked = work.len();
+    // A server's later builds defer what they have not finished within
+    // their patience (a parent with hundreds of children holds up no
+    // other brand); its first build, and `marque check`, wait.
+    let later = !previous.brands.is_empty() && opts.wake.is_some();
     let schedule = jobs::Schedule {
         limit: opts.budget,
         patience: opts.patience,
         priority: opts.priority,
         wake: opts.wake.clone(),
+        defer_after: opts
+            .patience
+            .filter(|_| later && opts.priority == jobs::Priority::Published),
     };
     // A job no build wants any more (its brand changed again, or is gone)
     // stops now, before this build's jobs need its place.
