@@ -5,7 +5,9 @@
 //! and where a brand's bytes go: each of its documents in every coding, and
 //! its share of the documents about all brands.
 //!
-//! `just bench-scale [N]` or `cargo bench --bench scale -- --brands N`.
+//! `just bench-scale [N]` or `cargo bench --bench scale -- --brands N
+//! [--scopes K]` (K brands private, a token scope each). `MARQUE_BENCH_BIN`
+//! names another build's binary to measure with the same harness.
 
 // A benchmark unwraps (a failure ends the run) and prints its figures.
 #![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
@@ -16,7 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_marque");
+/// The binary measured: this build's, or `MARQUE_BENCH_BIN` (another
+/// build's, to compare two side by side with one harness).
+fn bin() -> String {
+    std::env::var("MARQUE_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_marque").to_string())
+}
 const SUMMARY: &str = "Outdoor gear for people who go out in any weather.";
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -175,12 +181,17 @@ struct Server {
 }
 
 impl Server {
-    /// Starts `marque serve` and returns it once /readyz says 200, with the time that took.
-    fn start(content: &Path, cache: &Path) -> (Server, Duration) {
+    /// Starts `marque serve` (with `tokens`, an access tokens file) and
+    /// returns it once /readyz says 200, with the time that took.
+    fn start(content: &Path, cache: &Path, tokens: Option<&Path>) -> (Server, Duration) {
         let port = free_port();
         let started = Instant::now();
-        let child = Command::new(BIN)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        let mut cmd = Command::new(bin());
+        cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")]);
+        if let Some(t) = tokens {
+            cmd.arg("--access-tokens").arg(t);
+        }
+        let child = cmd
             .arg("--content")
             .arg(content)
             .arg("--cache-dir")
@@ -252,18 +263,48 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
+    // `--scopes K`: K brands private, each opened by a token of its own
+    // (K views besides the public one, each with its lists of all brands).
+    let scopes: usize = args
+        .iter()
+        .position(|a| a == "--scopes")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let work = tempfile::tempdir().unwrap();
     let content: PathBuf = work.path().join("content");
     let cache = work.path().join("cache");
     let t = Instant::now();
     generate(&content, n);
+    let tokens = (scopes > 0).then(|| {
+        let mut lines = String::new();
+        for k in 0..scopes {
+            let slug = format!("brand-{k:05}");
+            let path = content.join(&slug).join("brand.json");
+            let text = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(
+                &path,
+                text.replacen("{", "{\n  \"visibility\": \"private\",", 1),
+            )
+            .unwrap();
+            let token = format!("mq_bench_scope_{k:04}_0123456789abcdef");
+            lines.push_str(
+                &marque::access::line_for(&format!("scope-{k}"), &token, &[slug]).unwrap(),
+            );
+            lines.push('\n');
+        }
+        let path = work.path().join("tokens.txt");
+        std::fs::write(&path, lines).unwrap();
+        println!("scale: {scopes} private brands, a token scope each");
+        path
+    });
     println!(
         "scale: {n} brands (copies of Northwind), generated in {:.1} s; {} cores",
         t.elapsed().as_secs_f64(),
         std::thread::available_parallelism().map_or(1, |c| c.get())
     );
 
-    let (server, cold) = Server::start(&content, &cache);
+    let (server, cold) = Server::start(&content, &cache, tokens.as_deref());
     let status = get(server.port, "/status").unwrap().1;
     let status: serde_json::Value = serde_json::from_str(&status).unwrap();
     let bytes = status["snapshotBytes"].as_f64().unwrap_or(0.0) / 1048576.0;
@@ -325,18 +366,18 @@ fn main() {
     drop(server);
     save(&path, &original);
 
-    let (server, warm) = Server::start(&content, &cache);
+    let (server, warm) = Server::start(&content, &cache, tokens.as_deref());
     println!(
         "warm start to ready:   {:8.2} s (from the cache of rendered brands)",
         warm.as_secs_f64()
     );
     drop(server);
 
-    let check = timed(Command::new(BIN).arg("check").arg(&content));
+    let check = timed(Command::new(bin()).arg("check").arg(&content));
     println!("marque check:          {:8.2} s", check.as_secs_f64());
     let out = work.path().join("site");
     let build = timed(
-        Command::new(BIN)
+        Command::new(bin())
             .arg("build")
             .arg(&content)
             .arg("--out")

@@ -6,6 +6,7 @@
 //! through `Served::swap`, under one lock, so no writer overwrites a
 //! newer snapshot or newer lists.
 
+use crate::access::Scope;
 use crate::build::{compress_later, Lists, LISTS};
 use crate::snapshot::Snapshot;
 use arc_swap::ArcSwap;
@@ -20,7 +21,13 @@ use tokio::sync::watch;
 pub struct Next {
     pub snapshot: Snapshot,
     pub lists: Option<Lists>,
+    /// The same for each view of the token scopes (by the scopes that
+    /// see it) whose lists it took from the snapshot before.
+    pub audience_lists: Vec<(Vec<Scope>, Lists)>,
 }
+
+/// One job of the `Lister`: the lists of every view that follow a save.
+type ListsJob = (Option<Lists>, Vec<(Vec<Scope>, Lists)>, Arc<Snapshot>);
 
 /// The served snapshot and the lock every store takes.
 struct Served {
@@ -107,15 +114,19 @@ impl Publisher {
         let Next {
             mut snapshot,
             lists,
+            audience_lists,
         } = next;
         let published = self.served.swap(|current| {
             if current.lists_generation > snapshot.lists_generation && lists.is_some() {
                 carry_lists(current, &mut snapshot);
             }
+            for (scopes, _) in &audience_lists {
+                carry_audience_lists(current, &mut snapshot, scopes);
+            }
             Some(snapshot)
         });
-        if let Some(lists) = lists {
-            self.make_lists((lists, published.clone()));
+        if lists.is_some() || !audience_lists.is_empty() {
+            self.make_lists((lists, audience_lists, published.clone()));
         }
         let generation = published.generation;
         self.generations
@@ -139,7 +150,7 @@ impl Publisher {
 
     /// Hands `job` to the [`Lister`], starting it (again, if its thread
     /// ended: the lists must not stop following the saves).
-    fn make_lists(&mut self, job: (Lists, Arc<Snapshot>)) {
+    fn make_lists(&mut self, job: ListsJob) {
         let served = self.served.clone();
         let lister = self
             .lister
@@ -150,6 +161,21 @@ impl Publisher {
             );
             let lister = self.lister.insert(Lister::start(served));
             let _ = lister.jobs.send(job);
+        }
+    }
+}
+
+/// Puts the lists that `from`'s view of `scopes` serves into each of
+/// `into`'s views of those scopes, where `from`'s are newer.
+fn carry_audience_lists(from: &Snapshot, into: &mut Snapshot, scopes: &[Scope]) {
+    let Some(newer) = scopes.first().and_then(|s| from.audience(s)) else {
+        return;
+    };
+    for (seen_by, view) in into.audiences.iter_mut() {
+        if seen_by.iter().all(|s| scopes.contains(s))
+            && newer.lists_generation > view.lists_generation
+        {
+            carry_lists(newer, Arc::make_mut(view));
         }
     }
 }
@@ -172,39 +198,76 @@ fn carry_lists(from: &Snapshot, into: &mut Snapshot) {
 /// wait for them (nor the next save). Only the newest lists waiting are
 /// made; lists never replace newer ones.
 struct Lister {
-    jobs: std::sync::mpsc::Sender<(Lists, Arc<Snapshot>)>,
+    jobs: std::sync::mpsc::Sender<ListsJob>,
+}
+
+/// The lists `lists` makes for `made_for`, put into `into` unless it has
+/// newer ones; false when it has.
+fn put_lists(lists: &Lists, made_for: &Snapshot, into: &mut Snapshot) -> Option<()> {
+    if into.lists_generation >= lists.generation {
+        return None;
+    }
+    let made = catch_unwind(AssertUnwindSafe(|| {
+        lists.render(made_for, crate::snapshot::Effort::Fast)
+    }));
+    let Ok((documents, status)) = made else {
+        tracing::error!("making the lists of all brands failed (a bug; please report it)");
+        return None;
+    };
+    into.documents.extend(documents);
+    into.stats.bytes = status.snapshot_bytes;
+    // What /status says of the reloads is the newest snapshot's.
+    into.status = Arc::new(into.status.with_brands_of(&status));
+    into.lists_generation = lists.generation;
+    Some(())
 }
 
 impl Lister {
     fn start(served: Arc<Served>) -> Lister {
-        let (jobs, rx) = std::sync::mpsc::channel::<(Lists, Arc<Snapshot>)>();
+        let (jobs, rx) = std::sync::mpsc::channel::<ListsJob>();
         let run = move || {
             while let Ok(mut job) = rx.recv() {
                 while let Ok(newer) = rx.try_recv() {
                     job = newer;
                 }
-                let (lists, made_for) = job;
-                let made = catch_unwind(AssertUnwindSafe(|| {
-                    lists.render(&made_for, crate::snapshot::Effort::Fast)
-                }));
-                let Ok((documents, status)) = made else {
-                    tracing::error!(
-                        "making the lists of all brands failed (a bug; please report it)"
-                    );
-                    continue;
-                };
+                let (lists, audience_lists, made_for) = job;
+                // Made off the lock, for the snapshot they were taken for;
+                // swapped in under it, never over newer lists.
+                let mut public = Snapshot::clone(&made_for);
+                let public_made = lists
+                    .as_ref()
+                    .and_then(|l| put_lists(l, &made_for, &mut public));
+                let mut views: Vec<(Vec<Scope>, Snapshot, u64)> = Vec::new();
+                for (scopes, l) in &audience_lists {
+                    let Some(view) = scopes.first().and_then(|s| made_for.audience(s)) else {
+                        continue;
+                    };
+                    let mut made = Snapshot::clone(view);
+                    if put_lists(l, view, &mut made).is_some() {
+                        views.push((scopes.clone(), made, l.generation));
+                    }
+                }
                 drop(made_for);
                 served.swap(|current| {
-                    if current.lists_generation >= lists.generation {
-                        return None;
-                    }
                     let mut next = Snapshot::clone(current);
-                    next.documents.extend(documents);
-                    next.stats.bytes = status.snapshot_bytes;
-                    // What /status says of the reloads is the newest snapshot's.
-                    next.status = Arc::new(current.status.with_brands_of(&status));
-                    next.lists_generation = lists.generation;
-                    Some(next)
+                    let mut changed = false;
+                    if let (Some(()), Some(l)) = (public_made, &lists) {
+                        if current.lists_generation < l.generation {
+                            carry_lists(&public, &mut next);
+                            changed = true;
+                        }
+                    }
+                    for (scopes, made, generation) in &views {
+                        for (seen_by, view) in next.audiences.iter_mut() {
+                            if seen_by.iter().all(|s| scopes.contains(s))
+                                && view.lists_generation < *generation
+                            {
+                                carry_lists(made, Arc::make_mut(view));
+                                changed = true;
+                            }
+                        }
+                    }
+                    changed.then_some(next)
                 });
             }
         };

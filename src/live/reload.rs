@@ -218,12 +218,11 @@ impl Reloader {
     /// are taken from it as they are (see [`assemble`]), and what they are
     /// made from comes with the snapshot, for the publisher to make them.
     pub fn snapshot(&mut self, serving: &Snapshot, lists_may_follow: bool) -> Next {
-        let large = crate::build::LISTS.iter().any(|path| {
-            serving
-                .documents
-                .get(*path)
-                .is_some_and(|r| r.len() > LARGE)
-        });
+        let large = |s: &Snapshot| {
+            crate::build::LISTS
+                .iter()
+                .any(|path| s.documents.get(*path).is_some_and(|r| r.len() > LARGE))
+        };
         let scopes = self
             .access
             .as_ref()
@@ -243,7 +242,7 @@ impl Reloader {
             self.info.generation,
             public_info.as_ref().unwrap_or(&self.info),
             &mut self.views,
-            (lists_may_follow && large).then_some(serving),
+            (lists_may_follow && large(serving)).then_some(serving),
         );
         snapshot.next_lift = split.next_lift;
         if split.withheld != self.withheld {
@@ -279,16 +278,26 @@ impl Reloader {
         self.opened_views
             .retain(|slugs, _| split.opened.iter().any(|o| &o.slugs == slugs));
         let mut opened_snaps = Vec::new();
+        let mut audience_lists = Vec::new();
         for opened in split.opened {
             let views = self.opened_views.entry(opened.slugs).or_default();
-            let (mut seen, _) = assemble(
+            // Each scope's lists follow a save as the public ones do.
+            let before = opened
+                .scopes
+                .first()
+                .and_then(|s| serving.audience(s))
+                .filter(|s| lists_may_follow && large(s));
+            let (mut seen, lists) = assemble(
                 &opened.catalog,
                 &self.ctx,
                 self.info.generation,
                 &self.info,
                 views,
-                None,
+                before.map(|s| &**s),
             );
+            if let Some(lists) = lists {
+                audience_lists.push((opened.scopes.clone(), lists));
+            }
             seen.ready = snapshot.ready;
             seen.next_lift = snapshot.next_lift;
             let status = Arc::make_mut(&mut seen.status);
@@ -303,7 +312,11 @@ impl Reloader {
             opened_snaps.push((opened.scopes, seen));
         }
         snapshot.audiences = self.audiences(&snapshot, opened_snaps, &scopes);
-        Next { snapshot, lists }
+        Next {
+            snapshot,
+            lists,
+            audience_lists,
+        }
     }
 
     /// Each scope's snapshot, where it sees more than public readers: the

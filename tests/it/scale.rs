@@ -322,6 +322,66 @@ fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() 
 }
 
 #[test]
+fn a_token_holders_lists_of_all_brands_follow_a_save_as_the_public_ones_do() {
+    use crate::access::{bearer, tokens_file, ALL};
+    let ws = workspace();
+    add_figma_gaps(&ws.root.join("northwind/tokens.json"), 12);
+    many_brands(&ws.root, 100);
+    edit(
+        &ws.root.join("lumen-health/brand.json"),
+        "\"name\": \"Lumen Health\",",
+        "\"name\": \"Lumen Health\",\n  \"visibility\": \"private\",",
+    );
+    let tokens = tempfile::tempdir().unwrap();
+    let mut config = serve_config(&ws.root);
+    config.access_tokens = Some(tokens_file(tokens.path()));
+    let app = spawn_with(config);
+    let token = bearer(ALL);
+    let holder = [("Authorization", token.as_str())];
+    let listed = |a: &TestApp, path: &str, slug: &str| {
+        let doc = a.get_with(path, &holder).json();
+        doc["brands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["slug"] == slug)
+            .map(|b| b["version"].clone())
+    };
+    assert!(listed(&app, "/brands.json", "lumen-health").is_some());
+    let status = app.get_with("/status", &holder).text();
+    assert!(status.len() > 256 * 1024, "{} bytes", status.len());
+    for (from, to) in [("2.4.0", "2.5.0"), ("2.5.0", "2.6.0"), ("2.6.0", "2.7.0")] {
+        edit(
+            &ws.root.join("brand-50/brand.json"),
+            &format!("\"version\": \"{from}\""),
+            &format!("\"version\": \"{to}\""),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    app.wait_until(
+        |a| {
+            listed(a, "/brands.json", "brand-50") == Some(json!("2.7.0"))
+                && listed(a, "/status", "brand-50") == Some(json!("2.7.0"))
+        },
+        "the holder's lists follow the last save",
+    );
+    for _ in 0..10 {
+        assert_eq!(
+            listed(&app, "/brands.json", "brand-50"),
+            Some(json!("2.7.0"))
+        );
+        assert!(listed(&app, "/brands.json", "lumen-health").is_some());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Public readers' lists follow too, and never name the private brand.
+    app.wait_until(
+        |a| a.get("/brands.json").text().contains("2.7.0"),
+        "the public lists follow",
+    );
+    assert!(!app.get("/brands.json").text().contains("lumen-health"));
+}
+
+#[test]
 fn a_brands_diagnostics_are_held_once_by_its_state_and_its_render() {
     use marque::build::{build_catalog, Catalog};
     // Ten thousand brands with ten warnings each: a second copy of every
