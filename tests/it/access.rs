@@ -874,6 +874,19 @@ fn embargoed_remote(embargo: &str) -> Remote {
     remote
 }
 
+/// Lumen Health on `remote` made private (or public again).
+pub fn lumen_visibility(remote: &Remote, private: bool) {
+    let (public, private_) = (
+        "\"name\": \"Lumen Health\",",
+        "\"name\": \"Lumen Health\",\n  \"visibility\": \"private\",",
+    );
+    let path = "lumen-health/brand.json";
+    match private {
+        true => remote.edit(path, public, private_),
+        false => remote.edit(path, private_, public),
+    }
+}
+
 /// Git mode of `remote`, previews of `feature/*` on, with the tokens of
 /// [`tokens_file`] in `dir`.
 pub fn previews_config(remote: &Remote, dir: &Path) -> ServeConfig {
@@ -1354,11 +1367,7 @@ fn a_version_under_embargo_is_withheld_in_every_render_and_a_broken_embargoed_ed
 fn a_preview_never_names_a_private_brand_or_quotes_an_embargoed_version_to_public_readers() {
     let dir = tempfile::tempdir().unwrap();
     let remote = Remote::new();
-    remote.edit(
-        "lumen-health/brand.json",
-        "\"name\": \"Lumen Health\",",
-        "\"name\": \"Lumen Health\",\n  \"visibility\": \"private\",",
-    );
+    lumen_visibility(&remote, true);
     aurora(remote.path(), "1.0.0", None);
     remote.commit("Lumen private, Aurora 1.0.0", 2);
     remote.tag_annotated("aurora-launch@1.0.0", "1.0.0", 2);
