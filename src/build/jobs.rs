@@ -92,6 +92,9 @@ pub struct Schedule {
     /// the rest (`None`: it does not; a server's first build and `marque
     /// check` wait).
     pub defer_after: Option<Duration>,
+    /// With `defer_after`: set when a save arrives, and then the build
+    /// defers what it has not finished at once, so the save is built next.
+    pub hurry: Option<Arc<AtomicBool>>,
 }
 
 /// When one brand's work must stop: its time limit, counted from when it
@@ -353,7 +356,14 @@ pub fn run(jobs: Vec<Job>, schedule: &Schedule) -> Vec<Ran> {
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        if schedule.defer_after.is_some_and(|d| began.elapsed() > d) {
+        let hurried = schedule
+            .hurry
+            .as_ref()
+            .is_some_and(|h| h.load(Ordering::Relaxed));
+        if schedule
+            .defer_after
+            .is_some_and(|d| hurried || began.elapsed() > d)
+        {
             defer(&handles, &mut out, schedule);
             break;
         }
@@ -493,6 +503,7 @@ mod tests {
             priority: Priority::Published,
             wake: None,
             defer_after: None,
+            hurry: None,
         }
     }
 
@@ -534,6 +545,7 @@ mod tests {
                 let _ = lock(&tx).send(());
             }))),
             defer_after: None,
+            hurry: None,
         };
         let jobs: Vec<Job> = vec![
             Box::new(|| busy(Duration::from_secs(2))),
@@ -561,6 +573,7 @@ mod tests {
                 let _ = lock(&tx).send(());
             }))),
             defer_after: Some(Duration::from_millis(100)),
+            hurry: None,
         };
         // Many short jobs, more than the workers get through in 100 ms.
         let many: Vec<Job> = (0..200)

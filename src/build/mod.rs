@@ -380,6 +380,9 @@ pub struct BuildOptions {
     pub priority: jobs::Priority,
     /// Called when a carried job ends, to build again and publish it.
     pub wake: Option<jobs::Wake>,
+    /// Set when a save arrives during a build: a later build defers what
+    /// it has not finished at once (see [`jobs::Schedule::hurry`]).
+    pub hurry: Option<Arc<std::sync::atomic::AtomicBool>>,
     /// Most bytes of surfaces one brand may publish, before compression.
     pub max_body_bytes: usize,
     #[doc(hidden)]
@@ -405,6 +408,7 @@ impl Default for BuildOptions {
             patience: None,
             priority: jobs::Priority::Published,
             wake: None,
+            hurry: None,
             max_body_bytes: MAX_BRAND_BODY_BYTES,
             fault: None,
         }
@@ -518,6 +522,7 @@ pub fn build_catalog(
         defer_after: opts
             .patience
             .filter(|_| later && opts.priority == jobs::Priority::Published),
+        hurry: opts.hurry.clone(),
     };
     // A job no build wants any more (its brand changed again, or is gone)
     // stops now, before this build's jobs need its place.

@@ -419,7 +419,10 @@ async fn serve_folder(
     // Watch before the first build, so an edit made during it is not missed.
     let trigger_rx = crate::live::dir::flag_arrivals(
         trigger_rx,
-        live.reloader.changes_waiting(),
+        (
+            live.reloader.changes_waiting(),
+            live.reloader.saves_waiting(),
+        ),
         live.progress.clone(),
     );
     let watcher = if watch != Watch::Off {

@@ -85,12 +85,21 @@ impl DirWorker {
                 },
             };
             let mut pending = Pending::default();
+            let mut quiet_from = tokio::time::Instant::now() + DEBOUNCE;
             pending.add(first);
             // Wait for a quiet moment: editors write several events per
-            // save (an embargo's moment or new tokens need none).
+            // save (an embargo's moment or new tokens need none). Only a
+            // file event moves the moment: jobs that end (a parent's
+            // children deferred by the build before) wake the loop one by
+            // one, and must not hold up the save they arrive beside.
             while !pending.republish_only() {
-                match tokio::time::timeout(DEBOUNCE, triggers.recv()).await {
-                    Ok(Some(t)) => pending.add(t),
+                match tokio::time::timeout_at(quiet_from, triggers.recv()).await {
+                    Ok(Some(t)) => {
+                        if t.is_file_event() {
+                            quiet_from = tokio::time::Instant::now() + DEBOUNCE;
+                        }
+                        pending.add(t);
+                    }
                     Ok(None) => return,
                     Err(_) => break,
                 }
@@ -189,13 +198,16 @@ impl Pending {
 /// that a build's finishing work (see [`Live::finish`](super::Live::finish)) can give way.
 pub fn flag_arrivals(
     mut triggers: mpsc::UnboundedReceiver<Trigger>,
-    waiting: Arc<AtomicBool>,
+    (waiting, saved): (Arc<AtomicBool>, Arc<AtomicBool>),
     progress: Arc<super::Progress>,
 ) -> mpsc::UnboundedReceiver<Trigger> {
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(t) = triggers.recv().await {
             waiting.store(true, Ordering::Relaxed);
+            if t.is_file_event() {
+                saved.store(true, Ordering::Relaxed);
+            }
             progress.arrived();
             if tx.send(t).is_err() {
                 return;

@@ -41,6 +41,10 @@ pub struct Reloader {
     /// Set when a change arrives: the finishing work after a build stops,
     /// so that the change is served first and the finishing resumes after it.
     changes_waiting: Arc<AtomicBool>,
+    /// Set when a file of the content changes (not when a job ends): a
+    /// later build defers what it has not finished, so the save is built
+    /// next (see `build::jobs`).
+    saves_waiting: Arc<AtomicBool>,
     /// A snapshot was ready once: later ones stay ready while they publish a brand.
     was_ready: bool,
     /// Branch previews served beside the content, and `/previews.json`
@@ -91,6 +95,7 @@ impl Reloader {
             defer_first_compression: true,
             kept: None,
             changes_waiting: Arc::default(),
+            saves_waiting: Arc::default(),
             was_ready: false,
             previews: HashMap::new(),
             previews_document: Some(previews_document),
@@ -191,6 +196,11 @@ impl Reloader {
         self.changes_waiting.clone()
     }
 
+    /// The flag a saved file sets when it arrives.
+    pub fn saves_waiting(&self) -> Arc<AtomicBool> {
+        self.saves_waiting.clone()
+    }
+
     /// A change arrived since the build began: finishing work gives way.
     pub fn interrupted(&self) -> bool {
         self.changes_waiting.load(Ordering::Relaxed)
@@ -199,6 +209,7 @@ impl Reloader {
     /// What the build that follows takes in: everything that arrived so far.
     pub fn take_changes(&self) {
         self.changes_waiting.store(false, Ordering::Relaxed);
+        self.saves_waiting.store(false, Ordering::Relaxed);
     }
 
     /// Reports `error` (a fetch's) with every build until it clears.
@@ -433,6 +444,7 @@ impl Reloader {
         // The first build of a server publishes its brands before compressing
         // them: ready in a third of the time, compressed a moment later.
         let mut options = self.options.clone();
+        options.hurry = Some(self.saves_waiting.clone());
         if self.defer_first_compression && self.catalog.brands.is_empty() {
             options.effort = crate::snapshot::Effort::None;
         }

@@ -31,6 +31,14 @@ pub enum Trigger {
     Republish,
 }
 
+impl Trigger {
+    /// True for a change of the content (a file, a tag, a rescan), as
+    /// opposed to the loop's own wake-ups.
+    pub fn is_file_event(&self) -> bool {
+        matches!(self, Trigger::Brand { .. } | Trigger::Tags | Trigger::All)
+    }
+}
+
 /// What a change at `rel` (relative to the content root) asks for, if anything.
 pub fn classify_path(rel: &Path) -> Option<Trigger> {
     let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
