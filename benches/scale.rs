@@ -278,8 +278,9 @@ fn main() {
     generate(&content, n);
     let tokens = (scopes > 0).then(|| {
         let mut lines = String::new();
+        // The last K: the first brand is the one whose bytes are broken down.
         for k in 0..scopes {
-            let slug = format!("brand-{k:05}");
+            let slug = format!("brand-{:05}", n - 1 - k);
             let path = content.join(&slug).join("brand.json");
             let text = std::fs::read_to_string(&path).unwrap();
             std::fs::write(

@@ -201,25 +201,43 @@ struct Lister {
     jobs: std::sync::mpsc::Sender<ListsJob>,
 }
 
-/// The lists `lists` makes for `made_for`, put into `into` unless it has
-/// newer ones; false when it has.
-fn put_lists(lists: &Lists, made_for: &Snapshot, into: &mut Snapshot) -> Option<()> {
-    if into.lists_generation >= lists.generation {
-        return None;
-    }
+/// The lists `lists` makes for the snapshot `made_for`: its documents and
+/// its /status; `None` when making them failed (logged).
+fn made(
+    lists: &Lists,
+    made_for: &Snapshot,
+) -> Option<(
+    Vec<(String, Arc<crate::snapshot::Resource>)>,
+    crate::render::status::Status,
+)> {
     let made = catch_unwind(AssertUnwindSafe(|| {
         lists.render(made_for, crate::snapshot::Effort::Fast)
     }));
-    let Ok((documents, status)) = made else {
+    if made.is_err() {
         tracing::error!("making the lists of all brands failed (a bug; please report it)");
-        return None;
-    };
-    into.documents.extend(documents);
+    }
+    made.ok()
+}
+
+/// Puts lists made for generation `generation` into `into`, unless it
+/// has newer ones; true when it took them.
+fn put(
+    (documents, status): &(
+        Vec<(String, Arc<crate::snapshot::Resource>)>,
+        crate::render::status::Status,
+    ),
+    generation: u64,
+    into: &mut Snapshot,
+) -> bool {
+    if into.lists_generation >= generation {
+        return false;
+    }
+    into.documents.extend(documents.iter().cloned());
     into.stats.bytes = status.snapshot_bytes;
     // What /status says of the reloads is the newest snapshot's.
-    into.status = Arc::new(into.status.with_brands_of(&status));
-    into.lists_generation = lists.generation;
-    Some(())
+    into.status = Arc::new(into.status.with_brands_of(status));
+    into.lists_generation = generation;
+    true
 }
 
 impl Lister {
@@ -231,39 +249,31 @@ impl Lister {
                     job = newer;
                 }
                 let (lists, audience_lists, made_for) = job;
-                // Made off the lock, for the snapshot they were taken for;
+                // Made off the lock, each for the view it was taken for;
                 // swapped in under it, never over newer lists.
-                let mut public = Snapshot::clone(&made_for);
-                let public_made = lists
+                let public = lists
                     .as_ref()
-                    .and_then(|l| put_lists(l, &made_for, &mut public));
-                let mut views: Vec<(Vec<Scope>, Snapshot, u64)> = Vec::new();
-                for (scopes, l) in &audience_lists {
-                    let Some(view) = scopes.first().and_then(|s| made_for.audience(s)) else {
-                        continue;
-                    };
-                    let mut made = Snapshot::clone(view);
-                    if put_lists(l, view, &mut made).is_some() {
-                        views.push((scopes.clone(), made, l.generation));
-                    }
-                }
+                    .and_then(|l| Some((made(l, &made_for)?, l.generation)));
+                let views: Vec<(Vec<Scope>, _, u64)> = audience_lists
+                    .iter()
+                    .filter_map(|(scopes, l)| {
+                        let view = scopes.first().and_then(|s| made_for.audience(s))?;
+                        Some((scopes.clone(), made(l, view)?, l.generation))
+                    })
+                    .collect();
                 drop(made_for);
                 served.swap(|current| {
                     let mut next = Snapshot::clone(current);
                     let mut changed = false;
-                    if let (Some(()), Some(l)) = (public_made, &lists) {
-                        if current.lists_generation < l.generation {
-                            carry_lists(&public, &mut next);
-                            changed = true;
-                        }
+                    if let Some((public, generation)) = &public {
+                        changed |= put(public, *generation, &mut next);
                     }
-                    for (scopes, made, generation) in &views {
+                    for (scopes, lists, generation) in &views {
                         for (seen_by, view) in next.audiences.iter_mut() {
                             if seen_by.iter().all(|s| scopes.contains(s))
                                 && view.lists_generation < *generation
                             {
-                                carry_lists(made, Arc::make_mut(view));
-                                changed = true;
+                                changed |= put(lists, *generation, Arc::make_mut(view));
                             }
                         }
                     }
