@@ -201,15 +201,15 @@ struct Lister {
     jobs: std::sync::mpsc::Sender<ListsJob>,
 }
 
-/// The lists `lists` makes for the snapshot `made_for`: its documents and
-/// its /status; `None` when making them failed (logged).
-fn made(
-    lists: &Lists,
-    made_for: &Snapshot,
-) -> Option<(
+/// The lists of all brands as made: their documents, and /status.
+type MadeLists = (
     Vec<(String, Arc<crate::snapshot::Resource>)>,
     crate::render::status::Status,
-)> {
+);
+
+/// The lists `lists` makes for the snapshot `made_for`; `None` when making
+/// them failed (logged).
+fn made(lists: &Lists, made_for: &Snapshot) -> Option<MadeLists> {
     let made = catch_unwind(AssertUnwindSafe(|| {
         lists.render(made_for, crate::snapshot::Effort::Fast)
     }));
@@ -221,14 +221,7 @@ fn made(
 
 /// Puts lists made for generation `generation` into `into`, unless it
 /// has newer ones; true when it took them.
-fn put(
-    (documents, status): &(
-        Vec<(String, Arc<crate::snapshot::Resource>)>,
-        crate::render::status::Status,
-    ),
-    generation: u64,
-    into: &mut Snapshot,
-) -> bool {
+fn put((documents, status): &MadeLists, generation: u64, into: &mut Snapshot) -> bool {
     if into.lists_generation >= generation {
         return false;
     }
