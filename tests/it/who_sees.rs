@@ -47,10 +47,17 @@ fn released_then_embargoed(remote: &Remote, branch: &str) {
     remote.tag_annotated("aurora-launch@2.0.0", "Adds the launch colour", 1);
 }
 
-/// The first preview's name in `/previews.json`, once `branch` is built.
+/// The first preview's name in `/previews.json`, once `branch` is built
+/// and none of its brands is still building (one that is answers 503).
 fn preview_name(app: &TestApp, branch: &str) -> String {
+    let token = bearer(ALL);
     app.wait_until(
-        |a| a.get("/previews.json").text().contains(branch),
+        |a| {
+            let list = a
+                .get_with("/previews.json", &[("Authorization", &token)])
+                .text();
+            list.contains(branch) && !list.contains("\"building\"")
+        },
         "the preview is built",
     );
     let list = app.get("/previews.json").json();
@@ -165,12 +172,19 @@ fn a_branch_cannot_publish_a_brand_the_published_branch_keeps_private() {
             .status,
         404
     );
+    // Its holders see the branch (503 while its build is still going).
     let token = bearer(ALL);
-    let res = app.get_with(
-        &format!("/preview/{name}/brand/lumen-health/spec.json"),
-        &[("Authorization", &token)],
+    let res = app.wait_until_some(
+        |a| {
+            let res = a.get_with(
+                &format!("/preview/{name}/brand/lumen-health/spec.json"),
+                &[("Authorization", &token)],
+            );
+            assert!([200, 503].contains(&res.status), "{}", res.status);
+            (res.status == 200).then_some(res)
+        },
+        "its holders see the branch",
     );
-    assert_eq!(res.status, 200, "its holders see the branch");
     assert_eq!(res.header("cache-control"), Some("private, no-store"));
 }
 
