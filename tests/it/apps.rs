@@ -657,3 +657,81 @@ fn an_android_name_clash_is_a_warning_at_the_token() {
         .contains("`color_brandx`"));
     assert_eq!(out.status.code(), Some(0), "a warning, not an error");
 }
+
+/// Names and values no bundled brand has, through every app output, each
+/// judged by its consumer's own tool (the 2026-11-27 black-box run, F9 and
+/// F10): a string with two `%s` and a tab, a token named `class`, a
+/// dimension of 1e308 px, a colour named `__proto__` and one named
+/// `größe`.
+#[test]
+fn hostile_names_and_values_pass_aapt2_node_and_every_unzip() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    copy_dir(&example_content(), &root);
+    let path = root.join("northwind/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let colour = |hex: &str| {
+        let c = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+        serde_json::json!({"$value": {"colorSpace": "srgb", "components": [c(1), c(3), c(5)], "hex": hex}})
+    };
+    tokens["color"]["__proto__"] = colour("#112233");
+    tokens["color"]["größe"] = colour("#223344");
+    tokens["class"] = serde_json::json!({"$type": "color", "$value": colour("#334455")["$value"]});
+    tokens["label"] = serde_json::json!({
+        "$type": "string",
+        "greeting": {"$value": "%s of %s"},
+        "tabbed": {"$value": "a\tb"}
+    });
+    tokens["space"]["huge"] = serde_json::json!({"$type": "dimension", "$value": {"value": 1.7976931348623157e308, "unit": "px"}});
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+    let app = spawn_app(&root);
+    let spec = app.get("/brand/northwind/spec.json");
+    assert_eq!(spec.status, 200, "{}", app.get("/status").text());
+
+    // Android: aapt2 compiles every file; the string is text, the tab kept.
+    let android = unzip(&app.get("/brand/northwind/android.zip").body);
+    let xml = String::from_utf8(android["res/values/tokens.xml"].clone()).unwrap();
+    assert!(
+        xml.contains("<string name=\"label_greeting\" formatted=\"false\">%s of %s</string>"),
+        "{xml}"
+    );
+    assert!(xml.contains(">a\\tb</string>"), "{xml}");
+    assert!(xml.contains("name=\"t_class\""), "{xml}");
+    assert!(
+        !xml.contains("space_huge\">"),
+        "the huge dimension is left out: {xml}"
+    );
+    if aapt2_available() {
+        let res = dir.path().join("android");
+        write_tree(&res, &android);
+        let (ok, text) = aapt2(&res.join("res"), &dir.path().join("out.zip"));
+        assert!(ok, "aapt2 refuses the resources:\n{text}");
+    }
+
+    // tokens.js: node reads `__proto__` as a token, as tokens.d.ts declares it.
+    let js = dir.path().join("js");
+    std::fs::create_dir_all(&js).unwrap();
+    std::fs::write(
+        js.join("tokens.js"),
+        app.get("/brand/northwind/tokens.js").body,
+    )
+    .unwrap();
+    let (ok, out) = run(
+        &js,
+        "node",
+        &["--input-type=module", "-e", "import { tokens } from './tokens.js'; console.log(Object.prototype.hasOwnProperty.call(tokens.color, '__proto__'), tokens.color['__proto__'], Object.getPrototypeOf(tokens.color) === Object.prototype, tokens.color['größe']);"],
+    );
+    assert!(ok, "{out}");
+    assert_eq!(out.trim(), "true #112233 true #223344");
+
+    // ios.zip: a non-ASCII colour-set name is flagged UTF-8, so every
+    // unzip (Python's zipfile here) extracts it under its own name.
+    let ios = unzip(&app.get("/brand/northwind/ios.zip").body);
+    assert!(
+        ios.keys().any(|k| k.contains("color-größe.colorset")),
+        "{:?}",
+        ios.keys()
+            .filter(|k| k.contains("colorset"))
+            .collect::<Vec<_>>()
+    );
+}

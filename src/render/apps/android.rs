@@ -55,10 +55,73 @@ pub fn name(path: &[String]) -> String {
     }
     let out = out.trim_end_matches('_').to_string();
     match out.chars().next() {
-        Some(c) if c.is_ascii_alphabetic() => out,
+        // R.java names each resource: a Java keyword is no name there.
+        Some(c) if c.is_ascii_alphabetic() && !JAVA_KEYWORDS.contains(&out.as_str()) => out,
         _ => format!("t_{out}"),
     }
 }
+
+/// Java's reserved words and literals: a resource named one of them makes
+/// `R.java` fail to compile (`R.color.class`).
+const JAVA_KEYWORDS: &[&str] = &[
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "false",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "true",
+    "try",
+    "void",
+    "volatile",
+    "while",
+];
+
+/// The largest dimension written, in dp: past it aapt2 refuses the value
+/// (a 1e308 px token is 309 digits), and no screen has a use for it.
+const MAX_DP: f64 = 1e7;
 
 /// Text as an Android string resource: XML-escaped, and Android's own
 /// escapes for quotes, backslashes and a leading `@` or `?`.
@@ -78,6 +141,7 @@ fn string(text: &str) -> String {
                 out.push(c);
             }
             '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
             c if c.is_control() => {}
             c => out.push(c),
         }
@@ -138,11 +202,17 @@ fn resource(t: &Token, set: &TokenSet, sp: &BTreeSet<String>) -> Result<Res, &'s
                 true => "sp",
                 false => "dp",
             };
+            if !dp.is_finite() || dp.abs() > MAX_DP {
+                return Err("a dimension too large for Android (over 10,000,000 dp)");
+            }
             line("dimen", format!("{}{unit}", num(dp)))
         }
         TokenValue::FontWeight(w) => line("integer", num(w.round())),
         TokenValue::Duration(d) => line("integer", num(d.ms().round())),
         TokenValue::Number(v) if v.fract() == 0.0 && v.abs() < 2e9 => line("integer", num(*v)),
+        TokenValue::Number(v) if !v.is_finite() || v.abs() > f64::from(f32::MAX) => {
+            return Err("a number too large for Android's float")
+        }
         TokenValue::Number(v) => Res {
             kind: "dimen",
             line: format!(
@@ -150,13 +220,22 @@ fn resource(t: &Token, set: &TokenSet, sp: &BTreeSet<String>) -> Result<Res, &'s
                 num(*v)
             ),
         },
-        TokenValue::FontFamily(names) => line(
-            "string",
-            string(names.first().map(String::as_str).unwrap_or_default()),
+        // Not a format string: `%` is text (aapt2 refuses two `%s` otherwise).
+        TokenValue::FontFamily(names) => text_line(
+            &n,
+            &string(names.first().map(String::as_str).unwrap_or_default()),
         ),
-        TokenValue::String(text) => line("string", string(text)),
+        TokenValue::String(text) => text_line(&n, &string(text)),
         _ => return Err("Android resources have no form for this type"),
     })
+}
+
+/// A `<string>` resource that is text, not a format string.
+fn text_line(name: &str, text: &str) -> Res {
+    Res {
+        kind: "string",
+        line: format!("<string name=\"{name}\" formatted=\"false\">{text}</string>"),
+    }
 }
 
 /// An XML comment's text: never `--`.
@@ -335,6 +414,10 @@ mod tests {
             "color_brand_blue_root"
         );
         assert_eq!(name(&path("2xl.space")), "t_2xl_space");
+        assert_eq!(name(&path("class")), "t_class");
+        assert_eq!(name(&path("new")), "t_new");
+        assert_eq!(name(&path("class.name")), "class_name");
+        assert_eq!(string("a\tb"), "a\\tb");
         assert_eq!(
             string("@font's \"x\" <y>"),
             "\\@font\\'s \\\"x\\\" &lt;y&gt;"

@@ -68,9 +68,12 @@ pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         crate::bodies::deflate(&mut deflater, bytes, &mut packed);
         let packed_size = packed.len() as u32;
         let name = path.as_bytes();
+        // Bit 11: the name is UTF-8 (a colour set named `color-größe`);
+        // without it unzip, Python and Windows read it as CP437.
+        let flags: u16 = if path.is_ascii() { 0 } else { 1 << 11 };
         let local = |v: &mut Vec<u8>| {
             v.extend_from_slice(&20u16.to_le_bytes()); // version needed
-            v.extend_from_slice(&0u16.to_le_bytes()); // flags
+            v.extend_from_slice(&flags.to_le_bytes());
             v.extend_from_slice(&8u16.to_le_bytes()); // deflated
             v.extend_from_slice(&TIME.to_le_bytes());
             v.extend_from_slice(&DATE.to_le_bytes());
