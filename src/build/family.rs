@@ -6,11 +6,18 @@
 //! parent rebuilds each brand it reaches, and only those, and a child
 //! pinned to a range is not rebuilt until a release in its range moves.
 //!
+//! A parent whose new files do not validate is given to its children as
+//! the version it serves ([`last_good_parent`]).
+//!
 //! Pure: the content's brands and releases in, each brand's lineage out.
 
+use super::Catalog;
 use crate::source::{Content, Pinned};
+use crate::spec::diag::has_errors;
 use crate::spec::lineage::{lineage, Release};
+use crate::spec::parse_brand;
 use crate::spec::{BrandFiles, Dependent};
+use chrono::NaiveDate;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -117,6 +124,34 @@ pub fn dependents(content: &Content) -> BTreeMap<String, Arc<[Dependent]>> {
         });
     }
     out.into_iter().map(|(k, v)| (k, v.into())).collect()
+}
+
+/// The files a parent's children are built over: its own, unless they do
+/// not validate while an earlier version of it is served; then those it
+/// serves (so a parent held back by an error passes nothing of that save on).
+pub(super) fn last_good_parent(
+    files: &Arc<BrandFiles>,
+    previous: &Catalog,
+    today: NaiveDate,
+) -> Arc<BrandFiles> {
+    let Some(served) = previous
+        .brands
+        .get(&files.slug)
+        .and_then(|s| s.published.as_ref())
+    else {
+        return files.clone();
+    };
+    let last = served.model.brand.files();
+    if last.digest() == files.digest() {
+        return files.clone();
+    }
+    // Checked over the parents it was last built over (its own lineage is
+    // settled with the rest).
+    let checked = files.with_lineage(last.lineage.clone());
+    match has_errors(&parse_brand(&checked, today).1) {
+        true => last.clone(),
+        false => files.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,6 @@ use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_diagnostic, has_errors, Code, Severity};
 use crate::spec::limits::{describe_bytes, MAX_BRAND_BODY_BYTES};
 use crate::spec::{parse_brand, BrandFiles, Diagnostic, Moment};
-use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -507,7 +506,7 @@ pub fn build_catalog(
     // What readers may see of each brand's releases at this moment, then
     // each brand of a family with the parents it is built over.
     let content = releases::withheld_left_out(content, moment.at);
-    let as_parent = |f: &Arc<BrandFiles>| last_good_parent(f, previous, moment.today);
+    let as_parent = |f: &Arc<BrandFiles>| family::last_good_parent(f, previous, moment.today);
     let content = &*family::settle_over(&content, &as_parent);
     let Plan { kinds, work, ended } = plan::plan(content, ctx, moment, previous, opts, &mut next);
     next.work.read = content.read;
@@ -579,74 +578,6 @@ pub fn build_catalog(
     next
 }
 
-/// What public readers get of the head `files` (at `version`, under an
-/// embargo) while the embargo holds: its latest release before it, with
-/// the releases up to that one, rendered as the current version. `None`
-/// when no release comes before it or that release does not validate.
-fn stand_in(
-    files: &Arc<BrandFiles>,
-    version: &semver::Version,
-    releases: &[Arc<Pinned>],
-    ctx: &Context,
-    moment: Moment,
-    input: [u8; 32],
-    opts: &BuildOptions,
-) -> Option<Arc<Published>> {
-    let below = |v: &semver::Version| v.cmp_precedence(version) == std::cmp::Ordering::Less;
-    let pin = releases
-        .iter()
-        .filter(|p| below(&p.release.version))
-        .max_by(|a, b| a.release.version.cmp_precedence(&b.release.version))?;
-    let upto =
-        |v: &semver::Version| v.cmp_precedence(&pin.release.version) != std::cmp::Ordering::Greater;
-    let listed: Vec<crate::spec::release::Release> = files
-        .releases
-        .iter()
-        .filter(|r| upto(&r.version))
-        .cloned()
-        .collect();
-    let earlier: Vec<Arc<Pinned>> = releases
-        .iter()
-        .filter(|p| upto(&p.release.version))
-        .cloned()
-        .collect();
-    let as_head = Arc::new(pin.files.with_releases(listed.into()));
-    let mut h = Sha256::new();
-    h.update(input);
-    h.update(b"stand-in");
-    h.update(pin.release.commit.as_bytes());
-    let (published, _) = attempt(&as_head, &earlier, ctx, moment, h.finalize().into(), opts);
-    published
-}
-
-/// The files a parent's children are built over: its own, unless they do
-/// not validate while an earlier version of it is served; then those it
-/// serves (so a parent held back by an error passes nothing of that save on).
-fn last_good_parent(
-    files: &Arc<BrandFiles>,
-    previous: &Catalog,
-    today: NaiveDate,
-) -> Arc<BrandFiles> {
-    let Some(served) = previous
-        .brands
-        .get(&files.slug)
-        .and_then(|s| s.published.as_ref())
-    else {
-        return files.clone();
-    };
-    let last = served.model.brand.files();
-    if last.digest() == files.digest() {
-        return files.clone();
-    }
-    // Checked over the parents it was last built over (its own lineage is
-    // settled with the rest).
-    let checked = files.with_lineage(last.lineage.clone());
-    match has_errors(&parse_brand(&checked, today).1) {
-        true => last.clone(),
-        false => files.clone(),
-    }
-}
-
 /// The brand slug of a job key (`acme` or `acme@1.2.0`).
 fn brand_of(key: &str) -> &str {
     key.split('@').next().unwrap_or(key)
@@ -656,7 +587,7 @@ fn brand_of(key: &str) -> &str {
 /// render from the cache, when one was kept for exactly this input (which
 /// was valid then, so is now: the input includes the date and marque's
 /// version), without parsing it again.
-fn attempt(
+pub(super) fn attempt(
     files: &Arc<BrandFiles>,
     releases: &[Arc<Pinned>],
     ctx: &Context,
@@ -715,7 +646,8 @@ fn attempt(
     let version = brand.version.clone();
     let mut published = render_brand(brand, ctx, &job, diagnostics);
     if head_embargo {
-        published.stand_in = stand_in(files, &version, releases, ctx, moment, input, opts);
+        published.stand_in =
+            releases::stand_in(files, &version, releases, ctx, moment, input, opts);
     }
     let mut diagnostics = published.warnings.clone();
     // Assets are bounded by the folder's limits; what is rendered by this.

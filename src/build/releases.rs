@@ -1,15 +1,21 @@
 //! What a brand's releases say of it: the semantic changes between
 //! them and since the latest, and the checks that hold a version back
-//! (a step smaller than its changes, a removal not announced).
+//! (a step smaller than its changes, a removal not announced); which
+//! releases readers may see at a moment (embargoes and private-era
+//! releases left out of other versions' renders); and the public stand-in
+//! of a head under embargo.
 
-use super::SemverMode;
+use super::{BuildOptions, Published, SemverMode};
 use crate::render::changelog::SemanticChanges;
+use crate::render::Context;
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{Code, FileDiags};
 use crate::spec::diff;
 use crate::spec::release::Release;
+use crate::spec::Moment;
 use crate::spec::{parse_brand, Brand, BrandFiles, Diagnostic};
 use chrono::NaiveDate;
+use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -93,6 +99,46 @@ pub fn withheld_left_out(
         withheld: withheld_pins,
         ..content.clone()
     })
+}
+
+/// What public readers get of the head `files` (at `version`, under an
+/// embargo) while the embargo holds: its latest release before it, with
+/// the releases up to that one, rendered as the current version. `None`
+/// when no release comes before it or that release does not validate.
+pub(super) fn stand_in(
+    files: &Arc<BrandFiles>,
+    version: &semver::Version,
+    releases: &[Arc<Pinned>],
+    ctx: &Context,
+    moment: Moment,
+    input: [u8; 32],
+    opts: &BuildOptions,
+) -> Option<Arc<Published>> {
+    let below = |v: &semver::Version| v.cmp_precedence(version) == std::cmp::Ordering::Less;
+    let pin = releases
+        .iter()
+        .filter(|p| below(&p.release.version))
+        .max_by(|a, b| a.release.version.cmp_precedence(&b.release.version))?;
+    let upto =
+        |v: &semver::Version| v.cmp_precedence(&pin.release.version) != std::cmp::Ordering::Greater;
+    let listed: Vec<crate::spec::release::Release> = files
+        .releases
+        .iter()
+        .filter(|r| upto(&r.version))
+        .cloned()
+        .collect();
+    let earlier: Vec<Arc<Pinned>> = releases
+        .iter()
+        .filter(|p| upto(&p.release.version))
+        .cloned()
+        .collect();
+    let as_head = Arc::new(pin.files.with_releases(listed.into()));
+    let mut h = Sha256::new();
+    h.update(input);
+    h.update(b"stand-in");
+    h.update(pin.release.commit.as_bytes());
+    let (published, _) = super::attempt(&as_head, &earlier, ctx, moment, h.finalize().into(), opts);
+    published
 }
 
 /// Compares each of a brand's releases with the one before it, and the
