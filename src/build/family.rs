@@ -7,7 +7,7 @@
 //! pinned to a range is not rebuilt until a release in its range moves.
 //!
 //! A parent whose new files do not validate is given to its children as
-//! the version it serves ([`last_good_parent`]).
+//! the version it serves (`last_good_parent`).
 //!
 //! Pure: the content's brands and releases in, each brand's lineage out.
 
