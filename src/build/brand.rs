@@ -44,8 +44,8 @@ pub struct Published {
     pub from_cache: bool,
     /// Bytes its resources hold, all codings (for /status and /metrics).
     pub bytes: usize,
-    /// A head whose brand.json names an embargo: what public readers get at
-    /// its current paths while the embargo holds, its latest release before
+    /// A head under an embargo that held when it was rendered: what public
+    /// readers get at its current paths while the embargo holds, its latest release before
     /// it rendered as the current version (its page, changelog and every
     /// surface, as of that release). `None` for everything else, and for a
     /// head with no release before it (then public readers get no brand).

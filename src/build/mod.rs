@@ -608,10 +608,11 @@ pub(super) fn attempt(
         }
         _ => {}
     }
-    // A head that may name an embargo renders its stand-in too (see
-    // `Published::stand_in`), which the render cache does not keep.
-    let embargo = ctx.pin.is_none() && crate::spec::visibility::Guard::of(files).embargo;
-    let cached = opts.renders.as_ref().filter(|_| !embargo);
+    // A head under an embargo that holds renders its stand-in too (see
+    // `Published::stand_in`), which the render cache does not keep; once
+    // it lifts, the input (which says whether it holds) changes.
+    let held = ctx.pin.is_none() && embargo_holds(files, moment.at);
+    let cached = opts.renders.as_ref().filter(|_| !held);
     if let Some(entry) = cached.and_then(|c| c.load(&input)) {
         let published = from_cache(files, today, ctx, input, entry);
         let diagnostics = published.warnings.clone();
@@ -642,10 +643,9 @@ pub(super) fn attempt(
         effort: opts.effort,
         changes: &changes,
     };
-    let head_embargo = ctx.pin.is_none() && brand.embargo().is_some();
     let version = brand.version.clone();
     let mut published = render_brand(brand, ctx, &job, diagnostics);
-    if head_embargo {
+    if held {
         published.stand_in =
             releases::stand_in(files, &version, releases, ctx, moment, input, opts);
     }
