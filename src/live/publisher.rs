@@ -256,6 +256,20 @@ impl Lister {
                     .collect();
                 drop(made_for);
                 served.swap(|current| {
+                    // Nothing newer than what is served: no copy made.
+                    let wanted = |scopes: &[Scope], generation: u64| {
+                        current.audiences.iter().any(|(seen_by, view)| {
+                            seen_by.iter().all(|s| scopes.contains(s))
+                                && view.lists_generation < generation
+                        })
+                    };
+                    let newer = public
+                        .as_ref()
+                        .is_some_and(|(_, g)| current.lists_generation < *g)
+                        || views.iter().any(|(scopes, _, g)| wanted(scopes, *g));
+                    if !newer {
+                        return None;
+                    }
                     let mut next = Snapshot::clone(current);
                     let mut changed = false;
                     if let Some((public, generation)) = &public {
