@@ -37,9 +37,23 @@ pub enum Anchor {
 pub fn first_duplicate_key(text: &str) -> Option<String> {
     use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
     use std::cell::RefCell;
+    /// The keys and indexes from the root to where the walk is: a pointer
+    /// is made of them only for the duplicate found.
     struct Walk<'a> {
-        at: String,
+        path: &'a RefCell<Vec<String>>,
         found: &'a RefCell<Option<String>>,
+    }
+    impl Walk<'_> {
+        fn under(&self, token: String) -> Walk<'_> {
+            self.path.borrow_mut().push(token);
+            Walk {
+                path: self.path,
+                found: self.found,
+            }
+        }
+        fn out(&self) {
+            self.path.borrow_mut().pop();
+        }
     }
     impl<'de> DeserializeSeed<'de> for Walk<'_> {
         type Value = ();
@@ -72,40 +86,44 @@ pub fn first_duplicate_key(text: &str) -> Option<String> {
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
             let mut i = 0usize;
-            while seq
-                .next_element_seed(Walk {
-                    at: format!("{}/{i}", self.at),
-                    found: self.found,
-                })?
-                .is_some()
-            {
+            loop {
+                let item = self.under(i.to_string());
+                let more = seq.next_element_seed(item)?.is_some();
+                self.out();
+                if !more {
+                    return Ok(());
+                }
                 i += 1;
             }
-            Ok(())
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
             let mut keys = std::collections::HashSet::new();
             while let Some(key) = map.next_key::<String>()? {
-                let at = join(&self.at, &key);
-                if !keys.insert(key) && self.found.borrow().is_none() {
-                    *self.found.borrow_mut() = Some(at.clone());
+                let again = !keys.insert(key.clone());
+                let value = self.under(key);
+                if again && self.found.borrow().is_none() {
+                    let pointer: String = self
+                        .path
+                        .borrow()
+                        .iter()
+                        .map(|t| format!("/{}", escape_token(t)))
+                        .collect();
+                    *self.found.borrow_mut() = Some(pointer);
                 }
-                map.next_value_seed(Walk {
-                    at,
-                    found: self.found,
-                })?;
+                map.next_value_seed(value)?;
+                self.out();
             }
             Ok(())
         }
     }
-    let found = RefCell::new(None);
+    let (path, found) = (RefCell::new(Vec::new()), RefCell::new(None));
     let mut de = serde_json::Deserializer::from_str(text);
-    let walked = Walk {
-        at: String::new(),
+    Walk {
+        path: &path,
         found: &found,
     }
-    .deserialize(&mut de);
-    walked.ok()?;
+    .deserialize(&mut de)
+    .ok()?;
     found.into_inner()
 }
 
