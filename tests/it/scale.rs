@@ -263,6 +263,23 @@ fn a_first_build_is_served_at_once_ready_with_gzip_and_brotli_follows() {
     assert_eq!(app.get("/status").json()["ready"], true);
 }
 
+/// The version a list of brands (`/brands.json`, `/status`) gives `slug`,
+/// as `headers` see it.
+fn version_listed(
+    app: &TestApp,
+    path: &str,
+    slug: &str,
+    headers: &[(&str, &str)],
+) -> Option<Value> {
+    let doc = app.get_with(path, headers).json();
+    doc["brands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["slug"] == slug)
+        .map(|b| b["version"].clone())
+}
+
 #[test]
 fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() {
     let ws = workspace();
@@ -282,15 +299,7 @@ fn with_many_brands_a_save_is_served_first_and_the_lists_of_all_brands_follow() 
     );
     let version = |a: &TestApp| a.get("/brand/brand-50/spec.json").json()["version"].clone();
     app.wait_until(|a| version(a) == "2.5.0", "the save is served");
-    let listed = |a: &TestApp, path: &str| {
-        let doc = a.get(path).json();
-        doc["brands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|b| b["slug"] == "brand-50")
-            .map(|b| b["version"].clone())
-    };
+    let listed = |a: &TestApp, path: &str| version_listed(a, path, "brand-50", &[]);
     app.wait_until(
         |a| {
             listed(a, "/brands.json") == Some(json!("2.5.0"))
@@ -338,15 +347,7 @@ fn a_token_holders_lists_of_all_brands_follow_a_save_as_the_public_ones_do() {
     let app = spawn_with(config);
     let token = bearer(ALL);
     let holder = [("Authorization", token.as_str())];
-    let listed = |a: &TestApp, path: &str, slug: &str| {
-        let doc = a.get_with(path, &holder).json();
-        doc["brands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|b| b["slug"] == slug)
-            .map(|b| b["version"].clone())
-    };
+    let listed = |a: &TestApp, path: &str, slug: &str| version_listed(a, path, slug, &holder);
     assert!(listed(&app, "/brands.json", "lumen-health").is_some());
     let status = app.get_with("/status", &holder).text();
     assert!(status.len() > 256 * 1024, "{} bytes", status.len());
