@@ -167,7 +167,7 @@ impl GitWorker {
         // branch matches.
         if let Some(p) = &previews {
             let document = p.document(live.reloader.ctx());
-            live.set_previews(Default::default(), document);
+            live.set_previews(Default::default(), document, Default::default());
         }
         Some(GitWorker {
             live,
@@ -242,7 +242,8 @@ impl GitWorker {
         ) {
             let document = p.document(reloader.ctx());
             let served = p.served();
-            self.live.set_previews(served, document);
+            let inherited = p.inherited().clone();
+            self.live.set_previews(served, document, inherited);
         }
     }
 

@@ -135,8 +135,13 @@ impl Live {
     }
 
     /// Serves `previews` and `/previews.json` beside the content.
-    pub fn set_previews(&mut self, previews: HashMap<String, Arc<Snapshot>>, document: Resource) {
-        self.reloader.set_previews(previews, document);
+    pub fn set_previews(
+        &mut self,
+        previews: HashMap<String, Arc<Snapshot>>,
+        document: Resource,
+        inherited: crate::build::audience::Inherited,
+    ) {
+        self.reloader.set_previews(previews, document, inherited);
         if self.reloader.info().generation > 0 {
             self.republish();
         }

@@ -270,6 +270,8 @@ pub struct Previews {
     /// The access tokens: a preview's private brands are withheld as the
     /// published branch's are.
     access: Option<Arc<crate::access::Access>>,
+    /// What the published branch decided when the previews were last split.
+    inherited: Inherited,
 }
 
 impl Previews {
@@ -286,6 +288,7 @@ impl Previews {
             published: published.to_string(),
             states: BTreeMap::new(),
             access: None,
+            inherited: Inherited::default(),
         }
     }
 
@@ -348,6 +351,7 @@ impl Previews {
         // What the published branch decides holds in every preview (F7:
         // a branch cannot publish what the published branch keeps private).
         let inherited = crate::build::audience::inherited(published);
+        self.inherited = inherited.clone();
         let on = Published {
             catalog: published,
             inherited: &inherited,
@@ -487,6 +491,11 @@ impl Previews {
             preview: Arc::new(preview),
             ..state
         }
+    }
+
+    /// What the published branch decided when the previews were last split.
+    pub fn inherited(&self) -> &Inherited {
+        &self.inherited
     }
 
     /// The previews served, by name.

@@ -51,6 +51,10 @@ pub struct Reloader {
     /// (none in a preview's own snapshots).
     previews: HashMap<String, Arc<Snapshot>>,
     previews_document: Option<Arc<Resource>>,
+    /// What the published branch decided when `previews` were split: once
+    /// a build changes it (a brand made private, a new embargo), they are
+    /// withheld until they are split again.
+    previews_inherited: Option<crate::build::audience::Inherited>,
     /// The access tokens whose scopes get snapshots of their own, if
     /// `--access-tokens` is given (DESIGN.md §20).
     access: Option<Arc<crate::access::Access>>,
@@ -99,6 +103,7 @@ impl Reloader {
             was_ready: false,
             previews: HashMap::new(),
             previews_document: Some(previews_document),
+            previews_inherited: None,
             access: None,
             opened_views: HashMap::new(),
             withheld: Default::default(),
@@ -219,9 +224,36 @@ impl Reloader {
 
     /// Serves `previews` and `document` (`/previews.json`) with every
     /// snapshot made from now on.
-    pub fn set_previews(&mut self, previews: HashMap<String, Arc<Snapshot>>, document: Resource) {
+    pub fn set_previews(
+        &mut self,
+        previews: HashMap<String, Arc<Snapshot>>,
+        document: Resource,
+        inherited: crate::build::audience::Inherited,
+    ) {
         self.previews = previews;
         self.previews_document = Some(Arc::new(document));
+        self.previews_inherited = Some(inherited);
+    }
+
+    /// Withholds the previews when the catalog decides who sees what
+    /// otherwise than when they were split: between a build that makes a
+    /// brand private (or embargoes a version) and the previews split again
+    /// under it, no preview shows what the published branch now withholds.
+    fn withhold_stale_previews(&mut self) {
+        if self.previews.is_empty() {
+            return;
+        }
+        let now = crate::build::audience::inherited(&self.catalog);
+        if self.previews_inherited.as_ref() == Some(&now) {
+            return;
+        }
+        self.previews.clear();
+        self.previews_document = Some(Arc::new(Resource::with_effort(
+            "application/json",
+            crate::render::previews::list_json::<()>(&self.ctx, None, &[]),
+            crate::snapshot::CachePolicy::NoStore,
+            crate::snapshot::Effort::Fast,
+        )));
     }
 
     /// The snapshot of the current catalog. With `lists_may_follow`, the
@@ -280,6 +312,7 @@ impl Reloader {
             std::sync::Arc::make_mut(&mut snapshot.status).ready = true;
         }
         self.was_ready |= snapshot.ready;
+        self.withhold_stale_previews();
         snapshot.previews = self.previews.clone();
         if let Some(document) = &self.previews_document {
             snapshot

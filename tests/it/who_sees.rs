@@ -734,3 +734,47 @@ fn a_crawl_of_the_route_table_finds_nothing_an_audience_may_not_see_in_any_state
         assert!(seen_by_all(n), "the holder of every scope reads {n:?}");
     }
 }
+
+#[test]
+fn once_the_published_branch_makes_a_brand_private_no_preview_shows_it_even_for_a_moment() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = Remote::new();
+    // A branch that changes Lumen Health, which is public everywhere.
+    remote.edit(
+        "lumen-health/brand.json",
+        "\"updated\": \"2026-11-02\"",
+        "\"updated\": \"2026-11-03\"",
+    );
+    remote.commit_to("feature/lumen", "Lumen touch-up", 1);
+    let mut config = previews_config(&remote, dir.path());
+    config.git_source().unwrap().webhook = Some(marque::config::Webhook {
+        secret: crate::git::SECRET.into(),
+        rates: Default::default(),
+    });
+    let app = spawn_with(config);
+    let name = preview_name(&app, "feature/lumen");
+    let page = format!("/preview/{name}/brand/lumen-health/spec.json");
+    assert_eq!(app.get(&page).status, 200);
+    // The published branch makes it private.
+    lumen_visibility(&remote, true);
+    remote.commit("Lumen Health is private", 0);
+    crate::git::push_hook(&app);
+    app.wait_until(
+        |a| a.get("/brand/lumen-health/spec.json").status == 404,
+        "the published branch withholds it",
+    );
+    // From that moment on, no preview answer shows it, while the previews
+    // are split again and after.
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        assert_eq!(app.get(&page).status, 404, "{page}");
+        let list = app.get("/previews.json").text();
+        assert!(!list.contains("lumen-health"), "{list}");
+    }
+    // Split again, the preview is served, without it.
+    app.wait_until(
+        |a| a.get("/previews.json").text().contains("feature/lumen"),
+        "the preview is back",
+    );
+    assert_eq!(app.get(&page).status, 404);
+}
