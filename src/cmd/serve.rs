@@ -24,7 +24,7 @@ use tokio::task::JoinHandle;
 pub struct Running {
     pub addr: SocketAddr,
     pub public_url: String,
-    pub snapshot: Reader,
+    pub site: Reader,
 }
 
 /// Binds, serves, builds the first snapshot and keeps it current, until
@@ -76,7 +76,7 @@ pub async fn run(
         .with_clock(config.clock.clone());
     let (gen_tx, gen_rx) = watch::channel(0u64);
     let publisher = Publisher::new(gen_tx);
-    let snapshot = publisher.reader();
+    let site = publisher.reader();
     let live = Live::new(reloader, publisher, progress.clone());
 
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -117,7 +117,7 @@ pub async fn run(
         SourceConfig::Folder { .. } => None,
     };
     let state = AppState {
-        snapshot: snapshot.clone(),
+        site: site.clone(),
         live: watching.then(|| gen_rx.clone()),
         stopping: stop_rx.clone(),
         demo,
@@ -153,7 +153,7 @@ pub async fn run(
     on_listening(&Running {
         addr,
         public_url,
-        snapshot,
+        site,
     });
     match config.source {
         SourceConfig::Git(source) => {

@@ -10,8 +10,8 @@
 
 use super::problem::Problem;
 use super::AppState;
-use crate::access::{Holder, COOKIE};
-use crate::snapshot::Snapshot;
+use crate::access::{Holder, Scope, COOKIE};
+use crate::snapshot::{Site, Snapshot, View};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -138,15 +138,17 @@ fn varies(path: &str, tokens: bool) -> bool {
     lists || inner.starts_with("/brand/") || inner.starts_with("/embed/")
 }
 
-/// What one request sees (DESIGN.md §20): the view of the site its
-/// credentials open, whether it may read branch previews, and what that
-/// makes of each answer's headers. Made by [`seen`], the one place that
-/// decides it; the fast path, the compare endpoint, the demo and MCP all
-/// answer from it, and none derives a view, `private` or `Vary` itself.
+/// What one request sees (DESIGN.md §20): who it is, whether it may read
+/// branch previews, and so which view of the [`Site`] each path reads
+/// ([`Site::view`], by this request's scope), and what that makes of each
+/// answer's headers. Made by [`seen`], the one place that decides it; the
+/// fast path, the compare endpoint, the demo and MCP all answer from it,
+/// and none derives a view, `private` or `Vary` itself.
 pub struct Seen<'s> {
-    /// What public readers see.
+    site: &'s Site,
+    /// What public readers see of the published branch.
     pub public: &'s Arc<Snapshot>,
-    /// What this request sees: the public snapshot, or its scope's.
+    /// What this request sees of the published branch.
     pub snapshot: &'s Arc<Snapshot>,
     pub holder: Holder,
     /// It may read branch previews (anyone, unless `--preview-access token`).
@@ -158,51 +160,61 @@ pub struct Seen<'s> {
     tokens: bool,
 }
 
-/// What the request with `headers` from `peer` sees of `public` (the
-/// snapshot being served); or, for a client over its failed tokens, 429.
+/// What the request with `headers` from `peer` sees of `site` (the site
+/// being served); or, for a client over its failed tokens, 429.
 pub fn seen<'s>(
     app: &AppState,
-    public: &'s Arc<Snapshot>,
+    site: &'s Site,
     headers: &HeaderMap,
     peer: IpAddr,
 ) -> Result<Seen<'s>, TooMany> {
-    Ok(as_holder(app, public, holder(app, headers, peer)?))
+    Ok(as_holder(app, site, holder(app, headers, peer)?))
 }
 
 /// What a request that sends no credential sees (a method that reads
 /// nothing, say).
-pub fn anonymous<'s>(app: &AppState, public: &'s Arc<Snapshot>) -> Seen<'s> {
-    as_holder(app, public, Holder::Anonymous)
+pub fn anonymous<'s>(app: &AppState, site: &'s Site) -> Seen<'s> {
+    as_holder(app, site, Holder::Anonymous)
 }
 
-/// What `holder` (found by [`seen`] before) sees of `public`: for a
-/// reader that stays, such as an MCP session told of each new snapshot.
-pub fn as_holder<'s>(app: &AppState, public: &'s Arc<Snapshot>, holder: Holder) -> Seen<'s> {
-    let snapshot = match &holder {
-        Holder::Token { scope, .. } => public.audience(scope).unwrap_or(public),
-        _ => public,
+/// What `holder` (found by [`seen`] before) sees of `site`: for a
+/// reader that stays, such as an MCP session told of each new site.
+pub fn as_holder<'s>(app: &AppState, site: &'s Site, holder: Holder) -> Seen<'s> {
+    let scope = match &holder {
+        Holder::Token { scope, .. } => Some(scope),
+        _ => None,
     };
-    let token = matches!(holder, Holder::Token { .. });
     let previews_private = app.access.as_ref().is_some_and(|a| a.previews);
     Seen {
-        public,
-        snapshot,
-        previews: token || !previews_private,
+        site,
+        public: site.public(),
+        snapshot: site.published.of(scope),
+        previews: scope.is_some() || !previews_private,
         previews_private,
         tokens: app.access.is_some(),
         holder,
     }
 }
 
-impl Seen<'_> {
-    /// True when its view is not the public one.
-    pub fn sees_more(&self) -> bool {
-        !Arc::ptr_eq(self.public, self.snapshot)
+impl<'s> Seen<'s> {
+    /// The scope of its token, if it holds one.
+    fn scope(&self) -> Option<&Scope> {
+        match &self.holder {
+            Holder::Token { scope, .. } => Some(scope),
+            _ => None,
+        }
+    }
+
+    /// Where it reads `path`: in the published branch or a preview, as
+    /// its scope sees them; `None` for a preview it may not read or that
+    /// does not exist.
+    pub fn view<'p>(&self, path: &'p str) -> Option<View<'s, 'p>> {
+        self.site.view(self.scope(), path, self.previews)
     }
 
     /// The preview `name`, as this request sees it, if it may read it.
-    pub fn preview(&self, name: &str) -> Option<&Arc<Snapshot>> {
-        self.snapshot.previews.get(name).filter(|_| self.previews)
+    pub fn preview(&self, name: &str) -> Option<&'s Arc<Snapshot>> {
+        self.site.preview(self.scope(), name, self.previews)
     }
 
     /// True when `path` is one this request may not know of: a preview's,
@@ -216,31 +228,35 @@ impl Seen<'_> {
     /// withheld brand's, a list that names one, or a preview behind the
     /// tokens. Such an answer is the holder's alone.
     pub fn private_at(&self, path: &str) -> bool {
-        if !matches!(self.holder, Holder::Token { .. }) {
+        let Some(scope) = self.scope() else {
             return false;
-        }
+        };
         if self.previews_private
             && (crate::paths::split_preview(path).is_some() || path == crate::paths::PREVIEWS_JSON)
         {
             return true;
         }
-        if !self.sees_more() {
+        let (Some(public), Some(own)) = (
+            self.site.view(None, path, true),
+            self.site.view(Some(scope), path, true),
+        ) else {
             return false;
-        }
-        match (self.public.get(path), self.snapshot.get(path)) {
+        };
+        match (public.get(), own.get()) {
             (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
-            _ => true,
+            _ => !Arc::ptr_eq(public.snapshot, own.snapshot),
         }
     }
 
     /// True when its answers about the brand `slug` (a comparison, a
-    /// demo) hold more than public readers get: a model of it, current or
-    /// released, that they do not have, or any preview behind the tokens.
-    pub fn private_for(&self, slug: &str, preview: bool) -> bool {
-        if !matches!(self.holder, Holder::Token { .. }) {
+    /// demo) in the published branch, or in the preview `preview`, hold
+    /// more than public readers get: a model of it, current or released,
+    /// that they do not have, or any preview behind the tokens.
+    pub fn private_for(&self, slug: &str, preview: Option<&str>) -> bool {
+        let Some(scope) = self.scope() else {
             return false;
-        }
-        if preview && self.previews_private {
+        };
+        if preview.is_some() && self.previews_private {
             return true;
         }
         let of = |s: &Snapshot| {
@@ -252,7 +268,19 @@ impl Seen<'_> {
                 .map(|(k, m)| (k.clone(), Arc::as_ptr(m)))
                 .collect::<std::collections::BTreeMap<_, _>>()
         };
-        self.sees_more() && of(self.public) != of(self.snapshot)
+        let differs = |public: &Arc<Snapshot>, own: &Arc<Snapshot>| {
+            !Arc::ptr_eq(public, own) && of(public) != of(own)
+        };
+        let preview_differs = preview.is_some_and(|name| {
+            match (
+                self.site.preview(None, name, true),
+                self.site.preview(Some(scope), name, true),
+            ) {
+                (Some(public), Some(own)) => differs(public, own),
+                _ => false,
+            }
+        });
+        differs(self.public, self.snapshot) || preview_differs
     }
 
     /// The headers an answer at `path` takes from who asked: `Vary` on the

@@ -161,13 +161,13 @@ pub async fn handle(
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    let public = app.snapshot.load_full();
-    let seen = match super::access::seen(&app, &public, &headers, peer.ip()) {
+    let site = app.site.load_full();
+    let seen = match super::access::seen(&app, &site, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(too_many) => return refused(&app, &public, too_many),
+        Err(too_many) => return refused(&app, &site, too_many),
     };
     // A public brand's comparison is the public one, cacheable.
-    let private = seen.private_for(&slug, false);
+    let private = seen.private_for(&slug, None);
     let mut res = answer(
         &app,
         Sides::Published(seen.snapshot),
@@ -185,11 +185,11 @@ pub async fn handle(
 /// The 429 of a client over its failed tokens, varied as every answer.
 fn refused(
     app: &AppState,
-    public: &Arc<crate::snapshot::Snapshot>,
+    site: &crate::snapshot::Site,
     too_many: super::access::TooMany,
 ) -> Response {
     let mut res = too_many.problem().into_response();
-    super::access::anonymous(app, public).apply(res.headers_mut(), "/brand/", false);
+    super::access::anonymous(app, site).apply(res.headers_mut(), "/brand/", false);
     res
 }
 
@@ -203,10 +203,10 @@ pub async fn handle_preview(
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    let public = app.snapshot.load_full();
-    let seen = match super::access::seen(&app, &public, &headers, peer.ip()) {
+    let site = app.site.load_full();
+    let seen = match super::access::seen(&app, &site, &headers, peer.ip()) {
         Ok(seen) => seen,
-        Err(too_many) => return refused(&app, &public, too_many),
+        Err(too_many) => return refused(&app, &site, too_many),
     };
     let Some(preview) = seen.preview(&name) else {
         let mut res = super::fast_path::not_found(&crate::paths::preview(&name)).into_response();
@@ -218,7 +218,7 @@ pub async fn handle_preview(
         preview,
         published: seen.snapshot,
     };
-    let private = seen.private_for(&slug, true) || seen.sees_more();
+    let private = seen.private_for(&slug, Some(&name));
     let mut res = answer(&app, sides, slug, range, &method, &headers).await;
     seen.apply(res.headers_mut(), "/brand/", private);
     res

@@ -136,8 +136,8 @@ async fn demo_of(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let public = app.snapshot.load_full();
-    let seen = match super::access::seen(&app, &public, &headers, peer.ip()) {
+    let site = app.site.load_full();
+    let seen = match super::access::seen(&app, &site, &headers, peer.ip()) {
         Ok(seen) => seen,
         Err(too_many) => return too_many.problem().into_response(),
     };
@@ -153,7 +153,7 @@ async fn demo_of(
     let client = app.clients.address(peer.ip(), &headers);
     let decision = demo.check(super::client::key_of(client)).await;
     let mut res = run(snap, &demo, decision, slug, &headers, body).await;
-    let private = seen.private_for(slug, preview.is_some());
+    let private = seen.private_for(slug, preview);
     seen.apply(res.headers_mut(), "/brand/", private);
     rate_headers(res.headers_mut(), &demo, decision);
     res

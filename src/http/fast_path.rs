@@ -19,7 +19,7 @@ use super::problem::Problem;
 use super::AppState;
 use crate::paths::{self, Route};
 use crate::render::status::{LimiterStatus, ServedStatus, Status};
-use crate::snapshot::{Encoded, Resource, Snapshot};
+use crate::snapshot::{Encoded, Resource, View};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode};
 
 const ALLOWED: &str = "GET, HEAD, OPTIONS";
@@ -38,18 +38,18 @@ pub fn answer(
     if !route.is_snapshot() {
         return None;
     }
-    let public = app.snapshot.load();
+    let site = app.site.load();
     let reads = matches!(*method, Method::GET | Method::HEAD) && route != Route::Probe;
     let seen = match reads {
-        true => match access::seen(app, &public, headers, peer) {
+        true => match access::seen(app, &site, headers, peer) {
             Ok(seen) => seen,
             Err(too_many) => {
                 let mut res = problem(too_many.problem());
-                access::anonymous(app, &public).apply(res.headers_mut(), path, false);
+                access::anonymous(app, &site).apply(res.headers_mut(), path, false);
                 return Some(res);
             }
         },
-        false => access::anonymous(app, &public),
+        false => access::anonymous(app, &site),
     };
     let snapshot = seen.snapshot;
     let mut private = false;
@@ -72,16 +72,20 @@ pub fn answer(
                 )
                 .header(header::RETRY_AFTER, "1"),
             ),
-            _ if seen.hides(path) => problem(not_found(path)),
-            _ => {
-                private = seen.private_at(path);
-                lookup(app, snapshot, path, method, headers)
-            }
+            _ => match seen.view(path) {
+                Some(view) if !seen.hides(path) => {
+                    private = seen.private_at(path);
+                    lookup(app, view, path, method, headers)
+                }
+                _ => problem(not_found(path)),
+            },
         },
         Method::OPTIONS => preflight(),
         _ if route == Route::Probe
             || (!seen.hides(path)
-                && (snapshot.get(path).is_some() || snapshot.status_of(path).is_some())) =>
+                && seen
+                    .view(path)
+                    .is_some_and(|v| v.get().is_some() || v.status().is_some())) =>
         {
             problem(
                 Problem::new(
@@ -97,21 +101,21 @@ pub fn answer(
     Some(res)
 }
 
-/// A GET or HEAD of `path` in `snapshot`: its resource, /status, or what a
-/// missing path gets.
+/// A GET or HEAD of a path where `view` reads it: its resource, /status,
+/// or what a missing path gets.
 fn lookup(
     app: &AppState,
-    snapshot: &Snapshot,
+    view: View<'_, '_>,
     path: &str,
     method: &Method,
     headers: &HeaderMap,
 ) -> Response<ResBody> {
-    match snapshot.get(path) {
-        Some(r) if paths::split_preview(path).is_some() => as_preview(respond(r, method, headers)),
+    match view.get() {
+        Some(r) if view.in_preview() => as_preview(respond(r, method, headers)),
         Some(r) => respond(r, method, headers),
-        None => match snapshot.status_of(path) {
+        None => match view.status() {
             Some(status) => respond(&status_resource(status, app), method, headers),
-            None => missing(snapshot, path, method, headers),
+            None => missing(view, path, method, headers),
         },
     }
 }
@@ -302,19 +306,25 @@ pub fn respond(r: &Resource, method: &Method, headers: &HeaderMap) -> Response<R
     res
 }
 
-/// What a GET for a path that is not in the snapshot gets: a redirect when
-/// only a trailing slash is wrong, a browser the page of a brand that is
-/// not published (with its errors, status 404), anyone else a problem.
+/// What a GET for `path`, missing where `view` reads it, gets: a
+/// redirect when only a trailing slash is wrong, a browser the page of a
+/// brand that is not published (with its errors, status 404), anyone else
+/// a problem.
 fn missing(
-    snapshot: &Snapshot,
+    view: View<'_, '_>,
     path: &str,
     method: &Method,
     headers: &HeaderMap,
 ) -> Response<ResBody> {
     let trimmed = path.trim_end_matches('/');
+    let inner = View {
+        path: view.path.trim_end_matches('/'),
+        ..view
+    };
     if trimmed.len() < path.len()
         && !trimmed.is_empty()
-        && (snapshot.get(trimmed).is_some() || snapshot.unpublished_page(trimmed).is_some())
+        && !inner.path.is_empty()
+        && (inner.get().is_some() || inner.unpublished_page().is_some())
     {
         let mut res = Response::new(ResBody::empty());
         *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
@@ -329,7 +339,7 @@ fn missing(
         common_headers(h);
         return res;
     }
-    if snapshot.is_building(path) {
+    if view.is_building() {
         return problem(
             Problem::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -338,7 +348,7 @@ fn missing(
             .header(header::RETRY_AFTER, "2"),
         );
     }
-    if let Some(page) = snapshot.unpublished_page(path) {
+    if let Some(page) = view.unpublished_page() {
         if accepts_html(headers) {
             let mut res = respond(page, method, headers);
             *res.status_mut() = StatusCode::NOT_FOUND;

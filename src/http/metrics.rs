@@ -12,7 +12,8 @@ use axum::response::{IntoResponse, Response};
 /// Prometheus text exposition format: requests, snapshot, brands, reloads, demo.
 pub async fn metrics(State(app): State<AppState>) -> Response {
     use std::fmt::Write;
-    let snap = app.snapshot.load();
+    let site = app.site.load();
+    let snap = site.public();
     let st = &snap.stats;
     let reload = &snap.status.reload;
     let mut o = String::new();

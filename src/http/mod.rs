@@ -33,7 +33,8 @@ use tokio::sync::watch;
 /// expression, by `marque serve` (see `cmd/serve.rs`).
 #[derive(Clone)]
 pub struct AppState {
-    pub snapshot: Reader,
+    /// The site being served: every view of every branch.
+    pub site: Reader,
     /// The generation of the snapshot being served, in watch mode (for `/events`).
     pub live: Option<watch::Receiver<u64>>,
     /// Turns true when the server shuts down, so long-lived streams end.

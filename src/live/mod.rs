@@ -16,7 +16,7 @@ pub mod reload;
 pub mod render_cache;
 pub mod watch;
 
-use crate::snapshot::{Resource, Snapshot};
+use crate::snapshot::{Branch, Resource, Site};
 use crate::source::Content;
 use publisher::Publisher;
 use reload::Reloader;
@@ -125,7 +125,7 @@ impl Live {
     ) -> Option<u64> {
         self.last = Some((content.clone(), revision.clone()));
         self.serve(|r, serving| r.rebuild(content, revision, cause, serving))
-            .map(|s| s.generation)
+            .map(|s| s.public().generation)
     }
 
     /// Serves a snapshot whose /status reports `error` (no build came of
@@ -137,7 +137,7 @@ impl Live {
     /// Serves `previews` and `/previews.json` beside the content.
     pub fn set_previews(
         &mut self,
-        previews: HashMap<String, Arc<Snapshot>>,
+        previews: HashMap<String, Branch>,
         document: Resource,
         inherited: crate::build::audience::Inherited,
     ) {
@@ -210,15 +210,15 @@ impl Live {
 
     /// Serves the current catalog again (same generation).
     fn republish(&mut self) {
-        self.serve(|r, serving| Some(r.snapshot(serving, false)));
+        self.serve(|r, serving| Some(r.site(serving, false)));
     }
 
     /// Serves what `make` makes of the reloader and the snapshot being
     /// served, if anything; the old snapshot is let go first.
     fn serve(
         &mut self,
-        make: impl FnOnce(&mut Reloader, &Snapshot) -> Option<publisher::Next>,
-    ) -> Option<Arc<Snapshot>> {
+        make: impl FnOnce(&mut Reloader, &Site) -> Option<publisher::Next>,
+    ) -> Option<Arc<Site>> {
         let serving = self.publisher.serving();
         let next = make(&mut self.reloader, &serving);
         drop(serving);

@@ -25,7 +25,7 @@ use crate::render::previews::{
 };
 use crate::render::{self, Context};
 use crate::report::Reporter;
-use crate::snapshot::{CachePolicy, Effort, Resource, Resources, Snapshot};
+use crate::snapshot::{Branch, CachePolicy, Effort, Resource, Resources, Site, Snapshot};
 use crate::source::git::GitSource;
 use crate::spec::diff::{diff, Diff, Level};
 use git2::{BranchType, Oid, Repository};
@@ -91,7 +91,8 @@ pub struct Preview {
     /// The commit's time, seconds since the epoch: the newest are kept.
     pub time: i64,
     pub brands: Vec<BrandChange>,
-    pub snapshot: Arc<Snapshot>,
+    /// What it serves, to each audience.
+    pub views: Branch,
 }
 
 /// What each brand of `preview` changes against `published`, at `now`.
@@ -189,7 +190,7 @@ fn changes_between(published: &Catalog, preview: &Catalog, branch: &Catalog) -> 
     out
 }
 
-/// The snapshot a preview serves: `built` (rendered `no-store` and
+/// The snapshot a preview serves of one view: `built` (rendered `no-store` and
 /// `noindex`, its pages uncompressed, see `Context::preview`) with the
 /// banner on each page, which is compressed now, once. Every other
 /// resource is served as it was built, shared.
@@ -253,8 +254,8 @@ struct State {
     source: GitSource,
     /// The branch's own pipeline, as the published branch has one.
     reloader: Reloader,
-    /// Its snapshot as built, before the banners.
-    built: Arc<Snapshot>,
+    /// Its views as built, before the banners.
+    built: Branch,
     preview: Arc<Preview>,
 }
 
@@ -443,7 +444,7 @@ impl Previews {
             "preview {name}: branch {branch} at {}",
             &commit.to_string()[..12]
         );
-        let Some(next) = reloader.rebuild(&content, revision, &cause, &Snapshot::default()) else {
+        let Some(next) = reloader.rebuild(&content, revision, &cause, &Site::default()) else {
             anyhow::bail!("a preview's first build always makes a snapshot");
         };
         let errors = reloader.catalog().errors();
@@ -454,12 +455,12 @@ impl Previews {
             commit: commit.to_string(),
             time: *time,
             brands: Vec::new(),
-            snapshot: Arc::default(),
+            views: Branch::default(),
         };
         let state = State {
             source,
             reloader,
-            built: Arc::new(next.snapshot),
+            built: next.site.published,
             preview: Arc::new(preview),
         };
         Ok(self.compare(state, published))
@@ -470,8 +471,8 @@ impl Previews {
     /// again when what the published branch decides has changed.
     fn compare(&self, mut state: State, published: &Published<'_>) -> State {
         if state.reloader.set_inherited(published.inherited.clone()) {
-            let next = state.reloader.snapshot(&Snapshot::default(), false);
-            state.built = Arc::new(next.snapshot);
+            let next = state.reloader.site(&Site::default(), false);
+            state.built = next.site.published;
         }
         let mut preview = Preview {
             brands: changes(
@@ -480,13 +481,15 @@ impl Previews {
                 published.inherited,
                 published.clock.now(),
             ),
-            snapshot: Arc::default(),
+            views: Branch::default(),
             name: state.preview.name.clone(),
             branch: state.preview.branch.clone(),
             commit: state.preview.commit.clone(),
             time: state.preview.time,
         };
-        preview.snapshot = Arc::new(with_banners(&state.built, &preview, &self.published));
+        preview.views = state
+            .built
+            .map(|view| with_banners(view, &preview, &self.published));
         State {
             preview: Arc::new(preview),
             ..state
@@ -499,10 +502,10 @@ impl Previews {
     }
 
     /// The previews served, by name.
-    pub fn served(&self) -> HashMap<String, Arc<Snapshot>> {
+    pub fn served(&self) -> HashMap<String, Branch> {
         self.states
             .iter()
-            .map(|(name, s)| (name.clone(), s.preview.snapshot.clone()))
+            .map(|(name, s)| (name.clone(), s.preview.views.clone()))
             .collect()
     }
 

@@ -1,4 +1,4 @@
-//! The one writer of what is served. Readers load the snapshot from the
+//! The one writer of what is served. Readers load the site from the
 //! handle ([`Publisher::reader`]); only this module stores into it: a new
 //! snapshot ([`Publisher::publish`]), the codings of its large documents
 //! ([`Publisher::compress_documents`]), and the lists of all brands made
@@ -8,18 +8,18 @@
 
 use crate::access::Scope;
 use crate::build::{compress_later, Lists, LISTS};
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Branch, Site, Snapshot};
 use arc_swap::ArcSwap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 
-/// A snapshot ready to serve, and, when it carries the lists of all brands
-/// of the snapshot before (a save at thousands of brands), what its own
+/// A site ready to serve, and, when it carries the lists of all brands
+/// of the site before (a save at thousands of brands), what its own
 /// lists are made from.
 #[derive(Debug)]
 pub struct Next {
-    pub snapshot: Snapshot,
+    pub site: Site,
     pub lists: Option<Lists>,
     /// The same for each view of the token scopes (by the scopes that
     /// see it) whose lists it took from the snapshot before.
@@ -27,24 +27,24 @@ pub struct Next {
 }
 
 /// One job of the `Lister`: the lists of every view that follow a save.
-type ListsJob = (Option<Lists>, Vec<(Vec<Scope>, Lists)>, Arc<Snapshot>);
+type ListsJob = (Option<Lists>, Vec<(Vec<Scope>, Lists)>, Arc<Site>);
 
-/// The served snapshot and the lock every store takes.
+/// The served site and the lock every store takes.
 struct Served {
-    snapshot: Arc<ArcSwap<Snapshot>>,
+    site: Arc<ArcSwap<Site>>,
     swapping: Mutex<()>,
 }
 
 impl Served {
-    /// Stores what `change` makes of the snapshot being served, unless it
+    /// Stores what `change` makes of the site being served, unless it
     /// makes nothing. The only `store` of the served handle.
-    fn swap(&self, change: impl FnOnce(&Arc<Snapshot>) -> Option<Snapshot>) -> Arc<Snapshot> {
+    fn swap(&self, change: impl FnOnce(&Arc<Site>) -> Option<Site>) -> Arc<Site> {
         let _held = self.swapping.lock().unwrap_or_else(|e| e.into_inner());
-        let current = self.snapshot.load_full();
+        let current = self.site.load_full();
         match change(&current) {
             Some(next) => {
                 let next = Arc::new(next);
-                self.snapshot.store(next.clone());
+                self.site.store(next.clone());
                 next
             }
             None => current,
@@ -52,18 +52,18 @@ impl Served {
     }
 }
 
-/// What readers hold: the served snapshot, to load and never to store.
+/// What readers hold: the served site, to load and never to store.
 #[derive(Clone)]
-pub struct Reader(Arc<ArcSwap<Snapshot>>);
+pub struct Reader(Arc<ArcSwap<Site>>);
 
 impl Reader {
-    /// The snapshot being served, for the length of one request.
-    pub fn load(&self) -> arc_swap::Guard<Arc<Snapshot>> {
+    /// The site being served, for the length of one request.
+    pub fn load(&self) -> arc_swap::Guard<Arc<Site>> {
         self.0.load()
     }
 
-    /// The snapshot being served, to keep.
-    pub fn load_full(&self) -> Arc<Snapshot> {
+    /// The site being served, to keep.
+    pub fn load_full(&self) -> Arc<Site> {
         self.0.load_full()
     }
 }
@@ -71,12 +71,12 @@ impl Reader {
 impl std::fmt::Debug for Reader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Reader")
-            .field("generation", &self.0.load().generation)
+            .field("generation", &self.0.load().public().generation)
             .finish()
     }
 }
 
-/// Owns the served snapshot.
+/// Owns the served site.
 pub struct Publisher {
     served: Arc<Served>,
     lister: Option<Lister>,
@@ -85,11 +85,11 @@ pub struct Publisher {
 }
 
 impl Publisher {
-    /// Serves an empty snapshot (not ready) until the first is published.
+    /// Serves an empty site (not ready) until the first is published.
     pub fn new(generations: watch::Sender<u64>) -> Publisher {
         Publisher {
             served: Arc::new(Served {
-                snapshot: Arc::new(ArcSwap::from_pointee(Snapshot::default())),
+                site: Arc::new(ArcSwap::from_pointee(Site::default())),
                 swapping: Mutex::new(()),
             }),
             lister: None,
@@ -97,38 +97,39 @@ impl Publisher {
         }
     }
 
-    /// What readers load the served snapshot from.
+    /// What readers load the served site from.
     pub fn reader(&self) -> Reader {
-        Reader(self.served.snapshot.clone())
+        Reader(self.served.site.clone())
     }
 
-    /// The snapshot being served.
-    pub fn serving(&self) -> Arc<Snapshot> {
-        self.served.snapshot.load_full()
+    /// The site being served.
+    pub fn serving(&self) -> Arc<Site> {
+        self.served.site.load_full()
     }
 
     /// Serves `next`. Lists of all brands that `next` took from the snapshot
     /// before are made on the `Lister`'s thread and follow; if that thread
     /// swapped in newer lists while `next` was assembled, `next` serves those.
-    pub fn publish(&mut self, next: Next) -> Arc<Snapshot> {
+    pub fn publish(&mut self, next: Next) -> Arc<Site> {
         let Next {
-            mut snapshot,
+            mut site,
             lists,
             audience_lists,
         } = next;
         let published = self.served.swap(|current| {
-            if current.lists_generation > snapshot.lists_generation && lists.is_some() {
-                carry_lists(current, &mut snapshot);
+            let (from, into) = (current.public(), &mut site.published.public);
+            if from.lists_generation > into.lists_generation && lists.is_some() {
+                carry_lists(from, Arc::make_mut(into));
             }
             for (scopes, _) in &audience_lists {
-                carry_audience_lists(current, &mut snapshot, scopes);
+                carry_audience_lists(&current.published, &mut site.published, scopes);
             }
-            Some(snapshot)
+            Some(site)
         });
         if lists.is_some() || !audience_lists.is_empty() {
             self.make_lists((lists, audience_lists, published.clone()));
         }
-        let generation = published.generation;
+        let generation = published.public().generation;
         self.generations
             .send_if_modified(|g| std::mem::replace(g, generation) != generation);
         published
@@ -138,12 +139,14 @@ impl Publisher {
     /// uncompressed (the index of thousands of brands).
     pub fn compress_documents(&self) {
         self.served.swap(|current| {
-            let compressed = compress_later(current);
+            let compressed = compress_later(current.public());
             if compressed.is_empty() {
                 return None;
             }
-            let mut next = Snapshot::clone(current);
-            next.documents.extend(compressed);
+            let mut next = Site::clone(current);
+            Arc::make_mut(&mut next.published.public)
+                .documents
+                .extend(compressed);
             Some(next)
         });
     }
@@ -167,11 +170,11 @@ impl Publisher {
 
 /// Puts the lists that `from`'s view of `scopes` serves into each of
 /// `into`'s views of those scopes, where `from`'s are newer.
-fn carry_audience_lists(from: &Snapshot, into: &mut Snapshot, scopes: &[Scope]) {
-    let Some(newer) = scopes.first().and_then(|s| from.audience(s)) else {
+fn carry_audience_lists(from: &Branch, into: &mut Branch, scopes: &[Scope]) {
+    let Some(newer) = scopes.first().and_then(|s| from.scoped_for(s)) else {
         return;
     };
-    for (seen_by, view) in into.audiences.iter_mut() {
+    for (seen_by, view) in into.scoped.iter_mut() {
         if seen_by.iter().all(|s| scopes.contains(s))
             && newer.lists_generation > view.lists_generation
         {
@@ -246,11 +249,13 @@ impl Lister {
                 // swapped in under it, never over newer lists.
                 let public = lists
                     .as_ref()
-                    .and_then(|l| Some((made(l, &made_for)?, l.generation)));
+                    .and_then(|l| Some((made(l, made_for.public())?, l.generation)));
                 let views: Vec<(Vec<Scope>, _, u64)> = audience_lists
                     .iter()
                     .filter_map(|(scopes, l)| {
-                        let view = scopes.first().and_then(|s| made_for.audience(s))?;
+                        let view = scopes
+                            .first()
+                            .and_then(|s| made_for.published.scoped_for(s))?;
                         Some((scopes.clone(), made(l, view)?, l.generation))
                     })
                     .collect();
@@ -258,25 +263,28 @@ impl Lister {
                 served.swap(|current| {
                     // Nothing newer than what is served: no copy made.
                     let wanted = |scopes: &[Scope], generation: u64| {
-                        current.audiences.iter().any(|(seen_by, view)| {
+                        current.published.scoped.iter().any(|(seen_by, view)| {
                             seen_by.iter().all(|s| scopes.contains(s))
                                 && view.lists_generation < generation
                         })
                     };
                     let newer = public
                         .as_ref()
-                        .is_some_and(|(_, g)| current.lists_generation < *g)
+                        .is_some_and(|(_, g)| current.public().lists_generation < *g)
                         || views.iter().any(|(scopes, _, g)| wanted(scopes, *g));
                     if !newer {
                         return None;
                     }
-                    let mut next = Snapshot::clone(current);
+                    let mut next = Site::clone(current);
                     let mut changed = false;
                     if let Some((public, generation)) = &public {
-                        changed |= put(public, *generation, &mut next);
+                        if current.public().lists_generation < *generation {
+                            let into = Arc::make_mut(&mut next.published.public);
+                            changed |= put(public, *generation, into);
+                        }
                     }
                     for (scopes, lists, generation) in &views {
-                        for (seen_by, view) in next.audiences.iter_mut() {
+                        for (seen_by, view) in next.published.scoped.iter_mut() {
                             if seen_by.iter().all(|s| scopes.contains(s))
                                 && view.lists_generation < *generation
                             {

@@ -13,7 +13,7 @@ use crate::clock::now;
 use crate::render::status::{Failure, Reload};
 use crate::render::Context;
 use crate::report::{Fate, Rebuild, Reporter};
-use crate::snapshot::{Resource, Snapshot, LARGE};
+use crate::snapshot::{Branch, Resource, Site, Snapshot, LARGE};
 use crate::source::Content;
 use crate::spec::{Diagnostic, Severity};
 use std::collections::{HashMap, HashSet};
@@ -49,7 +49,7 @@ pub struct Reloader {
     was_ready: bool,
     /// Branch previews served beside the content, and `/previews.json`
     /// (none in a preview's own snapshots).
-    previews: HashMap<String, Arc<Snapshot>>,
+    previews: HashMap<String, Branch>,
     previews_document: Option<Arc<Resource>>,
     /// What the published branch decided when `previews` were split: once
     /// a build changes it (a brand made private, a new embargo), they are
@@ -226,7 +226,7 @@ impl Reloader {
     /// snapshot made from now on.
     pub fn set_previews(
         &mut self,
-        previews: HashMap<String, Arc<Snapshot>>,
+        previews: HashMap<String, Branch>,
         document: Resource,
         inherited: crate::build::audience::Inherited,
     ) {
@@ -256,11 +256,12 @@ impl Reloader {
         )));
     }
 
-    /// The snapshot of the current catalog. With `lists_may_follow`, the
+    /// The site of the current catalog: the published branch as each
+    /// audience sees it, and the previews. With `lists_may_follow`, the
     /// documents that list every brand, when they are large in `serving`,
     /// are taken from it as they are (see [`assemble`]), and what they are
-    /// made from comes with the snapshot, for the publisher to make them.
-    pub fn snapshot(&mut self, serving: &Snapshot, lists_may_follow: bool) -> Next {
+    /// made from comes with the site, for the publisher to make them.
+    pub fn site(&mut self, serving: &Site, lists_may_follow: bool) -> Next {
         let large = |s: &Snapshot| {
             crate::build::LISTS
                 .iter()
@@ -285,9 +286,8 @@ impl Reloader {
             self.info.generation,
             public_info.as_ref().unwrap_or(&self.info),
             &mut self.views,
-            (lists_may_follow && large(serving)).then_some(serving),
+            (lists_may_follow && large(serving.public())).then_some(serving.public()),
         );
-        snapshot.next_lift = split.next_lift;
         if split.withheld != self.withheld {
             if self.access.is_none() && !split.withheld.is_empty() && self.reporter.is_some() {
                 let brands: Vec<String> = split.withheld.iter().cloned().collect();
@@ -313,7 +313,6 @@ impl Reloader {
         }
         self.was_ready |= snapshot.ready;
         self.withhold_stale_previews();
-        snapshot.previews = self.previews.clone();
         if let Some(document) = &self.previews_document {
             snapshot
                 .documents
@@ -321,7 +320,7 @@ impl Reloader {
         }
         self.opened_views
             .retain(|slugs, _| split.opened.iter().any(|o| &o.slugs == slugs));
-        let mut opened_snaps = Vec::new();
+        let mut scoped = Vec::new();
         let mut audience_lists = Vec::new();
         for opened in split.opened {
             let views = self.opened_views.entry(opened.slugs).or_default();
@@ -329,7 +328,7 @@ impl Reloader {
             let before = opened
                 .scopes
                 .first()
-                .and_then(|s| serving.audience(s))
+                .and_then(|s| serving.published.scoped_for(s))
                 .filter(|s| lists_may_follow && large(s));
             let (mut seen, lists) = assemble(
                 &opened.catalog,
@@ -343,72 +342,29 @@ impl Reloader {
                 audience_lists.push((opened.scopes.clone(), lists));
             }
             seen.ready = snapshot.ready;
-            seen.next_lift = snapshot.next_lift;
             let status = Arc::make_mut(&mut seen.status);
             status.ready = seen.ready;
-            status.next_embargo_lift = seen
+            status.next_embargo_lift = split
                 .next_lift
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
             if let Some(document) = &self.previews_document {
                 seen.documents
                     .insert(crate::paths::PREVIEWS_JSON.into(), document.clone());
             }
-            opened_snaps.push((opened.scopes, seen));
+            scoped.push((opened.scopes, Arc::new(seen)));
         }
-        snapshot.audiences = self.audiences(&snapshot, opened_snaps, &scopes);
         Next {
-            snapshot,
+            site: Site {
+                published: Branch {
+                    public: Arc::new(snapshot),
+                    scoped,
+                },
+                previews: self.previews.clone(),
+                next_lift: split.next_lift,
+            },
             lists,
             audience_lists,
         }
-    }
-
-    /// Each scope's snapshot, where it sees more than public readers: the
-    /// one its scope opens on the published branch (`opened`), or the
-    /// public one, with each branch preview as the same scope sees it
-    /// (a preview's own withheld brands open by the holder's own scope).
-    fn audiences(
-        &self,
-        public: &Snapshot,
-        opened: Vec<(Vec<crate::access::Scope>, Snapshot)>,
-        scopes: &[crate::access::Scope],
-    ) -> Vec<(Vec<crate::access::Scope>, Arc<Snapshot>)> {
-        let previews_of = |scope: &crate::access::Scope| -> Option<HashMap<String, Arc<Snapshot>>> {
-            let differs = self.previews.values().any(|p| p.audience(scope).is_some());
-            differs.then(|| {
-                self.previews
-                    .iter()
-                    .map(|(name, p)| (name.clone(), p.audience(scope).unwrap_or(p).clone()))
-                    .collect()
-            })
-        };
-        let mut out = Vec::new();
-        for (group, mut seen) in opened {
-            // Scopes that see the same published branch but not the same
-            // previews get a snapshot each.
-            let (own, shared): (Vec<_>, Vec<_>) =
-                group.into_iter().partition(|s| previews_of(s).is_some());
-            seen.previews = self.previews.clone();
-            for scope in own {
-                let mut one = seen.clone();
-                one.previews = previews_of(&scope).unwrap_or_default();
-                out.push((vec![scope], Arc::new(one)));
-            }
-            if !shared.is_empty() {
-                out.push((shared, Arc::new(seen)));
-            }
-        }
-        for scope in scopes {
-            if out.iter().any(|(s, _)| s.contains(scope)) {
-                continue;
-            }
-            if let Some(previews) = previews_of(scope) {
-                let mut one = public.clone();
-                one.previews = previews;
-                out.push((vec![scope.clone()], Arc::new(one)));
-            }
-        }
-        out
     }
 
     /// Compresses, a batch at a time, the bodies the last build published
@@ -447,7 +403,7 @@ impl Reloader {
         &mut self,
         revision: Option<String>,
         error: String,
-        serving: &Snapshot,
+        serving: &Site,
     ) -> Next {
         self.info.failed_reloads += 1;
         let since = match &self.info.last_failure {
@@ -460,7 +416,7 @@ impl Reloader {
             error,
             diagnostics: Vec::new(),
         });
-        self.snapshot(serving, false)
+        self.site(serving, false)
     }
 
     /// Rebuilds from `content` and returns the snapshot to serve, unless
@@ -471,7 +427,7 @@ impl Reloader {
         content: &Content,
         revision: Option<String>,
         cause: &str,
-        serving: &Snapshot,
+        serving: &Site,
     ) -> Option<Next> {
         let started = Instant::now();
         // The first build of a server publishes its brands before compressing
@@ -542,7 +498,7 @@ impl Reloader {
         // Measure before assembling so /status can report this build's own duration.
         self.info.last_reload_ms = started.elapsed().as_secs_f64() * 1000.0;
         // Large lists of all brands follow the change, so it is served first.
-        let next = self.snapshot(serving, !first);
+        let next = self.site(serving, !first);
         report.millis = started.elapsed().as_secs_f64() * 1000.0;
         report.generation = self.info.generation;
         if let Some(reporter) = &self.reporter {

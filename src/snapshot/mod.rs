@@ -6,11 +6,13 @@
 
 mod coding;
 mod resource;
+mod site;
 
 pub use coding::{brotli, gzip};
 pub use resource::{CachePolicy, Effort, Encoded, Identity, Resource, INFLATED, LARGE};
+pub use site::{Branch, Site, View};
 
-use crate::paths::{self, brand_key_of};
+use crate::paths::brand_key_of;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -69,18 +71,10 @@ pub struct Snapshot {
     /// Each published brand and release as a model, by its key in paths
     /// (compare, MCP and previews read them).
     pub models: HashMap<String, Arc<BrandModel>>,
-    /// Branch previews, by name: each served under `/preview/<name>/…`.
-    pub previews: HashMap<String, Arc<Snapshot>>,
     /// Figures for /metrics.
     pub stats: Stats,
     /// `/status`, but for what the HTTP layer adds per request.
     pub status: Arc<crate::render::status::Status>,
-    /// What the holders of access tokens see, by the scopes that see it
-    /// (DESIGN.md §20): made only when something is withheld from public
-    /// readers, whom this snapshot serves.
-    pub audiences: Vec<(Vec<crate::access::Scope>, Arc<Snapshot>)>,
-    /// When the next embargo lifts (the snapshot is made again then).
-    pub next_lift: Option<chrono::DateTime<chrono::Utc>>,
     /// Brands and releases (by key in paths) that are being built and
     /// have no version served yet: their paths answer 503 with
     /// `Retry-After`, never 404, until their first outcome.
@@ -123,69 +117,12 @@ impl std::hash::Hasher for AddressHasher {
 }
 
 impl Snapshot {
-    /// What a holder of a token of `scope` sees: its audience's snapshot,
-    /// or `None` when it sees what public readers see.
-    pub fn audience(&self, scope: &crate::access::Scope) -> Option<&Arc<Snapshot>> {
-        self.audiences
-            .iter()
-            .find(|(scopes, _)| scopes.contains(scope))
-            .map(|(_, s)| s)
-    }
-
-    /// The document `/status` of this snapshot or of the preview `path`
-    /// names (`/preview/<name>/status`).
-    pub fn status_of(&self, path: &str) -> Option<&crate::render::status::Status> {
-        if path == paths::STATUS {
-            return Some(&self.status);
-        }
-        let (preview, path) = self.preview_of(path)?;
-        (path == paths::STATUS).then_some(&*preview.status)
-    }
-
     /// The resource at `path`: two hash lookups at most.
     pub fn get(&self, path: &str) -> Option<&Arc<Resource>> {
         if let Some(r) = self.documents.get(path) {
             return Some(r);
         }
-        if let Some((preview, path)) = self.preview_of(path) {
-            // A preview renders no release of its own: its links to one
-            // (changelog, compare) are answered by the published release,
-            // the same tag from every branch.
-            return preview.get(path).or_else(|| self.release(path));
-        }
         self.brands.get(brand_key_of(path)?)?.get(path)
-    }
-
-    /// A resource of a released version (`/brand/acme@1.2.0/…`).
-    fn release(&self, path: &str) -> Option<&Arc<Resource>> {
-        let key = brand_key_of(path).filter(|k| k.contains('@'))?;
-        self.brands.get(key)?.get(path)
-    }
-
-    /// True when `path` is a brand's (or a release's) that is being built
-    /// and has no version served yet.
-    pub fn is_building(&self, path: &str) -> bool {
-        let inner = match self.preview_of(path) {
-            Some((preview, inner)) => return preview.is_building(inner),
-            None => path,
-        };
-        !self.building.is_empty()
-            && brand_key_of(inner).is_some_and(|key| self.building.contains(key))
-    }
-
-    /// The page of a brand that is not published, at `path`.
-    pub fn unpublished_page(&self, path: &str) -> Option<&Arc<Resource>> {
-        match self.preview_of(path) {
-            Some((preview, path)) => preview.unpublished.get(path),
-            None => self.unpublished.get(path),
-        }
-    }
-
-    /// The preview a `/preview/<name>/…` path belongs to, and the path
-    /// inside it.
-    fn preview_of<'p>(&self, path: &'p str) -> Option<(&Snapshot, &'p str)> {
-        let (name, inner) = paths::split_preview(path)?;
-        Some((self.previews.get(name)?, inner))
     }
 
     /// Every served path with its resource (a brand's page that a document

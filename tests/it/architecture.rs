@@ -293,12 +293,13 @@ fn the_check_itself_catches_a_forbidden_import() {
 }
 
 /// Who sees what has two rooms (DESIGN.md §20): `build/audience.rs` makes
-/// each reader's catalog, and `http/access.rs` picks a request's view and
-/// says what that makes of its headers. What no other request-side file
+/// each reader's catalog, and `http/access.rs` picks a request's view of
+/// the site (through `Site::view`) and says what that makes of its headers. What no other request-side file
 /// may do itself, with why.
 const ACCESS_ONLY: &[(&str, &str)] = &[
-    (".audience(", "picks a scope's view"),
-    (".audiences", "reads the scopes' views"),
+    (".published", "picks a view of the published branch"),
+    (".scoped", "reads the scopes' views"),
+    (".view(None", "picks the public view"),
     ("Holder::", "judges a credential"),
     ("private, no-store", "marks an answer private"),
     ("Authorization, Cookie", "varies on the credentials"),
@@ -360,7 +361,7 @@ fn only_the_access_module_derives_what_a_request_sees() {
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(
         &path,
-        format!("fn f(s: &crate::snapshot::Snapshot) {{ let _ = s.previews.get(\"x\"); }}\n{text}"),
+        format!("fn f(s: &crate::snapshot::Site) {{ let _ = s.previews.get(\"x\"); }}\n{text}"),
     )
     .unwrap();
     let found = access_violations(dir.path());

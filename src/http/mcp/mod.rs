@@ -54,16 +54,16 @@ impl Marque {
     /// token that is not valid, or a client over its failures, sees what
     /// public readers see).
     fn snapshot(&self, extensions: &rmcp::model::Extensions) -> Arc<Snapshot> {
-        let public = self.app.snapshot.load_full();
-        self.seen(&public, extensions, |seen| seen.snapshot.clone())
+        let site = self.app.site.load_full();
+        self.seen(&site, extensions, |seen| seen.snapshot.clone())
     }
 
-    /// What the request of `extensions` sees of `public` (see
+    /// What the request of `extensions` sees of `site` (see
     /// [`super::access::seen`]), given to `f`; a client over its failed
     /// tokens sees what public readers see.
     fn seen<T>(
         &self,
-        public: &Arc<Snapshot>,
+        site: &crate::snapshot::Site,
         extensions: &rmcp::model::Extensions,
         f: impl FnOnce(&super::access::Seen<'_>) -> T,
     ) -> T {
@@ -74,9 +74,9 @@ impl Marque {
                     .extensions
                     .get::<axum::extract::ConnectInfo<SocketAddr>>()
                     .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
-                super::access::seen(&self.app, public, &parts.headers, peer).ok()
+                super::access::seen(&self.app, site, &parts.headers, peer).ok()
             })
-            .unwrap_or_else(|| super::access::anonymous(&self.app, public));
+            .unwrap_or_else(|| super::access::anonymous(&self.app, site));
         f(&seen)
     }
 
@@ -240,13 +240,13 @@ impl ServerHandler for Marque {
         // as a notice), until it goes away.
         let mut generations = self.app.generations.clone();
         let mut stopping = self.app.stopping.clone();
-        let holder = self.seen(&self.app.snapshot.load_full(), &context.extensions, |s| {
+        let holder = self.seen(&self.app.site.load_full(), &context.extensions, |s| {
             s.holder.clone()
         });
         let app = self.app.clone();
         let seen_by = move || {
-            let public = app.snapshot.load_full();
-            listed(super::access::as_holder(&app, &public, holder.clone()).snapshot)
+            let site = app.site.load_full();
+            listed(super::access::as_holder(&app, &site, holder.clone()).snapshot)
         };
         let peer = context.peer;
         tokio::spawn(async move {
