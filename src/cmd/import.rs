@@ -300,8 +300,7 @@ fn print_roles(out: &mut impl Write, set: &TokenSet, dropped: bool) -> Result<()
 /// `figma-sds`; a plain `tokens.json` takes its folder's name.
 fn slug_of(file: &Path) -> String {
     let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let stem = name
-        .trim_end_matches(".json")
+    let stem = crate::spec::syntax::stem(name)
         .trim_end_matches(".resolver")
         .trim_end_matches(".tokens");
     let stem = match stem {
@@ -338,6 +337,18 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
             .map(|d| d.message.as_str())
             .collect();
         bail!("cannot import {}: {}", file.display(), why.join("; "));
+    };
+    // JSONC, JSON5 and YAML are read as the JSON they stand for.
+    let bytes = match crate::spec::syntax::json_of(file_name, &bytes) {
+        Ok(Some(json)) => Bytes::from(json),
+        Ok(None) => bytes,
+        Err(e) => bail!(
+            "cannot import {}:{}:{}: {}",
+            file.display(),
+            e.line,
+            e.column,
+            e.message
+        ),
     };
     // The budget parsing keeps, checked before serde_json builds the
     // document (parse_brand checks it again, with the others).

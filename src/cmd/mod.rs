@@ -22,5 +22,5 @@ pub fn source_of<'c>(content: &'c Content, d: &Diagnostic) -> Option<&'c str> {
         .map_or(d.brand.as_str(), |i| i.brand.as_str());
     let files = content.brands.iter().find(|b| b.slug == brand)?;
     let rel = d.file.strip_prefix(&format!("{brand}/"))?;
-    std::str::from_utf8(files.get(rel)?).ok()
+    std::str::from_utf8(files.source(rel)?).ok()
 }

@@ -550,7 +550,7 @@ fn compare(prev: &Catalog, next: &Catalog, content: &Content, first: bool) -> Re
     let source = |d: &Diagnostic| -> Option<String> {
         let files = content.brands.iter().find(|b| b.slug == d.brand)?;
         let rel = d.file.strip_prefix(&format!("{}/", d.brand))?;
-        let bytes = files.get(rel)?;
+        let bytes = files.source(rel)?;
         std::str::from_utf8(bytes).ok().map(str::to_string)
     };
     for (slug, s) in &next.brands {

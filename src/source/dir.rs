@@ -416,7 +416,7 @@ impl<'a> Reader<'a> {
             if is_dir {
                 rel != "assets" && !super::is_tool_folder(name)
             } else {
-                rel.ends_with(".json") && !BRAND_FILES.contains(&rel)
+                crate::spec::syntax::is_data_file(rel) && !BRAND_FILES.contains(&rel)
             }
         });
     }

@@ -175,7 +175,7 @@ pub fn brand_files(repo: &Repository, tree: &Tree<'_>, slug: &str) -> BrandFiles
                 };
             }
             let path = format!("{dir}{name}");
-            if !name.ends_with(".json")
+            if !crate::spec::syntax::is_data_file(name)
                 || is_scratch_name(name)
                 || BRAND_FILES.contains(&path.as_str())
             {

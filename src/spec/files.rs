@@ -15,6 +15,9 @@ use std::sync::Arc;
 pub struct BrandFiles {
     pub slug: String,
     files: BTreeMap<String, Bytes>,
+    /// The files held as JSON that were written in another syntax (see
+    /// [`super::syntax`]), as written: what a diagnostic's frame shows.
+    originals: BTreeMap<String, Bytes>,
     /// Problems found while reading the folder: a file that is not a regular
     /// file, one over the size limit, a link that leaves the folder.
     pub problems: Vec<Diagnostic>,
@@ -119,10 +122,30 @@ impl BrandFiles {
         bodies: &Bodies,
     ) -> BrandFiles {
         let mut h = Sha256::new();
+        let slug = slug.into();
+        let mut problems = problems;
+        let mut originals = BTreeMap::new();
         // Each file is held once with every body of the same bytes: an
         // asset and the body that serves it, a release's and the current.
+        // A data file in JSONC, JSON5 or YAML is held as its JSON.
         let files: BTreeMap<String, Bytes> = files
             .into_iter()
+            .filter_map(|(path, bytes)| {
+                let mut notes = Vec::new();
+                let json = super::syntax::json_of_noting(&path, &bytes, &mut notes);
+                problems.extend(notes.iter().map(|n| n.warning(&slug, &path)));
+                match json {
+                    Ok(None) => Some((path, bytes)),
+                    Ok(Some(json)) => {
+                        originals.insert(path.clone(), bytes);
+                        Some((path, Bytes::from(json)))
+                    }
+                    Err(e) => {
+                        problems.push(e.diagnostic(&slug, &path));
+                        None
+                    }
+                }
+            })
             .map(|(path, bytes)| {
                 let digest: [u8; 32] = Sha256::digest(&bytes).into();
                 h.update((path.len() as u64).to_le_bytes());
@@ -137,8 +160,9 @@ impl BrandFiles {
         }
         let extends = files.get("brand.json").and_then(|b| extends_of(b));
         BrandFiles {
-            slug: slug.into(),
+            slug,
             files,
+            originals,
             problems,
             releases: Arc::from([]),
             revision: None,
@@ -211,6 +235,12 @@ impl BrandFiles {
 
     pub fn get(&self, path: &str) -> Option<&Bytes> {
         self.files.get(path)
+    }
+
+    /// The file at `path` as its author wrote it (a YAML file as YAML,
+    /// where [`BrandFiles::get`] gives its JSON): what a frame shows.
+    pub fn source(&self, path: &str) -> Option<&Bytes> {
+        self.originals.get(path).or_else(|| self.files.get(path))
     }
 
     /// Bytes held by all files.

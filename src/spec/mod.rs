@@ -16,6 +16,7 @@ pub mod model;
 pub mod moment;
 pub mod release;
 pub mod schema;
+pub mod syntax;
 pub mod tokens;
 pub mod visibility;
 

@@ -75,6 +75,8 @@ mod semver;
 mod style_dictionary;
 /// Golden files of every surface of the example brands, and rules for any brand.
 mod surfaces;
+/// JSONC, JSON5, YAML and a byte-order mark, read wherever JSON is, positions kept.
+mod syntaxes;
 /// Terrazzo's CSS plugin on the strict exports, computed beside tokens.css.
 mod terrazzo;
 /// Tokens as real exports write them: each tolerated deviation, its warning and reading.

@@ -126,7 +126,7 @@ fn json_files<'f>(files: &'f BrandFiles, path: &str) -> impl Iterator<Item = (&'
     let prefix = format!("{path}/");
     files.files().keys().filter_map(move |file| {
         let rel = file.strip_prefix(&prefix)?;
-        rel.ends_with(".json").then_some((file.as_str(), rel))
+        crate::spec::syntax::is_data_file(rel).then_some((file.as_str(), rel))
     })
 }
 
@@ -164,7 +164,7 @@ fn read_figma_export(
     let (docs, sources) = read_jsons(files, path, out)?;
     let mut collections: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
     for (i, (rel, _)) in docs.iter().enumerate() {
-        let stem = rel.strip_suffix(".json").unwrap_or(rel);
+        let stem = crate::spec::syntax::stem(rel);
         let (collection, mode) = stem.rsplit_once('.').unwrap_or((stem, "Default"));
         collections
             .entry(collection.to_string())
@@ -247,7 +247,7 @@ fn read_jsons(
         enforce_limits(&mut doc, &mut d);
         ok &= !d.has_errors();
         d.finish(Some(text), out);
-        let name = rel.strip_suffix(".json").unwrap_or(rel).to_string();
+        let name = crate::spec::syntax::stem(rel).to_string();
         sources.push(formats::SourceFile {
             prefix: formats::tokens_studio::set_pointer(&name),
             path: file.to_string(),

@@ -156,8 +156,8 @@ codes! {
         "A file is not valid UTF-8.",
         "Save the file as UTF-8.";
     InvalidJson = "1002", "invalid-json", Error,
-        "A JSON file does not parse; the line and column are where the parser stopped.",
-        "Correct the JSON syntax there (a missing comma or quote, a trailing comma).";
+        "A data file (JSON, or JSONC, JSON5 or YAML by its name) does not parse; the line and column are where the parser stopped.",
+        "Correct the syntax there (a missing comma, quote or bracket; in YAML, the indentation).";
     MissingFile = "1003", "missing-file", Error,
         "A file every brand needs is missing: brand.json, or its tokens (tokens.json, tokens.resolver.json, or what brand.json's `tokens` names).",
         "Add the file, or correct the path brand.json's `tokens` gives.";
@@ -179,6 +179,9 @@ codes! {
     BrandFoldersElsewhere = "1009", "brand-folders-elsewhere", Error,
         "No brand folder is at the top of the content, but there are brand folders further down.",
         "Serve the folder that holds them (the message names it and the option to use).";
+    YamlCommentValue = "1010", "yaml-comment-value", Warning,
+        "A YAML value is empty because an unquoted `#` starts a comment there: `$value: #fff` is null in YAML.",
+        "Quote the value: `$value: \"#fff\"`.";
     // MQ11: the shape of brand.json.
     UnknownKey = "1101", "unknown-key", Error,
         "brand.json has a key its schema does not know (a typo is never passed silently).",

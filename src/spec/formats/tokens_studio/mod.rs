@@ -519,7 +519,7 @@ fn expression_of<'a>(w: &'a Written<'_>) -> Option<&'a str> {
 pub fn folder_doc(files: &[(String, Value)]) -> Value {
     let mut doc = Map::new();
     for (path, v) in files {
-        let name = path.strip_suffix(".json").unwrap_or(path);
+        let name = crate::spec::syntax::stem(path);
         doc.insert(name.to_string(), v.clone());
     }
     Value::Object(doc)
