@@ -35,7 +35,12 @@ fn main() -> ExitCode {
         Command::Build(args) => marque::cmd::build::run(&args, &mut out()),
         Command::Diff(args) => marque::cmd::diff::run(&args, &mut out()),
         Command::Import(args) => marque::cmd::import::run(&args, &mut out()),
-        Command::Token(args) => marque::cmd::token::run(&args, &mut out()),
+        Command::Token(args) => marque::cmd::token::run(
+            &args,
+            std::io::stdout().is_terminal(),
+            &mut out(),
+            &mut PipeEnd::new(std::io::stderr().lock()),
+        ),
         Command::Changelog(args) => marque::cmd::changelog::run(
             &args,
             &mut out(),
