@@ -1371,8 +1371,8 @@ fn the_bundled_brands_build_with_the_recommended_tools_as_the_manual_says() {
     let readme = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/tokens.md"),
     )
-        .unwrap()
-        .replace('\n', " ");
+    .unwrap()
+    .replace('\n', " ");
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))

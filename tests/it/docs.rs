@@ -185,7 +185,9 @@ fn every_link_between_the_readme_and_the_manual_resolves() {
                 }
                 let Some(anchor) = anchor else { continue };
                 if file.extension().is_none_or(|e| e != "md") {
-                    broken.push(format!("{from}:{n}: {target}: an anchor into a non-Markdown file"));
+                    broken.push(format!(
+                        "{from}:{n}: {target}: an anchor into a non-Markdown file"
+                    ));
                     continue;
                 }
                 let file = file.canonicalize().unwrap();
@@ -198,7 +200,10 @@ fn every_link_between_the_readme_and_the_manual_resolves() {
             }
         }
     }
-    assert!(checked > 100, "only {checked} links found: the reader is broken");
+    assert!(
+        checked > 100,
+        "only {checked} links found: the reader is broken"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
