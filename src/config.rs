@@ -47,7 +47,8 @@ pub enum Command {
     /// `current`), and the version step it needs.
     Diff(DiffArgs),
     /// Make an access token and print its line for the tokens file
-    /// (`--access-tokens`); the token itself is printed once, to stdout.
+    /// (`--access-tokens`); the token itself is printed once, to a
+    /// terminal only (see --plaintext-to-stdout).
     Token(TokenArgs),
     /// Make a brand folder from a design system's tokens (a DTCG resolver
     /// document or a tokens file): strict tokens, the resolver kept, and a
@@ -74,6 +75,13 @@ pub struct TokenArgs {
     /// brand without it.
     #[arg(long, value_delimiter = ',')]
     pub brands: Vec<String>,
+    /// Print the token to standard output even when it is a pipe or a
+    /// file; without it the token is shown on a terminal only, and
+    /// elsewhere only the line for the tokens file is written.
+    // No MARQUE_ variable, unlike other flags: one exported in a shell
+    // would quietly turn the guard off for every later `marque token`.
+    #[arg(long)]
+    pub plaintext_to_stdout: bool,
 }
 
 #[derive(Debug, Clone, Args)]

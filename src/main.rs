@@ -10,7 +10,7 @@ use std::process::ExitCode;
 /// megabytes), after which compressors' buffers and bodies are carved from
 /// per-thread heaps that it rarely gives back. Serving 1,000 brands, RSS
 /// grew to 1.9 GiB for a 137 MiB snapshot; with mimalloc it stays near
-/// the snapshot (README, "Scale").
+/// the snapshot (docs/reference/performance.md, "Scale").
 ///
 /// Built without asking for transparent huge pages (the crate's `no_thp`):
 /// a first touch of memory then zeroes a 4 KiB page, not 2 MiB of which a
@@ -35,7 +35,12 @@ fn main() -> ExitCode {
         Command::Build(args) => marque::cmd::build::run(&args, &mut out()),
         Command::Diff(args) => marque::cmd::diff::run(&args, &mut out()),
         Command::Import(args) => marque::cmd::import::run(&args, &mut out()),
-        Command::Token(args) => marque::cmd::token::run(&args, &mut out()),
+        Command::Token(args) => marque::cmd::token::run(
+            &args,
+            std::io::stdout().is_terminal(),
+            &mut out(),
+            &mut PipeEnd::new(std::io::stderr().lock()),
+        ),
         Command::Changelog(args) => marque::cmd::changelog::run(
             &args,
             &mut out(),

@@ -773,6 +773,8 @@ fn the_log_never_shows_a_token_or_its_hash() {
 fn marque_token_prints_a_line_the_server_reads_and_a_token_it_opens() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["token", "agency", "--brands", "lumen-health,aurora-launch"])
+        // Standard output is a pipe here: the token comes only when asked for.
+        .arg("--plaintext-to-stdout")
         .output()
         .unwrap();
     assert!(
@@ -800,6 +802,41 @@ fn marque_token_prints_a_line_the_server_reads_and_a_token_it_opens() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// `marque token >> tokens.txt` leaves only the hash in the file: to a pipe
+/// or a file, the token itself is withheld unless asked for, and standard
+/// error says so and how to get it.
+#[test]
+fn marque_token_writes_no_plaintext_to_a_pipe_unless_asked() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["token", "ci"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "the hash line only: {stdout}");
+    let tokens = marque::access::Tokens::parse(stdout.trim_end()).unwrap();
+    assert!(!stdout.contains("mq_"), "no token in a pipe: {stdout}");
+    assert!(
+        stderr.contains("withheld") && stderr.contains("--plaintext-to-stdout"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("mq_"), "nor on standard error: {stderr}");
+    let asked = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["token", "ci", "--plaintext-to-stdout"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(asked.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[1].starts_with("mq_"), "{text}");
+    let asked_for = marque::access::Tokens::parse(lines[0]).unwrap();
+    assert!(asked_for.find(lines[1]).is_some(), "{text}");
+    // The line written without its token is one the server reads, and
+    // another run's token does not open it.
+    assert!(tokens.find(lines[1]).is_none());
 }
 
 /// An RFC 3339 moment `secs` from now, at an offset of +02:00.

@@ -99,7 +99,7 @@ fn colours_of(xml: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The Android name of a dotted token name (the rule in the README).
+/// The Android name of a dotted token name (the rule in docs/tasks/apps.md).
 fn android_name(token: &str) -> String {
     let mut out = String::new();
     for c in token.chars() {

@@ -270,7 +270,7 @@ fn marque_import_makes_brand_folders_that_check_clean_and_import_to_themselves()
         imported.push(system);
     }
     assert_eq!(imported.len(), 7);
-    // The palette roles each system gets by the README's rule, or none.
+    // The palette roles each system gets by the manual's rule (docs/tasks/start-a-brand.md), or none.
     let expected: [(&str, &[(&str, &str)]); 7] = [
         (
             "adobe-spectrum",
@@ -1347,15 +1347,15 @@ impl<'b> FigmaValues<'b> {
     }
 }
 
-/// What the README says of the bundled brands and the token tools it
-/// recommends, held true: Terrazzo with its CSS plugin builds both of
+/// What the manual (docs/reference/tokens.md, "Strict exports") says of
+/// the bundled brands and the token tools it recommends, held true: Terrazzo with its CSS plugin builds both of
 /// Northwind's exports and stops on Lumen Health's Display P3 colours with
-/// the message the README quotes; Style Dictionary builds both brands'
+/// the message the manual quotes; Style Dictionary builds both brands'
 /// tokens.json and prints `[object Object]` for exactly the variables the
-/// README lists. A tool that changes its mind fails this test, and the
-/// README with it.
+/// manual lists. A tool that changes its mind fails this test, and the
+/// manual with it.
 #[test]
-fn the_bundled_brands_build_with_the_recommended_tools_as_the_readme_says() {
+fn the_bundled_brands_build_with_the_recommended_tools_as_the_manual_says() {
     let (Some(tz), Some(sd)) = (js_tool("tz"), js_tool("style-dictionary")) else {
         return;
     };
@@ -1368,9 +1368,11 @@ fn the_bundled_brands_build_with_the_recommended_tools_as_the_readme_says() {
     ) {
         return;
     }
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap()
-        .replace('\n', " ");
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/tokens.md"),
+    )
+    .unwrap()
+    .replace('\n', " ");
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
@@ -1420,7 +1422,7 @@ fn the_bundled_brands_build_with_the_recommended_tools_as_the_readme_says() {
         for var in &objects {
             assert!(
                 readme.contains(&format!("`{var}`")),
-                "the README names {var}, which Style Dictionary prints as [object Object]"
+                "docs/reference/tokens.md names {var}, which Style Dictionary prints as [object Object]"
             );
         }
         outcomes.push(format!(
@@ -1439,5 +1441,8 @@ fn the_bundled_brands_build_with_the_recommended_tools_as_the_readme_says() {
             "style-dictionary lumen-health: 2 [object Object]",
         ]
     );
-    assert!(readme.contains(P3), "the README quotes Terrazzo's message");
+    assert!(
+        readme.contains(P3),
+        "docs/reference/tokens.md quotes Terrazzo's message"
+    );
 }

@@ -1,6 +1,6 @@
-//! Diagnostics carry a code in every form a tool reads them: the README's
-//! index of codes is the code table, `marque check --format json` and
-//! `--format sarif` carry the codes, and the SARIF log is valid against
+//! Diagnostics carry a code in every form a tool reads them: the manual's
+//! index of codes (docs/reference/diagnostics.md) is the code table,
+//! `marque check --format json` and `--format sarif` carry the codes, and the SARIF log is valid against
 //! OASIS's SARIF 2.1.0 schema (tests/fixtures/sarif/SOURCE.md) and has
 //! what GitHub code scanning reads.
 
@@ -11,8 +11,31 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+/// The manual's page of diagnostics, which holds the index of codes.
+fn index_page() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/reference/diagnostics.md"
+    ))
+    .unwrap()
+}
+
+/// The README and every page of the manual, one after another.
+fn every_page() -> String {
+    fn walk(dir: &Path, out: &mut String) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = std::fs::read_to_string(root.join("README.md")).unwrap();
+    walk(&root.join("docs"), &mut out);
+    out
 }
 
 /// `marque check DIR --format FORMAT`: its exit status and standard output.
@@ -63,31 +86,33 @@ fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> 
 }
 
 #[test]
-fn the_readme_indexes_every_code_and_nothing_else() {
-    let readme = readme();
-    let start = readme
+fn the_manual_indexes_every_code_and_nothing_else() {
+    let page = index_page();
+    let start = page
         .find("<!-- codes:start")
-        .expect("the README has the index of codes");
-    let start = start + readme[start..].find("-->\n").unwrap() + "-->\n".len();
-    let end = readme.find("<!-- codes:end -->").unwrap();
+        .expect("docs/reference/diagnostics.md has the index of codes");
+    let start = start + page[start..].find("-->\n").unwrap() + "-->\n".len();
+    let end = page.find("<!-- codes:end -->").unwrap();
     let expected = readme_index();
     assert!(
-        readme[start..end] == expected,
-        "the README's index of codes is not the code table (src/spec/diag/codes.rs); put this between its markers:\n{expected}"
+        page[start..end] == expected,
+        "docs/reference/diagnostics.md's index of codes is not the code table (src/spec/diag/codes.rs); put this between its markers:\n{expected}"
     );
-    // Every code the README mentions anywhere is one, and each has its anchor.
-    let mentioned: BTreeSet<String> = readme
+    // Every code the README or the manual mentions anywhere is one, and
+    // each has its anchor in the index.
+    let pages = every_page();
+    let mentioned: BTreeSet<String> = pages
         .match_indices("MQ")
-        .filter_map(|(i, _)| readme.get(i..i + 6))
+        .filter_map(|(i, _)| pages.get(i..i + 6))
         .filter(|s| s[2..].bytes().all(|b| b.is_ascii_digit()))
         .map(str::to_string)
         .collect();
     for m in &mentioned {
-        assert!(Code::parse(m).is_some(), "the README mentions {m}, no code");
+        assert!(Code::parse(m).is_some(), "the docs mention {m}, no code");
     }
     for code in Code::ALL {
         let anchor = format!("<a id=\"{}\"></a>`{code}`", code.anchor());
-        assert!(readme.contains(&anchor), "{code} has no row in the README");
+        assert!(page.contains(&anchor), "{code} has no row in the index");
     }
 }
 
@@ -142,7 +167,7 @@ fn check_writes_sarif_that_the_official_schema_and_code_scanning_accept() {
     let rules = driver["rules"].as_array().unwrap();
     let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["MQ1201", "MQ2301"]);
-    let readme = readme();
+    let index = index_page();
     for r in rules {
         let code = Code::parse(r["id"].as_str().unwrap()).unwrap();
         assert_eq!(r["name"], code.name());
@@ -155,8 +180,8 @@ fn check_writes_sarif_that_the_official_schema_and_code_scanning_accept() {
         assert_eq!(r["defaultConfiguration"]["level"], code.severity().as_str());
         let anchor = r["helpUri"].as_str().unwrap().rsplit_once('#').unwrap().1;
         assert!(
-            readme.contains(&format!("<a id=\"{anchor}\"></a>")),
-            "{anchor} is an anchor of the README"
+            index.contains(&format!("<a id=\"{anchor}\"></a>")),
+            "{anchor} is an anchor of the index of codes"
         );
     }
     // A result per diagnostic, at its file in the repository.

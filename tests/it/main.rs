@@ -35,8 +35,10 @@ mod corpus;
 mod demo;
 /// The life of a token: deprecated on every surface, a shim in tokens.css, removal announced first.
 mod deprecation;
-/// Diagnostic codes: the README's index, check's JSON and SARIF (valid against the official schema).
+/// Diagnostic codes: the manual's index, check's JSON and SARIF (valid against the official schema).
 mod diagnostics;
+/// The README and docs/: links resolve, configuration is the CLI's, console blocks run, the unit verifies.
+mod docs;
 /// Brand families: extends, ranges, what a parent's change rebuilds.
 mod family;
 /// Primer's translucent aliases, references inside strings and Fluent's font stack on every surface.

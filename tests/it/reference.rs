@@ -193,7 +193,7 @@ const INVALID: &[(&str, &str)] = &[
 ];
 
 /// Examples the DTCG schemas reject that real exports write too, and that
-/// marque reads tolerantly (README, "Tokens as real exports write them"):
+/// marque reads tolerantly (docs/reference/tokens.md, "Tokens as real exports write them"):
 /// they load, with the warning that says how each was read.
 const TOLERATED: &[(&str, &str)] = &[
     (

@@ -1,7 +1,7 @@
 //! Style Dictionary itself as the judge of tokens.css for its legacy
 //! sources.
 //!
-//! README.md ("Style Dictionary's legacy sources"): marque reads `value`,
+//! docs/reference/tokens.md ("Style Dictionary's legacy sources"): marque reads `value`,
 //! `type`, `comment` and `{a.b.value}` as Style Dictionary reads them. For
 //! every Style Dictionary export of the corpus (`tests/fixtures/formats/
 //! style-dictionary/*`, every source file but `expected/`, one brand each
@@ -72,7 +72,7 @@ const KNOWN: &[Known] = &[
         why: "`time.transition.short` is `\"200\"` with no type: Style Dictionary 3's css group \
 (`time/seconds`, by category) wrote `0.20s`, the example's meaning; Style Dictionary 5's matches \
 only `type: time`/`duration` and writes a bare `200`, which is no time in CSS. marque writes \
-`200ms`, as README.md documents",
+`200ms`, as docs/reference/tokens.md documents",
     },
     Known {
         export: "auro-classic",
@@ -120,7 +120,7 @@ number under `size` (see the first entries)",
         right: Right::Marque,
         why: "only marque declares the 23 child tokens inside a token (`size.font.scale.base.110.px`, \
 `18px`) and the 34 tokens that refer to them: Style Dictionary stops at a token's `value` and \
-never reads its children, so the references to them are broken. README.md documents the \
+never reads its children, so the references to them are broken. docs/reference/tokens.md documents the \
 child-token reading, and Auro's own build has them (`--ds-text-heading-300-px: 18px`)",
     },
 ];
@@ -129,7 +129,7 @@ child-token reading, and Auro's own build has them (`--ds-text-heading-300-px: 1
 const SIZE_REM: &str = "a bare number under `size` with no type (`size.font.small` `\"0.875\"`, \
 Auro's `size.25` `0.125`, and aliases of them): Style Dictionary 3's css group, for which these \
 sources were written, made it rem by the category (`size/rem`; Auro's own build has \
-`--ds-size-25: 0.125rem`), and marque writes `0.875rem` as README.md documents. Style \
+`--ds-size-25: 0.125rem`), and marque writes `0.875rem` as docs/reference/tokens.md documents. Style \
 Dictionary 5's `size/rem` matches only `type: dimension`/`fontSize`, so it writes a bare \
 `0.875`, which is no length";
 

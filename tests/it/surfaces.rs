@@ -618,16 +618,19 @@ fn every_link_a_discovery_document_publishes_resolves_on_the_server() {
     }
 }
 
-/// The README's numbers about the embed script are the served sizes, not
-/// a memory of them.
+/// The manual's numbers about the embed script (docs/reference/surfaces.md,
+/// "The brand card") are the served sizes, not a memory of them.
 #[test]
-fn the_readmes_embed_sizes_are_what_is_served() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_manuals_embed_sizes_are_what_is_served() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/reference/surfaces.md"
+    ))
+    .unwrap();
     let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
     let at = flat
         .find("no dependencies: ")
-        .expect("the README gives the embed script's size");
+        .expect("the manual gives the embed script's size");
     let said: Vec<String> = flat[at..]
         .split(" KB")
         .take(3)
@@ -641,6 +644,6 @@ fn the_readmes_embed_sizes_are_what_is_served() {
     let served = vec![size("identity"), size("gzip"), size("br")];
     assert_eq!(
         said, served,
-        "README: identity, gzip, brotli KB of the embed script"
+        "docs/reference/surfaces.md: identity, gzip, brotli KB of the embed script"
     );
 }

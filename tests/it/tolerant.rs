@@ -1,6 +1,6 @@
 //! Tokens as real exports write them: each deviation from DTCG 2025.10
 //! that has one safe reading loads with a warning at its line, read as the
-//! README's table says. Strict input gets no such warning.
+//! manual's table says (docs/reference/tokens.md). Strict input gets no such warning.
 
 use marque::spec::diag::{Family, FileDiags};
 use marque::spec::tokens::css::{value, Refs};

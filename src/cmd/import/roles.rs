@@ -1,6 +1,6 @@
 //! The roles `marque import` gives a brand's tokens in brand.json (its
 //! palette, font families and type styles), chosen from their names by a
-//! rule that is documented (README, "Import") and printed, so the user
+//! rule that is documented (docs/tasks/start-a-brand.md, "marque import") and printed, so the user
 //! reviews guesses instead of finding them in DESIGN.md.
 //!
 //! The palette's rule:

@@ -3,7 +3,7 @@
 //! [`Family`]), the last two the problem. A code never changes meaning and
 //! is never reused; a message's wording may change freely. Each code has a
 //! short kebab-case name, a severity (a diagnostic's severity is its
-//! code's), what it means and how to fix it: the README's index of codes
+//! code's), what it means and how to fix it: the manual's index of codes
 //! is [`readme_index`], checked against this table by a test, and SARIF's
 //! rules are made from it.
 //!
@@ -76,7 +76,7 @@ impl Family {
         }
     }
 
-    /// The family's title, as the README's index heads it.
+    /// The family's title, as the manual's index heads it.
     pub fn title(self) -> &'static str {
         match self {
             Family::Source => "The content folder and its files",
@@ -601,7 +601,7 @@ impl Code {
         Code::ALL.iter().copied().find(|c| c.as_str() == s)
     }
 
-    /// The README's anchor for the code: `mq1201`.
+    /// The anchor in the manual's index for the code: `mq1201`.
     pub fn anchor(self) -> String {
         self.as_str().to_ascii_lowercase()
     }

@@ -100,7 +100,7 @@ struct Signs {
 }
 
 /// The format of one token document, from its content. The rules, in
-/// order (the README lists them): a `resolutionOrder` is a DTCG resolver;
+/// order (docs/reference/tokens.md lists them): a `resolutionOrder` is a DTCG resolver;
 /// `variables` and `variableCollections` (in `meta` or not) are Figma's
 /// variables API; `props` is Theo; tokens with `$value` are DTCG, or
 /// Figma's export when a token carries `com.figma` extensions, or Tokens

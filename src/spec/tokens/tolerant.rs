@@ -1,5 +1,5 @@
 //! The readings of what real exports write that DTCG 2025.10 does not,
-//! where there is one safe reading (README, "Tokens as real exports write
+//! where there is one safe reading (docs/reference/tokens.md, "Tokens as real exports write
 //! them"). Each is applied where the value is parsed, with a warning that
 //! says how it was read; everything else stays an error.
 
