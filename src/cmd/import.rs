@@ -37,7 +37,35 @@ mod roles;
 mod write;
 
 /// Runs the import; the process exit code (1 when the input has errors).
+/// It works under the time limit a served build gives one brand, and
+/// stops there with an error, as a build does (a hostile input cannot
+/// keep it for minutes).
 pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
+    use crate::spec::limits::stop::{self, Stopped, Watch};
+    struct Until(std::time::Instant);
+    impl Watch for Until {
+        fn over(&self) -> bool {
+            std::time::Instant::now() > self.0
+        }
+    }
+    let limit = crate::build::BuildOptions::default().budget;
+    let until = std::sync::Arc::new(Until(std::time::Instant::now() + limit));
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        stop::under(until, || import(args, out))
+    }));
+    match ran {
+        Ok(result) => result,
+        Err(payload) if payload.is::<Stopped>() => bail!(
+            "cannot import {}: reading it took longer than the {} s a build gives one brand, so it stopped",
+            args.file.display(),
+            limit.as_secs()
+        ),
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
+/// The import itself (see [`run`]).
+fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     let slug = match &args.slug {
         Some(s) => s.clone(),
         None => slug_of(&args.file),

@@ -410,3 +410,87 @@ fn every_forwarded_line_counts_and_forwarded_wins_over_x_forwarded_for() {
         "keyed on 5.5.5.5"
     );
 }
+
+/// A Tokens Studio brand of one file, `t.json`, holding `tokens`.
+fn tokens_studio_brand(root: &Path, tokens: &Value) {
+    let dir = root.join("ts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("brand.json"),
+        r#"{"name":"TS","summary":"x","version":"0.1.0","updated":"2026-11-01","tokens":{"path":"t.json","format":"tokens-studio"}}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("t.json"), tokens.to_string()).unwrap();
+}
+
+/// F5 (repro 2026-11-27): tokens left out for an error take what refers
+/// to them along in one pass, whatever the depth; everything else
+/// publishes. (Readings again, one per level, gave up after ten.)
+#[test]
+fn any_depth_of_aliases_over_a_missing_reference_leaves_out_exactly_that_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let mut g = Map::new();
+    g.insert(
+        "t0".into(),
+        json!({"value": "{nothing.here}", "type": "color"}),
+    );
+    for i in 1..=60 {
+        g.insert(
+            format!("t{i}"),
+            json!({"value": format!("{{g.t{}}}", i - 1), "type": "color"}),
+        );
+    }
+    g.insert("ok".into(), json!({"value": "#ffffff", "type": "color"}));
+    g.insert(
+        "also-ok".into(),
+        json!({"value": "{g.ok}", "type": "color"}),
+    );
+    tokens_studio_brand(&root, &json!({ "g": g }));
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--semver", "off", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("1 valid: 0 error(s), 61 warning(s)"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("warning[MQ1707]: it refers to `{g.t").count(),
+        60,
+        "{text}"
+    );
+    let app = spawn_with(serve_config(&root));
+    let css = app.get("/brand/ts/tokens.css").text();
+    assert!(
+        css.contains("--g-ok: #ffffff;") && css.contains("--g-also-ok: var(--g-ok);"),
+        "{css}"
+    );
+    assert!(!css.contains("--g-t"), "{css}");
+}
+
+/// F6 (repro 2026-11-27): math is read in one pass over the expression
+/// (it was quadratic: a 1 MB expression kept `check` for 12 s), and
+/// reads scientific notation.
+#[test]
+fn a_megabyte_of_math_and_scientific_notation_read_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let long = format!("{}1", "1+".repeat(500_000));
+    tokens_studio_brand(
+        &root,
+        &json!({"g": {
+            "long": {"value": long, "type": "spacing"},
+            "sci": {"value": "2 * 1e2", "type": "spacing"},
+            "em": {"value": "1em * 2", "type": "spacing"}
+        }}),
+    );
+    let app = spawn_with(serve_config(&root));
+    let css = app.get("/brand/ts/tokens.css").text();
+    for line in ["--g-long: 500001px;", "--g-sci: 200px;", "--g-em: 2em;"] {
+        assert!(css.contains(line), "{line}\n{css}");
+    }
+}

@@ -320,6 +320,7 @@ fn read_converted(
             out.extend(found);
             return set;
         }
+        let mut gone = std::collections::HashSet::new();
         for (pointer, d) in bad {
             let mut d = d.clone();
             d.code = d.code.left_out();
@@ -328,7 +329,41 @@ fn read_converted(
             if !left_out.contains(&d) {
                 left_out.push(d);
             }
+            gone.insert(formats::token_name(&pointer));
             converted.remove(&pointer);
+        }
+        // What refers to them, at any depth, goes with them now, not one
+        // reading per level.
+        if converted.doc.get("resolutionOrder").is_none() {
+            let dependents = formats::dependents(&[&converted.doc], &gone);
+            let file = format!("{slug}/{path}");
+            let mut p = FileDiags::new(slug, file.clone());
+            for (_, pointer, target) in &dependents {
+                p.push(
+                    crate::spec::diag::Code::LeftOutDependent,
+                    pointer,
+                    format!(
+                        "it refers to `{{{target}}}`, which is left out; {}",
+                        formats::LEFT_OUT
+                    ),
+                );
+            }
+            let mut texts = BTreeMap::from([(file.clone(), text)]);
+            for f in &converted.files {
+                texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
+            }
+            p.finish_mapped(
+                |pointer| {
+                    let (f, p) = converted.place(pointer);
+                    (f.map_or_else(|| file.clone(), |f| format!("{slug}/{f}")), p)
+                },
+                &texts,
+                |_| {},
+                &mut left_out,
+            );
+            for (_, pointer, _) in dependents {
+                converted.remove(&pointer);
+            }
         }
     }
     None

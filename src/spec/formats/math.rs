@@ -141,6 +141,19 @@ impl Parser<'_> {
         {
             self.i += 1;
         }
+        // An exponent (`1e2`, `2.5E-3`), not a unit that starts with `e`.
+        if self.i > start && matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            let digits_at = match self.s.get(self.i + 1) {
+                Some(b'+' | b'-') => self.i + 2,
+                _ => self.i + 1,
+            };
+            if self.s.get(digits_at).is_some_and(u8::is_ascii_digit) {
+                self.i = digits_at;
+                while self.s.get(self.i).is_some_and(u8::is_ascii_digit) {
+                    self.i += 1;
+                }
+            }
+        }
         if self.i == start {
             return Err(match self.s.get(self.i) {
                 Some(c) => format!("`{}` is not arithmetic", *c as char),
@@ -151,14 +164,13 @@ impl Parser<'_> {
         let v: f64 = number
             .parse()
             .map_err(|_| format!("`{number}` is not a number"))?;
-        // A unit written straight after the number.
-        let rest = std::str::from_utf8(&self.s[self.i..]).unwrap_or("");
+        // A unit written straight after the number (only the next few
+        // bytes are looked at: the whole rest would make a long
+        // expression quadratic).
+        let rest = &self.s[self.i..];
         if let Some(unit) = UNITS.iter().find(|u| {
-            rest.starts_with(**u)
-                && !rest[u.len()..]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_alphabetic())
+            rest.starts_with(u.as_bytes())
+                && !rest.get(u.len()).is_some_and(|c| c.is_ascii_alphabetic())
         }) {
             self.i += unit.len();
             match &self.unit {
@@ -254,5 +266,21 @@ mod tests {
         assert!(evaluate("foo(1)").is_err());
         assert!(is_expression("{a} * 2") && is_expression("round(1)") && is_expression("{a}-{b}"));
         assert!(!is_expression("16px") && !is_expression("-4") && !is_expression("#fff"));
+    }
+
+    #[test]
+    fn scientific_notation_reads_and_em_stays_a_unit() {
+        assert_eq!(q("2 * 1e2"), (200.0, "".into()));
+        assert_eq!(q("pow(10, 1e2) / 1e99"), (10.0, "".into()));
+        assert_eq!(q("2.5E-1 * 4"), (1.0, "".into()));
+        assert_eq!(q("1em * 2"), (2.0, "em".into()));
+        assert_eq!(q("1e2px"), (100.0, "px".into()));
+    }
+
+    #[test]
+    fn a_long_expression_evaluates_in_one_pass() {
+        // 500,000 terms: quadratic work would keep this test for minutes.
+        let long = format!("{}1", "1+".repeat(500_000));
+        assert_eq!(q(&long), (500_001.0, "".into()));
     }
 }

@@ -234,6 +234,98 @@ pub fn remove_pointer(doc: &mut Value, pointer: &str) {
     }
 }
 
+/// The tokens of `doc` (a DTCG tree) that refer, directly or through
+/// other tokens of `docs`, to a token named in `gone`: for each, the
+/// index of its document, its pointer, and the name it refers to that is
+/// gone (or that leads there). One pass over the graph of references, so
+/// a chain of any depth over a bad token is left out at once (F5).
+pub fn dependents(
+    docs: &[&Value],
+    gone: &std::collections::HashSet<String>,
+) -> Vec<(usize, String, String)> {
+    use std::collections::{HashMap, VecDeque};
+    // Who refers to each name: (doc, pointer, its own name).
+    let mut referrers: HashMap<String, Vec<(usize, String, String)>> = HashMap::new();
+    for (i, doc) in docs.iter().enumerate() {
+        let mut path = Vec::new();
+        walk_tokens(doc, &mut path, &mut |path, value| {
+            let name = path.join(".");
+            let pointer: String = path
+                .iter()
+                .map(|t| format!("/{}", crate::spec::json::escape_token(t)))
+                .collect();
+            let mut refs = Vec::new();
+            references_in(value, &mut refs);
+            for r in refs {
+                referrers
+                    .entry(r)
+                    .or_default()
+                    .push((i, pointer.clone(), name.clone()));
+            }
+        });
+    }
+    let mut out = Vec::new();
+    let mut seen: std::collections::HashSet<String> = gone.clone();
+    let mut queue: VecDeque<String> = gone.iter().cloned().collect();
+    while let Some(name) = queue.pop_front() {
+        crate::spec::limits::stop::checkpoint();
+        for (i, pointer, own) in referrers.get(&name).into_iter().flatten() {
+            if seen.insert(own.clone()) {
+                out.push((*i, pointer.clone(), name.clone()));
+                queue.push_back(own.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Calls `f` with the path and `$value` of every token under `v`.
+fn walk_tokens(v: &Value, path: &mut Vec<String>, f: &mut impl FnMut(&[String], &Value)) {
+    let Value::Object(o) = v else {
+        return;
+    };
+    if let Some(value) = o.get("$value") {
+        f(path, value);
+        return;
+    }
+    for (k, child) in o {
+        if k.starts_with('$') {
+            continue;
+        }
+        path.push(k.clone());
+        walk_tokens(child, path, f);
+        path.pop();
+    }
+}
+
+/// Every `{name}` a value holds, in strings at any depth.
+fn references_in(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => {
+            let mut rest = s.as_str();
+            while let Some(open) = rest.find('{') {
+                let after = &rest[open + 1..];
+                let Some(close) = after.find('}') else {
+                    break;
+                };
+                let name = &after[..close];
+                if !name.is_empty() && !name.contains('{') {
+                    out.push(name.to_string());
+                }
+                rest = &after[close + 1..];
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| references_in(v, out)),
+        Value::Object(o) => o.values().for_each(|v| references_in(v, out)),
+        _ => {}
+    }
+}
+
+/// The dotted name of the token at `pointer` in a DTCG tree.
+pub fn token_name(pointer: &str) -> String {
+    crate::spec::json::tokens(pointer).join(".")
+}
+
 /// How many times an export is read again, each time without the tokens
 /// the last reading found errors in (and so, next, without what refers to
 /// them).
