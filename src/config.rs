@@ -100,6 +100,11 @@ pub struct ImportArgs {
     /// figma-variables, figma-export); detected from its content without it.
     #[arg(long)]
     pub format: Option<String>,
+    /// Accept an import that leaves tokens out for errors (a broken
+    /// reference, math that fails, an unreadable value): written, and exit
+    /// 0. Without it such an import is written, and exits 1.
+    #[arg(long)]
+    pub allow_partial: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -182,6 +182,14 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
     let (tokens_file, body, left_out) = strict_export(&brand, is_resolver);
+    if brand.tokens.tokens.len() <= left_out.len() {
+        summary(out, &args.file, &slug, &brand.tokens, &diags, &left_out)?;
+        writeln!(
+            out,
+            "the import publishes no token, so nothing is written: this is not the design system (see what was left out above)"
+        )?;
+        return Ok(1);
+    }
     let (brand_json, keep_brand_json, wrote) =
         write_brand(&args.out, &slug, tokens_file, &brand_doc, &body)?;
 
@@ -193,7 +201,39 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         print_roles(out, set, !roles_kept)?;
     }
     writeln!(out, "wrote {}", wrote.join(", "))?;
-    Ok(0)
+    verdict(out, &diags, args.allow_partial)
+}
+
+/// True for a token left out because something in it is wrong (a broken
+/// reference, failing math, an unreadable value), not because it has no
+/// form on the web by design (an unknown type, a composition).
+fn left_out_for_an_error(code: Code) -> bool {
+    code.family() == crate::spec::diag::Family::LeftOut
+        && !matches!(code, Code::LeftOutUnknownType | Code::LeftOutNoDtcgForm)
+}
+
+/// The exit code a written import earns: 1 when it left tokens out for
+/// errors (unless `allow_partial`), said; else 0.
+fn verdict(out: &mut impl Write, diags: &[Diagnostic], allow_partial: bool) -> Result<i32> {
+    let failed = diags
+        .iter()
+        .filter(|d| left_out_for_an_error(d.code))
+        .count();
+    if failed == 0 {
+        return Ok(0);
+    }
+    if allow_partial {
+        writeln!(
+            out,
+            "{failed} token(s) left out for errors, accepted (--allow-partial)"
+        )?;
+        return Ok(0);
+    }
+    writeln!(
+        out,
+        "the import is partial: {failed} token(s) left out for errors (above); fix them, or accept it with --allow-partial"
+    )?;
+    Ok(1)
 }
 
 /// Writes the brand folder `<out>/<slug>/`: the strict tokens, and
@@ -278,16 +318,32 @@ fn summary(
             format!("{} ({})", m.name, contexts.join(", "))
         })
         .collect();
+    // What is published: the tokens read, less those the strict export
+    // cannot hold; and, of what the input holds, what was left out.
+    let read_out = diags
+        .iter()
+        .filter(|d| d.code.family() == crate::spec::diag::Family::LeftOut)
+        .count();
+    let kept = set.tokens.len().saturating_sub(left_out.len());
     writeln!(
         out,
-        "imported {} as `{slug}`: {} tokens{}",
+        "imported {} as `{slug}`: kept {kept} of {} tokens{}",
         file.display(),
-        set.tokens.len(),
+        set.tokens.len() + read_out,
         match modes.is_empty() {
             true => String::new(),
             false => format!(", modifiers {}", modes.join(", ")),
         }
     )?;
+    for m in &set.modes {
+        for (i, c) in m.contexts.iter().enumerate() {
+            let what = match i == m.default {
+                true => format!("{kept} tokens (the default)"),
+                false => format!("{kept} tokens, {} set by this context", c.tokens.len()),
+            };
+            writeln!(out, "  {} {}: {what}", m.name, c.name)?;
+        }
+    }
     // Two spellings of one token sharing a CSS property is a note about
     // tokens.css; the tokens themselves are written as they were.
     let (css, notes): (Vec<_>, Vec<_>) = diags
@@ -295,8 +351,12 @@ fn summary(
         .filter(|d| d.severity() == Severity::Warning)
         .map(|d| (d.code, crate::spec::diag::named(d)))
         .partition(|(c, _)| *c == Code::CssNameShared);
+    let (gone, notes): (Vec<_>, Vec<_>) = notes
+        .into_iter()
+        .partition(|(c, _)| c.family() == crate::spec::diag::Family::LeftOut);
     report(out, "normalised", &notes)?;
     report(out, "noted, unchanged", &css)?;
+    report(out, "left out of what the input holds", &gone)?;
     report(out, "left out of the strict tokens", left_out)
 }
 

@@ -195,13 +195,28 @@ fn import_converts_style_dictionary_sources_and_again_changes_nothing() {
             .output()
             .unwrap()
     };
-    // A bad token is left out of the import, and said so.
+    // A bad token is left out of the import, and said so: the import is
+    // written, and fails, unless a partial import is accepted.
     let partial = run(&input, &dir.path().join("partial"));
     let text = String::from_utf8_lossy(&partial.stdout).to_string();
-    assert!(partial.status.success(), "{text}");
+    assert_eq!(partial.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("      1 × MQ1702 left-out-broken-reference: "),
+        text.contains("      1 × MQ1702 left-out-broken-reference: ")
+            && text.contains("kept 7 of 9 tokens")
+            && text.contains("the import is partial: 1 token(s) left out for errors (above); fix them, or accept it with --allow-partial"),
         "counted by code: {text}"
+    );
+    let accepted = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["import", "--allow-partial", "--slug", "legacy", "--out"])
+        .arg(dir.path().join("accepted"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&accepted.stdout).to_string();
+    assert!(accepted.status.success(), "{text}");
+    assert!(
+        text.contains("1 token(s) left out for errors, accepted (--allow-partial)"),
+        "{text}"
     );
     // An error is in the input, not in what import would write.
     let theo = dir.path().join("theo.json");
@@ -550,7 +565,7 @@ fn figma_variables_publish_every_mode_as_figma_shows_it() {
     let out = dir.path().join("imported");
     let import = |file: &Path| {
         let o = Command::new(env!("CARGO_BIN_EXE_marque"))
-            .args(["import", "--slug", "primer", "--out"])
+            .args(["import", "--allow-partial", "--slug", "primer", "--out"])
             .arg(&out)
             .arg(file)
             .output()
@@ -1175,8 +1190,9 @@ fn every_export_of_the_corpus_imports_and_imports_again_unchanged() {
     let out = dir.path().join("content");
     let f = fixtures();
     let import = |slug: &str, input: &Path| {
+        // Real exports leave some tokens out (each said): accepted here.
         let o = Command::new(env!("CARGO_BIN_EXE_marque"))
-            .args(["import", "--slug", slug, "--out"])
+            .args(["import", "--allow-partial", "--slug", slug, "--out"])
             .arg(&out)
             .arg(input)
             .output()
@@ -1207,11 +1223,30 @@ fn every_export_of_the_corpus_imports_and_imports_again_unchanged() {
             "figma-export/figma-variables-github-action-example",
         ),
         ("twilio", "theo/twilio-paste/tokens.raw.json"),
-        (
-            "cockroach-base",
-            "style-dictionary/cockroachlabs-ui/color/base.json",
-        ),
     ];
+    // One file of a Style Dictionary source whose every token refers to
+    // another file: nothing of it publishes, and the import says so and
+    // fails, writing nothing, where it once wrote an empty brand and
+    // exited 0.
+    let o = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args([
+            "import",
+            "--allow-partial",
+            "--slug",
+            "cockroach-base",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(f.join("style-dictionary/cockroachlabs-ui/color/base.json"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("kept 0 of 13 tokens") && said.contains("the import publishes no token"),
+        "{said}"
+    );
+    assert!(!out.join("cockroach-base").exists());
     for (slug, from) in exports {
         import(slug, &f.join(from));
         let written = ["tokens.json", "tokens.resolver.json"]
@@ -1236,7 +1271,7 @@ fn every_export_of_the_corpus_imports_and_imports_again_unchanged() {
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{said}");
     assert!(
-        said.contains("10 brand(s) checked, 10 valid: 0 error(s)"),
+        said.contains("9 brand(s) checked, 9 valid: 0 error(s)"),
         "{said}"
     );
 }
