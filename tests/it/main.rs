@@ -57,6 +57,8 @@ mod hostile_input;
 mod http_rules;
 /// `marque import` reads only inside its input's folder and writes only inside --out.
 mod import;
+/// Modes a repository keeps without declaring them: parallel light/dark sets, never layers.
+mod inferred_modes;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
 /// Branch previews under `/preview/<name>/`.

@@ -96,7 +96,7 @@ builds exactly marque's values (checked: `500 48px/56 'Euclid Circular B'` for L
     },
     Known {
         export: "starter",
-        context: "default",
+        context: "theme=dark",
         token: "boxShadow.default",
         right: Right::Marque,
         why: "its first layer's colour is `rgba({shadows.default}, 0.15)` and shadows.default is \
@@ -230,7 +230,32 @@ fn plan_of(brand: &Path, split: &Path, slug: &str) -> Value {
             Value::Null,
         )
     };
+    let themes = match themes {
+        Value::Null => parallel_themes(&sets),
+        t => t,
+    };
     json!({"slug": slug, "dir": dir, "sets": sets, "themes": themes})
+}
+
+/// The themes of an export without `$themes` whose sets are named `light`
+/// and `dark` (the Tokens Studio starter's "alternative colour sets meant
+/// for two themes a user creates"): the two themes such a user creates,
+/// each every other set and its own, which marque reads from the names
+/// (MQ2214). Null for any other export: one build of all its sets.
+fn parallel_themes(sets: &[String]) -> Value {
+    let modes = ["light", "dark"];
+    if !modes.iter().all(|m| sets.iter().any(|s| s == m)) {
+        return Value::Null;
+    }
+    let theme = |mode: &str| {
+        let selected: serde_json::Map<String, Value> = sets
+            .iter()
+            .filter(|s| !modes.contains(&s.as_str()) || s.as_str() == mode)
+            .map(|s| (s.clone(), json!("enabled")))
+            .collect();
+        json!({"name": mode, "group": "theme", "selectedTokenSets": selected})
+    };
+    json!([theme("light"), theme("dark")])
 }
 
 /// A difference: where, which token, both computed values.
