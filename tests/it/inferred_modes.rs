@@ -128,3 +128,61 @@ fn layers_and_unnamed_sets_are_never_made_modes() {
         assert!(!css.contains("[data-"), "{slug}: no modifier\n{css}");
     }
 }
+
+#[test]
+fn modes_kept_inside_values_are_contexts_read_from_each_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let brand = root.join("inline");
+    std::fs::create_dir_all(&brand).unwrap();
+    std::fs::write(
+        brand.join("brand.json"),
+        r#"{"name": "inline", "summary": "x", "version": "1.0.0", "updated": "2026-11-20"}"#,
+    )
+    .unwrap();
+    let tokens = r##"{
+  "color": {
+    "$type": "color",
+    "bg": { "$value": { "default": "#ffffff", "dark": "#000000" } },
+    "fg": { "$value": { "default": "#111111", "dark": "#eeeeee" } },
+    "brand": { "$value": "#0a84ff" },
+    "link": { "$value": { "default": "{color.brand}", "dark": "{color.nope}" } }
+  }
+}
+"##;
+    std::fs::write(brand.join("tokens.json"), tokens).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--semver", "off", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    // A broken reference in one mode is said where it is written.
+    assert!(said.contains("--> inline/tokens.json:7:"), "{said}");
+    assert!(said.contains("MQ2214"), "{said}");
+    assert!(
+        said.contains("(in context `dark` of modifier `theme`)"),
+        "{said}"
+    );
+    std::fs::write(
+        brand.join("tokens.json"),
+        tokens.replace("{color.nope}", "{color.fg}"),
+    )
+    .unwrap();
+    let app = spawn_with(serve_config(&root));
+    let css = app.get("/brand/inline/tokens.css").text();
+    let root_rule = rule(&css, ":root");
+    assert!(
+        root_rule.contains(&"--color-bg: #ffffff;".to_string())
+            && root_rule.contains(&"--color-fg: #111111;".to_string())
+            && root_rule.contains(&"--color-brand: #0a84ff;".to_string()),
+        "{css}"
+    );
+    let dark = rule(&css, "[data-theme=\"dark\"]");
+    assert!(
+        dark.contains(&"--color-bg: #000000;".to_string())
+            && dark.contains(&"--color-fg: #eeeeee;".to_string())
+            && dark.contains(&"--color-link: var(--color-fg);".to_string()),
+        "{css}"
+    );
+}

@@ -61,6 +61,11 @@ pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file);
     enforce_limits(&mut doc, &mut d);
+    // Modes kept inside values are a modifier's contexts.
+    if let Some(converted) = formats::value_modes::read(&doc, &mut d) {
+        d.finish(Some(text), out);
+        return read_converted(files, "tokens.json", converted, text, out);
+    }
     let set = parse_tokens(&doc, &mut d);
     if let Some(set) = &set {
         check_css_names(set, &mut d);

@@ -513,8 +513,8 @@ codes! {
         "Without `$themes`, a Tokens Studio set overrides tokens of an earlier one; every set applies, the later winning.",
         "Add themes to publish them as modes.";
     ModesInferred = "2214", "modes-inferred", Warning,
-        "Without `$themes`, sets whose names differ only by a mode word (`semantic/light`, `semantic/dark`) and that do not refer to each other are read as the contexts of one modifier, the default being `light`, `default` or `base`.",
-        "Nothing, if that is the system; otherwise add `$themes` (Tokens Studio's themes) to say which sets apply together.";
+        "Modes the tokens keep without a resolver are read as the contexts of one modifier, the default being `default`, `light` or `base`: Tokens Studio sets whose names differ only by a mode word (`semantic/light`, `semantic/dark`) and that do not refer to each other, or values that hold a value per mode (`\"$value\": {\"default\": …, \"dark\": …}`).",
+        "Nothing, if that is the system; otherwise add `$themes` (Tokens Studio's themes), or a tokens.resolver.json, to say which apply together.";
     // MQ23: what a surface leaves out.
     LeftOutOfFigma = "2301", "left-out-of-figma", Warning,
         "tokens.figma.json leaves a token out: Figma has no variable type for it, or a limit of Figma's is reached.",

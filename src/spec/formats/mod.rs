@@ -14,6 +14,7 @@ pub mod math;
 pub mod style_dictionary;
 pub mod theo;
 pub mod tokens_studio;
+pub mod value_modes;
 
 use serde_json::{Map, Value};
 
@@ -527,7 +528,10 @@ pub fn convert(
     match format {
         // Figma's export is DTCG with `com.figma` extensions: the tolerant
         // reading takes it (its modes, by file name, need a resolver).
-        Format::Dtcg | Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
+        Format::Dtcg => {
+            value_modes::read(doc, d).or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[])))
+        }
+        Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
         Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
         Format::Theo => Some(theo::read(doc, d)),
         Format::FigmaVariables => Some(figma_variables::read(doc, d)),
