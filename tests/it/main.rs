@@ -31,6 +31,8 @@ mod consumers;
 mod contract;
 /// The seven design systems of npm dtcg-examples through `marque check` and the server.
 mod corpus;
+/// CSS-only lengths, line heights and font lists as the team's own build makes them.
+mod css_values;
 /// The prompt demo against a local OpenAI- and Anthropic-speaking server.
 mod demo;
 /// The life of a token: deprecated on every surface, a shim in tokens.css, removal announced first.

@@ -328,8 +328,8 @@ codes! {
         "`$type` \"string\" is not a DTCG 2025.10 type; the token is read as a string.",
         "Leave it (strict exports leave such tokens out), or give it a DTCG type.";
     CssTextComposite = "1408", "css-text-composite", Warning,
-        "A shadow, border, transition or gradient is written as CSS text; it is read as that text (tokens.json and Figma, which need the parts, leave it out).",
-        "Write the object of its parts.";
+        "A shadow, border, transition or gradient is written as CSS text, or a length as CSS that DTCG has no form for (`clamp()`, `calc()`, `60ch`); it is read as that text (tokens.json and Figma, which need the parts, leave it out).",
+        "Write the object of its parts; a CSS-only length has no other form, and needs nothing.";
     FontList = "1409", "font-list", Warning,
         "A fontFamily is a CSS font list in one string; it is read as the names it lists.",
         "Write an array of names.";

@@ -131,13 +131,17 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
             }
             shorthand_of_parts(token.ty, &name)
         }
-        // A shadow, border, transition or gradient written as CSS text is
-        // that text where CSS reads it as a value (with references, the
-        // arm of `value` that resolves them decides).
+        // A shadow, border, transition, gradient or length written as CSS
+        // text is that text where CSS reads it as a value (with
+        // references, the arm of `value` that resolves them decides).
         TokenValue::String(text)
             if matches!(
                 token.ty,
-                TokenType::Shadow | TokenType::Border | TokenType::Transition | TokenType::Gradient
+                TokenType::Shadow
+                    | TokenType::Border
+                    | TokenType::Transition
+                    | TokenType::Gradient
+                    | TokenType::Dimension
             ) && !has_references(text)
                 && is_css_value(text) =>
         {

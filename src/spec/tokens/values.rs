@@ -15,6 +15,28 @@ use serde_json::{Map, Value};
 mod color_value;
 use color_value::parse_color;
 
+/// CSS functions that make a length of other lengths.
+const LENGTH_FUNCTIONS: &[&str] = &["clamp(", "calc(", "min(", "max(", "var(", "env("];
+
+/// CSS length units the tolerant reading has no unit for.
+const CSS_ONLY_UNITS: &[&str] = &[
+    "ch", "ex", "ic", "cap", "lh", "rlh", "vmin", "vmax", "svh", "lvh", "dvh", "svw", "lvw", "dvw",
+    "cqw", "cqh", "cqi", "cqb", "cqmin", "cqmax",
+];
+
+/// True for a length that only CSS can hold: a function of lengths, or a
+/// number in a unit DTCG and the tolerant reading lack.
+fn is_css_only_length(s: &str) -> bool {
+    let lower = s.trim().to_ascii_lowercase();
+    if !super::css::is_css_value(&lower) {
+        return false;
+    }
+    if LENGTH_FUNCTIONS.iter().any(|f| lower.starts_with(f)) {
+        return true;
+    }
+    super::tolerant::split_unit(&lower).is_some_and(|(_, unit)| CSS_ONLY_UNITS.contains(&unit))
+}
+
 fn num(v: &Value) -> Option<f64> {
     v.as_f64().filter(|n| n.is_finite())
 }
@@ -40,6 +62,16 @@ pub(super) fn parse_value(
                 Code::CssTextComposite,
                 p,
                 format!("a {} written as CSS text is not DTCG 2025.10 (an object of its parts); it is read as that text, its {{references}} resolved (tokens.css, tailwind.css and spec.md use it; tokens.json and Figma, which need the parts, leave it out)", ty.as_str()),
+            );
+            return Some(TokenValue::String(s.to_string()));
+        }
+        // A length DTCG has no form for but CSS reads (`clamp(1rem, 2.5vw,
+        // 2rem)`, `calc(100% - 2rem)`, `60ch`): that CSS text.
+        if ty == TokenType::Dimension && is_css_only_length(s) {
+            diags.push(
+                Code::CssTextComposite,
+                p,
+                format!("`{s}` is a length DTCG 2025.10 has no form for, but CSS reads; it is read as that CSS text (tokens.css, tailwind.css and tokens.js use it; tokens.json and Figma, which need a number and a unit, leave it out)"),
             );
             return Some(TokenValue::String(s.to_string()));
         }

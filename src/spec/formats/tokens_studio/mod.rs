@@ -682,7 +682,13 @@ fn member(at: &str, member: &str, w: &Written<'_>) -> String {
 fn expression_of<'a>(w: &'a Written<'_>) -> Option<&'a str> {
     let s = w.value.as_str()?;
     let ty = w.ty.as_deref().unwrap_or("");
-    (is_numeric(ty) && math::is_expression(&old_references(s).replace(['{', '}'], ""))).then_some(s)
+    // CSS's own functions are CSS, not Tokens Studio's math (which has
+    // none of them): published as written.
+    let css = ["clamp(", "calc(", "var(", "env("]
+        .iter()
+        .any(|f| s.trim_start().to_ascii_lowercase().starts_with(f));
+    (is_numeric(ty) && !css && math::is_expression(&old_references(s).replace(['{', '}'], "")))
+        .then_some(s)
 }
 
 /// The single-file form of a synced folder: each file a set named by its

@@ -441,6 +441,29 @@ impl<'d> Reader<'_, 'd> {
                 return quantity(ty, q);
             }
         }
+        // A font list that names a token (`{font.base}, sans-serif`): the
+        // families that token holds, in its place.
+        if ty == "fontFamilies" && text.contains(',') && text.contains('{') && self.inlining < 32 {
+            let mut families = Vec::new();
+            for item in text.split(',').map(str::trim) {
+                if is_reference(item) {
+                    self.inlining += 1;
+                    let target = self
+                        .lookup(on, item.trim_matches(['{', '}']))
+                        .map(|i| self.written[i].value);
+                    let resolved = target.map(|v| self.value(on, ty, v, false).1);
+                    self.inlining -= 1;
+                    match resolved {
+                        Some(Value::String(s)) if !is_reference(&s) => families.push(json!(s)),
+                        Some(Value::Array(a)) => families.extend(a),
+                        _ => families.push(json!(item)),
+                    }
+                } else {
+                    families.push(json!(item.trim_matches(['"', '\''])));
+                }
+            }
+            return (Some("fontFamily"), Value::Array(families));
+        }
         leaf(ty, &text)
     }
 

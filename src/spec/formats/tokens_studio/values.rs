@@ -202,7 +202,13 @@ pub(super) fn leaf(ty: &str, s: &str) -> (Option<&'static str>, Value) {
         Some(json!({"value": n, "unit": u}))
     });
     let dtcg = dtcg_type(ty, &json!(s));
+    let css_function = ["clamp(", "calc(", "min(", "max(", "var(", "env("]
+        .iter()
+        .any(|f| s.to_ascii_lowercase().starts_with(f));
     let value = match dtcg {
+        // A length only CSS can hold (`clamp(1rem, 2.5vw, 2rem)`): a
+        // dimension written as CSS text, which the DTCG reading keeps.
+        Some("dimension") if css_function => json!(s),
         // Several lengths (`4px 8px`): CSS text, its references resolved.
         Some("dimension") if s.split_whitespace().count() > 1 => {
             return (Some("string"), json!(s));
