@@ -169,7 +169,8 @@ pub fn unzip(bytes: &[u8], max_bytes: usize) -> Result<Vec<(String, Vec<u8>)>, S
         if total > max_bytes {
             return Err(format!("the zip unpacks to more than {max_bytes} bytes"));
         }
-        let start = local + 30 + usize::from(u16_at(local + 26)?) + usize::from(u16_at(local + 28)?);
+        let start =
+            local + 30 + usize::from(u16_at(local + 26)?) + usize::from(u16_at(local + 28)?);
         let data = bytes
             .get(start..start + packed)
             .ok_or("the zip ends early")?;

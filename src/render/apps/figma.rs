@@ -224,7 +224,10 @@ pub fn render(brand: &Brand) -> Bundle {
         };
         let ty = native_type(t.ty).expect("exportable");
         let mut syntax = Map::new();
-        syntax.insert("WEB".into(), json!(format!("var(--{})", css::css_name(&t.path))));
+        syntax.insert(
+            "WEB".into(),
+            json!(format!("var(--{})", css::css_name(&t.path))),
+        );
         syntax.insert("ANDROID".into(), json!(super::android::name(&t.path)));
         if t.ty == TokenType::Color {
             syntax.insert("iOS".into(), json!(css::css_name(&t.path)));
@@ -247,10 +250,9 @@ pub fn render(brand: &Brand) -> Bundle {
                     Some(json!(format!("{{{target}}}")))
                 }
                 TokenValue::Alias(target) if home.contains_key(target) => {
-                    let target_path = set.get(target).map_or_else(
-                        || target.replace('.', "/"),
-                        |x| x.path.join("/"),
-                    );
+                    let target_path = set
+                        .get(target)
+                        .map_or_else(|| target.replace('.', "/"), |x| x.path.join("/"));
                     ext.insert(
                         "com.figma.aliasData".into(),
                         json!({
@@ -280,7 +282,10 @@ pub fn render(brand: &Brand) -> Bundle {
             }
         }
     }
-    let mut files = vec![("README.txt".to_string(), readme(brand, &collections).into_bytes())];
+    let mut files = vec![(
+        "README.txt".to_string(),
+        readme(brand, &collections).into_bytes(),
+    )];
     for (c, modes) in collections.iter().zip(docs) {
         for ((mode, _), mut doc) in c.modes.iter().zip(modes) {
             doc.insert("$extensions".into(), json!({"com.figma.modeName": mode}));
@@ -330,10 +335,18 @@ mod tests {
     #[test]
     fn plans_are_named_by_their_mode_limits() {
         assert_eq!(plan_warning("c", 10), None);
-        assert!(plan_warning("c", 11).unwrap().contains("Organization and Enterprise plans import"));
-        assert!(plan_warning("c", 20).unwrap().contains("Organization and Enterprise"));
-        assert!(plan_warning("c", 21).unwrap().contains("only Figma's Enterprise plan imports"));
-        assert!(plan_warning("c", 41).unwrap().contains("more than any Figma plan"));
+        assert!(plan_warning("c", 11)
+            .unwrap()
+            .contains("Organization and Enterprise plans import"));
+        assert!(plan_warning("c", 20)
+            .unwrap()
+            .contains("Organization and Enterprise"));
+        assert!(plan_warning("c", 21)
+            .unwrap()
+            .contains("only Figma's Enterprise plan imports"));
+        assert!(plan_warning("c", 41)
+            .unwrap()
+            .contains("more than any Figma plan"));
     }
 
     #[test]

@@ -196,7 +196,7 @@ fn token_names(doc: &Value, prefix: &str, out: &mut std::collections::HashSet<St
         out.insert(prefix.to_string());
         return;
     }
-    for (k, v) in o.iter().filter(|(k, _)| !k.starts_with('$')) {
+    for (k, v) in o.iter().filter(|(k, _)| is_member(k)) {
         let name = match prefix {
             "" => k.clone(),
             p => format!("{p}.{k}"),
@@ -227,10 +227,15 @@ fn relink_aliases(doc: &mut Value, names: &std::collections::HashSet<String>, de
         return;
     }
     for (k, v) in o.iter_mut() {
-        if !k.starts_with('$') {
+        if is_member(k) {
             relink_aliases(v, names, depth + 1);
         }
     }
+}
+
+/// A group's member: a token or group, or the group's own `$root` token.
+fn is_member(key: &str) -> bool {
+    !key.starts_with('$') || key == crate::spec::tokens::ROOT
 }
 
 /// Figma's export folder: Figma's native export (a folder per collection

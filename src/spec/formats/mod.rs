@@ -152,9 +152,10 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
 /// GitHub action's export), or `com.figma.<name>` keys (Figma's native
 /// export: `com.figma.scopes`, `com.figma.modeName` …).
 pub fn has_figma_extension(extensions: &Value) -> bool {
-    extensions
-        .as_object()
-        .is_some_and(|e| e.keys().any(|k| k == "com.figma" || k.starts_with("com.figma.")))
+    extensions.as_object().is_some_and(|e| {
+        e.keys()
+            .any(|k| k == "com.figma" || k.starts_with("com.figma."))
+    })
 }
 
 fn look(v: &Value, key: &str, signs: &mut Signs, depth: usize) {
