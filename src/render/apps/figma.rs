@@ -233,6 +233,10 @@ pub fn render(brand: &Brand) -> Bundle {
             syntax.insert("iOS".into(), json!(css::css_name(&t.path)));
         }
         let description = t.described(set);
+        // What every mode's copy of the variable carries, made once.
+        let mut ext_base = Map::new();
+        ext_base.insert("com.figma.scopes".into(), json!(scopes(t.ty, &t.path)));
+        ext_base.insert("com.figma.codeSyntax".into(), Value::Object(syntax));
         for (k, (_, at)) in collections[col].modes.iter().enumerate() {
             let here = match at {
                 Some((m, c)) => set.modes[*m].contexts[*c].get(&name).unwrap_or(t),
@@ -242,9 +246,7 @@ pub fn render(brand: &Brand) -> Bundle {
                 Some((m, c)) => set.view(*m, *c).resolve(&here.value),
                 None => set.resolve(&here.value),
             };
-            let mut ext = Map::new();
-            ext.insert("com.figma.scopes".into(), json!(scopes(t.ty, &t.path)));
-            ext.insert("com.figma.codeSyntax".into(), Value::Object(syntax.clone()));
+            let mut ext = ext_base.clone();
             let value = match &here.value {
                 TokenValue::Alias(target) if home.get(target) == Some(&col) => {
                     Some(json!(format!("{{{target}}}")))
