@@ -175,8 +175,11 @@ fn insert(doc: &mut Map<String, Value>, path: &[String], token: Value) -> bool {
     };
     let mut at = doc;
     for g in groups {
-        let next = at.entry(g.clone()).or_insert_with(|| json!({}));
-        match next {
+        // Looked up before it is made: most groups are there already.
+        if !at.contains_key(g) {
+            at.insert(g.clone(), json!({}));
+        }
+        match at.get_mut(g).expect("inserted above") {
             Value::Object(o) if !o.contains_key("$value") => at = o,
             _ => return false,
         }
