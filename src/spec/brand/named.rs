@@ -131,8 +131,8 @@ fn json_files<'f>(files: &'f BrandFiles, path: &str) -> impl Iterator<Item = (&'
 }
 
 /// True when the folder holds Figma's export: no Tokens Studio files, and
-/// its files read as `figma-export` (or, named `<Mode>.tokens.json` as
-/// Figma's native export names them, as DTCG).
+/// its files read as `figma-export` (Figma's native export's too: their
+/// `com.figma.*` extensions and `com.figma.modeName` say so).
 fn is_figma_export(files: &BrandFiles, path: &str) -> bool {
     let mut any = false;
     for (file, rel) in json_files(files, path) {
@@ -142,12 +142,7 @@ fn is_figma_export(files: &BrandFiles, path: &str) -> bool {
         let doc = files
             .get(file)
             .and_then(|b| serde_json::from_slice::<Value>(b).ok());
-        let native = is_native(rel, None);
-        if !doc.is_some_and(|d| match formats::detect(&d) {
-            Ok(Format::FigmaExport) => true,
-            Ok(Format::Dtcg) => native,
-            _ => false,
-        }) {
+        if !doc.is_some_and(|d| formats::detect(&d) == Ok(Format::FigmaExport)) {
             return false;
         }
         any = true;
@@ -160,10 +155,13 @@ fn mode_name(doc: &Value) -> Option<&str> {
     doc.get("$extensions")?.get("com.figma.modeName")?.as_str()
 }
 
-/// True for a file of Figma's native export: named `<Mode>.tokens.json`,
-/// or naming its mode.
-fn is_native(rel: &str, doc: Option<&Value>) -> bool {
-    rel.to_ascii_lowercase().ends_with(".tokens.json") || doc.and_then(mode_name).is_some()
+/// True for a file of Figma's native export: one naming its mode, or
+/// named `<Mode>.tokens.json` (a name DTCG files of every kind take, so
+/// only one Figma's extensions mark).
+fn is_native(rel: &str, doc: &Value) -> bool {
+    mode_name(doc).is_some()
+        || rel.to_ascii_lowercase().ends_with(".tokens.json")
+            && formats::detect(doc) == Ok(Format::FigmaExport)
 }
 
 /// The collection and mode of an export's file at `rel` in the folder
@@ -173,7 +171,7 @@ fn is_native(rel: &str, doc: Option<&Value>) -> bool {
 /// it), the mode its `modeName`, else its name. The variables GitHub
 /// action's: `<Collection>.<Mode>.json`.
 fn collection_and_mode(path: &str, rel: &str, doc: &Value) -> (String, String) {
-    if is_native(rel, Some(doc)) {
+    if is_native(rel, doc) {
         let file = rel.rsplit('/').next().unwrap_or(rel);
         let stem = crate::spec::syntax::stem(file);
         let stem = stem.strip_suffix(".tokens").unwrap_or(stem);
@@ -481,4 +479,58 @@ fn read_once(
         }
     }
     set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_native_exports_collection_is_its_folder_and_its_mode_the_files_own() {
+        let named = json!({"$extensions": {"com.figma.modeName": "Dark mode"}, "a": {"$type": "color", "$value": "#000000"}});
+        let bare = json!({"a": {"$type": "color", "$value": "#000000", "$extensions": {"com.figma.scopes": ["ALL_SCOPES"]}}});
+        let dtcg = json!({"a": {"$type": "color", "$value": "#000000"}});
+        let at = |rel, doc| collection_and_mode("brand/figma", rel, doc);
+        assert_eq!(
+            at("Semantic/Dark.tokens.json", &named),
+            ("Semantic".into(), "Dark mode".into())
+        );
+        assert_eq!(
+            at("Semantic/Light.tokens.json", &bare),
+            ("Semantic".into(), "Light".into())
+        );
+        assert_eq!(
+            at("Light.tokens.json", &named),
+            ("figma".into(), "Dark mode".into())
+        );
+        // The variables GitHub action's names, and a DTCG file that is not Figma's.
+        assert_eq!(
+            at("sub/Tokens.Light.json", &bare),
+            ("sub/Tokens".into(), "Light".into())
+        );
+        assert_eq!(
+            at("color.tokens.json", &dtcg),
+            ("color".into(), "tokens".into())
+        );
+    }
+
+    #[test]
+    fn alias_data_becomes_the_reference_when_the_export_holds_its_target() {
+        let mut doc = json!({
+            "color": {
+                "accent": {"$type": "color", "$value": {"hex": "#2563EB"}, "$extensions": {"com.figma.aliasData": {"targetVariableName": "color/blue/500", "targetVariableSetName": "Primitives"}}},
+                "brand": {"$root": {"$type": "color", "$value": {"hex": "#000000"}, "$extensions": {"com.figma.aliasData": {"targetVariableName": "color/blue/500"}}}},
+                "remote": {"$type": "color", "$value": {"hex": "#FFFFFF"}, "$extensions": {"com.figma.aliasData": {"targetVariableName": "library/white"}}}
+            }
+        });
+        let names = ["color.blue.500".to_string()].into_iter().collect();
+        relink_aliases(&mut doc, &names, 0);
+        assert_eq!(doc["color"]["accent"]["$value"], "{color.blue.500}");
+        assert_eq!(doc["color"]["brand"]["$root"]["$value"], "{color.blue.500}");
+        assert_eq!(doc["color"]["remote"]["$value"], json!({"hex": "#FFFFFF"}));
+        let mut found = std::collections::HashSet::new();
+        token_names(&doc, "", &mut found);
+        assert!(found.contains("color.brand.$root") && found.contains("color.accent"));
+    }
 }
