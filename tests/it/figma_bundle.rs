@@ -70,12 +70,7 @@ fn compare(a: &Brand, b: &Brand, counts: &mut Counts) -> Vec<String> {
     let (sa, sb) = (&a.tokens, &b.tokens);
     let mut wrong = Vec::new();
     // The modifier of `b` a modifier of `a` became (its collection's name).
-    let modifier_b = |m: usize| {
-        sb.modes
-            .iter()
-            .position(|x| x.name == sa.modes[m].name)
-            .unwrap_or_else(|| panic!("modifier `{}` read back", sa.modes[m].name))
-    };
+    let modifier_b = |m: usize| sb.modes.iter().position(|x| x.name == sa.modes[m].name);
     for t in &sa.tokens {
         let name = t.name();
         let varies: Vec<usize> = (0..sa.modes.len())
@@ -108,15 +103,33 @@ fn compare(a: &Brand, b: &Brand, counts: &mut Counts) -> Vec<String> {
                     sb.get(&name).map(|x| x.value.clone()),
                 ),
                 Some((m, c)) => {
-                    let mb = modifier_b(m);
                     let cname = &sa.modes[m].contexts[c].name;
-                    let Some(cb) = sb.modes[mb].contexts.iter().position(|x| &x.name == cname)
-                    else {
-                        wrong.push(format!("{}: context `{cname}` missing", a.slug));
+                    let view_a = sa.view(m, c);
+                    let here_a = view_a.get(&name).unwrap_or(t);
+                    // Only what figma.zip holds has to be read back.
+                    if view_a
+                        .resolve(&here_a.value)
+                        .as_deref()
+                        .and_then(shown)
+                        .is_none()
+                    {
+                        continue;
+                    }
+                    let found = modifier_b(m).and_then(|mb| {
+                        let cb = sb.modes[mb]
+                            .contexts
+                            .iter()
+                            .position(|x| &x.name == cname)?;
+                        Some((mb, cb))
+                    });
+                    let Some((mb, cb)) = found else {
+                        wrong.push(format!(
+                            "{} `{name}`: context `{cname}` of `{}` missing",
+                            a.slug, sa.modes[m].name
+                        ));
                         continue;
                     };
-                    let (view_a, view_b) = (sa.view(m, c), sb.view(mb, cb));
-                    let here_a = view_a.get(&name).unwrap_or(t);
+                    let view_b = sb.view(mb, cb);
                     let here_b = view_b.get(&name);
                     (
                         view_a.resolve(&here_a.value).map(|v| v.into_owned()),

@@ -7,7 +7,8 @@
 //!   file's `$extensions["com.figma.modeName"]` naming its mode;
 //! - the collections are tokens.figma.json's: the brand's own, with one
 //!   mode (`Mode 1`), for what no context changes, then one per modifier
-//!   with a mode per context, the default first;
+//!   with a mode per context, the default first (a collection with no
+//!   variable Figma can hold is left out);
 //! - values are DTCG 2025.10: a colour `{colorSpace, components, alpha,
 //!   hex}` in sRGB (a wider colour clipped to it, as tokens.css's fallback
 //!   is), a dimension `{value, unit: "px"}`; font weights, numbers and
@@ -196,13 +197,6 @@ pub fn render(brand: &Brand) -> Bundle {
     let set = &brand.tokens;
     let mut warnings = Vec::new();
     let collections = collections(brand);
-    for c in &collections[1..] {
-        let (m, _) = c.modes[0].1.expect("a modifier's collection");
-        let n = set.modes[m].contexts.len();
-        if let Some(w) = plan_warning(&c.name, n) {
-            warnings.push((w, None));
-        }
-    }
     let exportable = |t: &Token| {
         native_type(t.ty).is_some()
             && (t.ty != TokenType::Dimension
@@ -287,6 +281,20 @@ pub fn render(brand: &Brand) -> Bundle {
             }
         }
     }
+    // A collection with no variable (a modifier that changes only what
+    // Figma cannot hold) is no collection in Figma.
+    let (collections, docs): (Vec<Collection>, Vec<_>) = collections
+        .into_iter()
+        .zip(docs)
+        .filter(|(_, modes)| modes.iter().any(|d| !d.is_empty()))
+        .unzip();
+    for c in &collections {
+        if let Some((m, _)) = c.modes[0].1 {
+            if let Some(w) = plan_warning(&c.name, set.modes[m].contexts.len()) {
+                warnings.push((w, None));
+            }
+        }
+    }
     let mut files = vec![(
         "README.txt".to_string(),
         readme(brand, &collections).into_bytes(),
@@ -314,7 +322,7 @@ fn readme(brand: &Brand, collections: &[Collection]) -> String {
          Collections and modes:\n",
         name = brand.doc.name,
         version = brand.version,
-        base = collections[0].name,
+        base = collections.first().map_or("the first", |c| c.name.as_str()),
     );
     for c in collections {
         let modes: Vec<&str> = c.modes.iter().map(|(m, _)| m.as_str()).collect();

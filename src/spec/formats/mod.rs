@@ -132,8 +132,12 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
         signs.tokens_studio = Some("`$themes` or `$metadata`".into());
     }
     look(doc, "", &mut signs, 0);
-    // Figma's native export names each file's mode at its root.
+    // Figma's native export names each file's mode at its root; a file of
+    // a collection with no variables is only that.
     if o.get("$extensions").is_some_and(has_figma_extension) {
+        if signs.dollar == 0 && signs.plain == 0 {
+            return Ok(Format::FigmaExport);
+        }
         signs.figma = true;
     }
     match (signs.tokens_studio, signs.style_dictionary) {
