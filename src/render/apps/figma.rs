@@ -168,28 +168,80 @@ fn collections(brand: &Brand) -> Vec<Collection> {
     out
 }
 
-/// Puts `token` at `path` in `doc`; false when a token already holds a
-/// group it needs, or the place (a JSON document cannot hold both).
-fn insert(doc: &mut Map<String, Value>, path: &[String], token: Value) -> bool {
-    let Some((last, groups)) = path.split_last() else {
-        return false;
-    };
-    let mut at = doc;
-    for g in groups {
-        // Looked up before it is made: most groups are there already.
-        if !at.contains_key(g) {
-            at.insert(g.clone(), json!({}));
-        }
-        match at.get_mut(g).expect("inserted above") {
-            Value::Object(o) if !o.contains_key("$value") => at = o,
-            _ => return false,
-        }
+/// One file's tree: groups in the order their first token came, each
+/// token its JSON text, made once and written on one line (a file is
+/// thousands of them: a Value tree pretty-printed cost more than all the
+/// rest of figma.zip).
+#[derive(Default)]
+struct Group {
+    members: Vec<(String, Member)>,
+    index: HashMap<String, usize>,
+}
+
+enum Member {
+    Group(Group),
+    Token(String),
+}
+
+impl Group {
+    fn is_empty(&self) -> bool {
+        self.members.is_empty()
     }
-    if at.contains_key(last) {
-        return false;
+
+    /// Puts `token` at `path`; false when a token already holds a group it
+    /// needs, or the place (a JSON document cannot hold both).
+    fn insert(&mut self, path: &[String], token: String) -> bool {
+        let Some((last, groups)) = path.split_last() else {
+            return false;
+        };
+        let mut at = self;
+        for g in groups {
+            let i = match at.index.get(g) {
+                Some(&i) => i,
+                None => {
+                    at.index.insert(g.clone(), at.members.len());
+                    at.members
+                        .push((g.clone(), Member::Group(Group::default())));
+                    at.members.len() - 1
+                }
+            };
+            let Member::Group(next) = &mut at.members[i].1 else {
+                return false;
+            };
+            at = next;
+        }
+        if at.index.contains_key(last) {
+            return false;
+        }
+        at.index.insert(last.clone(), at.members.len());
+        at.members.push((last.clone(), Member::Token(token)));
+        true
     }
-    at.insert(last.clone(), token);
-    true
+
+    /// The group as JSON: a member per line, indented by two spaces.
+    fn write(&self, depth: usize, out: &mut String) {
+        out.push('{');
+        for (i, (key, member)) in self.members.iter().enumerate() {
+            out.push_str(if i == 0 { "\n" } else { ",\n" });
+            out.push_str(&"  ".repeat(depth + 1));
+            out.push_str(&json_string(key));
+            out.push_str(": ");
+            match member {
+                Member::Group(g) => g.write(depth + 1, out),
+                Member::Token(text) => out.push_str(text),
+            }
+        }
+        if !self.members.is_empty() {
+            out.push('\n');
+            out.push_str(&"  ".repeat(depth));
+        }
+        out.push('}');
+    }
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    Value::String(text.to_string()).to_string()
 }
 
 /// The bundle of `brand`.
@@ -209,9 +261,9 @@ pub fn render(brand: &Brand) -> Bundle {
         .filter(|t| exportable(t))
         .map(|t| (t.name(), varies(set, t).first().map_or(0, |m| m + 1)))
         .collect();
-    let mut docs: Vec<Vec<Map<String, Value>>> = collections
+    let mut docs: Vec<Vec<Group>> = collections
         .iter()
-        .map(|c| c.modes.iter().map(|_| Map::new()).collect())
+        .map(|c| c.modes.iter().map(|_| Group::default()).collect())
         .collect();
     for t in &set.tokens {
         crate::spec::limits::checkpoint();
@@ -229,11 +281,19 @@ pub fn render(brand: &Brand) -> Bundle {
         if t.ty == TokenType::Color {
             syntax.insert("iOS".into(), json!(css::css_name(&t.path)));
         }
-        let description = t.described(set);
-        // What every mode's copy of the variable carries, made once.
-        let mut ext_base = Map::new();
-        ext_base.insert("com.figma.scopes".into(), json!(scopes(t.ty, &t.path)));
-        ext_base.insert("com.figma.codeSyntax".into(), Value::Object(syntax));
+        // What every mode's copy of the variable carries, written once:
+        // its type and description, then its `$extensions` but the last `}`.
+        let head = match t.described(set) {
+            Some(d) => format!(
+                "{{\"$type\": \"{ty}\", \"$description\": {}, ",
+                json_string(&d)
+            ),
+            None => format!("{{\"$type\": \"{ty}\", "),
+        };
+        let ext =
+            json!({"com.figma.scopes": scopes(t.ty, &t.path), "com.figma.codeSyntax": syntax})
+                .to_string();
+        let ext = &ext[..ext.len() - 1];
         for (k, (_, at)) in collections[col].modes.iter().enumerate() {
             let here = match at {
                 Some((m, c)) => set.modes[*m].contexts[*c].get(&name).unwrap_or(t),
@@ -243,7 +303,7 @@ pub fn render(brand: &Brand) -> Bundle {
                 Some((m, c)) => set.view(*m, *c).resolve(&here.value),
                 None => set.resolve(&here.value),
             };
-            let mut ext = ext_base.clone();
+            let mut alias_data = String::new();
             let value = match &here.value {
                 TokenValue::Alias(target) if home.get(target) == Some(&col) => {
                     Some(json!(format!("{{{target}}}")))
@@ -252,12 +312,12 @@ pub fn render(brand: &Brand) -> Bundle {
                     let target_path = set
                         .get(target)
                         .map_or_else(|| target.replace('.', "/"), |x| x.path.join("/"));
-                    ext.insert(
-                        "com.figma.aliasData".into(),
+                    alias_data = format!(
+                        ",\"com.figma.aliasData\":{}",
                         json!({
                             "targetVariableName": target_path,
                             "targetVariableSetName": collections[home[target]].name,
-                        }),
+                        })
                     );
                     resolved.as_deref().and_then(|v| literal(v, set))
                 }
@@ -266,14 +326,9 @@ pub fn render(brand: &Brand) -> Bundle {
             let Some(value) = value else {
                 continue;
             };
-            let mut token = Map::new();
-            token.insert("$type".into(), json!(ty));
-            token.insert("$value".into(), value);
-            if let Some(d) = &description {
-                token.insert("$description".into(), json!(d));
-            }
-            token.insert("$extensions".into(), Value::Object(ext));
-            if !insert(&mut docs[col][k], &t.path, Value::Object(token)) && k == 0 {
+            let token =
+                format!("{head}\"$value\": {value}, \"$extensions\": {ext}{alias_data}}}}}");
+            if !docs[col][k].insert(&t.path, token) && k == 0 {
                 warnings.push((
                     format!("token `{name}` is a group's name too, which one Figma file cannot hold; it is left out of figma.zip"),
                     Some((t.file.clone(), t.pointer.clone())),
@@ -301,8 +356,11 @@ pub fn render(brand: &Brand) -> Bundle {
     )];
     for (c, modes) in collections.iter().zip(docs) {
         for ((mode, _), mut doc) in c.modes.iter().zip(modes) {
-            doc.insert("$extensions".into(), json!({"com.figma.modeName": mode}));
-            let mut text = serde_json::to_string_pretty(&Value::Object(doc)).expect("serialisable");
+            let named = format!("{{\"com.figma.modeName\": {}}}", json_string(mode));
+            doc.members
+                .push(("$extensions".into(), Member::Token(named)));
+            let mut text = String::new();
+            doc.write(0, &mut text);
             text.push('\n');
             files.push((format!("{}/{mode}.tokens.json", c.name), text.into_bytes()));
         }
