@@ -297,6 +297,12 @@ pub fn render_brand(
             files,
         ));
     }
+    diagnostics.extend(left_out_warnings(
+        Code::FigmaPlan,
+        &s,
+        &apps.figma_warnings,
+        files,
+    ));
     for (path, bytes) in &brand.assets {
         let media = render::media_type_of(path);
         let mut r = resource(media, bytes.clone());

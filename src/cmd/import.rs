@@ -73,9 +73,20 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     if !is_slug(&slug) {
         bail!("`{slug}` is not a slug (lowercase words joined by hyphens): name one with --slug");
     }
-    let folder = args.file.is_dir();
+    // A zip (Figma's export of a collection, or marque's figma.zip) is
+    // read as the folder it unpacks to, named by the zip without `.zip`.
+    let zipped = !args.file.is_dir()
+        && args
+            .file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+    let folder = args.file.is_dir() || zipped;
     let format = format_of(args, folder)?;
-    let (dir, file_name) = split_input(&args.file)?;
+    let (dir, zip_name) = split_input(&args.file)?;
+    let file_name = match zipped {
+        true => &zip_name[..zip_name.len() - 4],
+        false => zip_name,
+    };
     let mut reader =
         Reader::open(&slug, dir).with_context(|| format!("cannot read {}", dir.display()))?;
     std::fs::symlink_metadata(&args.file)
@@ -84,6 +95,10 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     // only, links only inside it, each file and the whole within the limits.
     // A folder's JSON files are read where they are.
     let (synced, (bytes, doc)) = match folder {
+        true if zipped => (
+            read_zip(&mut reader, &args.file, zip_name, file_name)?,
+            (Bytes::new(), json!({})),
+        ),
         true => (
             read_folder(&mut reader, &args.file, file_name)?,
             (Bytes::new(), json!({})),
@@ -504,6 +519,31 @@ fn read_folder(
         synced.insert(path, b);
     }
     Ok(synced)
+}
+
+/// The data files of the zip `zip_name` in the reader's folder, by their
+/// path in the folder `folder` it stands for.
+fn read_zip(
+    reader: &mut Reader<'_>,
+    file: &Path,
+    zip_name: &str,
+    folder: &str,
+) -> Result<BTreeMap<String, Bytes>> {
+    let Some(bytes) = reader.read_named(zip_name) else {
+        let why: Vec<&str> = reader
+            .problems()
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        bail!("cannot import {}: {}", file.display(), why.join("; "));
+    };
+    let entries = crate::render::apps::archive::unzip(&bytes, crate::spec::limits::MAX_BRAND_BYTES)
+        .map_err(|why| anyhow::anyhow!("cannot import {}: {why}", file.display()))?;
+    Ok(entries
+        .into_iter()
+        .filter(|(name, _)| crate::spec::syntax::is_data_file(name))
+        .map(|(name, body)| (format!("{folder}/{name}"), Bytes::from(body)))
+        .collect())
 }
 
 /// The `.json` files under `dir`, relative to it, in path order; links

@@ -117,7 +117,7 @@ fn var_id(path: &str) -> String {
 }
 
 /// Figma's type for a token type, or `None` when Figma has no variable for it.
-fn figma_type(ty: TokenType) -> Option<&'static str> {
+pub(crate) fn figma_type(ty: TokenType) -> Option<&'static str> {
     match ty {
         TokenType::Color => Some("COLOR"),
         TokenType::Dimension | TokenType::FontWeight | TokenType::Number | TokenType::Duration => {
@@ -131,7 +131,7 @@ fn figma_type(ty: TokenType) -> Option<&'static str> {
 }
 
 /// Scopes by type and by what the token's path says it is for.
-fn scopes(ty: TokenType, path: &[String]) -> Vec<&'static str> {
+pub(crate) fn scopes(ty: TokenType, path: &[String]) -> Vec<&'static str> {
     let has = |words: &[&str]| {
         path.iter().any(|seg| {
             let s = seg.to_lowercase();
@@ -264,7 +264,7 @@ pub const MAX_MODES_PER_COLLECTION: usize = 40;
 
 /// The contexts of `m` that get a Figma mode: the default, and the others
 /// in order up to Figma's limit.
-fn with_modes(m: &Modifier) -> impl Iterator<Item = (usize, &ModeContext)> {
+pub(crate) fn with_modes(m: &Modifier) -> impl Iterator<Item = (usize, &ModeContext)> {
     let others = m
         .contexts
         .iter()
@@ -323,13 +323,11 @@ fn collections(brand: &Brand, body: &mut Body, skipped: &mut Vec<Skipped>) -> Ve
     ids
 }
 
-/// The collection of `t` and its token per mode: the base collection when
-/// no context changes it, else its modifier's. Figma's modes are per
-/// collection, so a token that two modifiers change keeps the first's
-/// modes, with a warning.
-fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> Placement<'t> {
+/// The modifiers (by index, in order) whose contexts change `t`: what it
+/// writes, or a part of a composite it is made of. The first decides its
+/// Figma collection, here and in figma.zip.
+pub(crate) fn varies(set: &TokenSet, t: &Token) -> Vec<usize> {
     let name = t.name();
-    let set = &brand.tokens;
     let mut varies: Vec<usize> = set
         .modes
         .iter()
@@ -343,6 +341,17 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
         }
     }
     varies.sort_unstable();
+    varies
+}
+
+/// The collection of `t` and its token per mode: the base collection when
+/// no context changes it, else its modifier's. Figma's modes are per
+/// collection, so a token that two modifiers change keeps the first's
+/// modes, with a warning.
+fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> Placement<'t> {
+    let name = t.name();
+    let set = &brand.tokens;
+    let varies = varies(set, t);
     let translucent = |x: &Token| matches!(x.value, TokenValue::AliasWithAlpha { .. });
     let Some(&m) = varies.first() else {
         return Placement {

@@ -79,6 +79,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
         ctx.brand_url(s, "android.zip"),
         ctx.brand_url(s, "ios.zip")
     );
+    let _ = writeln!(
+        o,
+        "- [figma.zip]({}): Figma variables for Figma's own import (every paid plan): a folder per collection, a `<Mode>.tokens.json` per mode.",
+        ctx.brand_url(s, "figma.zip")
+    );
     if !brand.doc.prompt_kit.prompts.is_empty() {
         o.push_str("\n## Prompts\n\n");
         for p in &brand.doc.prompt_kit.prompts {

@@ -45,7 +45,7 @@ pub fn spec_schema() -> Value {
             "type": "object",
             "description": "Absolute URLs of the brand's surfaces",
             "additionalProperties": {"type": "string", "format": "uri"},
-            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "tokensJson", "tokensResolverJson", "llmsTxt", "designMd", "tailwindCss", "familyJson", "tokensJs", "tokensDts", "androidZip", "androidValues", "iosZip", "embed", "demo", "schema"]
+            "required": ["page", "specJson", "specMd", "tokensCss", "tokensFigmaJson", "tokensJson", "tokensResolverJson", "llmsTxt", "designMd", "tailwindCss", "familyJson", "tokensJs", "tokensDts", "androidZip", "androidValues", "iosZip", "figmaZip", "embed", "demo", "schema"]
         }),
     );
     props.insert("extends".into(), extends_schema());

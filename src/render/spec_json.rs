@@ -66,6 +66,8 @@ pub struct Links {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub android_values_night: Option<String>,
     pub ios_zip: String,
+    /// Figma's variables import bundle (every paid plan).
+    pub figma_zip: String,
     /// A released version's npm package (absent for the current brand).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub package_tgz: Option<String>,
@@ -263,6 +265,7 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         android_values_night: super::apps::android::night_folder(&brand.tokens)
             .map(|folder| ctx.brand_url(s, &format!("android/{folder}/tokens.xml"))),
         ios_zip: ctx.brand_url(s, "ios.zip"),
+        figma_zip: ctx.brand_url(s, "figma.zip"),
         package_tgz: ctx.pin.as_ref().map(|_| ctx.brand_url(s, "package.tgz")),
         embed: ctx.embed_url(s),
         demo: ctx.demo_url(s),

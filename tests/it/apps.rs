@@ -517,6 +517,7 @@ fn mcp_lists_the_outputs_for_apps_and_reads_an_archive_as_a_blob() {
     for file in [
         "android.zip",
         "ios.zip",
+        "figma.zip",
         "android/values/tokens.xml",
         "tokens.js",
         "tokens.d.ts",

@@ -45,6 +45,8 @@ mod docs;
 mod family;
 /// Primer's translucent aliases, references inside strings and Fluent's font stack on every surface.
 mod fidelity;
+/// figma.zip, Figma's native variables import, read back; a native export's aliases kept; plan limits.
+mod figma_bundle;
 /// A fleet of replicas sharing one demo limit and webhooks through Redis.
 mod fleet;
 /// Style Dictionary sources and the other formats teams keep, named by brand.json.

@@ -110,9 +110,9 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
         2 * marque::render::Surface::ALL.len(),
         "{resources:?}"
     );
-    // Then what apps take: both zips and the Android files each has
+    // Then what apps take: the three zips and the Android files each has
     // (Lumen Health a values-night, Northwind none).
-    assert_eq!(resources.len(), surfaces + 4 + 3, "{resources:?}");
+    assert_eq!(resources.len(), surfaces + 5 + 4, "{resources:?}");
     for r in resources {
         let uri = r["uri"].as_str().unwrap();
         let path = uri.strip_prefix(&app.public_url).unwrap();

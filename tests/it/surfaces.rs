@@ -73,6 +73,14 @@ fn every_surface_of_every_example_brand_matches_its_snapshot() {
         for (name, text) in surfaces(brand, &ctx()) {
             insta::assert_snapshot!(format!("{}__{name}", brand.slug), text);
         }
+        // figma.zip's files, one after another, so a change shows as text.
+        let bundle = render::apps::figma::render(brand);
+        let text: String = bundle
+            .files
+            .iter()
+            .map(|(path, bytes)| format!("==> {path} <==\n{}", String::from_utf8_lossy(bytes)))
+            .collect();
+        insta::assert_snapshot!(format!("{}__figma.zip", brand.slug), text);
     }
     let refs: Vec<&Brand> = brands.iter().map(|b| b.as_ref()).collect();
     insta::assert_snapshot!(

@@ -6,6 +6,9 @@
 //!   (every path under `package/`, npm's fixed time 1985-10-26 08:15 UTC).
 //! - [`zip`]: a zip of deflated entries with their CRC-32, dated
 //!   1980-01-01 (served as it is: a compressed body gets no coding).
+//!
+//! [`unzip`] reads a zip back (a Figma export `marque import` is given):
+//! stored and deflated entries, names checked, sizes bounded.
 
 use std::io::Write;
 
@@ -111,6 +114,85 @@ pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     out
 }
 
+/// The files of a zip (path, bytes), in the archive's order: stored or
+/// deflated entries, folders and macOS's `__MACOSX/` left out. An entry
+/// whose name climbs out of the archive (`..`, a leading `/`), or a whole
+/// past `max_bytes` unpacked, is an error, as is a zip that does not
+/// read as one.
+pub fn unzip(bytes: &[u8], max_bytes: usize) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let u16_at = |at: usize| -> Result<u16, String> {
+        bytes
+            .get(at..at + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .ok_or_else(|| "the zip ends early".to_string())
+    };
+    let u32_at = |at: usize| -> Result<u32, String> {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .ok_or_else(|| "the zip ends early".to_string())
+    };
+    // The end of central directory record: 22 bytes, then a comment of up
+    // to 65535.
+    let from = bytes.len().saturating_sub(22 + 65_535);
+    let end = (from..bytes.len().saturating_sub(21))
+        .rev()
+        .find(|&i| bytes[i..i + 4] == 0x0605_4b50u32.to_le_bytes())
+        .ok_or("not a zip file (no end of central directory)")?;
+    let entries = usize::from(u16_at(end + 10)?);
+    let mut at = u32_at(end + 16)? as usize;
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for _ in 0..entries {
+        if u32_at(at)? != 0x0201_4b50 {
+            return Err("the zip's central directory is damaged".into());
+        }
+        let method = u16_at(at + 10)?;
+        let packed = u32_at(at + 20)? as usize;
+        let size = u32_at(at + 24)? as usize;
+        let name_len = usize::from(u16_at(at + 28)?);
+        let extra = usize::from(u16_at(at + 30)?);
+        let comment = usize::from(u16_at(at + 32)?);
+        let local = u32_at(at + 42)? as usize;
+        let name = bytes
+            .get(at + 46..at + 46 + name_len)
+            .ok_or("the zip ends early")?;
+        let name = String::from_utf8_lossy(name).replace('\\', "/");
+        at += 46 + name_len + extra + comment;
+        if name.ends_with('/') || name.starts_with("__MACOSX/") {
+            continue;
+        }
+        if name.starts_with('/') || name.split('/').any(|s| s == ".." || s.is_empty()) {
+            return Err(format!("the zip's entry `{name}` names a path outside it"));
+        }
+        total += size;
+        if total > max_bytes {
+            return Err(format!("the zip unpacks to more than {max_bytes} bytes"));
+        }
+        let start =
+            local + 30 + usize::from(u16_at(local + 26)?) + usize::from(u16_at(local + 28)?);
+        let data = bytes
+            .get(start..start + packed)
+            .ok_or("the zip ends early")?;
+        let body = match method {
+            0 => data.to_vec(),
+            8 => {
+                let mut body = Vec::with_capacity(size);
+                let reader = flate2::read::DeflateDecoder::new(data);
+                std::io::Read::read_to_end(&mut std::io::Read::take(reader, size as u64 + 1), &mut body)
+                    .map_err(|e| format!("the zip's entry `{name}` does not inflate: {e}"))?;
+                if body.len() != size {
+                    return Err(format!("the zip's entry `{name}` is not the size it says"));
+                }
+                body
+            }
+            m => return Err(format!("the zip's entry `{name}` is compressed with method {m}, which marque does not read (stored and deflated are)")),
+        };
+        out.push((name, body));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +221,7 @@ mod tests {
         assert_eq!(u64::from_str_radix(written, 8).unwrap(), sum);
         assert_eq!(&tar[512..514], b"{}");
         let z = zip(&files);
+        assert_eq!(unzip(&z, 1 << 20).unwrap(), files);
         assert_eq!(&z[..4], b"PK\x03\x04");
         assert_eq!(&z[z.len() - 22..z.len() - 18], b"PK\x05\x06");
     }

@@ -1,10 +1,11 @@
 //! What a brand gives apps (DESIGN.md section 19): Android resources, an
-//! iOS asset catalogue, and an ES module with its TypeScript types, also
-//! as an npm package of each release. Rendered with the brand's other
+//! iOS asset catalogue, Figma's variables import bundle, and an ES module
+//! with its TypeScript types, also as an npm package of each release. Rendered with the brand's other
 //! surfaces; archives are deterministic (see [`archive`]).
 
 pub mod android;
 pub mod archive;
+pub mod figma;
 pub mod ios;
 pub mod js;
 
@@ -17,16 +18,20 @@ use serde_json::json;
 pub struct Outputs {
     pub files: Vec<(String, &'static str, Vec<u8>)>,
     pub android_clashes: Vec<(crate::spec::tokens::Token, String)>,
+    /// figma.zip's warnings: the Figma plans a collection's modes rule
+    /// out, and the tokens left out.
+    pub figma_warnings: Vec<(String, Option<crate::spec::tokens::WrittenAt>)>,
 }
 
 /// Each output for apps besides tokens.js and tokens.d.ts: its path
 /// under the brand, media type, what it is, and whether only releases
 /// have it.
-pub const OUTPUTS: [(&str, &str, &str, bool); 5] = [
+pub const OUTPUTS: [(&str, &str, &str, bool); 6] = [
     ("android.zip", "application/zip", "Android resources: the whole res/ tree (values/tokens.xml, and values-night/tokens.xml with what the dark context changes)", false),
     ("android/values/tokens.xml", "application/xml", "Android resources of the default context: colours, dimensions (dp, sp), font weights, durations, numbers, font families", false),
     ("android/values-night/tokens.xml", "application/xml", "Android resources: what the colour scheme's dark context changes (404 for a brand without one)", false),
     ("ios.zip", "application/zip", "an Xcode asset catalogue: a colour set per colour token, with the brand's dark and high-contrast appearances", false),
+    ("figma.zip", "application/zip", "Figma's variables import, for every paid plan: a folder per collection, a `<Mode>.tokens.json` per mode (DTCG, with `com.figma` scopes, code syntax and cross-collection aliases); in Figma, Local variables → Import", false),
     ("package.tgz", "application/gzip", "an npm package of tokens.js and tokens.d.ts, at the release's version (`npm install <this URL>`)", true),
 ];
 
@@ -96,6 +101,8 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, St
         "application/zip",
         archive::zip(&ios::render(brand)),
     ));
+    let (figma_zip, figma) = figma::zip(brand);
+    files.push(("figma.zip".into(), "application/zip", figma_zip));
     if pinned {
         let (js, dts) = js;
         files.push((
@@ -107,5 +114,6 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, St
     Outputs {
         files,
         android_clashes: android.clashes,
+        figma_warnings: figma.warnings,
     }
 }

@@ -57,6 +57,15 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
             html(&crate::spec::tokens::css::css_name(&t.path))
         );
     }
+    o.push_str("<h3 id=\"apps-figma\">Figma</h3><p>Variables for Figma's own import, on every paid plan: a folder per collection, a <code>.tokens.json</code> file per mode. Unzip it; in Figma, open Local variables, choose Import, and choose a collection's files (its README says more):</p>");
+    snip.code(
+        o,
+        &format!(
+            "curl -sSO {}\nunzip -o figma.zip -d figma-variables",
+            ctx.brand_url(s, "figma.zip")
+        ),
+    );
+    o.push_str("<p>On the Enterprise plan, <code>tokens.figma.json</code> is the same variables as a body for Figma's REST API.</p>");
     o.push_str("<h3 id=\"apps-js\">JavaScript and TypeScript</h3>");
     match brand.releases.first() {
         Some(latest) => {

@@ -627,7 +627,7 @@ fn links(o: &mut String, _brand: &Brand, spec: &Spec<'_>) {
             _ => "android/values-night/tokens.xml",
         });
     }
-    files.push("ios.zip");
+    files.extend(["ios.zip", "figma.zip"]);
     if l.package_tgz.is_some() {
         files.push("package.tgz");
     }

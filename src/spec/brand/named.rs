@@ -136,7 +136,8 @@ fn json_files<'f>(files: &'f BrandFiles, path: &str) -> impl Iterator<Item = (&'
 }
 
 /// True when the folder holds Figma's export: no Tokens Studio files, and
-/// its files read as `figma-export`.
+/// its files read as `figma-export` (Figma's native export's too: their
+/// `com.figma.*` extensions and `com.figma.modeName` say so).
 fn is_figma_export(files: &BrandFiles, path: &str) -> bool {
     let mut any = false;
     for (file, rel) in json_files(files, path) {
@@ -154,27 +155,120 @@ fn is_figma_export(files: &BrandFiles, path: &str) -> bool {
     any
 }
 
-/// Figma's export folder: a `<Collection>.<Mode>.json` file per collection
-/// and mode (in subfolders too). A collection with one mode is a set; one
-/// with several is a modifier (named by the collection) whose contexts
-/// are its modes, the default the one named `Default`, `Light` or `Mode 1`
-/// if there is one, else the first in name order. The files are read as
-/// DTCG, in a resolver made of them (its sets first, then its modifiers,
-/// each in path order).
+/// The mode a file of Figma's native export names at its root.
+fn mode_name(doc: &Value) -> Option<&str> {
+    doc.get("$extensions")?.get("com.figma.modeName")?.as_str()
+}
+
+/// True for a file of Figma's native export: one naming its mode, or
+/// named `<Mode>.tokens.json` (a name DTCG files of every kind take, so
+/// only one Figma's extensions mark).
+fn is_native(rel: &str, doc: &Value) -> bool {
+    mode_name(doc).is_some()
+        || rel.to_ascii_lowercase().ends_with(".tokens.json")
+            && formats::detect(doc) == Ok(Format::FigmaExport)
+}
+
+/// The collection and mode of an export's file at `rel` in the folder
+/// `path`. Figma's native export (`<Collection>/<Mode>.tokens.json`, or a
+/// file naming its `com.figma.modeName`): the folder holding the file is
+/// the collection (the export folder's own name for a file directly in
+/// it), the mode its `modeName`, else its name. The variables GitHub
+/// action's: `<Collection>.<Mode>.json`.
+fn collection_and_mode(path: &str, rel: &str, doc: &Value) -> (String, String) {
+    if is_native(rel, doc) {
+        let file = rel.rsplit('/').next().unwrap_or(rel);
+        let stem = crate::spec::syntax::stem(file);
+        let stem = stem.strip_suffix(".tokens").unwrap_or(stem);
+        let mode = mode_name(doc).unwrap_or(stem).to_string();
+        let collection = match rel.rsplit_once('/') {
+            Some((folder, _)) => folder.to_string(),
+            None => path.rsplit('/').next().unwrap_or(path).to_string(),
+        };
+        return (collection, mode);
+    }
+    let stem = crate::spec::syntax::stem(rel);
+    let (collection, mode) = stem.rsplit_once('.').unwrap_or((stem, "Default"));
+    (collection.to_string(), mode.to_string())
+}
+
+/// Every token's dotted name in `doc` (a group's members, not `$` keys).
+fn token_names(doc: &Value, prefix: &str, out: &mut std::collections::HashSet<String>) {
+    let Some(o) = doc.as_object() else { return };
+    if o.contains_key("$value") {
+        out.insert(prefix.to_string());
+        return;
+    }
+    for (k, v) in o.iter().filter(|(k, _)| is_member(k)) {
+        let name = match prefix {
+            "" => k.clone(),
+            p => format!("{p}.{k}"),
+        };
+        token_names(v, &name, out);
+    }
+}
+
+/// Figma's native export writes an alias to another collection's variable
+/// as the value it resolves to, with `com.figma.aliasData` naming the
+/// variable: each becomes the reference it stands for, when the export
+/// holds its target (a remote library's keeps its value).
+fn relink_aliases(doc: &mut Value, names: &std::collections::HashSet<String>, depth: usize) {
+    let Some(o) = doc.as_object_mut() else { return };
+    if depth > crate::spec::limits::MAX_JSON_DEPTH {
+        return;
+    }
+    if o.contains_key("$value") {
+        let target = o
+            .get("$extensions")
+            .and_then(|e| e.get("com.figma.aliasData"))
+            .and_then(|a| a.get("targetVariableName"))
+            .and_then(Value::as_str)
+            .map(|n| n.split('/').map(str::trim).collect::<Vec<_>>().join("."));
+        if let Some(target) = target.filter(|t| names.contains(t)) {
+            o.insert("$value".into(), Value::String(format!("{{{target}}}")));
+        }
+        return;
+    }
+    for (k, v) in o.iter_mut() {
+        if is_member(k) {
+            relink_aliases(v, names, depth + 1);
+        }
+    }
+}
+
+/// A group's member: a token or group, or the group's own `$root` token.
+fn is_member(key: &str) -> bool {
+    !key.starts_with('$') || key == crate::spec::tokens::ROOT
+}
+
+/// Figma's export folder: Figma's native export (a folder per collection
+/// with a `<Mode>.tokens.json` per mode, or files naming their
+/// `com.figma.modeName`), or a `<Collection>.<Mode>.json` file per
+/// collection and mode as the variables GitHub action writes them (in
+/// subfolders too). A collection with one mode is a set; one with several
+/// is a modifier (named by the collection) whose contexts are its modes,
+/// the default the one named `Default`, `Light` or `Mode 1` if there is
+/// one, else the first in name order (Figma's files do not say which is
+/// the default). A `com.figma.aliasData` becomes the reference it stands
+/// for. The files are read as DTCG, in a resolver made of them (its sets
+/// first, then its modifiers, each in path order).
 fn read_figma_export(
     files: &BrandFiles,
     path: &str,
     out: &mut Vec<Diagnostic>,
 ) -> Option<TokenSet> {
-    let (docs, sources) = read_jsons(files, path, out)?;
+    let (mut docs, sources) = read_jsons(files, path, out)?;
+    let mut names = std::collections::HashSet::new();
+    for (_, doc) in &docs {
+        token_names(doc, "", &mut names);
+    }
+    for (_, doc) in &mut docs {
+        relink_aliases(doc, &names, 0);
+    }
     let mut collections: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
-    for (i, (rel, _)) in docs.iter().enumerate() {
-        let stem = crate::spec::syntax::stem(rel);
-        let (collection, mode) = stem.rsplit_once('.').unwrap_or((stem, "Default"));
-        collections
-            .entry(collection.to_string())
-            .or_default()
-            .push((mode.to_string(), i));
+    for (i, (rel, doc)) in docs.iter().enumerate() {
+        let (collection, mode) = collection_and_mode(path, rel, doc);
+        collections.entry(collection).or_default().push((mode, i));
     }
     let mut sets = serde_json::Map::new();
     let mut modifiers = serde_json::Map::new();
@@ -425,4 +519,58 @@ fn read_once(
         }
     }
     set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_native_exports_collection_is_its_folder_and_its_mode_the_files_own() {
+        let named = json!({"$extensions": {"com.figma.modeName": "Dark mode"}, "a": {"$type": "color", "$value": "#000000"}});
+        let bare = json!({"a": {"$type": "color", "$value": "#000000", "$extensions": {"com.figma.scopes": ["ALL_SCOPES"]}}});
+        let dtcg = json!({"a": {"$type": "color", "$value": "#000000"}});
+        let at = |rel, doc| collection_and_mode("brand/figma", rel, doc);
+        assert_eq!(
+            at("Semantic/Dark.tokens.json", &named),
+            ("Semantic".into(), "Dark mode".into())
+        );
+        assert_eq!(
+            at("Semantic/Light.tokens.json", &bare),
+            ("Semantic".into(), "Light".into())
+        );
+        assert_eq!(
+            at("Light.tokens.json", &named),
+            ("figma".into(), "Dark mode".into())
+        );
+        // The variables GitHub action's names, and a DTCG file that is not Figma's.
+        assert_eq!(
+            at("sub/Tokens.Light.json", &bare),
+            ("sub/Tokens".into(), "Light".into())
+        );
+        assert_eq!(
+            at("color.tokens.json", &dtcg),
+            ("color".into(), "tokens".into())
+        );
+    }
+
+    #[test]
+    fn alias_data_becomes_the_reference_when_the_export_holds_its_target() {
+        let mut doc = json!({
+            "color": {
+                "accent": {"$type": "color", "$value": {"hex": "#2563EB"}, "$extensions": {"com.figma.aliasData": {"targetVariableName": "color/blue/500", "targetVariableSetName": "Primitives"}}},
+                "brand": {"$root": {"$type": "color", "$value": {"hex": "#000000"}, "$extensions": {"com.figma.aliasData": {"targetVariableName": "color/blue/500"}}}},
+                "remote": {"$type": "color", "$value": {"hex": "#FFFFFF"}, "$extensions": {"com.figma.aliasData": {"targetVariableName": "library/white"}}}
+            }
+        });
+        let names = ["color.blue.500".to_string()].into_iter().collect();
+        relink_aliases(&mut doc, &names, 0);
+        assert_eq!(doc["color"]["accent"]["$value"], "{color.blue.500}");
+        assert_eq!(doc["color"]["brand"]["$root"]["$value"], "{color.blue.500}");
+        assert_eq!(doc["color"]["remote"]["$value"], json!({"hex": "#FFFFFF"}));
+        let mut found = std::collections::HashSet::new();
+        token_names(&doc, "", &mut found);
+        assert!(found.contains("color.brand.$root") && found.contains("color.accent"));
+    }
 }

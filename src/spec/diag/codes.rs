@@ -528,6 +528,9 @@ codes! {
     AndroidNameClash = "2304", "android-name-clash", Warning,
         "Two tokens of one kind have the same Android resource name (their paths differ only in characters Android names cannot hold): the later one is left out of the Android resources.",
         "Rename one of the tokens.";
+    FigmaPlan = "2305", "figma-plan", Warning,
+        "figma.zip has a collection with more modes than some of Figma's plans import (Professional 10, Organization 20, Enterprise 40 per collection), or a token it cannot hold; the warning names the plans that import it.",
+        "Nothing to fix if your team's plan is named; else split the modifier's contexts across modifiers.";
     // MQ24: budgets and limits.
     TooManyValues = "2401", "too-many-values", Error,
         "A JSON file, or what a permutation merges, holds more values than marque reads.",

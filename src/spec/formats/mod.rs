@@ -133,6 +133,14 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
         signs.tokens_studio = Some("`$themes` or `$metadata`".into());
     }
     look(doc, "", &mut signs, 0);
+    // Figma's native export names each file's mode at its root; a file of
+    // a collection with no variables is only that.
+    if o.get("$extensions").is_some_and(has_figma_extension) {
+        if signs.dollar == 0 && signs.plain == 0 {
+            return Ok(Format::FigmaExport);
+        }
+        signs.figma = true;
+    }
     match (signs.tokens_studio, signs.style_dictionary) {
         (Some(ts), Some(sd)) => Err(format!(
             "this file reads differently as tokens-studio ({ts}) and as style-dictionary ({sd}); name its format in brand.json's `tokens`"
@@ -143,6 +151,16 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
         _ if signs.dollar > 0 || signs.plain == 0 => Ok(Format::Dtcg),
         _ => Ok(Format::StyleDictionary),
     }
+}
+
+/// True when `$extensions` holds Figma's: `com.figma` (the variables
+/// GitHub action's export), or `com.figma.<name>` keys (Figma's native
+/// export: `com.figma.scopes`, `com.figma.modeName` …).
+pub fn has_figma_extension(extensions: &Value) -> bool {
+    extensions.as_object().is_some_and(|e| {
+        e.keys()
+            .any(|k| k == "com.figma" || k.starts_with("com.figma."))
+    })
 }
 
 fn look(v: &Value, key: &str, signs: &mut Signs, depth: usize) {
@@ -192,10 +210,7 @@ fn look(v: &Value, key: &str, signs: &mut Signs, depth: usize) {
                 .style_dictionary
                 .get_or_insert(format!("`comment` or `attributes` at `{key}`"));
         }
-        if o.get("$extensions")
-            .and_then(|e| e.get("com.figma"))
-            .is_some()
-        {
+        if o.get("$extensions").is_some_and(has_figma_extension) {
             signs.figma = true;
         }
     }
