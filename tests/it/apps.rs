@@ -735,3 +735,260 @@ fn hostile_names_and_values_pass_aapt2_node_and_every_unzip() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Lumen Health with its dark context as the default, and string tokens
+/// Android's rules are strict about: CSS a browser reads (a gradient, as
+/// CSS text and as a string, `calc()`), and text with `%`, a leading `@`
+/// and `?`, quotes and characters beyond ASCII.
+fn dark_default_lumen(root: &Path) {
+    copy_dir(
+        &example_content().join("lumen-health"),
+        &root.join("lumen-health"),
+    );
+    // The light context sets what the dark one changes back to the base's
+    // values: marque lays a context over the default, so `"light": []`
+    // would be the dark default itself.
+    let resolver = root.join("lumen-health/tokens.resolver.json");
+    let text = std::fs::read_to_string(&resolver).unwrap();
+    let dark_default = text
+        .replace("\"default\": \"light\"", "\"default\": \"dark\"")
+        .replace(
+            "\"light\": []",
+            "\"light\": [{ \"$ref\": \"tokens/light.json\" }]",
+        );
+    assert_ne!(text, dark_default);
+    std::fs::write(&resolver, dark_default).unwrap();
+    let base = root.join("lumen-health/tokens/base.json");
+    let read =
+        |p: &Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let mut tokens = read(&base);
+    let dark = read(&root.join("lumen-health/tokens/dark.json"));
+    let mut light = json!({"color": {"$type": "color"}});
+    for (name, _) in dark["color"].as_object().unwrap() {
+        if name == "teal" {
+            light["color"]["teal"] = json!({"700": tokens["color"]["teal"]["700"]});
+        } else if !name.starts_with('$') {
+            light["color"][name] = tokens["color"][name].clone();
+        }
+    }
+    std::fs::write(
+        root.join("lumen-health/tokens/light.json"),
+        serde_json::to_string_pretty(&light).unwrap(),
+    )
+    .unwrap();
+    tokens["label"] = json!({
+        "$type": "string",
+        "sale": {"$value": "50% off: %s of %s, 100%"},
+        "at": {"$value": "@string/app_name"},
+        "question": {"$value": "?attr/colorPrimary"},
+        "quotes": {"$value": "She said \"it's\" \\ done"},
+        "unicode": {"$value": "Grüße — 日本 🎨 \u{202E}rtl"},
+        "fade": {"$value": "linear-gradient(90deg, #ffffff 0%, #000000 50%)"},
+        "width": {"$value": "calc(100% - 8px)"}
+    });
+    tokens["fade"] = json!({"$type": "gradient", "$value": "linear-gradient(180deg, #1a2028 0%, rgba(26, 32, 40, 0) 45%)"});
+    std::fs::write(&base, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+}
+
+/// Android: what has no Android form (CSS gradients and functions) is left
+/// out, with a warning at the token; the strings are escaped by Android's
+/// rules, so `aapt2 compile` accepts every file, `values-notnight/` too,
+/// and reads each string back as written.
+#[test]
+fn android_leaves_css_out_with_a_warning_and_escapes_strings_for_aapt2() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    dark_default_lumen(&root);
+    let app = spawn_app(&root);
+    let android = unzip(&app.get("/brand/lumen-health/android.zip").body);
+    let values = String::from_utf8(android["res/values/tokens.xml"].clone()).unwrap();
+    let (header, body) = values.split_once("-->").unwrap();
+    for left_out in ["label_fade", "label_width", "\"fade\""] {
+        assert!(!body.contains(left_out), "{left_out} is left out:\n{body}");
+    }
+    for token in ["label.fade", "label.width", "fade"] {
+        assert!(
+            header
+                .lines()
+                .any(|l| l.contains("CSS") && l.contains(token)),
+            "the header names {token}:\n{header}"
+        );
+    }
+    assert!(
+        android.contains_key("res/values-notnight/tokens.xml"),
+        "{:?}",
+        android.keys()
+    );
+    assert!(!android.contains_key("res/values-night/tokens.xml"));
+
+    // `marque check` warns at each string left out as CSS.
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let all: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for pointer in ["/label/fade", "/label/width"] {
+        let warning = all
+            .iter()
+            .find(|d| {
+                d["pointer"] == pointer
+                    && d["code"] == "MQ1408"
+                    && d["file"] == "lumen-health/tokens/base.json"
+            })
+            .unwrap_or_else(|| panic!("a warning at {pointer}: {all:#?}"));
+        assert_eq!(warning["severity"], "warning");
+        assert!(
+            warning["message"].as_str().unwrap().contains("Android"),
+            "{warning}"
+        );
+    }
+    assert!(
+        all.iter().any(|d| d["pointer"] == "/fade/$value"
+            && d["code"] == "MQ1408"
+            && d["message"].as_str().unwrap().contains("Android")),
+        "{all:#?}"
+    );
+
+    if aapt2_available() {
+        let work = dir.path().join("android");
+        write_tree(&work, &android);
+        let (ok, text) = aapt2(&work.join("res"), &work.join("out"));
+        assert!(ok, "aapt2 refuses the resources:\n{text}\n{values}");
+        // aapt2 reads each string as the token has it: its dump of the
+        // compiled file.
+        let flat = work.join("flat");
+        std::fs::create_dir_all(&flat).unwrap();
+        let values = work.join("res/values/tokens.xml");
+        let (ok, out) = run(
+            &work,
+            "aapt2",
+            &[
+                "compile",
+                values.to_str().unwrap(),
+                "-o",
+                flat.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{out}");
+        let compiled = flat.join("values_tokens.arsc.flat");
+        let (ok, dump) = run(&work, "aapt2", &["dump", "apc", compiled.to_str().unwrap()]);
+        assert!(ok, "{dump}");
+        for want in [
+            "\"50% off: %s of %s, 100%\"",
+            "\"@string/app_name\"",
+            "\"?attr/colorPrimary\"",
+            "\"She said \"it's\" \\ done\"",
+            "\"Grüße — 日本 🎨 \u{202E}rtl\"",
+        ] {
+            assert!(dump.contains(want), "aapt2 reads {want}:\n{dump}");
+        }
+        // It is a judge: the same `%` read as a format string is refused.
+        let file = work.join("res/values/tokens.xml");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let formatted = text.replace(
+            "<string name=\"label_sale\" formatted=\"false\">",
+            "<string name=\"label_sale\">",
+        );
+        assert_ne!(text, formatted);
+        std::fs::write(&file, formatted).unwrap();
+        let (ok, out) = aapt2(&work.join("res"), &work.join("out2"));
+        assert!(
+            !ok && out.contains("substitutions"),
+            "aapt2 refuses it:\n{out}"
+        );
+    }
+}
+
+/// iOS: a brand whose default is dark gets its light context as
+/// `luminosity` `light`, with the resolver's colours; the README names one
+/// of the brand's own colour sets and only the appearances it has.
+#[test]
+fn a_dark_default_brand_gets_a_light_appearance_in_ios_zip() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    dark_default_lumen(&root);
+    let app = spawn_app(&root);
+    let files = unzip(&app.get("/brand/lumen-health/ios.zip").body);
+    let spec = app.get("/brand/lumen-health/spec.json").json();
+    let mut default = BTreeMap::new();
+    flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+    let light: BTreeMap<String, Value> = spec["modes"][0]["contexts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "light")
+        .unwrap()["tokens"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let srgb_hex = |entry: &Value| {
+        let part = |k: &str| {
+            let x: f64 = entry["color"]["components"][k]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            (x * 255.0).round() as u8
+        };
+        format!(
+            "#{:02x}{:02x}{:02x}",
+            part("red"),
+            part("green"),
+            part("blue")
+        )
+    };
+    let none = BTreeMap::new();
+    for token in ["color.ink", "color.paper", "color.scrim"] {
+        let path = format!(
+            "LumenHealth.xcassets/{}.colorset/Contents.json",
+            token.replace('.', "-")
+        );
+        let doc: Value = serde_json::from_slice(&files[&path]).unwrap();
+        let colors = doc["colors"].as_array().unwrap();
+        assert_eq!(colors.len(), 2, "{token}: {doc:#}");
+        assert!(colors[0].get("appearances").is_none());
+        assert_eq!(
+            colors[1]["appearances"],
+            json!([{"appearance": "luminosity", "value": "light"}]),
+            "{token}"
+        );
+        let dark = colour(token, &none, &default).unwrap();
+        let lit = colour(token, &light, &default).unwrap();
+        assert_eq!(
+            srgb_hex(&colors[0]),
+            dark["hex"].as_str().unwrap(),
+            "{token} (dark)"
+        );
+        assert_eq!(
+            srgb_hex(&colors[1]),
+            lit["hex"].as_str().unwrap(),
+            "{token} (light)"
+        );
+        assert_ne!(
+            dark["hex"], lit["hex"],
+            "{token} differs in the light context"
+        );
+    }
+    // Ink is light on the dark default, dark in the light context.
+    assert_eq!(
+        colour("color.ink", &none, &default).unwrap()["hex"],
+        "#fdfcf9"
+    );
+
+    let readme = String::from_utf8(files["README.txt"].clone()).unwrap();
+    assert!(!readme.contains("color-brand-primary"), "{readme}");
+    assert!(
+        readme.contains("Color(\"color-teal-700\")"),
+        "the README names one of the brand's colour sets:\n{readme}"
+    );
+    assert!(!readme.contains("high contrast"), "{readme}");
+    assert!(readme.contains("luminosity light"), "{readme}");
+    assert!(!readme.contains("no appearance for it"), "{readme}");
+}

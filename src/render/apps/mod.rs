@@ -17,6 +17,8 @@ use serde_json::json;
 pub struct Outputs {
     pub files: Vec<(String, &'static str, Vec<u8>)>,
     pub android_clashes: Vec<(crate::spec::tokens::Token, String)>,
+    /// String tokens the Android resources left out as CSS: `(token, why)`.
+    pub android_css: Vec<(crate::spec::tokens::Token, &'static str)>,
 }
 
 /// Each output for apps besides tokens.js and tokens.d.ts: its path
@@ -107,5 +109,6 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, St
     Outputs {
         files,
         android_clashes: android.clashes,
+        android_css: android.css,
     }
 }
