@@ -544,6 +544,13 @@ fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
         page.contains("<aside id=\"marque-version\" role=\"note\"><strong>Version 2.4.0</strong>"),
         "{page}"
     );
+    // Its Markdown code spans are code, not backticks.
+    let note = &page[page.find("<aside id=\"marque-version\"").unwrap()..];
+    let note = &note[..note.find("</aside>").unwrap()];
+    assert!(
+        note.contains("<code>--semver warn</code>") && !note.contains('`'),
+        "{note}"
+    );
     // The page's changelog has the Unreleased work, with what it removes.
     let changelog = &page[page.find("<section id=\"changelog\">").unwrap()..];
     assert!(

@@ -682,3 +682,26 @@ fn a_lone_font_family_gets_a_generic_fallback_in_tokens_css() {
         "tailwind.css agrees:\n{tailwind}"
     );
 }
+
+/// spec.md's sRGB fallback of a translucent colour keeps its alpha: Lumen's
+/// scrim, `rgb(26 32 40 / 0.16)`, is `#1a202829`, not the opaque `#1a2028`.
+#[test]
+fn spec_md_writes_a_translucent_colours_fallback_with_its_alpha() {
+    let app = spawn_app(&example_content());
+    let md = app.get("/brand/lumen-health/spec.md").text();
+    let scrim: Vec<&str> = md.lines().filter(|l| l.contains("color.scrim")).collect();
+    assert!(!scrim.is_empty(), "{md}");
+    for line in &scrim {
+        assert!(
+            !line.contains("sRGB #1a2028 ")
+                && !line.contains("sRGB #1a2028,")
+                && !line.ends_with("sRGB #1a2028"),
+            "{line}"
+        );
+    }
+    assert!(
+        md.contains("sRGB #1a202829"),
+        "the fallback has the alpha:\n{}",
+        scrim.join("\n")
+    );
+}

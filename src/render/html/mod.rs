@@ -235,7 +235,7 @@ fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
             html(&d.file),
             d.line,
             d.column,
-            html(&d.message)
+            crate::render::diff::code_spans(&d.message)
         );
     }
     o.push_str("</ul></aside>\n");
@@ -343,7 +343,7 @@ fn page_header(
             o,
             "<aside id=\"marque-version\" role=\"note\"><strong>Version {}</strong>: {}</aside>",
             html(&brand.version.to_string()),
-            html(&d.message)
+            crate::render::diff::code_spans(&d.message)
         );
     }
     o.push_str("<header><div class=\"inner\">");
