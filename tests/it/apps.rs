@@ -992,3 +992,156 @@ fn a_dark_default_brand_gets_a_light_appearance_in_ios_zip() {
     assert!(readme.contains("luminosity light"), "{readme}");
     assert!(!readme.contains("no appearance for it"), "{readme}");
 }
+
+/// Brand and token names with quotes, backticks, `*/`, `-->`,
+/// `</resources>`, `%n`, NUL, an RTL override and an emoji, in a brand
+/// whose name is hostile too (tests/fixtures/hostile), through every output
+/// for apps: aapt2 compiles the Android resources (the names left out are
+/// listed in an XML comment that the names cannot end), every Contents.json
+/// of the catalogue is JSON of Apple's form, node imports tokens.js with
+/// the values tokens.css has, and `tsc --strict` reads every name through
+/// tokens.d.ts.
+#[test]
+fn hostile_brand_and_token_names_pass_every_output_for_apps() {
+    let names = [
+        "q\"uote's",
+        "back`tick",
+        "end*/comment",
+        "arrow-->",
+        "</resources>",
+        "pct%n%s",
+        "nul\u{0}byte",
+        "rtl\u{202E}mark",
+        "emoji🎨",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/evil"),
+        &root.join("evil"),
+    );
+    let brand = root.join("evil/brand.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&brand).unwrap()).unwrap();
+    let name = format!("{} 🎨\u{202E} %n", doc["name"].as_str().unwrap());
+    doc["name"] = json!(name);
+    std::fs::write(&brand, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let path = root.join("evil/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    tokens["hostile"] = json!({"$type": "color"});
+    tokens["say"] = json!({"$type": "string"});
+    tokens["curve"] = json!({"$type": "cubicBezier"});
+    let hex = |i: usize| format!("#{:02x}334d", (i as f64 / 10.0 * 255.0).round() as u8);
+    for (i, n) in names.iter().enumerate() {
+        tokens["hostile"][n] =
+            json!({"$value": {"colorSpace": "srgb", "components": [i as f64 / 10.0, 0.2, 0.3]}});
+        tokens["say"][n] = json!({"$value": format!("{n} \"%s %n\" </resources> */ `x` @x")});
+        tokens["curve"][n] = json!({"$value": [0.4, 0, 0.2, 1]});
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+    let app = spawn_app(&root);
+    assert_eq!(
+        app.get("/brand/evil/spec.json").status,
+        200,
+        "{}",
+        app.get("/status").text()
+    );
+
+    // Android: one XML document per file, its comment whole, and aapt2
+    // compiles it.
+    let android = unzip(&app.get("/brand/evil/android.zip").body);
+    let values = String::from_utf8(android["res/values/tokens.xml"].clone()).unwrap();
+    let (comment, rest) = values.split_once("-->").unwrap();
+    assert!(comment.contains("curve.arrow- ->"), "{comment}");
+    assert_eq!(rest.matches("</resources>").count(), 1, "{values}");
+    assert!(!rest.contains("-->"), "{values}");
+    if aapt2_available() {
+        let work = dir.path().join("android");
+        write_tree(&work, &android);
+        let (ok, text) = aapt2(&work.join("res"), &work.join("out.zip"));
+        assert!(ok, "aapt2 refuses the resources:\n{text}\n{values}");
+    }
+
+    // iOS: every Contents.json is JSON of Apple's form.
+    let ios = unzip(&app.get("/brand/evil/ios.zip").body);
+    let mut sets = 0;
+    for (file, body) in &ios {
+        if !file.ends_with("Contents.json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_slice(body)
+            .unwrap_or_else(|e| panic!("{file} is JSON ({e}): {}", String::from_utf8_lossy(body)));
+        assert_eq!(
+            doc["info"],
+            json!({"author": "xcode", "version": 1}),
+            "{file}"
+        );
+        if file.contains(".colorset/") {
+            sets += 1;
+            assert!(
+                doc["colors"][0]["color"]["components"]["red"].is_string(),
+                "{file}"
+            );
+        }
+    }
+    assert!(sets >= names.len(), "{:?}", ios.keys());
+    let readme = String::from_utf8(ios["README.txt"].clone()).unwrap();
+    assert!(readme.contains("Color(\""), "{readme}");
+
+    // tokens.js: node imports it; each colour is the one written, each
+    // string the value tokens.css declares.
+    let js = dir.path().join("js");
+    std::fs::create_dir_all(&js).unwrap();
+    std::fs::write(js.join("tokens.js"), app.get("/brand/evil/tokens.js").body).unwrap();
+    std::fs::write(
+        js.join("tokens.d.ts"),
+        app.get("/brand/evil/tokens.d.ts").body,
+    )
+    .unwrap();
+    let (ok, out) = run(
+        &js,
+        "node",
+        &["--input-type=module", "-e", "import { tokens } from './tokens.js'; console.log(JSON.stringify({ hostile: tokens.hostile, say: tokens.say }));"],
+    );
+    assert!(ok, "{out}");
+    let module: Value = serde_json::from_str(out.trim()).unwrap();
+    let css = app.get("/brand/evil/tokens.css").text();
+    for (i, n) in names.iter().enumerate() {
+        assert_eq!(module["hostile"][n], hex(i), "{n:?}");
+        let property = marque::spec::tokens::css::css_name(&["say".to_string(), n.to_string()]);
+        let declared = css
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("--{property}: ")))
+            .and_then(|v| v.strip_suffix(';'))
+            .unwrap_or_else(|| panic!("--{property} in tokens.css"));
+        assert_eq!(module["say"][n], declared, "{n:?}");
+    }
+
+    // tokens.d.ts: tsc --strict reads every name.
+    if let Some(tsc) = js_tool("tsc") {
+        let mut program = String::from("import { tokens } from './tokens.js';\n");
+        for (i, n) in names.iter().enumerate() {
+            let key = serde_json::to_string(n).unwrap();
+            program.push_str(&format!(
+                "const c{i}: {} = tokens.hostile[{key}];\nconst s{i}: string = tokens.say[{key}];\nconsole.log(c{i}, s{i});\n",
+                serde_json::to_string(&hex(i)).unwrap()
+            ));
+        }
+        std::fs::write(js.join("read.ts"), program).unwrap();
+        let (ok, out) = run(
+            &js,
+            &tsc.to_string_lossy(),
+            &[
+                "--strict",
+                "--noEmit",
+                "--module",
+                "nodenext",
+                "--moduleResolution",
+                "nodenext",
+                "--target",
+                "es2022",
+                "read.ts",
+            ],
+        );
+        assert!(ok, "tsc reads every name:\n{out}");
+    }
+}

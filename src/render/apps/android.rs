@@ -313,8 +313,18 @@ fn text_line(name: &str, text: &str) -> Res {
     }
 }
 
-/// An XML comment's text: never `--`.
+/// An XML comment's text: never `--`, and no character XML 1.0 cannot
+/// hold (a control character in a token's name: U+FFFD in its place).
 fn comment(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(
+            |c| match c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+                true => '\u{FFFD}',
+                false => c,
+            },
+        )
+        .collect();
     let mut t = text.replace("--", "- -");
     if t.ends_with('-') {
         t.push(' ');
@@ -508,6 +518,7 @@ mod tests {
             "\\@font\\'s \\\"x\\\" &lt;y&gt;"
         );
         assert_eq!(comment("a -- b-"), "a - - b- ");
+        assert_eq!(comment("nul\u{0}byte\u{7f}"), "nul\u{FFFD}byte\u{FFFD}");
     }
 
     #[test]
