@@ -55,6 +55,8 @@ mod hostile_input;
 mod http_rules;
 /// `marque import` reads only inside its input's folder and writes only inside --out.
 mod import;
+/// The consumer matrix: every design system with fixtures × each output for apps, judged by its consumer's tool.
+mod matrix;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
 /// Branch previews under `/preview/<name>/`.

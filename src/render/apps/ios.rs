@@ -65,6 +65,44 @@ fn appearances(set: &TokenSet) -> (Vec<(usize, usize, Appearance)>, Vec<String>)
             }
         }
     }
+    // One colour per appearance: Xcode keeps one of two and says nothing
+    // (Primer's `dark`, `dark-dimmed` and `dark-tritanopia` are all dark).
+    // The context named exactly for it takes it, else the first.
+    let plain = |m: usize, c: usize| {
+        let ident = set.modes[m].contexts[c].ident();
+        !matches!(
+            ident.as_str(),
+            "dark" | "light" | "high-contrast" | "dark-high-contrast"
+        )
+    };
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_by_key(|&i| plain(out[i].0, out[i].1));
+    let mut taken: Vec<(Appearance, usize, usize)> = Vec::new();
+    let mut keep = vec![false; out.len()];
+    for i in order {
+        let (m, c, a) = &out[i];
+        match taken.iter().find(|(t, _, _)| t == a) {
+            Some((_, tm, tc)) => {
+                let modifier = &set.modes[*m];
+                left_out.push(format!(
+                    "context `{}` of modifier `{}`: its appearance is context `{}` of modifier `{}`'s",
+                    modifier.contexts[*c].name,
+                    modifier.name,
+                    set.modes[*tm].contexts[*tc].name,
+                    set.modes[*tm].name
+                ));
+            }
+            None => {
+                taken.push((a.clone(), *m, *c));
+                keep[i] = true;
+            }
+        }
+    }
+    let out = out
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(x, k)| k.then_some(x))
+        .collect();
     (out, left_out)
 }
 
