@@ -362,7 +362,10 @@ fn a_broken_new_brand_has_a_page_and_a_marker_on_the_index() {
         "{html}"
     );
     assert!(html.contains("eastwind/brand.json:4:14"), "{html}");
-    assert!(html.contains("must not start with `v`"), "{html}");
+    assert!(
+        html.contains("must not start with <code>v</code>"),
+        "{html}"
+    );
     // A client that asks for JSON still gets a problem.
     let problem = app.get("/brand/eastwind");
     assert_eq!(problem.status, 404);

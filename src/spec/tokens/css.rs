@@ -256,17 +256,19 @@ pub fn font_family(names: &[String]) -> String {
         .join(", ")
 }
 
-/// A font stack that ends in a generic family, so a reader without the
-/// brand's font gets the right kind of one (Tailwind's `--font-mono` of
-/// "JetBrains Mono" alone set `<code>` in the browser's serif; tokens.css's
-/// "Circular Std" alone set the page in serif): `name` is the token's or
-/// theme variable's name, and says the kind, monospace
-/// for a name that says mono or code, serif for one that says serif (and
-/// not sans), sans-serif otherwise.
+/// A font stack with a generic family (one at its end, when it has none),
+/// so a reader without the brand's font gets the right kind of one
+/// (Tailwind's `--font-mono` of "JetBrains Mono" alone set `<code>` in the
+/// browser's serif; tokens.css's "Circular Std" alone set the page in
+/// serif). `name` is the token's or theme variable's name, and says the
+/// kind: monospace for a name that says mono or code, serif for one that
+/// says serif (and not sans), sans-serif otherwise.
 pub fn with_generic(css: &str, families: &[String], name: &str) -> String {
+    // A generic anywhere counts: Primer puts its emoji fonts after
+    // `sans-serif` on purpose.
     if families
-        .last()
-        .is_some_and(|f| GENERIC_FAMILIES.contains(&f.as_str()))
+        .iter()
+        .any(|f| GENERIC_FAMILIES.contains(&f.as_str()))
     {
         return css.to_string();
     }
