@@ -3,10 +3,13 @@
 //! of `tests/fixtures/formats/`, the bundled brands) against each output
 //! for apps, judged by its consumer's own tool:
 //!
-//! - `android.zip`: `aapt2 compile` of its whole `res/` tree;
+//! - `android.zip`: `aapt2 compile` of its whole `res/` tree, and every
+//!   colour of `values/` the one spec.json gives its token;
 //! - `ios.zip`: every `Contents.json` is JSON of the form Apple's Asset
-//!   Catalog Format Reference documents (see `apps.rs`);
-//! - `tokens.js`: node imports it, every value a string;
+//!   Catalog Format Reference documents (see `apps.rs`), each colour set's
+//!   default colour spec.json's;
+//! - `tokens.js`: node imports it, every value a string, each opaque sRGB
+//!   colour spec.json's hex;
 //! - `tokens.d.ts`: `tsc --strict` compiles a program that reads the first
 //!   token and, where the brand has modes, the first mode (one `tsc` run
 //!   for every system).
@@ -88,8 +91,104 @@ fn first_line(text: &str) -> String {
     line.chars().take(160).collect()
 }
 
+/// A colour of spec.json's default tokens, aliases followed: its path,
+/// and its `$value` object (`colorSpace`, `components`, `hex`, `alpha`).
+struct Colour {
+    path: Vec<String>,
+    value: Value,
+}
+
+/// Every colour token of spec.json's default tokens, in its order.
+fn spec_colours(brand: &Path) -> Result<Vec<Colour>, String> {
+    let spec: Value = serde_json::from_slice(&std::fs::read(brand.join("spec.json")).unwrap())
+        .map_err(|e| format!("spec.json: {e}"))?;
+    fn walk(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Value)>) {
+        let Some(o) = v.as_object() else { return };
+        if o.contains_key("$value") {
+            out.push((path.clone(), v.clone()));
+            return;
+        }
+        // `$root` is a token (DTCG 2025.10's group's own value).
+        for (k, child) in o
+            .iter()
+            .filter(|(k, _)| !k.starts_with('$') || *k == "$root")
+        {
+            path.push(k.clone());
+            walk(child, path, out);
+            path.pop();
+        }
+    }
+    let mut all = Vec::new();
+    walk(&spec["tokens"], &mut Vec::new(), &mut all);
+    let by_name: BTreeMap<String, &Value> = all.iter().map(|(p, t)| (p.join("."), t)).collect();
+    let mut out = Vec::new();
+    for (path, token) in &all {
+        if token["$type"] != "color" {
+            continue;
+        }
+        let mut t: &Value = token;
+        for _ in 0..16 {
+            match t["$value"].as_str() {
+                Some(alias) => match by_name.get(alias.trim_matches(['{', '}'])) {
+                    Some(next) => t = next,
+                    None => break,
+                },
+                None => break,
+            }
+        }
+        if t["$value"].is_object() {
+            out.push(Colour {
+                path: path.clone(),
+                value: t["$value"].clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `#AARRGGBB` of a spec.json colour.
+fn argb(v: &Value) -> String {
+    let hex = v["hex"].as_str().unwrap_or("").trim_start_matches('#');
+    let alpha = v.get("alpha").and_then(Value::as_f64).unwrap_or(1.0);
+    format!(
+        "#{:02X}{}",
+        (alpha * 255.0).round() as u8,
+        hex.to_uppercase()
+    )
+}
+
 fn android(brand: &Path, work: &Path, aapt2: bool) -> Cell {
     unzip(&brand.join("android.zip"), work)?;
+    // Every colour of values/ is spec.json's (the first token of a name
+    // has it, as MQ2304 says).
+    let xml = std::fs::read_to_string(work.join("res/values/tokens.xml"))
+        .map_err(|e| format!("values/tokens.xml: {e}"))?;
+    let written: BTreeMap<&str, &str> = xml
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("<color name=\"")?;
+            let (name, rest) = rest.split_once("\">")?;
+            Some((name, rest.strip_suffix("</color>")?))
+        })
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for c in spec_colours(brand)? {
+        let name = marque::render::apps::android::name(&c.path);
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let want = argb(&c.value);
+        match written.get(name.as_str()) {
+            Some(got) if *got == want => {}
+            Some(got) => {
+                return Err(format!(
+                    "colour {name} is {got}, spec.json {want} ({})",
+                    c.path.join(".")
+                ))
+            }
+            None => return Err(format!("colour {name} ({}) is missing", c.path.join("."))),
+        }
+    }
     if !aapt2 {
         return Ok(());
     }
@@ -161,8 +260,55 @@ fn apple_form(file: &str, doc: &Value) -> Cell {
     Ok(())
 }
 
+/// The default colour of a colour set (its entry with no appearance)
+/// against spec.json's: sRGB as hex, Display P3 by its components.
+fn ios_colour(file: &str, doc: &Value, want: &Value) -> Cell {
+    let entry = doc["colors"]
+        .as_array()
+        .and_then(|c| c.iter().find(|e| e.get("appearances").is_none()))
+        .ok_or(format!("{file}: no default colour"))?;
+    let part = |k: &str| -> f64 {
+        let v = &entry["color"]["components"][k];
+        v.as_str()
+            .and_then(|s| s.parse().ok())
+            .or(v.as_f64())
+            .unwrap_or(-1.0)
+    };
+    let rgb = [part("red"), part("green"), part("blue")];
+    let same = match entry["color"]["color-space"].as_str() {
+        Some("display-p3") => want["components"].as_array().is_some_and(|c| {
+            c.iter()
+                .zip(rgb)
+                .all(|(w, g)| (w.as_f64().unwrap_or(9.0) - g).abs() < 0.0006)
+        }),
+        // Three decimals, as Xcode writes them, are within a unit of the
+        // hex's byte: within half a unit and the rounding.
+        _ => {
+            let hex = want["hex"].as_str().unwrap_or("").trim_start_matches('#');
+            let byte = |i: usize| {
+                hex.get(2 * i..2 * i + 2)
+                    .and_then(|b| u8::from_str_radix(b, 16).ok())
+                    .map_or(-99.0, f64::from)
+            };
+            (0..3).all(|i| (rgb[i] * 255.0 - byte(i)).abs() <= 0.5 + 0.0005 * 255.0)
+        }
+    };
+    let alpha = want.get("alpha").and_then(Value::as_f64).unwrap_or(1.0);
+    match same && (part("alpha") - alpha).abs() < 0.0006 {
+        true => Ok(()),
+        false => Err(format!(
+            "{file}: {} is not spec.json's {want}",
+            entry["color"]
+        )),
+    }
+}
+
 fn ios(brand: &Path, work: &Path) -> Cell {
     unzip(&brand.join("ios.zip"), work)?;
+    let colours: BTreeMap<String, Value> = spec_colours(brand)?
+        .into_iter()
+        .map(|c| (marque::spec::tokens::css::css_name(&c.path), c.value))
+        .collect();
     let mut stack = vec![work.to_path_buf()];
     let mut sets = 0;
     while let Some(d) = stack.pop() {
@@ -179,7 +325,16 @@ fn ios(brand: &Path, work: &Path) -> Cell {
             let doc: Value = serde_json::from_slice(&std::fs::read(&p).unwrap())
                 .map_err(|e| format!("{file}: not JSON: {e}"))?;
             apple_form(&file, &doc)?;
-            sets += usize::from(file.contains(".colorset/"));
+            let set = file
+                .rsplit_once(".colorset/")
+                .and_then(|(before, _)| before.rsplit('/').next());
+            if let Some(set) = set {
+                sets += 1;
+                let want = colours
+                    .get(set)
+                    .ok_or(format!("{file}: no colour token is named {set}"))?;
+                ios_colour(&file, &doc, want)?;
+            }
         }
     }
     if !work.join("README.txt").is_file() {
@@ -208,10 +363,27 @@ fn tokens_js(brand: &Path) -> Result<Value, String> {
             _ => false,
         }
     }
-    match strings(&module["tokens"]) && strings(&module["modes"]) {
-        true => Ok(module),
-        false => Err("a value that is not a string".into()),
+    if !(strings(&module["tokens"]) && strings(&module["modes"])) {
+        return Err("a value that is not a string".into());
     }
+    for c in spec_colours(brand)? {
+        let opaque_srgb = c.value["colorSpace"] == "srgb" && c.value.get("alpha").is_none();
+        if !opaque_srgb {
+            continue;
+        }
+        let mut v = &module["tokens"];
+        for p in &c.path {
+            v = &v[p];
+        }
+        if v.as_str().map(str::to_lowercase) != c.value["hex"].as_str().map(str::to_lowercase) {
+            return Err(format!(
+                "{} is {v}, spec.json {}",
+                c.path.join("."),
+                c.value["hex"]
+            ));
+        }
+    }
+    Ok(module)
 }
 
 /// The path of the first leaf of `v`, as TypeScript index expressions.
