@@ -993,29 +993,24 @@ fn a_dark_default_brand_gets_a_light_appearance_in_ios_zip() {
     assert!(!readme.contains("no appearance for it"), "{readme}");
 }
 
-/// Brand and token names with quotes, backticks, `*/`, `-->`,
-/// `</resources>`, `%n`, NUL, an RTL override and an emoji, in a brand
-/// whose name is hostile too (tests/fixtures/hostile), through every output
-/// for apps: aapt2 compiles the Android resources (the names left out are
-/// listed in an XML comment that the names cannot end), every Contents.json
-/// of the catalogue is JSON of Apple's form, node imports tokens.js with
-/// the values tokens.css has, and `tsc --strict` reads every name through
-/// tokens.d.ts.
-#[test]
-fn hostile_brand_and_token_names_pass_every_output_for_apps() {
-    let names = [
-        "q\"uote's",
-        "back`tick",
-        "end*/comment",
-        "arrow-->",
-        "</resources>",
-        "pct%n%s",
-        "nul\u{0}byte",
-        "rtl\u{202E}mark",
-        "emoji🎨",
-    ];
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("content");
+/// The hostile names of [`hostile_content`].
+pub(crate) const HOSTILE_NAMES: [&str; 9] = [
+    "q\"uote's",
+    "back`tick",
+    "end*/comment",
+    "arrow-->",
+    "</resources>",
+    "pct%n%s",
+    "nul\u{0}byte",
+    "rtl\u{202E}mark",
+    "emoji🎨",
+];
+
+/// The hostile fixture brand (`evil`, its name hostile, an emoji, an RTL
+/// override and `%n` added) under `root`, with a colour, a string and a
+/// cubic Bézier (which Android leaves out, naming it) named by each of
+/// [`HOSTILE_NAMES`]; the consumer matrix builds it too.
+pub(crate) fn hostile_content(root: &Path) {
     copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/evil"),
         &root.join("evil"),
@@ -1030,14 +1025,30 @@ fn hostile_brand_and_token_names_pass_every_output_for_apps() {
     tokens["hostile"] = json!({"$type": "color"});
     tokens["say"] = json!({"$type": "string"});
     tokens["curve"] = json!({"$type": "cubicBezier"});
-    let hex = |i: usize| format!("#{:02x}334d", (i as f64 / 10.0 * 255.0).round() as u8);
-    for (i, n) in names.iter().enumerate() {
+    for (i, n) in HOSTILE_NAMES.iter().enumerate() {
         tokens["hostile"][n] =
             json!({"$value": {"colorSpace": "srgb", "components": [i as f64 / 10.0, 0.2, 0.3]}});
-        tokens["say"][n] = json!({"$value": format!("{n} \"%s %n\" </resources> */ `x` @x")});
+        tokens["say"][n] = json!({"$value": format!("{n} \"%s %n\" </resources> */ `x` @x it's")});
         tokens["curve"][n] = json!({"$value": [0.4, 0, 0.2, 1]});
     }
     std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+}
+
+/// Brand and token names with quotes, backticks, `*/`, `-->`,
+/// `</resources>`, `%n`, NUL, an RTL override and an emoji, in a brand
+/// whose name is hostile too (tests/fixtures/hostile), through every output
+/// for apps: aapt2 compiles the Android resources (the names left out are
+/// listed in an XML comment that the names cannot end), every Contents.json
+/// of the catalogue is JSON of Apple's form, node imports tokens.js with
+/// the values tokens.css has, and `tsc --strict` reads every name through
+/// tokens.d.ts.
+#[test]
+fn hostile_brand_and_token_names_pass_every_output_for_apps() {
+    let names = HOSTILE_NAMES;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    hostile_content(&root);
+    let hex = |i: usize| format!("#{:02x}334d", (i as f64 / 10.0 * 255.0).round() as u8);
     let app = spawn_app(&root);
     assert_eq!(
         app.get("/brand/evil/spec.json").status,

@@ -1,6 +1,8 @@
 //! The consumer matrix (issue 60): every design system the project has
 //! fixtures for (the seven of npm dtcg-examples, the fifteen real exports
-//! of `tests/fixtures/formats/`, the bundled brands) against each output
+//! of `tests/fixtures/formats/`, the bundled brands, and the hostile
+//! fixture with hostile token names, for the shapes no real system has)
+//! against each output
 //! for apps, judged by its consumer's own tool:
 //!
 //! - `android.zip`: `aapt2 compile` of its whole `res/` tree, and every
@@ -433,6 +435,13 @@ fn every_design_system_through_every_output_for_apps() {
     for (slug, path) in build(&example_content(), &dir.path().join("bundled-site")) {
         systems.push((format!("bundled/{slug}"), path));
     }
+    // No real system has every shape an escaping rule is for: hostile
+    // names and values (apps.rs) stand for them.
+    let hostile = dir.path().join("hostile");
+    crate::apps::hostile_content(&hostile);
+    for (slug, path) in build(&hostile, &dir.path().join("hostile-site")) {
+        systems.push((format!("hostile/{slug}"), path));
+    }
     let aapt2 = require(
         "aapt2",
         Command::new("aapt2").arg("version").output().is_ok(),
@@ -546,5 +555,5 @@ fn every_design_system_through_every_output_for_apps() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(table.len() >= 17, "{} systems", table.len());
+    assert!(table.len() >= 18, "{} systems", table.len());
 }
