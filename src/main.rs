@@ -132,6 +132,8 @@ fn init_logging(format: LogFormat) {
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Human => builder.init(),
-        LogFormat::Json => builder.json().init(),
+        LogFormat::Json => builder
+            .event_format(marque::report::json_log::JsonLines)
+            .init(),
     }
 }

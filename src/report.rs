@@ -3,7 +3,10 @@
 //! changed, which brands were rebuilt, kept stale, recovered, added or
 //! removed, and how long it took. Colour only on a terminal, never with
 //! `NO_COLOR`. This is the one place that writes to the terminal directly;
-//! with `--log-format json` the same report goes out as tracing events.
+//! with `--log-format json` the same report goes out as tracing events,
+//! written by [`json_log`].
+
+pub mod json_log;
 
 use crate::spec::diag::Code;
 use crate::spec::{Diagnostic, Severity};
@@ -343,9 +346,16 @@ impl Reporter {
                 .iter()
                 .map(|(s, f, _)| format!("{s}: {}", f.word()))
                 .collect();
+            // Numbers and the list in their JSON types (see `json_log`).
+            let brands = json_log::field(&brands);
             tracing::info!(
-                cause = %r.cause, brands = ?brands, errors = r.errors.len(), warnings = r.warnings,
-                ms = format!("{:.1}", r.millis), generation = r.generation, "rebuilt"
+                cause = %r.cause,
+                brands = &brands as &(dyn std::error::Error + 'static),
+                errors = r.errors.len(),
+                warnings = r.warnings,
+                ms = (r.millis * 10.0).round() / 10.0,
+                generation = r.generation,
+                "rebuilt"
             );
             return;
         }

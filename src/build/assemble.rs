@@ -477,6 +477,14 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
     }
     let openapi = views.openapi(ctx, examples, current);
     snap.documents.insert(paths::OPENAPI.into(), openapi);
+    snap.documents.insert(
+        render::html::FAVICON_ICO.into(),
+        Arc::new(Resource::new(
+            "image/x-icon",
+            render::html::favicon_ico(),
+            current,
+        )),
+    );
     // What every page links to, once: named by their hash, so immutable
     // (but for a preview, whose every document is unlisted and unstored).
     let fixed = match ctx.preview {

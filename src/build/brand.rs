@@ -303,6 +303,20 @@ pub fn render_brand(
         &apps.figma_warnings,
         files,
     ));
+    // Until the code table has one of its own, the warning that a string
+    // is CSS rather than text is MQ1408's, the warning for CSS text.
+    let css: Vec<_> = apps
+        .android_css
+        .iter()
+        .map(|(t, why)| {
+            let message = format!(
+                "token `{}` is left out of the Android resources: {why}",
+                t.name()
+            );
+            (message, Some((t.file.clone(), t.pointer.clone())))
+        })
+        .collect();
+    diagnostics.extend(left_out_warnings(Code::CssTextComposite, &s, &css, files));
     for (path, bytes) in &brand.assets {
         let media = render::media_type_of(path);
         let mut r = resource(media, bytes.clone());

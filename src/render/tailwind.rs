@@ -128,7 +128,7 @@ fn declarations(p: &Placed<'_>, resolved: Option<&TokenValue>, set: &TokenSet) -
     let value = |v: &TokenValue| css::value(v, set, Refs::Resolve);
     match (p.kind, resolved) {
         (Namespace::Font, Some(v @ TokenValue::FontFamily(families))) => {
-            vec![(name, with_generic(&value(v), families, &p.name))]
+            vec![(name, css::with_generic(&value(v), families, &p.name))]
         }
         (Namespace::Text, Some(TokenValue::Composite(c))) => {
             let mut out = Vec::new();
@@ -180,28 +180,6 @@ fn theme_name(p: &Placed<'_>) -> String {
         ),
         false => format!("--{}-{}", p.kind.namespace(), p.name),
     }
-}
-
-/// A font stack that ends in a generic family, so a reader without the
-/// brand's font gets the right kind of one (Tailwind's `--font-mono` of
-/// "JetBrains Mono" alone set `<code>` in the browser's serif): monospace
-/// for a name that says mono or code, serif for one that says serif (and
-/// not sans), sans-serif otherwise.
-fn with_generic(css: &str, families: &[String], name: &str) -> String {
-    if families
-        .last()
-        .is_some_and(|f| css::GENERIC_FAMILIES.contains(&f.as_str()))
-    {
-        return css.to_string();
-    }
-    let generic = if name.contains("mono") || name.contains("code") {
-        "ui-monospace, monospace"
-    } else if name.contains("serif") && !name.contains("sans") {
-        "serif"
-    } else {
-        "sans-serif"
-    };
-    format!("{css}, {generic}")
 }
 
 /// The rules of modifier `m`: each non-default context redefines what it

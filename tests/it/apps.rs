@@ -736,3 +736,424 @@ fn hostile_names_and_values_pass_aapt2_node_and_every_unzip() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Lumen Health with its dark context as the default, and string tokens
+/// Android's rules are strict about: CSS a browser reads (a gradient, as
+/// CSS text and as a string, `calc()`), and text with `%`, a leading `@`
+/// and `?`, quotes and characters beyond ASCII.
+fn dark_default_lumen(root: &Path) {
+    copy_dir(
+        &example_content().join("lumen-health"),
+        &root.join("lumen-health"),
+    );
+    // The light context sets what the dark one changes back to the base's
+    // values: marque lays a context over the default, so `"light": []`
+    // would be the dark default itself.
+    let resolver = root.join("lumen-health/tokens.resolver.json");
+    let text = std::fs::read_to_string(&resolver).unwrap();
+    let dark_default = text
+        .replace("\"default\": \"light\"", "\"default\": \"dark\"")
+        .replace(
+            "\"light\": []",
+            "\"light\": [{ \"$ref\": \"tokens/light.json\" }]",
+        );
+    assert_ne!(text, dark_default);
+    std::fs::write(&resolver, dark_default).unwrap();
+    let base = root.join("lumen-health/tokens/base.json");
+    let read =
+        |p: &Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let mut tokens = read(&base);
+    let dark = read(&root.join("lumen-health/tokens/dark.json"));
+    let mut light = json!({"color": {"$type": "color"}});
+    for (name, _) in dark["color"].as_object().unwrap() {
+        if name == "teal" {
+            light["color"]["teal"] = json!({"700": tokens["color"]["teal"]["700"]});
+        } else if !name.starts_with('$') {
+            light["color"][name] = tokens["color"][name].clone();
+        }
+    }
+    std::fs::write(
+        root.join("lumen-health/tokens/light.json"),
+        serde_json::to_string_pretty(&light).unwrap(),
+    )
+    .unwrap();
+    tokens["label"] = json!({
+        "$type": "string",
+        "sale": {"$value": "50% off: %s of %s, 100%"},
+        "at": {"$value": "@string/app_name"},
+        "question": {"$value": "?attr/colorPrimary"},
+        "quotes": {"$value": "She said \"it's\" \\ done"},
+        "unicode": {"$value": "Grüße — 日本 🎨 \u{202E}rtl"},
+        "fade": {"$value": "linear-gradient(90deg, #ffffff 0%, #000000 50%)"},
+        "width": {"$value": "calc(100% - 8px)"}
+    });
+    tokens["fade"] = json!({"$type": "gradient", "$value": "linear-gradient(180deg, #1a2028 0%, rgba(26, 32, 40, 0) 45%)"});
+    std::fs::write(&base, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+}
+
+/// Android: what has no Android form (CSS gradients and functions) is left
+/// out, with a warning at the token; the strings are escaped by Android's
+/// rules, so `aapt2 compile` accepts every file, `values-notnight/` too,
+/// and reads each string back as written.
+#[test]
+fn android_leaves_css_out_with_a_warning_and_escapes_strings_for_aapt2() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    dark_default_lumen(&root);
+    let app = spawn_app(&root);
+    let android = unzip(&app.get("/brand/lumen-health/android.zip").body);
+    let values = String::from_utf8(android["res/values/tokens.xml"].clone()).unwrap();
+    let (header, body) = values.split_once("-->").unwrap();
+    for left_out in ["label_fade", "label_width", "\"fade\""] {
+        assert!(!body.contains(left_out), "{left_out} is left out:\n{body}");
+    }
+    for token in ["label.fade", "label.width", "fade"] {
+        assert!(
+            header
+                .lines()
+                .any(|l| l.contains("CSS") && l.contains(token)),
+            "the header names {token}:\n{header}"
+        );
+    }
+    assert!(
+        android.contains_key("res/values-notnight/tokens.xml"),
+        "{:?}",
+        android.keys()
+    );
+    assert!(!android.contains_key("res/values-night/tokens.xml"));
+
+    // `marque check` warns at each string left out as CSS.
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let all: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for pointer in ["/label/fade", "/label/width"] {
+        let warning = all
+            .iter()
+            .find(|d| {
+                d["pointer"] == pointer
+                    && d["code"] == "MQ1408"
+                    && d["file"] == "lumen-health/tokens/base.json"
+            })
+            .unwrap_or_else(|| panic!("a warning at {pointer}: {all:#?}"));
+        assert_eq!(warning["severity"], "warning");
+        assert!(
+            warning["message"].as_str().unwrap().contains("Android"),
+            "{warning}"
+        );
+    }
+    assert!(
+        all.iter().any(|d| d["pointer"] == "/fade/$value"
+            && d["code"] == "MQ1408"
+            && d["message"].as_str().unwrap().contains("Android")),
+        "{all:#?}"
+    );
+
+    if aapt2_available() {
+        let work = dir.path().join("android");
+        write_tree(&work, &android);
+        let (ok, text) = aapt2(&work.join("res"), &work.join("out"));
+        assert!(ok, "aapt2 refuses the resources:\n{text}\n{values}");
+        // aapt2 reads each string as the token has it: its dump of the
+        // compiled file.
+        let flat = work.join("flat");
+        std::fs::create_dir_all(&flat).unwrap();
+        let values = work.join("res/values/tokens.xml");
+        let (ok, out) = run(
+            &work,
+            "aapt2",
+            &[
+                "compile",
+                values.to_str().unwrap(),
+                "-o",
+                flat.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{out}");
+        let compiled = flat.join("values_tokens.arsc.flat");
+        let (ok, dump) = run(&work, "aapt2", &["dump", "apc", compiled.to_str().unwrap()]);
+        assert!(ok, "{dump}");
+        for want in [
+            "\"50% off: %s of %s, 100%\"",
+            "\"@string/app_name\"",
+            "\"?attr/colorPrimary\"",
+            "\"She said \"it's\" \\ done\"",
+            "\"Grüße — 日本 🎨 \u{202E}rtl\"",
+        ] {
+            assert!(dump.contains(want), "aapt2 reads {want}:\n{dump}");
+        }
+        // It is a judge: the same `%` read as a format string is refused.
+        let file = work.join("res/values/tokens.xml");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let formatted = text.replace(
+            "<string name=\"label_sale\" formatted=\"false\">",
+            "<string name=\"label_sale\">",
+        );
+        assert_ne!(text, formatted);
+        std::fs::write(&file, formatted).unwrap();
+        let (ok, out) = aapt2(&work.join("res"), &work.join("out2"));
+        assert!(
+            !ok && out.contains("substitutions"),
+            "aapt2 refuses it:\n{out}"
+        );
+    }
+}
+
+/// iOS: a brand whose default is dark gets its light context as
+/// `luminosity` `light`, with the resolver's colours; the README names one
+/// of the brand's own colour sets and only the appearances it has.
+#[test]
+fn a_dark_default_brand_gets_a_light_appearance_in_ios_zip() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    dark_default_lumen(&root);
+    let app = spawn_app(&root);
+    let files = unzip(&app.get("/brand/lumen-health/ios.zip").body);
+    let spec = app.get("/brand/lumen-health/spec.json").json();
+    let mut default = BTreeMap::new();
+    flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+    let light: BTreeMap<String, Value> = spec["modes"][0]["contexts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "light")
+        .unwrap()["tokens"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let srgb_hex = |entry: &Value| {
+        let part = |k: &str| {
+            let x: f64 = entry["color"]["components"][k]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            (x * 255.0).round() as u8
+        };
+        format!(
+            "#{:02x}{:02x}{:02x}",
+            part("red"),
+            part("green"),
+            part("blue")
+        )
+    };
+    let none = BTreeMap::new();
+    for token in ["color.ink", "color.paper", "color.scrim"] {
+        let path = format!(
+            "LumenHealth.xcassets/{}.colorset/Contents.json",
+            token.replace('.', "-")
+        );
+        let doc: Value = serde_json::from_slice(&files[&path]).unwrap();
+        let colors = doc["colors"].as_array().unwrap();
+        assert_eq!(colors.len(), 2, "{token}: {doc:#}");
+        assert!(colors[0].get("appearances").is_none());
+        assert_eq!(
+            colors[1]["appearances"],
+            json!([{"appearance": "luminosity", "value": "light"}]),
+            "{token}"
+        );
+        let dark = colour(token, &none, &default).unwrap();
+        let lit = colour(token, &light, &default).unwrap();
+        assert_eq!(
+            srgb_hex(&colors[0]),
+            dark["hex"].as_str().unwrap(),
+            "{token} (dark)"
+        );
+        assert_eq!(
+            srgb_hex(&colors[1]),
+            lit["hex"].as_str().unwrap(),
+            "{token} (light)"
+        );
+        assert_ne!(
+            dark["hex"], lit["hex"],
+            "{token} differs in the light context"
+        );
+    }
+    // Ink is light on the dark default, dark in the light context.
+    assert_eq!(
+        colour("color.ink", &none, &default).unwrap()["hex"],
+        "#fdfcf9"
+    );
+
+    let readme = String::from_utf8(files["README.txt"].clone()).unwrap();
+    assert!(!readme.contains("color-brand-primary"), "{readme}");
+    assert!(
+        readme.contains("Color(\"color-teal-700\")"),
+        "the README names one of the brand's colour sets:\n{readme}"
+    );
+    assert!(!readme.contains("high contrast"), "{readme}");
+    assert!(readme.contains("luminosity light"), "{readme}");
+    assert!(!readme.contains("no appearance for it"), "{readme}");
+}
+
+/// The hostile names of [`hostile_content`].
+pub(crate) const HOSTILE_NAMES: [&str; 9] = [
+    "q\"uote's",
+    "back`tick",
+    "end*/comment",
+    "arrow-->",
+    "</resources>",
+    "pct%n%s",
+    "nul\u{0}byte",
+    "rtl\u{202E}mark",
+    "emoji🎨",
+];
+
+/// The hostile fixture brand (`evil`, its name hostile, an emoji, an RTL
+/// override and `%n` added) under `root`, with a colour, a string and a
+/// cubic Bézier (which Android leaves out, naming it) named by each of
+/// [`HOSTILE_NAMES`]; the consumer matrix builds it too.
+pub(crate) fn hostile_content(root: &Path) {
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/evil"),
+        &root.join("evil"),
+    );
+    let brand = root.join("evil/brand.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&brand).unwrap()).unwrap();
+    let name = format!("{} 🎨\u{202E} %n", doc["name"].as_str().unwrap());
+    doc["name"] = json!(name);
+    std::fs::write(&brand, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let path = root.join("evil/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    tokens["hostile"] = json!({"$type": "color"});
+    tokens["say"] = json!({"$type": "string"});
+    tokens["curve"] = json!({"$type": "cubicBezier"});
+    for (i, n) in HOSTILE_NAMES.iter().enumerate() {
+        tokens["hostile"][n] =
+            json!({"$value": {"colorSpace": "srgb", "components": [i as f64 / 10.0, 0.2, 0.3]}});
+        tokens["say"][n] = json!({"$value": format!("{n} \"%s %n\" </resources> */ `x` @x it's")});
+        tokens["curve"][n] = json!({"$value": [0.4, 0, 0.2, 1]});
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+}
+
+/// Brand and token names with quotes, backticks, `*/`, `-->`,
+/// `</resources>`, `%n`, NUL, an RTL override and an emoji, in a brand
+/// whose name is hostile too (tests/fixtures/hostile), through every output
+/// for apps: aapt2 compiles the Android resources (the names left out are
+/// listed in an XML comment that the names cannot end), every Contents.json
+/// of the catalogue is JSON of Apple's form, node imports tokens.js with
+/// the values tokens.css has, and `tsc --strict` reads every name through
+/// tokens.d.ts.
+#[test]
+fn hostile_brand_and_token_names_pass_every_output_for_apps() {
+    let names = HOSTILE_NAMES;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    hostile_content(&root);
+    let hex = |i: usize| format!("#{:02x}334d", (i as f64 / 10.0 * 255.0).round() as u8);
+    let app = spawn_app(&root);
+    assert_eq!(
+        app.get("/brand/evil/spec.json").status,
+        200,
+        "{}",
+        app.get("/status").text()
+    );
+
+    // Android: one XML document per file, its comment whole, and aapt2
+    // compiles it.
+    let android = unzip(&app.get("/brand/evil/android.zip").body);
+    let values = String::from_utf8(android["res/values/tokens.xml"].clone()).unwrap();
+    let (comment, rest) = values.split_once("-->").unwrap();
+    assert!(comment.contains("curve.arrow- ->"), "{comment}");
+    assert_eq!(rest.matches("</resources>").count(), 1, "{values}");
+    assert!(!rest.contains("-->"), "{values}");
+    if aapt2_available() {
+        let work = dir.path().join("android");
+        write_tree(&work, &android);
+        let (ok, text) = aapt2(&work.join("res"), &work.join("out.zip"));
+        assert!(ok, "aapt2 refuses the resources:\n{text}\n{values}");
+    }
+
+    // iOS: every Contents.json is JSON of Apple's form.
+    let ios = unzip(&app.get("/brand/evil/ios.zip").body);
+    let mut sets = 0;
+    for (file, body) in &ios {
+        if !file.ends_with("Contents.json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_slice(body)
+            .unwrap_or_else(|e| panic!("{file} is JSON ({e}): {}", String::from_utf8_lossy(body)));
+        assert_eq!(
+            doc["info"],
+            json!({"author": "xcode", "version": 1}),
+            "{file}"
+        );
+        if file.contains(".colorset/") {
+            sets += 1;
+            assert!(
+                doc["colors"][0]["color"]["components"]["red"].is_string(),
+                "{file}"
+            );
+        }
+    }
+    assert!(sets >= names.len(), "{:?}", ios.keys());
+    let readme = String::from_utf8(ios["README.txt"].clone()).unwrap();
+    assert!(readme.contains("Color(\""), "{readme}");
+
+    // tokens.js: node imports it; each colour is the one written, each
+    // string the value tokens.css declares.
+    let js = dir.path().join("js");
+    std::fs::create_dir_all(&js).unwrap();
+    std::fs::write(js.join("tokens.js"), app.get("/brand/evil/tokens.js").body).unwrap();
+    std::fs::write(
+        js.join("tokens.d.ts"),
+        app.get("/brand/evil/tokens.d.ts").body,
+    )
+    .unwrap();
+    let (ok, out) = run(
+        &js,
+        "node",
+        &["--input-type=module", "-e", "import { tokens } from './tokens.js'; console.log(JSON.stringify({ hostile: tokens.hostile, say: tokens.say }));"],
+    );
+    assert!(ok, "{out}");
+    let module: Value = serde_json::from_str(out.trim()).unwrap();
+    let css = app.get("/brand/evil/tokens.css").text();
+    for (i, n) in names.iter().enumerate() {
+        assert_eq!(module["hostile"][n], hex(i), "{n:?}");
+        let property = marque::spec::tokens::css::css_name(&["say".to_string(), n.to_string()]);
+        let declared = css
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("--{property}: ")))
+            .and_then(|v| v.strip_suffix(';'))
+            .unwrap_or_else(|| panic!("--{property} in tokens.css"));
+        assert_eq!(module["say"][n], declared, "{n:?}");
+    }
+
+    // tokens.d.ts: tsc --strict reads every name.
+    if let Some(tsc) = js_tool("tsc") {
+        let mut program = String::from("import { tokens } from './tokens.js';\n");
+        for (i, n) in names.iter().enumerate() {
+            let key = serde_json::to_string(n).unwrap();
+            program.push_str(&format!(
+                "const c{i}: {} = tokens.hostile[{key}];\nconst s{i}: string = tokens.say[{key}];\nconsole.log(c{i}, s{i});\n",
+                serde_json::to_string(&hex(i)).unwrap()
+            ));
+        }
+        std::fs::write(js.join("read.ts"), program).unwrap();
+        let (ok, out) = run(
+            &js,
+            &tsc.to_string_lossy(),
+            &[
+                "--strict",
+                "--noEmit",
+                "--module",
+                "nodenext",
+                "--moduleResolution",
+                "nodenext",
+                "--target",
+                "es2022",
+                "read.ts",
+            ],
+        );
+        assert!(ok, "tsc reads every name:\n{out}");
+    }
+}

@@ -362,7 +362,10 @@ fn a_broken_new_brand_has_a_page_and_a_marker_on_the_index() {
         "{html}"
     );
     assert!(html.contains("eastwind/brand.json:4:14"), "{html}");
-    assert!(html.contains("must not start with `v`"), "{html}");
+    assert!(
+        html.contains("must not start with <code>v</code>"),
+        "{html}"
+    );
     // A client that asks for JSON still gets a problem.
     let problem = app.get("/brand/eastwind");
     assert_eq!(problem.status, 404);
@@ -543,6 +546,13 @@ fn a_breaking_change_under_a_released_version_is_shown_not_counted() {
     assert!(
         page.contains("<aside id=\"marque-version\" role=\"note\"><strong>Version 2.4.0</strong>"),
         "{page}"
+    );
+    // Its Markdown code spans are code, not backticks.
+    let note = &page[page.find("<aside id=\"marque-version\"").unwrap()..];
+    let note = &note[..note.find("</aside>").unwrap()];
+    assert!(
+        note.contains("<code>--semver warn</code>") && !note.contains('`'),
+        "{note}"
     );
     // The page's changelog has the Unreleased work, with what it removes.
     let changelog = &page[page.find("<section id=\"changelog\">").unwrap()..];

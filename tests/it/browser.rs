@@ -1269,15 +1269,22 @@ fn the_palette_follows_the_readers_scheme_and_its_switch() {
     let click = |scheme: &str| {
         b.js(&format!("document.querySelector('#palette button[data-scheme=\"{scheme}\"]').click(); return true;"));
     };
+    // The headline hex is the swatch's colour, whichever it shows.
+    let ink_hex = || {
+        b.js("var t = document.querySelectorAll('#palette .tile')[3]; return Array.prototype.filter.call(t.querySelectorAll(':scope > p:not(.in-context) > code[id]'), function(c){ return c.offsetParent !== null; }).map(function(c){ return c.textContent; });")
+    };
     assert_eq!(ink(), "rgb(26, 32, 40)", "light by default");
+    assert_eq!(ink_hex(), json!(["#1a2028"]));
     b.emulate_dark(true);
     assert_eq!(
         ink(),
         "rgb(253, 252, 249)",
         "the brand's dark ink for a dark reader"
     );
+    assert_eq!(ink_hex(), json!(["#fdfcf9"]), "the hex follows the swatch");
     click("light");
     assert_eq!(ink(), "rgb(26, 32, 40)", "light when picked");
+    assert_eq!(ink_hex(), json!(["#1a2028"]));
     assert_eq!(
         b.js("return document.querySelector('#palette button[data-scheme=\"light\"]').getAttribute('aria-pressed')"),
         "true"
@@ -1285,6 +1292,7 @@ fn the_palette_follows_the_readers_scheme_and_its_switch() {
     b.emulate_dark(false);
     click("dark");
     assert_eq!(ink(), "rgb(253, 252, 249)", "dark when picked");
+    assert_eq!(ink_hex(), json!(["#fdfcf9"]));
     b.js("document.getElementById('palette').scrollIntoView(); return true;");
     b.screenshot("palette-dark-picked");
     click("auto");

@@ -222,3 +222,57 @@ fn a_pipe_closed_early_ends_output_quietly_and_keeps_the_exit_code() {
         "the errors' exit code, not 2 (Broken pipe) or 101 (a panic)"
     );
 }
+
+/// `--log-format json`: each line is a JSON object whose structured fields
+/// keep their types: the rebuild's brands an array, its milliseconds and
+/// counts numbers.
+#[test]
+fn json_logs_write_lists_as_arrays_and_numbers_as_numbers() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--no-watch",
+            "--log-format",
+            "json",
+        ])
+        .arg("--content")
+        .arg(example_content())
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut log = String::new();
+    let rebuilt = loop {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("marque logs a rebuild: {log}");
+        }
+        log.push_str(&line);
+        let v: serde_json::Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("every line is JSON ({e}): {line}"));
+        if v["fields"]["message"] == "rebuilt" {
+            break v;
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let fields = &rebuilt["fields"];
+    assert_eq!(
+        fields["brands"],
+        serde_json::json!(["lumen-health: added", "northwind: added"]),
+        "{rebuilt}"
+    );
+    assert!(fields["ms"].is_f64() || fields["ms"].is_u64(), "{rebuilt}");
+    for count in ["errors", "warnings", "generation"] {
+        assert!(fields[count].is_u64(), "{count}: {rebuilt}");
+    }
+    assert_eq!(rebuilt["level"], "INFO");
+    assert_eq!(rebuilt["target"], "marque::report");
+}

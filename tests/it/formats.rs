@@ -1033,16 +1033,9 @@ fn figma_export_folders_publish_their_modes_with_the_files_values() {
     }
 }
 
-/// Every real export of `tests/fixtures/formats/` (15, in five formats) is
-/// served as a brand and publishes with 0 errors: tokens.css declares its
-/// tokens and the modes its tool describes exist. Theo's `imports` are
-/// followed (Skyscanner Backpack's props name aliases of the files they
-/// import), and a Style Dictionary file of notes only (Auro's
-/// `comments.json`) is read as one.
-#[test]
-fn every_export_of_the_corpus_publishes() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("content");
+/// The 15 real exports of `tests/fixtures/formats/`, each a brand folder
+/// under `root` (the consumer matrix builds them too).
+pub(crate) fn export_content(root: &Path) {
     let f = fixtures();
     let named = |slug: &str, tokens: &str| {
         std::fs::write(
@@ -1106,7 +1099,7 @@ fn every_export_of_the_corpus_publishes() {
     named("action-example", r#""figma""#);
     let twilio = f.join("theo/twilio-paste");
     corpus_brand(
-        &root,
+        root,
         "twilio",
         &twilio,
         &["tokens.raw.json".to_string()],
@@ -1128,8 +1121,21 @@ fn every_export_of_the_corpus_publishes() {
             // SLDS: one form factor of the three alternatives.
             .filter(|p| !p.starts_with("form-factor-") || p == "form-factor-medium.raw.json")
             .collect();
-        corpus_brand(&root, slug, &f.join(from), &files, &[]);
+        corpus_brand(root, slug, &f.join(from), &files, &[]);
     }
+}
+
+/// Every real export of `tests/fixtures/formats/` (15, in five formats) is
+/// served as a brand and publishes with 0 errors: tokens.css declares its
+/// tokens and the modes its tool describes exist. Theo's `imports` are
+/// followed (Skyscanner Backpack's props name aliases of the files they
+/// import), and a Style Dictionary file of notes only (Auro's
+/// `comments.json`) is read as one.
+#[test]
+fn every_export_of_the_corpus_publishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    export_content(&root);
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", root.to_str().unwrap()])
         .output()

@@ -545,3 +545,44 @@ fn every_listener_thread_answers_by_the_same_rules() {
         "connections reached only {busy:?} of 4 threads:\n{metrics}"
     );
 }
+
+/// `/favicon.ico`, which browsers and feed readers ask for without reading
+/// a page, is an icon (the pages' neutral one), not a 404 problem document:
+/// an image tool reads a 16 × 16 icon with the icon's colour at its centre
+/// and clear corners.
+#[test]
+fn favicon_ico_is_an_icon() {
+    let app = spawn_app(&example_content());
+    let res = app.get("/favicon.ico");
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("content-type"), Some("image/x-icon"));
+    assert_eq!(&res.body[..6], &[0, 0, 1, 0, 1, 0], "one icon");
+    let head = app.request("HEAD", "/favicon.ico", &[], None);
+    assert_eq!(head.status, 200);
+    let found = std::process::Command::new("convert")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !require(
+        "ImageMagick's convert",
+        found,
+        "apt-get install imagemagick",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("favicon.ico");
+    std::fs::write(&file, &res.body).unwrap();
+    let out = std::process::Command::new("convert")
+        .arg(&file)
+        .args(["-format", "%w×%h %[pixel:p{8,8}] %[fx:p{0,0}.a]", "info:"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.trim(), "16×16 srgba(27,31,36,1) 0", "{text}");
+}

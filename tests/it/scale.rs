@@ -202,7 +202,10 @@ fn a_restart_serves_from_the_render_cache_and_ignores_a_damaged_entry() {
         .get_with("/brand/northwind", &[("Accept", "text/html")])
         .text();
     assert!(page.contains("Northwind Outfitters"), "{page}");
-    assert!(page.contains("must not start with `v`"), "{page}");
+    assert!(
+        page.contains("must not start with <code>v</code>"),
+        "{page}"
+    );
     assert!(page.contains("This brand has errors; the last good version is shown"));
     let spec = again.get("/brand/northwind/spec.json");
     assert!(

@@ -346,8 +346,20 @@ fn diff_names_the_context_a_change_is_in() {
     let (code, md) = marque(&["diff", dir, "lumen-health", "3.0.0", "3.0.1"]);
     assert_eq!(code, 0, "{md}");
     assert!(
-        md.contains("- Changes token `color.coral in theme=dark` from `hsl(8 65% 40%)` to `hsl(8 65% 38%)` (patch)"),
-        "{md}"
+        md.contains("- Changes token `color.coral` in `theme=dark` from `hsl(8 65% 40%)` to `hsl(8 65% 38%)` (patch)"),
+        "the context is outside the token's code span: {md}"
+    );
+    // The compare page says the same.
+    let app = spawn_with(serve_config(remote.path()));
+    let page = app
+        .get_with(
+            "/brand/lumen-health/compare/3.0.0...3.0.1",
+            &[("accept", "text/html")],
+        )
+        .text();
+    assert!(
+        page.contains("Changes token <code>color.coral</code> in <code>theme=dark</code> from"),
+        "{page}"
     );
     assert!(md.contains("A patch change"), "{md}");
     let (code, md) = marque(&["diff", dir, "lumen-health", "3.0.1", "4.0.0"]);

@@ -655,3 +655,64 @@ fn the_manuals_embed_sizes_are_what_is_served() {
         "docs/reference/surfaces.md: identity, gzip, brotli KB of the embed script"
     );
 }
+
+/// A font family alone gets a generic family after it in tokens.css, as
+/// tailwind.css gives it (one rule, `css::with_generic`): without one,
+/// `"Circular Std"` on a machine without it falls back to the browser's
+/// serif. The token's name says the kind; sans-serif otherwise.
+#[test]
+fn a_lone_font_family_gets_a_generic_fallback_in_tokens_css() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &example_content().join("northwind"),
+        &dir.path().join("northwind"),
+    );
+    let path = dir.path().join("northwind/tokens.json");
+    let mut tokens: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    tokens["face"] = serde_json::json!({
+        "$type": "fontFamily",
+        "brand": {"$value": "Circular Std"},
+        "code-mono": {"$value": ["JetBrains Mono"]},
+        "display-serif": {"$value": "Tiempos Headline"},
+        "stack": {"$value": ["Inter", "system-ui"]}
+    });
+    std::fs::write(&path, serde_json::to_string_pretty(&tokens).unwrap()).unwrap();
+    let app = spawn_app(dir.path());
+    let css = app.get("/brand/northwind/tokens.css").text();
+    for want in [
+        "--face-brand: \"Circular Std\", sans-serif;",
+        "--face-code-mono: \"JetBrains Mono\", ui-monospace, monospace;",
+        "--face-display-serif: \"Tiempos Headline\", serif;",
+        "--face-stack: Inter, system-ui;",
+    ] {
+        assert!(css.contains(want), "{want} in:\n{css}");
+    }
+    let tailwind = app.get("/brand/northwind/tailwind.css").text();
+    assert!(
+        tailwind.contains("\"Circular Std\", sans-serif;"),
+        "tailwind.css agrees:\n{tailwind}"
+    );
+}
+
+/// spec.md's sRGB fallback of a translucent colour keeps its alpha: Lumen's
+/// scrim, `rgb(26 32 40 / 0.16)`, is `#1a202829`, not the opaque `#1a2028`.
+#[test]
+fn spec_md_writes_a_translucent_colours_fallback_with_its_alpha() {
+    let app = spawn_app(&example_content());
+    let md = app.get("/brand/lumen-health/spec.md").text();
+    let scrim: Vec<&str> = md.lines().filter(|l| l.contains("color.scrim")).collect();
+    assert!(!scrim.is_empty(), "{md}");
+    for line in &scrim {
+        assert!(
+            !line.contains("sRGB #1a2028 ")
+                && !line.contains("sRGB #1a2028,")
+                && !line.ends_with("sRGB #1a2028"),
+            "{line}"
+        );
+    }
+    assert!(
+        md.contains("sRGB #1a202829"),
+        "the fallback has the alpha:\n{}",
+        scrim.join("\n")
+    );
+}

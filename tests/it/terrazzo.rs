@@ -393,7 +393,26 @@ fn canon(s: &str) -> Vec<Part> {
     out
 }
 
+/// Whether marque's computed value `a` is the other tool's `b`. tokens.css
+/// ends a font stack that has no generic family with one (`Inter,
+/// sans-serif`, by tailwind.css's rule), where the other tools write the
+/// stack as authored (`Inter`): marque is right (a reader without the font
+/// gets its kind, not the browser's serif), so that generic alone is no
+/// difference.
 pub(crate) fn same(a: &str, b: &str) -> bool {
+    // The family ends the value, or a part of a typography's (` | `).
+    let generic = [", ui-monospace, monospace", ", sans-serif", ", serif"]
+        .iter()
+        .filter(|g| !b.contains(*g))
+        .find_map(|g| {
+            let without = a.replace(&format!("{g} |"), " |");
+            let without = without.strip_suffix(g).unwrap_or(&without).to_string();
+            (without != a).then_some(without)
+        });
+    exactly_same(a, b) || generic.is_some_and(|a| exactly_same(&a, b))
+}
+
+fn exactly_same(a: &str, b: &str) -> bool {
     let (a, b) = (canon(a), canon(b));
     a.len() == b.len()
         && a.iter().zip(&b).all(|pair| match pair {

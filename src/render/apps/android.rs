@@ -20,7 +20,10 @@
 //!   a font family is a `<string>` of its first name, a string token a
 //!   `<string>`.
 //! - Shadows, borders, transitions, typography, gradients, cubic Béziers,
-//!   and stroke styles have no resource form and are left out;
+//!   and stroke styles have no resource form and are left out, written as
+//!   objects or as CSS text; so is a string token that is a CSS function
+//!   (`calc()`, `var()`, `linear-gradient()`) or holds `{references}`, with
+//!   a warning at it;
 //!   so are the contexts Android has no resource qualifier for. The
 //!   header comment of each file says what was left out and why.
 
@@ -41,6 +44,10 @@ pub struct Android {
     pub files: Vec<(String, String)>,
     /// Tokens left out for a name another token has: `(token, its name)`.
     pub clashes: Vec<(Token, String)>,
+    /// String tokens left out as CSS a browser reads (a function, or
+    /// `{references}`): `(token, why)`. Shadows, borders, transitions and
+    /// gradients written as CSS text are warned of where they are read.
+    pub css: Vec<(Token, &'static str)>,
 }
 
 /// A token's resource name (see the module's rule).
@@ -225,9 +232,77 @@ fn resource(t: &Token, set: &TokenSet, sp: &BTreeSet<String>) -> Result<Res, &'s
             &n,
             &string(names.first().map(String::as_str).unwrap_or_default()),
         ),
+        // A shadow, border, transition or gradient written as CSS text.
+        TokenValue::String(_) if t.ty != TokenType::String => return Err(CSS_TEXT),
+        TokenValue::String(text) if css_function(text) => return Err(CSS_FUNCTION),
+        TokenValue::String(text) if crate::spec::tokens::css::has_references(text) => {
+            return Err(STRING_REFERENCES)
+        }
         TokenValue::String(text) => text_line(&n, &string(text)),
         _ => return Err("Android resources have no form for this type"),
     })
+}
+
+/// Why a gradient, shadow, border or transition written as CSS text is
+/// left out.
+pub const CSS_TEXT: &str =
+    "CSS text (a gradient, shadow, border or transition): Android resources have no form for it";
+
+/// Why a string token that is a CSS function is left out.
+pub const CSS_FUNCTION: &str =
+    "a CSS function (a gradient, calc(), clamp(), var(), …): Android resources have no form for it";
+
+/// Why a string token with `{references}` in it is left out.
+pub const STRING_REFERENCES: &str =
+    "a string with {references}: Android resources cannot resolve them";
+
+/// The CSS functions whose call, as a whole value, is CSS for a browser,
+/// not text for an app.
+const CSS_FUNCTIONS: &[&str] = &[
+    "calc",
+    "clamp",
+    "min",
+    "max",
+    "var",
+    "env",
+    "attr",
+    "url",
+    "image-set",
+    "rgb",
+    "rgba",
+    "hsl",
+    "hsla",
+    "hwb",
+    "lab",
+    "lch",
+    "oklab",
+    "oklch",
+    "color",
+    "color-mix",
+    "light-dark",
+    "cubic-bezier",
+    "steps",
+    "linear",
+    "translate",
+    "rotate",
+    "scale",
+    "matrix",
+    "blur",
+    "drop-shadow",
+];
+
+/// True when `text` is one CSS function call (`calc(100% - 8px)`,
+/// `linear-gradient(…)`), which a browser reads and an app cannot.
+pub fn css_function(text: &str) -> bool {
+    let text = text.trim();
+    let Some((name, _)) = text.split_once('(') else {
+        return false;
+    };
+    let name = name.trim().to_ascii_lowercase();
+    let is_ident = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+    is_ident
+        && text.ends_with(')')
+        && (name.ends_with("gradient") || CSS_FUNCTIONS.contains(&name.as_str()))
 }
 
 /// A `<string>` resource that is text, not a format string.
@@ -238,8 +313,18 @@ fn text_line(name: &str, text: &str) -> Res {
     }
 }
 
-/// An XML comment's text: never `--`.
+/// An XML comment's text: never `--`, and no character XML 1.0 cannot
+/// hold (a control character in a token's name: U+FFFD in its place).
 fn comment(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(
+            |c| match c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+                true => '\u{FFFD}',
+                false => c,
+            },
+        )
+        .collect();
     let mut t = text.replace("--", "- -");
     if t.ends_with('-') {
         t.push(' ');
@@ -288,6 +373,7 @@ fn resources_of(
     set: &TokenSet,
     only: Option<&BTreeSet<String>>,
     clashes: &mut Vec<(Token, String)>,
+    css: &mut Vec<(Token, &'static str)>,
 ) -> Resources {
     let sp = font_sizes(set);
     let mut taken: BTreeMap<(&'static str, String), String> = BTreeMap::new();
@@ -313,7 +399,12 @@ fn resources_of(
                 taken.insert(key, token.clone());
                 out.push((token, r));
             }
-            Err(why) => left_out.entry(why.to_string()).or_default().push(token),
+            Err(why) => {
+                if only.is_none() && [CSS_FUNCTION, STRING_REFERENCES].contains(&why) {
+                    css.push((t.clone(), why));
+                }
+                left_out.entry(why.to_string()).or_default().push(token)
+            }
         }
     }
     (out, left_out)
@@ -340,8 +431,8 @@ pub fn night_folder(set: &TokenSet) -> Option<&'static str> {
 /// The brand's Android resources.
 pub fn render(brand: &Brand) -> Android {
     let set = &brand.tokens;
-    let mut clashes = Vec::new();
-    let (default, left_out) = resources_of(set, None, &mut clashes);
+    let (mut clashes, mut css) = (Vec::new(), Vec::new());
+    let (default, left_out) = resources_of(set, None, &mut clashes, &mut css);
     let mut notes = Vec::new();
     let mut files = Vec::new();
     let mut night = None;
@@ -379,7 +470,7 @@ pub fn render(brand: &Brand) -> Android {
     ));
     if let Some((folder, m, c)) = night {
         let here = set.in_context(m, c);
-        let (all, _) = resources_of(&here, None, &mut Vec::new());
+        let (all, _) = resources_of(&here, None, &mut Vec::new(), &mut Vec::new());
         let before: BTreeMap<&str, &str> = default
             .iter()
             .map(|(n, r)| (n.as_str(), r.line.as_str()))
@@ -398,7 +489,11 @@ pub fn render(brand: &Brand) -> Android {
             file(&title, &changed, &BTreeMap::new(), &[]),
         ));
     }
-    Android { files, clashes }
+    Android {
+        files,
+        clashes,
+        css,
+    }
 }
 
 #[cfg(test)]
@@ -423,5 +518,16 @@ mod tests {
             "\\@font\\'s \\\"x\\\" &lt;y&gt;"
         );
         assert_eq!(comment("a -- b-"), "a - - b- ");
+        assert_eq!(comment("nul\u{0}byte\u{7f}"), "nul\u{FFFD}byte\u{FFFD}");
+    }
+
+    #[test]
+    fn a_css_function_is_css_and_text_with_brackets_is_text() {
+        assert!(css_function("linear-gradient(90deg, #fff 0%, #000 50%)"));
+        assert!(css_function(" calc(100% - 8px) "));
+        assert!(css_function("var(--x)"));
+        assert!(!css_function("Hello (world)"));
+        assert!(!css_function("call(me) maybe"));
+        assert!(!css_function("50% off"));
     }
 }

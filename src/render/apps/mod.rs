@@ -21,6 +21,8 @@ pub struct Outputs {
     /// figma.zip's warnings: the Figma plans a collection's modes rule
     /// out, and the tokens left out.
     pub figma_warnings: Vec<(String, Option<crate::spec::tokens::WrittenAt>)>,
+    /// String tokens the Android resources left out as CSS: `(token, why)`.
+    pub android_css: Vec<(crate::spec::tokens::Token, &'static str)>,
 }
 
 /// Each output for apps besides tokens.js and tokens.d.ts: its path
@@ -115,5 +117,6 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, St
         files,
         android_clashes: android.clashes,
         figma_warnings: figma.warnings,
+        android_css: android.css,
     }
 }

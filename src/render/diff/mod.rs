@@ -95,11 +95,22 @@ pub fn summary(c: &Change) -> String {
             from.as_str(),
             to.as_str()
         ),
-        What::TokenValue { before, after } => format!(
-            "changes token `{name}` from `{}` to `{}`",
-            tick(before),
-            tick(after)
-        ),
+        // A change in one context is named `<token> in <modifier>=<context>`
+        // (spec/diff/modes.rs): the context is no part of the token's name.
+        What::TokenValue { before, after } => match c.name.rsplit_once(" in ") {
+            Some((token, context)) if context.contains('=') => format!(
+                "changes token `{}` in `{}` from `{}` to `{}`",
+                tick(token),
+                tick(context),
+                tick(before),
+                tick(after)
+            ),
+            _ => format!(
+                "changes token `{name}` from `{}` to `{}`",
+                tick(before),
+                tick(after)
+            ),
+        },
         What::TokenDeprecated => format!("deprecates token `{name}`"),
         What::TokenDescribed => format!("changes the description of token `{name}`"),
         What::PropertyRemoved => format!("removes CSS custom property `{name}` from tokens.css"),
@@ -220,7 +231,14 @@ pub fn capitalised(s: &str) -> String {
 /// A change's summary as HTML: escaped, capitalised, its `code` spans as
 /// `<code>` (summaries quote every name, and names hold no backtick).
 pub fn summary_html(summary: &str) -> String {
-    let escaped = crate::render::escape::html(&capitalised(summary));
+    code_spans(&capitalised(summary))
+}
+
+/// Text with Markdown code spans (a diagnostic's message, a summary) as
+/// HTML: escaped, each `` `…` `` a `<code>`; with an odd number of
+/// backticks, only escaped.
+pub fn code_spans(text: &str) -> String {
+    let escaped = crate::render::escape::html(text);
     if escaped.matches('`').count() % 2 == 1 {
         return escaped;
     }

@@ -90,6 +90,62 @@ fn icon_link(hex: Option<&str>) -> String {
     )
 }
 
+/// The path browsers and feed readers ask for an icon on their own.
+pub const FAVICON_ICO: &str = "/favicon.ico";
+
+/// `/favicon.ico`: the pages' neutral icon (see [`icon_link`]), a 16 × 16
+/// rounded square, as an ICO of one 32-bit bitmap, for the clients that ask
+/// for it without reading a page (before: a 404 problem document).
+pub fn favicon_ico() -> Vec<u8> {
+    const SIZE: u32 = 16;
+    let [r, g, b] = [0x1b_u8, 0x1f, 0x24];
+    // Inside the square with corners of radius 4, at the pixel's centre.
+    let inside = |x: u32, y: u32| {
+        let corner = |v: u32| -> f64 {
+            let c = f64::from(v) + 0.5;
+            if c < 4.0 {
+                4.0 - c
+            } else if c > 12.0 {
+                c - 12.0
+            } else {
+                0.0
+            }
+        };
+        let (dx, dy) = (corner(x), corner(y));
+        dx * dx + dy * dy <= 16.0
+    };
+    let mut pixels = Vec::new();
+    // A bitmap's rows go bottom to top, each pixel blue, green, red, alpha.
+    for y in (0..SIZE).rev() {
+        for x in 0..SIZE {
+            match inside(x, y) {
+                true => pixels.extend_from_slice(&[b, g, r, 0xff]),
+                false => pixels.extend_from_slice(&[0, 0, 0, 0]),
+            }
+        }
+    }
+    // The AND mask: all zero, the alpha channel decides (rows of 4 bytes).
+    let mask = vec![0u8; (SIZE * 4) as usize];
+    let image_len = 40 + pixels.len() + mask.len();
+    let mut o = Vec::with_capacity(22 + image_len);
+    // ICONDIR: reserved, type 1 (icon), one image.
+    o.extend_from_slice(&[0, 0, 1, 0, 1, 0]);
+    // ICONDIRENTRY: 16 × 16, no palette, 1 plane, 32 bits, size, offset 22.
+    o.extend_from_slice(&[SIZE as u8, SIZE as u8, 0, 0, 1, 0, 32, 0]);
+    o.extend_from_slice(&(image_len as u32).to_le_bytes());
+    o.extend_from_slice(&22u32.to_le_bytes());
+    // BITMAPINFOHEADER: the height counts the mask too.
+    o.extend_from_slice(&40u32.to_le_bytes());
+    o.extend_from_slice(&SIZE.to_le_bytes());
+    o.extend_from_slice(&(SIZE * 2).to_le_bytes());
+    o.extend_from_slice(&1u16.to_le_bytes());
+    o.extend_from_slice(&32u16.to_le_bytes());
+    o.extend_from_slice(&[0u8; 24]);
+    o.extend_from_slice(&pixels);
+    o.extend_from_slice(&mask);
+    o
+}
+
 /// The head of a page, styled and iconed in `brand`'s colours and fonts
 /// when it is a brand's.
 fn head(
@@ -235,7 +291,7 @@ fn banner(o: &mut String, title: &str, diagnostics: &[Diagnostic]) {
             html(&d.file),
             d.line,
             d.column,
-            html(&d.message)
+            crate::render::diff::code_spans(&d.message)
         );
     }
     o.push_str("</ul></aside>\n");
@@ -343,7 +399,7 @@ fn page_header(
             o,
             "<aside id=\"marque-version\" role=\"note\"><strong>Version {}</strong>: {}</aside>",
             html(&brand.version.to_string()),
-            html(&d.message)
+            crate::render::diff::code_spans(&d.message)
         );
     }
     o.push_str("<header><div class=\"inner\">");

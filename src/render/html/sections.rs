@@ -466,11 +466,44 @@ pub(super) fn palette(o: &mut String, brand: &Brand, _ctx: &Context, snip: &mut 
         if let Some(u) = &p.usage {
             let _ = write!(o, "<p>{}</p>", html(u));
         }
-        o.push_str("<p>");
-        copyable(o, snip, &hex);
-        o.push_str("</p>");
-        if value != hex {
-            let _ = write!(o, "<p><code>{}</code></p>", html(&value));
+        // The headline names what the swatch shows: where the swatch
+        // follows the reader's scheme (or the switch) to the dark context,
+        // so does the hex, by the same rules in page.css.
+        let dark_hex = in_dark.as_ref().and_then(|_| {
+            let d = dark?;
+            match d.resolve_reference(&p.token).as_deref() {
+                Some(crate::spec::tokens::TokenValue::Color(c)) => {
+                    Some(crate::color::hex(c.srgb(), c.alpha))
+                }
+                _ => None,
+            }
+        });
+        match (&in_dark, &dark_hex) {
+            (Some(dark_value), Some(dark_hex)) => {
+                o.push_str("<p class=\"on-light\">");
+                copyable(o, snip, &hex);
+                o.push_str("</p><p class=\"on-dark\">");
+                copyable(o, snip, dark_hex);
+                o.push_str("</p>");
+                if value != hex {
+                    let _ = write!(o, "<p class=\"on-light\"><code>{}</code></p>", html(&value));
+                }
+                if dark_value != dark_hex {
+                    let _ = write!(
+                        o,
+                        "<p class=\"on-dark\"><code>{}</code></p>",
+                        html(dark_value)
+                    );
+                }
+            }
+            _ => {
+                o.push_str("<p>");
+                copyable(o, snip, &hex);
+                o.push_str("</p>");
+                if value != hex {
+                    let _ = write!(o, "<p><code>{}</code></p>", html(&value));
+                }
+            }
         }
         let _ = write!(
             o,

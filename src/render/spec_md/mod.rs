@@ -323,9 +323,18 @@ fn colour_value(v: &TokenValue, set: &TokenSet) -> String {
     let css = css::value(v, set, Refs::Resolve);
     match v {
         TokenValue::Color(c) if !css.starts_with('#') => {
-            format!("{}, sRGB {}", md_inline(&css), c.srgb_hex())
+            format!("{}, sRGB {}", md_inline(&css), srgb_hex(c))
         }
         _ => md_inline(&css),
+    }
+}
+
+/// A colour's sRGB hex, `#rrggbbaa` when it is translucent: without its
+/// alpha the fallback would be another, opaque colour.
+pub(super) fn srgb_hex(c: &crate::spec::tokens::Color) -> String {
+    match c.alpha < 1.0 {
+        true => crate::color::hex(c.srgb(), c.alpha),
+        false => c.srgb_hex(),
     }
 }
 

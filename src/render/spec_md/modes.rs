@@ -88,7 +88,7 @@ fn value_of(set: &TokenSet, name: &str) -> String {
     let css = css::value(&v, set, Refs::Resolve);
     match v.as_ref() {
         TokenValue::Color(c) if !css.starts_with('#') => {
-            format!("{}, sRGB {}", md_inline(&css), c.srgb_hex())
+            format!("{}, sRGB {}", md_inline(&css), super::srgb_hex(c))
         }
         _ => md_inline(&css),
     }

@@ -104,9 +104,15 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
     let value = match &token.value {
         TokenValue::Composite(c) => {
             for (part, v) in c.parts() {
+                let css = match v {
+                    TokenValue::FontFamily(names) => {
+                        with_generic(&font_family(names), names, &name)
+                    }
+                    v => value(v, set, Refs::Var),
+                };
                 out.push(Declaration {
                     name: format!("{name}-{}", part.css),
-                    value: value(v, set, Refs::Var),
+                    value: css,
                     from: Some(v),
                 });
             }
@@ -147,6 +153,7 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
         {
             text.clone()
         }
+        TokenValue::FontFamily(names) => with_generic(&font_family(names), names, &name),
         v => value(v, set, Refs::Var),
     };
     out.push(Declaration {
@@ -251,6 +258,32 @@ pub fn font_family(names: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A font stack with a generic family (one at its end, when it has none),
+/// so a reader without the brand's font gets the right kind of one
+/// (Tailwind's `--font-mono` of "JetBrains Mono" alone set `<code>` in the
+/// browser's serif; tokens.css's "Circular Std" alone set the page in
+/// serif). `name` is the token's or theme variable's name, and says the
+/// kind: monospace for a name that says mono or code, serif for one that
+/// says serif (and not sans), sans-serif otherwise.
+pub fn with_generic(css: &str, families: &[String], name: &str) -> String {
+    // A generic anywhere counts: Primer puts its emoji fonts after
+    // `sans-serif` on purpose.
+    if families
+        .iter()
+        .any(|f| GENERIC_FAMILIES.contains(&f.as_str()))
+    {
+        return css.to_string();
+    }
+    let generic = if name.contains("mono") || name.contains("code") {
+        "ui-monospace, monospace"
+    } else if name.contains("serif") && !name.contains("sans") {
+        "serif"
+    } else {
+        "sans-serif"
+    };
+    format!("{css}, {generic}")
 }
 
 /// `var(--…)` of the token a reference names.

@@ -61,7 +61,7 @@ pub(super) fn parse_value(
             diags.push(
                 Code::CssTextComposite,
                 p,
-                format!("a {} written as CSS text is not DTCG 2025.10 (an object of its parts); it is read as that text, its {{references}} resolved (tokens.css, tailwind.css and spec.md use it; tokens.json and Figma, which need the parts, leave it out)", ty.as_str()),
+                format!("a {} written as CSS text is not DTCG 2025.10 (an object of its parts); it is read as that text, its {{references}} resolved (tokens.css, tailwind.css and spec.md use it; tokens.json and Figma, which need the parts, and the Android resources, which have no form for CSS, leave it out)", ty.as_str()),
             );
             return Some(TokenValue::String(s.to_string()));
         }
