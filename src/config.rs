@@ -324,6 +324,9 @@ pub struct ServeArgs {
     /// Secret of POST /hooks/git (GitHub, Gitea/Forgejo HMAC or GitLab token); off when unset.
     #[arg(long, env = "MARQUE_WEBHOOK_SECRET", hide_env_values = true)]
     pub webhook_secret: Option<String>,
+    /// Bearer token that /status and /metrics require (an operator's); they are public when unset.
+    #[arg(long, env = "MARQUE_OPS_TOKEN", hide_env_values = true)]
+    pub ops_token: Option<String>,
     /// Time a webhook body has before its pace is judged (e.g. 2s, 500ms).
     #[arg(long, env = "MARQUE_WEBHOOK_BODY_GRACE", default_value = "2s", value_parser = parse_duration)]
     pub webhook_body_grace: std::time::Duration,

@@ -132,6 +132,7 @@ pub async fn run(
         }),
         progress,
         access: access.clone(),
+        ops_token: config.ops_token.as_deref().map(Arc::from),
         clients: crate::http::client::Clients {
             trusted: config.trusted_proxy.clone(),
         },

@@ -146,6 +146,8 @@ pub struct ServeConfig {
     pub access_tokens: Option<PathBuf>,
     /// `--preview-access token`: previews answer token holders only.
     pub preview_access: PreviewAccess,
+    /// `--ops-token`: what /status and /metrics require, if anything.
+    pub ops_token: Option<String>,
     /// `MARQUE_SESSION_SECRET`: what session cookies are signed with; without
     /// it, a secret generated once and kept in the cache directory.
     pub session_secret: Option<String>,
@@ -318,6 +320,7 @@ impl ServeConfig {
             compare_memo_bytes: None,
             access_tokens: args.access_tokens.clone(),
             preview_access: args.preview_access,
+            ops_token: args.ops_token.clone().filter(|t| !t.trim().is_empty()),
             session_secret: None,
             clock: crate::clock::Clock::system(),
         }

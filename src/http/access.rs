@@ -307,6 +307,36 @@ fn vary_on_credentials(h: &mut HeaderMap) {
     h.insert(header::VARY, value);
 }
 
+/// True when the request may read an operator's endpoint (/status,
+/// /metrics): no `--ops-token` is set, or it sends that token as its
+/// bearer. Compared in constant time, by digest.
+pub fn ops_allowed(app: &AppState, headers: &HeaderMap) -> bool {
+    use sha2::{Digest, Sha256};
+    let Some(want) = &app.ops_token else {
+        return true;
+    };
+    let Some(sent) = bearer(headers) else {
+        return false;
+    };
+    let (a, b) = (
+        Sha256::digest(want.as_bytes()),
+        Sha256::digest(sent.as_bytes()),
+    );
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
+/// The 401 of an operator's endpoint asked without the ops token.
+pub fn ops_refused() -> Problem {
+    Problem::new(
+        StatusCode::UNAUTHORIZED,
+        "this endpoint is the operator's: send `Authorization: Bearer <ops token>` (--ops-token)",
+    )
+    .header(header::WWW_AUTHENTICATE, "Bearer realm=\"marque-ops\"")
+}
+
 /// Where a sign-in goes on to: a path of this server (`/…`, never
 /// `//host` or a scheme), else the index.
 fn next_path(next: Option<&str>) -> String {

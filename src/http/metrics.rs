@@ -10,8 +10,14 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// Prometheus text exposition format: requests, snapshot, brands, reloads, demo.
-pub async fn metrics(State(app): State<AppState>) -> Response {
+pub async fn metrics(State(app): State<AppState>, headers: axum::http::HeaderMap) -> Response {
     use std::fmt::Write;
+    if !super::access::ops_allowed(&app, &headers) {
+        let mut res = super::access::ops_refused().into_response();
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        return res;
+    }
     let site = app.site.load();
     let snap = site.public();
     let st = &snap.stats;

@@ -61,6 +61,8 @@ pub struct AppState {
     /// versions and (with `--preview-access token`) previews answer their
     /// holders only.
     pub access: Option<Arc<crate::access::Access>>,
+    /// `--ops-token`: the bearer token /status and /metrics require, if any.
+    pub ops_token: Option<Arc<str>>,
     /// The proxies believed (`--trusted-proxy`): who a request's client is.
     pub clients: client::Clients,
 }

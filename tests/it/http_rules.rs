@@ -586,3 +586,40 @@ fn favicon_ico_is_an_icon() {
     );
     assert_eq!(text.trim(), "16×16 srgba(27,31,36,1) 0", "{text}");
 }
+
+/// `--ops-token`: /status and /metrics answer its bearer only, 401 with
+/// `WWW-Authenticate` to anyone else; the probes and every brand stay
+/// public, and the ops token is never judged as an access token.
+#[test]
+fn an_ops_token_restricts_status_and_metrics_to_the_operator() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    crate::helpers::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content"),
+        &root,
+    );
+    let mut config = serve_config(&root);
+    config.ops_token = Some("s3cret-ops".into());
+    let app = spawn_with(config);
+    for path in ["/status", "/metrics"] {
+        let anonymous = app.get(path);
+        assert_eq!(anonymous.status, 401, "{path}");
+        assert_eq!(
+            anonymous.header("www-authenticate"),
+            Some("Bearer realm=\"marque-ops\""),
+            "{path}"
+        );
+        assert!(anonymous.text().contains("ops token"), "{path}");
+        let wrong = app.get_with(path, &[("authorization", "Bearer nope")]);
+        assert_eq!(wrong.status, 401, "{path}");
+        let operator = app.get_with(path, &[("authorization", "Bearer s3cret-ops")]);
+        assert_eq!(operator.status, 200, "{path}");
+    }
+    assert!(app
+        .get_with("/status", &[("authorization", "Bearer s3cret-ops")])
+        .json()["brands"]
+        .is_array());
+    for path in ["/healthz", "/readyz", "/brand/northwind/tokens.css", "/"] {
+        assert_eq!(app.get(path).status, 200, "{path}");
+    }
+}
