@@ -403,6 +403,11 @@ pub struct CheckArgs {
     /// error, whatever `--semver` says.
     #[arg(long, env = "MARQUE_REQUIRE_DEPRECATION")]
     pub require_deprecation: bool,
+    /// The public URL of a marque that serves these brands: SARIF's
+    /// `helpUri` points at its `/codes` page (`<url>/codes#mq1501`). Without
+    /// it the rules carry their fix as text, and no link.
+    #[arg(long, env = "MARQUE_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]

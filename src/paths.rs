@@ -36,6 +36,9 @@ pub const BRANDS_JSON: &str = "/brands.json";
 pub const LLMS_TXT: &str = "/llms.txt";
 /// The OpenAPI description of every path.
 pub const OPENAPI: &str = "/openapi.json";
+/// Every diagnostic code, what it means and how to fix it: where SARIF's
+/// `helpUri` points (`/codes#mq1501`).
+pub const CODES: &str = "/codes";
 /// Branch previews (git mode).
 pub const PREVIEWS_JSON: &str = "/previews.json";
 /// What every page shares (its stylesheet and scripts), each named by a

@@ -477,6 +477,18 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
     }
     let openapi = views.openapi(ctx, examples, current);
     snap.documents.insert(paths::OPENAPI.into(), openapi);
+    // The codes change only with marque: compressed once, kept.
+    let codes = render::html::render_codes(ctx);
+    let r = views.document(
+        paths::CODES,
+        "text/html; charset=utf-8",
+        codes.body,
+        current,
+    );
+    snap.documents.insert(
+        paths::CODES.into(),
+        Arc::new(Resource::clone(&r).with_header("content-security-policy", &codes.csp)),
+    );
     snap.documents.insert(
         render::html::FAVICON_ICO.into(),
         Arc::new(Resource::new(

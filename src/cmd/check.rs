@@ -90,7 +90,10 @@ pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> 
             // Paths from the root of the repository that holds the folder
             // (the folder itself outside a git work tree).
             let root = crate::source::git::discover(&args.dir).map_or(String::new(), |(_, p)| p);
-            let sarif = crate::render::sarif::render(&diags, &root, |d| source_of(&content, d));
+            let sarif =
+                crate::render::sarif::render(&diags, &root, args.public_url.as_deref(), |d| {
+                    source_of(&content, d)
+                });
             out.write_all(sarif.as_bytes())?;
         }
     }

@@ -1,8 +1,9 @@
 //! `marque check --format sarif`: the diagnostics as a SARIF 2.1.0 log that
 //! GitHub code scanning accepts (its "SARIF support for code scanning"
 //! lists what it reads). One run of the tool `marque`, a rule per code the
-//! run uses (made from the code table, `helpUri` pointing at the README's
-//! index of codes), and a result per diagnostic, located in the file it
+//! run uses (made from the code table; its help text carries the fix, and,
+//! given the public URL of a marque that serves the brands, `helpUri`
+//! points at that server's `/codes` page), and a result per diagnostic, located in the file it
 //! points into relative to the repository root (`%SRCROOT%`), with
 //! fingerprints that follow it across commits.
 //!
@@ -17,10 +18,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema a SARIF 2.1.0 log names (the one GitHub's docs give).
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-/// Where marque is described.
-pub const INFORMATION_URI: &str = "https://marque.dev";
-/// The README, whose index of codes each rule's `helpUri` points into.
-pub const README_URI: &str = "https://marque.dev/README.md";
 /// The base every result's location is relative to: the repository root.
 pub const SRCROOT: &str = "%SRCROOT%";
 
@@ -57,7 +54,8 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
-    information_uri: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<String>,
     rules: Vec<Rule>,
 }
 
@@ -69,7 +67,8 @@ struct Rule {
     short_description: Text,
     full_description: Text,
     help: Help,
-    help_uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
     default_configuration: Configuration,
     properties: RuleProperties,
 }
@@ -149,9 +148,15 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// The code's `helpUri`: its row of the README's index.
-pub fn help_uri(code: Code) -> String {
-    format!("{README_URI}#{}", code.anchor())
+/// The code's `helpUri`: its row of the `/codes` page of the marque at
+/// `public_url`.
+pub fn help_uri(code: Code, public_url: &str) -> String {
+    format!(
+        "{}{}#{}",
+        public_url.trim_end_matches('/'),
+        crate::paths::CODES,
+        code.anchor()
+    )
 }
 
 /// A family as a tag: `Family::LeftOut` → `left-out`.
@@ -175,15 +180,18 @@ fn tag(family: Family) -> &'static str {
     }
 }
 
-fn rule(code: Code) -> Rule {
-    let help_uri = help_uri(code);
-    let markdown = format!(
-        "**{code} `{}`** ({}): {}\n\nHow to fix it: {}\n\n[The index of marque's codes]({help_uri})",
+fn rule(code: Code, public_url: Option<&str>) -> Rule {
+    let help_uri = public_url.map(|u| help_uri(code, u));
+    let mut markdown = format!(
+        "**{code} `{}`** ({}): {}\n\nHow to fix it: {}",
         code.name(),
         code.severity().as_str(),
         code.means(),
         code.fix(),
     );
+    if let Some(uri) = &help_uri {
+        markdown.push_str(&format!("\n\n[The index of marque's codes]({uri})"));
+    }
     Rule {
         id: code.as_str(),
         name: code.name(),
@@ -231,6 +239,7 @@ fn uri_of(path: &str) -> String {
 pub fn render<'d>(
     diagnostics: &'d [Diagnostic],
     root: &str,
+    public_url: Option<&str>,
     source: impl Fn(&Diagnostic) -> Option<&'d str>,
 ) -> String {
     let used: BTreeSet<Code> = diagnostics.iter().map(|d| d.code).collect();
@@ -293,8 +302,8 @@ pub fn render<'d>(
                     name: "marque",
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
-                    information_uri: INFORMATION_URI,
-                    rules: rules.into_iter().map(rule).collect(),
+                    information_uri: public_url.map(str::to_string),
+                    rules: rules.into_iter().map(|c| rule(c, public_url)).collect(),
                 },
             },
             original_uri_base_ids: BTreeMap::from([(
@@ -442,16 +451,29 @@ mod tests {
         let warning = file_diagnostic(Code::UnusedVariable, "acme", "acme/a b.json", "unused");
         let text = "{\n  \"version\": \"3.2\"\n}\n";
         let diags = [d, warning];
-        let log: serde_json::Value = serde_json::from_str(&render(&diags, "content/", |d| {
-            (d.file == "acme/brand.json").then_some(text)
-        }))
+        let log: serde_json::Value = serde_json::from_str(&render(
+            &diags,
+            "content/",
+            Some("https://brand.example.com/"),
+            |d| (d.file == "acme/brand.json").then_some(text),
+        ))
         .unwrap();
         let run = &log["runs"][0];
         assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "MQ1201");
         assert_eq!(
             run["tool"]["driver"]["rules"][0]["helpUri"],
-            "https://marque.dev/README.md#mq1201"
+            "https://brand.example.com/codes#mq1201"
         );
+        // Without a public URL, no link to a site that may not exist: the
+        // help text carries the fix.
+        let bare: serde_json::Value =
+            serde_json::from_str(&render(&diags, "content/", None, |_| None)).unwrap();
+        let rule = &bare["runs"][0]["tool"]["driver"]["rules"][0];
+        assert!(rule.get("helpUri").is_none(), "{rule}");
+        assert!(bare["runs"][0]["tool"]["driver"]
+            .get("informationUri")
+            .is_none());
+        assert_eq!(rule["help"]["text"], Code::InvalidVersion.fix());
         let result = &run["results"][0];
         assert_eq!(result["level"], "error");
         assert_eq!(result["ruleIndex"], 0);

@@ -40,9 +40,16 @@ fn every_page() -> String {
 
 /// `marque check DIR --format FORMAT`: its exit status and standard output.
 fn check(dir: &Path, format: &str) -> (i32, String) {
+    check_with(dir, format, &[])
+}
+
+/// [`check`] with more arguments.
+fn check_with(dir: &Path, format: &str, more: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", dir.to_str().unwrap(), "--format", format])
+        .args(more)
         .env_remove("MARQUE_CONTENT")
+        .env_remove("MARQUE_PUBLIC_URL")
         .output()
         .unwrap();
     (
@@ -143,7 +150,13 @@ fn check_json_lines_carry_each_diagnostics_code_and_its_severity() {
 #[test]
 fn check_writes_sarif_that_the_official_schema_and_code_scanning_accept() {
     let (_tree, content) = broken_content();
-    let (status, out) = check(&content, "sarif");
+    // Given the public URL of the marque that serves the brands, each
+    // rule links to that server's page of codes (served: see below).
+    let (status, out) = check_with(
+        &content,
+        "sarif",
+        &["--public-url", "https://brand.example.com/"],
+    );
     assert_eq!(status, 1, "an error: exit 1, as for the other formats");
     let log: Value = serde_json::from_str(&out).unwrap();
     let validator = sarif_schema();
@@ -159,10 +172,7 @@ fn check_writes_sarif_that_the_official_schema_and_code_scanning_accept() {
     let driver = &runs[0]["tool"]["driver"];
     assert_eq!(driver["name"], "marque");
     assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
-    assert!(driver["informationUri"]
-        .as_str()
-        .unwrap()
-        .starts_with("https://"));
+    assert_eq!(driver["informationUri"], "https://brand.example.com/");
     // A rule per code found, with what code scanning shows of it.
     let rules = driver["rules"].as_array().unwrap();
     let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
@@ -178,12 +188,25 @@ fn check_writes_sarif_that_the_official_schema_and_code_scanning_accept() {
             .contains(code.fix()));
         assert_eq!(r["help"]["text"], code.fix());
         assert_eq!(r["defaultConfiguration"]["level"], code.severity().as_str());
-        let anchor = r["helpUri"].as_str().unwrap().rsplit_once('#').unwrap().1;
+        let (page, anchor) = r["helpUri"].as_str().unwrap().rsplit_once('#').unwrap();
+        assert_eq!(page, "https://brand.example.com/codes");
         assert!(
             index.contains(&format!("<a id=\"{anchor}\"></a>")),
             "{anchor} is an anchor of the index of codes"
         );
     }
+    // Without one, no link to a site that may not exist; the help text
+    // carries the fix, and the log is still valid.
+    let (_, bare) = check(&content, "sarif");
+    let bare: Value = serde_json::from_str(&bare).unwrap();
+    assert!(schema_errors(&validator, &bare).is_empty());
+    let driver = &bare["runs"][0]["tool"]["driver"];
+    assert!(driver.get("informationUri").is_none());
+    assert!(driver["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r.get("helpUri").is_none() && !r["help"]["text"].as_str().unwrap().is_empty()));
     // A result per diagnostic, at its file in the repository.
     let results = runs[0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 2, "{out}");
@@ -271,4 +294,26 @@ fn status_reports_codes_as_the_openapi_document_describes_them() {
     let mut wrong = status["brands"][0]["diagnostics"][0].clone();
     wrong["code"] = "E0308".into();
     assert!(!diagnostic.is_valid(&wrong));
+}
+
+/// `/codes`, where SARIF's `helpUri` points: every code under its anchor,
+/// what it means and how to fix it, a page of the site's own look.
+#[test]
+fn the_server_serves_every_code_at_its_anchor() {
+    let app = spawn_app(&example_content());
+    let res = app.get("/codes");
+    assert_eq!(res.status, 200);
+    assert!(res.header("content-type").unwrap().starts_with("text/html"));
+    assert!(res.header("content-security-policy").is_some());
+    let page = res.text();
+    for code in Code::ALL {
+        let row = format!(
+            "<tr id=\"{}\"><td><code>{}</code></td>",
+            code.anchor(),
+            code.as_str()
+        );
+        assert!(page.contains(&row), "{row}");
+    }
+    // Markdown code spans become <code>, and nothing is raw.
+    assert!(!page.contains('`'), "no raw backticks");
 }

@@ -623,6 +623,49 @@ pub fn render_index_of(rows: &[&str], ctx: &Context) -> Page {
     page(o)
 }
 
+/// `/codes`: every diagnostic code, by family, each row anchored by its
+/// code (`#mq1501`), with what it means and how to fix it: the page
+/// SARIF's `helpUri` and the pages' errors point at.
+pub fn render_codes(ctx: &Context) -> Page {
+    use crate::render::diff::code_spans;
+    use crate::spec::diag::{Code, Family};
+    let mut o = String::new();
+    head(
+        &mut o,
+        ctx,
+        "Diagnostic codes · marque",
+        "Every code marque's checks give, what it means and how to fix it.",
+        None,
+        &[],
+        "",
+    );
+    o.push_str("<header><div class=\"inner\"><h1>Diagnostic codes</h1><p>Every problem <code>marque check</code>, the server and SARIF report has one of these codes. A code never changes meaning.</p></div></header>\n<main>\n");
+    for family in Family::ALL {
+        let _ = write!(
+            o,
+            "<section><h2 id=\"mq{n}xx\">MQ{n}xx: {}</h2><table><thead><tr><th>Code</th><th>Name</th><th>Severity</th><th>What it means</th><th>How to fix it</th></tr></thead><tbody>\n",
+            html(family.title()),
+            n = family.number(),
+        );
+        for code in Code::ALL.iter().filter(|c| c.family() == family) {
+            let _ = writeln!(
+                o,
+                "<tr id=\"{}\"><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                code.anchor(),
+                code.as_str(),
+                code.name(),
+                code.severity().as_str(),
+                code_spans(code.means()),
+                code_spans(code.fix()),
+            );
+        }
+        o.push_str("</tbody></table></section>\n");
+    }
+    o.push_str("</main>\n");
+    foot(&mut o, ctx);
+    page(o)
+}
+
 /// The page a browser gets at `/brand/<slug>` for a brand folder that is
 /// not published: why, with every error and where it is.
 pub fn render_unpublished(slug: &str, ctx: &Context, diagnostics: &[Diagnostic]) -> Page {
