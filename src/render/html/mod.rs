@@ -641,9 +641,9 @@ pub fn render_codes(ctx: &Context) -> Page {
     );
     o.push_str("<header><div class=\"inner\"><h1>Diagnostic codes</h1><p>Every problem <code>marque check</code>, the server and SARIF report has one of these codes. A code never changes meaning.</p></div></header>\n<main>\n");
     for family in Family::ALL {
-        let _ = write!(
+        let _ = writeln!(
             o,
-            "<section><h2 id=\"mq{n}xx\">MQ{n}xx: {}</h2><table><thead><tr><th>Code</th><th>Name</th><th>Severity</th><th>What it means</th><th>How to fix it</th></tr></thead><tbody>\n",
+            "<section><h2 id=\"mq{n}xx\">MQ{n}xx: {}</h2><table><thead><tr><th>Code</th><th>Name</th><th>Severity</th><th>What it means</th><th>How to fix it</th></tr></thead><tbody>",
             html(family.title()),
             n = family.number(),
         );
