@@ -80,6 +80,12 @@ pub async fn run(
     let live = Live::new(reloader, publisher, progress.clone());
 
     let (stop_tx, stop_rx) = watch::channel(false);
+    // Purges and release events: queued by each publish, sent by a task
+    // of their own.
+    let outbox = (!config.notify.is_off()).then(|| {
+        crate::notify::outbox::Outbox::start(config.notify.clone(), &public_url, stop_rx.clone())
+    });
+    let live = live.with_outbox(outbox.clone());
     let mut demo = demo_from(&config);
     let fleet = match &config.fleet {
         Some(f) => {
@@ -135,6 +141,7 @@ pub async fn run(
         clients: crate::http::client::Clients {
             trusted: config.trusted_proxy.clone(),
         },
+        outbox,
     };
     let wake = Wake::of(git_mode, &wake_tx, &trigger_tx);
     watch_tokens(&config, access, wake, &stop_rx);

@@ -14,6 +14,7 @@ use crate::http::mcp::sessions::SessionLimits;
 use crate::http::server::Limits;
 use crate::http::webhook::RateLimits;
 use crate::live::previews::PreviewConfig;
+use crate::notify::{NotifyConfig, Target};
 use anyhow::{bail, Result};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -152,6 +153,9 @@ pub struct ServeConfig {
     /// Where embargo moments and today's date are read: the system's clock
     /// (a test may set another).
     pub clock: crate::clock::Clock,
+    /// `--purge-url`, `--notify-url` and how their deliveries are made;
+    /// the secrets from MARQUE_PURGE_HEADER and MARQUE_NOTIFY_SECRET.
+    pub notify: NotifyConfig,
 }
 
 impl ServeConfig {
@@ -166,6 +170,13 @@ impl ServeConfig {
         );
         config.log_json = log_json;
         config.session_secret = secret("MARQUE_SESSION_SECRET");
+        config.notify.secret = secret("MARQUE_NOTIFY_SECRET");
+        if let Some(header) = secret("MARQUE_PURGE_HEADER") {
+            let Some((name, value)) = header.split_once(':') else {
+                bail!("MARQUE_PURGE_HEADER must read `Name: value`, as `Fastly-Key: …`");
+            };
+            config.notify.purge_header = Some((name.trim().to_string(), value.trim().to_string()));
+        }
         config.check()?;
         Ok(config)
     }
@@ -320,6 +331,23 @@ impl ServeConfig {
             preview_access: args.preview_access,
             session_secret: None,
             clock: crate::clock::Clock::system(),
+            notify: NotifyConfig {
+                purge: args
+                    .purge_urls
+                    .iter()
+                    .filter(|u| !u.is_empty())
+                    .cloned()
+                    .collect(),
+                notify: args
+                    .notify_urls
+                    .iter()
+                    .filter(|u| !u.is_empty())
+                    .map(|u| Target::parse(u))
+                    .collect(),
+                timeout: args.delivery_timeout,
+                attempts: args.delivery_attempts,
+                ..NotifyConfig::default()
+            },
         }
     }
 
@@ -352,6 +380,23 @@ impl ServeConfig {
             let schemes = ["redis://", "rediss://", "redis+unix://", "unix://"];
             if !schemes.iter().any(|s| fleet.url.starts_with(s)) {
                 bail!("--redis-url must start with redis://, rediss://, redis+unix:// or unix://");
+            }
+        }
+        for url in &self.notify.purge {
+            let bare = url.replace("{path}", "").replace("{url}", "");
+            if !bare.starts_with("http://") && !bare.starts_with("https://") {
+                bail!(
+                    "--purge-url {:?} must be an http(s) URL",
+                    crate::redact::redact_url(url)
+                );
+            }
+        }
+        for t in &self.notify.notify {
+            if !t.url.starts_with("http://") && !t.url.starts_with("https://") {
+                bail!(
+                    "--notify-url {:?} must be an absolute http(s) URL (`private:` before it for a private target)",
+                    crate::redact::redact_url(&t.url)
+                );
             }
         }
         if let SourceConfig::Git(g) = &self.source {

@@ -63,6 +63,9 @@ pub struct AppState {
     pub access: Option<Arc<crate::access::Access>>,
     /// The proxies believed (`--trusted-proxy`): who a request's client is.
     pub clients: client::Clients,
+    /// Purges and release events, when any target is configured: /status
+    /// counts their deliveries.
+    pub outbox: Option<crate::notify::outbox::Outbox>,
 }
 
 /// What the webhook needs in git mode.

@@ -61,6 +61,8 @@ mod import;
 mod inferred_modes;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
+/// What a publish sends: CDN purges and signed release events, through failing and hanging receivers.
+mod outbound;
 /// Branch previews under `/preview/<name>/`.
 mod preview;
 /// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).

@@ -1,0 +1,366 @@
+//! What marque sends when it publishes: CDN purges and signed release
+//! events, recorded by real local HTTP servers; the faults a sender must
+//! survive (a receiver that fails, then answers; one that hangs).
+
+use crate::git::{push_hook, serve_git_with, Remote};
+use crate::helpers::*;
+use crate::reload::{edit, workspace};
+use axum::http::HeaderMap;
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const NOTIFY_SECRET: &str = "shh-notify-secret-0123";
+const PURGE_KEY: &str = "purge-key-abcdef";
+
+/// One request as a receiver got it.
+#[derive(Debug, Clone)]
+struct Got {
+    at: Instant,
+    path: String,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Got {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap()
+    }
+
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .map_or("", |v| v.to_str().unwrap_or(""))
+    }
+}
+
+/// How a receiver answers.
+#[derive(Debug, Clone, Copy)]
+enum Answer {
+    Status(u16),
+    /// Never answers (until the sender gives up).
+    Hang,
+}
+
+#[derive(Clone, Default)]
+struct Shared {
+    got: Arc<Mutex<Vec<Got>>>,
+    script: Arc<Mutex<VecDeque<Answer>>>,
+}
+
+/// A real HTTP server on 127.0.0.1:0 that records every request and
+/// answers from its script, then 200.
+struct Receiver {
+    addr: SocketAddr,
+    shared: Shared,
+    _rt: tokio::runtime::Runtime,
+}
+
+impl Receiver {
+    fn start(script: &[Answer]) -> Receiver {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let shared = Shared::default();
+        shared.script.lock().unwrap().extend(script);
+        let s = shared.clone();
+        let addr = rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+                let s = s.clone();
+                async move {
+                    let at = Instant::now();
+                    let path = req.uri().path().to_string();
+                    let headers = req.headers().clone();
+                    let body = axum::body::to_bytes(req.into_body(), 1 << 20)
+                        .await
+                        .unwrap()
+                        .to_vec();
+                    s.got.lock().unwrap().push(Got {
+                        at,
+                        path,
+                        headers,
+                        body,
+                    });
+                    let answer = s.script.lock().unwrap().pop_front();
+                    match answer.unwrap_or(Answer::Status(200)) {
+                        Answer::Status(code) => axum::http::StatusCode::from_u16(code).unwrap(),
+                        Answer::Hang => {
+                            tokio::time::sleep(Duration::from_secs(3600)).await;
+                            axum::http::StatusCode::OK
+                        }
+                    }
+                }
+            });
+            tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+            addr
+        });
+        Receiver {
+            addr,
+            shared,
+            _rt: rt,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    fn got(&self) -> Vec<Got> {
+        self.shared.got.lock().unwrap().clone()
+    }
+
+    /// Waits (at most 20 s) until `n` requests have arrived.
+    fn wait_for(&self, n: usize, what: &str) -> Vec<Got> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let got = self.got();
+            if got.len() >= n {
+                return got;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}: {got:?}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// What a receiver does with `X-Marque-Signature-256`: HMAC-SHA256 over
+/// `<timestamp>.<body>`, compared with what came.
+fn verifies(got: &Got) -> bool {
+    use hmac::{Hmac, Mac};
+    let ts = got.header("x-marque-timestamp");
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(NOTIFY_SECRET.as_bytes()).unwrap();
+    mac.update(ts.as_bytes());
+    mac.update(b".");
+    mac.update(&got.body);
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    got.header("x-marque-signature-256") == format!("sha256={hex}")
+}
+
+fn outbound(app: &TestApp) -> Value {
+    app.get("/status").json()["outbound"].clone()
+}
+
+#[test]
+fn a_push_purges_the_brand_it_changed_and_the_lists_within_a_second() {
+    let cdn = Receiver::start(&[]);
+    let remote = Remote::new();
+    let (bulk, per_path) = (cdn.url("/purge_cache"), cdn.url("/purge/b.example{path}"));
+    let g = serve_git_with(&remote.url(), None, |c| {
+        c.notify.purge = vec![bulk, per_path];
+        c.notify.purge_header = Some(("Authorization".into(), format!("Bearer {PURGE_KEY}")));
+    });
+    let app = &g.app;
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(cdn.got().is_empty(), "the first build purges nothing");
+
+    remote.edit("northwind/brand.json", "Outdoor gear", "Weatherproof gear");
+    let head = remote.commit("Northwind: wording", 1).to_string();
+    let pushed = Instant::now();
+    push_hook(app);
+    app.wait_until(
+        |a| a.get("/status").json()["revision"] == head.as_str(),
+        "the push is served",
+    );
+    let served = Instant::now();
+    let got = cdn.wait_for(1, "a purge");
+    let bulk: Vec<&Got> = got.iter().filter(|g| g.path == "/purge_cache").collect();
+    let first = got.iter().map(|g| g.at).min().unwrap();
+    println!(
+        "purge: push to served {} ms, push to first purge {} ms",
+        (served - pushed).as_millis(),
+        (first - pushed).as_millis()
+    );
+    assert!(
+        first < served + Duration::from_secs(1),
+        "purged within 1 s of the publish"
+    );
+    let body = bulk[0].json();
+    println!(
+        "POST /purge_cache {}",
+        serde_json::to_string(&body).unwrap()
+    );
+    let paths: Vec<&str> = body["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    for list in [
+        "/",
+        "/brands.json",
+        "/llms.txt",
+        "/brand/northwind/tokens.css",
+    ] {
+        assert!(paths.contains(&list), "{list} in {paths:?}");
+    }
+    assert!(
+        paths.iter().all(|p| !p.starts_with("/brand/lumen-health")),
+        "an unchanged brand is not purged: {paths:?}"
+    );
+    assert_eq!(
+        body["files"][0].as_str().unwrap(),
+        format!("{}{}", app.public_url, paths[0])
+    );
+    assert_eq!(
+        bulk[0].header("authorization"),
+        format!("Bearer {PURGE_KEY}")
+    );
+    assert!(bulk[0].header("idempotency-key").starts_with("purge_"));
+    // With `{path}`, one request per path (and no body).
+    let each: Vec<String> = cdn
+        .wait_for(
+            1 + paths.len().div_ceil(30) + paths.len() - 1,
+            "every per-path purge",
+        )
+        .iter()
+        .filter(|g| g.path.starts_with("/purge/"))
+        .map(|g| g.path.clone())
+        .collect();
+    assert!(each.contains(&"/purge/b.example/brand/northwind/tokens.css".to_string()));
+    let status = serde_json::to_string(&app.get("/status").json()).unwrap();
+    assert!(!status.contains(PURGE_KEY), "no secret in /status");
+}
+
+#[test]
+fn a_tag_sends_one_signed_release_event_through_three_500s() {
+    let hook = Receiver::start(&[
+        Answer::Status(500),
+        Answer::Status(500),
+        Answer::Status(500),
+    ]);
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First", 0);
+    let url = hook.url("/marque");
+    let g = serve_git_with(&remote.url(), None, |c| {
+        c.notify.notify = vec![marque::notify::Target::parse(&url)];
+        c.notify.secret = Some(NOTIFY_SECRET.into());
+        c.notify.retry_base = Duration::from_millis(50);
+    });
+    let app = &g.app;
+    remote.set_version("northwind", "2.4.0", "2.5.0");
+    remote.edit("northwind/brand.json", "Outdoor gear", "Weatherproof gear");
+    remote.commit("Release 2.5", 2);
+    remote.tag_annotated("northwind@2.5.0", "Wording", 2);
+    push_hook(app);
+
+    let got = hook.wait_for(4, "three failures and a success");
+    app.wait_until(|a| outbound(a)["sent"] == 1, "the delivery is counted");
+    let events: Vec<Value> = got.iter().map(Got::json).collect();
+    println!(
+        "POST /marque\n{}",
+        serde_json::to_string_pretty(&events[3]).unwrap()
+    );
+    let first = &got[0];
+    for name in [
+        "content-type",
+        "user-agent",
+        "idempotency-key",
+        "x-marque-event",
+        "x-marque-timestamp",
+        "x-marque-signature-256",
+    ] {
+        println!("{name}: {}", got[3].header(name));
+    }
+    let gaps: Vec<u128> = got
+        .windows(2)
+        .map(|w| (w[1].at - w[0].at).as_millis())
+        .collect();
+    println!("tries 500, 500, 500, 200; ms between tries: {gaps:?}");
+    for g in &got {
+        assert!(verifies(g), "signed: {:?}", g.headers);
+        assert_eq!(g.header("idempotency-key"), first.header("idempotency-key"));
+        assert_eq!(g.header("x-marque-event"), "release.published");
+    }
+    let e = &events[3];
+    assert_eq!(e["id"], first.header("idempotency-key"));
+    assert_eq!(e["type"], "release.published");
+    assert_eq!(e["brand"], "northwind");
+    assert_eq!(e["version"], "2.5.0");
+    assert!(e["verdict"].is_string(), "{e}");
+    assert_eq!(
+        e["links"]["compare"],
+        format!("{}/brand/northwind/compare/2.4.0...2.5.0", app.public_url)
+    );
+    assert!(e["changed_paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p == "/brand/northwind@2.5.0/tokens.css"));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(hook.got().len(), 4, "acknowledged once, not sent again");
+    let out = outbound(app);
+    assert_eq!(
+        (
+            out["sent"].clone(),
+            out["failed"].clone(),
+            out["pending"].clone()
+        ),
+        (1.into(), 0.into(), 0.into())
+    );
+    let status = serde_json::to_string(&app.get("/status").json()).unwrap();
+    assert!(!status.contains(NOTIFY_SECRET), "no secret in /status");
+}
+
+/// Milliseconds from a save to the edit served, for each of `n` saves.
+fn save_to_served(app: &TestApp, root: &std::path::Path, n: usize) -> Vec<u128> {
+    let mut figures = Vec::new();
+    for i in 0..n {
+        let (from, to) = match i {
+            0 => ("Outdoor gear".to_string(), "Gear 0".to_string()),
+            _ => (format!("Gear {}", i - 1), format!("Gear {i}")),
+        };
+        let saved = Instant::now();
+        edit(&root.join("northwind/brand.json"), &from, &to);
+        app.wait_until(
+            |a| {
+                a.get("/brand/northwind/spec.json").json()["summary"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with(&to)
+            },
+            "the save is served",
+        );
+        figures.push(saved.elapsed().as_millis());
+    }
+    figures
+}
+
+#[test]
+fn a_hanging_receiver_does_not_delay_publishing() {
+    let ws = workspace();
+    let plain = spawn_app(&ws.root);
+    let baseline = save_to_served(&plain, &ws.root, 3);
+    drop(plain);
+
+    let ws = workspace();
+    let hang = Receiver::start(&[Answer::Hang; 64]);
+    let mut config = serve_config(&ws.root);
+    config.notify.purge = vec![hang.url("/purge")];
+    config.notify.timeout = Duration::from_secs(60);
+    let app = spawn_with(config);
+    let hanging = save_to_served(&app, &ws.root, 3);
+    hang.wait_for(1, "a purge that hangs");
+    let out = outbound(&app);
+    println!("save to served (ms): no receiver {baseline:?}, a hanging receiver {hanging:?}; outbound {out}");
+    assert!(out["pending"].as_u64().unwrap() >= 1, "{out}");
+    assert_eq!(out["sent"], 0);
+    let worst = *hanging.iter().max().unwrap();
+    assert!(
+        worst < 2_000 + 2 * *baseline.iter().max().unwrap(),
+        "publishing waited: {hanging:?} against {baseline:?}"
+    );
+}
