@@ -359,6 +359,20 @@ pub struct ServeArgs {
     /// exponential backoff from 1 s (a `Retry-After` answer wins).
     #[arg(long, env = "MARQUE_DELIVERY_ATTEMPTS", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub delivery_attempts: u32,
+    /// Post a commit status on each preview's head commit (with
+    /// --preview-branches): `github`, `gitlab` or `gitea` (Forgejo too).
+    /// The token comes from MARQUE_STATUS_TOKEN.
+    #[arg(long, env = "MARQUE_STATUS_API", value_enum, requires = "status_repo")]
+    pub status_api: Option<crate::notify::commit_status::Forge>,
+    /// The forge's API base URL [default: `https://api.github.com`, or
+    /// `https://gitlab.com/api/v4`; Gitea's must be given, as
+    /// `https://codeberg.org/api/v1`].
+    #[arg(long, env = "MARQUE_STATUS_API_URL")]
+    pub status_api_url: Option<String>,
+    /// The repository statuses are posted to: `owner/name` (GitHub, Gitea),
+    /// or the project's id or path (GitLab).
+    #[arg(long, env = "MARQUE_STATUS_REPO")]
+    pub status_repo: Option<String>,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.

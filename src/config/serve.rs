@@ -163,6 +163,11 @@ impl ServeConfig {
     /// (MARQUE_LLM_API_KEY, MARQUE_REDIS_PASSWORD), checked.
     pub fn from_args(args: ServeArgs, log_json: bool) -> Result<ServeConfig> {
         let secret = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let status = (
+            args.status_api,
+            args.status_api_url.clone(),
+            args.status_repo.clone(),
+        );
         let mut config = ServeConfig::with_secrets(
             args,
             secret("MARQUE_LLM_API_KEY"),
@@ -171,6 +176,22 @@ impl ServeConfig {
         config.log_json = log_json;
         config.session_secret = secret("MARQUE_SESSION_SECRET");
         config.notify.secret = secret("MARQUE_NOTIFY_SECRET");
+        let (status_api, status_api_url, status_repo) = status;
+        if let Some(forge) = status_api {
+            use crate::notify::commit_status::{default_base, StatusApi};
+            let Some(token) = secret("MARQUE_STATUS_TOKEN") else {
+                bail!("--status-api needs a token in MARQUE_STATUS_TOKEN");
+            };
+            let Some(base) = status_api_url.or(default_base(forge).map(String::from)) else {
+                bail!("--status-api gitea needs --status-api-url, as https://codeberg.org/api/v1");
+            };
+            config.notify.status = Some(StatusApi {
+                forge,
+                base: base.trim_end_matches('/').to_string(),
+                repo: status_repo.unwrap_or_default(),
+                token,
+            });
+        }
         if let Some(header) = secret("MARQUE_PURGE_HEADER") {
             let Some((name, value)) = header.split_once(':') else {
                 bail!("MARQUE_PURGE_HEADER must read `Name: value`, as `Fastly-Key: …`");
@@ -399,6 +420,15 @@ impl ServeConfig {
                 );
             }
         }
+        if let Some(api) = &self.notify.status {
+            let previews = matches!(&self.source, SourceConfig::Git(g) if g.previews.is_some());
+            if !previews {
+                bail!("--status-api posts the statuses of previews: it needs --git-url and --preview-branches");
+            }
+            if !api.base.starts_with("http://") && !api.base.starts_with("https://") {
+                bail!("--status-api-url must be an http(s) URL");
+            }
+        }
         if let SourceConfig::Git(g) = &self.source {
             if g.url.trim().is_empty() {
                 bail!("--git-url is empty");
@@ -450,6 +480,29 @@ mod tests {
             let e = config.check().unwrap_err().to_string();
             assert!(e.contains("--public-url"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn outbound_targets_are_checked_at_start() {
+        use crate::notify::commit_status::{Forge, StatusApi};
+        let mut config = ServeConfig::folder("content");
+        config.notify.purge = vec!["cdn.example/purge".into()];
+        assert!(config
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("--purge-url"));
+        config.notify.purge = vec!["https://api.fastly.com/purge/b.example{path}".into()];
+        config.notify.notify = vec![Target::parse("private:https://ci.example/hook")];
+        assert!(config.check().is_ok());
+        config.notify.status = Some(StatusApi {
+            forge: Forge::Github,
+            base: "https://api.github.com".into(),
+            repo: "acme/brands".into(),
+            token: "t".into(),
+        });
+        let e = config.check().unwrap_err().to_string();
+        assert!(e.contains("--preview-branches"), "{e}");
     }
 
     #[test]

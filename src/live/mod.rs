@@ -119,6 +119,11 @@ impl Live {
         }
     }
 
+    /// Where what a publish changes is told, if anywhere.
+    pub fn outbox(&self) -> Option<&crate::notify::outbox::Outbox> {
+        self.outbox.as_ref()
+    }
+
     /// Tells `outbox` what each publish changes from now on.
     pub fn with_outbox(mut self, outbox: Option<crate::notify::outbox::Outbox>) -> Live {
         self.outbox = outbox;

@@ -9,6 +9,7 @@
 //! change, and a swap of the same generation (codings added) changes no
 //! content, so it purges nothing.
 
+pub mod commit_status;
 pub mod outbox;
 
 use crate::build::LISTS;
@@ -37,6 +38,8 @@ pub struct NotifyConfig {
     pub retry_base: Duration,
     /// Deliveries waiting at most; past it the oldest is dropped.
     pub queue: usize,
+    /// `--status-api`: where previews' commit statuses are posted.
+    pub status: Option<commit_status::StatusApi>,
 }
 
 impl Default for NotifyConfig {
@@ -50,6 +53,7 @@ impl Default for NotifyConfig {
             attempts: 8,
             retry_base: Duration::from_secs(1),
             queue: 1024,
+            status: None,
         }
     }
 }
@@ -57,7 +61,7 @@ impl Default for NotifyConfig {
 impl NotifyConfig {
     /// Nothing is told anyone.
     pub fn is_off(&self) -> bool {
-        self.purge.is_empty() && self.notify.is_empty()
+        self.purge.is_empty() && self.notify.is_empty() && self.status.is_none()
     }
 }
 

@@ -68,12 +68,19 @@ enum Job {
     },
     /// One event to one target.
     Event { event: Arc<Event>, url: String },
+    /// A commit status (`headers` holds the forge's token).
+    Status {
+        url: String,
+        body: Vec<u8>,
+        headers: Vec<(String, String)>,
+        key: String,
+    },
 }
 
 impl Job {
     fn url(&self) -> &str {
         match self {
-            Job::Purge { url, .. } | Job::Event { url, .. } => url,
+            Job::Purge { url, .. } | Job::Event { url, .. } | Job::Status { url, .. } => url,
         }
     }
 
@@ -81,12 +88,13 @@ impl Job {
         match self {
             Job::Purge { .. } => "purge",
             Job::Event { event, .. } => event.kind.as_str(),
+            Job::Status { .. } => "commit status",
         }
     }
 
     fn key(&self) -> &str {
         match self {
-            Job::Purge { key, .. } => key,
+            Job::Purge { key, .. } | Job::Status { key, .. } => key,
             Job::Event { event, .. } => &event.id,
         }
     }
@@ -133,6 +141,31 @@ impl Outbox {
         for job in self.jobs(published) {
             self.push(job);
         }
+    }
+
+    /// Queues a commit status `verdict` on `sha`, with `--status-api`.
+    pub fn commit_status(&self, sha: &str, verdict: &super::commit_status::Verdict) {
+        let Some(api) = &self.inner.cfg.status else {
+            return;
+        };
+        let (url, body, headers) =
+            super::commit_status::request(api, sha, verdict, &self.inner.public_url);
+        let body = body.to_string().into_bytes();
+        let key = {
+            use sha2::Digest;
+            let d = Sha256::new()
+                .chain_update(&url)
+                .chain_update(&body)
+                .finalize();
+            let hex: String = d[..12].iter().map(|b| format!("{b:02x}")).collect();
+            format!("status_{hex}")
+        };
+        self.push(Job::Status {
+            url,
+            body,
+            headers,
+            key,
+        });
     }
 
     /// Deliveries counted so far, for `/status`.
@@ -306,6 +339,7 @@ async fn deliver(inner: &Inner, job: Job) {
     let (what, key) = (job.what(), job.key().to_string());
     let body = match &job {
         Job::Purge { body, .. } => body.clone(),
+        Job::Status { body, .. } => Some(body.clone()),
         Job::Event { event, .. } => {
             let event = event.clone();
             match tokio::task::spawn_blocking(move || event_body(&event)).await {
@@ -365,6 +399,11 @@ fn request(inner: &Inner, job: &Job, body: Option<&[u8]>) -> reqwest::RequestBui
     match job {
         Job::Purge { .. } => {
             if let Some((name, value)) = &inner.cfg.purge_header {
+                req = req.header(name.as_str(), value.as_str());
+            }
+        }
+        Job::Status { headers, .. } => {
+            for (name, value) in headers {
                 req = req.header(name.as_str(), value.as_str());
             }
         }

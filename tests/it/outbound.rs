@@ -364,3 +364,106 @@ fn a_hanging_receiver_does_not_delay_publishing() {
         "publishing waited: {hanging:?} against {baseline:?}"
     );
 }
+
+#[test]
+fn a_preview_branch_gets_a_commit_status_updated_by_a_fix() {
+    let github = Receiver::start(&[]);
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First", 0);
+    let tokens = remote.path().join("northwind/tokens.json");
+    let good = std::fs::read_to_string(&tokens).unwrap();
+    std::fs::write(&tokens, "{ \"color\": ").unwrap();
+    let broken = remote
+        .commit_to("preview/spring", "Half a palette", 2)
+        .to_string();
+    let base = github.url("/api");
+    let g = serve_git_with(&remote.url(), None, |c| {
+        c.git_source().unwrap().previews = Some(PreviewConfig {
+            glob: "preview/*".into(),
+            limit: 20,
+        });
+        c.notify.status = Some(marque::notify::commit_status::StatusApi {
+            forge: marque::notify::commit_status::Forge::Github,
+            base,
+            repo: "acme/brands".into(),
+            token: "ghp_secret_status_token".into(),
+        });
+    });
+    let app = &g.app;
+    let first = github.wait_for(1, "the status of the broken commit");
+    assert_eq!(
+        first[0].path,
+        format!("/api/repos/acme/brands/statuses/{broken}")
+    );
+    let body = first[0].json();
+    println!(
+        "POST {}\n{}",
+        first[0].path,
+        serde_json::to_string_pretty(&body).unwrap()
+    );
+    assert_eq!(body["state"], "failure");
+    assert_eq!(body["context"], "marque");
+    assert!(
+        body["description"].as_str().unwrap().ends_with("error"),
+        "{body}"
+    );
+    assert_eq!(
+        first[0].header("authorization"),
+        "Bearer ghp_secret_status_token"
+    );
+    assert_eq!(first[0].header("accept"), "application/vnd.github+json");
+    assert_eq!(first[0].header("x-github-api-version"), "2022-11-28");
+
+    // The fix: valid tokens, Northwind's muted surface dropped.
+    let mut t: Value = serde_json::from_str(&good).unwrap();
+    t["color"]["surface"]
+        .as_object_mut()
+        .unwrap()
+        .remove("muted");
+    std::fs::write(&tokens, serde_json::to_string_pretty(&t).unwrap()).unwrap();
+    let fixed = remote
+        .commit_to("preview/spring", "The whole palette", 3)
+        .to_string();
+    push_hook(app);
+    let got = github.wait_for(2, "the status of the fix");
+    assert_eq!(
+        got[1].path,
+        format!("/api/repos/acme/brands/statuses/{fixed}")
+    );
+    let body = got[1].json();
+    println!(
+        "POST {}\n{}",
+        got[1].path,
+        serde_json::to_string_pretty(&body).unwrap()
+    );
+    assert_eq!(body["state"], "success");
+    assert!(
+        body["description"].as_str().unwrap().starts_with("major: "),
+        "{body}"
+    );
+    assert!(body["description"]
+        .as_str()
+        .unwrap()
+        .ends_with(" · 0 errors"));
+    assert_eq!(
+        body["target_url"],
+        format!(
+            "{}/preview/preview-spring/brand/northwind/compare/2.4.0...current",
+            app.public_url
+        )
+    );
+    assert_eq!(
+        app.get(
+            body["target_url"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches(&app.public_url)
+        )
+        .status,
+        200
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(github.got().len(), 2, "each verdict posted once");
+    let status = serde_json::to_string(&app.get("/status").json()).unwrap();
+    assert!(!status.contains("ghp_secret_status_token"));
+}
