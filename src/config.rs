@@ -373,6 +373,25 @@ pub struct ServeArgs {
     /// or the project's id or path (GitLab).
     #[arg(long, env = "MARQUE_STATUS_REPO")]
     pub status_repo: Option<String>,
+    /// A GitHub repository (`owner/name`) sent a `repository_dispatch`
+    /// (event type `marque-release`, the event as `client_payload`) on
+    /// each public release, embargo lift, brand published or removed
+    /// (repeat it, or separate with commas). The token comes from
+    /// MARQUE_DISPATCH_TOKEN.
+    #[arg(
+        long = "dispatch-repo",
+        env = "MARQUE_DISPATCH_REPO",
+        value_delimiter = ','
+    )]
+    pub dispatch_repos: Vec<String>,
+    /// The GitHub API that dispatches go to (a GitHub Enterprise Server's
+    /// `https://host/api/v3`).
+    #[arg(
+        long,
+        env = "MARQUE_DISPATCH_API_URL",
+        default_value = "https://api.github.com"
+    )]
+    pub dispatch_api_url: String,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.

@@ -168,6 +168,7 @@ impl ServeConfig {
             args.status_api_url.clone(),
             args.status_repo.clone(),
         );
+        let dispatch = (args.dispatch_repos.clone(), args.dispatch_api_url.clone());
         let mut config = ServeConfig::with_secrets(
             args,
             secret("MARQUE_LLM_API_KEY"),
@@ -176,6 +177,18 @@ impl ServeConfig {
         config.log_json = log_json;
         config.session_secret = secret("MARQUE_SESSION_SECRET");
         config.notify.secret = secret("MARQUE_NOTIFY_SECRET");
+        let (repos, base) = dispatch;
+        let repos: Vec<String> = repos.into_iter().filter(|r| !r.is_empty()).collect();
+        if !repos.is_empty() {
+            let Some(token) = secret("MARQUE_DISPATCH_TOKEN") else {
+                bail!("--dispatch-repo needs a token in MARQUE_DISPATCH_TOKEN");
+            };
+            config.notify.dispatch = Some(crate::notify::Dispatch {
+                repos,
+                base: base.trim_end_matches('/').to_string(),
+                token,
+            });
+        }
         let (status_api, status_api_url, status_repo) = status;
         if let Some(forge) = status_api {
             use crate::notify::commit_status::{default_base, StatusApi};
@@ -420,6 +433,11 @@ impl ServeConfig {
                 );
             }
         }
+        if let Some(d) = &self.notify.dispatch {
+            if let Some(bad) = d.repos.iter().find(|r| r.split('/').count() != 2) {
+                bail!("--dispatch-repo {bad:?} must be owner/name");
+            }
+        }
         if let Some(api) = &self.notify.status {
             let previews = matches!(&self.source, SourceConfig::Git(g) if g.previews.is_some());
             if !previews {
@@ -503,6 +521,14 @@ mod tests {
         });
         let e = config.check().unwrap_err().to_string();
         assert!(e.contains("--preview-branches"), "{e}");
+        config.notify.status = None;
+        config.notify.dispatch = Some(crate::notify::Dispatch {
+            repos: vec!["acme".into()],
+            base: "https://api.github.com".into(),
+            token: "t".into(),
+        });
+        let e = config.check().unwrap_err().to_string();
+        assert!(e.contains("owner/name"), "{e}");
     }
 
     #[test]

@@ -40,6 +40,42 @@ pub struct NotifyConfig {
     pub queue: usize,
     /// `--status-api`: where previews' commit statuses are posted.
     pub status: Option<commit_status::StatusApi>,
+    /// `--dispatch-repo`: repositories that get a GitHub
+    /// `repository_dispatch` for each public event.
+    pub dispatch: Option<Dispatch>,
+}
+
+/// GitHub repositories that get a `repository_dispatch` (event type
+/// `marque-release`) for each public event.
+#[derive(Clone)]
+pub struct Dispatch {
+    /// `owner/name` each.
+    pub repos: Vec<String>,
+    /// The API's base URL (`https://api.github.com`, or a GitHub
+    /// Enterprise Server's `https://host/api/v3`).
+    pub base: String,
+    /// From `MARQUE_DISPATCH_TOKEN` only.
+    pub token: String,
+}
+
+impl Dispatch {
+    /// The headers of a dispatch, the token among them.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        vec![
+            ("Authorization".into(), format!("Bearer {}", self.token)),
+            ("Accept".into(), "application/vnd.github+json".into()),
+            ("X-GitHub-Api-Version".into(), "2022-11-28".into()),
+        ]
+    }
+}
+
+impl std::fmt::Debug for Dispatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dispatch")
+            .field("repos", &self.repos)
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for NotifyConfig {
@@ -54,6 +90,7 @@ impl Default for NotifyConfig {
             retry_base: Duration::from_secs(1),
             queue: 1024,
             status: None,
+            dispatch: None,
         }
     }
 }
@@ -61,7 +98,10 @@ impl Default for NotifyConfig {
 impl NotifyConfig {
     /// Nothing is told anyone.
     pub fn is_off(&self) -> bool {
-        self.purge.is_empty() && self.notify.is_empty() && self.status.is_none()
+        self.purge.is_empty()
+            && self.notify.is_empty()
+            && self.status.is_none()
+            && self.dispatch.is_none()
     }
 }
 

@@ -66,8 +66,13 @@ enum Job {
         body: Option<Vec<u8>>,
         key: String,
     },
-    /// One event to one target.
-    Event { event: Arc<Event>, url: String },
+    /// One event to one target; with `dispatch` (its headers, a token
+    /// among them), as a GitHub `repository_dispatch`.
+    Event {
+        event: Arc<Event>,
+        url: String,
+        dispatch: Option<Vec<(String, String)>>,
+    },
     /// A commit status (`headers` holds the forge's token).
     Status {
         url: String,
@@ -204,7 +209,20 @@ impl Outbox {
                 jobs.push(Job::Event {
                     event: event.clone(),
                     url: target.url.clone(),
+                    dispatch: None,
                 });
+            }
+            if event.private {
+                continue;
+            }
+            if let Some(d) = &inner.cfg.dispatch {
+                for repo in &d.repos {
+                    jobs.push(Job::Event {
+                        event: event.clone(),
+                        url: format!("{}/repos/{repo}/dispatches", d.base),
+                        dispatch: Some(d.headers()),
+                    });
+                }
             }
         }
         jobs
@@ -332,6 +350,19 @@ fn event_body(event: &Event) -> Vec<u8> {
     serde_json::to_vec(&e).expect("an event serializes")
 }
 
+/// A GitHub `repository_dispatch` of an event: `event_type`
+/// `marque-release`, the event as `client_payload` (GitHub takes at most
+/// ten top-level properties there; an event has nine).
+fn dispatch_body(event: &[u8]) -> Vec<u8> {
+    let payload: serde_json::Value = serde_json::from_slice(event).unwrap_or_default();
+    serde_json::json!({ "event_type": DISPATCH_EVENT, "client_payload": payload })
+        .to_string()
+        .into_bytes()
+}
+
+/// The `event_type` of the `repository_dispatch` marque sends.
+pub const DISPATCH_EVENT: &str = "marque-release";
+
 /// Makes one delivery, trying again while the answer says it may work
 /// later; counts and logs how it ended.
 async fn deliver(inner: &Inner, job: Job) {
@@ -340,9 +371,13 @@ async fn deliver(inner: &Inner, job: Job) {
     let body = match &job {
         Job::Purge { body, .. } => body.clone(),
         Job::Status { body, .. } => Some(body.clone()),
-        Job::Event { event, .. } => {
+        Job::Event {
+            event, dispatch, ..
+        } => {
             let event = event.clone();
+            let wrap = dispatch.is_some();
             match tokio::task::spawn_blocking(move || event_body(&event)).await {
+                Ok(b) if wrap => Some(dispatch_body(&b)),
                 Ok(b) => Some(b),
                 Err(_) => {
                     inner.counts.failed.fetch_add(1, Ordering::Relaxed);
@@ -403,6 +438,14 @@ fn request(inner: &Inner, job: &Job, body: Option<&[u8]>) -> reqwest::RequestBui
             }
         }
         Job::Status { headers, .. } => {
+            for (name, value) in headers {
+                req = req.header(name.as_str(), value.as_str());
+            }
+        }
+        Job::Event {
+            dispatch: Some(headers),
+            ..
+        } => {
             for (name, value) in headers {
                 req = req.header(name.as_str(), value.as_str());
             }

@@ -244,8 +244,15 @@ fn a_tag_sends_one_signed_release_event_through_three_500s() {
     ]);
     let remote = Remote::new();
     remote.tag_annotated("northwind@2.4.0", "First", 0);
+    let github = Receiver::start(&[]);
     let url = hook.url("/marque");
+    let api = github.url("/api");
     let g = serve_git_with(&remote.url(), None, |c| {
+        c.notify.dispatch = Some(marque::notify::Dispatch {
+            repos: vec!["acme/app".into()],
+            base: api,
+            token: "ghs_dispatch_token".into(),
+        });
         c.notify.notify = vec![marque::notify::Target::parse(&url)];
         c.notify.secret = Some(NOTIFY_SECRET.into());
         c.notify.retry_base = Duration::from_millis(50);
@@ -258,7 +265,7 @@ fn a_tag_sends_one_signed_release_event_through_three_500s() {
     push_hook(app);
 
     let got = hook.wait_for(4, "three failures and a success");
-    app.wait_until(|a| outbound(a)["sent"] == 1, "the delivery is counted");
+    app.wait_until(|a| outbound(a)["sent"] == 2, "the deliveries are counted");
     let events: Vec<Value> = got.iter().map(Got::json).collect();
     println!(
         "POST /marque\n{}",
@@ -300,8 +307,22 @@ fn a_tag_sends_one_signed_release_event_through_three_500s() {
         .unwrap()
         .iter()
         .any(|p| p == "/brand/northwind@2.5.0/tokens.css"));
+    // The same event as a repository_dispatch.
+    let dispatched = github.wait_for(1, "a repository_dispatch");
+    let d = &dispatched[0];
+    println!(
+        "POST {}\n{}",
+        d.path,
+        serde_json::to_string(&d.json()).unwrap()
+    );
+    assert_eq!(d.path, "/api/repos/acme/app/dispatches");
+    assert_eq!(d.header("authorization"), "Bearer ghs_dispatch_token");
+    assert_eq!(d.json()["event_type"], "marque-release");
+    assert_eq!(d.json()["client_payload"]["id"], e["id"]);
+    assert!(d.json()["client_payload"].as_object().unwrap().len() <= 10);
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(hook.got().len(), 4, "acknowledged once, not sent again");
+    assert_eq!(github.got().len(), 1);
     let out = outbound(app);
     assert_eq!(
         (
@@ -309,10 +330,11 @@ fn a_tag_sends_one_signed_release_event_through_three_500s() {
             out["failed"].clone(),
             out["pending"].clone()
         ),
-        (1.into(), 0.into(), 0.into())
+        (2.into(), 0.into(), 0.into())
     );
     let status = serde_json::to_string(&app.get("/status").json()).unwrap();
     assert!(!status.contains(NOTIFY_SECRET), "no secret in /status");
+    assert!(!status.contains("ghs_dispatch_token"));
 }
 
 /// Milliseconds from a save to the edit served, for each of `n` saves.
