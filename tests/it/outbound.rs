@@ -489,3 +489,90 @@ fn a_preview_branch_gets_a_commit_status_updated_by_a_fix() {
     let status = serde_json::to_string(&app.get("/status").json()).unwrap();
     assert!(!status.contains("ghp_secret_status_token"));
 }
+
+/// The events a receiver got, as (type, key, private).
+fn events_of(r: &Receiver) -> Vec<(String, String, bool)> {
+    r.got()
+        .iter()
+        .map(|g| {
+            let e = g.json();
+            let key = match e["version"].as_str() {
+                Some(v) => format!("{}@{v}", e["brand"].as_str().unwrap()),
+                None => e["brand"].as_str().unwrap().to_string(),
+            };
+            (
+                e["type"].as_str().unwrap().to_string(),
+                key,
+                e["private"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_embargo_lift_is_announced_at_its_moment_and_private_releases_to_private_targets_only() {
+    use crate::access::{aurora, embargoed_remote, in_secs, tokens_file};
+    let dir = tempfile::tempdir().unwrap();
+    let (embargo, at) = in_secs(6);
+    let remote = embargoed_remote(&embargo);
+    let (public, private) = (Receiver::start(&[]), Receiver::start(&[]));
+    let mut config = serve_config(&example_content());
+    config.source = SourceConfig::Git(GitSource::new(remote.url()));
+    config.git_source().unwrap().poll = Duration::from_secs(3600);
+    config.git_source().unwrap().webhook = Some(Webhook {
+        secret: crate::git::SECRET.into(),
+        rates: Default::default(),
+    });
+    config.cache_dir = tempfile::tempdir_in(dir.path()).unwrap().keep();
+    config.access_tokens = Some(tokens_file(dir.path()));
+    config.notify.notify = vec![
+        marque::notify::Target::parse(&public.url("/public")),
+        marque::notify::Target::parse(&format!("private:{}", private.url("/private"))),
+    ];
+    let app = spawn_with(config);
+    assert!(chrono::Utc::now() < at, "started before the embargo lifts");
+
+    // A release tagged under an embargo an hour away: private targets only.
+    let (later, _) = in_secs(3600);
+    aurora(remote.path(), "3.0.0", Some(&later));
+    remote.commit("Aurora Launch 3.0.0, under embargo", 2);
+    remote.tag_annotated("aurora-launch@3.0.0", "3.0.0", 2);
+    push_hook(&app);
+    private.wait_for(1, "the private release");
+    assert_eq!(
+        events_of(&private),
+        [(
+            "release.published".to_string(),
+            "aurora-launch@3.0.0".to_string(),
+            true
+        )]
+    );
+    assert!(events_of(&public).is_empty(), "{:?}", events_of(&public));
+    assert!(chrono::Utc::now() < at, "the test reached the lift in time");
+
+    let got = public.wait_for(1, "the lift");
+    // When it arrived, in seconds after the moment.
+    let late = (chrono::Utc::now() - at).num_milliseconds() as f64 / 1000.0
+        - got[0].at.elapsed().as_secs_f64();
+    println!("embargo.lifted received {late:.3} s after the embargo's moment");
+    assert!(
+        (0.0..1.0).contains(&late),
+        "announced {late} s after its moment"
+    );
+    let lifted = (
+        "embargo.lifted".to_string(),
+        "aurora-launch@2.0.0".to_string(),
+        false,
+    );
+    assert_eq!(events_of(&public), std::slice::from_ref(&lifted));
+    private.wait_for(2, "the lift, to the private target too");
+    assert_eq!(events_of(&private)[1], lifted);
+    let e = public.got()[0].json();
+    assert_eq!(
+        e["links"]["compare"],
+        format!(
+            "{}/brand/aurora-launch/compare/1.0.0...2.0.0",
+            app.public_url
+        )
+    );
+}
