@@ -80,12 +80,6 @@ pub async fn run(
     let live = Live::new(reloader, publisher, progress.clone());
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    // Purges and release events: queued by each publish, sent by a task
-    // of their own.
-    let outbox = (!config.notify.is_off()).then(|| {
-        crate::notify::outbox::Outbox::start(config.notify.clone(), &public_url, stop_rx.clone())
-    });
-    let live = live.with_outbox(outbox.clone());
     let mut demo = demo_from(&config);
     let fleet = match &config.fleet {
         Some(f) => {
@@ -96,6 +90,18 @@ pub async fn run(
         }
         None => None,
     };
+    // Purges, release events and commit statuses: queued by each
+    // publish, sent by a task of their own (in a fleet, each event by one
+    // replica).
+    let outbox = (!config.notify.is_off()).then(|| {
+        crate::notify::outbox::Outbox::start(
+            config.notify.clone(),
+            &public_url,
+            fleet.clone(),
+            stop_rx.clone(),
+        )
+    });
+    let live = live.with_outbox(outbox.clone());
     let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");

@@ -41,6 +41,8 @@ pub struct Outbox {
 
 struct Inner {
     cfg: NotifyConfig,
+    /// In a fleet, the Redis where each event is claimed by one replica.
+    fleet: Option<Arc<crate::fleet::Fleet>>,
     public_url: String,
     client: reqwest::Client,
     queue: Mutex<VecDeque<Job>>,
@@ -108,7 +110,12 @@ impl Job {
 impl Outbox {
     /// Starts the task that delivers, until `stop` turns true. Needs a
     /// tokio runtime.
-    pub fn start(cfg: NotifyConfig, public_url: &str, stop: watch::Receiver<bool>) -> Outbox {
+    pub fn start(
+        cfg: NotifyConfig,
+        public_url: &str,
+        fleet: Option<Arc<crate::fleet::Fleet>>,
+        stop: watch::Receiver<bool>,
+    ) -> Outbox {
         let client = reqwest::Client::builder()
             .timeout(cfg.timeout)
             .connect_timeout(cfg.timeout)
@@ -119,6 +126,7 @@ impl Outbox {
         let outbox = Outbox {
             inner: Arc::new(Inner {
                 cfg,
+                fleet,
                 public_url: public_url.trim_end_matches('/').to_string(),
                 client,
                 queue: Mutex::default(),
@@ -350,6 +358,59 @@ fn event_body(event: &Event) -> Vec<u8> {
     serde_json::to_vec(&e).expect("an event serializes")
 }
 
+/// How long a replica's claim on a delivery lasts: a replica that
+/// publishes the same event later (it was behind) does not send it again.
+pub const CLAIM_FOR: Duration = Duration::from_secs(24 * 3600);
+
+/// In a fleet, whether this replica sends `job`: every replica publishes
+/// the same events (their ids are made from the content, the same
+/// everywhere), and the first to `SET NX` the event's key for the target
+/// in Redis sends it. Purges are not claimed (a purge repeated is
+/// harmless). Without Redis, or when it does not answer within a second,
+/// the replica sends: a duplicate, which the idempotency key lets a
+/// receiver drop, rather than an event lost.
+async fn claimed(inner: &Inner, job: &Job) -> bool {
+    let Some(fleet) = &inner.fleet else {
+        return true;
+    };
+    if matches!(job, Job::Purge { .. }) {
+        return true;
+    }
+    let Some(mut conn) = fleet.may_ask() else {
+        return true;
+    };
+    let target = {
+        use sha2::Digest;
+        let d = Sha256::digest(job.url().as_bytes());
+        d[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let name = fleet.key(&format!("outbox:{}:{target}", job.key()));
+    let mut cmd = redis::cmd("SET");
+    cmd.arg(&name)
+        .arg(fleet.id())
+        .arg("NX")
+        .arg("PX")
+        .arg(CLAIM_FOR.as_millis() as u64);
+    let claim = cmd.query_async::<Option<String>>(&mut conn);
+    match tokio::time::timeout(Duration::from_secs(1), claim).await {
+        Ok(Ok(won)) => won.is_some(),
+        Ok(Err(e)) => {
+            let error = crate::fleet::redact_error(&e.to_string());
+            tracing::warn!(%error, "cannot claim a delivery in redis: sending it from this replica");
+            true
+        }
+        Err(_) => {
+            tracing::warn!(
+                "redis did not answer a delivery's claim in 1 s: sending it from this replica"
+            );
+            true
+        }
+    }
+}
+
 /// A GitHub `repository_dispatch` of an event: `event_type`
 /// `marque-release`, the event as `client_payload` (GitHub takes at most
 /// ten top-level properties there; an event has nine).
@@ -368,6 +429,10 @@ pub const DISPATCH_EVENT: &str = "marque-release";
 async fn deliver(inner: &Inner, job: Job) {
     let shown = redact_url(job.url());
     let (what, key) = (job.what(), job.key().to_string());
+    if !claimed(inner, &job).await {
+        tracing::info!(target_url = %shown, what, key, "another replica of the fleet sends this delivery");
+        return;
+    }
     let body = match &job {
         Job::Purge { body, .. } => body.clone(),
         Job::Status { body, .. } => Some(body.clone()),

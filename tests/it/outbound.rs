@@ -576,3 +576,58 @@ fn an_embargo_lift_is_announced_at_its_moment_and_private_releases_to_private_ta
         )
     );
 }
+
+#[test]
+fn a_fleet_of_two_replicas_sends_each_event_once() {
+    use crate::fleet::{redis_available, Redis};
+    if !redis_available() {
+        return;
+    }
+    let redis = Redis::start();
+    let hook = Receiver::start(&[]);
+    let remote = Remote::new();
+    remote.tag_annotated("northwind@2.4.0", "First", 0);
+    let (url, redis_url) = (hook.url("/marque"), redis.url());
+    let configure = |c: &mut ServeConfig| {
+        c.fleet = Some(FleetConfig {
+            url: redis_url.clone(),
+            password: None,
+            prefix: "test-outbox:".into(),
+        });
+        c.public_url = Some("https://brand.example.com".into());
+        c.notify.notify = vec![marque::notify::Target::parse(&url)];
+        c.notify.secret = Some(NOTIFY_SECRET.into());
+    };
+    let a = serve_git_with(&remote.url(), None, configure);
+    let b = serve_git_with(&remote.url(), None, configure);
+    let shared = |app: &TestApp| app.get("/status").json()["demoLimiter"]["mode"] == "shared";
+    a.app.wait_until(shared, "replica A reaches redis");
+    b.app.wait_until(shared, "replica B reaches redis");
+    remote.set_version("northwind", "2.4.0", "2.5.0");
+    remote.commit("Release 2.5", 2);
+    remote.tag_annotated("northwind@2.5.0", "2.5.0", 2);
+    // Each replica fetches (a webhook to each: the fan-out is tested in fleet.rs).
+    push_hook(&a.app);
+    push_hook(&b.app);
+    for app in [&a.app, &b.app] {
+        app.wait_until(
+            |a| {
+                a.get("/brand/northwind@2.5.0/spec.json").status == 200
+                    && a.get("/status").json()["outbound"]["pending"] == 0
+            },
+            "the release is served and nothing waits",
+        );
+    }
+    hook.wait_for(1, "the release event");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = |app: &TestApp| outbound(app)["sent"].as_u64().unwrap();
+    println!(
+        "fleet: {} delivery received; sent by A {}, by B {}",
+        hook.got().len(),
+        sent(&a.app),
+        sent(&b.app)
+    );
+    assert_eq!(hook.got().len(), 1, "one replica sends it");
+    assert!(verifies(&hook.got()[0]));
+    assert_eq!(sent(&a.app) + sent(&b.app), 1);
+}
