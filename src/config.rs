@@ -363,7 +363,7 @@ pub struct ServeArgs {
     /// --preview-branches): `github`, `gitlab` or `gitea` (Forgejo too).
     /// The token comes from MARQUE_STATUS_TOKEN.
     #[arg(long, env = "MARQUE_STATUS_API", value_enum, requires = "status_repo")]
-    pub status_api: Option<crate::notify::commit_status::Forge>,
+    pub status_api: Option<crate::outbound::commit_status::Forge>,
     /// The forge's API base URL [default: `https://api.github.com`, or
     /// `https://gitlab.com/api/v4`; Gitea's must be given, as
     /// `https://codeberg.org/api/v1`].

@@ -93,9 +93,9 @@ pub async fn run(
     // Purges, release events and commit statuses: queued by each
     // publish, sent by a task of their own (in a fleet, each event by one
     // replica).
-    let outbox = (!config.notify.is_off()).then(|| {
-        crate::notify::outbox::Outbox::start(
-            config.notify.clone(),
+    let outbox = (!config.outbound.is_off()).then(|| {
+        crate::outbound::outbox::Outbox::start(
+            config.outbound.clone(),
             &public_url,
             fleet.clone(),
             stop_rx.clone(),

@@ -14,7 +14,7 @@ use crate::http::mcp::sessions::SessionLimits;
 use crate::http::server::Limits;
 use crate::http::webhook::RateLimits;
 use crate::live::previews::PreviewConfig;
-use crate::notify::{NotifyConfig, Target};
+use crate::outbound::{OutboundConfig, Target};
 use anyhow::{bail, Result};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -155,7 +155,7 @@ pub struct ServeConfig {
     pub clock: crate::clock::Clock,
     /// `--purge-url`, `--notify-url` and how their deliveries are made;
     /// the secrets from MARQUE_PURGE_HEADER and MARQUE_NOTIFY_SECRET.
-    pub notify: NotifyConfig,
+    pub outbound: OutboundConfig,
 }
 
 impl ServeConfig {
@@ -176,14 +176,14 @@ impl ServeConfig {
         );
         config.log_json = log_json;
         config.session_secret = secret("MARQUE_SESSION_SECRET");
-        config.notify.secret = secret("MARQUE_NOTIFY_SECRET");
+        config.outbound.secret = secret("MARQUE_NOTIFY_SECRET");
         let (repos, base) = dispatch;
         let repos: Vec<String> = repos.into_iter().filter(|r| !r.is_empty()).collect();
         if !repos.is_empty() {
             let Some(token) = secret("MARQUE_DISPATCH_TOKEN") else {
                 bail!("--dispatch-repo needs a token in MARQUE_DISPATCH_TOKEN");
             };
-            config.notify.dispatch = Some(crate::notify::Dispatch {
+            config.outbound.dispatch = Some(crate::outbound::Dispatch {
                 repos,
                 base: base.trim_end_matches('/').to_string(),
                 token,
@@ -191,14 +191,14 @@ impl ServeConfig {
         }
         let (status_api, status_api_url, status_repo) = status;
         if let Some(forge) = status_api {
-            use crate::notify::commit_status::{default_base, StatusApi};
+            use crate::outbound::commit_status::{default_base, StatusApi};
             let Some(token) = secret("MARQUE_STATUS_TOKEN") else {
                 bail!("--status-api needs a token in MARQUE_STATUS_TOKEN");
             };
             let Some(base) = status_api_url.or(default_base(forge).map(String::from)) else {
                 bail!("--status-api gitea needs --status-api-url, as https://codeberg.org/api/v1");
             };
-            config.notify.status = Some(StatusApi {
+            config.outbound.status = Some(StatusApi {
                 forge,
                 base: base.trim_end_matches('/').to_string(),
                 repo: status_repo.unwrap_or_default(),
@@ -209,7 +209,8 @@ impl ServeConfig {
             let Some((name, value)) = header.split_once(':') else {
                 bail!("MARQUE_PURGE_HEADER must read `Name: value`, as `Fastly-Key: …`");
             };
-            config.notify.purge_header = Some((name.trim().to_string(), value.trim().to_string()));
+            config.outbound.purge_header =
+                Some((name.trim().to_string(), value.trim().to_string()));
         }
         config.check()?;
         Ok(config)
@@ -365,7 +366,7 @@ impl ServeConfig {
             preview_access: args.preview_access,
             session_secret: None,
             clock: crate::clock::Clock::system(),
-            notify: NotifyConfig {
+            outbound: OutboundConfig {
                 purge: args
                     .purge_urls
                     .iter()
@@ -380,7 +381,7 @@ impl ServeConfig {
                     .collect(),
                 timeout: args.delivery_timeout,
                 attempts: args.delivery_attempts,
-                ..NotifyConfig::default()
+                ..OutboundConfig::default()
             },
         }
     }
@@ -416,7 +417,7 @@ impl ServeConfig {
                 bail!("--redis-url must start with redis://, rediss://, redis+unix:// or unix://");
             }
         }
-        for url in &self.notify.purge {
+        for url in &self.outbound.purge {
             let bare = url.replace("{path}", "").replace("{url}", "");
             if !bare.starts_with("http://") && !bare.starts_with("https://") {
                 bail!(
@@ -425,7 +426,7 @@ impl ServeConfig {
                 );
             }
         }
-        for t in &self.notify.notify {
+        for t in &self.outbound.notify {
             if !t.url.starts_with("http://") && !t.url.starts_with("https://") {
                 bail!(
                     "--notify-url {:?} must be an absolute http(s) URL (`private:` before it for a private target)",
@@ -433,12 +434,12 @@ impl ServeConfig {
                 );
             }
         }
-        if let Some(d) = &self.notify.dispatch {
+        if let Some(d) = &self.outbound.dispatch {
             if let Some(bad) = d.repos.iter().find(|r| r.split('/').count() != 2) {
                 bail!("--dispatch-repo {bad:?} must be owner/name");
             }
         }
-        if let Some(api) = &self.notify.status {
+        if let Some(api) = &self.outbound.status {
             let previews = matches!(&self.source, SourceConfig::Git(g) if g.previews.is_some());
             if !previews {
                 bail!("--status-api posts the statuses of previews: it needs --git-url and --preview-branches");
@@ -502,18 +503,18 @@ mod tests {
 
     #[test]
     fn outbound_targets_are_checked_at_start() {
-        use crate::notify::commit_status::{Forge, StatusApi};
+        use crate::outbound::commit_status::{Forge, StatusApi};
         let mut config = ServeConfig::folder("content");
-        config.notify.purge = vec!["cdn.example/purge".into()];
+        config.outbound.purge = vec!["cdn.example/purge".into()];
         assert!(config
             .check()
             .unwrap_err()
             .to_string()
             .contains("--purge-url"));
-        config.notify.purge = vec!["https://api.fastly.com/purge/b.example{path}".into()];
-        config.notify.notify = vec![Target::parse("private:https://ci.example/hook")];
+        config.outbound.purge = vec!["https://api.fastly.com/purge/b.example{path}".into()];
+        config.outbound.notify = vec![Target::parse("private:https://ci.example/hook")];
         assert!(config.check().is_ok());
-        config.notify.status = Some(StatusApi {
+        config.outbound.status = Some(StatusApi {
             forge: Forge::Github,
             base: "https://api.github.com".into(),
             repo: "acme/brands".into(),
@@ -521,8 +522,8 @@ mod tests {
         });
         let e = config.check().unwrap_err().to_string();
         assert!(e.contains("--preview-branches"), "{e}");
-        config.notify.status = None;
-        config.notify.dispatch = Some(crate::notify::Dispatch {
+        config.outbound.status = None;
+        config.outbound.dispatch = Some(crate::outbound::Dispatch {
             repos: vec!["acme".into()],
             base: "https://api.github.com".into(),
             token: "t".into(),

@@ -65,7 +65,7 @@ pub struct AppState {
     pub clients: client::Clients,
     /// Purges and release events, when any target is configured: /status
     /// counts their deliveries.
-    pub outbox: Option<crate::notify::outbox::Outbox>,
+    pub outbox: Option<crate::outbound::outbox::Outbox>,
 }
 
 /// What the webhook needs in git mode.

@@ -131,12 +131,15 @@ fn jitter(base: Duration) -> Duration {
 /// new since the last one queued (nothing while a brand is building).
 fn post_statuses(
     previews: &Previews,
-    outbox: &crate::notify::outbox::Outbox,
-    posted: &mut std::collections::HashMap<String, (String, crate::notify::commit_status::Verdict)>,
+    outbox: &crate::outbound::outbox::Outbox,
+    posted: &mut std::collections::HashMap<
+        String,
+        (String, crate::outbound::commit_status::Verdict),
+    >,
 ) {
     posted.retain(|name, _| previews.previews().any(|p| &p.name == name));
     for p in previews.previews() {
-        let Some(verdict) = crate::notify::commit_status::verdict(&p.name, &p.brands) else {
+        let Some(verdict) = crate::outbound::commit_status::verdict(&p.name, &p.brands) else {
             continue;
         };
         let now = (p.commit.clone(), verdict);
@@ -168,7 +171,7 @@ pub struct GitWorker {
     previews: Option<Previews>,
     /// The commit status last queued for each preview: its commit and
     /// verdict (`--status-api`), so each is posted once.
-    statuses: std::collections::HashMap<String, (String, crate::notify::commit_status::Verdict)>,
+    statuses: std::collections::HashMap<String, (String, crate::outbound::commit_status::Verdict)>,
 }
 
 impl GitWorker {

@@ -37,7 +37,7 @@ pub struct Live {
     last: Option<(Content, Option<String>)>,
     /// Told what each publish changed (purges, release events), when
     /// anyone is to be told.
-    outbox: Option<crate::notify::outbox::Outbox>,
+    outbox: Option<crate::outbound::outbox::Outbox>,
 }
 
 /// Whether changes have arrived that no finished build has served, and
@@ -120,12 +120,12 @@ impl Live {
     }
 
     /// Where what a publish changes is told, if anywhere.
-    pub fn outbox(&self) -> Option<&crate::notify::outbox::Outbox> {
+    pub fn outbox(&self) -> Option<&crate::outbound::outbox::Outbox> {
         self.outbox.as_ref()
     }
 
     /// Tells `outbox` what each publish changes from now on.
-    pub fn with_outbox(mut self, outbox: Option<crate::notify::outbox::Outbox>) -> Live {
+    pub fn with_outbox(mut self, outbox: Option<crate::outbound::outbox::Outbox>) -> Live {
         self.outbox = outbox;
         self
     }
@@ -241,12 +241,12 @@ impl Live {
         let before = self
             .outbox
             .as_ref()
-            .map(|_| crate::notify::Seen::of(&serving));
+            .map(|_| crate::outbound::Seen::of(&serving));
         let next = make(&mut self.reloader, &serving);
         drop(serving);
         let served = self.publisher.publish(next?);
         if let (Some(outbox), Some(before)) = (&self.outbox, before) {
-            outbox.published(&before, &crate::notify::Seen::of(&served));
+            outbox.published(&before, &crate::outbound::Seen::of(&served));
         }
         Some(served)
     }

@@ -115,9 +115,9 @@ pub struct LimiterStatus {
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OutboundStatus {
-    /// Purge URLs and notify targets configured.
+    /// Purge URLs and event targets (`--notify-url`) configured.
     pub purge_targets: usize,
-    pub notify_targets: usize,
+    pub event_targets: usize,
     /// Deliveries acknowledged (a 2xx answer).
     pub sent: u64,
     /// Deliveries given up: refused (4xx but 408 and 429) or out of tries.

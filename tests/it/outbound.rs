@@ -160,8 +160,8 @@ fn a_push_purges_the_brand_it_changed_and_the_lists_within_a_second() {
     let remote = Remote::new();
     let (bulk, per_path) = (cdn.url("/purge_cache"), cdn.url("/purge/b.example{path}"));
     let g = serve_git_with(&remote.url(), None, |c| {
-        c.notify.purge = vec![bulk, per_path];
-        c.notify.purge_header = Some(("Authorization".into(), format!("Bearer {PURGE_KEY}")));
+        c.outbound.purge = vec![bulk, per_path];
+        c.outbound.purge_header = Some(("Authorization".into(), format!("Bearer {PURGE_KEY}")));
     });
     let app = &g.app;
     std::thread::sleep(Duration::from_millis(300));
@@ -248,14 +248,14 @@ fn a_tag_sends_one_signed_release_event_through_three_500s() {
     let url = hook.url("/marque");
     let api = github.url("/api");
     let g = serve_git_with(&remote.url(), None, |c| {
-        c.notify.dispatch = Some(marque::notify::Dispatch {
+        c.outbound.dispatch = Some(marque::outbound::Dispatch {
             repos: vec!["acme/app".into()],
             base: api,
             token: "ghs_dispatch_token".into(),
         });
-        c.notify.notify = vec![marque::notify::Target::parse(&url)];
-        c.notify.secret = Some(NOTIFY_SECRET.into());
-        c.notify.retry_base = Duration::from_millis(50);
+        c.outbound.notify = vec![marque::outbound::Target::parse(&url)];
+        c.outbound.secret = Some(NOTIFY_SECRET.into());
+        c.outbound.retry_base = Duration::from_millis(50);
     });
     let app = &g.app;
     remote.set_version("northwind", "2.4.0", "2.5.0");
@@ -371,8 +371,8 @@ fn a_hanging_receiver_does_not_delay_publishing() {
     let ws = workspace();
     let hang = Receiver::start(&[Answer::Hang; 64]);
     let mut config = serve_config(&ws.root);
-    config.notify.purge = vec![hang.url("/purge")];
-    config.notify.timeout = Duration::from_secs(60);
+    config.outbound.purge = vec![hang.url("/purge")];
+    config.outbound.timeout = Duration::from_secs(60);
     let app = spawn_with(config);
     let hanging = save_to_served(&app, &ws.root, 3);
     hang.wait_for(1, "a purge that hangs");
@@ -404,8 +404,8 @@ fn a_preview_branch_gets_a_commit_status_updated_by_a_fix() {
             glob: "preview/*".into(),
             limit: 20,
         });
-        c.notify.status = Some(marque::notify::commit_status::StatusApi {
-            forge: marque::notify::commit_status::Forge::Github,
+        c.outbound.status = Some(marque::outbound::commit_status::StatusApi {
+            forge: marque::outbound::commit_status::Forge::Github,
             base,
             repo: "acme/brands".into(),
             token: "ghp_secret_status_token".into(),
@@ -525,9 +525,9 @@ fn an_embargo_lift_is_announced_at_its_moment_and_private_releases_to_private_ta
     });
     config.cache_dir = tempfile::tempdir_in(dir.path()).unwrap().keep();
     config.access_tokens = Some(tokens_file(dir.path()));
-    config.notify.notify = vec![
-        marque::notify::Target::parse(&public.url("/public")),
-        marque::notify::Target::parse(&format!("private:{}", private.url("/private"))),
+    config.outbound.notify = vec![
+        marque::outbound::Target::parse(&public.url("/public")),
+        marque::outbound::Target::parse(&format!("private:{}", private.url("/private"))),
     ];
     let app = spawn_with(config);
     assert!(chrono::Utc::now() < at, "started before the embargo lifts");
@@ -595,8 +595,8 @@ fn a_fleet_of_two_replicas_sends_each_event_once() {
             prefix: "test-outbox:".into(),
         });
         c.public_url = Some("https://brand.example.com".into());
-        c.notify.notify = vec![marque::notify::Target::parse(&url)];
-        c.notify.secret = Some(NOTIFY_SECRET.into());
+        c.outbound.notify = vec![marque::outbound::Target::parse(&url)];
+        c.outbound.secret = Some(NOTIFY_SECRET.into());
     };
     let a = serve_git_with(&remote.url(), None, configure);
     let b = serve_git_with(&remote.url(), None, configure);

@@ -10,7 +10,7 @@
 //! cannot make marque hold more and more. Logs name the target without
 //! its credentials; secrets and headers never reach logs or `/status`.
 
-use super::{Event, NotifyConfig, Published, Seen};
+use super::{Event, OutboundConfig, Published, Seen};
 use crate::redact::redact_url;
 pub use crate::render::status::OutboundStatus;
 use hmac::{Hmac, Mac};
@@ -40,7 +40,7 @@ pub struct Outbox {
 }
 
 struct Inner {
-    cfg: NotifyConfig,
+    cfg: OutboundConfig,
     /// In a fleet, the Redis where each event is claimed by one replica.
     fleet: Option<Arc<crate::fleet::Fleet>>,
     public_url: String,
@@ -111,7 +111,7 @@ impl Outbox {
     /// Starts the task that delivers, until `stop` turns true. Needs a
     /// tokio runtime.
     pub fn start(
-        cfg: NotifyConfig,
+        cfg: OutboundConfig,
         public_url: &str,
         fleet: Option<Arc<crate::fleet::Fleet>>,
         stop: watch::Receiver<bool>,
@@ -186,7 +186,7 @@ impl Outbox {
         let c = &self.inner.counts;
         OutboundStatus {
             purge_targets: self.inner.cfg.purge.len(),
-            notify_targets: self.inner.cfg.notify.len(),
+            event_targets: self.inner.cfg.notify.len(),
             sent: c.sent.load(Ordering::Relaxed),
             failed: c.failed.load(Ordering::Relaxed),
             pending: c.pending.load(Ordering::Relaxed),

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 /// Where a publish is told, and how deliveries are made.
 #[derive(Debug, Clone)]
-pub struct NotifyConfig {
+pub struct OutboundConfig {
     /// `--purge-url`: templates of the CDN's purge endpoint.
     pub purge: Vec<String>,
     /// `MARQUE_PURGE_HEADER`: one header (`Name: value`) sent with each purge.
@@ -78,9 +78,9 @@ impl std::fmt::Debug for Dispatch {
     }
 }
 
-impl Default for NotifyConfig {
-    fn default() -> NotifyConfig {
-        NotifyConfig {
+impl Default for OutboundConfig {
+    fn default() -> OutboundConfig {
+        OutboundConfig {
             purge: Vec::new(),
             purge_header: None,
             notify: Vec::new(),
@@ -95,7 +95,7 @@ impl Default for NotifyConfig {
     }
 }
 
-impl NotifyConfig {
+impl OutboundConfig {
     /// Nothing is told anyone.
     pub fn is_off(&self) -> bool {
         self.purge.is_empty()
