@@ -567,6 +567,7 @@ fn backoff(base: Duration, attempt: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outbound::OutboundConfig;
 
     #[test]
     fn backoff_doubles_within_its_jitter_and_is_capped() {
@@ -625,6 +626,48 @@ mod tests {
             body["files"],
             serde_json::json!(["https://b.example/brand/b30"])
         );
+    }
+
+    /// A receiver that takes connections and never answers: every slot
+    /// fills, the queue fills, and the oldest waiting are dropped.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_full_queue_drops_the_oldest_and_counts_it() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((conn, _)) = listener.accept().await {
+                held.push(conn);
+            }
+        });
+        let cfg = OutboundConfig {
+            purge: vec![format!("http://{addr}/purge")],
+            queue: 4,
+            timeout: Duration::from_secs(60),
+            ..OutboundConfig::default()
+        };
+        let (_stop_tx, stop) = watch::channel(false);
+        let outbox = Outbox::start(cfg, "https://b.example", None, stop);
+        let total = CONCURRENT as u64 + 10;
+        for i in 0..total {
+            outbox.push(Job::Purge {
+                url: format!("http://{addr}/purge"),
+                body: None,
+                key: format!("purge_{i}"),
+            });
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            let s = outbox.status();
+            // Every slot busy, one taken off waiting for a slot, the queue full.
+            if s.pending <= CONCURRENT as u64 + 1 + 4 || std::time::Instant::now() > deadline {
+                break s;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
+        assert!(status.dropped >= 1, "{status:?}");
+        assert_eq!(status.pending + status.dropped, total, "{status:?}");
+        assert_eq!((status.sent, status.failed), (0, 0));
     }
 
     #[test]
