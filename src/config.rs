@@ -335,6 +335,68 @@ pub struct ServeArgs {
     /// slot goes to the next delivery.
     #[arg(long, env = "MARQUE_WEBHOOK_BODY_RATE", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..))]
     pub webhook_body_rate: u32,
+    /// A CDN purge URL called after each publish with the changed paths
+    /// (repeat it, or separate with commas): with `{path}` or `{url}` in
+    /// it, one POST per path; without, POSTs of `{"paths": [...], "files":
+    /// [...]}`. A header for it (`Name: value`) comes from MARQUE_PURGE_HEADER.
+    #[arg(
+        long = "purge-url",
+        env = "MARQUE_PURGE_URL",
+        value_delimiter = ',',
+        value_name = "TEMPLATE"
+    )]
+    pub purge_urls: Vec<String>,
+    /// A URL that gets a signed POST on each release, embargo lift, brand
+    /// published or removed (repeat it, or separate with commas);
+    /// `private:URL` hears of private brands and embargoed versions too.
+    /// Signed with MARQUE_NOTIFY_SECRET.
+    #[arg(
+        long = "notify-url",
+        env = "MARQUE_NOTIFY_URL",
+        value_delimiter = ',',
+        value_name = "URL"
+    )]
+    pub notify_urls: Vec<String>,
+    /// Deadline of one purge or notify request (e.g. 10s, 1500ms).
+    #[arg(long, env = "MARQUE_DELIVERY_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub delivery_timeout: std::time::Duration,
+    /// Tries of one purge or notify delivery, the first included, with
+    /// exponential backoff from 1 s (a `Retry-After` answer wins).
+    #[arg(long, env = "MARQUE_DELIVERY_ATTEMPTS", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub delivery_attempts: u32,
+    /// Post a commit status on each preview's head commit (with
+    /// --preview-branches): `github`, `gitlab` or `gitea` (Forgejo too).
+    /// The token comes from MARQUE_STATUS_TOKEN.
+    #[arg(long, env = "MARQUE_STATUS_API", value_enum, requires = "status_repo")]
+    pub status_api: Option<crate::outbound::commit_status::Forge>,
+    /// The forge's API base URL [default: `https://api.github.com`, or
+    /// `https://gitlab.com/api/v4`; Gitea's must be given, as
+    /// `https://codeberg.org/api/v1`].
+    #[arg(long, env = "MARQUE_STATUS_API_URL")]
+    pub status_api_url: Option<String>,
+    /// The repository statuses are posted to: `owner/name` (GitHub, Gitea),
+    /// or the project's id or path (GitLab).
+    #[arg(long, env = "MARQUE_STATUS_REPO")]
+    pub status_repo: Option<String>,
+    /// A GitHub repository (`owner/name`) sent a `repository_dispatch`
+    /// (event type `marque-release`, the event as `client_payload`) on
+    /// each public release, embargo lift, brand published or removed
+    /// (repeat it, or separate with commas). The token comes from
+    /// MARQUE_DISPATCH_TOKEN.
+    #[arg(
+        long = "dispatch-repo",
+        env = "MARQUE_DISPATCH_REPO",
+        value_delimiter = ','
+    )]
+    pub dispatch_repos: Vec<String>,
+    /// The GitHub API that dispatches go to (a GitHub Enterprise Server's
+    /// `https://host/api/v3`).
+    #[arg(
+        long,
+        env = "MARQUE_DISPATCH_API_URL",
+        default_value = "https://api.github.com"
+    )]
+    pub dispatch_api_url: String,
 }
 
 /// Parses `30s`, `1500ms`, `2m` or a bare number of seconds.

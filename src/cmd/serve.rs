@@ -90,6 +90,18 @@ pub async fn run(
         }
         None => None,
     };
+    // Purges, release events and commit statuses: queued by each
+    // publish, sent by a task of their own (in a fleet, each event by one
+    // replica).
+    let outbox = (!config.outbound.is_off()).then(|| {
+        crate::outbound::outbox::Outbox::start(
+            config.outbound.clone(),
+            &public_url,
+            fleet.clone(),
+            stop_rx.clone(),
+        )
+    });
+    let live = live.with_outbox(outbox.clone());
     let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
@@ -136,6 +148,7 @@ pub async fn run(
         clients: crate::http::client::Clients {
             trusted: config.trusted_proxy.clone(),
         },
+        outbox,
     };
     let wake = Wake::of(git_mode, &wake_tx, &trigger_tx);
     watch_tokens(&config, access, wake, &stop_rx);

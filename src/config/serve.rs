@@ -14,6 +14,7 @@ use crate::http::mcp::sessions::SessionLimits;
 use crate::http::server::Limits;
 use crate::http::webhook::RateLimits;
 use crate::live::previews::PreviewConfig;
+use crate::outbound::{OutboundConfig, Target};
 use anyhow::{bail, Result};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -154,6 +155,9 @@ pub struct ServeConfig {
     /// Where embargo moments and today's date are read: the system's clock
     /// (a test may set another).
     pub clock: crate::clock::Clock,
+    /// `--purge-url`, `--notify-url` and how their deliveries are made;
+    /// the secrets from MARQUE_PURGE_HEADER and MARQUE_NOTIFY_SECRET.
+    pub outbound: OutboundConfig,
 }
 
 impl ServeConfig {
@@ -161,6 +165,12 @@ impl ServeConfig {
     /// (MARQUE_LLM_API_KEY, MARQUE_REDIS_PASSWORD), checked.
     pub fn from_args(args: ServeArgs, log_json: bool) -> Result<ServeConfig> {
         let secret = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let status = (
+            args.status_api,
+            args.status_api_url.clone(),
+            args.status_repo.clone(),
+        );
+        let dispatch = (args.dispatch_repos.clone(), args.dispatch_api_url.clone());
         let mut config = ServeConfig::with_secrets(
             args,
             secret("MARQUE_LLM_API_KEY"),
@@ -168,6 +178,42 @@ impl ServeConfig {
         );
         config.log_json = log_json;
         config.session_secret = secret("MARQUE_SESSION_SECRET");
+        config.outbound.secret = secret("MARQUE_NOTIFY_SECRET");
+        let (repos, base) = dispatch;
+        let repos: Vec<String> = repos.into_iter().filter(|r| !r.is_empty()).collect();
+        if !repos.is_empty() {
+            let Some(token) = secret("MARQUE_DISPATCH_TOKEN") else {
+                bail!("--dispatch-repo needs a token in MARQUE_DISPATCH_TOKEN");
+            };
+            config.outbound.dispatch = Some(crate::outbound::Dispatch {
+                repos,
+                base: base.trim_end_matches('/').to_string(),
+                token,
+            });
+        }
+        let (status_api, status_api_url, status_repo) = status;
+        if let Some(forge) = status_api {
+            use crate::outbound::commit_status::{default_base, StatusApi};
+            let Some(token) = secret("MARQUE_STATUS_TOKEN") else {
+                bail!("--status-api needs a token in MARQUE_STATUS_TOKEN");
+            };
+            let Some(base) = status_api_url.or(default_base(forge).map(String::from)) else {
+                bail!("--status-api gitea needs --status-api-url, as https://codeberg.org/api/v1");
+            };
+            config.outbound.status = Some(StatusApi {
+                forge,
+                base: base.trim_end_matches('/').to_string(),
+                repo: status_repo.unwrap_or_default(),
+                token,
+            });
+        }
+        if let Some(header) = secret("MARQUE_PURGE_HEADER") {
+            let Some((name, value)) = header.split_once(':') else {
+                bail!("MARQUE_PURGE_HEADER must read `Name: value`, as `Fastly-Key: …`");
+            };
+            config.outbound.purge_header =
+                Some((name.trim().to_string(), value.trim().to_string()));
+        }
         config.check()?;
         Ok(config)
     }
@@ -323,6 +369,23 @@ impl ServeConfig {
             ops_token: args.ops_token.clone().filter(|t| !t.trim().is_empty()),
             session_secret: None,
             clock: crate::clock::Clock::system(),
+            outbound: OutboundConfig {
+                purge: args
+                    .purge_urls
+                    .iter()
+                    .filter(|u| !u.is_empty())
+                    .cloned()
+                    .collect(),
+                notify: args
+                    .notify_urls
+                    .iter()
+                    .filter(|u| !u.is_empty())
+                    .map(|u| Target::parse(u))
+                    .collect(),
+                timeout: args.delivery_timeout,
+                attempts: args.delivery_attempts,
+                ..OutboundConfig::default()
+            },
         }
     }
 
@@ -355,6 +418,37 @@ impl ServeConfig {
             let schemes = ["redis://", "rediss://", "redis+unix://", "unix://"];
             if !schemes.iter().any(|s| fleet.url.starts_with(s)) {
                 bail!("--redis-url must start with redis://, rediss://, redis+unix:// or unix://");
+            }
+        }
+        for url in &self.outbound.purge {
+            let bare = url.replace("{path}", "").replace("{url}", "");
+            if !bare.starts_with("http://") && !bare.starts_with("https://") {
+                bail!(
+                    "--purge-url {:?} must be an http(s) URL",
+                    crate::redact::redact_url(url)
+                );
+            }
+        }
+        for t in &self.outbound.notify {
+            if !t.url.starts_with("http://") && !t.url.starts_with("https://") {
+                bail!(
+                    "--notify-url {:?} must be an absolute http(s) URL (`private:` before it for a private target)",
+                    crate::redact::redact_url(&t.url)
+                );
+            }
+        }
+        if let Some(d) = &self.outbound.dispatch {
+            if let Some(bad) = d.repos.iter().find(|r| r.split('/').count() != 2) {
+                bail!("--dispatch-repo {bad:?} must be owner/name");
+            }
+        }
+        if let Some(api) = &self.outbound.status {
+            let previews = matches!(&self.source, SourceConfig::Git(g) if g.previews.is_some());
+            if !previews {
+                bail!("--status-api posts the statuses of previews: it needs --git-url and --preview-branches");
+            }
+            if !api.base.starts_with("http://") && !api.base.starts_with("https://") {
+                bail!("--status-api-url must be an http(s) URL");
             }
         }
         if let SourceConfig::Git(g) = &self.source {
@@ -408,6 +502,37 @@ mod tests {
             let e = config.check().unwrap_err().to_string();
             assert!(e.contains("--public-url"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn outbound_targets_are_checked_at_start() {
+        use crate::outbound::commit_status::{Forge, StatusApi};
+        let mut config = ServeConfig::folder("content");
+        config.outbound.purge = vec!["cdn.example/purge".into()];
+        assert!(config
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("--purge-url"));
+        config.outbound.purge = vec!["https://api.fastly.com/purge/b.example{path}".into()];
+        config.outbound.notify = vec![Target::parse("private:https://ci.example/hook")];
+        assert!(config.check().is_ok());
+        config.outbound.status = Some(StatusApi {
+            forge: Forge::Github,
+            base: "https://api.github.com".into(),
+            repo: "acme/brands".into(),
+            token: "t".into(),
+        });
+        let e = config.check().unwrap_err().to_string();
+        assert!(e.contains("--preview-branches"), "{e}");
+        config.outbound.status = None;
+        config.outbound.dispatch = Some(crate::outbound::Dispatch {
+            repos: vec!["acme".into()],
+            base: "https://api.github.com".into(),
+            token: "t".into(),
+        });
+        let e = config.check().unwrap_err().to_string();
+        assert!(e.contains("owner/name"), "{e}");
     }
 
     #[test]

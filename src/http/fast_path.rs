@@ -153,6 +153,7 @@ fn status_resource(status: &Status, app: &AppState) -> Resource {
             decided_by_redis: shared,
             decided_locally: local,
         },
+        outbound: app.outbox.as_ref().map(|o| o.status()),
     };
     let mut body = serde_json::to_vec_pretty(&live).expect("/status serializes");
     body.push(b'\n');

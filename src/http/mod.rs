@@ -65,6 +65,9 @@ pub struct AppState {
     pub ops_token: Option<Arc<str>>,
     /// The proxies believed (`--trusted-proxy`): who a request's client is.
     pub clients: client::Clients,
+    /// Purges and release events, when any target is configured: /status
+    /// counts their deliveries.
+    pub outbox: Option<crate::outbound::outbox::Outbox>,
 }
 
 /// What the webhook needs in git mode.

@@ -127,6 +127,30 @@ fn jitter(base: Duration) -> Duration {
     base - Duration::from_millis(spread) + Duration::from_millis(u64::from(nanos) % (2 * spread))
 }
 
+/// Queues a commit status for each preview whose commit or verdict is
+/// new since the last one queued (nothing while a brand is building).
+fn post_statuses(
+    previews: &Previews,
+    outbox: &crate::outbound::outbox::Outbox,
+    posted: &mut std::collections::HashMap<
+        String,
+        (String, crate::outbound::commit_status::Verdict),
+    >,
+) {
+    posted.retain(|name, _| previews.previews().any(|p| &p.name == name));
+    for p in previews.previews() {
+        let Some(verdict) = crate::outbound::commit_status::verdict(&p.name, &p.brands) else {
+            continue;
+        };
+        let now = (p.commit.clone(), verdict);
+        if posted.get(&p.name) != Some(&now) {
+            tracing::info!(branch = %p.branch, commit = %p.commit, description = %now.1.description, "queueing the preview's commit status");
+            outbox.commit_status(&now.0, &now.1);
+            posted.insert(p.name.clone(), now);
+        }
+    }
+}
+
 /// The branch head and every tag of the mirror: what decides whether a
 /// rebuild is needed.
 type State = (git2::Oid, Vec<(String, git2::Oid)>);
@@ -145,6 +169,9 @@ pub struct GitWorker {
     /// Fetches failed in a row: the wait before the next grows with them.
     failures: u32,
     previews: Option<Previews>,
+    /// The commit status last queued for each preview: its commit and
+    /// verdict (`--status-api`), so each is posted once.
+    statuses: std::collections::HashMap<String, (String, crate::outbound::commit_status::Verdict)>,
 }
 
 impl GitWorker {
@@ -177,6 +204,7 @@ impl GitWorker {
             built: None,
             failures: 0,
             previews,
+            statuses: Default::default(),
             cfg,
         })
     }
@@ -244,6 +272,9 @@ impl GitWorker {
             let served = p.served();
             let inherited = p.inherited().clone();
             self.live.set_previews(served, document, inherited);
+        }
+        if let Some(outbox) = self.live.outbox() {
+            post_statuses(p, outbox, &mut self.statuses);
         }
     }
 

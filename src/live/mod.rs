@@ -35,6 +35,9 @@ pub struct Live {
     /// The content of the last build, and its revision: built again when an
     /// embargo lifts, since the lists of releases change then.
     last: Option<(Content, Option<String>)>,
+    /// Told what each publish changed (purges, release events), when
+    /// anyone is to be told.
+    outbox: Option<crate::outbound::outbox::Outbox>,
 }
 
 /// Whether changes have arrived that no finished build has served, and
@@ -112,7 +115,19 @@ impl Live {
             publisher,
             progress,
             last: None,
+            outbox: None,
         }
+    }
+
+    /// Where what a publish changes is told, if anywhere.
+    pub fn outbox(&self) -> Option<&crate::outbound::outbox::Outbox> {
+        self.outbox.as_ref()
+    }
+
+    /// Tells `outbox` what each publish changes from now on.
+    pub fn with_outbox(mut self, outbox: Option<crate::outbound::outbox::Outbox>) -> Live {
+        self.outbox = outbox;
+        self
     }
 
     /// Rebuilds from `content` and serves the result, unless nothing
@@ -214,15 +229,26 @@ impl Live {
     }
 
     /// Serves what `make` makes of the reloader and the snapshot being
-    /// served, if anything; the old snapshot is let go first.
+    /// served, if anything; the old snapshot is let go first (but for the
+    /// brand maps the outbox compares, when there is one). What changed
+    /// is handed to the outbox after the swap: queued, not sent, so the
+    /// publish never waits on a receiver.
     fn serve(
         &mut self,
         make: impl FnOnce(&mut Reloader, &Site) -> Option<publisher::Next>,
     ) -> Option<Arc<Site>> {
         let serving = self.publisher.serving();
+        let before = self
+            .outbox
+            .as_ref()
+            .map(|_| crate::outbound::Seen::of(&serving));
         let next = make(&mut self.reloader, &serving);
         drop(serving);
-        Some(self.publisher.publish(next?))
+        let served = self.publisher.publish(next?);
+        if let (Some(outbox), Some(before)) = (&self.outbox, before) {
+            outbox.published(&before, &crate::outbound::Seen::of(&served));
+        }
+        Some(served)
     }
 }
 

@@ -501,6 +501,11 @@ impl Previews {
         &self.inherited
     }
 
+    /// The previews as last built.
+    pub fn previews(&self) -> impl Iterator<Item = &Preview> {
+        self.states.values().map(|s| &*s.preview)
+    }
+
     /// The previews served, by name.
     pub fn served(&self) -> HashMap<String, Branch> {
         self.states

@@ -93,6 +93,9 @@ pub struct ServedStatus<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending: Option<String>,
     pub demo_limiter: LimiterStatus,
+    /// Deliveries of purges and release events, when any target is configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outbound: Option<OutboundStatus>,
 }
 
 /// Which limiter decides the demo's calls, and how many each decided.
@@ -105,6 +108,24 @@ pub struct LimiterStatus {
     pub redis: bool,
     pub decided_by_redis: u64,
     pub decided_locally: u64,
+}
+
+/// What `/status` says of the deliveries of purges and release events
+/// (`outbound`): counts only, never a URL or a secret.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboundStatus {
+    /// Purge URLs and event targets (`--notify-url`) configured.
+    pub purge_targets: usize,
+    pub event_targets: usize,
+    /// Deliveries acknowledged (a 2xx answer).
+    pub sent: u64,
+    /// Deliveries given up: refused (4xx but 408 and 429) or out of tries.
+    pub failed: u64,
+    /// Deliveries waiting, under way or waiting to retry.
+    pub pending: u64,
+    /// Deliveries dropped unsent because the queue was full.
+    pub dropped: u64,
 }
 
 /// What `/status` says about the reloads.
@@ -226,6 +247,7 @@ mod tests {
                 decided_by_redis: 0,
                 decided_locally: 3,
             },
+            outbound: None,
         };
         let written = serde_json::to_string_pretty(&live).unwrap();
         let mut whole = serde_json::to_value(&live).unwrap();

@@ -840,7 +840,7 @@ fn marque_token_writes_no_plaintext_to_a_pipe_unless_asked() {
 }
 
 /// An RFC 3339 moment `secs` from now, at an offset of +02:00.
-fn in_secs(secs: i64) -> (String, chrono::DateTime<chrono::Utc>) {
+pub fn in_secs(secs: i64) -> (String, chrono::DateTime<chrono::Utc>) {
     let at = chrono::Utc::now() + chrono::Duration::seconds(secs);
     let offset = chrono::FixedOffset::east_opt(2 * 3600).unwrap();
     (
@@ -899,7 +899,7 @@ fn an_embargo_lifts_by_itself_in_directory_mode() {
 
 /// A remote with Aurora Launch released as 1.0.0, then 2.0.0 committed
 /// and tagged under an embargo of `embargo`.
-fn embargoed_remote(embargo: &str) -> Remote {
+pub fn embargoed_remote(embargo: &str) -> Remote {
     let remote = Remote::new();
     aurora(remote.path(), "1.0.0", None);
     remote.commit("Aurora Launch 1.0.0", 1);

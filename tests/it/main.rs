@@ -67,6 +67,8 @@ mod inferred_modes;
 mod matrix;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
+/// What a publish sends: CDN purges and signed release events, through failing and hanging receivers.
+mod outbound;
 /// Branch previews under `/preview/<name>/`.
 mod preview;
 /// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).
