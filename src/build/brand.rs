@@ -284,39 +284,13 @@ pub fn render_brand(
     for (file, media, body) in apps.files {
         add(paths::brand_doc(&key, &file), resource(media, body.into()));
     }
-    for (t, name) in &apps.android_clashes {
-        let at = Some((t.file.clone(), t.pointer.clone()));
-        let message = format!(
-            "token `{}` has the Android resource name `{name}`, as an earlier token of its kind does: it is left out of the Android resources; rename one of them",
-            t.name()
-        );
-        diagnostics.extend(left_out_warnings(
-            Code::AndroidNameClash,
-            &s,
-            &[(message, at)],
-            files,
-        ));
-    }
-    diagnostics.extend(left_out_warnings(
-        Code::FigmaPlan,
-        &s,
+    diagnostics.extend(apps_warnings(
+        &apps.android_clashes,
         &apps.figma_warnings,
+        &apps.android_css,
+        &s,
         files,
     ));
-    // Until the code table has one of its own, the warning that a string
-    // is CSS rather than text is MQ1408's, the warning for CSS text.
-    let css: Vec<_> = apps
-        .android_css
-        .iter()
-        .map(|(t, why)| {
-            let message = format!(
-                "token `{}` is left out of the Android resources: {why}",
-                t.name()
-            );
-            (message, Some((t.file.clone(), t.pointer.clone())))
-        })
-        .collect();
-    diagnostics.extend(left_out_warnings(Code::CssTextComposite, &s, &css, files));
     for (path, bytes) in &brand.assets {
         let media = render::media_type_of(path);
         let mut r = resource(media, bytes.clone());
@@ -378,6 +352,52 @@ fn model(
         cache: policy_of(ctx),
         brand: Arc::new(LazyBrand::unparsed(files, today)),
     })
+}
+
+/// What the outputs for apps leave out or warn of, as diagnostics at each
+/// token: Android resource names that clash, strings Android cannot hold
+/// (CSS), and the Figma plans a figma.zip collection rules out.
+fn apps_warnings(
+    android_clashes: &[(crate::spec::tokens::Token, String)],
+    figma_warnings: &[(String, Option<crate::spec::tokens::WrittenAt>)],
+    android_css: &[(crate::spec::tokens::Token, &'static str)],
+    slug: &str,
+    files: &BrandFiles,
+) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for (t, name) in android_clashes {
+        let at = Some((t.file.clone(), t.pointer.clone()));
+        let message = format!(
+            "token `{}` has the Android resource name `{name}`, as an earlier token of its kind does: it is left out of the Android resources; rename one of them",
+            t.name()
+        );
+        diagnostics.extend(left_out_warnings(
+            Code::AndroidNameClash,
+            slug,
+            &[(message, at)],
+            files,
+        ));
+    }
+    diagnostics.extend(left_out_warnings(
+        Code::FigmaPlan,
+        slug,
+        figma_warnings,
+        files,
+    ));
+    // Until the code table has one of its own, the warning that a string
+    // is CSS rather than text is MQ1408's, the warning for CSS text.
+    let css: Vec<_> = android_css
+        .iter()
+        .map(|(t, why)| {
+            let message = format!(
+                "token `{}` is left out of the Android resources: {why}",
+                t.name()
+            );
+            (message, Some((t.file.clone(), t.pointer.clone())))
+        })
+        .collect();
+    diagnostics.extend(left_out_warnings(Code::CssTextComposite, slug, &css, files));
+    diagnostics
 }
 
 /// A warning (`code`, the surface's) for each token a surface had to

@@ -34,7 +34,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod roles;
+mod summary;
 mod write;
+
+use summary::{summary, verdict};
 
 /// Runs the import; the process exit code (1 when the input has errors).
 /// It works under the time limit a served build gives one brand, and
@@ -196,9 +199,44 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         };
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
-    let (tokens_file, body, left_out) = strict_export(&brand, is_resolver);
-    if brand.tokens.tokens.len() <= left_out.len() {
-        summary(out, &args.file, &slug, &brand.tokens, &diags, &left_out)?;
+    let read = Read {
+        slug: &slug,
+        brand: &brand,
+        diags: &diags,
+        brand_doc: &brand_doc,
+        roles_kept,
+    };
+    write_and_report(args, read, is_resolver, out)
+}
+
+/// What an import read, ready to be written.
+struct Read<'a> {
+    slug: &'a str,
+    brand: &'a crate::spec::Brand,
+    diags: &'a [Diagnostic],
+    brand_doc: &'a str,
+    roles_kept: bool,
+}
+
+/// Writes what was read (unless it publishes no token) and says what it
+/// was: the summary, the roles, the files, and the exit code it earns.
+fn write_and_report(
+    args: &ImportArgs,
+    read: Read<'_>,
+    is_resolver: bool,
+    out: &mut impl Write,
+) -> Result<i32> {
+    let Read {
+        slug,
+        brand,
+        diags,
+        brand_doc,
+        roles_kept,
+    } = read;
+    let (tokens_file, body, left_out) = strict_export(brand, is_resolver);
+    let set = &brand.tokens;
+    if set.tokens.len() <= left_out.len() {
+        summary(out, &args.file, slug, set, diags, &left_out)?;
         writeln!(
             out,
             "the import publishes no token, so nothing is written: this is not the design system (see what was left out above)"
@@ -206,49 +244,15 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         return Ok(1);
     }
     let (brand_json, keep_brand_json, wrote) =
-        write_brand(&args.out, &slug, tokens_file, &brand_doc, &body)?;
-
-    let set = &brand.tokens;
-    summary(out, &args.file, &slug, set, &diags, &left_out)?;
+        write_brand(&args.out, slug, tokens_file, brand_doc, &body)?;
+    summary(out, &args.file, slug, set, diags, &left_out)?;
     if keep_brand_json {
         writeln!(out, "kept {} as it is", brand_json.display())?;
     } else {
         print_roles(out, set, !roles_kept)?;
     }
     writeln!(out, "wrote {}", wrote.join(", "))?;
-    verdict(out, &diags, args.allow_partial)
-}
-
-/// True for a token left out because something in it is wrong (a broken
-/// reference, failing math, an unreadable value), not because it has no
-/// form on the web by design (an unknown type, a composition).
-fn left_out_for_an_error(code: Code) -> bool {
-    code.family() == crate::spec::diag::Family::LeftOut
-        && !matches!(code, Code::LeftOutUnknownType | Code::LeftOutNoDtcgForm)
-}
-
-/// The exit code a written import earns: 1 when it left tokens out for
-/// errors (unless `allow_partial`), said; else 0.
-fn verdict(out: &mut impl Write, diags: &[Diagnostic], allow_partial: bool) -> Result<i32> {
-    let failed = diags
-        .iter()
-        .filter(|d| left_out_for_an_error(d.code))
-        .count();
-    if failed == 0 {
-        return Ok(0);
-    }
-    if allow_partial {
-        writeln!(
-            out,
-            "{failed} token(s) left out for errors, accepted (--allow-partial)"
-        )?;
-        return Ok(0);
-    }
-    writeln!(
-        out,
-        "the import is partial: {failed} token(s) left out for errors (above); fix them, or accept it with --allow-partial"
-    )?;
-    Ok(1)
+    verdict(out, diags, args.allow_partial)
 }
 
 /// Writes the brand folder `<out>/<slug>/`: the strict tokens, and
@@ -313,66 +317,6 @@ fn strict_export(
         }
         false => ("tokens.json", tokens.body, left_out),
     }
-}
-
-/// What was imported, and what import normalised, noted and left out,
-/// counted by code with the tokens each is about.
-fn summary(
-    out: &mut impl Write,
-    file: &Path,
-    slug: &str,
-    set: &TokenSet,
-    diags: &[Diagnostic],
-    left_out: &[(Code, Option<String>)],
-) -> Result<()> {
-    let modes: Vec<String> = set
-        .modes
-        .iter()
-        .map(|m| {
-            let contexts: Vec<&str> = m.contexts.iter().map(|c| c.name.as_str()).collect();
-            format!("{} ({})", m.name, contexts.join(", "))
-        })
-        .collect();
-    // What is published: the tokens read, less those the strict export
-    // cannot hold; and, of what the input holds, what was left out.
-    let read_out = diags
-        .iter()
-        .filter(|d| d.code.family() == crate::spec::diag::Family::LeftOut)
-        .count();
-    let kept = set.tokens.len().saturating_sub(left_out.len());
-    writeln!(
-        out,
-        "imported {} as `{slug}`: kept {kept} of {} tokens{}",
-        file.display(),
-        set.tokens.len() + read_out,
-        match modes.is_empty() {
-            true => String::new(),
-            false => format!(", modifiers {}", modes.join(", ")),
-        }
-    )?;
-    for m in &set.modes {
-        for (i, c) in m.contexts.iter().enumerate() {
-            let what = match i == m.default {
-                true => format!("{kept} tokens (the default)"),
-                false => format!("{kept} tokens, {} set by this context", c.tokens.len()),
-            };
-            writeln!(out, "  {} {}: {what}", m.name, c.name)?;
-        }
-    }
-    // Two spellings of one token sharing a CSS property is a note about
-    // tokens.css; the tokens themselves are written as they were.
-    let (css, notes): (Vec<_>, Vec<_>) = diags
-        .iter()
-        .filter(|d| d.severity() == Severity::Warning)
-        .map(|d| (d.code, crate::spec::diag::named(d)))
-        .partition(|(c, _)| *c == Code::CssNameShared);
-    let (gone, notes): (Vec<_>, Vec<_>) = notes
-        .into_iter()
-        .partition(|(c, _)| c.family() == crate::spec::diag::Family::LeftOut);
-    report(out, "normalised", &notes)?;
-    report(out, "noted, unchanged", &css)?;
-    report(out, "left out of what the input holds", &gone)?;
-    report(out, "left out of the strict tokens", left_out)
 }
 
 /// The palette roles brand.json was given, each with its token and value,
@@ -601,42 +545,6 @@ fn parse(
 fn text_of<'f>(files: &'f BTreeMap<String, Bytes>, slug: &str, d: &Diagnostic) -> Option<&'f str> {
     let rel = d.file.strip_prefix(&format!("{slug}/"))?;
     std::str::from_utf8(files.get(rel)?).ok()
-}
-
-/// What was said, counted by code (most frequent first), each with what
-/// its code means: `marque check` lists every one.
-fn report(out: &mut impl Write, title: &str, found: &[(Code, Option<String>)]) -> Result<()> {
-    if found.is_empty() {
-        return Ok(());
-    }
-    // Per code: how many, and the first few names it was about.
-    let mut groups: BTreeMap<Code, (usize, Vec<&str>)> = BTreeMap::new();
-    for (code, name) in found {
-        let (n, names) = groups.entry(*code).or_default();
-        *n += 1;
-        if let Some(name) = name
-            .as_deref()
-            .filter(|n| names.len() < 3 && !names.contains(n))
-        {
-            names.push(name);
-        }
-    }
-    let mut groups: Vec<(Code, (usize, Vec<&str>))> = groups.into_iter().collect();
-    groups.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then_with(|| a.0.cmp(&b.0)));
-    writeln!(out, "{title} ({}):", found.len())?;
-    for (code, (n, names)) in groups {
-        let (name, means) = (code.name(), code.means());
-        writeln!(out, "  {n:>5} × {code} {name}: {means}")?;
-        if !names.is_empty() {
-            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            let more = match n.saturating_sub(names.len()) {
-                0 => String::new(),
-                rest => format!(" and {rest} more"),
-            };
-            writeln!(out, "          {}{more}", shown.join(", "))?;
-        }
-    }
-    Ok(())
 }
 
 /// brand.json: the name, version 0.1.0 and `today`, with a palette and

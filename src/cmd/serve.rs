@@ -105,29 +105,8 @@ pub async fn run(
     let demo = Arc::new(demo);
     demo.spawn_purger(Duration::from_secs(60));
     tracing::info!(provider = demo.client.kind.as_str(), model = %demo.client.model, "prompt demo ready");
-    let mcp = config.mcp.as_ref().map(|m| {
-        let mut origins = vec![origin_of(&public_url)];
-        origins.extend(m.allowed_origins.iter().cloned());
-        let sessions =
-            crate::http::mcp::sessions::Sessions::new(m.sessions, config.trusted_proxy.clone());
-        sessions.spawn_expiry(stop_rx.clone());
-        Arc::new(McpState { origins, sessions })
-    });
-    let git = match &config.source {
-        SourceConfig::Git(g) => Some(Arc::new(GitHooks {
-            trigger: git_tx.clone(),
-            secret: g.webhook.as_ref().map(|w| Arc::from(w.secret.as_str())),
-            reads: crate::http::webhook::Reads::new(
-                g.webhook.as_ref().map(|w| w.rates).unwrap_or_default(),
-            ),
-            fanout: fleet.map(|fleet| {
-                let fanout = Arc::new(crate::live::fanout::Fanout::new(fleet, &g.url));
-                fanout.spawn_listener(git_tx.clone(), stop_rx.clone());
-                fanout
-            }),
-        })),
-        SourceConfig::Folder { .. } => None,
-    };
+    let mcp = mcp_from(&config, &public_url, &stop_rx);
+    let git = hooks_from(&config, &git_tx, fleet, &stop_rx);
     let state = AppState {
         site: site.clone(),
         live: watching.then(|| gen_rx.clone()),
@@ -188,6 +167,48 @@ pub async fn run(
             serve_folder(&path, watch, live, triggers, serving, stop_rx).await
         }
     }
+}
+
+/// MCP's state, when MCP is on: the origins it accepts (the public URL's
+/// and those given) and its sessions, expired by a task of their own.
+fn mcp_from(
+    config: &ServeConfig,
+    public_url: &str,
+    stop_rx: &watch::Receiver<bool>,
+) -> Option<Arc<McpState>> {
+    config.mcp.as_ref().map(|m| {
+        let mut origins = vec![origin_of(public_url)];
+        origins.extend(m.allowed_origins.iter().cloned());
+        let sessions =
+            crate::http::mcp::sessions::Sessions::new(m.sessions, config.trusted_proxy.clone());
+        sessions.spawn_expiry(stop_rx.clone());
+        Arc::new(McpState { origins, sessions })
+    })
+}
+
+/// Git mode's webhook: its secret, its pace limits, and, in a fleet, the
+/// fan-out that wakes every replica.
+fn hooks_from(
+    config: &ServeConfig,
+    git_tx: &std::sync::mpsc::Sender<()>,
+    fleet: Option<Arc<crate::fleet::Fleet>>,
+    stop_rx: &watch::Receiver<bool>,
+) -> Option<Arc<GitHooks>> {
+    let SourceConfig::Git(g) = &config.source else {
+        return None;
+    };
+    Some(Arc::new(GitHooks {
+        trigger: git_tx.clone(),
+        secret: g.webhook.as_ref().map(|w| Arc::from(w.secret.as_str())),
+        reads: crate::http::webhook::Reads::new(
+            g.webhook.as_ref().map(|w| w.rates).unwrap_or_default(),
+        ),
+        fanout: fleet.map(|fleet| {
+            let fanout = Arc::new(crate::live::fanout::Fanout::new(fleet, &g.url));
+            fanout.spawn_listener(git_tx.clone(), stop_rx.clone());
+            fanout
+        }),
+    }))
 }
 
 /// What every render of this server is made with: its public URL, its
