@@ -4,24 +4,12 @@
 //! cannot hold such a value (tokens.json, Figma) leaves it out, saying so.
 
 use crate::helpers::*;
-use std::path::Path;
-
-fn tokens_studio(root: &Path, tokens: &str) {
-    let dir = root.join("ts");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("brand.json"),
-        r#"{"name":"TS","summary":"x","version":"0.1.0","updated":"2026-11-01","tokens":{"path":"t.json","format":"tokens-studio"}}"#,
-    )
-    .unwrap();
-    std::fs::write(dir.join("t.json"), tokens).unwrap();
-}
 
 #[test]
 fn css_only_lengths_and_font_lists_publish_as_the_teams_build_makes_them() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
-    tokens_studio(
+    tokens_studio_brand(
         &root,
         r#"{"g": {
  "fluid": {"value": "clamp(1rem, 2.5vw, 2rem)", "type": "fontSizes"},

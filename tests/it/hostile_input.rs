@@ -411,18 +411,6 @@ fn every_forwarded_line_counts_and_forwarded_wins_over_x_forwarded_for() {
     );
 }
 
-/// A Tokens Studio brand of one file, `t.json`, holding `tokens`.
-fn tokens_studio_brand(root: &Path, tokens: &Value) {
-    let dir = root.join("ts");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("brand.json"),
-        r#"{"name":"TS","summary":"x","version":"0.1.0","updated":"2026-11-01","tokens":{"path":"t.json","format":"tokens-studio"}}"#,
-    )
-    .unwrap();
-    std::fs::write(dir.join("t.json"), tokens.to_string()).unwrap();
-}
-
 /// F5 (repro 2026-11-27): tokens left out for an error take what refers
 /// to them along in one pass, whatever the depth; everything else
 /// publishes. (Readings again, one per level, gave up after ten.)
@@ -446,7 +434,7 @@ fn any_depth_of_aliases_over_a_missing_reference_leaves_out_exactly_that_chain()
         "also-ok".into(),
         json!({"value": "{g.ok}", "type": "color"}),
     );
-    tokens_studio_brand(&root, &json!({ "g": g }));
+    tokens_studio_brand(&root, &json!({ "g": g }).to_string());
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .args(["check", "--semver", "off", root.to_str().unwrap()])
         .output()
@@ -486,7 +474,8 @@ fn a_megabyte_of_math_and_scientific_notation_read_at_once() {
             "long": {"value": long, "type": "spacing"},
             "sci": {"value": "2 * 1e2", "type": "spacing"},
             "em": {"value": "1em * 2", "type": "spacing"}
-        }}),
+        }})
+        .to_string(),
     );
     let app = spawn_with(serve_config(&root));
     let css = app.get("/brand/ts/tokens.css").text();

@@ -548,3 +548,16 @@ pub fn judge_differences(
         "KNOWN entries that match no difference now (remove them): {stale:?}"
     );
 }
+
+/// A brand `ts` under `root` whose tokens are one Tokens Studio file,
+/// `t.json`, holding `tokens`.
+pub fn tokens_studio_brand(root: &Path, tokens: &str) {
+    let dir = root.join("ts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("brand.json"),
+        r#"{"name":"TS","summary":"x","version":"0.1.0","updated":"2026-11-01","tokens":{"path":"t.json","format":"tokens-studio"}}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("t.json"), tokens).unwrap();
+}
