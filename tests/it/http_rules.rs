@@ -559,21 +559,30 @@ fn favicon_ico_is_an_icon() {
     assert_eq!(&res.body[..6], &[0, 0, 1, 0, 1, 0], "one icon");
     let head = app.request("HEAD", "/favicon.ico", &[], None);
     assert_eq!(head.status, 200);
-    let found = std::process::Command::new("convert")
-        .arg("-version")
-        .output()
-        .is_ok_and(|o| o.status.success());
+    // ImageMagick by its own names: a `convert` on the PATH may be
+    // something else.
+    let magick = ["magick", "convert-im6.q16", "convert"]
+        .into_iter()
+        .find(|name| {
+            std::process::Command::new(name)
+                .arg("-version")
+                .output()
+                .is_ok_and(|o| {
+                    o.status.success() && String::from_utf8_lossy(&o.stdout).contains("ImageMagick")
+                })
+        });
     if !require(
         "ImageMagick's convert",
-        found,
+        magick.is_some(),
         "apt-get install imagemagick",
     ) {
         return;
     }
+    let magick = magick.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("favicon.ico");
     std::fs::write(&file, &res.body).unwrap();
-    let out = std::process::Command::new("convert")
+    let out = std::process::Command::new(magick)
         .arg(&file)
         .args(["-format", "%w×%h %[pixel:p{8,8}] %[fx:p{0,0}.a]", "info:"])
         .output()
