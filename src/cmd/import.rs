@@ -374,17 +374,26 @@ fn slug_of(file: &Path) -> String {
     slug.trim_end_matches('-').chars().take(64).collect()
 }
 
+/// The file `name` of the reader's folder (the input `file`), or why it
+/// cannot be read, as its refusals say.
+fn read_or_say_why(reader: &mut Reader<'_>, file: &Path, name: &str) -> Result<Bytes> {
+    match reader.read_named(name) {
+        Some(bytes) => Ok(bytes),
+        None => {
+            let why: Vec<&str> = reader
+                .problems()
+                .iter()
+                .map(|d| d.message.as_str())
+                .collect();
+            bail!("cannot import {}: {}", file.display(), why.join("; "))
+        }
+    }
+}
+
 /// The input file, read as a brand file is (`file_name` in the reader's
 /// folder), and parsed, within the budget on JSON values.
 fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(Bytes, Value)> {
-    let Some(bytes) = reader.read_named(file_name) else {
-        let why: Vec<&str> = reader
-            .problems()
-            .iter()
-            .map(|d| d.message.as_str())
-            .collect();
-        bail!("cannot import {}: {}", file.display(), why.join("; "));
-    };
+    let bytes = read_or_say_why(reader, file, file_name)?;
     // JSONC, JSON5 and YAML are read as the JSON they stand for.
     let bytes = match crate::spec::syntax::json_of(file_name, &bytes) {
         Ok(Some(json)) => Bytes::from(json),
@@ -473,14 +482,7 @@ fn read_zip(
     zip_name: &str,
     folder: &str,
 ) -> Result<BTreeMap<String, Bytes>> {
-    let Some(bytes) = reader.read_named(zip_name) else {
-        let why: Vec<&str> = reader
-            .problems()
-            .iter()
-            .map(|d| d.message.as_str())
-            .collect();
-        bail!("cannot import {}: {}", file.display(), why.join("; "));
-    };
+    let bytes = read_or_say_why(reader, file, zip_name)?;
     let entries = crate::render::apps::archive::unzip(&bytes, crate::spec::limits::MAX_BRAND_BYTES)
         .map_err(|why| anyhow::anyhow!("cannot import {}: {why}", file.display()))?;
     Ok(entries

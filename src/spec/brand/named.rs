@@ -447,25 +447,41 @@ fn read_converted(
                     ),
                 );
             }
-            let mut texts = BTreeMap::from([(file.clone(), text)]);
-            for f in &converted.files {
-                texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
-            }
-            p.finish_mapped(
-                |pointer| {
-                    let (f, p) = converted.place(pointer);
-                    (f.map_or_else(|| file.clone(), |f| format!("{slug}/{f}")), p)
-                },
-                &texts,
-                |_| {},
-                &mut left_out,
-            );
+            finish_in_sources(p, &converted, slug, &file, text, &mut left_out);
             for (_, pointer, _) in dependents {
                 converted.remove(&pointer);
             }
         }
     }
     None
+}
+
+/// Places what `p` says of `converted` in the files it was read from: the
+/// file `file` (whose text is `text`) or a folder's file.
+fn finish_in_sources(
+    p: FileDiags<'_>,
+    converted: &formats::Converted,
+    slug: &str,
+    file: &str,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut texts = BTreeMap::from([(file.to_string(), text)]);
+    for f in &converted.files {
+        texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
+    }
+    p.finish_mapped(
+        |pointer| {
+            let (f, p) = converted.place(pointer);
+            (
+                f.map_or_else(|| file.to_string(), |f| format!("{slug}/{f}")),
+                p,
+            )
+        },
+        &texts,
+        |_| {},
+        out,
+    );
 }
 
 /// One reading of what a format's reader made.
@@ -498,19 +514,7 @@ fn read_once(
     if let Some(set) = &set {
         check_css_names(set, &mut p);
     }
-    let mut texts = BTreeMap::from([(file.clone(), text)]);
-    for f in &converted.files {
-        texts.insert(format!("{slug}/{}", f.path), f.text.as_str());
-    }
-    p.finish_mapped(
-        |pointer| {
-            let (f, p) = converted.place(pointer);
-            (f.map_or_else(|| file.clone(), |f| format!("{slug}/{f}")), p)
-        },
-        &texts,
-        |_| {},
-        out,
-    );
+    finish_in_sources(p, converted, slug, &file, text, out);
     if let Some(set) = set.as_mut() {
         for t in &mut set.tokens {
             let (f, p) = converted.place(&t.pointer);
