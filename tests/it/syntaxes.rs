@@ -187,6 +187,9 @@ fn a_mistake_in_yaml_or_json5_is_reported_at_its_line_and_column_as_written() {
         at("broken-json5/tokens.json5").contains(&"broken-json5/tokens.json5:2:10".to_string()),
         "{text}"
     );
+    // The file is there: its syntax error says why it is not read, and
+    // nothing says it is missing (MQ1003).
+    assert!(!text.contains("which is not in the brand folder"), "{text}");
     assert!(
         text.contains(
             "warning[MQ1010]: this value is empty: an unquoted `#` starts a comment in YAML"

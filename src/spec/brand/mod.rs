@@ -200,7 +200,7 @@ fn enforce_limits(value: &mut Value, d: &mut FileDiags<'_>) {
 }
 
 /// True when a read problem already names `file` (so "missing" would say it twice).
-fn named_in(problems: &[Diagnostic], file: &str) -> bool {
+pub(super) fn named_in(problems: &[Diagnostic], file: &str) -> bool {
     problems.iter().any(|p| p.file == file)
 }
 

@@ -97,7 +97,7 @@ pub(super) fn read_named(
         if folder && matches!(format, None | Some(Format::TokensStudio)) {
             return read_folder(files, path, out);
         }
-        out.push(super::setting::not_a_file(files, path, "a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files"));
+        out.extend(super::setting::not_a_file(files, path, "a folder is read as a Tokens Studio sync or Figma's export, and this format from files: name a file, or a tokens.resolver.json that lists the files"));
         return None;
     };
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;

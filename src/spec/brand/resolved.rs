@@ -353,7 +353,7 @@ fn layer_of<'t>(files: &'t BrandFiles, out: &mut Vec<Diagnostic>) -> Option<Inpu
     };
     let file = format!("{slug}/{path}");
     let Some(bytes) = files.get(&path) else {
-        out.push(super::setting::not_a_file(files, &path, "a brand of a family reads its tokens from a resolver or one file: name a tokens.resolver.json that lists the folder's files"));
+        out.extend(super::setting::not_a_file(files, &path, "a brand of a family reads its tokens from a resolver or one file: name a tokens.resolver.json that lists the folder's files"));
         return None;
     };
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;

@@ -130,8 +130,13 @@ fn checked_path(path: &str, at: &str, d: &mut FileDiags<'_>) -> Option<String> {
 /// What to say when brand.json's `tokens` names `path` and no file is
 /// there: a folder, when one is (`advice` says what to name instead), or
 /// nothing at all.
-pub(super) fn not_a_file(files: &BrandFiles, path: &str, advice: &str) -> Diagnostic {
+pub(super) fn not_a_file(files: &BrandFiles, path: &str, advice: &str) -> Option<Diagnostic> {
     let slug = files.slug.as_str();
+    // A file the source refused (too large, a link out, not YAML it can
+    // read) is there, and its own problem says why: no second word.
+    if super::named_in(&files.problems, &format!("{slug}/{path}")) {
+        return None;
+    }
     let folder = files
         .files()
         .keys()
@@ -146,5 +151,10 @@ pub(super) fn not_a_file(files: &BrandFiles, path: &str, advice: &str) -> Diagno
             format!("brand.json's `tokens` names `{path}`, which is not in the brand folder"),
         ),
     };
-    crate::spec::diag::file_diagnostic(code, slug, &format!("{slug}/brand.json"), message)
+    Some(crate::spec::diag::file_diagnostic(
+        code,
+        slug,
+        &format!("{slug}/brand.json"),
+        message,
+    ))
 }
