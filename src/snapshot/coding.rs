@@ -28,38 +28,14 @@ const TABLE: usize = 1 << 18;
 const REUSED_BELOW: usize = 1 << 17;
 
 thread_local! {
-    /// A compressor per level on each thread, reset for each body: a new
-    /// one zeroes a quarter of a megabyte of tables first.
-    static DEFLATERS: RefCell<Vec<(u32, flate2::Compress)>> = const { RefCell::new(Vec::new()) };
     /// The hash table the last brotli coding on this thread gave back: a
     /// mebibyte kept by each thread that compresses (the build's workers).
     static TABLES: RefCell<Option<Box<[u32]>>> = const { RefCell::new(None) };
 }
 
-/// `body` in gzip at `level`, with the header flate2's `GzEncoder` writes
-/// (no name, no time, the level's XFL, OS unknown), by a reused compressor.
+/// `body` in gzip at `level` (see [`crate::bodies::gzip`]).
 pub fn gzip(body: &[u8], level: u32) -> Vec<u8> {
-    let xfl = match level {
-        9.. => 2,
-        0 | 1 => 4,
-        _ => 0,
-    };
-    let mut out = Vec::with_capacity(body.len() / 3 + 64);
-    out.extend_from_slice(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255]);
-    DEFLATERS.with_borrow_mut(|deflaters| {
-        let at = match deflaters.iter().position(|(l, _)| *l == level) {
-            Some(at) => at,
-            None => {
-                let fresh = flate2::Compress::new(flate2::Compression::new(level), false);
-                deflaters.push((level, fresh));
-                deflaters.len() - 1
-            }
-        };
-        crate::bodies::deflate(&mut deflaters[at].1, body, &mut out);
-    });
-    out.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out
+    crate::bodies::gzip(body, level)
 }
 
 /// `body` in brotli at `quality`: the bytes `brotli::CompressorWriter`

@@ -10,7 +10,6 @@
 //! [`unzip`] reads a zip back (a Figma export `marque import` is given):
 //! stored and deflated entries, names checked, sizes bounded.
 
-use std::io::Write;
 
 /// npm's fixed modification time for packed files (1985-10-26T08:15:00Z).
 const NPM_TIME: u64 = 499_162_500;
@@ -45,11 +44,8 @@ pub fn tgz(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         tar.resize(tar.len().div_ceil(512) * 512, 0);
     }
     tar.resize(tar.len() + 1024, 0);
-    let mut gz = flate2::GzBuilder::new()
-        .mtime(0)
-        .write(Vec::new(), flate2::Compression::best());
-    gz.write_all(&tar).expect("writing to memory");
-    gz.finish().expect("writing to memory")
+    // flate2's `GzBuilder` with no time writes the same bytes.
+    crate::bodies::gzip(&tar, 9)
 }
 
 /// A zip of `files` (path, bytes), each entry deflated.
@@ -59,16 +55,15 @@ pub fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     const DATE: u16 = 1 << 5 | 1;
     let mut out = Vec::new();
     let mut central = Vec::new();
-    // One compressor for every entry: a new one zeroes a quarter of a
-    // megabyte of tables, which for an asset catalogue's small files cost
-    // more than the compressing (a fifth of `marque check`).
-    let mut deflater = flate2::Compress::new(flate2::Compression::default(), false);
+    // The thread's compressor for every entry of every archive: a new one
+    // zeroes a quarter of a megabyte of tables, which for an asset
+    // catalogue's small files cost more than the compressing.
     for (path, bytes) in files {
         let crc = crc32fast::hash(bytes);
         let offset = out.len() as u32;
         let size = bytes.len() as u32;
         let mut packed = Vec::with_capacity(bytes.len() / 2 + 64);
-        crate::bodies::deflate(&mut deflater, bytes, &mut packed);
+        crate::bodies::deflate_at(6, bytes, &mut packed);
         let packed_size = packed.len() as u32;
         let name = path.as_bytes();
         // Bit 11: the name is UTF-8 (a colour set named `color-größe`);
