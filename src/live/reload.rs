@@ -34,8 +34,9 @@ pub struct Reloader {
     options: BuildOptions,
     /// What each rebuild is reported through (none for a preview's).
     reporter: Option<Reporter>,
-    /// Publish the first build before compressing it (see [`Reloader::compress_pending`]).
-    defer_first_compression: bool,
+    /// Make the first build's codings gzip 1 alone, brotli and gzip 6
+    /// following (see [`Reloader::brotli_pending`]).
+    fast_first_compression: bool,
     /// The render cache and what it holds, if renders are kept on disk.
     kept: Option<KeptRenders>,
     /// Set when a change arrives: the finishing work after a build stops,
@@ -96,7 +97,7 @@ impl Reloader {
             source_error: None,
             options,
             reporter: Some(reporter),
-            defer_first_compression: true,
+            fast_first_compression: true,
             kept: None,
             changes_waiting: Arc::default(),
             saves_waiting: Arc::default(),
@@ -160,7 +161,7 @@ impl Reloader {
         };
         let mut reloader = Reloader::new(ctx, source, options, quiet);
         reloader.reporter = reporter;
-        reloader.defer_first_compression = false;
+        reloader.fast_first_compression = false;
         reloader.previews_document = None;
         reloader
     }
@@ -430,12 +431,14 @@ impl Reloader {
         serving: &Site,
     ) -> Option<Next> {
         let started = Instant::now();
-        // The first build of a server publishes its brands before compressing
-        // them: ready in a third of the time, compressed a moment later.
+        // The first build of a server compresses each body as it is made,
+        // with gzip 1 alone, on the build's jobs: ready (every body with a
+        // gzip coding) with no second pass over every brand, brotli and
+        // gzip 6 a moment later.
         let mut options = self.options.clone();
         options.hurry = Some(self.saves_waiting.clone());
-        if self.defer_first_compression && self.catalog.brands.is_empty() {
-            options.effort = crate::snapshot::Effort::None;
+        if self.fast_first_compression && self.catalog.brands.is_empty() {
+            options.effort = crate::snapshot::Effort::Gzip;
         }
         let next = build_catalog(
             content,
