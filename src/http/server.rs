@@ -64,6 +64,12 @@ impl Default for Limits {
 /// Connections the kernel completes and queues for each listener.
 const BACKLOG: u32 = 4096;
 
+/// How long a stopping server waits for the first request of a connection
+/// that has sent none yet: one accepted just before the signal is sending
+/// it, while a browser's preconnect that never sends must not hold the
+/// drain up to `--header-timeout`.
+const FIRST_REQUEST_GRACE: Duration = Duration::from_secs(1);
+
 /// The cores this process may run on.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -216,8 +222,9 @@ async fn accept_loop(
 
 /// Serves one accepted connection on this thread's runtime. Once the
 /// server stops, the connection finishes the request it has (a new one,
-/// its first) with `connection: close` and closes; an idle keep-alive
-/// connection closes at once. `alive` is held until it is done.
+/// its first, if it comes within [`FIRST_REQUEST_GRACE`]) with
+/// `connection: close` and closes; an idle keep-alive connection closes
+/// at once. `alive` is held until it is done.
 fn spawn_connection(
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
@@ -255,7 +262,8 @@ fn spawn_connection(
         let mut conn = std::pin::pin!(conn);
         let stopping = async {
             let _ = stop.wait_for(|s| *s).await;
-            conn_state.has_had_a_request().await;
+            let first = conn_state.has_had_a_request();
+            let _ = tokio::time::timeout(FIRST_REQUEST_GRACE, first).await;
         };
         tokio::select! {
             _ = conn.as_mut() => return,

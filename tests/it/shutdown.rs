@@ -354,3 +354,20 @@ fn a_request_slower_than_the_drain_timeout_is_closed_and_marque_still_exits_0() 
         "{log}"
     );
 }
+
+#[test]
+fn a_connection_that_sends_nothing_does_not_hold_the_drain() {
+    let (mut child, addr, _log) = serve(&["--drain-timeout", "5s"]);
+    let before = accepted(addr);
+    // A browser's preconnect: connected, and no request yet.
+    let idle = TcpStream::connect(addr).unwrap();
+    wait_accepted(addr, before, 1);
+    sigterm(&child);
+    let at_signal = Instant::now();
+    let (status, at_exit) = exited(&mut child, Duration::from_secs(5));
+    assert!(status.success(), "exits 0: {status}");
+    // Its grace for a first request is a second, not the header timeout (10 s).
+    let took = at_exit - at_signal;
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    drop(idle);
+}
