@@ -24,6 +24,10 @@ check:
     python3 .ci/msrv
     cargo test --locked
 
+# SIGTERM under load, on the real binary: requests in flight at the signal, failed, refused, and when it exited.
+shutdown-figure:
+    cargo test --test it shutdown:: -- --nocapture
+
 # Install what the tests need beyond Rust (Chromium, the llms.txt parser), as CI does.
 ci-deps:
     bash .ci/deps

@@ -197,6 +197,9 @@ pub struct ServeArgs {
     /// Time a client may take to send a whole request body (e.g. 10s); then 408.
     #[arg(long, env = "MARQUE_BODY_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
     pub body_timeout: std::time::Duration,
+    /// Time requests in flight get to finish after SIGTERM or SIGINT (e.g. 10s); then what is left is closed and marque exits 0. Give the process manager longer before SIGKILL.
+    #[arg(long, env = "MARQUE_DRAIN_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub drain_timeout: std::time::Duration,
     /// Threads accepting connections, each with its own listener (default: the available cores).
     #[arg(long, env = "MARQUE_THREADS", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,

@@ -25,38 +25,8 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct BrandStatus<'a> {
-    slug: &'a str,
-    version: String,
-    updated: String,
-    state: &'static str,
-    /// Its latest input is being checked and rendered: what is served
-    /// (and `state`) is the version before.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    building: bool,
-    /// Bytes its resources hold, all codings.
-    bytes: usize,
-    errors: usize,
-    warnings: usize,
-    /// The diagnostics grouped by kind and counted.
-    kinds: Vec<crate::spec::diag::Kind>,
-    diagnostics: &'a [Diagnostic],
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Unpublished<'a> {
-    slug: &'a str,
-    /// Not published yet: it is being checked and rendered.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    building: bool,
-    errors: usize,
-    warnings: usize,
-    kinds: Vec<crate::spec::diag::Kind>,
-    diagnostics: &'a [Diagnostic],
-}
+mod entries;
+use entries::{BrandStatus, Unpublished};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -299,6 +269,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
                 warnings,
                 kinds: crate::spec::diag::kinds(diags.iter()),
                 diagnostics: diags,
+                silenced: &s.silenced,
             };
             let page = s.stale().then(|| {
                 let page = match p.model.brand.brand() {
@@ -317,6 +288,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
                 warnings,
                 kinds: crate::spec::diag::kinds(diags.iter()),
                 diagnostics: diags,
+                silenced: &s.silenced,
             };
             let page = render::html::render_unpublished(&s.slug, ctx, diags);
             (

@@ -265,6 +265,7 @@ fn without(
             // good version, its errors the holders' alone.
             if embargo_guarded(s, catalog) {
                 s.diagnostics = Arc::default();
+                s.silenced = Arc::default();
             }
             continue;
         }
@@ -288,6 +289,7 @@ fn without(
             Some(p) => {
                 s.published = Some(p);
                 s.diagnostics = Arc::default();
+                s.silenced = Arc::default();
                 out.running.remove(slug);
             }
             None => {

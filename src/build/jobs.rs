@@ -36,8 +36,13 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// What one job produces: the render (when valid) and every diagnostic.
-pub type Result = (Option<Arc<Published>>, Arc<Vec<Diagnostic>>);
+/// What one job produces: the render (when valid), every diagnostic shown,
+/// and the warnings its brand.json silences, counted.
+pub type Result = (
+    Option<Arc<Published>>,
+    Arc<Vec<Diagnostic>>,
+    Arc<crate::spec::brand::silence::Silenced>,
+);
 
 pub type Job = Box<dyn FnOnce() -> Result + Send + 'static>;
 
@@ -514,13 +519,13 @@ mod tests {
             checkpoint();
             std::hint::spin_loop();
         }
-        (None, Default::default())
+        (None, Default::default(), Default::default())
     }
 
     #[test]
     fn a_panic_and_a_runaway_do_not_hold_up_the_others() {
         let jobs: Vec<Job> = vec![
-            Box::new(|| (None, Default::default())),
+            Box::new(|| (None, Default::default(), Default::default())),
             Box::new(|| panic!("boom")),
             Box::new(|| busy(Duration::from_secs(30))),
         ];
@@ -549,7 +554,7 @@ mod tests {
         };
         let jobs: Vec<Job> = vec![
             Box::new(|| busy(Duration::from_secs(2))),
-            Box::new(|| (None, Default::default())),
+            Box::new(|| (None, Default::default(), Default::default())),
         ];
         let out = run(jobs, &schedule);
         let Ran::LeftBehind(handle) = &out[0] else {
@@ -597,7 +602,7 @@ mod tests {
         // A newer build's job runs before the deferred ones.
         let quick = Instant::now();
         let next = run(
-            vec![Box::new(|| (None, Default::default()))],
+            vec![Box::new(|| (None, Default::default(), Default::default()))],
             &Schedule {
                 defer_after: Some(Duration::from_secs(5)),
                 ..schedule.clone()
@@ -633,7 +638,7 @@ mod tests {
             let seen = seen.clone();
             let job: Job = Box::new(move || {
                 lock(&seen).push((priority, nice()));
-                (None, Default::default())
+                (None, Default::default(), Default::default())
             });
             let schedule = Schedule {
                 priority,

@@ -35,6 +35,7 @@ use plan::{carry, settle, Plan};
 use crate::render::Context;
 use crate::snapshot::{CachePolicy, Effort};
 use crate::source::{Content, Pinned};
+use crate::spec::brand::silence::Silenced;
 use crate::spec::diag::{file_diagnostic, has_errors, Code, Severity};
 use crate::spec::limits::{describe_bytes, MAX_BRAND_BODY_BYTES};
 use crate::spec::{parse_brand, BrandFiles, Diagnostic, Moment};
@@ -52,6 +53,8 @@ pub struct BrandState {
     /// Every diagnostic of the latest attempt: its errors (then `published`
     /// is older: stale) and warnings, validation's and rendering's alike.
     pub diagnostics: Arc<Vec<Diagnostic>>,
+    /// The warnings of the latest attempt its brand.json silences, counted.
+    pub silenced: Arc<Silenced>,
     /// Input hash of the latest attempt, so an unchanged brand is not redone.
     pub attempted: [u8; 32],
 }

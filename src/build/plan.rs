@@ -6,11 +6,12 @@
 
 use super::{
     attempt, brand_of, input_hash, jobs, BrandState, BuildOptions, Carried, Catalog, Kind,
-    PinnedState, SemverMode,
+    PinnedState, Published, SemverMode,
 };
 use crate::render::Context;
 use crate::source::{Content, Pinned};
 use crate::spec::diag::{file_diagnostic, Code};
+use crate::spec::{BrandFiles, Diagnostic};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +55,7 @@ pub(super) fn carry(next: &mut Catalog, previous: &Catalog, c: Carried) {
                     slug: slug.clone(),
                     published: None,
                     diagnostics: Arc::default(),
+                    silenced: Arc::default(),
                     attempted: [0; 32],
                 }
             });
@@ -117,7 +119,8 @@ pub(super) fn plan(
             .unwrap_or_default();
         kinds.push(kind);
         work.push(Box::new(move || {
-            attempt(&files, &releases, &ctx, moment, hash, &opts)
+            let (published, diagnostics) = attempt(&files, &releases, &ctx, moment, hash, &opts);
+            silence(&files, published, diagnostics)
         }));
     }
     let served = (content.pinned.iter().chain(&content.withheld)).filter(|_| opts.serve_releases);
@@ -155,10 +158,31 @@ pub(super) fn plan(
         };
         kinds.push(kind);
         work.push(Box::new(move || {
-            attempt(&pin.files, &[], &pinned_ctx, moment, hash, &opts)
+            let (published, diagnostics) =
+                attempt(&pin.files, &[], &pinned_ctx, moment, hash, &opts);
+            silence(&pin.files, published, diagnostics)
         }));
     }
     Plan { kinds, work, ended }
+}
+
+/// A job's result: an attempt's render, and its diagnostics less the
+/// warnings the brand's brand.json silences, which are counted. Every
+/// warning of the attempt is silenced alike, validation's and rendering's;
+/// the render cache keeps them all, so a render taken from it counts the
+/// same.
+fn silence(
+    files: &BrandFiles,
+    published: Option<Arc<Published>>,
+    diagnostics: Arc<Vec<Diagnostic>>,
+) -> jobs::Result {
+    let codes = crate::spec::brand::silence::codes(files);
+    if codes.is_empty() {
+        return (published, diagnostics, Arc::default());
+    }
+    let all = Arc::try_unwrap(diagnostics).unwrap_or_else(|shared| shared.to_vec());
+    let (shown, silenced) = crate::spec::brand::silence::apply(&codes, all);
+    (published, Arc::new(shown), Arc::new(silenced))
 }
 
 /// Records a job's outcome in `next`. A brand whose attempt failed keeps
@@ -174,7 +198,7 @@ pub(super) fn settle(
         Kind::Brand { slug, .. } => slug.clone(),
         Kind::Pinned { key, .. } => brand_of(key).to_string(),
     };
-    let (published, diagnostics) = match outcome {
+    let (published, diagnostics, silenced) = match outcome {
         jobs::Outcome::Done(r) => {
             if let Some(p) = &r.0 {
                 if p.from_cache {
@@ -193,6 +217,7 @@ pub(super) fn settle(
                 &format!("{slug}/"),
                 format!("marque failed while checking this brand (a bug; please report it): {message}"),
             )]),
+            Arc::default(),
         ),
         jobs::Outcome::TimedOut => (
             None,
@@ -205,6 +230,7 @@ pub(super) fn settle(
                     budget.as_secs_f64()
                 ),
             )]),
+            Arc::default(),
         ),
         // Only a job no build wants is cancelled. Should one reach here,
         // its brand keeps what it had, and the next build tries again.
@@ -240,6 +266,7 @@ pub(super) fn settle(
                     published: published.or(keep),
                     slug,
                     diagnostics,
+                    silenced,
                     attempted: input,
                 },
             );

@@ -5,6 +5,7 @@ use super::source_of;
 use crate::build::{build_catalog, BuildOptions, Catalog};
 use crate::config::{CheckArgs, OutputFormat};
 use crate::render::Context;
+use crate::spec::brand::silence::Silenced;
 use crate::spec::diag::count;
 use crate::spec::{Diagnostic, Severity};
 use anyhow::Result;
@@ -80,6 +81,11 @@ pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> 
                 out,
                 "{brands} brand(s) checked, {ok} valid: {errors} error(s), {warnings} warning(s)"
             )?;
+            for (slug, s) in &catalog.brands {
+                if let Some(line) = silenced_line(&s.silenced) {
+                    writeln!(out, "{slug}: {line}")?;
+                }
+            }
         }
         OutputFormat::Json => {
             for d in &diags {
@@ -98,4 +104,20 @@ pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> 
         }
     }
     Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// What a brand's brand.json silenced, as `check` says it: `3 warning(s)
+/// silenced by brand.json (MQ1401 × 1, MQ1407 × 2)`; nothing when none were.
+fn silenced_line(silenced: &Silenced) -> Option<String> {
+    let total: usize = silenced.values().sum();
+    let by_code: Vec<String> = silenced
+        .iter()
+        .map(|(code, n)| format!("{code} × {n}"))
+        .collect();
+    (total > 0).then(|| {
+        format!(
+            "{total} warning(s) silenced by brand.json ({})",
+            by_code.join(", ")
+        )
+    })
 }

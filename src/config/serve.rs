@@ -320,11 +320,11 @@ impl ServeConfig {
                 max_connections: args.max_connections,
                 header_timeout: Duration::from_secs(args.header_timeout),
                 body_timeout: args.body_timeout,
+                drain_timeout: args.drain_timeout,
                 threads: args
                     .threads
                     .map_or_else(crate::http::server::default_threads, usize::from)
                     .max(1),
-                ..Limits::default()
             },
             build: BuildOptions {
                 semver: args.semver,

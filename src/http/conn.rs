@@ -31,6 +31,8 @@ pub struct ConnState {
     received: AtomicBool,
     /// Responses completed on this connection.
     answered: AtomicU64,
+    /// Told each time a request head has been read.
+    began: tokio::sync::Notify,
 }
 
 impl ConnState {
@@ -41,12 +43,26 @@ impl ConnState {
             idle_since: AtomicU64::new(0),
             received: AtomicBool::new(false),
             answered: AtomicU64::new(0),
+            began: tokio::sync::Notify::new(),
         })
+    }
+
+    /// Resolves once the connection has a request of its own: one under
+    /// way or one answered. A client that has just connected has sent its
+    /// first request, or is sending it, and is answered before a stopping
+    /// server closes the connection (hyper closes a connection it has read
+    /// nothing from at once).
+    pub async fn has_had_a_request(&self) {
+        if self.answered.load(Ordering::Relaxed) == 0 && !self.busy.load(Ordering::Relaxed) {
+            // `begin` leaves a permit when nobody waits yet: none is missed.
+            self.began.notified().await;
+        }
     }
 
     /// A request head has been read: its answer is under way.
     pub fn begin(self: &Arc<Self>) -> Done {
         self.busy.store(true, Ordering::Relaxed);
+        self.began.notify_one();
         Done(self.clone())
     }
 

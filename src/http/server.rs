@@ -10,8 +10,13 @@
 //! (`--max-connections`, further clients wait to be accepted), a request
 //! head must arrive within `--header-timeout` (or the client gets 408, see
 //! [`super::conn`]), and a request body within `--body-timeout` (a webhook
-//! body also at a minimum pace, see [`super::webhook`]). Shutdown stops
-//! accepting and drains in-flight requests.
+//! body also at a minimum pace, see [`super::webhook`]).
+//!
+//! Shutdown (SIGTERM, SIGINT): each thread stops accepting, takes the
+//! connections the kernel has already completed, closes its listener (a
+//! new client is refused), and waits up to `--drain-timeout` for every
+//! request in flight to be answered; idle keep-alive connections close at
+//! once. What is left then is closed, with a warning in the log.
 
 use super::body::{ResBody, TimedBody};
 use super::conn::{ConnState, Guarded};
@@ -23,7 +28,6 @@ use axum::Router;
 use futures_util::future::{BoxFuture, Either, Ready};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use hyper_util::server::graceful::GracefulShutdown;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,7 +43,7 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// Time a client has to send a whole request body.
     pub body_timeout: Duration,
-    /// Time in-flight requests get to finish after a shutdown signal.
+    /// Time in-flight requests get to finish after a shutdown signal (`--drain-timeout`).
     pub drain_timeout: Duration,
     /// Threads (runtimes, listeners) accepting connections.
     pub threads: usize,
@@ -56,6 +60,15 @@ impl Default for Limits {
         }
     }
 }
+
+/// Connections the kernel completes and queues for each listener.
+const BACKLOG: u32 = 4096;
+
+/// How long a stopping server waits for the first request of a connection
+/// that has sent none yet: one accepted just before the signal is sending
+/// it, while a browser's preconnect that never sends must not hold the
+/// drain up to `--header-timeout`.
+const FIRST_REQUEST_GRACE: Duration = Duration::from_secs(1);
 
 /// The cores this process may run on.
 pub fn default_threads() -> usize {
@@ -78,7 +91,7 @@ pub fn bind(addr: SocketAddr, threads: usize) -> std::io::Result<Vec<std::net::T
         socket.set_reuseport(true)?;
         socket.set_nodelay(true)?;
         socket.bind(addr)?;
-        let listener = socket.listen(4096)?;
+        let listener = socket.listen(BACKLOG)?;
         addr = listener.local_addr()?;
         out.push(listener.into_std()?);
     }
@@ -149,8 +162,11 @@ async fn accept_loop(
             return;
         }
     };
-    let graceful = GracefulShutdown::new();
     let limits = shared.limits;
+    // Each connection's task holds a sender: when the last is dropped,
+    // every connection of this thread is done (mini-redis's
+    // `shutdown_complete`).
+    let (alive, mut all_done) = tokio::sync::mpsc::channel::<()>(1);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -164,38 +180,97 @@ async fn accept_loop(
             },
             _ = stop.wait_for(|s| *s) => break,
         };
-        let _ = stream.set_nodelay(true);
-        shared.state.counters.connection(shard);
-        let (permits, watcher, shared) = (permits.clone(), graceful.watcher(), shared.clone());
-        let timeout = limits.header_timeout;
-        tokio::spawn(async move {
-            // Over the cap, a connection waits here, unanswered, for a slot:
-            // a permit is taken only by a connection that will be served, so
-            // one freed on any thread serves the next connection of any thread.
-            let Ok(permit) = permits.acquire_owned().await else {
-                return;
-            };
-            // Its time for a head starts when it is served.
-            let conn_state = ConnState::new();
-            let service = Conn {
-                shared,
-                peer,
-                shard,
-                state: conn_state.clone(),
-            };
-            let io = TokioIo::new(Guarded::new(stream, conn_state, timeout));
-            let conn = hyper::server::conn::http1::Builder::new()
-                .keep_alive(true)
-                .serve_connection(io, service);
-            let _ = watcher.watch(conn).await;
-            drop(permit);
-        });
+        spawn_connection(stream, peer, shard, &shared, &permits, &alive, &stop);
     }
-    drop(listener);
+    // A client whose connection the kernel completed before the close was
+    // told it is connected: closing the listener with it queued would
+    // reset it. Those queued are taken (by the system call itself: the
+    // runtime's readiness may be stale) and served like any in flight, at
+    // most a full queue's worth, so clients that keep connecting cannot
+    // hold the listener open; a client that connects after the close is
+    // refused, and tries another replica.
+    if let Ok(listener) = listener.into_std() {
+        // First the queue is shrunk to what it holds: a new client's SYN
+        // is then dropped (and, retried, refused) rather than completed in
+        // the instant before the close; one can still slip in then.
+        let _ = socket2::SockRef::from(&listener).listen(0);
+        for _ in 0..BACKLOG {
+            let Ok((stream, peer)) = listener.accept() else {
+                break;
+            };
+            // An accepted socket does not inherit the listener's O_NONBLOCK.
+            let stream = stream
+                .set_nonblocking(true)
+                .and_then(|()| tokio::net::TcpStream::from_std(stream));
+            match stream {
+                Ok(stream) => {
+                    spawn_connection(stream, peer, shard, &shared, &permits, &alive, &stop)
+                }
+                Err(e) => tracing::warn!(error = %e, "a queued connection could not be served"),
+            }
+        }
+    }
+    drop(alive);
     tokio::select! {
-        () = graceful.shutdown() => {},
-        () = tokio::time::sleep(limits.drain_timeout) => tracing::warn!("drain timed out; closing remaining connections"),
+        _ = all_done.recv() => {},
+        () = tokio::time::sleep(limits.drain_timeout) => tracing::warn!(
+            drain_timeout_s = limits.drain_timeout.as_secs_f64(),
+            "drain timed out; closing remaining connections"
+        ),
     }
+}
+
+/// Serves one accepted connection on this thread's runtime. Once the
+/// server stops, the connection finishes the request it has (a new one,
+/// its first, if it comes within [`FIRST_REQUEST_GRACE`]) with
+/// `connection: close` and closes; an idle keep-alive connection closes
+/// at once. `alive` is held until it is done.
+fn spawn_connection(
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    shard: usize,
+    shared: &Arc<Shared>,
+    permits: &Arc<Semaphore>,
+    alive: &tokio::sync::mpsc::Sender<()>,
+    stop: &watch::Receiver<bool>,
+) {
+    let _ = stream.set_nodelay(true);
+    shared.state.counters.connection(shard);
+    let (permits, alive, shared) = (permits.clone(), alive.clone(), shared.clone());
+    let mut stop = stop.clone();
+    let timeout = shared.limits.header_timeout;
+    tokio::spawn(async move {
+        let _alive = alive;
+        // Over the cap, a connection waits here, unanswered, for a slot:
+        // a permit is taken only by a connection that will be served, so
+        // one freed on any thread serves the next connection of any thread.
+        let Ok(_permit) = permits.acquire_owned().await else {
+            return;
+        };
+        // Its time for a head starts when it is served.
+        let conn_state = ConnState::new();
+        let service = Conn {
+            shared,
+            peer,
+            shard,
+            state: conn_state.clone(),
+        };
+        let io = TokioIo::new(Guarded::new(stream, conn_state.clone(), timeout));
+        let conn = hyper::server::conn::http1::Builder::new()
+            .keep_alive(true)
+            .serve_connection(io, service);
+        let mut conn = std::pin::pin!(conn);
+        let stopping = async {
+            let _ = stop.wait_for(|s| *s).await;
+            let first = conn_state.has_had_a_request();
+            let _ = tokio::time::timeout(FIRST_REQUEST_GRACE, first).await;
+        };
+        tokio::select! {
+            _ = conn.as_mut() => return,
+            () = stopping => conn.as_mut().graceful_shutdown(),
+        }
+        let _ = conn.await;
+    });
 }
 
 /// One connection's request handler.

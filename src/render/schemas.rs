@@ -16,6 +16,8 @@ pub const CHANGELOG_SCHEMA_PATH: &str = "/schema/changelog.schema.json";
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The schema of `spec.json`.
+/// (brand.json's `diagnostics`, what the brand silences, is configuration
+/// of marque, not of the brand: spec.json leaves it out, and so does this.)
 pub fn spec_schema() -> Value {
     let mut s: Value = serde_json::from_str(crate::spec::schema::BRAND_SCHEMA)
         .expect("brand.schema.json is valid JSON");
@@ -27,7 +29,7 @@ pub fn spec_schema() -> Value {
          and the revision it was rendered from."
     );
     let props = s["properties"].as_object_mut().expect("properties");
-    props.remove("$schema");
+    props.retain(|key, _| key != "$schema" && key != "diagnostics");
     props.insert(
         "slug".into(),
         json!({"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 64}),

@@ -33,6 +33,9 @@ pub struct BrandDoc {
     /// Where the tokens are (read before the rest, by `spec::brand`).
     #[serde(default, skip_serializing)]
     pub tokens: Option<Value>,
+    /// Warnings silenced for this brand, by code (read by `spec::brand::silence`).
+    #[serde(default, skip_serializing)]
+    pub diagnostics: Option<Value>,
     #[serde(default)]
     pub voice: Voice,
     #[serde(default)]

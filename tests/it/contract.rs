@@ -64,6 +64,7 @@ fn published_paths(app: &super::helpers::TestApp) -> BTreeSet<String> {
         "/status",
         "/metrics",
         "/previews.json",
+        "/codes",
     ]
     .map(String::from)
     .into();

@@ -83,6 +83,10 @@ mod scale;
 mod sd_transforms;
 /// Version steps checked against the semantic diff, per release.
 mod semver;
+/// SIGTERM under load: requests in flight answered, new connections refused, exit 0 in time.
+mod shutdown;
+/// brand.json's `diagnostics`: warnings silenced by code, counted, errors never.
+mod silencing;
 /// Style Dictionary 5.5.5 on its legacy sources, computed beside tokens.css.
 mod style_dictionary;
 /// Golden files of every surface of the example brands, and rules for any brand.

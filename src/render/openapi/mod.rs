@@ -40,6 +40,7 @@ pub struct Examples {
 pub fn render(ctx: &Context, examples: &Examples) -> String {
     let mut paths = Map::new();
     root_paths(&mut paths, ctx);
+    codes_path(&mut paths);
     page_asset_paths(&mut paths, ctx);
     brand_paths(&mut paths, "", "current");
     brand_paths(&mut paths, "@{version}", "released");
@@ -268,6 +269,20 @@ fn root_paths(paths: &mut Map<String, Value>, ctx: &Context) {
         })),
     );
     let _ = ctx;
+}
+
+/// `/codes`: every diagnostic code under its anchor (`/codes#mq1501`),
+/// where the `helpUri` of `marque check --format sarif --public-url` points.
+fn codes_path(paths: &mut Map<String, Value>) {
+    let mut op = document_get(
+        "Every diagnostic code: what it means and how to fix it",
+        "discovery",
+        "text/html; charset=utf-8",
+        text(),
+        &[],
+    );
+    op["description"] = json!("One page of this marque's diagnostic codes, each under its lower-case anchor (`/codes#mq1501`): the code, its name, its severity, what it means and how to fix it. SARIF from `marque check --format sarif --public-url <this server>` links each rule here (`helpUri`).");
+    paths.insert(url::CODES.to_string(), get(op));
 }
 
 /// What every page shares, by the names the pages of `ctx` link to.

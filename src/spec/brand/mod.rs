@@ -26,6 +26,7 @@ use named::read_tokens;
 pub use setting::brand_json;
 mod prompts;
 mod resolved;
+pub mod silence;
 use prompts::check_prompts;
 
 /// A brand that passed validation: everything a renderer needs.
@@ -413,6 +414,9 @@ fn check_semantics(
     }
     check_logo(&doc, checked, files, d);
     check_prompts(&doc, checked, d);
+    if !checked.blocked("/diagnostics") {
+        silence::check(doc.diagnostics.as_ref(), d);
+    }
     Some((doc, version?, updated?))
 }
 

@@ -213,6 +213,9 @@ codes! {
     DuplicateKey = "1110", "duplicate-key", Error,
         "An object of brand.json gives the same key twice (JSON readers disagree on which one counts; `visibility` given twice could publish a private brand).",
         "Keep one of the two.";
+    SilencingIgnored = "1111", "silencing-ignored", Warning,
+        "An entry of brand.json's `diagnostics` silences nothing: it names an error (errors cannot be silenced), a code marque does not have, or has a value other than \"off\".",
+        "Name a warning's code with the value \"off\", or remove the entry.";
     // MQ12: versions, dates and releases.
     InvalidVersion = "1201", "invalid-version", Error,
         "`version` is not a semantic version MAJOR.MINOR.PATCH with an optional pre-release (no `v`, no build metadata).",
