@@ -6,6 +6,8 @@
 mod openapi;
 /// A real local HTTP server that records what it gets.
 mod receiver;
+/// The real binary killed with deliveries pending, and started again.
+mod restart;
 
 use crate::git::{push_hook, serve_git_with, Remote};
 use crate::helpers::*;

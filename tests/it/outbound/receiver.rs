@@ -36,6 +36,8 @@ impl Got {
 #[derive(Debug, Clone, Copy)]
 pub enum Answer {
     Status(u16),
+    /// A status with `Retry-After` in seconds.
+    RetryAfter(u16, u64),
     /// Never answers (until the sender gives up).
     Hang,
 }
@@ -133,6 +135,9 @@ async fn answer(
     let scripted = s.script.lock().unwrap().pop_front();
     match scripted {
         Some(Answer::Status(code)) => status(code).into_response(),
+        Some(Answer::RetryAfter(code, secs)) => {
+            (status(code), [("retry-after", secs.to_string())]).into_response()
+        }
         Some(Answer::Hang) => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
             status(200).into_response()
