@@ -2,6 +2,8 @@
 //! events, recorded by real local HTTP servers; the faults a sender must
 //! survive (a receiver that fails, then answers; one that hangs).
 
+/// The pull request comment (`--status-comment`), made once and edited.
+mod comment;
 /// What the forges' published OpenAPI descriptions say of each request.
 mod openapi;
 /// A real local HTTP server that records what it gets.
