@@ -381,6 +381,11 @@ pub struct ServeArgs {
     /// or the project's id or path (GitLab).
     #[arg(long, env = "MARQUE_STATUS_REPO")]
     pub status_repo: Option<String>,
+    /// With --status-api, also keep one comment on each preview branch's
+    /// open pull request (GitLab: merge request) with its change table,
+    /// edited in place on each push.
+    #[arg(long, env = "MARQUE_STATUS_COMMENT", requires = "status_api")]
+    pub status_comment: bool,
     /// A GitHub repository (`owner/name`) sent a `repository_dispatch`
     /// (event type `marque-release`, the event as `client_payload`) on
     /// each public release, embargo lift, brand published or removed

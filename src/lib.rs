@@ -12,7 +12,7 @@
 //! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job, a brand rebuilt when what it extends changed) → snapshot. No IO: what is remembered between builds is handed in.
 //! - [`source`]: IO. read a content folder into memory.
 //! - [`live`]: IO. keep the snapshot current: the reloader (content → snapshot value), the publisher (the one writer of what is served), the directory loop (file events, [`live::watch`]) and the git loop (a mirror, fetched; branch previews).
-//! - [`outbound`]: what a publish tells the world outside: the paths a CDN purges and the signed release events (pure), and [`outbound::outbox`], the IO that delivers them off the publish path (a bounded queue, retries, idempotency keys).
+//! - [`outbound`]: what a publish tells the world outside: the paths a CDN purges, the signed release events, a preview's commit status and pull request comment (pure), and [`outbound::outbox`], the IO that delivers them off the publish path (a bounded queue, retries, idempotency keys), each delivery written down by [`outbound::journal`] until it is done so a restart neither loses nor repeats one.
 //! - [`report`]: what a person reads in the terminal: rustc-style frames and one line per rebuild.
 //! - [`redact`]: PURE. what logs and `/status` may show of a URL that can carry a credential.
 //! - [`fleet`]: IO. the Redis connection a fleet of replicas shares, a dead one replaced; the demo's shared limit (`demo::limit::redis`) and the webhook fan-out (`live::fanout`) use it.

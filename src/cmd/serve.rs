@@ -93,11 +93,14 @@ pub async fn run(
     // Purges, release events and commit statuses: queued by each
     // publish, sent by a task of their own (in a fleet, each event by one
     // replica).
+    // Each delivery is written down in the cache directory until it is
+    // done, so a restart resumes what the last publish had not sent.
     let outbox = (!config.outbound.is_off()).then(|| {
         crate::outbound::outbox::Outbox::start(
             config.outbound.clone(),
             &public_url,
             fleet.clone(),
+            Some(&config.cache_dir.join(crate::outbound::journal::FILE)),
             stop_rx.clone(),
         )
     });

@@ -165,6 +165,7 @@ impl ServeConfig {
     /// (MARQUE_LLM_API_KEY, MARQUE_REDIS_PASSWORD), checked.
     pub fn from_args(args: ServeArgs, log_json: bool) -> Result<ServeConfig> {
         let secret = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let comment = args.status_comment;
         let status = (
             args.status_api,
             args.status_api_url.clone(),
@@ -206,6 +207,7 @@ impl ServeConfig {
                 repo: status_repo.unwrap_or_default(),
                 token,
             });
+            config.outbound.comment = comment;
         }
         if let Some(header) = secret("MARQUE_PURGE_HEADER") {
             let Some((name, value)) = header.split_once(':') else {

@@ -127,8 +127,9 @@ fn jitter(base: Duration) -> Duration {
     base - Duration::from_millis(spread) + Duration::from_millis(u64::from(nanos) % (2 * spread))
 }
 
-/// Queues a commit status for each preview whose commit or verdict is
-/// new since the last one queued (nothing while a brand is building).
+/// Queues a commit status (and, with --status-comment, the pull request's
+/// comment) for each preview whose commit or verdict is new since the
+/// last one queued (nothing while a brand is building).
 fn post_statuses(
     previews: &Previews,
     outbox: &crate::outbound::outbox::Outbox,
@@ -146,6 +147,9 @@ fn post_statuses(
         if posted.get(&p.name) != Some(&now) {
             tracing::info!(branch = %p.branch, commit = %p.commit, description = %now.1.description, "queueing the preview's commit status");
             outbox.commit_status(&now.0, &now.1);
+            // The pull request's comment (--status-comment) follows the
+            // status: once per commit and verdict, edited in place.
+            outbox.comment(p, &now.1);
             posted.insert(p.name.clone(), now);
         }
     }

@@ -123,18 +123,6 @@ pub fn request(
     let description: String = verdict.description.chars().take(140).collect();
     match api.forge {
         Forge::Github | Forge::Gitea => {
-            let auth = match api.forge {
-                Forge::Github => format!("Bearer {}", api.token),
-                _ => format!("token {}", api.token),
-            };
-            let mut headers = vec![
-                ("Authorization".to_string(), auth),
-                ("Accept".to_string(), "application/json".to_string()),
-            ];
-            if api.forge == Forge::Github {
-                headers[1].1 = "application/vnd.github+json".to_string();
-                headers.push(("X-GitHub-Api-Version".into(), "2022-11-28".into()));
-            }
             let body = serde_json::json!({
                 "state": if verdict.success { "success" } else { "failure" },
                 "target_url": target_url,
@@ -144,12 +132,10 @@ pub fn request(
             (
                 format!("{}/repos/{}/statuses/{sha}", api.base, api.repo),
                 body,
-                headers,
+                headers(api),
             )
         }
         Forge::Gitlab => {
-            // A project path is one URL segment, its slashes encoded.
-            let id = api.repo.replace('/', "%2F");
             let body = serde_json::json!({
                 "state": if verdict.success { "success" } else { "failed" },
                 "target_url": target_url,
@@ -157,11 +143,33 @@ pub fn request(
                 "name": CONTEXT,
             });
             (
-                format!("{}/projects/{id}/statuses/{sha}", api.base),
+                format!("{}/projects/{}/statuses/{sha}", api.base, project(api)),
                 body,
-                vec![("PRIVATE-TOKEN".to_string(), api.token.clone())],
+                headers(api),
             )
         }
+    }
+}
+
+/// GitLab's project id or path as one URL segment (its slashes encoded).
+pub fn project(api: &StatusApi) -> String {
+    api.repo.replace('/', "%2F")
+}
+
+/// The headers of every request to the forge's API, its token among them
+/// (never logged, never written down: added to each request as it is made).
+pub fn headers(api: &StatusApi) -> Vec<(String, String)> {
+    match api.forge {
+        Forge::Github => vec![
+            ("Authorization".into(), format!("Bearer {}", api.token)),
+            ("Accept".into(), "application/vnd.github+json".into()),
+            ("X-GitHub-Api-Version".into(), "2022-11-28".into()),
+        ],
+        Forge::Gitea => vec![
+            ("Authorization".into(), format!("token {}", api.token)),
+            ("Accept".into(), "application/json".into()),
+        ],
+        Forge::Gitlab => vec![("PRIVATE-TOKEN".into(), api.token.clone())],
     }
 }
 

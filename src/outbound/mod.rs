@@ -9,7 +9,11 @@
 //! change, and a swap of the same generation (codings added) changes no
 //! content, so it purges nothing.
 
+pub mod comment;
 pub mod commit_status;
+mod delivery;
+pub mod job;
+pub mod journal;
 pub mod outbox;
 
 use crate::build::LISTS;
@@ -40,6 +44,9 @@ pub struct OutboundConfig {
     pub queue: usize,
     /// `--status-api`: where previews' commit statuses are posted.
     pub status: Option<commit_status::StatusApi>,
+    /// `--status-comment`: previews' change tables go on their pull
+    /// requests too (with `status`).
+    pub comment: bool,
     /// `--dispatch-repo`: repositories that get a GitHub
     /// `repository_dispatch` for each public event.
     pub dispatch: Option<Dispatch>,
@@ -90,6 +97,7 @@ impl Default for OutboundConfig {
             retry_base: Duration::from_secs(1),
             queue: 1024,
             status: None,
+            comment: false,
             dispatch: None,
         }
     }

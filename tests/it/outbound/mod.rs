@@ -2,139 +2,28 @@
 //! events, recorded by real local HTTP servers; the faults a sender must
 //! survive (a receiver that fails, then answers; one that hangs).
 
+/// The pull request comment (`--status-comment`), made once and edited.
+mod comment;
+/// What the forges' published OpenAPI descriptions say of each request.
+mod openapi;
+/// A real local HTTP server that records what it gets.
+mod receiver;
+/// The real binary killed with deliveries pending, and started again.
+mod restart;
+
 use crate::git::{push_hook, serve_git_with, Remote};
 use crate::helpers::*;
 use crate::reload::{edit, workspace};
-use axum::http::HeaderMap;
+use receiver::{Answer, Got, Receiver};
 use serde_json::Value;
-use std::collections::VecDeque;
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const NOTIFY_SECRET: &str = "shh-notify-secret-0123";
+pub const NOTIFY_SECRET: &str = "shh-notify-secret-0123";
 const PURGE_KEY: &str = "purge-key-abcdef";
-
-/// One request as a receiver got it.
-#[derive(Debug, Clone)]
-struct Got {
-    at: Instant,
-    path: String,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Got {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap()
-    }
-
-    fn header(&self, name: &str) -> &str {
-        self.headers
-            .get(name)
-            .map_or("", |v| v.to_str().unwrap_or(""))
-    }
-}
-
-/// How a receiver answers.
-#[derive(Debug, Clone, Copy)]
-enum Answer {
-    Status(u16),
-    /// Never answers (until the sender gives up).
-    Hang,
-}
-
-#[derive(Clone, Default)]
-struct Shared {
-    got: Arc<Mutex<Vec<Got>>>,
-    script: Arc<Mutex<VecDeque<Answer>>>,
-}
-
-/// A real HTTP server on 127.0.0.1:0 that records every request and
-/// answers from its script, then 200.
-struct Receiver {
-    addr: SocketAddr,
-    shared: Shared,
-    _rt: tokio::runtime::Runtime,
-}
-
-impl Receiver {
-    fn start(script: &[Answer]) -> Receiver {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        let shared = Shared::default();
-        shared.script.lock().unwrap().extend(script);
-        let s = shared.clone();
-        let addr = rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let addr = listener.local_addr().unwrap();
-            let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
-                let s = s.clone();
-                async move {
-                    let at = Instant::now();
-                    let path = req.uri().path().to_string();
-                    let headers = req.headers().clone();
-                    let body = axum::body::to_bytes(req.into_body(), 1 << 20)
-                        .await
-                        .unwrap()
-                        .to_vec();
-                    s.got.lock().unwrap().push(Got {
-                        at,
-                        path,
-                        headers,
-                        body,
-                    });
-                    let answer = s.script.lock().unwrap().pop_front();
-                    match answer.unwrap_or(Answer::Status(200)) {
-                        Answer::Status(code) => axum::http::StatusCode::from_u16(code).unwrap(),
-                        Answer::Hang => {
-                            tokio::time::sleep(Duration::from_secs(3600)).await;
-                            axum::http::StatusCode::OK
-                        }
-                    }
-                }
-            });
-            tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-            addr
-        });
-        Receiver {
-            addr,
-            shared,
-            _rt: rt,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    fn got(&self) -> Vec<Got> {
-        self.shared.got.lock().unwrap().clone()
-    }
-
-    /// Waits (at most 20 s) until `n` requests have arrived.
-    fn wait_for(&self, n: usize, what: &str) -> Vec<Got> {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let got = self.got();
-            if got.len() >= n {
-                return got;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}: {got:?}"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
 
 /// What a receiver does with `X-Marque-Signature-256`: HMAC-SHA256 over
 /// `<timestamp>.<body>`, compared with what came.
-fn verifies(got: &Got) -> bool {
+pub fn verifies(got: &Got) -> bool {
     use hmac::{Hmac, Mac};
     let ts = got.header("x-marque-timestamp");
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(NOTIFY_SECRET.as_bytes()).unwrap();
@@ -316,6 +205,7 @@ fn a_tag_sends_one_signed_release_event_through_three_500s() {
         serde_json::to_string(&d.json()).unwrap()
     );
     assert_eq!(d.path, "/api/repos/acme/app/dispatches");
+    openapi::conforms(marque::outbound::commit_status::Forge::Github, d);
     assert_eq!(d.header("authorization"), "Bearer ghs_dispatch_token");
     assert_eq!(d.json()["event_type"], "marque-release");
     assert_eq!(d.json()["client_payload"]["id"], e["id"]);
@@ -459,6 +349,9 @@ fn a_preview_branch_gets_a_commit_status_updated_by_a_fix() {
         serde_json::to_string_pretty(&body).unwrap()
     );
     assert_eq!(body["state"], "success");
+    for g in &got {
+        openapi::conforms(marque::outbound::commit_status::Forge::Github, g);
+    }
     assert!(
         body["description"].as_str().unwrap().starts_with("major: "),
         "{body}"
