@@ -419,4 +419,10 @@ fn check_code_answers_an_mcp_client_and_a_prompt_says_to_call_it() {
         .unwrap()
         .contains(&"check-styles".into()));
     assert!(report["prompt"].as_str().unwrap().contains("check_code"));
+    // DESIGN.md and llms.txt say it too.
+    assert!(app
+        .get("/brand/harbor/DESIGN.md")
+        .text()
+        .contains("marque lint"));
+    assert!(app.get("/llms.txt").text().contains("call check_code"));
 }
