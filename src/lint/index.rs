@@ -327,7 +327,18 @@ impl Index {
 /// The three candidates nearest `name`, not deprecated first; ties in
 /// name order, so the answer does not depend on a map's order.
 fn closest(mut candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
-    candidates.sort_by_cached_key(|(k, _)| (strsim::levenshtein(k, name), k.to_string()));
+    // Words in another order are near too: `--color-fg-default` is
+    // `--fg-color-default` misremembered.
+    let words = |s: &str| {
+        let mut w: Vec<&str> = s.split(['-', '_', '.']).collect();
+        w.sort_unstable();
+        w.join("-")
+    };
+    let sorted = words(name);
+    candidates.sort_by_cached_key(|(k, _)| {
+        let d = strsim::levenshtein(k, name).min(strsim::levenshtein(&words(k), &sorted));
+        (d, k.to_string())
+    });
     let mut out: Vec<usize> = Vec::new();
     for (_, i) in candidates {
         if !out.contains(&i) {
