@@ -72,13 +72,21 @@ pub fn values(
     let mut boundary = range.start;
     let mut i = range.start;
     let end = range.end.min(b.len());
+    let keep = Fix::None;
     while i < end {
         let c = b[i];
+        // A Sass or Less variable's value may feed a function
+        // (`darken($brand, 5%)`) that a custom property would break.
+        let fix = match prop.starts_with(['$', '@']) {
+            true => &keep,
+            false => &fix,
+        };
         let prev = if i > range.start { b[i - 1] } else { b' ' };
         match c {
             b'{' | b'}' | b';' => {
                 if !start.in_value {
                     in_value = false;
+                    prop.clear();
                 }
                 boundary = i + 1;
                 i += 1;
@@ -121,7 +129,7 @@ pub fn values(
                 i = stop;
             }
             c if (c.is_ascii_alphabetic() || c == b'-' || c == b'_') && !is_ident(prev) => {
-                i = word(sink, text, i, end, form, in_value, &prop, &fix);
+                i = word(sink, text, i, end, form, in_value, &prop, fix);
             }
             c if (c.is_ascii_digit()
                 || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
@@ -129,7 +137,7 @@ pub fn values(
                 && prev != b'#'
                 && prev != b'.' =>
             {
-                i = number(sink, text, i, end, form, in_value, &prop, &fix);
+                i = number(sink, text, i, end, form, in_value, &prop, fix);
             }
             _ => i += 1,
         }
