@@ -13,6 +13,7 @@ use crate::spec::tokens::deprecation::Deprecation;
 use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 
 /// A name of the brand's kind, as code uses it.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +80,9 @@ pub struct Index {
     pub first_words: HashSet<String>,
     /// Where the brand's tokens are written, for a finding about a token.
     pub tokens_file: String,
+    /// The nearest names found so far, by kind and name: a codebase
+    /// repeats its mistakes, and each costs a pass over every name.
+    nearest_seen: Mutex<HashMap<String, Vec<usize>>>,
 }
 
 /// A value's key in hundredths: exact up to what code writes.
@@ -294,6 +298,28 @@ impl Index {
     /// The tokens whose name of `kind` is nearest `name` (edit distance),
     /// at most three, nearest first.
     pub fn nearest(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
+        let key = match kind {
+            Name::Css => format!("css:{name}"),
+            Name::Android => format!("android:{name}"),
+            Name::Ios => format!("ios:{name}"),
+            Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
+        };
+        if let Some(found) = self
+            .nearest_seen
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+        {
+            return found;
+        }
+        let found = self.nearest_uncached(kind, name);
+        if let Ok(mut m) = self.nearest_seen.lock() {
+            m.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn nearest_uncached(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
         let candidates: Vec<(&str, usize)> = match kind {
             Name::Css => self.by_css.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
             Name::Android => self
@@ -324,9 +350,11 @@ impl Index {
     }
 }
 
-/// The three candidates nearest `name`, not deprecated first; ties in
-/// name order, so the answer does not depend on a map's order.
-fn closest(mut candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
+/// The three candidates nearest `name` (edit distance, with words in
+/// any order as near as in theirs); ties in name order, so the answer does
+/// not depend on a map's order. A candidate whose length alone puts it
+/// further than the third best is not measured.
+fn closest(candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
     // Words in another order are near too: `--color-fg-default` is
     // `--fg-color-default` misremembered.
     let words = |s: &str| {
@@ -335,20 +363,30 @@ fn closest(mut candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
         w.join("-")
     };
     let sorted = words(name);
-    candidates.sort_by_cached_key(|(k, _)| {
-        let d = strsim::levenshtein(k, name).min(strsim::levenshtein(&words(k), &sorted));
-        (d, k.to_string())
-    });
-    let mut out: Vec<usize> = Vec::new();
-    for (_, i) in candidates {
-        if !out.contains(&i) {
-            out.push(i);
+    // The best, nearest first: (distance, name, token), one per token.
+    let mut best: Vec<(usize, &str, usize)> = Vec::new();
+    for (k, i) in candidates {
+        let bound = match (k.is_ascii() && name.is_ascii(), best.get(2)) {
+            (true, Some(third)) => k.len().abs_diff(name.len()) > third.0,
+            _ => false,
+        };
+        if bound {
+            continue;
         }
-        if out.len() == 3 {
-            break;
+        let d = strsim::levenshtein(k, name).min(strsim::levenshtein(&words(k), &sorted));
+        if let Some(at) = best.iter().position(|b| b.2 == i) {
+            if (d, k) >= (best[at].0, best[at].1) {
+                continue;
+            }
+            best.remove(at);
+        }
+        let at = best.partition_point(|b| (b.0, b.1) < (d, k));
+        if at < 3 {
+            best.insert(at, (d, k, i));
+            best.truncate(3);
         }
     }
-    out
+    best.into_iter().map(|b| b.2).collect()
 }
 
 fn push<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Hit>>, k: K, hit: Hit) {
