@@ -260,19 +260,20 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         });
     }
     let accepted = baseline(args, &files)?;
-    let mut diags: Vec<(Diagnostic, usize)> = Vec::new();
+    // Each diagnostic with its file and finding, by index.
+    let mut diags: Vec<(Diagnostic, usize, usize)> = Vec::new();
     let mut k = 0;
     for (n, f) in files.iter().enumerate() {
-        for x in &f.lint.findings {
+        for (m, x) in f.lint.findings.iter().enumerate() {
             if !accepted[k] {
-                diags.push((diagnostic(&ix.slug, &f.path, x), n));
+                diags.push((diagnostic(&ix.slug, &f.path, x), n, m));
             }
             k += 1;
         }
     }
     let errors = diags
         .iter()
-        .filter(|(d, _)| d.severity() == Severity::Error)
+        .filter(|(d, ..)| d.severity() == Severity::Error)
         .count();
     print(
         args,
@@ -344,18 +345,19 @@ fn print(
     args: &LintArgs,
     out: &mut impl Write,
     files: &[Linted],
-    diags: &[(Diagnostic, usize)],
+    diags: &[(Diagnostic, usize, usize)],
     fixed: usize,
     accepted: usize,
 ) -> Result<()> {
     match args.format {
         OutputFormat::Human => {
-            for (d, n) in diags {
+            for (d, n, _) in diags {
                 let source = Some(files[*n].text.as_str()).filter(|t| !t.is_empty());
                 writeln!(out, "{}", crate::report::frame(d, source, false))?;
             }
-            let (e, w) =
-                crate::spec::diag::count(&diags.iter().map(|(d, _)| d.clone()).collect::<Vec<_>>());
+            let (e, w) = crate::spec::diag::count(
+                &diags.iter().map(|(d, ..)| d.clone()).collect::<Vec<_>>(),
+            );
             let mut line = format!(
                 "{} file(s) linted: {e} error(s), {w} warning(s)",
                 files.len()
@@ -369,14 +371,10 @@ fn print(
             writeln!(out, "{line}")?;
         }
         OutputFormat::Json => {
-            for (d, n) in diags {
-                let x = files[*n]
-                    .lint
-                    .findings
-                    .iter()
-                    .find(|x| x.line == d.line && x.column == d.column && x.code == d.code);
+            for (d, n, m) in diags {
+                let x = &files[*n].lint.findings[*m];
                 let mut v = serde_json::to_value(d)?;
-                if let (Some(x), Some(o)) = (x, v.as_object_mut()) {
+                if let Some(o) = v.as_object_mut() {
                     o.insert("subject".into(), x.subject.clone().into());
                     o.insert("suggest".into(), serde_json::to_value(&x.suggest)?);
                     o.remove("pointer");
@@ -385,7 +383,7 @@ fn print(
             }
         }
         OutputFormat::Sarif => {
-            let list: Vec<Diagnostic> = diags.iter().map(|(d, _)| d.clone()).collect();
+            let list: Vec<Diagnostic> = diags.iter().map(|(d, ..)| d.clone()).collect();
             let sarif = crate::render::sarif::render(&list, "", args.public_url.as_deref(), |d| {
                 files
                     .iter()
