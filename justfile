@@ -57,6 +57,10 @@ bench-corpus:
     bash .ci/deps
     cargo bench --bench corpus
 
+# `marque lint` on primer/css (x8, over 100,000 lines) against GitHub Primer, beside rg for hex colours.
+bench-lint:
+    bash benches/lint.sh
+
 bench-demo:
     cargo bench --bench demo
 

@@ -304,6 +304,22 @@ pub fn to_srgb_unclipped(space: &str, c: [f64; 3]) -> Option<[f64; 3]> {
     Some(rgb)
 }
 
+/// Gamma-encoded sRGB as OKLab (Björn Ottosson's matrices): lightness
+/// 0..=1 and the two opponent axes, where a Euclidean distance is a
+/// perceived difference (`marque lint` compares colours with it).
+pub fn srgb_to_oklab(rgb: [f64; 3]) -> [f64; 3] {
+    let [r, g, b] = rgb.map(srgb_decode);
+    let l = 0.412_221_470_8 * r + 0.536_332_536_3 * g + 0.051_445_992_9 * b;
+    let m = 0.211_903_498_2 * r + 0.680_699_545_1 * g + 0.107_396_956_6 * b;
+    let s = 0.088_302_461_9 * r + 0.281_718_837_6 * g + 0.629_978_700_5 * b;
+    let (l, m, s) = (l.cbrt(), m.cbrt(), s.cbrt());
+    [
+        0.210_454_255_3 * l + 0.793_617_785 * m - 0.004_072_046_8 * s,
+        1.977_998_495_1 * l - 2.428_592_205 * m + 0.450_593_709_9 * s,
+        0.025_904_037_1 * l + 0.782_771_766_2 * m - 0.808_675_766 * s,
+    ]
+}
+
 /// WCAG 2 relative luminance of a gamma-encoded sRGB colour.
 pub fn luminance(rgb: [f64; 3]) -> f64 {
     let lin = rgb.map(srgb_decode);

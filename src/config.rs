@@ -39,6 +39,9 @@ pub enum Command {
     Serve(Box<ServeArgs>),
     /// Validate a content folder and print every problem; exit 1 on errors.
     Check(CheckArgs),
+    /// Find what a codebase hard-codes that the brand's tokens name, and
+    /// token names that do not exist; exit 1 on errors.
+    Lint(LintArgs),
     /// Write every surface as static files, with .gz and .br siblings.
     Build(BuildArgs),
     /// Print or write the changelog generated from release tags.
@@ -476,6 +479,46 @@ pub struct CheckArgs {
     /// The public URL of a marque that serves these brands: SARIF's
     /// `helpUri` points at its `/codes` page (`<url>/codes#mq1501`). Without
     /// it the rules carry their fix as text, and no link.
+    #[arg(long, env = "MARQUE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LintArgs {
+    /// Files and folders to lint (folders walked as ripgrep walks them:
+    /// .gitignore, .ignore and hidden files respected).
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// The brand: a brand folder (holding brand.json), or a slug in
+    /// `--content` (a URL is not read: lint needs the brand's files).
+    #[arg(long, env = "MARQUE_LINT_BRAND")]
+    pub brand: String,
+    /// The content folder a slug is looked up in.
+    #[arg(long, default_value = "content", env = "MARQUE_CONTENT")]
+    pub content: PathBuf,
+    /// Output format.
+    #[arg(long, env = "MARQUE_LINT_FORMAT", value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// How far (OKLab ΔE × 100) a colour may be from a token's and still
+    /// be reported as near it (MQ2502); 0 reports exact matches only.
+    #[arg(long, env = "MARQUE_LINT_DELTA_E", default_value_t = 2.0)]
+    pub delta_e: f64,
+    /// Also report tokens that no file linted uses (MQ2505).
+    #[arg(long, env = "MARQUE_LINT_UNUSED")]
+    pub unused: bool,
+    /// Rewrite exact matches in CSS, SCSS, Less and their `@apply` classes
+    /// to the token's name, where one token has the value in every context.
+    #[arg(long, env = "MARQUE_LINT_FIX")]
+    pub fix: bool,
+    /// A baseline file: findings it lists are accepted; a new one fails.
+    #[arg(long, env = "MARQUE_LINT_BASELINE")]
+    pub baseline: Option<PathBuf>,
+    /// Write the baseline: created from what is found when missing, else
+    /// shrunk to what is still found (never grown).
+    #[arg(long, env = "MARQUE_LINT_UPDATE_BASELINE", requires = "baseline")]
+    pub update_baseline: bool,
+    /// The public URL of a marque that serves the brand: SARIF's
+    /// `helpUri` points at its `/codes` page.
     #[arg(long, env = "MARQUE_PUBLIC_URL")]
     pub public_url: Option<String>,
 }

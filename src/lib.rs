@@ -7,6 +7,7 @@
 //! - [`color`]: PURE. colour-space conversion and WCAG contrast.
 //! - [`prompt`]: PURE. prompt-kit templates (MiniJinja), checked strictly.
 //! - [`render`]: PURE. one module per surface: spec.json, spec.md, tokens.css, tokens.figma.json, tokens.json and tokens.resolver.json, llms.txt, DESIGN.md and tailwind.css (which name tokens alike through `render::namespaces`), pages, embed.
+//! - [`lint`]: PURE. `marque lint`: literals in code that equal a token, token names that do not exist, deprecated and unused tokens, in web and app languages.
 //! - [`access`]: who may read what is not public: access tokens (their hashes, compared in constant time), signed browser sessions, failed attempts counted per client. No IO: the file's text and the time come in.
 //! - [`snapshot`]: the immutable, rendered, precompressed set of resources one request sees.
 //! - [`build`]: content → catalog of brands (last good render kept per brand, each brand a contained job, a brand rebuilt when what it extends changed) → snapshot. No IO: what is remembered between builds is handed in.
@@ -39,6 +40,7 @@ pub mod config;
 pub mod demo;
 pub mod fleet;
 pub mod http;
+pub mod lint;
 pub mod live;
 pub mod outbound;
 pub mod paths;

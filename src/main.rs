@@ -32,6 +32,7 @@ fn main() -> ExitCode {
             let colour = marque::report::use_colour(std::io::stdout().is_terminal());
             marque::cmd::check::run(&args, colour, &mut out())
         }
+        Command::Lint(args) => marque::cmd::lint::run(&args, &mut out()),
         Command::Build(args) => marque::cmd::build::run(&args, &mut out()),
         Command::Diff(args) => marque::cmd::diff::run(&args, &mut out()),
         Command::Import(args) => marque::cmd::import::run(&args, &mut out()),

@@ -7,6 +7,7 @@ pub mod changelog;
 pub mod check;
 pub mod diff;
 pub mod import;
+pub mod lint;
 pub mod serve;
 pub mod token;
 

@@ -153,7 +153,7 @@ fn mcp_paragraph(o: &mut String, ctx: &Context) {
     if ctx.mcp {
         let _ = writeln!(
             o,
-            "Agents that speak the Model Context Protocol can connect to {} (streamable HTTP): every surface of every brand is a resource, each prompt of a prompt kit is a prompt named `<slug>/<id>`, and the tools list_brands, get_brand, find_tokens, check_contrast and run_prompt answer questions about the brands.\n",
+            "Agents that speak the Model Context Protocol can connect to {} (streamable HTTP): every surface of every brand is a resource, each prompt of a prompt kit is a prompt named `<slug>/<id>`, and the tools list_brands, get_brand, find_tokens, check_contrast, check_code and run_prompt answer questions about the brands. Before writing styles for a brand, follow the prompt `check-styles`: call check_code on what you write and use the token names it gives.\n",
             ctx.url("/mcp")
         );
     }

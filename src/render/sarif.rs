@@ -177,6 +177,7 @@ fn tag(family: Family) -> &'static str {
         Family::Formats => "formats",
         Family::Surfaces => "surfaces",
         Family::Limits => "limits",
+        Family::Lint => "lint",
     }
 }
 

@@ -171,7 +171,7 @@ fn kept_apart(p: &Placed<'_>) -> bool {
 /// A placed token's theme variable: `--spacing-sm`, or for one kept
 /// apart, its whole path (`space.md` → `--spacing-space-md`, used as
 /// `p-space-md`).
-fn theme_name(p: &Placed<'_>) -> String {
+pub(crate) fn theme_name(p: &Placed<'_>) -> String {
     match kept_apart(p) {
         true => format!(
             "--{}-{}",

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str], Uses)] = &[
         &["spec", "color", "prompt", "paths", "bodies"],
         PURE,
     ),
+    ("lint", &["spec", "render", "color"], PURE),
     (
         "build",
         &[

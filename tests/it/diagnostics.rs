@@ -75,7 +75,7 @@ fn broken_content() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// The official SARIF 2.1.0 schema (draft 4), compiled.
-fn sarif_schema() -> jsonschema::Validator {
+pub(crate) fn sarif_schema() -> jsonschema::Validator {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/sarif/sarif-schema-2.1.0.json"
@@ -85,7 +85,7 @@ fn sarif_schema() -> jsonschema::Validator {
     jsonschema::draft4::new(&schema).unwrap()
 }
 
-fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> {
+pub(crate) fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> {
     validator
         .iter_errors(log)
         .map(|e| format!("{e} at {}", e.instance_path))

@@ -63,6 +63,8 @@ mod http_rules;
 mod import;
 /// Modes a repository keeps without declaring them: parallel light/dark sets, never layers.
 mod inferred_modes;
+/// `marque lint`: a fixture per language, SARIF, the baseline, `--fix` in Chromium, `check_code` over MCP.
+mod lint;
 /// The consumer matrix: every design system with fixtures × each output for apps, judged by its consumer's tool.
 mod matrix;
 /// MCP over Streamable HTTP with the official Python client; session bounds.

@@ -154,7 +154,8 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
             "lumen-health/explain-term",
             "northwind/product-description",
             "northwind/weather-notice",
-            "northwind/rewrite-in-voice"
+            "northwind/rewrite-in-voice",
+            "check-styles"
         ]
     );
     let product = &prompts[2];
@@ -200,6 +201,7 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
             "get_brand",
             "find_tokens",
             "check_contrast",
+            "check_code",
             "run_prompt"
         ]
     );

@@ -205,7 +205,8 @@ impl ServerHandler for Marque {
             .with_instructions(
                 "Brand books published by marque. Read a brand's spec.md resource \
                  (or get_brand) before writing for it; its prompts are the brand's \
-                 own prompt kit; find_tokens and check_contrast answer design questions.",
+                 own prompt kit; find_tokens and check_contrast answer design questions; \
+                 check_code checks styles you write against the brand's tokens before you commit them.",
             )
     }
 
@@ -406,6 +407,12 @@ impl ServerHandler for Marque {
                 prompts.push(prompt);
             }
         }
+        prompts.push(json!({
+            "name": CHECK_STYLES,
+            "title": "Check styles against the brand before writing them",
+            "description": "Tells you to write styles with the brand's token names and to run check_code on what you write before you commit it.",
+            "arguments": [{"name": "slug", "description": "The brand's slug.", "required": true}],
+        }));
         from_json(json!({ "prompts": prompts }))
     }
 
@@ -418,6 +425,17 @@ impl ServerHandler for Marque {
         let name = request["name"].as_str().unwrap_or_default();
         let args = strings(&request["arguments"]);
         let snap = self.snapshot(&context.extensions);
+        if name == CHECK_STYLES {
+            let slug = args.get("slug").map(String::as_str).unwrap_or_default();
+            if brand_of(&snap, slug).is_none() {
+                return Err(McpError::invalid_params(unknown_brand(&snap, slug), None));
+            }
+            let result: GetPromptResult = from_json(json!({
+                "description": "Check styles against the brand before writing them.",
+                "messages": [{ "role": "user", "content": { "type": "text", "text": check_styles_text(slug) } }]
+            }))?;
+            return Ok(result.into());
+        }
         let Some((slug, id)) = name.split_once('/') else {
             return Err(McpError::invalid_params(
                 format!(
@@ -480,13 +498,36 @@ impl ServerHandler for Marque {
             "get_brand" => Ok(tools::get_brand(&snap, &args)),
             "find_tokens" => Ok(tools::find_tokens(&snap, &args)),
             "check_contrast" => Ok(tools::check_contrast(&snap, &args)),
+            "check_code" => Ok(tools::check_code(&snap, &args)),
             "run_prompt" => Ok(self.run_prompt(&snap, &args, &context).await),
             other => Err(McpError::invalid_params(
-                format!("no tool named \"{}\"; tools: list_brands, get_brand, find_tokens, check_contrast, run_prompt", clipped(other)),
+                format!("no tool named \"{}\"; tools: list_brands, get_brand, find_tokens, check_contrast, check_code, run_prompt", clipped(other)),
                 None,
             )),
         }
     }
+}
+
+/// The prompt that tells an agent to check before it writes styles.
+const CHECK_STYLES: &str = "check-styles";
+
+fn check_styles_text(slug: &str) -> String {
+    format!(
+        "You are writing code styled with the brand `{slug}`. Before you write or change any \
+         colour, length, duration or font weight in CSS, Tailwind classes, JS/TS, Swift, Kotlin \
+         or Android XML:\n\
+         1. Use the brand's tokens by name (find_tokens with slug `{slug}` lists them, with \
+         their CSS custom properties), never a literal value.\n\
+         2. Call check_code with slug `{slug}`, the code and its language on what you wrote, \
+         and apply every finding: write the name it suggests in place of a literal, correct a \
+         name that does not exist to the nearest one, replace a deprecated token.\n\
+         3. Call check_code again until it answers `clean: true`, then commit."
+    )
+}
+
+/// A spec.json-published brand, for a prompt that names it.
+fn brand_of(snap: &Snapshot, slug: &str) -> Option<std::sync::Arc<crate::spec::Brand>> {
+    snap.models.get(slug)?.brand.brand()
 }
 
 /// A JSON object's members as strings (a non-string as its JSON text), as

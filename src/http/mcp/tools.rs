@@ -79,6 +79,22 @@ fn schemas() -> Value {
             "annotations": {"readOnlyHint": true, "openWorldHint": false}
         },
         {
+            "name": "check_code",
+            "title": "Check code against a brand's tokens",
+            "description": "Lints a snippet of CSS, SCSS, Less, HTML, Vue, Svelte, JS/TS/JSX/TSX, Swift, Kotlin or Android XML against a brand, as `marque lint` does: literals that equal (or nearly equal) a token, with the names to write instead in that language; token names that do not exist, with the nearest; deprecated tokens, with their replacement. Call it before writing or committing styles.",
+            "inputSchema": object(json!({
+                "slug": {"type": "string"},
+                "code": {"type": "string", "description": "The snippet to check."},
+                "language": {"type": "string", "description": "css, scss, less, html, vue, svelte, js, ts, jsx, tsx, swift, kotlin or xml (Android resources)."},
+                "mode": {"type": "string", "description": "A context of a brand with modes (theme=dark, or dark): match the values of that context only; every context when absent."}
+            }), &["slug", "code", "language"]),
+            "outputSchema": object(json!({
+                "findings": {"type": "array", "items": {"type": "object"}},
+                "clean": {"type": "boolean", "description": "True when nothing was found."}
+            }), &["findings", "clean"]),
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
             "name": "run_prompt",
             "title": "Run a prompt of a brand's kit",
             "description": "Runs a prompt of a brand's prompt kit against the configured language model (without one, returns the messages it would send). Rate-limited per client, as POST /api/brand-spec/<slug>/demo.",
@@ -511,4 +527,60 @@ pub(super) fn check_contrast(snap: &Snapshot, args: &Map<String, Value>) -> Call
         // AAA asks of large text what AA asks of body text.
         "aaaLarge": ratio >= level_minimum("AA"),
     }))
+}
+
+/// Most bytes of code one check_code call reads.
+const MAX_CODE: usize = 256 * 1024;
+
+/// check_code: a snippet linted against a brand, as `marque lint` lints a file.
+pub(super) fn check_code(snap: &Snapshot, args: &Map<String, Value>) -> CallToolResponse {
+    let (Some(slug), Some(code), Some(language)) = (
+        str_arg(args, "slug"),
+        str_arg(args, "code"),
+        str_arg(args, "language"),
+    ) else {
+        return tool_error("give slug, code and language");
+    };
+    let Some(brand) = brand_of(snap, slug) else {
+        return tool_error(unknown_brand(snap, slug));
+    };
+    let Some(lang) = crate::lint::Lang::parse(language) else {
+        let known: Vec<&str> = crate::lint::Lang::ALL.iter().map(|(_, n)| *n).collect();
+        return tool_error(format!(
+            "no language \"{}\"; languages: {}",
+            clipped(language),
+            known.join(", ")
+        ));
+    };
+    if code.len() > MAX_CODE {
+        return tool_error(format!(
+            "the code is over {} KiB: check it in parts",
+            MAX_CODE / 1024
+        ));
+    }
+    let only = match str_arg(args, "mode") {
+        None => None,
+        Some(wanted) => match context_of(&brand, wanted) {
+            Ok(mc) => Some(mc),
+            Err(e) => return tool_error(e),
+        },
+    };
+    let ix = crate::lint::Index::in_contexts(&brand, "tokens.json", only);
+    let found = crate::lint::lint_text(&ix, lang, code, &crate::lint::Options::default());
+    let findings: Vec<Value> = found
+        .findings
+        .iter()
+        .map(|f| {
+            json!({
+                "code": f.code,
+                "severity": f.code.severity().as_str(),
+                "line": f.line,
+                "column": f.column,
+                "subject": f.subject,
+                "message": f.message,
+                "suggest": f.suggest,
+            })
+        })
+        .collect();
+    tool_ok(json!({ "clean": findings.is_empty(), "findings": findings }))
 }

@@ -29,6 +29,11 @@ pub(super) fn write(o: &mut String, brand: &Brand, ctx: &Context, front: &Front<
         ctx.brand_url(&brand.slug, "tailwind.css"),
         ctx.brand_url(&brand.slug, "tokens.json"),
     );
+    let _ = writeln!(
+        o,
+        "Check code against these tokens before committing it: `marque lint <paths> --brand {}` (or the MCP tool check_code) finds literals that should be tokens and token names that do not exist.\n",
+        brand.slug
+    );
     overview(o, brand);
     colors(o, brand, front);
     typography(o, brand, front);

@@ -34,10 +34,11 @@ pub enum Family {
     Formats,
     Surfaces,
     Limits,
+    Lint,
 }
 
 impl Family {
-    pub const ALL: [Family; 15] = [
+    pub const ALL: [Family; 16] = [
         Family::Source,
         Family::Schema,
         Family::Versions,
@@ -53,6 +54,7 @@ impl Family {
         Family::Formats,
         Family::Surfaces,
         Family::Limits,
+        Family::Lint,
     ];
 
     /// The two digits after `MQ` of every code of the family.
@@ -73,6 +75,7 @@ impl Family {
             Family::Formats => "22",
             Family::Surfaces => "23",
             Family::Limits => "24",
+            Family::Lint => "25",
         }
     }
 
@@ -94,6 +97,7 @@ impl Family {
             Family::Formats => "The formats teams keep",
             Family::Surfaces => "What a surface leaves out",
             Family::Limits => "Budgets and limits",
+            Family::Lint => "Tokens in code, found by marque lint",
         }
     }
 }
@@ -577,6 +581,22 @@ codes! {
     MoreWarningsNotListed = "2414", "more-warnings-not-listed", Warning,
         "A file has more warnings than are listed.",
         "Nothing to fix; the rest show when fewer are left.";
+    // MQ25: tokens in code, found by `marque lint` in a codebase, not in brand content.
+    LiteralIsToken = "2501", "literal-is-token", Error,
+        "Code writes a literal (a colour, dimension, duration or font weight) that is exactly a token's value in some context of the brand.",
+        "Use the token's name the message gives for the file's language (`var(--…)`, a Tailwind class, `tokens.…`, `R.color.…`, `Color(\"…\")`); `marque lint --fix` does it in CSS, SCSS, Less and Tailwind classes where one token matches in every context.";
+    LiteralNearToken = "2502", "literal-near-token", Warning,
+        "Code writes a colour within the ΔE (OKLab) threshold of a token's colour but not equal to it: most often a token copied by eye or rounded.",
+        "Use the token the message names if it was meant; if the colour is deliberate, keep it and add `marque-lint-ignore MQ2502` on the line or the line above.";
+    UnknownTokenName = "2503", "unknown-token-name", Error,
+        "Code uses a name in the brand's form (a custom property, Tailwind class, `tokens.…` path, Android resource or iOS colour) that no token of the brand publishes.",
+        "Correct the name: the message gives the nearest one that exists.";
+    DeprecatedTokenUse = "2504", "deprecated-token-use", Warning,
+        "Code uses a token the brand has deprecated.",
+        "Use its replacement, which the message names in the file's language.";
+    UnusedToken = "2505", "unused-token", Warning,
+        "A token of the brand is used by no file linted (`marque lint --unused`): by none of its published names.",
+        "Remove the token from the brand in a major version after deprecating it, or lint the code that uses it too.";
 }
 
 impl Code {
@@ -636,61 +656,4 @@ impl<'de> Deserialize<'de> for Code {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashSet;
-
-    #[test]
-    fn codes_and_names_are_unique_and_well_formed() {
-        let mut codes = HashSet::new();
-        let mut names = HashSet::new();
-        for c in Code::ALL {
-            assert!(codes.insert(c.as_str()), "{} twice", c.as_str());
-            assert!(names.insert(c.name()), "{} twice", c.name());
-            let digits = &c.as_str()[2..];
-            assert!(c.as_str().starts_with("MQ") && digits.len() == 4);
-            assert!(digits.bytes().all(|b| b.is_ascii_digit()), "{c}");
-            assert!(
-                c.name()
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
-                "{}",
-                c.name()
-            );
-            assert_eq!(Code::parse(c.as_str()), Some(*c));
-            assert!(c.means().ends_with('.') && c.fix().ends_with('.'), "{c}");
-            // Every code belongs to a family (`family` panics otherwise).
-            c.family();
-        }
-        // In the order of their numbers, so the index reads in order.
-        assert!(Code::ALL.windows(2).all(|w| w[0].as_str() < w[1].as_str()));
-        assert_eq!(Code::parse("MQ0000"), None);
-    }
-
-    #[test]
-    fn an_error_left_out_becomes_a_warning_of_its_kind() {
-        assert_eq!(
-            Code::DanglingReference.left_out(),
-            Code::LeftOutBrokenReference
-        );
-        assert_eq!(Code::UnknownType.left_out(), Code::LeftOutUnknownType);
-        assert_eq!(Code::InvalidColor.left_out(), Code::LeftOutInvalidValue);
-        assert_eq!(Code::CssNameClash.left_out(), Code::LeftOutCssNameClash);
-        assert_eq!(Code::InvalidSlug.left_out(), Code::LeftOutOther);
-        assert_eq!(Code::LegacyStringForm.left_out(), Code::LegacyStringForm);
-        for c in Code::ALL {
-            assert_eq!(c.left_out().severity(), Severity::Warning, "{c}");
-        }
-    }
-
-    #[test]
-    fn codes_serialize_as_their_strings() {
-        let json = serde_json::to_string(&Code::InvalidVersion).unwrap();
-        assert_eq!(json, "\"MQ1201\"");
-        assert_eq!(
-            serde_json::from_str::<Code>(&json).unwrap(),
-            Code::InvalidVersion
-        );
-        assert!(serde_json::from_str::<Code>("\"MQ9999\"").is_err());
-    }
-}
+mod tests;

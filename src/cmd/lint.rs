@@ -1,0 +1,398 @@
+//! `marque lint`: read a brand, walk a codebase as ripgrep does (the
+//! `ignore` crate: .gitignore and .ignore respected, in parallel), lint
+//! each file once, then print the findings as frames, JSON lines or SARIF
+//! (check's writer), apply `--fix` and keep the baseline. The linting
+//! itself is [`crate::lint`]'s, pure; this is its IO shell.
+
+use crate::config::{LintArgs, OutputFormat};
+use crate::lint::baseline::Baseline;
+use crate::lint::{lint_text, FileLint, Finding, Index, Lang, Options};
+use crate::spec::diag::{Code, Diagnostic};
+use crate::spec::{Brand, Severity};
+use anyhow::{bail, Context as _, Result};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Files larger than this are not linted: generated bundles and minified
+/// builds, whose literals are the tokens' own output.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// One file's findings, with its text when it has any (for frames, SARIF's
+/// fingerprints and `--fix`).
+struct Linted {
+    path: String,
+    text: String,
+    lint: FileLint,
+}
+
+/// A brand read for lint, with where its tokens are written.
+pub struct LoadedBrand {
+    pub brand: Brand,
+    /// The tokens file, as a path to show (`content/acme/tokens.json`).
+    pub tokens_path: String,
+    /// Its text, to place `--unused` findings on their tokens.
+    pub tokens_text: Option<String>,
+}
+
+/// Reads the brand `--brand` names: a brand folder, or a slug in `content`.
+pub fn load_brand(spec: &str, content: &Path) -> Result<LoadedBrand> {
+    if spec.starts_with("http://") || spec.starts_with("https://") {
+        bail!(
+            "--brand {spec}: a URL is not supported; clone the brand's content and give its folder, or a slug with --content"
+        );
+    }
+    let as_folder = Path::new(spec);
+    let (root, slug) = if as_folder.join("brand.json").is_file() {
+        let abs = as_folder
+            .canonicalize()
+            .with_context(|| format!("cannot read {spec}"))?;
+        let slug = abs
+            .file_name()
+            .and_then(|s| s.to_str())
+            .context("the brand folder has no name")?
+            .to_string();
+        let root = abs.parent().context("the brand folder has no parent")?;
+        (root.to_path_buf(), slug)
+    } else {
+        (content.to_path_buf(), spec.to_string())
+    };
+    let Some(files) = crate::source::dir::read_brand(&root, &slug) else {
+        bail!(
+            "--brand {spec}: neither a brand folder (with brand.json) nor a brand in {}",
+            content.display()
+        );
+    };
+    let today = chrono::Utc::now().date_naive();
+    let (brand, diags) = crate::spec::parse_brand(&files, today);
+    let Some(brand) = brand else {
+        let errors = diags
+            .iter()
+            .filter(|d| d.severity() == Severity::Error)
+            .count();
+        bail!("the brand {slug} does not validate ({errors} error(s)): run `marque check` on its content folder");
+    };
+    let tokens_rel = brand
+        .tokens
+        .tokens
+        .first()
+        .and_then(|t| t.file.clone())
+        .unwrap_or_else(|| "tokens.json".to_string());
+    let tokens_text = files
+        .source(&tokens_rel)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .map(str::to_string);
+    let tokens_path = shown(&root.join(&slug).join(&tokens_rel));
+    Ok(LoadedBrand {
+        brand,
+        tokens_path,
+        tokens_text,
+    })
+}
+
+/// A path as findings show it: `/` separators, no leading `./`.
+fn shown(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").unwrap_or(&s).to_string()
+}
+
+/// Lints every file under `paths` lint reads, in parallel.
+fn walk(paths: &[PathBuf], ix: &Index, opts: &Options) -> Result<Vec<Linted>> {
+    let Some((first, rest)) = paths.split_first() else {
+        bail!("no path to lint");
+    };
+    for p in paths {
+        if !p.exists() {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+    let mut builder = ignore::WalkBuilder::new(first);
+    for p in rest {
+        builder.add(p);
+    }
+    // A .gitignore counts in a folder that is not (yet) a repository too.
+    builder.require_git(false);
+    let out: Mutex<Vec<Linted>> = Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let out = &out;
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return ignore::WalkState::Continue;
+            }
+            let path = shown(entry.path());
+            let Some(lang) = Lang::of_path(&path) else {
+                return ignore::WalkState::Continue;
+            };
+            if entry.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
+                return ignore::WalkState::Continue;
+            }
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                return ignore::WalkState::Continue;
+            };
+            let lint = lint_text(ix, lang, &text, opts);
+            let text = match lint.findings.is_empty() {
+                true => String::new(),
+                false => text,
+            };
+            if let Ok(mut v) = out.lock() {
+                v.push(Linted { path, text, lint });
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut files = out.into_inner().unwrap_or_default();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// The findings of `--unused`: each token no file names, on its token.
+fn unused(ix: &Index, files: &[Linted], loaded: &LoadedBrand) -> Vec<Finding> {
+    let used: HashSet<usize> = files
+        .iter()
+        .flat_map(|f| f.lint.used.iter().copied())
+        .collect();
+    let text = loaded.tokens_text.as_deref().unwrap_or("");
+    let pointers: Vec<String> = loaded
+        .brand
+        .tokens
+        .tokens
+        .iter()
+        .map(|t| t.pointer.clone())
+        .collect();
+    let positions = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(_) => {
+            let wanted: Vec<(&str, crate::spec::json::Anchor)> = pointers
+                .iter()
+                .map(|p| (p.as_str(), crate::spec::json::Anchor::Key))
+                .collect();
+            crate::spec::json::locate(text, &wanted)
+        }
+        Err(_) => Vec::new(),
+    };
+    ix.tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !used.contains(i))
+        .map(|(i, e)| {
+            let (line, column) = positions.get(i).map_or((1, 1), |p| (p.line, p.column));
+            Finding {
+                code: Code::UnusedToken,
+                line,
+                column,
+                range: 0..0,
+                subject: e.name.clone(),
+                message: format!("no file linted uses `{}` (`var(--{})`)", e.name, e.css),
+                suggest: Vec::new(),
+                fix: None,
+                var: None,
+            }
+        })
+        .collect()
+}
+
+/// Rewrites each file's fixable findings; returns how many, and drops them.
+fn apply_fixes(files: &mut [Linted]) -> Result<usize> {
+    let mut n = 0;
+    for f in files.iter_mut() {
+        let mut fixes: Vec<(std::ops::Range<usize>, String)> = f
+            .lint
+            .findings
+            .iter()
+            .filter_map(|x| x.fix.clone())
+            .collect();
+        if fixes.is_empty() {
+            continue;
+        }
+        fixes.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        let mut text = f.text.clone();
+        let mut last = usize::MAX;
+        for (r, with) in &fixes {
+            // Two fixes over one span (never expected): the later stays.
+            if r.end > last {
+                continue;
+            }
+            text.replace_range(r.clone(), with);
+            last = r.start;
+            n += 1;
+        }
+        std::fs::write(&f.path, &text).with_context(|| format!("cannot write {}", f.path))?;
+        f.lint.findings.retain(|x| x.fix.is_none());
+    }
+    Ok(n)
+}
+
+/// Runs `marque lint`. Returns the exit code: 1 when an error remains
+/// (after the baseline), as `marque check` does.
+pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
+    let loaded = load_brand(&args.brand, &args.content)?;
+    let ix = Index::new(&loaded.brand, &loaded.tokens_path);
+    let opts = Options {
+        delta_e: args.delta_e,
+    };
+    let mut files = walk(&args.paths, &ix, &opts)?;
+    // A custom property the codebase declares is its own, not the brand's.
+    let declared: HashSet<String> = files
+        .iter()
+        .flat_map(|f| f.lint.declared.iter().cloned())
+        .collect();
+    for f in &mut files {
+        f.lint
+            .findings
+            .retain(|x| x.var.as_ref().is_none_or(|v| !declared.contains(v)));
+    }
+    let fixed = match args.fix {
+        true => apply_fixes(&mut files)?,
+        false => 0,
+    };
+    if args.unused {
+        let findings = unused(&ix, &files, &loaded);
+        files.push(Linted {
+            path: loaded.tokens_path.clone(),
+            text: loaded.tokens_text.clone().unwrap_or_default(),
+            lint: FileLint {
+                findings,
+                ..FileLint::default()
+            },
+        });
+    }
+    let accepted = baseline(args, &files)?;
+    // Each diagnostic with its file and finding, by index.
+    let mut diags: Vec<(Diagnostic, usize, usize)> = Vec::new();
+    let mut k = 0;
+    for (n, f) in files.iter().enumerate() {
+        for (m, x) in f.lint.findings.iter().enumerate() {
+            if !accepted[k] {
+                diags.push((diagnostic(&ix.slug, &f.path, x), n, m));
+            }
+            k += 1;
+        }
+    }
+    let errors = diags
+        .iter()
+        .filter(|(d, ..)| d.severity() == Severity::Error)
+        .count();
+    print(
+        args,
+        out,
+        &files,
+        &diags,
+        fixed,
+        accepted.iter().filter(|a| **a).count(),
+    )?;
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// Which findings, in order, the baseline accepts; writes it under
+/// `--update-baseline`.
+fn baseline(args: &LintArgs, files: &[Linted]) -> Result<Vec<bool>> {
+    let found = || {
+        files.iter().flat_map(|f| {
+            f.lint
+                .findings
+                .iter()
+                .map(|x| (f.path.as_str(), x.code, x.subject.as_str()))
+        })
+    };
+    let Some(path) = &args.baseline else {
+        return Ok(found().map(|_| false).collect());
+    };
+    let old: Option<Baseline> = match std::fs::read_to_string(path) {
+        Ok(text) => Some(
+            serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a lint baseline", path.display()))?,
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if args.update_baseline {
+        let new = match &old {
+            Some(b) => b.shrunk(found()),
+            None => Baseline::of(found()),
+        };
+        let mut text = serde_json::to_string_pretty(&new)?;
+        text.push('\n');
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        return Ok(new.accepts(found()));
+    }
+    Ok(old.unwrap_or_default().accepts(found()))
+}
+
+/// A finding as one of check's diagnostics: the code, the file, where, the
+/// message; the subject as its pointer, so SARIF's fingerprint follows it.
+fn diagnostic(slug: &str, path: &str, x: &Finding) -> Diagnostic {
+    let mut message = x.message.clone();
+    if x.suggest.len() > 1 {
+        message.push_str(&format!(" (or {})", x.suggest[1..].join(", ")));
+    }
+    Diagnostic {
+        code: x.code,
+        brand: slug.to_string(),
+        file: path.to_string(),
+        pointer: x.subject.clone(),
+        line: x.line,
+        column: x.column,
+        message,
+        target: None,
+        inherited: None,
+    }
+}
+
+fn print(
+    args: &LintArgs,
+    out: &mut impl Write,
+    files: &[Linted],
+    diags: &[(Diagnostic, usize, usize)],
+    fixed: usize,
+    accepted: usize,
+) -> Result<()> {
+    match args.format {
+        OutputFormat::Human => {
+            for (d, n, _) in diags {
+                let source = Some(files[*n].text.as_str()).filter(|t| !t.is_empty());
+                writeln!(out, "{}", crate::report::frame(d, source, false))?;
+            }
+            let (e, w) = crate::spec::diag::count(
+                &diags.iter().map(|(d, ..)| d.clone()).collect::<Vec<_>>(),
+            );
+            let mut line = format!(
+                "{} file(s) linted: {e} error(s), {w} warning(s)",
+                files.len()
+            );
+            if fixed > 0 {
+                line.push_str(&format!(", {fixed} fixed"));
+            }
+            if accepted > 0 {
+                line.push_str(&format!(", {accepted} in the baseline"));
+            }
+            writeln!(out, "{line}")?;
+        }
+        OutputFormat::Json => {
+            for (d, n, m) in diags {
+                let x = &files[*n].lint.findings[*m];
+                let mut v = serde_json::to_value(d)?;
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("subject".into(), x.subject.clone().into());
+                    o.insert("suggest".into(), serde_json::to_value(&x.suggest)?);
+                    o.remove("pointer");
+                }
+                writeln!(out, "{}", serde_json::to_string(&v)?)?;
+            }
+        }
+        OutputFormat::Sarif => {
+            let list: Vec<Diagnostic> = diags.iter().map(|(d, ..)| d.clone()).collect();
+            let sarif = crate::render::sarif::render(&list, "", args.public_url.as_deref(), |d| {
+                files
+                    .iter()
+                    .find(|f| f.path == d.file)
+                    .map(|f| f.text.as_str())
+                    .filter(|t| !t.is_empty())
+            });
+            out.write_all(sarif.as_bytes())?;
+        }
+    }
+    Ok(())
+}
