@@ -4,16 +4,16 @@
 //!
 //! - [`index`]: the brand, read once: values by context, published names.
 //! - [`colour`]: colour literals in every notation code writes.
-//! - [`lex`]: comments blanked, strings found, per language (hand-written
+//! - `lex`: comments blanked, strings found, per language (hand-written
 //!   lexers: no grammar crate is light enough to build here; each one
 //!   knows its language's comments, strings and template literals).
-//! - [`css`]: declarations (CSS, SCSS, Less, `style=""`, `<style>`,
+//! - `css`: declarations (CSS, SCSS, Less, `style=""`, `<style>`,
 //!   CSS-in-JS templates) and Tailwind class lists.
-//! - [`script`]: JS, TS, JSX and TSX: strings, style objects, `tokens.…`.
-//! - [`markup`]: HTML, Vue and Svelte: their style, script and class parts.
-//! - [`native`]: Swift/SwiftUI, Kotlin/Compose and Android XML.
-//! - [`sink`]: one finding made from a literal or a name, worded per language.
-//! - [`tailwind`]: the utilities that take theme values, by namespace.
+//! - `script`: JS, TS, JSX and TSX: strings, style objects, `tokens.…`.
+//! - `markup`: HTML, Vue and Svelte: their style, script and class parts.
+//! - `native`: Swift/SwiftUI, Kotlin/Compose and Android XML.
+//! - `sink`: one finding made from a literal or a name, worded per language.
+//! - `tailwind`: the utilities that take theme values, by namespace.
 //! - [`baseline`]: the findings CI accepts for now, which may only shrink.
 //!
 //! A literal inside a comment is never a finding: every lexer blanks its

@@ -1,6 +1,6 @@
 //! IO: the delivery queue. A publish hands what it changed to the
 //! [`Outbox`] (a lock and a push, nothing more) and goes on; a tokio task
-//! takes deliveries from the queue and makes them ([`super::delivery`]),
+//! takes deliveries from the queue and makes them (`delivery`),
 //! a few at once. Each delivery is written down ([`super::journal`]) from
 //! when it is queued until it is done, so a restart resumes what was
 //! pending and repeats nothing a target acknowledged.
