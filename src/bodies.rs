@@ -323,7 +323,11 @@ mod tests {
                     .mtime(0)
                     .write(Vec::new(), flate2::Compression::new(level));
                 e.write_all(body.as_bytes()).unwrap();
-                assert_eq!(gzip(body.as_bytes(), level), e.finish().unwrap(), "level {level}");
+                assert_eq!(
+                    gzip(body.as_bytes(), level),
+                    e.finish().unwrap(),
+                    "level {level}"
+                );
             }
         }
     }

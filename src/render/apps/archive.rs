@@ -10,7 +10,6 @@
 //! [`unzip`] reads a zip back (a Figma export `marque import` is given):
 //! stored and deflated entries, names checked, sizes bounded.
 
-
 /// npm's fixed modification time for packed files (1985-10-26T08:15:00Z).
 const NPM_TIME: u64 = 499_162_500;
 
