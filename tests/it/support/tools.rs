@@ -54,7 +54,6 @@ pub fn lint_design_md_each(tool: &Path, texts: &[String]) -> Vec<Result<Value, S
     let tools = tool.ancestors().nth(3).unwrap();
     let linter = tools.join("node_modules/@google/design.md/dist/linter/index.js");
     let script = r#"
-        import { readFileSync } from "node:fs";
         const { lint } = await import(LINTER);
         const one = (text) => {
             try {
@@ -64,7 +63,11 @@ pub fn lint_design_md_each(tool: &Path, texts: &[String]) -> Vec<Result<Value, S
                 return { err: String(e) };
             }
         };
-        console.log(JSON.stringify(JSON.parse(readFileSync(0, "utf8")).map(one)));
+        // Not readFileSync(0): on a pipe that is not ready yet it throws
+        // EAGAIN (seen here, one run in three).
+        let input = "";
+        for await (const chunk of process.stdin) input += chunk;
+        console.log(JSON.stringify(JSON.parse(input).map(one)));
     "#
     .replace("LINTER", &serde_json::to_string(&linter).unwrap());
     each(
