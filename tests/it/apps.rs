@@ -5,6 +5,7 @@
 //! Every value is checked against spec.json.
 
 use crate::helpers::*;
+use crate::spec_tokens::{argb, by_name, colour, colours_of};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -39,64 +40,6 @@ fn unzip(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
         }
     }
     files
-}
-
-/// A spec.json's tokens by dotted name (`$value` and `$type`).
-fn flatten(v: &Value, path: &mut Vec<String>, out: &mut BTreeMap<String, Value>) {
-    let Some(o) = v.as_object() else { return };
-    if o.contains_key("$value") {
-        out.insert(path.join("."), v.clone());
-        return;
-    }
-    for (k, child) in o.iter().filter(|(k, _)| !k.starts_with('$')) {
-        path.push(k.clone());
-        flatten(child, path, out);
-        path.pop();
-    }
-}
-
-/// What a colour is in `here` (a context's tokens) over `default`: its
-/// `$value` object, aliases followed.
-fn colour<'a>(
-    name: &str,
-    here: &'a BTreeMap<String, Value>,
-    default: &'a BTreeMap<String, Value>,
-) -> Option<&'a Value> {
-    let mut name = name.to_string();
-    for _ in 0..16 {
-        let t = here.get(&name).or_else(|| default.get(&name))?;
-        match &t["$value"] {
-            Value::String(s) if s.starts_with('{') => {
-                name = s.trim_matches(|c| c == '{' || c == '}').to_string()
-            }
-            v if v.is_object() && t["$type"] == "color" => return Some(v),
-            _ => return None,
-        }
-    }
-    None
-}
-
-/// `#AARRGGBB` of a spec.json colour (its sRGB hex and alpha).
-fn argb(v: &Value) -> String {
-    let hex = v["hex"]
-        .as_str()
-        .unwrap()
-        .trim_start_matches('#')
-        .to_uppercase();
-    let alpha = v.get("alpha").and_then(Value::as_f64).unwrap_or(1.0);
-    format!("#{:02X}{hex}", (alpha * 255.0).round() as u8)
-}
-
-/// `<color name="…">…</color>` of a tokens.xml, by name.
-fn colours_of(xml: &str) -> BTreeMap<String, String> {
-    xml.lines()
-        .filter_map(|l| {
-            let rest = l.trim().strip_prefix("<color name=\"")?;
-            let (name, rest) = rest.split_once("\">")?;
-            let value = rest.strip_suffix("</color>")?;
-            Some((name.to_string(), value.to_string()))
-        })
-        .collect()
 }
 
 /// The Android name of a dotted token name (the rule in docs/tasks/apps.md).
@@ -155,8 +98,7 @@ fn android_resources_compile_with_aapt2_and_hold_the_resolvers_colours() {
             assert_eq!(&served.body, body, "{path}");
         }
         let spec = app.get(&format!("/brand/{slug}/spec.json")).json();
-        let mut default = BTreeMap::new();
-        flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+        let default = by_name(&spec["tokens"]);
         let values = colours_of(&xml("res/values/tokens.xml"));
         // The header says what was left out, and why.
         if slug == "lumen-health" {
@@ -261,8 +203,7 @@ fn the_ios_asset_catalogue_has_apples_form_and_the_resolvers_colours() {
     let root: Value = serde_json::from_slice(&files["LumenHealth.xcassets/Contents.json"]).unwrap();
     assert_eq!(root["info"], json!({"author": "xcode", "version": 1}));
     let spec = app.get("/brand/lumen-health/spec.json").json();
-    let mut default = BTreeMap::new();
-    flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+    let default = by_name(&spec["tokens"]);
     let dark: BTreeMap<String, Value> = spec["modes"][0]["contexts"][1]["tokens"]
         .as_object()
         .unwrap()
@@ -916,8 +857,7 @@ fn a_dark_default_brand_gets_a_light_appearance_in_ios_zip() {
     let app = spawn_app(&root);
     let files = unzip(&app.get("/brand/lumen-health/ios.zip").body);
     let spec = app.get("/brand/lumen-health/spec.json").json();
-    let mut default = BTreeMap::new();
-    flatten(&spec["tokens"], &mut Vec::new(), &mut default);
+    let default = by_name(&spec["tokens"]);
     let light: BTreeMap<String, Value> = spec["modes"][0]["contexts"]
         .as_array()
         .unwrap()

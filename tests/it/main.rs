@@ -7,7 +7,7 @@
 
 /// Shared helpers: `spawn_app`, the raw client, the LLM wire-format server.
 mod support;
-use support::{helpers, llm_mock};
+use support::{helpers, llm_mock, spec_tokens, tools};
 
 /// Private brands, protected previews and embargoed releases: a crawl finds nothing withheld.
 mod access;

@@ -12,7 +12,6 @@ use marque::spec::tokens::TokenSet;
 use marque::spec::Severity;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 /// Parses llms.txt with `llms_txt.miniparse.parse_llms_txt`. The parser
 /// failing on marque's output is a failure of marque.
@@ -22,31 +21,15 @@ fn reference_parse(text: &str) -> Value {
 
 /// [`reference_parse`] of many files, in one Python process.
 pub(crate) fn reference_parse_all(texts: &[String]) -> Vec<Value> {
-    let script = "import sys, json\nfrom llms_txt.miniparse import parse_llms_txt\nprint(json.dumps([parse_llms_txt(t) for t in json.load(sys.stdin)]))";
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(&serde_json::to_vec(texts).unwrap())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "the llms-txt reference parser refuses a file: {}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        texts.join("\n\n")
-    );
-    serde_json::from_slice(&out.stdout).expect("the parser prints JSON")
+    crate::tools::parse_llms_txt_each(texts)
+        .into_iter()
+        .zip(texts)
+        .map(|(parsed, text)| {
+            parsed.unwrap_or_else(|e| {
+                panic!("the llms-txt reference parser refuses a file: {e}\n{text}")
+            })
+        })
+        .collect()
 }
 
 #[test]

@@ -436,6 +436,10 @@ pub fn render(brand: &Brand) -> Android {
     let mut notes = Vec::new();
     let mut files = Vec::new();
     let mut night = None;
+    // The brand's colour scheme is its first light/dark modifier, as
+    // tokens.css and `night_folder` read it: a later one (Moon's button
+    // variants `Light` and `Dark`) must not take values-night from it.
+    let scheme = set.modes.iter().position(|m| m.is_color_scheme());
     for (m, modifier) in set.modes.iter().enumerate() {
         for (c, context) in modifier.contexts.iter().enumerate() {
             if c == modifier.default {
@@ -443,7 +447,7 @@ pub fn render(brand: &Brand) -> Android {
             }
             let default_ident = modifier.contexts[modifier.default].ident();
             let folder = match (
-                modifier.is_color_scheme(),
+                scheme == Some(m),
                 context.ident().as_str(),
                 default_ident.as_str(),
             ) {
@@ -519,6 +523,57 @@ mod tests {
         );
         assert_eq!(comment("a -- b-"), "a - - b- ");
         assert_eq!(comment("nul\u{0}byte\u{7f}"), "nul\u{FFFD}byte\u{FFFD}");
+    }
+
+    /// Moon's real export has its colour scheme and then button variants
+    /// named `Light` and `Dark`: values-night is the first modifier's dark
+    /// context, as tokens.css's `prefers-color-scheme` is, never a later one's.
+    #[test]
+    fn values_night_is_the_first_colour_schemes_dark_context() {
+        use crate::spec::{parse_brand, BrandFiles};
+        let colour = |grey: f64| {
+            format!(
+                r#"{{"$type": "color", "$value": {{"colorSpace": "srgb", "components": [{grey}, {grey}, {grey}]}}}}"#
+            )
+        };
+        let base = format!(
+            r#"{{"color": {{"a": {}, "b": {}}}}}"#,
+            colour(1.0),
+            colour(1.0)
+        );
+        let dark = format!(r#"{{"color": {{"a": {}}}}}"#, colour(0.0));
+        let variant = format!(r#"{{"color": {{"b": {}}}}}"#, colour(0.5));
+        let resolver = r##"{"version": "2025.10",
+            "sets": {"base": {"sources": [{"$ref": "base.json"}]}},
+            "modifiers": {
+                "theme": {"contexts": {"light": [], "dark": [{"$ref": "dark.json"}]}, "default": "light"},
+                "variant": {"contexts": {"light": [], "dark": [{"$ref": "variant.json"}]}, "default": "light"}},
+            "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}, {"$ref": "#/modifiers/variant"}]}"##;
+        let brand_json = r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01"}"#;
+        let files = BrandFiles::from_texts(
+            "acme",
+            [
+                ("brand.json", brand_json.as_bytes()),
+                ("tokens.resolver.json", resolver.as_bytes()),
+                ("base.json", base.as_bytes()),
+                ("dark.json", dark.as_bytes()),
+                ("variant.json", variant.as_bytes()),
+            ],
+        );
+        let (brand, diags) = parse_brand(&files, "2026-06-01".parse().unwrap());
+        let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
+        let android = render(&brand);
+        let night = android
+            .files
+            .iter()
+            .find(|(path, _)| path == "values-night/tokens.xml")
+            .map(|(_, xml)| xml.as_str())
+            .unwrap_or_default();
+        assert!(
+            night.contains("<color name=\"color_a\">#FF000000</color>"),
+            "{night}"
+        );
+        assert!(!night.contains("color_b"), "{night}");
     }
 
     #[test]

@@ -1,0 +1,375 @@
+//! The consumer matrix (issue 60): every design system the project has
+//! fixtures for (the seven of npm dtcg-examples, the fifteen real exports
+//! of `tests/fixtures/formats/`, the bundled brands, and the hostile
+//! fixture with hostile token names, for the shapes no real system has)
+//! against each output, judged by its consumer's own tool:
+//!
+//! - `tokens.css`: one headless Chromium page per system; every colour,
+//!   dimension, duration and font weight, in the default and in every
+//!   context of every modifier, computes to the resolver's value
+//!   (`web.rs`);
+//! - `android.zip`: every colour of `values/`, and of `values-night/` (or
+//!   `values-notnight/`) over it, the resolver's in that context; `aapt2
+//!   compile` of its whole `res/` tree and `aapt2 link` of a minimal app
+//!   against Android's framework resources (`apps.rs`);
+//! - `ios.zip`: every `Contents.json` is JSON of the form Apple's Asset
+//!   Catalog Format Reference documents (see `apps.rs`), each colour set's
+//!   default colour spec.json's;
+//! - `tokens.js`: node imports it, every value a string, each opaque sRGB
+//!   colour spec.json's hex;
+//! - `tokens.d.ts`: `tsc --strict` compiles a program that reads the first
+//!   token and, where the brand has modes, the first mode (one `tsc` run
+//!   for every system);
+//! - `package.tgz`: the package a release would have, `npm install
+//!   --offline` into a fresh project, and node imports what tokens.js
+//!   exports (`js.rs`);
+//! - `llms.txt`: the llmstxt.org reference parser reads it, titled with
+//!   the brand's name, with links;
+//! - `DESIGN.md`: Google's `@google/design.md` linter, no error.
+//!
+//! Each system is built once (`marque build`) and its resolved model
+//! (spec.json) read once; every column reads that build. The test prints
+//! the table, system × output, each cell `pass` or its first failure, and
+//! fails if any cell does. Tailwind, Terrazzo and Style Dictionary are
+//! the corpus, consumers and formats modules' tests; they are not
+//! repeated here.
+
+mod apps;
+mod js;
+mod web;
+
+use crate::helpers::*;
+use crate::spec_tokens::{by_name, colour, token_paths};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The outputs judged, in the table's order.
+const OUTPUTS: [&str; 8] = [
+    "tokens.css",
+    "android.zip",
+    "ios.zip",
+    "tokens.js",
+    "tokens.d.ts",
+    "package.tgz",
+    "llms.txt",
+    "DESIGN.md",
+];
+
+/// A cell: `Ok` or its first failure.
+type Cell = Result<(), String>;
+
+/// Runs `tool` with `args` in `dir`: whether it succeeded, and both streams.
+pub(super) fn run(dir: &Path, tool: &str, args: &[&str]) -> (bool, String) {
+    match Command::new(tool).args(args).current_dir(dir).output() {
+        Ok(o) => (
+            o.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ),
+        ),
+        Err(e) => (false, format!("{tool}: {e}")),
+    }
+}
+
+/// `marque build` of `content` into `out`: each brand's folder, by slug.
+fn build(content: &Path, out: &Path) -> Vec<(String, PathBuf)> {
+    let status = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("build")
+        .arg(content)
+        .arg("--out")
+        .arg(out)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{} builds", content.display());
+    let mut brands: Vec<(String, PathBuf)> = std::fs::read_dir(out.join("brand"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().to_string_lossy().into_owned(), e.path())
+        })
+        .collect();
+    brands.sort();
+    brands
+}
+
+/// Extracts `zip` into `to` with Python's zipfile (so every unzip reads it).
+pub(super) fn unzip(zip: &Path, to: &Path) -> Result<(), String> {
+    let (ok, out) = run(
+        Path::new("."),
+        "python3",
+        &[
+            "-c",
+            "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; z.extractall(sys.argv[2])",
+            zip.to_str().unwrap(),
+            to.to_str().unwrap(),
+        ],
+    );
+    ok.then_some(()).ok_or(format!("unzip: {out}"))
+}
+
+pub(super) fn first_line(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    line.chars().take(160).collect()
+}
+
+/// One system's build and its resolved model, spec.json, read once and
+/// shared by every column.
+struct System {
+    brand: PathBuf,
+    spec: Value,
+    /// Every token of the default context with its path, in spec.json's order.
+    paths: Vec<(Vec<String>, Value)>,
+    default: BTreeMap<String, Value>,
+}
+
+/// A context of a modifier: the attribute that selects it, and the tokens
+/// it changes (spec.json's `modes`).
+struct Context {
+    name: String,
+    attribute: String,
+    value: String,
+    color_scheme: bool,
+    is_default: bool,
+    tokens: BTreeMap<String, Value>,
+}
+
+impl System {
+    fn load(brand: &Path) -> Result<System, String> {
+        let spec: Value = std::fs::read(brand.join("spec.json"))
+            .map_err(|e| e.to_string())
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+            .map_err(|e| format!("spec.json: {e}"))?;
+        Ok(System {
+            brand: brand.to_path_buf(),
+            paths: token_paths(&spec["tokens"]),
+            default: by_name(&spec["tokens"]),
+            spec,
+        })
+    }
+
+    /// Every modifier's every context.
+    fn contexts(&self) -> Vec<Context> {
+        let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+        let mut out = Vec::new();
+        for m in self.spec["modes"].as_array().into_iter().flatten() {
+            for c in m["contexts"].as_array().into_iter().flatten() {
+                let tokens = c["tokens"].as_object().cloned().unwrap_or_default();
+                out.push(Context {
+                    name: text(&c["name"]),
+                    attribute: text(&m["attribute"]),
+                    value: text(&c["value"]),
+                    color_scheme: m["colorScheme"] == true,
+                    is_default: m["default"] == c["name"] || m["default"] == c["value"],
+                    tokens: tokens.into_iter().collect(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Whether the colour scheme's default context is its dark one.
+    fn default_is_dark(&self) -> bool {
+        self.contexts()
+            .iter()
+            .any(|c| c.color_scheme && c.is_default && c.value == "dark")
+    }
+
+    /// Every colour token's path and value in `here` (a context's tokens)
+    /// over the default, aliases followed.
+    fn colours<'a>(
+        &'a self,
+        here: &'a BTreeMap<String, Value>,
+    ) -> Vec<(&'a Vec<String>, &'a Value)> {
+        self.paths
+            .iter()
+            .filter(|(_, t)| t["$type"] == "color")
+            .filter_map(|(path, _)| Some((path, colour(&path.join("."), here, &self.default)?)))
+            .collect()
+    }
+
+    /// A token's `$value` in `here` over the default, aliases followed.
+    fn resolve<'a>(&'a self, name: &str, here: &'a BTreeMap<String, Value>) -> Option<&'a Value> {
+        let mut name = name.to_string();
+        for _ in 0..16 {
+            let t = here.get(&name).or_else(|| self.default.get(&name))?;
+            match &t["$value"] {
+                Value::String(s) if s.starts_with('{') && s.ends_with('}') => {
+                    name = s.trim_matches(['{', '}']).to_string()
+                }
+                v => return Some(v),
+            }
+        }
+        None
+    }
+}
+
+/// Every system, built: `(name, brand folder)`, named by where it comes from.
+fn systems(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut systems: Vec<(String, PathBuf)> = Vec::new();
+    if let Some(corpus) = crate::corpus::corpus() {
+        let (_, slugs) = crate::corpus::built(&corpus, &dir.join("dtcg"));
+        for slug in slugs {
+            let path = dir.join("dtcg/site/brand").join(&slug);
+            systems.push((format!("dtcg/{slug}"), path));
+        }
+    }
+    let exports = dir.join("exports");
+    crate::formats::export_content(&exports);
+    for (slug, path) in build(&exports, &dir.join("exports-site")) {
+        systems.push((format!("export/{slug}"), path));
+    }
+    for (slug, path) in build(&example_content(), &dir.join("bundled-site")) {
+        systems.push((format!("bundled/{slug}"), path));
+    }
+    // No real system has every shape an escaping rule is for: hostile
+    // names and values (apps.rs) stand for them.
+    let hostile = dir.join("hostile");
+    crate::apps::hostile_content(&hostile);
+    for (slug, path) in build(&hostile, &dir.join("hostile-site")) {
+        systems.push((format!("hostile/{slug}"), path));
+    }
+    systems
+}
+
+/// The table, system × output, and each failing cell's failure.
+fn table(rows: &BTreeMap<String, BTreeMap<&str, Cell>>) -> (String, Vec<String>) {
+    let width = rows.keys().map(|s| s.chars().count()).max().unwrap_or(6);
+    let mut text = format!("{:width$}", "system");
+    for o in OUTPUTS {
+        text.push_str(&format!(" | {o:11}"));
+    }
+    text.push('\n');
+    let mut failures = Vec::new();
+    for (system, row) in rows {
+        text.push_str(&format!("{system:width$}"));
+        for o in OUTPUTS {
+            let cell = match row.get(o) {
+                Some(Ok(())) => "pass".to_string(),
+                Some(Err(e)) => {
+                    failures.push(format!("{system} × {o}: {e}"));
+                    "FAIL".to_string()
+                }
+                None => "skipped".to_string(),
+            };
+            text.push_str(&format!(" | {cell:11}"));
+        }
+        text.push('\n');
+    }
+    (text, failures)
+}
+
+#[test]
+fn every_design_system_through_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = systems(dir.path());
+    let aapt2 = require(
+        "aapt2",
+        Command::new("aapt2").arg("version").output().is_ok(),
+        "bash .ci/deps (Debian package aapt)",
+    );
+    let link = aapt2
+        && require(
+            "Android's framework resources",
+            Path::new(apps::FRAMEWORK_RES).is_file(),
+            "bash .ci/deps (Debian package android-framework-res)",
+        );
+    let tsc = js_tool("tsc");
+    let design_md = js_tool("design.md");
+    let llms_txt = require(
+        "the llms-txt reference parser",
+        python_can("import llms_txt.miniparse"),
+        "pip install llms-txt",
+    );
+    let npm = require(
+        "npm",
+        Command::new("npm").arg("--version").output().is_ok(),
+        "bash .ci/deps",
+    );
+    let browser = crate::browser::locked();
+
+    let mut rows: BTreeMap<String, BTreeMap<&str, Cell>> = BTreeMap::new();
+    let mut loaded: Vec<(String, System)> = Vec::new();
+    let mut programs: Vec<(String, PathBuf)> = Vec::new();
+    let cache = dir.path().join("npm-cache");
+    for (i, (name, brand)) in built.iter().enumerate() {
+        let row = rows.entry(name.clone()).or_default();
+        let system = match System::load(brand) {
+            Ok(s) => s,
+            Err(e) => {
+                for o in OUTPUTS {
+                    row.insert(o, Err(e.clone()));
+                }
+                continue;
+            }
+        };
+        let work = dir.path().join(format!("work-{i}"));
+        if let Some((_, b)) = &browser {
+            row.insert("tokens.css", web::tokens_css(b, &system, &work.join("css")));
+        }
+        row.insert(
+            "android.zip",
+            apps::android(&system, &work.join("android"), aapt2, link),
+        );
+        row.insert("ios.zip", apps::ios(&system, &work.join("ios")));
+        match js::tokens_js(&system) {
+            Ok(module) => {
+                row.insert("tokens.js", Ok(()));
+                let ts = work.join("ts");
+                std::fs::create_dir_all(&ts).unwrap();
+                for file in ["tokens.js", "tokens.d.ts"] {
+                    std::fs::copy(brand.join(file), ts.join(file)).unwrap();
+                }
+                std::fs::write(ts.join("read.ts"), js::program(&module)).unwrap();
+                programs.push((name.clone(), ts.join("read.ts")));
+                if npm {
+                    let cell = js::package(&system, &module, &work.join("npm"), &cache);
+                    row.insert("package.tgz", cell);
+                }
+            }
+            Err(e) => {
+                row.insert("tokens.js", Err(e));
+                row.insert("tokens.d.ts", Err("tokens.js fails".into()));
+                row.insert("package.tgz", Err("tokens.js fails".into()));
+            }
+        }
+        loaded.push((name.clone(), system));
+    }
+    drop(browser);
+    if let Some(tsc) = &tsc {
+        for (system, cell) in js::tsc_each(tsc, dir.path(), &programs) {
+            rows.get_mut(&system).unwrap().insert("tokens.d.ts", cell);
+        }
+    }
+    let systems: Vec<&System> = loaded.iter().map(|(_, s)| s).collect();
+    if llms_txt {
+        for ((name, _), cell) in loaded.iter().zip(web::llms_txt_each(&systems)) {
+            rows.get_mut(name).unwrap().insert("llms.txt", cell);
+        }
+    }
+    if let Some(tool) = &design_md {
+        for ((name, _), cell) in loaded.iter().zip(web::design_md_each(tool, &systems)) {
+            rows.get_mut(name).unwrap().insert("DESIGN.md", cell);
+        }
+    }
+
+    let (text, failures) = table(&rows);
+    println!("{text}");
+    if !link {
+        println!(
+            "android.zip: not linked (aapt2 or Android's framework resources are not installed)"
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{text}\n{} cell(s) fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(rows.len() >= 18, "{} systems", rows.len());
+}
