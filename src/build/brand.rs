@@ -58,34 +58,8 @@ fn bytes_of(resources: &Resources) -> usize {
 }
 
 impl Published {
-    /// This render with every body compressed, as hard as `effort` says,
-    /// that was published without.
-    pub fn compress(&self, effort: Effort) -> Published {
-        let resources: Resources = self
-            .resources
-            .iter()
-            .map(|(path, r)| {
-                let r = if r.has_codings() {
-                    r.clone()
-                } else {
-                    Arc::new(r.with_codings(effort))
-                };
-                (path.clone(), r)
-            })
-            .collect();
-        Published {
-            brotli: self.brotli || effort != Effort::Gzip,
-            stand_in: self.stand_in.as_ref().map(|p| Arc::new(p.compress(effort))),
-            ..self.with_resources(resources)
-        }
-    }
-
-    /// [`Published::compress`] with gzip alone.
-    pub fn compress_gzip(&self) -> Published {
-        self.compress(Effort::Gzip)
-    }
-
-    /// This render with the brotli coding of every body that has gzip only.
+    /// This render with the codings of every body that has gzip 1 alone
+    /// (brotli 5 and gzip 6, see [`Resource::with_brotli`]).
     pub fn add_brotli(&self) -> Published {
         let resources: Resources = self
             .resources

@@ -171,15 +171,6 @@ impl Catalog {
         self.renders().all(|p| p.compressed)
     }
 
-    /// Compresses, a batch at a time, the renders published uncompressed
-    /// (every brand of a server's first build), with gzip alone: ready then
-    /// (see [`Catalog::brotli_pending`]). True when any were: the snapshot
-    /// should be made and served again. Stops between batches once
-    /// `interrupted` says a change is waiting.
-    pub fn compress_pending(&mut self, interrupted: &dyn Fn() -> bool) -> bool {
-        self.in_batches(|p| !p.compressed, Published::compress_gzip, interrupted)
-    }
-
     /// Adds, a batch at a time, the brotli codings of the renders
     /// compressed with gzip alone. True when any were. Stops between
     /// batches once `interrupted` says a change is waiting.

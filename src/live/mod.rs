@@ -170,15 +170,10 @@ impl Live {
     /// stops it (in a few milliseconds), is served first, and the next
     /// call goes on from there.
     pub fn finish(&mut self) {
-        // gzip first: ready once every body has it (a first build's
-        // brands); brotli follows, and a client that takes `br` gets gzip
-        // until its body's brotli coding exists.
-        if self.reloader.compress_pending() {
-            self.republish();
-        }
-        if self.reloader.interrupted() {
-            return;
-        }
+        // Every build's bodies have a gzip coding as they are published (a
+        // first build's gzip 1 alone); brotli and gzip 6 follow here, and a
+        // client that takes `br` gets gzip until its body's brotli coding
+        // exists.
         self.publisher.compress_documents();
         if self.reloader.brotli_pending() {
             self.republish();

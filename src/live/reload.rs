@@ -368,16 +368,6 @@ impl Reloader {
         }
     }
 
-    /// Compresses, a batch at a time, the bodies the last build published
-    /// uncompressed (every brand of the first build). True when any were:
-    /// the snapshot should be made and published again. Stops when a change
-    /// arrives (see [`Reloader::interrupted`]).
-    pub fn compress_pending(&mut self) -> bool {
-        let waiting = self.changes_waiting.clone();
-        self.catalog
-            .compress_pending(&|| waiting.load(Ordering::Relaxed))
-    }
-
     /// Adds, a batch at a time, the brotli codings of the bodies compressed
     /// with gzip alone (every brand of the first build: ready sooner). True
     /// when any were. Stops when a change arrives.
