@@ -336,6 +336,7 @@ fn as_current(p: &Published, slug: &str, cache: CachePolicy) -> Published {
             input: p.model.input,
             cache,
             brand: p.model.brand.clone(),
+            lint: Default::default(),
         }),
         input: p.input,
         key: slug.to_string(),

@@ -325,6 +325,7 @@ fn model(
         input,
         cache: policy_of(ctx),
         brand: Arc::new(LazyBrand::unparsed(files, today)),
+        lint: Default::default(),
     })
 }
 

@@ -39,6 +39,9 @@ pub struct BrandModel {
     pub cache: CachePolicy,
     /// Its brand, parsed on first use.
     pub brand: Arc<crate::spec::LazyBrand>,
+    /// What MCP's `check_code` lints against in every context, made on its
+    /// first call and kept with the model, not made again for each call.
+    pub lint: std::sync::OnceLock<Arc<crate::lint::Index>>,
 }
 
 /// One brand's resources (or one released version's), by path.

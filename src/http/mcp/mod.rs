@@ -427,7 +427,7 @@ impl ServerHandler for Marque {
         let snap = self.snapshot(&context.extensions);
         if name == CHECK_STYLES {
             let slug = args.get("slug").map(String::as_str).unwrap_or_default();
-            if brand_of(&snap, slug).is_none() {
+            if tools::brand_of(&snap, slug).is_none() {
                 return Err(McpError::invalid_params(unknown_brand(&snap, slug), None));
             }
             let result: GetPromptResult = from_json(json!({
@@ -523,11 +523,6 @@ fn check_styles_text(slug: &str) -> String {
          name that does not exist to the nearest one, replace a deprecated token.\n\
          3. Call check_code again until it answers `clean: true`, then commit."
     )
-}
-
-/// A spec.json-published brand, for a prompt that names it.
-fn brand_of(snap: &Snapshot, slug: &str) -> Option<std::sync::Arc<crate::spec::Brand>> {
-    snap.models.get(slug)?.brand.brand()
 }
 
 /// A JSON object's members as strings (a non-string as its JSON text), as

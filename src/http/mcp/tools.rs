@@ -13,7 +13,7 @@ use crate::spec::tokens::{parse_reference, Token, TokenValue};
 use crate::spec::Brand;
 use rmcp::model::CallToolResponse;
 use serde_json::{json, Map, Value};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// The tools, with their input and output schemas: what `tools/list`
 /// answers and what [`check_arguments`] holds each call to.
@@ -285,7 +285,7 @@ pub(super) fn get_brand(snap: &Snapshot, args: &Map<String, Value>) -> CallToolR
 
 /// The typed brand the builder keeps for a published brand or release
 /// (parsed on first use): MCP's tools read its token set, not served JSON.
-fn brand_of(snap: &Snapshot, key: &str) -> Option<std::sync::Arc<Brand>> {
+pub(super) fn brand_of(snap: &Snapshot, key: &str) -> Option<Arc<Brand>> {
     snap.models.get(key)?.brand.brand()
 }
 
@@ -541,7 +541,11 @@ pub(super) fn check_code(snap: &Snapshot, args: &Map<String, Value>) -> CallTool
     ) else {
         return tool_error("give slug, code and language");
     };
-    let Some(brand) = brand_of(snap, slug) else {
+    let Some((model, brand)) = snap
+        .models
+        .get(slug)
+        .and_then(|m| Some((m, m.brand.brand()?)))
+    else {
         return tool_error(unknown_brand(snap, slug));
     };
     let Some(lang) = crate::lint::Lang::parse(language) else {
@@ -565,7 +569,12 @@ pub(super) fn check_code(snap: &Snapshot, args: &Map<String, Value>) -> CallTool
             Err(e) => return tool_error(e),
         },
     };
-    let ix = crate::lint::Index::in_contexts(&brand, "tokens.json", only);
+    let index = |only| crate::lint::Index::in_contexts(&brand, "tokens.json", only);
+    // Every context's index is kept with the model; one mode's is made for its call.
+    let ix = match only {
+        None => model.lint.get_or_init(|| Arc::new(index(None))).clone(),
+        Some(_) => Arc::new(index(only)),
+    };
     let found = crate::lint::lint_text(&ix, lang, code, &crate::lint::Options::default());
     let findings: Vec<Value> = found
         .findings
