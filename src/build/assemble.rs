@@ -26,7 +26,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 mod entries;
-use entries::{BrandStatus, Unpublished};
+use entries::{BrandStatus, Findings, Unpublished};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -256,6 +256,13 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
         },
         ctx,
     );
+    let findings = || Findings {
+        errors,
+        warnings,
+        kinds: crate::spec::diag::kinds(diags.iter()),
+        diagnostics: diags,
+        silenced: &s.silenced,
+    };
     let (status, page) = match &s.published {
         Some(p) => {
             let entry = BrandStatus {
@@ -265,11 +272,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
                 state: if s.stale() { "stale" } else { "ok" },
                 building,
                 bytes: p.bytes,
-                errors,
-                warnings,
-                kinds: crate::spec::diag::kinds(diags.iter()),
-                diagnostics: diags,
-                silenced: &s.silenced,
+                findings: findings(),
             };
             let page = s.stale().then(|| {
                 let page = match p.model.brand.brand() {
@@ -284,11 +287,7 @@ fn view_of(s: &BrandState, building: bool, diags: &[Diagnostic], ctx: &Context) 
             let entry = Unpublished {
                 slug: &s.slug,
                 building,
-                errors,
-                warnings,
-                kinds: crate::spec::diag::kinds(diags.iter()),
-                diagnostics: diags,
-                silenced: &s.silenced,
+                findings: findings(),
             };
             let page = render::html::render_unpublished(&s.slug, ctx, diags);
             (

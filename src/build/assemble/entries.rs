@@ -19,14 +19,8 @@ pub(super) struct BrandStatus<'a> {
     pub(super) building: bool,
     /// Bytes its resources hold, all codings.
     pub(super) bytes: usize,
-    pub(super) errors: usize,
-    pub(super) warnings: usize,
-    /// The diagnostics grouped by kind and counted.
-    pub(super) kinds: Vec<crate::spec::diag::Kind>,
-    pub(super) diagnostics: &'a [Diagnostic],
-    /// Warnings its brand.json silences, counted by code.
-    #[serde(skip_serializing_if = "none")]
-    pub(super) silenced: &'a Silenced,
+    #[serde(flatten)]
+    pub(super) findings: Findings<'a>,
 }
 
 #[derive(Serialize)]
@@ -36,8 +30,16 @@ pub(super) struct Unpublished<'a> {
     /// Not published yet: it is being checked and rendered.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(super) building: bool,
+    #[serde(flatten)]
+    pub(super) findings: Findings<'a>,
+}
+
+/// What every entry says of a brand's diagnostics, published or not.
+#[derive(Serialize)]
+pub(super) struct Findings<'a> {
     pub(super) errors: usize,
     pub(super) warnings: usize,
+    /// The diagnostics grouped by kind and counted.
     pub(super) kinds: Vec<crate::spec::diag::Kind>,
     pub(super) diagnostics: &'a [Diagnostic],
     /// Warnings its brand.json silences, counted by code.
