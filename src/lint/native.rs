@@ -38,6 +38,22 @@ fn hex_at(text: &str, i: usize, android: bool) -> Option<(Rgba, usize)> {
 }
 
 /// Swift or Kotlin source.
+/// Each colour resource `m` names after `prefix` (`R.color.`, `@color/`),
+/// unless a prefix that starts like a name is the tail of a longer one
+/// (`MyR.color.`).
+fn android_names(sink: &mut Sink<'_>, m: &str, prefix: &str, form: Form) {
+    let b = m.as_bytes();
+    let word = is_ident(prefix.as_bytes()[0]);
+    for at in memchr::memmem::find_iter(b, prefix.as_bytes()) {
+        if word && at > 0 && is_ident(b[at - 1]) {
+            continue;
+        }
+        let start = at + prefix.len();
+        let len = b[start..].iter().take_while(|c| is_ident(**c)).count();
+        sink.name(Name::Android, &m[start..start + len], at..start + len, form);
+    }
+}
+
 pub fn lint_code(sink: &mut Sink<'_>, text: &str, lang: Lang) {
     let lexed = lex::native(text);
     let m = lexed.masked.as_str();
@@ -98,19 +114,7 @@ pub fn lint_code(sink: &mut Sink<'_>, text: &str, lang: Lang) {
 /// `R.color.x` names and `16.dp` lengths.
 fn kotlin(sink: &mut Sink<'_>, m: &str) {
     let b = m.as_bytes();
-    for at in memchr::memmem::find_iter(b, b"R.color.") {
-        if at > 0 && is_ident(b[at - 1]) {
-            continue;
-        }
-        let start = at + "R.color.".len();
-        let len = b[start..].iter().take_while(|c| is_ident(**c)).count();
-        sink.name(
-            Name::Android,
-            &m[start..start + len],
-            at..start + len,
-            Form::Kotlin,
-        );
-    }
+    android_names(sink, m, "R.color.", Form::Kotlin);
     for at in memchr::memmem::find_iter(b, b".dp") {
         if b.get(at + 3).is_some_and(|c| is_ident(*c)) {
             continue;
@@ -192,16 +196,7 @@ pub fn lint_xml(sink: &mut Sink<'_>, text: &str) {
             sink.literal(Lit::Colour(rgba), at..at + len, Form::Xml, Fix::None);
         }
     }
-    for at in memchr::memmem::find_iter(b, b"@color/") {
-        let start = at + "@color/".len();
-        let len = b[start..].iter().take_while(|c| is_ident(**c)).count();
-        sink.name(
-            Name::Android,
-            &m[start..start + len],
-            at..start + len,
-            Form::Xml,
-        );
-    }
+    android_names(sink, &m, "@color/", Form::Xml);
     for at in memchr::memmem::find_iter(b, b"dp") {
         if !matches!(b.get(at + 2), Some(b'<' | b'"')) {
             continue;
