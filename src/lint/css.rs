@@ -82,6 +82,14 @@ pub fn values(
             false => &fix,
         };
         let prev = if i > range.start { b[i - 1] } else { b' ' };
+        let at = Place {
+            text,
+            end,
+            form,
+            in_value,
+            prop: &prop,
+            fix,
+        };
         match c {
             b'{' | b'}' | b';' => {
                 if !start.in_value {
@@ -129,7 +137,7 @@ pub fn values(
                 i = stop;
             }
             c if (c.is_ascii_alphabetic() || c == b'-' || c == b'_') && !is_ident(prev) => {
-                i = word(sink, text, i, end, form, in_value, &prop, fix);
+                i = word(sink, at, i);
             }
             c if (c.is_ascii_digit()
                 || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
@@ -137,26 +145,36 @@ pub fn values(
                 && prev != b'#'
                 && prev != b'.' =>
             {
-                i = number(sink, text, i, end, form, in_value, &prop, fix);
+                i = number(sink, at, i);
             }
             _ => i += 1,
         }
     }
 }
 
-/// A word at `i`: a colour function, `var(--…)`, a named colour. Returns
-/// where scanning goes on.
-#[allow(clippy::too_many_arguments)]
-fn word(
-    sink: &mut Sink<'_>,
-    text: &str,
-    i: usize,
+/// Where a word or number is read: the text up to `end`, the declaration
+/// it is in (`prop`, and whether in its value), and how a match is fixed.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    text: &'a str,
     end: usize,
     form: Form,
     in_value: bool,
-    prop: &str,
-    fix: &Fix,
-) -> usize {
+    prop: &'a str,
+    fix: &'a Fix,
+}
+
+/// A word at `i`: a colour function, `var(--…)`, a named colour. Returns
+/// where scanning goes on.
+fn word(sink: &mut Sink<'_>, at: Place<'_>, i: usize) -> usize {
+    let Place {
+        text,
+        end,
+        form,
+        in_value,
+        prop,
+        fix,
+    } = at;
     let b = text.as_bytes();
     let len = b[i..end].iter().take_while(|x| is_ident(**x)).count();
     let w = &text[i..i + len];
@@ -206,17 +224,15 @@ fn word(
 
 /// A number at `i` with its unit: a length in `px` or `rem`, a duration,
 /// or a font weight where `font-weight` takes one.
-#[allow(clippy::too_many_arguments)]
-fn number(
-    sink: &mut Sink<'_>,
-    text: &str,
-    i: usize,
-    end: usize,
-    form: Form,
-    in_value: bool,
-    prop: &str,
-    fix: &Fix,
-) -> usize {
+fn number(sink: &mut Sink<'_>, at: Place<'_>, i: usize) -> usize {
+    let Place {
+        text,
+        end,
+        form,
+        in_value,
+        prop,
+        fix,
+    } = at;
     let b = text.as_bytes();
     let digits = b[i..end]
         .iter()
