@@ -153,10 +153,17 @@ pub fn tokens(pointer: &str) -> Vec<String> {
 /// commas, colons and opening brackets outside strings: one pass, no
 /// allocation, so it can refuse a file before parsing it.
 pub fn count_values(text: &str) -> usize {
-    let mut n = 1;
-    let mut in_string = false;
-    let mut escaped = false;
-    for b in text.bytes() {
+    1 + outside_strings(text)
+        .filter(|(_, b)| matches!(b, b',' | b'[' | b'{'))
+        .count()
+}
+
+/// The bytes of JSON text outside its strings, with their offsets: each
+/// string's opening quote is one, what follows it up to and with its
+/// closing quote is not. One pass, no allocation.
+pub fn outside_strings(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let (mut in_string, mut escaped) = (false, false);
+    text.bytes().enumerate().filter(move |&(_, b)| {
         if in_string {
             match b {
                 _ if escaped => escaped = false,
@@ -164,15 +171,11 @@ pub fn count_values(text: &str) -> usize {
                 b'"' => in_string = false,
                 _ => {}
             }
-            continue;
+            return false;
         }
-        match b {
-            b'"' => in_string = true,
-            b',' | b'[' | b'{' => n += 1,
-            _ => {}
-        }
-    }
-    n
+        in_string = b == b'"';
+        true
+    })
 }
 
 /// A trie of the wanted pointers; each node records where it was seen.

@@ -126,22 +126,10 @@ pub fn maybe_relaxed(text: &str) -> bool {
         return true;
     }
     let bytes = text.as_bytes();
-    let (mut in_string, mut escaped, mut comma) = (false, false, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut comma = false;
+    for (i, b) in super::json::outside_strings(text) {
         match b {
-            b'"' => {
-                in_string = true;
-                comma = false;
-            }
+            b'"' => comma = false,
             b'/' if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => return true,
             b'\'' => return true,
             b',' => comma = true,
