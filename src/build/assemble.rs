@@ -192,23 +192,15 @@ impl Views {
         r
     }
 
-    /// /openapi.json for `examples`, made again only when they changed
-    /// (a change of render context forgets it, see `rendered_with`).
-    fn openapi(
-        &mut self,
-        ctx: &Context,
-        examples: render::openapi::Examples,
+    /// /openapi.json as made before, when `examples` and `cache` are the
+    /// same (a change of render context forgets it, see `rendered_with`).
+    fn kept_openapi(
+        &self,
+        examples: &render::openapi::Examples,
         cache: CachePolicy,
-    ) -> Arc<Resource> {
-        if let Some((before, r)) = &self.openapi {
-            if *before == examples && r.cache == cache {
-                return r.clone();
-            }
-        }
-        let body = render::openapi::render(ctx, &examples);
-        let r = Arc::new(document("application/json", body, cache, Effort::Fast));
-        self.openapi = Some((examples, r.clone()));
-        r
+    ) -> Option<Arc<Resource>> {
+        let (before, r) = self.openapi.as_ref()?;
+        (before == examples && r.cache == cache).then(|| r.clone())
     }
 
     /// Forgets every view when the render context changed (it is in each).
@@ -350,6 +342,42 @@ pub fn assemble(
         snap.demo.insert(p.demo.slug.clone(), p.demo.clone());
     }
     views.rendered_with(ctx);
+    // /openapi.json describes every brand's demo: made on one core while
+    // the other assembles the rest (a second at ten thousand brands).
+    let current = policy_of(ctx);
+    let examples = openapi_examples(catalog);
+    let kept = views.kept_openapi(&examples, current);
+    let (openapi, lists) = rayon::join(
+        || {
+            kept.unwrap_or_else(|| {
+                let body = render::openapi::render(ctx, &examples);
+                Arc::new(document("application/json", body, current, Effort::Fast))
+            })
+        },
+        || assemble_rest(&mut snap, catalog, ctx, generation, reload, views, reuse),
+    );
+    if lists.is_none() {
+        // The lists counted the bytes held without it (it was being made).
+        snap.stats.bytes += openapi.memory();
+        Arc::make_mut(&mut snap.status).snapshot_bytes = snap.stats.bytes;
+    }
+    snap.documents
+        .insert(paths::OPENAPI.into(), openapi.clone());
+    views.openapi = Some((examples, openapi));
+    (snap, lists)
+}
+
+/// [`assemble`] but for /openapi.json: the brands' views and pages, the
+/// documents about the service, and the lists of every brand.
+fn assemble_rest(
+    snap: &mut Snapshot,
+    catalog: &Catalog,
+    ctx: &Context,
+    generation: u64,
+    reload: &Reload,
+    views: &mut Views,
+    reuse: Option<&Snapshot>,
+) -> Option<Lists> {
     let shown: Vec<(&BrandState, Arc<View>)> = catalog
         .brands
         .values()
@@ -369,7 +397,7 @@ pub fn assemble(
         }
     }
     snap.stats = stats(catalog, &shown);
-    documents(&mut snap, catalog, ctx, views);
+    documents(snap, ctx, views);
     let lists = Lists {
         ctx: ctx.clone(),
         ready: snap.ready,
@@ -398,7 +426,7 @@ pub fn assemble(
             status.brotli_pending = brotli_pending;
             snap.status = Arc::new(status);
             snap.lists_generation = prev.lists_generation;
-            (snap, Some(lists))
+            Some(lists)
         }
         _ => {
             // Large lists wait for their codings (`compress_later`) while
@@ -408,22 +436,21 @@ pub fn assemble(
             } else {
                 Effort::None
             };
-            let (docs, mut status) = lists.render(&snap, effort);
+            let (docs, mut status) = lists.render(snap, effort);
             status.brotli_pending = brotli_pending;
             snap.documents.extend(docs);
             snap.stats.bytes = status.snapshot_bytes;
             snap.status = Arc::new(status);
             snap.lists_generation = generation;
-            (snap, None)
+            None
         }
     }
 }
 
 /// The documents about the service that rarely change: the schemas, the
 /// OpenAPI description and what every page shares.
-fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut Views) {
+fn documents(snap: &mut Snapshot, ctx: &Context, views: &mut Views) {
     let current = policy_of(ctx);
-    let examples = openapi_examples(catalog);
     for (path, content_type, body) in [
         (
             SCHEMA_PATH,
@@ -446,8 +473,6 @@ fn documents(snap: &mut Snapshot, catalog: &Catalog, ctx: &Context, views: &mut 
             views.document(path, content_type, body, current),
         );
     }
-    let openapi = views.openapi(ctx, examples, current);
-    snap.documents.insert(paths::OPENAPI.into(), openapi);
     // The codes change only with marque: compressed once, kept.
     let codes = render::html::render_codes(ctx);
     let r = views.document(
@@ -596,29 +621,35 @@ impl Lists {
     ) -> (Vec<(String, Arc<Resource>)>, Status) {
         let ctx = &self.ctx;
         let current = policy_of(ctx);
-        let rows: Vec<&str> = self.views.iter().map(|v| v.index_row.as_str()).collect();
-        let index = page_resource(render::html::render_index_of(&rows, ctx), ctx, effort);
-        let entries = self
-            .published
-            .iter()
-            .map(|p| p.listing.brands_json.as_str());
-        let mut body =
-            String::with_capacity(entries.clone().map(|e| e.len() + 2).sum::<usize>() + 32);
-        body.push_str("{\n  \"brands\": ");
-        push_json_array(&mut body, entries);
-        body.push_str("\n}\n");
-        let brands_json = document("application/json", body, current, effort);
-        let lines: Vec<&str> = self
-            .published
-            .iter()
-            .map(|p| p.listing.llms_line.as_str())
-            .collect();
-        let llms_txt = document(
-            "text/plain; charset=utf-8",
-            render::llms_txt::render_index_of(&lines, ctx),
-            current,
-            effort,
-        );
+        // Three documents of megabytes at thousands of brands, each made
+        // and compressed on a core of its own.
+        let index = || {
+            let rows: Vec<&str> = self.views.iter().map(|v| v.index_row.as_str()).collect();
+            page_resource(render::html::render_index_of(&rows, ctx), ctx, effort)
+        };
+        let brands_json = || {
+            let entries = self
+                .published
+                .iter()
+                .map(|p| p.listing.brands_json.as_str());
+            let mut body =
+                String::with_capacity(entries.clone().map(|e| e.len() + 2).sum::<usize>() + 32);
+            body.push_str("{\n  \"brands\": ");
+            push_json_array(&mut body, entries);
+            body.push_str("\n}\n");
+            document("application/json", body, current, effort)
+        };
+        let llms_txt = || {
+            let lines: Vec<&str> = self
+                .published
+                .iter()
+                .map(|p| p.listing.llms_line.as_str())
+                .collect();
+            let body = render::llms_txt::render_index_of(&lines, ctx);
+            document("text/plain; charset=utf-8", body, current, effort)
+        };
+        let ((index, brands_json), llms_txt) =
+            rayon::join(|| rayon::join(index, brands_json), llms_txt);
         let docs = vec![
             (paths::INDEX.to_string(), Arc::new(index)),
             (paths::BRANDS_JSON.to_string(), Arc::new(brands_json)),
