@@ -63,7 +63,7 @@ pub fn reads_token_files(files: &std::collections::BTreeMap<String, bytes::Bytes
     files.contains_key(crate::spec::tokens::resolver::RESOLVER_FILE)
         || files
             .get("brand.json")
-            .and_then(|b| crate::spec::brand::brand_json(b))
+            .and_then(|b| crate::spec::brand::brand_json_saying(b, "tokens"))
             .is_some_and(|doc| doc.get("tokens").is_some())
 }
 

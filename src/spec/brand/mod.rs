@@ -23,7 +23,7 @@ mod family;
 mod named;
 mod setting;
 use named::read_tokens;
-pub use setting::brand_json;
+pub use setting::{brand_json, brand_json_saying};
 mod prompts;
 mod resolved;
 pub mod silence;

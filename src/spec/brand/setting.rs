@@ -24,7 +24,10 @@ pub(super) enum Named {
 /// read names nothing here; reading it reports why.
 pub(super) fn named(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Named {
     let slug = files.slug.as_str();
-    let Some(doc) = files.get("brand.json").and_then(|b| brand_json(b)) else {
+    let Some(doc) = files
+        .get("brand.json")
+        .and_then(|b| brand_json_saying(b, "tokens"))
+    else {
         return Named::Default;
     };
     let Some(tokens) = doc.get("tokens") else {
@@ -97,6 +100,18 @@ pub fn brand_json(bytes: &[u8]) -> Option<Value> {
         .flatten()
 }
 
+/// [`brand_json`], where it may say `key` at all: most brand.json files
+/// say neither `"diagnostics"` nor `"tokens"`, and looking for the key
+/// costs a fraction of a parse, which three readers of every brand at
+/// every build would pay. A document with an escape (`"tok\u0065ns"`)
+/// is parsed, so no spelling of the key is missed.
+pub fn brand_json_saying(bytes: &[u8], key: &str) -> Option<Value> {
+    let quoted = format!("\"{key}\"");
+    let may = memchr::memmem::find(bytes, quoted.as_bytes()).is_some()
+        || memchr::memmem::find(bytes, b"\\u").is_some();
+    may.then(|| brand_json(bytes)).flatten()
+}
+
 fn names() -> String {
     Format::ALL
         .iter()
@@ -157,4 +172,20 @@ pub(super) fn not_a_file(files: &BrandFiles, path: &str, advice: &str) -> Option
         &format!("{slug}/brand.json"),
         message,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::brand_json_saying;
+
+    #[test]
+    fn a_key_is_looked_for_before_parsing_and_found_however_spelled() {
+        let plain = br#"{"name": "A", "tokens": "t.json"}"#;
+        let escaped = br#"{"name": "A", "tok\u0065ns": "t.json"}"#;
+        let without = br#"{"name": "A", "version": "1.0.0"}"#;
+        let tokens = |b: &[u8]| brand_json_saying(b, "tokens").map(|d| d["tokens"].clone());
+        assert_eq!(tokens(plain), Some("t.json".into()));
+        assert_eq!(tokens(escaped), Some("t.json".into()));
+        assert_eq!(brand_json_saying(without, "tokens"), None);
+    }
 }

@@ -69,7 +69,10 @@ pub(super) fn check(member: Option<&Value>, d: &mut FileDiags<'_>) {
 /// The codes a brand's brand.json silences (none when it cannot be read:
 /// reading it reports why).
 pub fn codes(files: &BrandFiles) -> BTreeSet<Code> {
-    let Some(doc) = files.get("brand.json").and_then(|b| super::brand_json(b)) else {
+    let Some(doc) = files
+        .get("brand.json")
+        .and_then(|b| super::setting::brand_json_saying(b, "diagnostics"))
+    else {
         return BTreeSet::new();
     };
     doc.get("diagnostics")
