@@ -37,6 +37,7 @@ use super::math::{self, Quantity};
 use super::{insert, srgb, Converted, LEFT_OUT};
 use values::*;
 
+mod groups;
 mod inferred;
 mod reader;
 mod values;
@@ -122,11 +123,18 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
     // `$themes`, those the sets' names make plain.
     let names: Vec<&str> = sets.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut themes = themes(o.get("$themes"), &names, d);
+    themes = groups::as_the_system_defines(themes, &written, o.get("$themes"));
     // Sets only ever `source` are referred to, not published (as Tokens
     // Studio exports them): a reference to one of their tokens is its value.
     let mut enabled = enabled_sets(o.get("$themes"), &names);
+    let mut skipped = Vec::new();
     if o.get("$themes").is_none() && sets.len() > 1 {
-        themes = inferred::inferred_themes(&names, &written, d);
+        skipped = inferred::not_read(&names, d);
+        let declared = o
+            .get("$metadata")
+            .and_then(|m| m.get("tokenSetOrder"))
+            .is_some();
+        themes = inferred::inferred_themes(&names, &written, declared, &skipped, d);
         enabled = themes
             .iter()
             .flat_map(|(_, ts)| ts.iter().flat_map(|(_, sel)| sel.iter().copied()))
@@ -156,7 +164,7 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
             }),
     };
     if themes.is_empty() {
-        let order: Vec<usize> = (0..sets.len()).collect();
+        let order: Vec<usize> = (0..sets.len()).filter(|s| !skipped.contains(s)).collect();
         overrides(&written, &order, &names, d);
         let (tree, tokens) = reader.tree(&order, &order, "", d, &mut HashSet::new());
         return Converted::new(Value::Object(tree), tokens, members);
@@ -240,6 +248,7 @@ fn with_themes(
             continue;
         }
         let mut contexts = Map::new();
+        let mut schemes = Map::new();
         for (t, (theme, selected)) in ts.iter().enumerate() {
             let on = permutation(Some((g, t)));
             let own: Vec<usize> = selected
@@ -266,11 +275,18 @@ fn with_themes(
             }
             reader.drain(d, &mut said);
             contexts.insert(theme.clone(), json!([tree]));
+            let own: Vec<&str> = own.iter().map(|s| names[*s]).collect();
+            if let Some(scheme) = groups::scheme_of(theme, &own) {
+                schemes.insert(theme.clone(), json!(scheme));
+            }
         }
-        modifiers.insert(
-            group.clone(),
-            json!({"contexts": contexts, "default": ts[0].0}),
-        );
+        let mut modifier = json!({"contexts": contexts, "default": ts[0].0});
+        // Each context's colour scheme, so `color-scheme` and
+        // `prefers-color-scheme` follow the theme, not its name.
+        if schemes.values().any(|s| s == "dark") {
+            modifier["$extensions"] = json!({"app.marque": {"colorScheme": schemes}});
+        }
+        modifiers.insert(group.clone(), modifier);
     }
     let mut order = vec![json!({"$ref": "#/sets/tokens"})];
     order.extend(
