@@ -49,6 +49,11 @@ impl ModeContext {
         }
     }
 
+    /// The colour scheme its resolver declares, if it does.
+    pub fn declared_scheme(&self) -> Option<&'static str> {
+        self.declared_scheme
+    }
+
     /// The context with the colour scheme its resolver declares.
     pub fn with_scheme(mut self, scheme: Option<&'static str>) -> ModeContext {
         self.declared_scheme = scheme;

@@ -10,8 +10,10 @@
 //! - **Themes.** Each `group` of `$themes` is a modifier (`theme` when a
 //!   theme has none), each theme a context whose sources are the sets it
 //!   selects (`enabled` or `source`; a set only ever `source` is referred
-//!   to, not published: a reference to it is its value), the first theme
-//!   the default. Sets
+//!   to, not published: a reference to it is its value); groups that are
+//!   alternatives are one modifier of exactly their themes, and the
+//!   default is `light`, `default` or `base`, else the first theme (see
+//!   [`groups`]). Sets
 //!   every theme of a group selects are always on: the resolver's base (a
 //!   group of one theme adds no modifier); a set no theme selects is left
 //!   out with a warning. Without themes every set applies, later
