@@ -151,7 +151,12 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
     }
     // No token anywhere, in no format's shape: one error that says so,
     // not one per member read as DTCG.
-    if signs.dollar == 0 && signs.plain == 0 && signs.tokens_studio.is_none() && has_data(doc, 0) {
+    if signs.dollar == 0
+        && signs.plain == 0
+        && signs.tokens_studio.is_none()
+        && signs.style_dictionary.is_none()
+        && has_data(doc, 0)
+    {
         return Err(not_a_format());
     }
     match (signs.tokens_studio, signs.style_dictionary) {
