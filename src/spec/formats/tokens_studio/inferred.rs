@@ -279,7 +279,7 @@ fn undecided_siblings(
 /// `build/`) of a set that is there, and other platforms' copies
 /// (`ios/`, `android/`) of a set that `web/` has. Each is said.
 pub(super) fn not_read(names: &[&str], d: &mut FileDiags<'_>) -> Vec<usize> {
-    const OUTPUT: &[&str] = &["dist", "build", "out"];
+    const OUTPUT: &[&str] = &["dist", "build"];
     const PLATFORMS: &[&str] = &[
         "ios",
         "android",
