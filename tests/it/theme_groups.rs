@@ -227,7 +227,9 @@ fn brand_groups_with_their_own_light_and_dark_are_one_modifier() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("tokens");
     let set = |name: &str, bg: &str| {
-        let file = folder.join(format!("{name}.json"));
+        // DTCG's `.tokens.json`, as some teams name a synced folder's
+        // files: the set is still the name `$themes` gives.
+        let file = folder.join(format!("{name}.tokens.json"));
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(
             file,

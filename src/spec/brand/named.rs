@@ -346,7 +346,7 @@ fn read_jsons(
         enforce_limits(&mut doc, &mut d);
         ok &= !d.has_errors();
         d.finish(Some(text), out);
-        let name = crate::spec::syntax::stem(rel).to_string();
+        let name = formats::tokens_studio::set_name(rel).to_string();
         sources.push(formats::SourceFile {
             prefix: formats::tokens_studio::set_pointer(&name),
             path: file.to_string(),

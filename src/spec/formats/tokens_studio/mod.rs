@@ -552,10 +552,17 @@ fn expression_of<'a>(w: &'a Written<'_>) -> Option<&'a str> {
 pub fn folder_doc(files: &[(String, Value)]) -> Value {
     let mut doc = Map::new();
     for (path, v) in files {
-        let name = crate::spec::syntax::stem(path);
-        doc.insert(name.to_string(), v.clone());
+        doc.insert(set_name(path).to_string(), v.clone());
     }
     Value::Object(doc)
+}
+
+/// The set a synced folder's file at `path` is: its path without the
+/// extension, and without DTCG's `.tokens` (`semantic/light.tokens.json`
+/// is the set `semantic/light` that `$themes` names).
+pub fn set_name(path: &str) -> &str {
+    let stem = crate::spec::syntax::stem(path);
+    stem.strip_suffix(".tokens").unwrap_or(stem)
 }
 
 /// The pointer prefix of set `name` in [`folder_doc`].
