@@ -360,3 +360,40 @@ fn an_unknown_format_is_one_error_listing_the_formats_marque_reads() {
     );
     assert!(!said.contains("MQ1304"), "{said}");
 }
+
+/// A Figma plugin export that puts each collection's mode in the path
+/// (`Semantic/Light/bg`, references `{Semantic.Light.bg}`): the mode is a
+/// context of the collection's modifier, and the segment is gone from
+/// names and references, so `--semantic-bg` switches under
+/// `[data-semantic="dark"]` instead of two themes side by side.
+#[test]
+fn modes_in_a_figma_export_s_paths_are_contexts() {
+    let dir = tempfile::tempdir().unwrap();
+    let brand = dir.path().join("content/fig");
+    std::fs::create_dir_all(&brand).unwrap();
+    std::fs::write(
+        brand.join("brand.json"),
+        r#"{"name": "fig", "summary": "x", "version": "1.0.0", "updated": "2026-11-20"}"#,
+    )
+    .unwrap();
+    let token = |value: &str| serde_json::json!({"$type": "color", "$value": value, "$extensions": {"com.figma.scopes": ["ALL_SCOPES"]}});
+    let doc = serde_json::json!({
+        "Primitives": {"Mode 1": {"white": token("#ffffff"), "ink": token("#111111")}},
+        "Semantic": {
+            "Light": {"bg": token("{Primitives.Mode 1.white}"), "fg": token("{Semantic.Light.bg}")},
+            "Dark": {"bg": token("{Primitives.Mode 1.ink}"), "fg": token("{Semantic.Dark.bg}")}
+        }
+    });
+    std::fs::write(brand.join("tokens.json"), doc.to_string()).unwrap();
+    let app = spawn_with(serve_config(&dir.path().join("content")));
+    let css = app.get("/brand/fig/tokens.css").text();
+    assert!(
+        css.contains("--semantic-bg: var(--primitives-white);"),
+        "{css}"
+    );
+    assert!(css.contains("[data-semantic=\"dark\"]"), "{css}");
+    assert!(
+        !css.contains("--semantic-light-bg") && !css.contains("mode-1"),
+        "{css}"
+    );
+}

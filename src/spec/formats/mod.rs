@@ -12,6 +12,7 @@
 pub mod figma_variables;
 pub mod material_theme;
 pub mod math;
+pub mod path_modes;
 pub mod style_dictionary;
 pub mod theo;
 pub mod tokens_studio;
@@ -594,10 +595,12 @@ pub fn convert(
     match format {
         // Figma's export is DTCG with `com.figma` extensions: the tolerant
         // reading takes it (its modes, by file name, need a resolver).
-        Format::Dtcg => {
-            value_modes::read(doc, d).or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[])))
+        Format::Dtcg => path_modes::read(doc)
+            .or_else(|| value_modes::read(doc, d))
+            .or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[]))),
+        Format::FigmaExport => {
+            path_modes::read(doc).or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[])))
         }
-        Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
         Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
         Format::Theo => Some(theo::read(doc, d)),
         Format::FigmaVariables => Some(figma_variables::read(doc, d)),
