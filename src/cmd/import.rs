@@ -118,6 +118,11 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         _ if folder => format.or(Some(Format::TokensStudio)),
         Ok(Format::Dtcg) => None,
         Ok(f) if !is_resolver => Some(f),
+        // In no format marque reads: one error that says so, not one per
+        // member read as DTCG.
+        Err(why) if why == formats::not_a_format() => {
+            bail!("cannot import {}: {why}", args.file.display())
+        }
         _ => format,
     };
     let name = doc

@@ -139,10 +139,21 @@ fn modifier(
         };
         contexts.insert(c.name.clone(), Value::Array(sources));
     }
-    json!({
+    let mut doc = json!({
         "contexts": contexts,
         "default": m.contexts[m.default].name,
-    })
+    });
+    // The colour schemes the brand's resolver declares, so a re-import
+    // keeps `y-night-hc` dark.
+    let schemes: Map<String, Value> = m
+        .contexts
+        .iter()
+        .filter_map(|c| Some((c.name.clone(), json!(c.declared_scheme()?))))
+        .collect();
+    if !schemes.is_empty() {
+        doc["$extensions"] = json!({"app.marque": {"colorScheme": schemes}});
+    }
+    doc
 }
 
 /// A token in strict form (its value, and what its [`EXTENSION`] says of

@@ -89,25 +89,30 @@ fn parallel_light_and_dark_sets_are_one_modifier_with_light_the_default() {
     }
 }
 
+/// `marque check` of the content folder `root`: whether it passed, and
+/// what it said.
+fn check(root: &Path) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--semver", "off", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), said)
+}
+
+/// Only part of LIGHT, overridden: a layer's usual shape.
+const PARTIAL: &str = r#"{"fg": {"value": "{palette.white}", "type": "color"}}"#;
+
 #[test]
-fn layers_and_unnamed_sets_are_never_made_modes() {
+fn layers_platforms_build_copies_and_versions_are_never_made_modes() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("content");
-    // No mode word: a base and its overrides, applied in order.
+    // No mode word, a partial override: a base and its layer, in order.
     synced(
         &root,
         "layers",
-        &[("core.json", CORE), ("a.json", LIGHT), ("b.json", DARK)],
-    );
-    // Renamed away from mode words: no guess.
-    synced(
-        &root,
-        "renamed",
-        &[
-            ("core.json", CORE),
-            ("semantic/x.json", LIGHT),
-            ("semantic/y.json", DARK),
-        ],
+        &[("core.json", CORE), ("a.json", LIGHT), ("b.json", PARTIAL)],
     );
     // `dark` refers to `light`'s tokens: a layer over it, not a context.
     synced(
@@ -122,11 +127,132 @@ fn layers_and_unnamed_sets_are_never_made_modes() {
             ),
         ],
     );
+    // Platforms: web is read, the other platforms' copies are not.
+    synced(
+        &root,
+        "platforms",
+        &[
+            ("core.json", CORE),
+            ("web/semantic.json", LIGHT),
+            ("ios/semantic.json", DARK),
+            ("android/semantic.json", DARK),
+        ],
+    );
+    // A build output copy is never input.
+    synced(
+        &root,
+        "built",
+        &[
+            ("core.json", CORE),
+            ("semantic.json", LIGHT),
+            ("dist/semantic.json", DARK),
+        ],
+    );
+    // Versions are layers, the later over the earlier; no question.
+    synced(
+        &root,
+        "versions",
+        &[
+            ("core.json", CORE),
+            ("v1/semantic.json", DARK),
+            ("v2/semantic.json", LIGHT),
+        ],
+    );
+    let (_, said) = check(&root);
+    assert!(!said.contains("MQ2215"), "no question\n{said}");
+    assert_eq!(
+        said.matches("MQ2216").count(),
+        3,
+        "ios, android, dist\n{said}"
+    );
     let app = spawn_with(serve_config(&root));
-    for slug in ["layers", "renamed", "referring"] {
+    for slug in ["layers", "referring", "platforms", "built", "versions"] {
         let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        assert!(css.contains(":root"), "{slug} publishes\n{css}");
         assert!(!css.contains("[data-"), "{slug}: no modifier\n{css}");
     }
+    for slug in ["platforms", "built", "versions"] {
+        let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
+        assert!(
+            rule(&css, ":root").contains(&"--bg: var(--palette-white);".to_string()),
+            "{slug}: web's, the source's, the latest version's values\n{css}"
+        );
+    }
+}
+
+/// `light` and `dark` renamed to `a` and `b`: sibling sets that define
+/// the same tokens and refer to none of each other's could be modes or
+/// layers. marque asks, naming both; it does not guess. Contexts with no
+/// `light`, `default` or `base` and no declared order: it asks which is
+/// the default, never taking the alphabetical first.
+#[test]
+fn renamed_modes_and_an_undeclared_default_are_questions_not_guesses() {
+    let dir = tempfile::tempdir().unwrap();
+    let renamed = dir.path().join("renamed");
+    synced(
+        &renamed,
+        "renamed",
+        &[
+            ("core.json", CORE),
+            ("semantic/a.json", LIGHT),
+            ("semantic/b.json", DARK),
+        ],
+    );
+    let (ok, said) = check(&renamed);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("MQ2215") && said.contains("`semantic/a`, `semantic/b`"),
+        "{said}"
+    );
+    let undeclared = dir.path().join("undeclared");
+    synced(
+        &undeclared,
+        "dim",
+        &[
+            ("core.json", CORE),
+            ("theme/dim.json", LIGHT),
+            ("theme/dark.json", DARK),
+        ],
+    );
+    let (ok, said) = check(&undeclared);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("MQ2215") && said.contains("which context is the default?"),
+        "{said}"
+    );
+    // Declaring the order answers it: the first set ordered is the default.
+    std::fs::write(
+        undeclared.join("dim/tokens/$metadata.json"),
+        r#"{"tokenSetOrder": ["core", "theme/dim", "theme/dark"]}"#,
+    )
+    .unwrap();
+    let (ok, said) = check(&undeclared);
+    assert!(ok && !said.contains("MQ2215"), "{said}");
+}
+
+/// The same files written in another order give the same brand.
+#[test]
+fn file_order_does_not_change_what_is_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("content");
+    let files = [
+        ("core/palette.json", CORE),
+        ("semantic/light.json", LIGHT),
+        ("semantic/dark.json", DARK),
+        ("web/extra.json", PARTIAL),
+    ];
+    synced(&root, "forward", &files);
+    let mut backward = files;
+    backward.reverse();
+    synced(&root, "backward", &backward);
+    let app = spawn_with(serve_config(&root));
+    let forward = app.get("/brand/forward/tokens.css").text();
+    let backward = app
+        .get("/brand/backward/tokens.css")
+        .text()
+        .replace("backward", "forward");
+    assert!(forward.contains("[data-theme=\"dark\"]"), "{forward}");
+    assert_eq!(forward, backward);
 }
 
 #[test]

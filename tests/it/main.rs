@@ -97,6 +97,8 @@ mod surfaces;
 mod syntaxes;
 /// Terrazzo's CSS plugin on the strict exports, computed beside tokens.css.
 mod terrazzo;
+/// Tokens Studio theme groups and Material Theme Builder schemes as the system defines them, on real repositories.
+mod theme_groups;
 /// Tokens as real exports write them: each tolerated deviation, its warning and reading.
 mod tolerant;
 /// Validation diagnostics with file, line and column.

@@ -161,7 +161,11 @@ pub(crate) fn auto(m: &Modifier, c: usize) -> Option<String> {
         "light" => "dark",
         _ => "light",
     };
-    (here.ident() == wanted).then(|| format!("(prefers-color-scheme: {wanted})"))
+    // The one context of the wanted scheme: named so, or the only one
+    // declared so (of `a-day`, `a-night`, `b-night` none is).
+    let of_scheme = m.contexts.iter().filter(|x| x.scheme() == wanted).count();
+    (here.scheme() == wanted && (here.ident() == wanted || of_scheme == 1))
+        .then(|| format!("(prefers-color-scheme: {wanted})"))
 }
 
 /// Which of `:root`'s declarations refer to which properties.

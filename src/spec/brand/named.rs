@@ -61,8 +61,11 @@ pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file);
     enforce_limits(&mut doc, &mut d);
-    // Modes kept inside values are a modifier's contexts.
-    if let Some(converted) = formats::value_modes::read(&doc, &mut d) {
+    // Modes kept in a Figma export's paths, or inside values, are a
+    // modifier's contexts.
+    if let Some(converted) =
+        formats::path_modes::read(&doc).or_else(|| formats::value_modes::read(&doc, &mut d))
+    {
         d.finish(Some(text), out);
         return read_converted(files, "tokens.json", converted, text, out);
     }
@@ -346,7 +349,7 @@ fn read_jsons(
         enforce_limits(&mut doc, &mut d);
         ok &= !d.has_errors();
         d.finish(Some(text), out);
-        let name = crate::spec::syntax::stem(rel).to_string();
+        let name = formats::tokens_studio::set_name(rel).to_string();
         sources.push(formats::SourceFile {
             prefix: formats::tokens_studio::set_pointer(&name),
             path: file.to_string(),

@@ -439,6 +439,7 @@ fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSe
         .map(|m| Written {
             name: m.name.clone(),
             default: m.default,
+            schemes: m.schemes.clone(),
             contexts: m
                 .contexts
                 .iter()

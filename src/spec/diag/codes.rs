@@ -522,6 +522,12 @@ codes! {
     ModesInferred = "2214", "modes-inferred", Warning,
         "Modes the tokens keep without a resolver are read as the contexts of one modifier, the default being `default`, `light` or `base`: Tokens Studio sets whose names differ only by a mode word (`semantic/light`, `semantic/dark`) and that do not refer to each other, or values that hold a value per mode (`\"$value\": {\"default\": …, \"dark\": …}`).",
         "Nothing, if that is the system; otherwise add `$themes` (Tokens Studio's themes), or a tokens.resolver.json, to say which apply together.";
+    ModesUndecided = "2215", "modes-undecided", Error,
+        "marque cannot tell how the tokens' modes apply: sibling sets define the same tokens but their names hold no mode word, or inferred contexts have no default (none is `light`, `default` or `base`, and nothing orders them). The message proposes a plan and asks the one question.",
+        "Add Tokens Studio `$themes`, a `$metadata.tokenSetOrder`, or a tokens.resolver.json that says which sets apply together and which is the default.";
+    SetNotRead = "2216", "set-not-read", Warning,
+        "A set is not read: a build output copy (`dist/`, `build/`) of the sources, or another platform's copy (`ios/`, `android/`) of a `web` set.",
+        "Nothing, if that is so; otherwise rename the folder.";
     // MQ23: what a surface leaves out.
     LeftOutOfFigma = "2301", "left-out-of-figma", Warning,
         "tokens.figma.json leaves a token out: Figma has no variable type for it, or a limit of Figma's is reached.",

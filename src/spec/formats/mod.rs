@@ -10,7 +10,9 @@
 //! wrong points there too.
 
 pub mod figma_variables;
+pub mod material_theme;
 pub mod math;
+pub mod path_modes;
 pub mod style_dictionary;
 pub mod theo;
 pub mod tokens_studio;
@@ -33,16 +35,19 @@ pub enum Format {
     FigmaVariables,
     /// Figma's own per-collection, per-mode export.
     FigmaExport,
+    /// Material Theme Builder's JSON export: six schemes, palettes.
+    MaterialTheme,
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Dtcg,
         Format::TokensStudio,
         Format::StyleDictionary,
         Format::Theo,
         Format::FigmaVariables,
         Format::FigmaExport,
+        Format::MaterialTheme,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -53,6 +58,7 @@ impl Format {
             Format::Theo => "theo",
             Format::FigmaVariables => "figma-variables",
             Format::FigmaExport => "figma-export",
+            Format::MaterialTheme => "material-theme",
         }
     }
 
@@ -128,6 +134,9 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
     if o.contains_key("props") || only_aliases {
         return Ok(Format::Theo);
     }
+    if material_theme::is_material_theme(o) {
+        return Ok(Format::MaterialTheme);
+    }
     let mut signs = Signs::default();
     if o.contains_key("$themes") || o.contains_key("$metadata") {
         signs.tokens_studio = Some("`$themes` or `$metadata`".into());
@@ -141,6 +150,16 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
         }
         signs.figma = true;
     }
+    // No token anywhere, in no format's shape: one error that says so,
+    // not one per member read as DTCG.
+    if signs.dollar == 0
+        && signs.plain == 0
+        && signs.tokens_studio.is_none()
+        && signs.style_dictionary.is_none()
+        && has_data(doc, 0)
+    {
+        return Err(not_a_format());
+    }
     match (signs.tokens_studio, signs.style_dictionary) {
         (Some(ts), Some(sd)) => Err(format!(
             "this file reads differently as tokens-studio ({ts}) and as style-dictionary ({sd}); name its format in brand.json's `tokens`"
@@ -152,6 +171,39 @@ pub fn detect(doc: &Value) -> Result<Format, String> {
         _ => Ok(Format::StyleDictionary),
     }
 }
+
+/// The error for a document in no format marque reads, listing those
+/// it reads.
+pub fn not_a_format() -> String {
+    format!(
+        "this is not a format marque reads: it holds no token (no `$value` or `value`) and none of the shapes marque knows. marque reads {}",
+        READS.join("; ")
+    )
+}
+
+/// True when a member outside `$` keys holds a value that is not an
+/// object: data, where a tree of groups without tokens holds none.
+fn has_data(v: &Value, depth: usize) -> bool {
+    match v {
+        Value::Object(o) if depth <= crate::spec::limits::MAX_JSON_DEPTH => o
+            .iter()
+            .filter(|(k, _)| !k.starts_with('$'))
+            .any(|(_, c)| has_data(c, depth + 1)),
+        Value::Object(_) => false,
+        _ => depth > 0,
+    }
+}
+
+/// The formats marque reads, as the error above lists them.
+const READS: &[&str] = &[
+    "DTCG 2025.10 token files and resolvers (`$value`)",
+    "Tokens Studio (a file or a synced folder, `$themes`, `$metadata`)",
+    "Style Dictionary sources (`value`, JSON, JSON5, YAML)",
+    "Salesforce Theo (`props`, `aliases`)",
+    "Figma's variables API response (`variables`, `variableCollections`)",
+    "Figma's per-collection, per-mode export (`com.figma` extensions)",
+    "Material Theme Builder's export (`schemes`, `palettes`)",
+];
 
 /// True when `$extensions` holds Figma's: `com.figma` (the variables
 /// GitHub action's export), or `com.figma.<name>` keys (Figma's native
@@ -543,14 +595,17 @@ pub fn convert(
     match format {
         // Figma's export is DTCG with `com.figma` extensions: the tolerant
         // reading takes it (its modes, by file name, need a resolver).
-        Format::Dtcg => {
-            value_modes::read(doc, d).or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[])))
+        Format::Dtcg => path_modes::read(doc)
+            .or_else(|| value_modes::read(doc, d))
+            .or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[]))),
+        Format::FigmaExport => {
+            path_modes::read(doc).or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[])))
         }
-        Format::FigmaExport => Some(Converted::new(doc.clone(), Vec::new(), &[])),
         Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
         Format::Theo => Some(theo::read(doc, d)),
         Format::FigmaVariables => Some(figma_variables::read(doc, d)),
         Format::TokensStudio => Some(tokens_studio::read(doc, false, d)),
+        Format::MaterialTheme => Some(material_theme::read(doc, d)),
     }
 }
 

@@ -30,6 +30,8 @@ pub struct ModeContext {
     pub tokens: Vec<Token>,
     /// Each of `tokens` by its dotted name.
     index: HashMap<String, usize>,
+    /// Its colour scheme where the resolver says it (see [`Self::scheme`]).
+    declared_scheme: Option<&'static str>,
 }
 
 impl ModeContext {
@@ -43,7 +45,19 @@ impl ModeContext {
             name,
             tokens,
             index,
+            declared_scheme: None,
         }
+    }
+
+    /// The colour scheme its resolver declares, if it does.
+    pub fn declared_scheme(&self) -> Option<&'static str> {
+        self.declared_scheme
+    }
+
+    /// The context with the colour scheme its resolver declares.
+    pub fn with_scheme(mut self, scheme: Option<&'static str>) -> ModeContext {
+        self.declared_scheme = scheme;
+        self
     }
 
     /// The token named `name` that this context writes.
@@ -137,6 +151,8 @@ pub fn split(
 pub struct Written {
     pub name: String,
     pub default: usize,
+    /// Colour schemes the resolver declares, by context name.
+    pub schemes: HashMap<String, &'static str>,
     pub contexts: Vec<(String, Vec<(Token, bool)>)>,
 }
 
@@ -175,7 +191,8 @@ pub fn settle(written: Vec<Written>) -> Vec<Modifier> {
                         })
                         .map(|(t, _)| t)
                         .collect();
-                    ModeContext::new(name, kept)
+                    let scheme = w.schemes.get(&name).copied();
+                    ModeContext::new(name, kept).with_scheme(scheme)
                 })
                 .collect(),
         })
@@ -206,10 +223,15 @@ impl Modifier {
         format!("data-{}", self.ident())
     }
 
-    /// The modifier is the colour scheme: it has contexts `light` and `dark`.
+    /// The modifier is the colour scheme: it has contexts `light` and
+    /// `dark`, or its resolver declares a context dark and another light.
     pub fn is_color_scheme(&self) -> bool {
         let has = |n: &str| self.contexts.iter().any(|c| c.ident() == n);
-        has("light") && has("dark")
+        let declared = self.contexts.iter().any(|c| c.declared_scheme.is_some());
+        (has("light") && has("dark"))
+            || (declared
+                && self.contexts.iter().any(|c| c.scheme() == "dark")
+                && self.contexts.iter().any(|c| c.scheme() == "light"))
     }
 }
 
@@ -219,8 +241,12 @@ impl ModeContext {
         css_ident(&self.name).unwrap_or_default()
     }
 
-    /// `dark` for a dark context (`dark`, `dark-hc`), else `light`.
+    /// The scheme its resolver declares; else `dark` for a dark context
+    /// (`dark`, `dark-hc`), else `light`.
     pub fn scheme(&self) -> &'static str {
+        if let Some(s) = self.declared_scheme {
+            return s;
+        }
         let ident = self.ident();
         match ident == "dark" || ident.starts_with("dark-") {
             true => "dark",

@@ -1,6 +1,12 @@
 //! Themes a Tokens Studio document keeps without `$themes`: sets whose
 //! names differ only by a mode word of one axis, and that do not refer to
-//! one another, are the contexts of that axis's modifier.
+//! one another, are the contexts of that axis's modifier. What cannot be
+//! told (no context is `light`, `default` or `base` and no order is
+//! declared; sibling sets that define the same tokens with no mode word
+//! in their names) is a question, an error with the proposed plan, never
+//! a guess. Build output (`dist/`, `build/`) and other platforms' copies
+//! (`ios/`, `android/` beside `web/`) are not read, and versions (`v1`,
+//! `v2`) stay layers: none of them is a mode.
 
 use super::{references_in, Group, Written};
 use crate::spec::diag::{Code, FileDiags};
@@ -62,11 +68,16 @@ fn axis_of(word: &str) -> Option<&'static str> {
 pub(super) fn inferred_themes(
     names: &[&str],
     written: &[Written<'_>],
+    declared: bool,
+    skipped: &[usize],
     d: &mut FileDiags<'_>,
 ) -> Vec<Group> {
     // By axis and the name with its mode word blanked: (word, set).
     let mut families: BTreeMap<(&str, String), Vec<(String, usize)>> = BTreeMap::new();
     for (s, name) in names.iter().enumerate() {
+        if skipped.contains(&s) {
+            continue;
+        }
         let lower = name.to_ascii_lowercase();
         let words: Vec<&str> = lower.split(['/', '-', '_', '.', ' ']).collect();
         // The longest mode word first (`high-contrast` before `contrast`).
@@ -132,17 +143,20 @@ pub(super) fn inferred_themes(
         .flat_map(|(_, sets)| sets.iter().copied())
         .collect();
     let base: Vec<usize> = (0..names.len())
-        .filter(|s| !in_a_context.contains(s))
+        .filter(|s| !in_a_context.contains(s) && !skipped.contains(s))
         .collect();
+    if axes.is_empty() {
+        undecided_siblings(names, &defines, &refers, skipped, d);
+    }
     let mut groups = Vec::new();
     for (axis, mut contexts) in axes {
         // The default first: `light`, `default`, `base`…; else the first
-        // set written, never the alphabetical first (`dark`).
-        let default = DEFAULT_CONTEXTS
+        // set the document orders (`$metadata.tokenSetOrder`), never the
+        // alphabetical first (`dark`): without an order, a question.
+        let named = DEFAULT_CONTEXTS
             .iter()
-            .find_map(|w| contexts.iter().position(|(c, _)| c == w))
-            .unwrap_or(0);
-        let first = contexts.remove(default);
+            .find_map(|w| contexts.iter().position(|(c, _)| c == w));
+        let first = contexts.remove(named.unwrap_or(0));
         contexts.insert(0, first);
         let described: Vec<String> = contexts
             .iter()
@@ -151,6 +165,16 @@ pub(super) fn inferred_themes(
                 format!("{c} ({})", sets.join(", "))
             })
             .collect();
+        if named.is_none() && !declared {
+            d.push(
+                Code::ModesUndecided,
+                "",
+                format!(
+                    "which context is the default? The sets' names make a modifier `{axis}` of contexts {}, and none is `light`, `default` or `base`, and no `$metadata.tokenSetOrder` orders them; add `$themes`, or a `$metadata.tokenSetOrder` that names the default's set first",
+                    described.join(", ")
+                ),
+            );
+        }
         d.push(
             Code::ModesInferred,
             "",
@@ -171,4 +195,125 @@ pub(super) fn inferred_themes(
         groups.push((axis.to_string(), themes));
     }
     groups
+}
+
+/// The segment sets are told apart by, when their names differ in one
+/// path segment only: `(index, a's, b's)`.
+fn differing(a: &str, b: &str) -> Option<(usize, String, String)> {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split('/').collect(), b.split('/').collect());
+    if a.len() != b.len() {
+        return None;
+    }
+    let mut diff = (0..a.len()).filter(|i| a[*i] != b[*i]);
+    let i = diff.next()?;
+    diff.next()
+        .is_none()
+        .then(|| (i, a[i].to_ascii_lowercase(), b[i].to_ascii_lowercase()))
+}
+
+/// A version segment (`v1`, `v2`, `legacy`, `next`): versions are layers.
+fn is_version(segment: &str) -> bool {
+    matches!(segment, "legacy" | "next" | "latest" | "old" | "new")
+        || segment
+            .strip_prefix('v')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// Sibling sets that define the same tokens, refer to none of each
+/// other's, and whose names hold no mode word: modes or layers, marque
+/// cannot tell. A question (an error with the plan it would propose),
+/// never a guess. Sets told apart by a version are layers, silently.
+fn undecided_siblings(
+    names: &[&str],
+    defines: &HashMap<usize, HashSet<String>>,
+    refers: &HashMap<usize, Vec<String>>,
+    skipped: &[usize],
+    d: &mut FileDiags<'_>,
+) {
+    let refers_to = |a: usize, b: usize| {
+        refers.get(&a).is_some_and(|rs| {
+            rs.iter().any(|r| {
+                let r = r.trim_matches(['{', '}']);
+                defines.get(&b).is_some_and(|n| n.contains(r))
+            })
+        })
+    };
+    let mut asked: HashSet<usize> = HashSet::new();
+    for a in 0..names.len() {
+        if asked.contains(&a) || skipped.contains(&a) {
+            continue;
+        }
+        let Some(tokens) = defines.get(&a).filter(|t| !t.is_empty()) else {
+            continue;
+        };
+        let alike: Vec<usize> = (a + 1..names.len())
+            .filter(|b| !skipped.contains(b) && !asked.contains(b))
+            .filter(|b| defines.get(b) == Some(tokens))
+            .filter(|b| {
+                differing(names[a], names[*b])
+                    .is_some_and(|(_, x, y)| !is_version(&x) && !is_version(&y))
+            })
+            .filter(|b| !refers_to(a, *b) && !refers_to(*b, a))
+            .collect();
+        if alike.is_empty() {
+            continue;
+        }
+        let mut family = vec![a];
+        family.extend(alike);
+        asked.extend(family.iter().copied());
+        let listed: Vec<String> = family.iter().map(|s| format!("`{}`", names[*s])).collect();
+        d.push(
+            Code::ModesUndecided,
+            "",
+            format!(
+                "are {} modes or layers? They define the same {} token(s) and refer to none of each other's, but their names hold no mode word (light, dark, compact…). Read as layers, the last would override the others everywhere; read as modes, they would be the contexts {} of one modifier. Add `$themes`, or name them by their modes",
+                listed.join(", "),
+                tokens.len(),
+                listed.join(", ")
+            ),
+        );
+    }
+}
+
+/// Sets that are not read: a copy under a build output folder (`dist/`,
+/// `build/`) of a set that is there, and other platforms' copies
+/// (`ios/`, `android/`) of a set that `web/` has. Each is said.
+pub(super) fn not_read(names: &[&str], d: &mut FileDiags<'_>) -> Vec<usize> {
+    const OUTPUT: &[&str] = &["dist", "build"];
+    const PLATFORMS: &[&str] = &[
+        "ios",
+        "android",
+        "flutter",
+        "compose",
+        "native",
+        "mobile-app",
+    ];
+    let mut out = Vec::new();
+    for (s, name) in names.iter().enumerate() {
+        let segments: Vec<String> = name.split('/').map(str::to_ascii_lowercase).collect();
+        let output = segments.iter().any(|x| OUTPUT.contains(&x.as_str()))
+            && names.len() > 1
+            && names.iter().any(|o| {
+                !o.split('/')
+                    .any(|x| OUTPUT.contains(&x.to_ascii_lowercase().as_str()))
+            });
+        let platform = names.iter().any(|o| {
+            differing(name, o).is_some_and(|(_, mine, theirs)| {
+                PLATFORMS.contains(&mine.as_str()) && theirs == "web"
+            })
+        });
+        if output || platform {
+            let why = match output {
+                true => "a build output copy",
+                false => "another platform's copy of a `web` set",
+            };
+            d.push(
+                Code::SetNotRead,
+                "",
+                format!("set `{name}` is not read: it is {why}, not a mode or a layer"),
+            );
+            out.push(s);
+        }
+    }
+    out
 }

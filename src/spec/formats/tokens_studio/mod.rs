@@ -10,8 +10,10 @@
 //! - **Themes.** Each `group` of `$themes` is a modifier (`theme` when a
 //!   theme has none), each theme a context whose sources are the sets it
 //!   selects (`enabled` or `source`; a set only ever `source` is referred
-//!   to, not published: a reference to it is its value), the first theme
-//!   the default. Sets
+//!   to, not published: a reference to it is its value); groups that are
+//!   alternatives are one modifier of exactly their themes, and the
+//!   default is `light`, `default` or `base`, else the first theme (see
+//!   [`groups`]). Sets
 //!   every theme of a group selects are always on: the resolver's base (a
 //!   group of one theme adds no modifier); a set no theme selects is left
 //!   out with a warning. Without themes every set applies, later
@@ -37,6 +39,7 @@ use super::math::{self, Quantity};
 use super::{insert, srgb, Converted, LEFT_OUT};
 use values::*;
 
+mod groups;
 mod inferred;
 mod reader;
 mod values;
@@ -122,11 +125,18 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
     // `$themes`, those the sets' names make plain.
     let names: Vec<&str> = sets.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut themes = themes(o.get("$themes"), &names, d);
+    themes = groups::as_the_system_defines(themes, &written, o.get("$themes"));
     // Sets only ever `source` are referred to, not published (as Tokens
     // Studio exports them): a reference to one of their tokens is its value.
     let mut enabled = enabled_sets(o.get("$themes"), &names);
+    let mut skipped = Vec::new();
     if o.get("$themes").is_none() && sets.len() > 1 {
-        themes = inferred::inferred_themes(&names, &written, d);
+        skipped = inferred::not_read(&names, d);
+        let declared = o
+            .get("$metadata")
+            .and_then(|m| m.get("tokenSetOrder"))
+            .is_some();
+        themes = inferred::inferred_themes(&names, &written, declared, &skipped, d);
         enabled = themes
             .iter()
             .flat_map(|(_, ts)| ts.iter().flat_map(|(_, sel)| sel.iter().copied()))
@@ -156,7 +166,7 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
             }),
     };
     if themes.is_empty() {
-        let order: Vec<usize> = (0..sets.len()).collect();
+        let order: Vec<usize> = (0..sets.len()).filter(|s| !skipped.contains(s)).collect();
         overrides(&written, &order, &names, d);
         let (tree, tokens) = reader.tree(&order, &order, "", d, &mut HashSet::new());
         return Converted::new(Value::Object(tree), tokens, members);
@@ -240,6 +250,7 @@ fn with_themes(
             continue;
         }
         let mut contexts = Map::new();
+        let mut schemes = Map::new();
         for (t, (theme, selected)) in ts.iter().enumerate() {
             let on = permutation(Some((g, t)));
             let own: Vec<usize> = selected
@@ -266,11 +277,18 @@ fn with_themes(
             }
             reader.drain(d, &mut said);
             contexts.insert(theme.clone(), json!([tree]));
+            let own: Vec<&str> = own.iter().map(|s| names[*s]).collect();
+            if let Some(scheme) = groups::scheme_of(theme, &own) {
+                schemes.insert(theme.clone(), json!(scheme));
+            }
         }
-        modifiers.insert(
-            group.clone(),
-            json!({"contexts": contexts, "default": ts[0].0}),
-        );
+        let mut modifier = json!({"contexts": contexts, "default": ts[0].0});
+        // Each context's colour scheme, so `color-scheme` and
+        // `prefers-color-scheme` follow the theme, not its name.
+        if schemes.values().any(|s| s == "dark") {
+            modifier["$extensions"] = json!({"app.marque": {"colorScheme": schemes}});
+        }
+        modifiers.insert(group.clone(), modifier);
     }
     let mut order = vec![json!({"$ref": "#/sets/tokens"})];
     order.extend(
@@ -534,10 +552,17 @@ fn expression_of<'a>(w: &'a Written<'_>) -> Option<&'a str> {
 pub fn folder_doc(files: &[(String, Value)]) -> Value {
     let mut doc = Map::new();
     for (path, v) in files {
-        let name = crate::spec::syntax::stem(path);
-        doc.insert(name.to_string(), v.clone());
+        doc.insert(set_name(path).to_string(), v.clone());
     }
     Value::Object(doc)
+}
+
+/// The set a synced folder's file at `path` is: its path without the
+/// extension, and without DTCG's `.tokens` (`semantic/light.tokens.json`
+/// is the set `semantic/light` that `$themes` names).
+pub fn set_name(path: &str) -> &str {
+    let stem = crate::spec::syntax::stem(path);
+    stem.strip_suffix(".tokens").unwrap_or(stem)
 }
 
 /// The pointer prefix of set `name` in [`folder_doc`].

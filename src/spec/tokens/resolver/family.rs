@@ -81,11 +81,15 @@ impl Resolver {
                         contexts: Vec::new(),
                         default: 0,
                         named_default: false,
+                        schemes: Default::default(),
                     });
                     self.modifiers.len() - 1
                 }
             };
             let family = &mut self.modifiers[at];
+            for (c, s) in &m.schemes {
+                family.schemes.entry(c.clone()).or_insert(s);
+            }
             let fresh = family.contexts.is_empty();
             let mut indices = Vec::new();
             for (name, sources) in &m.contexts {

@@ -60,6 +60,9 @@ pub struct Modifier {
     pub default: usize,
     /// The document names the default (else it is the first context).
     pub named_default: bool,
+    /// Each context's colour scheme (`light`, `dark`) where the modifier's
+    /// `$extensions["app.marque"].colorScheme` says it, by context name.
+    pub schemes: std::collections::HashMap<String, &'static str>,
 }
 
 #[derive(Debug, Clone)]

@@ -289,11 +289,13 @@ fn modifier(
         }
     };
     let here = contexts.iter().map(|(_, s)| s.clone()).collect();
+    let schemes = declared_schemes(m);
     r.modifiers.push(Modifier {
         name: name.to_string(),
         contexts,
         default,
         named_default,
+        schemes,
     });
     r.steps.push(Step::Modifier(r.modifiers.len() - 1, here));
 }
@@ -502,4 +504,23 @@ fn brand_path(path: &str) -> Result<String, &'static str> {
         return Err("names no file");
     }
     Ok(parts.join("/"))
+}
+
+/// The colour scheme of each context, where the modifier's
+/// `$extensions["app.marque"].colorScheme` names it (`light` or `dark`):
+/// an import writes it from what the system says of each theme, so a
+/// context named `y-night-hc` is dark.
+fn declared_schemes(m: &Value) -> std::collections::HashMap<String, &'static str> {
+    m.get("$extensions")
+        .and_then(|e| e.get("app.marque"))
+        .and_then(|e| e.get("colorScheme"))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(c, s)| match s.as_str()? {
+            "light" => Some((c.clone(), "light")),
+            "dark" => Some((c.clone(), "dark")),
+            _ => None,
+        })
+        .collect()
 }
