@@ -109,7 +109,7 @@ pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
         "export/primer-figma",
         "mcp",
         "spec.json is not listed",
-        "in two runs of three the brand was not among MCP's resources when the client listed them, though the server said every brand was built: not yet found why",
+        "under load (2 cores, 10 busy), primer-figma, the largest export, is published after the test server reports no brand building; formats::every_export_of_the_corpus_publishes sees the same (its tokens.css empty) when run beside other tests: a readiness race in the test server's start, not in MCP",
     ),
     (
         "export/primer-figma",
