@@ -104,17 +104,14 @@ fn breakdown(port: u16, n: usize) {
         "embed" => paths::embed(slug),
         file => paths::brand_doc(slug, file),
     };
-    let files = marque::render::Surface::ALL
+    use marque::render::outputs::{Serves, OUTPUTS};
+    // Every output the current version serves (Northwind has no dark
+    // context, so no night resources), the changelogs, page and embed.
+    let files = OUTPUTS
         .iter()
-        .map(|s| s.file())
-        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"])
-        .chain(
-            marque::render::apps::OUTPUTS
-                .iter()
-                // Northwind has no dark context, so no values-night.
-                .filter(|(file, _, _, releases_only)| !releases_only && !file.contains("night"))
-                .map(|(file, ..)| *file),
-        );
+        .filter(|o| o.serves == Serves::Always)
+        .map(|o| o.file)
+        .chain([paths::CHANGELOG_MD, paths::CHANGELOG_JSON, "page", "embed"]);
     let lists = [
         paths::INDEX,
         paths::BRANDS_JSON,

@@ -9,7 +9,7 @@
 //! parser (which reads the H1 and `>` lines as they are) reads it.
 
 use super::escape::{collapse_ws, md, md_inline};
-use super::{Context, Surface};
+use super::{outputs, Context, Surface};
 use crate::paths;
 use crate::spec::Brand;
 use std::fmt::Write;
@@ -18,6 +18,33 @@ use std::fmt::Write;
 /// since the reference parser ends a title at the first `]`, escaped or not.
 fn link_title(s: &str) -> String {
     md_inline(&collapse_ws(s).replace('[', "(").replace(']', ")"))
+}
+
+/// The outputs the lines above the generic ones describe in words of
+/// their own (llms.txt itself is the document being read).
+const WRITTEN: [&str; 14] = [
+    "spec.md",
+    "spec.json",
+    "DESIGN.md",
+    "tokens.css",
+    "tokens.json",
+    "tokens.resolver.json",
+    "tokens.figma.json",
+    "tailwind.css",
+    "tokens.js",
+    "tokens.d.ts",
+    outputs::ANDROID_ZIP,
+    outputs::IOS_ZIP,
+    outputs::FIGMA_ZIP,
+    "llms.txt",
+];
+
+/// `text` with its first letter upper-case: a phrase as a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
@@ -76,14 +103,26 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     let _ = writeln!(
         o,
         "- [android.zip]({}) and [ios.zip]({}): Android resources (values, values-night) and an Xcode asset catalogue of the colours, every appearance.",
-        ctx.brand_url(s, "android.zip"),
-        ctx.brand_url(s, "ios.zip")
+        ctx.brand_url(s, outputs::ANDROID_ZIP),
+        ctx.brand_url(s, outputs::IOS_ZIP)
     );
     let _ = writeln!(
         o,
         "- [figma.zip]({}): Figma variables for Figma's own import (every paid plan): a folder per collection, a `<Mode>.tokens.json` per mode.",
-        ctx.brand_url(s, "figma.zip")
+        ctx.brand_url(s, outputs::FIGMA_ZIP)
     );
+    // Every other output this version serves, from the registry, so a new
+    // one is listed without an edit here.
+    for (out, file) in outputs::of_brand(brand, ctx) {
+        if !WRITTEN.contains(&out.file) {
+            let _ = writeln!(
+                o,
+                "- [{file}]({}): {}.",
+                ctx.brand_url(s, &file),
+                capitalized(out.purpose)
+            );
+        }
+    }
     if !brand.doc.prompt_kit.prompts.is_empty() {
         o.push_str("\n## Prompts\n\n");
         for p in &brand.doc.prompt_kit.prompts {

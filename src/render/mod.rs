@@ -14,6 +14,7 @@ pub mod html;
 pub mod llms_txt;
 pub mod namespaces;
 pub mod openapi;
+pub mod outputs;
 pub mod previews;
 pub mod sarif;
 pub mod schemas;
@@ -107,8 +108,8 @@ impl Context {
 /// Where the brand.json schema is published.
 pub const SCHEMA_PATH: &str = "/schema/brand.schema.json";
 
-/// The documents every brand publishes under `/brand/<slug>/<file>`: the one
-/// list that the builder, the pages, spec.json's links and the tests use.
+/// The documents every brand renders as text under `/brand/<slug>/<file>`;
+/// their rows, with the outputs for apps, are [`outputs::OUTPUTS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Surface {
     SpecJson,
@@ -148,37 +149,21 @@ impl Surface {
         Surface::TokensDts,
     ];
 
+    /// Its row in the registry of outputs ([`outputs::OUTPUTS`]), which
+    /// holds its file, media type, label and purpose.
+    pub fn output(self) -> &'static outputs::Output {
+        // Row `i` is `Surface::ALL[i]`, the enum's order (tested there).
+        &outputs::OUTPUTS[self as usize]
+    }
+
     /// The file name in the brand's path.
     pub fn file(self) -> &'static str {
-        match self {
-            Surface::SpecJson => "spec.json",
-            Surface::SpecMd => "spec.md",
-            Surface::TokensCss => "tokens.css",
-            Surface::TokensFigma => "tokens.figma.json",
-            Surface::TokensJson => "tokens.json",
-            Surface::TokensResolver => "tokens.resolver.json",
-            Surface::LlmsTxt => "llms.txt",
-            Surface::DesignMd => "DESIGN.md",
-            Surface::TailwindCss => "tailwind.css",
-            Surface::FamilyJson => "family.json",
-            Surface::TokensJs => "tokens.js",
-            Surface::TokensDts => "tokens.d.ts",
-        }
+        self.output().file
     }
 
     /// The exact `Content-Type` it is served with.
     pub fn media_type(self) -> &'static str {
-        match self {
-            Surface::SpecJson
-            | Surface::TokensFigma
-            | Surface::TokensJson
-            | Surface::TokensResolver
-            | Surface::FamilyJson => "application/json",
-            Surface::SpecMd | Surface::DesignMd => "text/markdown; charset=utf-8",
-            Surface::TokensCss | Surface::TailwindCss => "text/css; charset=utf-8",
-            Surface::LlmsTxt | Surface::TokensDts => "text/plain; charset=utf-8",
-            Surface::TokensJs => "text/javascript; charset=utf-8",
-        }
+        self.output().media_type
     }
 
     /// Renders this surface of a brand.
@@ -218,52 +203,17 @@ impl Surface {
     /// The media type without its parameters (`text/markdown`), as MCP
     /// resources name it.
     pub fn mime(self) -> &'static str {
-        let m = self.media_type();
-        m.split_once(';').map_or(m, |(essence, _)| essence)
+        self.output().mime()
     }
 
     /// What it is for, in a phrase (MCP's resource descriptions).
     pub fn purpose(self) -> &'static str {
-        match self {
-            Surface::SpecMd => "the brand as prose for a system prompt, with its brand book",
-            Surface::SpecJson => "the canonical structured spec",
-            Surface::TokensCss => "design tokens as CSS custom properties",
-            Surface::TokensFigma => "a body for Figma's variables API",
-            Surface::TokensJson => "design tokens in strict DTCG 2025.10 (default mode)",
-            Surface::TokensResolver => {
-                "every mode as one DTCG 2025.10 resolver document, sources inlined"
-            }
-            Surface::LlmsTxt => "discovery for AI tools",
-            Surface::DesignMd => {
-                "the brand in Google's DESIGN.md format, for agents that build UI: tokens in front matter, then prose"
-            }
-            Surface::TailwindCss => "a Tailwind CSS v4 theme, with a variant per mode",
-            Surface::FamilyJson => {
-                "where the brand stands in its family: the brand it extends, its chain of parents and the brands that extend it"
-            }
-            Surface::TokensJs => {
-                "the tokens as an ES module of resolved CSS values: `tokens` (the default) and `modes.<modifier>.<context>` (what differs)"
-            }
-            Surface::TokensDts => "tokens.js's TypeScript types, every token a literal type",
-        }
+        self.output().purpose
     }
 
     /// What it is, for people: one line.
     pub fn label(self) -> &'static str {
-        match self {
-            Surface::SpecJson => "canonical structured spec",
-            Surface::SpecMd => "prose for a system prompt",
-            Surface::TokensCss => "CSS custom properties",
-            Surface::TokensFigma => "Figma variables body",
-            Surface::TokensJson => "DTCG 2025.10 design tokens",
-            Surface::TokensResolver => "DTCG resolver document, every mode",
-            Surface::LlmsTxt => "discovery for AI tools",
-            Surface::DesignMd => "DESIGN.md for coding agents",
-            Surface::TailwindCss => "Tailwind CSS v4 theme",
-            Surface::FamilyJson => "the brand's family: parents and dependents",
-            Surface::TokensJs => "ES module of resolved tokens, every mode",
-            Surface::TokensDts => "TypeScript types of tokens.js",
-        }
+        self.output().label
     }
 }
 

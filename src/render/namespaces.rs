@@ -91,6 +91,13 @@ fn words(t: &Token) -> Vec<String> {
 /// `None` for a token no namespace holds (a duration, a border, a size
 /// that is neither spacing nor a radius).
 pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Namespace> {
+    // A string is quoted in CSS: no colour, shadow or font reads it.
+    if matches!(
+        set.resolve(&t.value).as_deref(),
+        Some(TokenValue::String(_))
+    ) {
+        return None;
+    }
     let joined = format!("-{}-", words(t).join("-"));
     // A word or a phrase of words (`line-height`) of the path.
     let has = |list: &[&str]| list.iter().any(|p| joined.contains(&format!("-{p}-")));
@@ -160,7 +167,35 @@ pub enum Left<'a> {
     NoKind(&'a Token),
     /// Its short name is another token's in the same kind.
     Taken(&'a Token, Namespace, String),
+    /// Its variable would be read as another namespace's: a font family
+    /// `--font-weight-bold` is Tailwind's font weight `bold`.
+    Misread(&'a Token, Namespace, String),
 }
+
+/// The namespace Tailwind reads `--<kind>-<name>` as, where that is not
+/// `kind`: one whose prefix extends `kind`'s (`--font-weight-*` over
+/// `--font-*`).
+fn misread(kind: Namespace, name: &str) -> Option<Namespace> {
+    let var = format!("{}-{name}", kind.namespace());
+    ALL_NAMESPACES.into_iter().find(|other| {
+        *other != kind
+            && other.namespace().len() > kind.namespace().len()
+            && var.starts_with(&format!("{}-", other.namespace()))
+    })
+}
+
+const ALL_NAMESPACES: [Namespace; 10] = [
+    Namespace::Color,
+    Namespace::Font,
+    Namespace::Text,
+    Namespace::FontWeight,
+    Namespace::Tracking,
+    Namespace::Leading,
+    Namespace::Radius,
+    Namespace::Spacing,
+    Namespace::Shadow,
+    Namespace::Ease,
+];
 
 /// Every token of `set` in its kind, in document order, with the ones
 /// left out and why. Of two tokens with one name in a kind, a type style
@@ -192,6 +227,9 @@ pub fn place(set: &TokenSet) -> (Vec<Placed<'_>>, Vec<Left<'_>>) {
     for (i, (t, c)) in candidates.into_iter().enumerate() {
         match c {
             None => left.push(Left::NoKind(t)),
+            Some((kind, name)) if misread(kind, &name).is_some() => {
+                left.push(Left::Misread(t, kind, name))
+            }
             Some((kind, name)) if owner.get(&(kind, name.clone())) == Some(&i) => {
                 placed.push(Placed {
                     kind,
@@ -223,6 +261,41 @@ mod tests {
             .into_iter()
             .map(|p| (p.kind, p.name))
             .collect()
+    }
+
+    /// slds's font family `font-weight-bold` made `--font-weight-bold`,
+    /// which Tailwind reads as the weight `bold, sans-serif` (the matrix's
+    /// Tailwind column).
+    #[test]
+    fn a_name_another_namespace_would_read_is_left_out() {
+        let set = parse(
+            r#"{"font": {"weight-bold": {"$type": "fontFamily", "$value": "bold"}, "sans": {"$type": "fontFamily", "$value": "Inter"}}}"#,
+        );
+        let (placed, left) = place(&set);
+        let names: Vec<&str> = placed.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["sans"]);
+        assert!(
+            matches!(&left[..], [Left::Misread(t, Namespace::Font, n)] if t.name() == "font.weight-bold" && n == "weight-bold"),
+            "{} left out",
+            left.len()
+        );
+    }
+
+    /// auro's and twilio's shadows are strings (`"0 1px 0 #e7dcfa"`), which
+    /// CSS quotes: `--shadow-100: "…"` is no shadow (the matrix's Tailwind
+    /// column).
+    #[test]
+    fn a_string_value_has_no_namespace() {
+        let mut set =
+            parse(r#"{"shadow": {"soft": {"$type": "string", "$value": "0 1px 0 #e7dcfa"}}}"#);
+        set.tokens[0].ty = TokenType::Shadow;
+        let (placed, left) = place(&set);
+        assert!(placed.is_empty());
+        assert!(
+            matches!(&left[..], [Left::NoKind(_)]),
+            "{} left out",
+            left.len()
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! model types, and the others wrap them to add computed fields.
 
 use super::view::reference_value;
-use super::{Context, Surface};
+use super::{outputs, Context, Surface};
 use crate::spec::brand::pair_contrast;
 use crate::spec::model::{self, Ext};
 use crate::spec::tokens::modes::Lookup;
@@ -246,6 +246,11 @@ fn pair_in_contexts(set: &TokenSet, p: &model::ContrastPair) -> Vec<PairInContex
 pub fn links(brand: &Brand, ctx: &Context) -> Links {
     let s = &brand.slug;
     let url = |surface: Surface| ctx.brand_url(s, surface.file());
+    // An output only some versions serve: its link where this one does.
+    let app = |file: &str| {
+        let out = outputs::named(file)?;
+        Some(ctx.brand_url(s, &out.file_of(brand, ctx.pin.is_some())?))
+    };
     Links {
         page: ctx.brand_url(s, ""),
         spec_json: url(Surface::SpecJson),
@@ -260,13 +265,12 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         family_json: url(Surface::FamilyJson),
         tokens_js: url(Surface::TokensJs),
         tokens_dts: url(Surface::TokensDts),
-        android_zip: ctx.brand_url(s, "android.zip"),
-        android_values: ctx.brand_url(s, "android/values/tokens.xml"),
-        android_values_night: super::apps::android::night_folder(&brand.tokens)
-            .map(|folder| ctx.brand_url(s, &format!("android/{folder}/tokens.xml"))),
-        ios_zip: ctx.brand_url(s, "ios.zip"),
-        figma_zip: ctx.brand_url(s, "figma.zip"),
-        package_tgz: ctx.pin.as_ref().map(|_| ctx.brand_url(s, "package.tgz")),
+        android_zip: ctx.brand_url(s, outputs::ANDROID_ZIP),
+        android_values: ctx.brand_url(s, outputs::ANDROID_VALUES),
+        android_values_night: app(outputs::ANDROID_NIGHT),
+        ios_zip: ctx.brand_url(s, outputs::IOS_ZIP),
+        figma_zip: ctx.brand_url(s, outputs::FIGMA_ZIP),
+        package_tgz: app(outputs::PACKAGE_TGZ),
         embed: ctx.embed_url(s),
         demo: ctx.demo_url(s),
         schema: ctx.schema_url(),

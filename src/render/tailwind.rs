@@ -51,6 +51,11 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
                     t.name(),
                     kind.namespace()
                 ),
+                Left::Misread(t, kind, name) => format!(
+                    "{} (Tailwind would read --{}-{name} as another namespace's)",
+                    t.name(),
+                    kind.namespace()
+                ),
             };
             let _ = writeln!(out, " *   {}", css_comment(&line));
         }

@@ -203,7 +203,7 @@ fn the_strict_exports_build_with_terrazzo_and_style_dictionary() {
 /// The names of the tokens of `types` in a strict document (every token
 /// carries its `$type`), joined without separators and lower-cased, as
 /// they appear in a CSS variable with its hyphens taken out.
-fn names_of_type(v: &Value, types: &[&str]) -> std::collections::HashSet<String> {
+pub(crate) fn names_of_type(v: &Value, types: &[&str]) -> std::collections::HashSet<String> {
     fn walk(
         v: &Value,
         path: &mut Vec<String>,

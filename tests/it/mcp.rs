@@ -61,7 +61,7 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
             assert_eq!(res.status, 200);
             served.insert(path, res);
         }
-        for (file, ..) in marque::render::apps::OUTPUTS {
+        for file in marque::render::outputs::apps().map(|o| o.file) {
             let path = format!("/brand/{slug}/{file}");
             let res = app.get(&path);
             if res.status == 200 {

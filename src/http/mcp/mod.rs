@@ -285,9 +285,10 @@ impl ServerHandler for Marque {
         for b in brands(&snap) {
             // Every surface, then what apps take (android.zip, ios.zip,
             // the Android XML), each that the brand has.
-            let surfaces = Surface::FOR_AGENTS.map(|s| (s.file(), s.mime(), s.purpose()));
-            let apps = crate::render::apps::OUTPUTS.map(|(file, mime, what, _)| (file, mime, what));
-            for (file, mime, what) in surfaces.into_iter().chain(apps) {
+            let surfaces = Surface::FOR_AGENTS.map(Surface::output);
+            let apps = crate::render::outputs::apps();
+            for o in surfaces.into_iter().chain(apps) {
+                let (file, mime, what) = (o.file, o.mime(), o.purpose);
                 let path = paths::brand_doc(&b.slug, file);
                 let Some(r) = snap.get(&path) else {
                     continue;
@@ -337,11 +338,7 @@ impl ServerHandler for Marque {
         let uri = request.uri.clone();
         let snap = self.snapshot(&context.extensions);
         // Only a brand's own documents: /brand/<key>/<surface>.
-        let path = path_of(&uri, &self.app.public_url).filter(|p| {
-            paths::brand_doc_of(p)
-                .is_some_and(|(_, file)| Surface::ALL.iter().any(|s| s.file() == file))
-                || is_app_output(p)
-        });
+        let path = path_of(&uri, &self.app.public_url).filter(|p| is_output(p));
         let found = path.and_then(|p| Some((snap.get(p)?, p)));
         let Some((r, _)) = found else {
             return Err(McpError::resource_not_found(
@@ -618,16 +615,12 @@ impl Marque {
     }
 }
 
-/// True for a path of an output for apps (`/brand/<key>/android.zip`,
-/// `/brand/<key>/android/values/tokens.xml`, …).
-fn is_app_output(path: &str) -> bool {
+/// True for the path of a brand's output (`/brand/<key>/tokens.css`,
+/// `/brand/<key>/android/values/tokens.xml`, …), by the registry.
+fn is_output(path: &str) -> bool {
     path.strip_prefix("/brand/")
         .and_then(|rest| rest.split_once('/'))
-        .is_some_and(|(_, file)| {
-            crate::render::apps::OUTPUTS
-                .iter()
-                .any(|(name, ..)| *name == file)
-        })
+        .is_some_and(|(_, file)| crate::render::outputs::named(file).is_some())
 }
 
 /// Standard base64 with padding (RFC 4648), as MCP's `blob` is.

@@ -12,6 +12,16 @@ pub mod js;
 use crate::spec::Brand;
 use serde_json::json;
 
+// The files for apps, by path under the brand's key: their rows, with
+// media types, are in the registry of outputs (`render::outputs`), which
+// the consumer matrix checks every served file against.
+pub const ANDROID_ZIP: &str = "android.zip";
+pub const ANDROID_VALUES: &str = "android/values/tokens.xml";
+pub const ANDROID_NIGHT: &str = "android/values-night/tokens.xml";
+pub const IOS_ZIP: &str = "ios.zip";
+pub const FIGMA_ZIP: &str = "figma.zip";
+pub const PACKAGE_TGZ: &str = "package.tgz";
+
 /// The outputs for apps, by path under the brand's key, with media type
 /// and body; and the tokens the Android resources left out for a name
 /// another token has.
@@ -24,18 +34,6 @@ pub struct Outputs {
     /// String tokens the Android resources left out as CSS: `(token, why)`.
     pub android_css: Vec<(crate::spec::tokens::Token, &'static str)>,
 }
-
-/// Each output for apps besides tokens.js and tokens.d.ts: its path
-/// under the brand, media type, what it is, and whether only releases
-/// have it.
-pub const OUTPUTS: [(&str, &str, &str, bool); 6] = [
-    ("android.zip", "application/zip", "Android resources: the whole res/ tree (values/tokens.xml, and values-night/tokens.xml with what the dark context changes)", false),
-    ("android/values/tokens.xml", "application/xml", "Android resources of the default context: colours, dimensions (dp, sp), font weights, durations, numbers, font families", false),
-    ("android/values-night/tokens.xml", "application/xml", "Android resources: what the colour scheme's dark context changes (404 for a brand without one)", false),
-    ("ios.zip", "application/zip", "an Xcode asset catalogue: a colour set per colour token, with the brand's dark and high-contrast appearances", false),
-    ("figma.zip", "application/zip", "Figma's variables import, for every paid plan: a folder per collection, a `<Mode>.tokens.json` per mode (DTCG, with `com.figma` scopes, code syntax and cross-collection aliases); in Figma, Local variables → Import", false),
-    ("package.tgz", "application/gzip", "an npm package of tokens.js and tokens.d.ts, at the release's version (`npm install <this URL>`)", true),
-];
 
 /// The package's name: `@<scope>/<slug>` (the scope given with or
 /// without its `@`), or the slug alone without a scope.
@@ -106,7 +104,7 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, St
         .iter()
         .map(|(path, text)| (format!("res/{path}"), text.clone().into_bytes()))
         .collect();
-    files.push(("android.zip".into(), "application/zip", archive::zip(&res)));
+    files.push((ANDROID_ZIP.into(), "application/zip", archive::zip(&res)));
     for (path, text) in &android.files {
         files.push((
             format!("android/{path}"),
@@ -115,16 +113,16 @@ pub fn render(brand: &Brand, pinned: bool, scope: Option<&str>, js: &(String, St
         ));
     }
     files.push((
-        "ios.zip".into(),
+        IOS_ZIP.into(),
         "application/zip",
         archive::zip(&ios::render(brand)),
     ));
     let (figma_zip, figma) = figma::zip(brand);
-    files.push(("figma.zip".into(), "application/zip", figma_zip));
+    files.push((FIGMA_ZIP.into(), "application/zip", figma_zip));
     if pinned {
         let (js, dts) = js;
         files.push((
-            "package.tgz".into(),
+            PACKAGE_TGZ.into(),
             "application/gzip",
             package(brand, scope, js, dts),
         ));

@@ -3,7 +3,7 @@
 
 use super::sections::Snippets;
 use crate::render::escape::html;
-use crate::render::{apps, Context, Surface};
+use crate::render::{apps, outputs, Context, Surface};
 use crate::spec::Brand;
 use std::fmt::Write;
 
@@ -25,7 +25,7 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
         o,
         &format!(
             "curl -sSO {}\nunzip -o android.zip -d app/src/main/",
-            ctx.brand_url(s, "android.zip")
+            ctx.brand_url(s, outputs::ANDROID_ZIP)
         ),
     );
     if let Some(t) = color {
@@ -46,7 +46,7 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
         o,
         &format!(
             "curl -sSO {}\nunzip -o ios.zip   # {}.xcassets and a README",
-            ctx.brand_url(s, "ios.zip"),
+            ctx.brand_url(s, outputs::IOS_ZIP),
             apps::ios::catalogue_name(brand)
         ),
     );
@@ -62,7 +62,7 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
         o,
         &format!(
             "curl -sSO {}\nunzip -o figma.zip -d figma-variables",
-            ctx.brand_url(s, "figma.zip")
+            ctx.brand_url(s, outputs::FIGMA_ZIP)
         ),
     );
     o.push_str("<p>On the Enterprise plan, <code>tokens.figma.json</code> is the same variables as a body for Figma's REST API.</p>");
@@ -72,7 +72,7 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
             o.push_str("<p>Each release is an npm package of tokens.js and its types:</p>");
             let url = ctx.url(&crate::paths::brand_doc(
                 &crate::paths::brand_key(s, Some(&latest.version.to_string())),
-                "package.tgz",
+                outputs::PACKAGE_TGZ,
             ));
             snip.code(o, &format!("npm install {url}"));
             let name = apps::package_name(ctx.npm_scope.as_deref(), s);

@@ -3,6 +3,7 @@
 
 use crate::paths;
 use crate::render::escape::html;
+use crate::render::outputs::{Kind, Output};
 use crate::render::view::reference_hex;
 use crate::render::view::{reference_value, reference_value_in};
 use crate::render::{Context, Surface};
@@ -39,15 +40,21 @@ impl Snippets {
 pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut Snippets) {
     let s = &brand.slug;
     o.push_str("<section id=\"endpoints\"><h2>Endpoints</h2><p>Public, cacheable, CORS-enabled documents. Every response has a strong ETag and is served gzip- or brotli-compressed on request.</p><table><thead><tr><th>Surface</th><th>Media type</th><th>Example</th></tr></thead><tbody>\n");
-    let mut endpoints: Vec<(String, &str, String)> = Surface::ALL
+    // Every output this version serves, from the registry: a new one is
+    // listed here without an edit. Those for apps follow the documents,
+    // pointing at the Apps section's snippets.
+    let outputs: Vec<_> = crate::render::outputs::of_brand(brand, ctx).collect();
+    let row = |(out, file): &(&Output, String)| {
+        (
+            format!("{file}: {}", out.label),
+            out.mime(),
+            ctx.brand_url(s, file),
+        )
+    };
+    let mut endpoints: Vec<(String, &str, String)> = outputs
         .iter()
-        .map(|sf| {
-            (
-                format!("{}: {}", sf.file(), sf.label()),
-                sf.media_type().split(';').next().unwrap_or(""),
-                ctx.brand_url(s, sf.file()),
-            )
-        })
+        .filter(|(out, _)| out.kind != Kind::App)
+        .map(row)
         .collect();
     endpoints.push(("Embed script".into(), "text/javascript", ctx.embed_url(s)));
     endpoints.push(("This page".into(), "text/html", ctx.brand_url(s, "")));
@@ -65,6 +72,18 @@ pub(super) fn endpoints(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut
         );
         snip.code(o, &format!("curl -sS --compressed {url}"));
         o.push_str("</td></tr>\n");
+    }
+    for (label, media, url) in outputs
+        .iter()
+        .filter(|(out, _)| out.kind == Kind::App)
+        .map(row)
+    {
+        let _ = writeln!(
+            o,
+            "<tr><td><a href=\"{}\">{}</a></td><td><code class=\"media\">{media}</code></td><td>See <a href=\"#apps\">Apps</a></td></tr>",
+            html(&url),
+            html(&label)
+        );
     }
     let demo_url = ctx.demo_url(s);
     let _ = write!(

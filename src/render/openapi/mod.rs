@@ -344,10 +344,11 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
         op["description"] = json!(format!("Served as `{}`.{modes}{immutable}", s.media_type()));
         paths.insert(url::brand_doc(&key, s.file()), get(op));
     }
-    for (file, media, what, releases_only) in crate::render::apps::OUTPUTS {
-        if releases_only && pin.is_empty() {
+    for o in crate::render::outputs::apps() {
+        if o.serves == crate::render::outputs::Serves::Releases && pin.is_empty() {
             continue;
         }
+        let (file, media, what) = (o.file, o.media_type, o.label);
         let mut op = document_get(
             &format!("The {which} version's {file}: {what}"),
             "apps",

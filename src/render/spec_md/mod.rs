@@ -625,21 +625,15 @@ fn prompt_kit(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
 
 /// Where everything is served: the brand's files and surfaces under its
 /// page's URL, the rest in full.
-fn links(o: &mut String, _brand: &Brand, spec: &Spec<'_>) {
+fn links(o: &mut String, brand: &Brand, spec: &Spec<'_>) {
     let l = &spec.links;
-    let mut files: Vec<&str> = crate::render::Surface::ALL.map(|s| s.file()).to_vec();
-    // What apps take (DESIGN.md §19), as spec.json links them.
-    files.extend(["android.zip", "android/values/tokens.xml"]);
-    if l.android_values_night.is_some() {
-        files.push(match l.android_values_night.as_deref() {
-            Some(u) if u.contains("values-notnight") => "android/values-notnight/tokens.xml",
-            _ => "android/values-night/tokens.xml",
-        });
-    }
-    files.extend(["ios.zip", "figma.zip"]);
-    if l.package_tgz.is_some() {
-        files.push("package.tgz");
-    }
+    // Every output the registry has that this version serves, as
+    // spec.json links them.
+    let released = l.package_tgz.is_some();
+    let files: Vec<String> = crate::render::outputs::OUTPUTS
+        .iter()
+        .filter_map(|out| out.file_of(brand, released))
+        .collect();
     let _ = writeln!(
         o,
         "## Links\n\nAPI page <{}>. Under <{}/>: {} and the logo files. Embed script <{}>; prompt demo (POST) <{}>; brand.json schema <{}>.\n",

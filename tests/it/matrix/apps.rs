@@ -73,6 +73,14 @@ fn other_scheme(system: &System) -> Option<(&'static str, BTreeMap<String, Value
 
 pub(super) fn android(system: &System, work: &Path, aapt2: bool, link: bool) -> Cell {
     unzip(&system.brand.join("android.zip"), work)?;
+    // The loose resources (android/<folder>/tokens.xml) are the zip's.
+    for folder in ["values", "values-night", "values-notnight"] {
+        let loose = std::fs::read(system.brand.join(format!("android/{folder}/tokens.xml"))).ok();
+        let zipped = std::fs::read(work.join(format!("res/{folder}/tokens.xml"))).ok();
+        if loose != zipped {
+            return Err(format!("android/{folder}/tokens.xml is not the zip's"));
+        }
+    }
     let values = colours_in(work, "values")?;
     same_colours(
         system,

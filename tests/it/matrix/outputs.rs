@@ -1,0 +1,101 @@
+//! Every output of the registry (`marque::render::outputs::OUTPUTS`) is
+//! described by every describer: OpenAPI (current and released), MCP's
+//! resources, llms.txt, spec.json's links, spec.md's links, the API
+//! page's endpoints, and a column of the consumer matrix. An output added
+//! to the registry that one of them leaves out fails here, by name.
+
+use super::columns::{COLUMNS, ELSEWHERE};
+use crate::helpers::*;
+use crate::surfaces::{brands_of, ctx};
+use marque::render::openapi::{render as openapi, Examples};
+use marque::render::outputs::{self, Kind, OUTPUTS};
+use marque::render::{html, llms_txt, spec_json, spec_md};
+use serde_json::{json, Value};
+
+/// Every string of a JSON document, at any depth.
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+        Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// What each describer leaves out of the outputs `brand` serves at the
+/// current key or, `pinned`, at a release's.
+fn left_out(brand: &marque::spec::Brand, pinned: bool, api: &Value) -> Vec<String> {
+    let mut c = ctx();
+    c.pin = pinned.then(|| brand.version.to_string());
+    let llms = llms_txt::render(brand, &c);
+    let page = html::render(brand, &c).body;
+    let md = spec_md::render(brand, &c);
+    let spec: Value = serde_json::from_str(&spec_json::render(brand, &c)).unwrap();
+    let mut links = Vec::new();
+    strings(&spec["links"], &mut links);
+    let key = if pinned { "{slug}@{version}" } else { "{slug}" };
+    let mut missing = Vec::new();
+    for (out, file) in outputs::of_brand(brand, &c) {
+        let url = c.brand_url(&brand.slug, &file);
+        let at = format!("{}{}", brand.slug, if pinned { " (released)" } else { "" });
+        let op = &api["paths"][format!("/brand/{key}/{}", out.file)]["get"];
+        let checks = [
+            (
+                "OpenAPI",
+                op["responses"]["200"]["content"][out.media_type].is_object(),
+            ),
+            ("spec.json's links", links.contains(&url)),
+            ("spec.md", md.contains(&file)),
+            ("the API page", page.contains(&format!("\"{url}\""))),
+            (
+                "llms.txt",
+                out.file == "llms.txt" || llms.contains(&format!("]({url})")),
+            ),
+            (
+                "the consumer matrix",
+                COLUMNS.iter().any(|c| c.judges(out))
+                    || ELSEWHERE.iter().any(|(file, _)| *file == out.file),
+            ),
+        ];
+        for (describer, ok) in checks {
+            if !ok {
+                missing.push(format!("{at}: {describer} leaves out {file}"));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_output_is_described_by_every_describer() {
+    let brands = brands_of(&example_content());
+    let api: Value = serde_json::from_str(&openapi(&ctx(), &Examples::default())).unwrap();
+    let mut missing = Vec::new();
+    for brand in &brands {
+        for pinned in [false, true] {
+            missing.extend(left_out(brand, pinned, &api));
+        }
+    }
+    // MCP lists every output the server answers GET for, each brand.
+    let app = spawn_app(&example_content());
+    let sid = crate::mcp::session(&app, "127.0.0.1");
+    let list = crate::mcp::rpc(&app, &sid, "resources/list", json!({}));
+    let uris: Vec<&str> = list["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["uri"].as_str())
+        .collect();
+    for brand in &brands {
+        for out in &OUTPUTS {
+            let path = format!("/brand/{}/{}", brand.slug, out.file);
+            let uri = format!("{}{path}", app.public_url);
+            if app.get(&path).status == 200 && !uris.contains(&uri.as_str()) {
+                missing.push(format!("{}: MCP leaves out {}", brand.slug, out.file));
+            }
+        }
+    }
+    // Each kind is there: an empty registry would pass the loops above.
+    assert!(OUTPUTS.iter().any(|o| o.kind == Kind::App));
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
