@@ -15,7 +15,10 @@ commit=0875df4f25373511874f5bfcd117a1bc2006762f
 mkdir -p "$root"
 if [ ! -d "$root/primer-css" ]; then
   git init -q "$root/primer-css"
-  git -C "$root/primer-css" fetch -q --depth 1 https://github.com/primer/css "$commit"
+  # PRIMER_CSS_MIRROR: a local clone or bare mirror to fetch the pinned
+  # commit from, where github.com cannot be reached.
+  src="${PRIMER_CSS_MIRROR:-https://github.com/primer/css}"
+  git -C "$root/primer-css" fetch -q --depth 1 "$src" "$commit"
   git -C "$root/primer-css" checkout -q FETCH_HEAD
 fi
 corpus=target/dtcg-examples-1.1.3/package
