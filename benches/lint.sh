@@ -15,7 +15,10 @@ commit=0875df4f25373511874f5bfcd117a1bc2006762f
 mkdir -p "$root"
 if [ ! -d "$root/primer-css" ]; then
   git init -q "$root/primer-css"
-  git -C "$root/primer-css" fetch -q --depth 1 https://github.com/primer/css "$commit"
+  # PRIMER_CSS_MIRROR: a local clone or bare mirror to fetch the pinned
+  # commit from, where github.com cannot be reached.
+  src="${PRIMER_CSS_MIRROR:-https://github.com/primer/css}"
+  git -C "$root/primer-css" fetch -q --depth 1 "$src" "$commit"
   git -C "$root/primer-css" checkout -q FETCH_HEAD
 fi
 corpus=target/dtcg-examples-1.1.3/package
@@ -41,11 +44,14 @@ done
 # The same files for both tools: only what lint reads, node_modules and
 # the like left out by a .ignore both honour.
 printf 'node_modules/\n*.min.*\n' > "$tree/.ignore"
+# An empty tree: what reading and indexing the brand costs alone.
+empty="$root/empty"
+mkdir -p "$empty"
 cargo build --release --bin marque -q
 bin="${CARGO_TARGET_DIR:-target}/release/marque"
-python3 - "$bin" "$brand" "$tree" "$runs" <<'PY'
+python3 - "$bin" "$brand" "$tree" "$runs" "$empty" <<'PY'
 import json, os, subprocess, sys, time
-bin, brand, tree, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+bin, brand, tree, runs, empty = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 exts = (".css", ".scss", ".sass", ".less", ".html", ".htm", ".vue", ".svelte", ".js", ".mjs", ".cjs",
         ".ts", ".jsx", ".tsx", ".swift", ".kt", ".xml")
 lines = files = 0
@@ -57,15 +63,23 @@ for d, dirs, names in os.walk(tree):
             with open(os.path.join(d, n), "rb") as f:
                 lines += f.read().count(b"\n")
 def median(cmd):
-    times = []
+    # Wall time, and CPU time (user and system) from the OS's accounting of
+    # the finished child: steadier on a shared machine.
+    times, cpus = [], []
     for _ in range(runs):
+        before = os.times()
         t = time.perf_counter()
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - t)
+        after = os.times()
+        cpus.append(after.children_user - before.children_user
+                    + after.children_system - before.children_system)
     times.sort()
-    return times[len(times) // 2], out.stdout
-lint_s, out = median([bin, "lint", tree, "--brand", brand, "--format", "json"])
-rg_s, rg_out = median(["rg", "--count-matches", "-i", r"#[0-9a-f]{3,8}\b",
+    cpus.sort()
+    return times[len(times) // 2], cpus[len(cpus) // 2], out.stdout
+lint_s, lint_cpu, out = median([bin, "lint", tree, "--brand", brand, "--format", "json"])
+brand_s, brand_cpu, _ = median([bin, "lint", empty, "--brand", brand, "--format", "json"])
+rg_s, rg_cpu, rg_out = median(["rg", "--count-matches", "-i", r"#[0-9a-f]{3,8}\b",
                        "-g", "*.{css,scss,sass,less,html,htm,vue,svelte,js,mjs,cjs,ts,jsx,tsx,swift,kt,xml}", tree])
 codes = {}
 for l in out.decode().splitlines():
@@ -73,7 +87,8 @@ for l in out.decode().splitlines():
     codes[c] = codes.get(c, 0) + 1
 hex_hits = sum(int(l.rsplit(":", 1)[1]) for l in rg_out.decode().splitlines() if ":" in l)
 print(f"{files} files, {lines} lines (primer/css x{len(os.listdir(tree)) - 1})")
-print(f"marque lint: {lint_s * 1000:.0f} ms (median of {runs}), findings {dict(sorted(codes.items()))}")
-print(f"rg hex colours: {rg_s * 1000:.0f} ms (median of {runs}), {hex_hits} matches")
-print(f"ratio lint/rg: {lint_s / rg_s:.1f}x; cores: {os.cpu_count()}")
+print(f"marque lint: {lint_s * 1000:.0f} ms wall, {lint_cpu * 1000:.0f} ms CPU (medians of {runs}), findings {dict(sorted(codes.items()))}")
+print(f"  of which the brand (an empty tree): {brand_s * 1000:.0f} ms wall, {brand_cpu * 1000:.0f} ms CPU")
+print(f"rg hex colours: {rg_s * 1000:.0f} ms wall, {rg_cpu * 1000:.0f} ms CPU (medians of {runs}), {hex_hits} matches")
+print(f"ratio lint/rg: {lint_s / rg_s:.1f}x wall, {lint_cpu / max(rg_cpu, 1e-3):.1f}x CPU; cores: {os.cpu_count()}")
 PY

@@ -75,6 +75,18 @@ const WINDOW: usize = 100;
 ///
 /// `source` is the text of the diagnostic's file, when there is one.
 pub fn frame(d: &Diagnostic, source: Option<&str>, colour: bool) -> String {
+    frame_span(d, source, colour, None)
+}
+
+/// [`frame`], with the underline `span` characters long where the caller
+/// knows what it points at (a lint finding's literal or name); `None`
+/// guesses it from the text at the column (a JSON string, a word).
+pub fn frame_span(
+    d: &Diagnostic,
+    source: Option<&str>,
+    colour: bool,
+    span: Option<usize>,
+) -> String {
     let p = Paint(colour);
     let mut o = String::new();
     let severity = p.severity(d.severity(), d.code);
@@ -119,7 +131,10 @@ pub fn frame(d: &Diagnostic, source: Option<&str>, colour: bool) -> String {
         if end < chars.len() {
             shown.push('…');
         }
-        let len = span_len(&chars[col..end]);
+        let len = match span {
+            Some(n) => n.min(end - col),
+            None => span_len(&chars[col..end]),
+        };
         let _ = writeln!(o, "{pad} {}", p.blue("|"));
         let _ = writeln!(
             o,

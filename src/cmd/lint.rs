@@ -97,8 +97,9 @@ fn shown(p: &Path) -> String {
     s.strip_prefix("./").unwrap_or(&s).to_string()
 }
 
-/// Lints every file under `paths` lint reads, in parallel.
-fn walk(paths: &[PathBuf], ix: &Index, opts: &Options) -> Result<Vec<Linted>> {
+/// Reads every file under `paths` that lint reads, in parallel: (path as
+/// shown, language, text).
+fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
     let Some((first, rest)) = paths.split_first() else {
         bail!("no path to lint");
     };
@@ -113,7 +114,7 @@ fn walk(paths: &[PathBuf], ix: &Index, opts: &Options) -> Result<Vec<Linted>> {
     }
     // A .gitignore counts in a folder that is not (yet) a repository too.
     builder.require_git(false);
-    let out: Mutex<Vec<Linted>> = Mutex::new(Vec::new());
+    let out: Mutex<Vec<(String, Lang, String)>> = Mutex::new(Vec::new());
     builder.build_parallel().run(|| {
         let out = &out;
         Box::new(move |entry| {
@@ -133,20 +134,30 @@ fn walk(paths: &[PathBuf], ix: &Index, opts: &Options) -> Result<Vec<Linted>> {
             let Ok(text) = std::fs::read_to_string(entry.path()) else {
                 return ignore::WalkState::Continue;
             };
-            let lint = lint_text(ix, lang, &text, opts);
-            let text = match lint.findings.is_empty() {
-                true => String::new(),
-                false => text,
-            };
             if let Ok(mut v) = out.lock() {
-                v.push(Linted { path, text, lint });
+                v.push((path, lang, text));
             }
             ignore::WalkState::Continue
         })
     });
     let mut files = out.into_inner().unwrap_or_default();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(files)
+}
+
+/// Lints each file read, in parallel; keeps the text of those with findings.
+fn lint_all(read: Vec<(String, Lang, String)>, ix: &Index, opts: &Options) -> Vec<Linted> {
+    use rayon::prelude::*;
+    read.into_par_iter()
+        .map(|(path, lang, text)| {
+            let lint = lint_text(ix, lang, &text, opts);
+            let text = match lint.findings.is_empty() {
+                true => String::new(),
+                false => text,
+            };
+            Linted { path, text, lint }
+        })
+        .collect()
 }
 
 /// The findings of `--unused`: each token no file names, on its token.
@@ -228,12 +239,26 @@ fn apply_fixes(files: &mut [Linted]) -> Result<usize> {
 /// Runs `marque lint`. Returns the exit code: 1 when an error remains
 /// (after the baseline), as `marque check` does.
 pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
-    let loaded = load_brand(&args.brand, &args.content)?;
-    let ix = Index::new(&loaded.brand, &loaded.tokens_path);
+    // The brand is read and indexed on one thread while the codebase is
+    // walked and read on the others: neither needs the other until linting.
+    let (brand, read) = std::thread::scope(|s| {
+        let brand = s.spawn(|| {
+            load_brand(&args.brand, &args.content).map(|loaded| {
+                let ix = Index::new(&loaded.brand, &loaded.tokens_path);
+                (loaded, ix)
+            })
+        });
+        let read = walk(&args.paths);
+        let brand = brand
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (brand, read)
+    });
+    let (loaded, ix) = brand?;
     let opts = Options {
         delta_e: args.delta_e,
     };
-    let mut files = walk(&args.paths, &ix, &opts)?;
+    let mut files = lint_all(read?, &ix, &opts);
     // A custom property the codebase declares is its own, not the brand's.
     let declared: HashSet<String> = files
         .iter()
@@ -275,14 +300,18 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         .iter()
         .filter(|(d, ..)| d.severity() == Severity::Error)
         .count();
+    // Thousands of findings are thousands of lines: one write each to a
+    // line-buffered stdout is a system call each.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     print(
         args,
-        out,
+        &mut out,
         &files,
         &diags,
         fixed,
         accepted.iter().filter(|a| **a).count(),
     )?;
+    out.flush()?;
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
@@ -351,9 +380,15 @@ fn print(
 ) -> Result<()> {
     match args.format {
         OutputFormat::Human => {
-            for (d, n, _) in diags {
+            for (d, n, m) in diags {
                 let source = Some(files[*n].text.as_str()).filter(|t| !t.is_empty());
-                writeln!(out, "{}", crate::report::frame(d, source, false))?;
+                // The whole literal or name is underlined, not the word at its start.
+                let range = files[*n].lint.findings[*m].range.clone();
+                let span = source
+                    .and_then(|t| t.get(range))
+                    .map(|s| s.chars().count())
+                    .filter(|s| *s > 0);
+                writeln!(out, "{}", crate::report::frame_span(d, source, false, span))?;
             }
             let (e, w) = crate::spec::diag::count(
                 &diags.iter().map(|(d, ..)| d.clone()).collect::<Vec<_>>(),

@@ -144,6 +144,16 @@ pub fn named(name: &str) -> Option<Rgba> {
     argb_int(&format!("{v:06x}"))
 }
 
+/// A named colour in any case (`White`), with no copy made: the longest
+/// name is 20 letters, so a longer word is none.
+pub fn named_any_case(word: &str) -> Option<Rgba> {
+    let mut buf = [0u8; 20];
+    let lower = buf.get_mut(..word.len())?;
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    named(std::str::from_utf8(lower).ok()?)
+}
+
 /// The CSS Color 4 named colours, sorted by name (`transparent` and
 /// `currentcolor` are not colours a token stands for).
 #[rustfmt::skip]

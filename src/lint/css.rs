@@ -14,8 +14,10 @@ use std::ops::Range;
 /// True for a property whose value a named colour is (`color`,
 /// `background`, `border-top`, `fill`; a `colorSecondary` style key).
 pub fn takes_colour(prop: &str) -> bool {
-    let p = prop.to_ascii_lowercase();
-    p.contains("color")
+    // Read once per declaration, in any case, with no copy.
+    let p = prop.as_bytes();
+    let starts = |s: &str| p.len() >= s.len() && p[..s.len()].eq_ignore_ascii_case(s.as_bytes());
+    p.windows(5).any(|w| w.eq_ignore_ascii_case(b"color"))
         || [
             "background",
             "border",
@@ -31,7 +33,7 @@ pub fn takes_colour(prop: &str) -> bool {
             "accent",
         ]
         .iter()
-        .any(|s| p.starts_with(s))
+        .any(|s| starts(s))
 }
 
 fn is_ident(b: u8) -> bool {
@@ -68,7 +70,8 @@ pub fn values(
     fix: Fix,
 ) {
     let b = text.as_bytes();
-    let (mut in_value, mut prop) = (start.in_value, start.prop.to_string());
+    let (mut in_value, mut prop) = (start.in_value, start.prop);
+    let mut colours = takes_colour(prop);
     let mut boundary = range.start;
     let mut i = range.start;
     let end = range.end.min(b.len());
@@ -87,24 +90,23 @@ pub fn values(
             end,
             form,
             in_value,
-            prop: &prop,
+            prop,
+            colours,
             fix,
         };
         match c {
             b'{' | b'}' | b';' => {
                 if !start.in_value {
                     in_value = false;
-                    prop.clear();
+                    prop = "";
+                    colours = false;
                 }
                 boundary = i + 1;
                 i += 1;
             }
             b':' if !in_value => {
-                prop = text[boundary..i]
-                    .split_whitespace()
-                    .last()
-                    .unwrap_or("")
-                    .to_string();
+                prop = text[boundary..i].split_whitespace().last().unwrap_or("");
+                colours = takes_colour(prop);
                 if let Some(name) = prop.strip_prefix("--") {
                     sink.declare(name);
                 }
@@ -161,6 +163,8 @@ struct Place<'a> {
     form: Form,
     in_value: bool,
     prop: &'a str,
+    /// `takes_colour(prop)`, read once per declaration.
+    colours: bool,
     fix: &'a Fix,
 }
 
@@ -172,8 +176,9 @@ fn word(sink: &mut Sink<'_>, at: Place<'_>, i: usize) -> usize {
         end,
         form,
         in_value,
-        prop,
+        colours,
         fix,
+        ..
     } = at;
     let b = text.as_bytes();
     let len = b[i..end].iter().take_while(|x| is_ident(**x)).count();
@@ -184,8 +189,7 @@ fn word(sink: &mut Sink<'_>, at: Place<'_>, i: usize) -> usize {
             .iter()
             .position(|x| *x == b')')
             .map(|p| after + p);
-        let lower = w.to_ascii_lowercase();
-        if lower == "var" {
+        if w.eq_ignore_ascii_case("var") {
             let inner_start = after + 1;
             let inner_end = close.unwrap_or(end);
             let inner = &text[inner_start..inner_end];
@@ -198,24 +202,22 @@ fn word(sink: &mut Sink<'_>, at: Place<'_>, i: usize) -> usize {
             // A fallback may hold a literal: read on inside the parentheses.
             return inner_start + name_len;
         }
-        if let (Some(close), true) = (close, colour::FUNCTIONS.contains(&lower.as_str())) {
+        let function = colour::FUNCTIONS.iter().find(|f| f.eq_ignore_ascii_case(w));
+        if let (Some(close), Some(function)) = (close, function) {
             // Tailwind writes spaces in an arbitrary value as `_`.
             let inner = text[after + 1..close].replace('_', " ");
-            if let Some(rgba) = colour::function(&lower, &inner) {
+            if let Some(rgba) = colour::function(function, &inner) {
                 sink.literal(Lit::Colour(rgba), i..close + 1, form, fix.clone());
                 return close + 1;
             }
         }
-        if lower == "url" {
+        if w.eq_ignore_ascii_case("url") {
             return close.map_or(end, |c| c + 1);
         }
         return after;
     }
-    if in_value
-        && takes_colour(prop)
-        && !matches!(i.checked_sub(1).map(|p| b[p]), Some(b'.' | b'$' | b'@'))
-    {
-        if let Some(rgba) = colour::named(&w.to_ascii_lowercase()) {
+    if in_value && colours && !matches!(i.checked_sub(1).map(|p| b[p]), Some(b'.' | b'$' | b'@')) {
+        if let Some(rgba) = colour::named_any_case(w) {
             sink.literal(Lit::Colour(rgba), i..after, form, fix.clone());
         }
     }
@@ -232,6 +234,7 @@ fn number(sink: &mut Sink<'_>, at: Place<'_>, i: usize) -> usize {
         in_value,
         prop,
         fix,
+        ..
     } = at;
     let b = text.as_bytes();
     let digits = b[i..end]

@@ -10,10 +10,11 @@ use super::colour::Rgba;
 use crate::render::namespaces::{self, Namespace};
 use crate::spec::tokens::css::{css_name, declarations};
 use crate::spec::tokens::deprecation::Deprecation;
-use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
+use crate::spec::tokens::modes::View;
+use crate::spec::tokens::{TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// A name of the brand's kind, as code uses it.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +65,10 @@ pub struct Index {
     weights: HashMap<i64, Vec<Hit>>,
     /// Custom property (without `--`) → token.
     pub by_css: HashMap<String, usize>,
+    /// A custom property folded (ASCII lowercase, `-` and `_` dropped:
+    /// `buttondefaultbgcolorrest`) → the published name, when one name alone folds so
+    /// it: how a name in another spelling is known as a token's.
+    pub by_css_folded: HashMap<String, Option<String>>,
     /// `namespace-name` (`color-fjord-900`) → token.
     pub by_tailwind: HashMap<String, usize>,
     /// tokens.js path segments joined by `.` → token; and every group path.
@@ -83,6 +88,23 @@ pub struct Index {
     /// The nearest names found so far, by kind and name: a codebase
     /// repeats its mistakes, and each costs a pass over every name.
     nearest_seen: Mutex<HashMap<String, Vec<usize>>>,
+    /// The names the nearest-name search measures, by kind, each with its
+    /// words sorted: made at the first unknown name of the kind, once.
+    near_css: OnceLock<Vec<Candidate>>,
+    near_android: OnceLock<Vec<Candidate>>,
+    near_ios: OnceLock<Vec<Candidate>>,
+    near_js: OnceLock<Vec<Candidate>>,
+    /// In token order, with each name's Tailwind namespace.
+    near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
+}
+
+/// A name the nearest-name search measures: the name, its words sorted
+/// (`words`), and its token.
+type Candidate = (String, String, usize);
+
+/// A name map's names as candidates.
+fn candidates(map: &HashMap<String, usize>) -> Vec<Candidate> {
+    map.iter().map(|(k, &i)| (k.clone(), words(k), i)).collect()
 }
 
 /// A value's key in hundredths: exact up to what code writes.
@@ -145,6 +167,10 @@ impl Index {
                 name: name.clone(),
             };
             for d in declarations(t, set) {
+                ix.by_css_folded
+                    .entry(fold(&d.name))
+                    .and_modify(|n| *n = n.take().filter(|n| *n == d.name))
+                    .or_insert_with(|| Some(d.name.clone()));
                 ix.by_css.entry(d.name).or_insert(i);
             }
             if let Some((ns, rest)) = &entry.tailwind {
@@ -173,21 +199,22 @@ impl Index {
             }
             ix.tokens.push(entry);
         }
+        // Each context is read through a view of the default tokens (what
+        // it writes, else the default's), not a copy of the whole set.
         match only {
             None => {
                 ix.contexts.push("default".into());
-                ix.add_values(set, 0);
+                ix.add_values(set, None, 0);
                 for (m, c) in set.contexts() {
                     ix.contexts.push(set.label(m, c));
-                    let here = set.in_context(m, c);
-                    ix.add_values(&here, ix.contexts.len() - 1);
+                    ix.add_values(set, Some(set.view(m, c)), ix.contexts.len() - 1);
                 }
             }
             Some((m, c)) => {
                 ix.contexts.push(set.label(m, c));
                 match c == set.modes[m].default {
-                    true => ix.add_values(set, 0),
-                    false => ix.add_values(&set.in_context(m, c), 0),
+                    true => ix.add_values(set, None, 0),
+                    false => ix.add_values(set, Some(set.view(m, c)), 0),
                 }
             }
         }
@@ -202,14 +229,20 @@ impl Index {
         ix
     }
 
-    /// Every literal value of `set` (one context's permutation), keyed.
-    fn add_values(&mut self, set: &TokenSet, context: usize) {
-        for t in &set.tokens {
-            let Some(i) = self.token_index(t) else {
-                continue;
-            };
+    /// Every literal value of `set`'s tokens in one context (`view`, or
+    /// the default's with none), keyed. Token `i` of the index is token
+    /// `i` of `set`; a token only a context writes has no entry.
+    fn add_values(&mut self, set: &TokenSet, view: Option<View<'_>>, context: usize) {
+        for (i, base) in set.tokens.iter().enumerate() {
             let hit = (i, context);
-            match set.resolve(&t.value).as_deref() {
+            let value = match view {
+                None => set.resolve(&base.value),
+                Some(v) => {
+                    let t = v.get(&self.tokens[i].name).unwrap_or(base);
+                    v.resolve(&t.value)
+                }
+            };
+            match value.as_deref() {
                 Some(TokenValue::Color(c)) => {
                     let k = Rgba {
                         rgb: c.srgb(),
@@ -230,10 +263,6 @@ impl Index {
                 _ => {}
             }
         }
-    }
-
-    fn token_index(&self, t: &Token) -> Option<usize> {
-        self.by_js.get(&t.name()).copied()
     }
 
     /// The tokens whose colour is `c` in some context.
@@ -284,9 +313,19 @@ impl Index {
     /// True when token `i` has the same literal in every context in which
     /// `hits` (a lookup's answer) lists it, and it is listed in all of them.
     pub fn same_everywhere(&self, i: usize, hits: &[Hit]) -> bool {
-        let here: HashSet<usize> = hits.iter().filter(|h| h.0 == i).map(|h| h.1).collect();
-        here.len() == self.contexts.len()
+        // A list holds each (token, context) once (`push`), so a count is
+        // the number of contexts.
+        hits.iter().filter(|h| h.0 == i).count() == self.contexts.len()
     }
+}
+
+/// A name with its case and separators dropped: `button-default-bgColor-rest`
+/// and `button-default-bg-color-rest` fold alike.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// The first word of a name: up to its first `-`, `_` or `.`.
@@ -320,52 +359,70 @@ impl Index {
     }
 
     fn nearest_uncached(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
-        let candidates: Vec<(&str, usize)> = match kind {
-            Name::Css => self.by_css.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
-            Name::Android => self
-                .by_android
+        fn list<'s>(
+            cell: &'s OnceLock<Vec<Candidate>>,
+            map: &HashMap<String, usize>,
+        ) -> Vec<(&'s str, &'s str, usize)> {
+            cell.get_or_init(|| candidates(map))
                 .iter()
-                .map(|(k, v)| (k.as_str(), *v))
-                .collect(),
-            Name::Ios => self.by_ios.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+                .map(|(k, w, i)| (k.as_str(), w.as_str(), *i))
+                .collect()
+        }
+        let found: Vec<(&str, &str, usize)> = match kind {
+            Name::Css => list(&self.near_css, &self.by_css),
+            Name::Android => list(&self.near_android, &self.by_android),
+            Name::Ios => list(&self.near_ios, &self.by_ios),
             Name::Tailwind(_, spaces) => self
-                .tokens
-                .iter()
-                .enumerate()
-                .filter_map(|(i, e)| {
-                    let (ns, rest) = e.tailwind.as_ref()?;
-                    spaces.contains(ns).then_some((rest.as_str(), i))
+                .near_tailwind
+                .get_or_init(|| {
+                    self.tokens
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, e)| {
+                            let (ns, rest) = e.tailwind.as_ref()?;
+                            Some((*ns, (rest.clone(), words(rest), i)))
+                        })
+                        .collect()
                 })
+                .iter()
+                .filter(|(ns, _)| spaces.contains(ns))
+                .map(|(_, (k, w, i))| (k.as_str(), w.as_str(), *i))
                 .collect(),
         };
-        closest(candidates, name)
+        closest(found, name)
     }
 
     /// The tokens whose dotted name is nearest `path`.
     pub fn nearest_js(&self, path: &str) -> Vec<usize> {
-        closest(
-            self.by_js.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
-            path,
-        )
+        let found = self
+            .near_js
+            .get_or_init(|| candidates(&self.by_js))
+            .iter()
+            .map(|(k, w, i)| (k.as_str(), w.as_str(), *i))
+            .collect();
+        closest(found, path)
     }
 }
 
-/// The three candidates nearest `name` (edit distance, with words in
-/// any order as near as in theirs); ties in name order, so the answer does
-/// not depend on a map's order. A candidate whose length alone puts it
-/// further than the third best is not measured.
-fn closest(candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
-    // Words in another order are near too: `--color-fg-default` is
-    // `--fg-color-default` misremembered.
-    let words = |s: &str| {
-        let mut w: Vec<&str> = s.split(['-', '_', '.']).collect();
-        w.sort_unstable();
-        w.join("-")
-    };
+/// A name's words (split at `-`, `_` and `.`) sorted and joined by `-`:
+/// `--color-fg-default` is `--fg-color-default` misremembered, and both
+/// have the same words. As long as the name.
+fn words(s: &str) -> String {
+    let mut w: Vec<&str> = s.split(['-', '_', '.']).collect();
+    w.sort_unstable();
+    w.join("-")
+}
+
+/// The three candidates (name, its `words`, token) nearest `name` (edit
+/// distance, with words in any order as near as in theirs); ties in name
+/// order, so the answer does not depend on a map's order. A candidate
+/// whose length alone puts it further than the third best is not measured.
+fn closest(candidates: Vec<(&str, &str, usize)>, name: &str) -> Vec<usize> {
     let sorted = words(name);
+    let (plain, sorted) = (Pattern::new(name), Pattern::new(&sorted));
     // The best, nearest first: (distance, name, token), one per token.
     let mut best: Vec<(usize, &str, usize)> = Vec::new();
-    for (k, i) in candidates {
+    for (k, kw, i) in candidates {
         let bound = match (k.is_ascii() && name.is_ascii(), best.get(2)) {
             (true, Some(third)) => k.len().abs_diff(name.len()) > third.0,
             _ => false,
@@ -373,7 +430,7 @@ fn closest(candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
         if bound {
             continue;
         }
-        let d = strsim::levenshtein(k, name).min(strsim::levenshtein(&words(k), &sorted));
+        let d = plain.distance(k).min(sorted.distance(kw));
         if let Some(at) = best.iter().position(|b| b.2 == i) {
             if (d, k) >= (best[at].0, best[at].1) {
                 continue;
@@ -389,9 +446,102 @@ fn closest(candidates: Vec<(&str, usize)>, name: &str) -> Vec<usize> {
     best.into_iter().map(|b| b.2).collect()
 }
 
+/// A name to measure many others against: for an ASCII name of 1 to 64
+/// bytes, the bit masks of Myers' bit-parallel edit distance (Hyyrö's
+/// form), made once, so each measure is one pass over the other name
+/// with a few word operations per byte; else `strsim`'s table.
+struct Pattern<'a> {
+    text: &'a str,
+    masks: Option<Box<[u64; 256]>>,
+}
+
+impl<'a> Pattern<'a> {
+    fn new(text: &'a str) -> Pattern<'a> {
+        let fits = (1..=64).contains(&text.len()) && text.is_ascii();
+        let masks = fits.then(|| {
+            let mut m = Box::new([0u64; 256]);
+            for (at, b) in text.bytes().enumerate() {
+                m[usize::from(b)] |= 1 << at;
+            }
+            m
+        });
+        Pattern { text, masks }
+    }
+
+    /// The Levenshtein distance (in characters) from `other`.
+    fn distance(&self, other: &str) -> usize {
+        let Some(masks) = self.masks.as_deref().filter(|_| other.is_ascii()) else {
+            return strsim::levenshtein(self.text, other);
+        };
+        let last = 1u64 << (self.text.len() - 1);
+        let (mut pv, mut mv, mut score) = (!0u64, 0u64, self.text.len());
+        for b in other.bytes() {
+            let eq = masks[usize::from(b)];
+            let xv = eq | mv;
+            let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+            let ph = mv | !(xh | pv);
+            let mh = pv & xh;
+            if ph & last != 0 {
+                score += 1;
+            } else if mh & last != 0 {
+                score -= 1;
+            }
+            let ph = (ph << 1) | 1;
+            let mh = mh << 1;
+            pv = mh | !(xv | ph);
+            mv = ph & xv;
+        }
+        score
+    }
+}
+
 fn push<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Hit>>, k: K, hit: Hit) {
     let list = map.entry(k).or_default();
     if !list.contains(&hit) {
         list.push(hit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bit_parallel_distance_is_levenshteins() {
+        // Empty, one byte, 64 bytes (the widest mask), 65 and non-ASCII
+        // (measured by strsim), and names of a brand.
+        let mut names: Vec<String> = [
+            "",
+            "a",
+            "color-fg-default",
+            "fg-color-default",
+            "button-default-bgColor-rest",
+            "button-default-bg-color-rest",
+            "borderColor-translucent",
+            "couleur-é",
+        ]
+        .map(String::from)
+        .to_vec();
+        names.push("x".repeat(63) + "y");
+        names.push("x".repeat(65));
+        for a in &names {
+            let p = Pattern::new(a);
+            for b in &names {
+                assert_eq!(p.distance(b), strsim::levenshtein(a, b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_nearest_names_are_by_distance_then_name_one_per_token() {
+        let cands = vec![
+            ("color-fg-muted", "color-fg-muted", 0),
+            ("color-fg-default", "color-default-fg", 1),
+            ("color-fg-defaults", "color-defaults-fg", 1),
+            ("fg-color-default", "color-default-fg", 2),
+            ("space-gap", "gap-space", 3),
+        ];
+        // Words in another order are as near as in theirs; token 1 once.
+        assert_eq!(closest(cands, "color-default-fg"), [1, 2, 0]);
     }
 }

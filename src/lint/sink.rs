@@ -274,6 +274,11 @@ impl<'a> Sink<'a> {
         if let Some(i) = found {
             return self.used(i, range, form, utility.map(|u| u.0));
         }
+        if let Name::Css = kind {
+            if let Some(Some(published)) = ix.by_css_folded.get(&super::index::fold(name)) {
+                return self.spelling(name, published, range, form);
+            }
+        }
         let first = name.split(['-', '_', '.']).next().unwrap_or(name);
         let branded = match utility {
             Some((_, spaces)) => spaces.iter().any(|ns| {
@@ -301,6 +306,28 @@ impl<'a> Sink<'a> {
         };
         self.push(Code::UnknownTokenName, range, message, suggest);
         if let (Name::Css, Some(f)) = (kind, self.out.findings.last_mut()) {
+            f.var = Some(name.to_string());
+        }
+    }
+
+    /// `var(--name)` where marque publishes the same words as
+    /// `--published` (`bgColor` for `bg-color`): a use of that token, and
+    /// a note with the published spelling, not an unknown name. A design
+    /// system's own CSS (Primer's) declares its token paths' spelling; a
+    /// codebase that loads marque's tokens.css needs marque's.
+    fn spelling(&mut self, name: &str, published: &str, range: Range<usize>, form: Form) {
+        let ix = self.ix;
+        let Some(&i) = ix.by_css.get(published) else {
+            return;
+        };
+        self.used(i, range.clone(), form, None);
+        let instead = format!("var(--{published})");
+        let message = format!(
+            "`--{name}` is `{}` spelt another way: {} publishes it as `--{published}`; write {instead} where the code loads marque's tokens.css",
+            ix.tokens[i].name, ix.slug
+        );
+        self.push(Code::TokenNameSpelling, range, message, vec![instead]);
+        if let Some(f) = self.out.findings.last_mut() {
             f.var = Some(name.to_string());
         }
     }
@@ -386,18 +413,21 @@ fn ignores(line: &str, code: Code) -> bool {
 /// The tokens of `hits`, each once: not deprecated first, then those that
 /// match in the default context, then the same everywhere, then in order.
 fn rank(ix: &Index, hits: &[Hit]) -> Vec<usize> {
-    let mut tokens: Vec<usize> = hits.iter().map(|h| h.0).collect();
-    tokens.sort_unstable();
-    tokens.dedup();
-    tokens.sort_by_key(|&i| {
-        (
-            ix.tokens[i].deprecated.is_some(),
-            !hits.contains(&(i, 0)),
-            !ix.same_everywhere(i, hits),
-            i,
-        )
-    });
-    tokens
+    // Sorted, each token's hits are together, its default context first:
+    // one pass reads what the order needs (a value of a scale, `1px`,
+    // lists dozens of tokens in a dozen contexts).
+    let mut sorted = hits.to_vec();
+    sorted.sort_unstable();
+    let mut keyed: Vec<(bool, bool, bool, usize)> = sorted
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|g| {
+            let i = g[0].0;
+            let deprecated = ix.tokens[i].deprecated.is_some();
+            (deprecated, g[0].1 != 0, g.len() != ix.contexts.len(), i)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|k| k.3).collect()
 }
 
 /// The contexts in which token `i` has the value: `every context`, or

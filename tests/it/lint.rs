@@ -180,6 +180,33 @@ fn every_language_gives_its_seeded_findings_and_nothing_else() {
 }
 
 #[test]
+fn text_output_underlines_each_whole_literal_or_name() {
+    let run = |format: &str| {
+        lint(
+            &["--brand", &brand(), "--format", format, "code"],
+            &fixtures(),
+        )
+        .1
+    };
+    let (_, lines) = findings(&run("json"));
+    let text = run("human");
+    // Each frame's underline: the carets after the gutter of its source line.
+    let underlines: Vec<usize> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('|') && l.contains('^'))
+        .map(|l| l.matches('^').count())
+        .collect();
+    assert_eq!(underlines.len(), lines.len(), "{text}");
+    for (carets, v) in underlines.iter().zip(&lines) {
+        let subject = v["subject"].as_str().unwrap();
+        assert_eq!(*carets, subject.chars().count(), "{subject}\n{text}");
+    }
+    // Not a fixed width: the literals underlined are of many lengths.
+    let widths: BTreeSet<usize> = underlines.iter().copied().collect();
+    assert!(widths.len() > 5, "{widths:?}");
+}
+
+#[test]
 fn sarif_is_valid_against_the_official_schema_and_names_each_rule() {
     let (exit, out) = lint(
         &["--brand", &brand(), "--format", "sarif", "code"],
@@ -291,6 +318,58 @@ fn unused_lists_every_token_no_file_names_at_its_definition() {
         .all(|u| u.1.ends_with("harbor/tokens/base.json")));
     let ink = lines.iter().find(|v| v["subject"] == "color.ink").unwrap();
     assert_eq!(ink["line"], 8, "placed on its token");
+}
+
+#[test]
+fn a_published_name_in_another_spelling_is_the_token_with_a_note_not_an_unknown_name() {
+    let dir = tempfile::tempdir().unwrap();
+    // As Primer's own CSS writes its token paths: camelCase, `_`, capitals.
+    std::fs::write(
+        dir.path().join("app.css"),
+        "a { color: var(--Color-Harbor500); border-color: var(--color_old_blue); }\n\
+         b { color: var(--color-harbr-500); }\n\
+         c { --fontWeightStrong: 600; font-weight: var(--fontWeightStrong); }\n",
+    )
+    .unwrap();
+    let (exit, out) = lint(
+        &["--brand", &brand(), "--unused", "--format", "json", "."],
+        dir.path(),
+    );
+    let (found, lines) = findings(&out);
+    let in_app: BTreeSet<(String, String)> = found
+        .iter()
+        .filter(|f| f.0 == "app.css")
+        .map(|f| (f.1.clone(), f.2.clone()))
+        .collect();
+    let want: BTreeSet<(String, String)> = [
+        ("MQ2506", "--Color-Harbor500"),
+        ("MQ2506", "--color_old_blue"),
+        ("MQ2504", "--color_old_blue"),
+        ("MQ2503", "--color-harbr-500"),
+    ]
+    .iter()
+    .map(|(c, s)| (c.to_string(), s.to_string()))
+    .collect();
+    // `--fontWeightStrong` is declared by the codebase: its own, no note.
+    assert_eq!(in_app, want, "{out}");
+    assert_eq!(exit, 1, "the misspelt name is still an error");
+    let note = lines
+        .iter()
+        .find(|v| v["subject"] == "--Color-Harbor500")
+        .unwrap();
+    assert_eq!(note["suggest"][0], "var(--color-harbor-500)");
+    assert!(note["message"]
+        .as_str()
+        .unwrap()
+        .contains("`color.harbor.500`"));
+    // Named in another spelling is named: not unused.
+    let unused: Vec<&str> = lines
+        .iter()
+        .filter(|v| v["code"] == "MQ2505")
+        .map(|v| v["subject"].as_str().unwrap())
+        .collect();
+    assert!(!unused.contains(&"color.harbor.500"), "{unused:?}");
+    assert!(unused.contains(&"color.harbor.100"), "{unused:?}");
 }
 
 #[test]

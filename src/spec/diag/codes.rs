@@ -603,6 +603,9 @@ codes! {
     UnusedToken = "2505", "unused-token", Warning,
         "A token of the brand is used by no file linted (`marque lint --unused`): by none of its published names.",
         "Remove the token from the brand in a major version after deprecating it, or lint the code that uses it too.";
+    TokenNameSpelling = "2506", "token-name-spelling", Warning,
+        "Code names a token's custom property in another spelling than marque publishes (`--button-bgColor` for `--button-bg-color`): the same words, in another case or with other separators, as a design system's own CSS writes them.",
+        "Write the name the message gives where the code loads marque's tokens.css; where it loads the design system's own CSS, which declares this spelling, keep it (`marque-lint-ignore MQ2506`, or a baseline).";
 }
 
 impl Code {
