@@ -505,18 +505,12 @@ fn event(name: &str, data: Value) -> Value {
 /// is named in the document's description with a link to the protocol,
 /// and left out of the operations (see the README).
 fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
-    // A demo operation per brand: made on every core (a second of the
-    // first build's tail at ten thousand brands), inserted in order.
-    use rayon::prelude::*;
-    let demos: Vec<(String, Value)> = examples
-        .prompts
-        .par_iter()
-        .map(|(slug, prompts)| {
-            let operation = json!({"post": demo_operation(slug, prompts)});
-            (url::demo(slug), operation)
-        })
-        .collect();
-    paths.extend(demos);
+    for (slug, prompts) in &examples.prompts {
+        paths.insert(
+            url::demo(slug),
+            json!({"post": demo_operation(slug, prompts)}),
+        );
+    }
     paths.insert(
         url::HOOK_GIT.into(),
         json!({"post": {
