@@ -87,6 +87,26 @@ pub fn md_inline(s: &str) -> String {
 
 fn md_at(s: &str, line_start: bool) -> String {
     let text = collapse_ws(s);
+    // Most text holds none of the characters below that could need a
+    // backslash where they stand: it is copied as it is (spec.md and
+    // DESIGN.md pass every text of every brand here).
+    let bytes = text.as_bytes();
+    let anywhere = |b: &u8| {
+        matches!(
+            b,
+            b'\\' | b'<' | b'[' | b']' | b'*' | b'`' | b'|' | b'!' | b'&' | b'_'
+        )
+    };
+    let opens = |b: &u8| matches!(b, b'#' | b'>' | b'+' | b'-' | b'=' | b'~') || b.is_ascii_digit();
+    let at_edges = line_start && (bytes.first().is_some_and(opens) || bytes.last() == Some(&b'#'));
+    if !at_edges && !bytes.iter().any(anywhere) {
+        return text;
+    }
+    escaped(&text, line_start)
+}
+
+/// [`md_at`] for `text` (one line) that may need a backslash somewhere.
+fn escaped(text: &str, line_start: bool) -> String {
     let chars: Vec<char> = text.chars().collect();
     // `12.` or `3)` then a space (or nothing) opens an ordered list: the
     // `.` or `)` takes the backslash, which keeps the number as written.
@@ -163,6 +183,42 @@ pub fn safe_url(url: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_escapes_the_same_with_or_without_the_shortcut() {
+        for s in [
+            "plain words.",
+            "1. first",
+            "12) twelve",
+            "# title",
+            "title #",
+            "- item",
+            "+ x",
+            "= x",
+            "~~~ x",
+            "a_b",
+            "_a",
+            "x & y",
+            "&amp;",
+            "a|b",
+            "[x](y)",
+            "!x",
+            "<b>",
+            "2.5 rem",
+            "mid - dash",
+            "héllo # wörld",
+            "",
+        ] {
+            for line_start in [true, false] {
+                let slow = escaped(&collapse_ws(s), line_start);
+                assert_eq!(
+                    md_at(s, line_start),
+                    slow,
+                    "{s:?} at line start {line_start}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn whitespace_collapses_the_same_with_or_without_the_shortcut() {
