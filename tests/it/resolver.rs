@@ -205,6 +205,16 @@ fn a_resolver_brand_publishes_its_default_permutation_as_tokens_json_would() {
                     "{path}: the default permutation is the tokens.json it was split from"
                 );
             }
+            // The outputs listed name Android's dark resources too.
+            "llms.txt" => {
+                let night: Vec<&str> = b
+                    .lines()
+                    .filter(|l| l.contains("/android/values-night/tokens.xml"))
+                    .collect();
+                assert_eq!(night.len(), 1, "{b}");
+                let rest = b.replacen(&format!("{}\n", night[0]), "", 1);
+                assert_eq!(rest, a, "{path}");
+            }
             // Colors gain a Modes part with the dark colour, under its key.
             "DESIGN.md" => {
                 let (before, modes) = b.split_once("### Modes\n").unwrap();
