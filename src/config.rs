@@ -110,6 +110,14 @@ pub struct ImportArgs {
     /// 0. Without it such an import is written, and exits 1.
     #[arg(long)]
     pub allow_partial: bool,
+    /// The team's own built CSS (Style Dictionary's `variables.css`, a
+    /// theme's stylesheet): the summary compares it with what marque
+    /// publishes, per context, custom property by custom property: equal,
+    /// different and missing, by exact name. Its selectors name the
+    /// contexts (`:root` the default; `.dark`, `[data-theme=dark]`,
+    /// `@media (prefers-color-scheme: dark)` the context `dark`).
+    #[arg(long, env = "MARQUE_IMPORT_AGAINST")]
+    pub against: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

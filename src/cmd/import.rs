@@ -33,6 +33,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub mod against;
 mod roles;
 mod summary;
 mod write;
@@ -251,6 +252,12 @@ fn write_and_report(
     let (brand_json, keep_brand_json, wrote) =
         write_brand(&args.out, slug, tokens_file, brand_doc, &body)?;
     summary(out, &args.file, slug, set, diags, &left_out)?;
+    if let Some(built) = &args.against {
+        let css = read_built_css(built)?;
+        let ours = crate::render::tokens_css::render(brand, &crate::render::Context::new(""));
+        let compared = against::compare(set, &css, &ours);
+        against::report(out, set, built, &compared)?;
+    }
     if keep_brand_json {
         writeln!(out, "kept {} as it is", brand_json.display())?;
     } else {
@@ -258,6 +265,23 @@ fn write_and_report(
     }
     writeln!(out, "wrote {}", wrote.join(", "))?;
     verdict(out, diags, args.allow_partial)
+}
+
+/// The team's built CSS that `--against` names: a regular file of at most
+/// [`crate::spec::limits::MAX_BRAND_BYTES`].
+fn read_built_css(path: &Path) -> Result<String> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let max = crate::spec::limits::MAX_BRAND_BYTES;
+    if !meta.is_file() || meta.len() > max as u64 {
+        bail!(
+            "cannot compare against {}: it is not a file of at most {}",
+            path.display(),
+            crate::spec::limits::describe_bytes(max)
+        );
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Writes the brand folder `<out>/<slug>/`: the strict tokens, and

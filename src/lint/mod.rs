@@ -23,7 +23,7 @@ pub mod baseline;
 pub mod colour;
 mod css;
 pub mod index;
-mod lex;
+pub(crate) mod lex;
 mod markup;
 mod native;
 mod script;

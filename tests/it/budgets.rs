@@ -143,8 +143,8 @@ fn a_loop_of_sets_is_a_loop_and_deep_nesting_names_its_limit() {
 fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
     let dir = content();
     let brand = dir.path().join("lumen-health");
-    // 40 contexts of 2,000 tokens: 80,000 tokens to check.
-    many_colours(&brand, 2000);
+    // 40 contexts of 4,000 tokens: 160,000 tokens to check.
+    many_colours(&brand, 4000);
     let path = brand.join("tokens.resolver.json");
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     doc["sets"]["base"]["sources"]
@@ -157,7 +157,7 @@ fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
     std::fs::write(&path, doc.to_string()).unwrap();
     let (out, _) = check_within(dir.path(), 1);
     assert!(
-        out.contains("over the budget of 50000 tokens checked across contexts"),
+        out.contains("over the budget of 150000 tokens checked across contexts"),
         "{out}"
     );
 }
@@ -166,8 +166,8 @@ fn contexts_times_tokens_past_the_budget_are_refused_before_they_are_merged() {
 fn contexts_that_add_tokens_past_the_budget_are_refused_at_the_one_that_passes_it() {
     let dir = content();
     let brand = dir.path().join("lumen-health");
-    // A small default, and six contexts that each add 9,000 tokens: 54,000.
-    many_colours(&brand, 9000);
+    // A small default, and six contexts that each add 26,000 tokens: 156,000.
+    many_colours(&brand, 26_000);
     let path = brand.join("tokens.resolver.json");
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     for i in 0..5 {
@@ -178,7 +178,7 @@ fn contexts_that_add_tokens_past_the_budget_are_refused_at_the_one_that_passes_i
     std::fs::write(&path, doc.to_string()).unwrap();
     let (out, _) = check_within(dir.path(), 1);
     assert!(
-        out.contains("the contexts add up to more than 50000 tokens to check")
+        out.contains("the contexts add up to more than 150000 tokens to check")
             && out.contains("context `c4` of modifier `theme` among them"),
         "{out}"
     );

@@ -11,6 +11,8 @@ use support::{helpers, llm_mock, spec_tokens, tools};
 
 /// Private brands, protected previews and embargoed releases: a crawl finds nothing withheld.
 mod access;
+/// `marque import --against`: the team's built CSS compared with tokens.css, per context.
+mod against;
 /// Apps: Android resources, an iOS asset catalogue, tokens.js and its npm package.
 mod apps;
 /// The pure core imports only downward and does no IO (an allowlist that tests itself).

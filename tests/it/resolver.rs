@@ -398,7 +398,16 @@ fn a_resolver_that_merges_a_file_thousands_of_times_is_refused() {
     let bomb = format!(
         r##"{{ "version": "2025.10", "sets": {{ "base": {{ "sources": [{{ "$ref": "tokens/base.json" }}] }} }}, "resolutionOrder": [{steps}] }}"##
     );
-    let files = with_resolver(northwind_files(DARK, |_| {}), &bomb);
+    // 2,000 more tokens in the file: past the merge's budget (room for
+    // 100,000 tokens) within a few hundred of the 5,000 steps.
+    let bulk: Vec<String> = (0..2000)
+        .map(|i| format!(r##""t{i}": {{"$type": "color", "$value": "#123456"}}"##))
+        .collect();
+    let bulk = format!("{{\"bulk\": {{{}}},", bulk.join(", "));
+    let files = with_resolver(
+        northwind_files(DARK, |base| *base = base.replacen('{', &bulk, 1)),
+        &bomb,
+    );
     let found = errors(&files);
     assert!(
         found

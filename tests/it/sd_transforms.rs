@@ -95,6 +95,16 @@ Tokens Studio's meaning, and with the references written `{fontSize.7}` Style Di
 builds exactly marque's values (checked: `500 48px/56 'Euclid Circular B'` for L-Display-MD)",
     },
     Known {
+        export: "metamask",
+        context: "*",
+        token: "lineHeights.*",
+        right: Right::Marque,
+        why: "a deliberate difference (issue 59): MetaMask's line heights are bare pixel \
+counts (`56`, `24`, `16`). sd-transforms keeps a bare line height unitless, a multiple of the \
+font size, so a 16 px body with `24` gets a 384 px line; marque reads a bare line height above \
+3 as pixels and one of 3 or below as a ratio, each with warning MQ1416 (bare-line-height)",
+    },
+    Known {
         export: "starter",
         context: "theme=dark",
         token: "boxShadow.default",

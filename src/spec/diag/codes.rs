@@ -358,6 +358,9 @@ codes! {
     IgnoredMember = "1415", "ignored-member", Warning,
         "A member beside `$value` is not DTCG 2025.10 and is ignored.",
         "Remove it, or move it under `$extensions`.";
+    BareLineHeight = "1416", "bare-line-height", Warning,
+        "A Tokens Studio or Figma line height is a bare number: above 3 it is read as pixels (`24` is `24px`), 3 or below as a multiple of the font size. sd-transforms keeps every bare line height a multiple, so a 16 px body with `24` would get a 384 px line.",
+        "Write the unit (`24px`), or a percentage or ratio (`150%`, `1.5`).";
     // MQ15: references and aliases.
     DanglingReference = "1501", "dangling-reference", Error,
         "A reference names no token.",

@@ -12,13 +12,15 @@
 //!   (`base/color/dark` + `base/color/gray/7` is `base.color.dark.gray.7`);
 //! - `COLOR` `{r, g, b, a}` is an sRGB colour; `STRING` is text, or a font
 //!   family when scoped `FONT_FAMILY`; `FLOAT` is read by one rule: scoped
-//!   `FONT_WEIGHT` or `FONT_STYLE` a font weight, `OPACITY` a number, any
-//!   other scope but `ALL_SCOPES` pixels; with `ALL_SCOPES` (or none) its
-//!   name decides: a name with `weight` a font weight, with `opacity`,
+//!   `FONT_WEIGHT` or `FONT_STYLE` a font weight, `OPACITY` a number,
+//!   `LINE_HEIGHT` a line height, any other scope but `ALL_SCOPES` pixels; with
+//!   `ALL_SCOPES` (or none) its name decides: a name with `line-height`
+//!   or `leading` a line height, with `weight` a font weight, with `opacity`,
 //!   `ratio`, `scale` or `z-index` a number, with a word of size (`size`,
 //!   `space`, `spacing`, `gap`, `padding`, `margin`, `radius`, `width`,
 //!   `height`, `border`, `offset`, `blur`, `spread`, `inset`, `breakpoint`)
-//!   pixels, else a number;
+//!   pixels, else a number. A line height above 3 is pixels, one at or
+//!   below a multiple of the font size, each with a warning;
 //! - `VARIABLE_ALIAS` is a reference to the variable with that id. An
 //!   alias to an id the file does not hold (a remote library's), a
 //!   `BOOLEAN` (DTCG has no type for it) and every variable that refers to
@@ -153,18 +155,26 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             if gone.contains_key(&(id.as_str(), *mode_id)) {
                 continue;
             }
-            let value = match raw.get("type").and_then(Value::as_str) {
+            let source = join(
+                &join(&join(&join(base, "variables"), id), "valuesByMode"),
+                mode_id,
+            );
+            let (ty, value) = match raw.get("type").and_then(Value::as_str) {
                 Some("VARIABLE_ALIAS") => {
                     let target = raw.get("id").and_then(Value::as_str).unwrap_or("");
                     let Some(p) = variables.get(target).and_then(&path_of) else {
                         continue;
                     };
-                    json!(format!("{{{}}}", p.join(".")))
+                    // A line height's type is its target's, pixels or a ratio.
+                    let ty = Some(ty).filter(|t| *t != LINE_HEIGHT);
+                    (ty, json!(format!("{{{}}}", p.join("."))))
                 }
-                _ => literal(ty, raw),
+                _ => typed_literal(ty, raw, &source, d),
             };
             let mut token = Map::new();
-            token.insert("$type".into(), json!(ty));
+            if let Some(ty) = ty {
+                token.insert("$type".into(), json!(ty));
+            }
             token.insert("$value".into(), value);
             if let Some(desc) = v
                 .get("description")
@@ -175,10 +185,6 @@ pub fn read(doc: &Value, d: &mut FileDiags<'_>) -> Converted {
             }
             insert(&mut trees[c][m], &path, Value::Object(token));
             let at = path.iter().fold(at_of(c, m), |p, s| join(&p, s));
-            let source = join(
-                &join(&join(&join(base, "variables"), id), "valuesByMode"),
-                mode_id,
-            );
             tokens.push((at, source));
         }
     }
@@ -465,6 +471,10 @@ fn name_of<'v>(variables: &'v Map<String, Value>, id: &'v str) -> &'v str {
         .unwrap_or(id)
 }
 
+/// A `FLOAT` that is a line height: not a DTCG type, but read by
+/// [`super::bare_line_height`], pixels or a ratio by its size.
+const LINE_HEIGHT: &str = "lineHeight";
+
 /// The DTCG type of a variable, by the rule in this module's header.
 fn dtcg_type(v: &Value) -> &'static str {
     let scopes: Vec<&str> = v
@@ -488,7 +498,10 @@ fn dtcg_type(v: &Value) -> &'static str {
                 .copied()
                 .filter(|s| *s != "ALL_SCOPES")
                 .collect();
-            if specific
+            let line_height = ["line-height", "lineheight", "line height", "leading"];
+            if specific.contains(&"LINE_HEIGHT") || (specific.is_empty() && has(&line_height)) {
+                LINE_HEIGHT
+            } else if specific
                 .iter()
                 .any(|s| matches!(*s, "FONT_WEIGHT" | "FONT_STYLE"))
             {
@@ -524,6 +537,22 @@ fn dtcg_type(v: &Value) -> &'static str {
             }
         }
     }
+}
+
+/// A literal of type `ty` (or [`LINE_HEIGHT`], with a warning at
+/// `source`) as DTCG: its type and value.
+fn typed_literal(
+    ty: &'static str,
+    raw: &Value,
+    source: &str,
+    d: &mut FileDiags<'_>,
+) -> (Option<&'static str>, Value) {
+    if ty != LINE_HEIGHT {
+        return (Some(ty), literal(ty, raw));
+    }
+    let (ty, value, why) = super::bare_line_height(raw.as_f64().unwrap_or(0.0));
+    d.push(Code::BareLineHeight, source, why);
+    (Some(ty), value)
 }
 
 /// A literal value of type `ty` from Figma's JSON.
@@ -579,5 +608,47 @@ mod tests {
         let mut out = Vec::new();
         d.finish(None, &mut out);
         assert_eq!(out.len(), 2, "{out:?}");
+    }
+
+    #[test]
+    fn a_line_height_above_3_is_pixels_and_one_at_or_below_a_ratio() {
+        let doc = json!({"meta": {
+            "variableCollections": {
+                "C:1": {"id": "C:1", "name": "base", "modes": [{"modeId": "1:0", "name": "default"}], "defaultModeId": "1:0"}
+            },
+            "variables": {
+                "V:1": {"id": "V:1", "name": "body/line-height", "variableCollectionId": "C:1", "resolvedType": "FLOAT", "valuesByMode": {"1:0": 24}, "scopes": ["ALL_SCOPES"]},
+                "V:2": {"id": "V:2", "name": "tight", "variableCollectionId": "C:1", "resolvedType": "FLOAT", "valuesByMode": {"1:0": 1.25}, "scopes": ["LINE_HEIGHT"]},
+                "V:3": {"id": "V:3", "name": "heading/leading", "variableCollectionId": "C:1", "resolvedType": "FLOAT", "valuesByMode": {"1:0": {"type": "VARIABLE_ALIAS", "id": "V:1"}}, "scopes": ["LINE_HEIGHT"]}
+            }
+        }});
+        let mut d = FileDiags::new("b", "b/f.json");
+        let c = read(&doc, &mut d);
+        let base = &c.doc["sets"]["base"]["sources"][0];
+        assert_eq!(
+            base["body"]["line-height"],
+            json!({"$type": "dimension", "$value": {"value": 24.0, "unit": "px"}})
+        );
+        assert_eq!(base["tight"], json!({"$type": "number", "$value": 1.25}));
+        // An alias takes its target's type.
+        assert_eq!(
+            base["heading"]["leading"],
+            json!({"$value": "{body.line-height}"})
+        );
+        let mut out = Vec::new();
+        d.finish(None, &mut out);
+        let warned: Vec<&str> = out
+            .iter()
+            .filter(|x| x.code == Code::BareLineHeight)
+            .map(|x| x.pointer.as_str())
+            .collect();
+        assert_eq!(
+            warned,
+            [
+                "/meta/variables/V:1/valuesByMode/1:0",
+                "/meta/variables/V:2/valuesByMode/1:0"
+            ],
+            "{out:?}"
+        );
     }
 }

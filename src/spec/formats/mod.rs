@@ -18,7 +18,7 @@ pub mod theo;
 pub mod tokens_studio;
 pub mod value_modes;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// A format of token files, with its name in `brand.json`'s `tokens`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -401,6 +401,25 @@ pub const MAX_READINGS: usize = 12;
 
 /// What a diagnostic about one token of an export adds: that token alone
 /// is left out (DESIGN 17: one bad token never sinks an export).
+/// Above this, a bare line height of Tokens Studio or Figma is pixels; at
+/// or below it, a multiple of the font size. No text is set at more than
+/// three times its size, and no line is 3 px tall: the two readings never
+/// meet. sd-transforms keeps every bare line height a multiple (a 16 px
+/// body with `24` gets a 384 px line); marque does not follow it there.
+pub const LINE_HEIGHT_RATIO_MAX: f64 = 3.0;
+
+/// A bare line height `n` as DTCG: its type and value, and the warning
+/// that says how it was read.
+pub fn bare_line_height(n: f64) -> (&'static str, Value, String) {
+    if n > LINE_HEIGHT_RATIO_MAX {
+        let why = format!("a bare line height of {n} is read as {n}px (above {LINE_HEIGHT_RATIO_MAX}, pixels; sd-transforms would make it {n} times the font size); write the unit to say so");
+        ("dimension", json!({"value": n, "unit": "px"}), why)
+    } else {
+        let why = format!("a bare line height of {n} is read as {n} times the font size ({LINE_HEIGHT_RATIO_MAX} or below, a ratio); write `{n}px` if it is pixels");
+        ("number", json!(n), why)
+    }
+}
+
 pub const LEFT_OUT: &str = "this token is left out, and the rest publishes without it";
 
 /// A document in DTCG form, and where each of its tokens came from.

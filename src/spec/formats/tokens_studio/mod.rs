@@ -22,7 +22,9 @@
 //!   `sizing`, `spacing`, `borderRadius`, `borderWidth`, `fontSizes`,
 //!   `paragraphSpacing`, `dimension` are dimensions, a bare number pixels;
 //!   `letterSpacing` a dimension, a percentage `em`; `lineHeights` a
-//!   number, a percentage its ratio; `fontWeights` a weight, its name
+//!   number, a percentage its ratio, a bare number above 3 pixels and one
+//!   at or below a ratio, each with a warning (not sd-transforms' reading,
+//!   which makes `24` 24 times the font size); `fontWeights` a weight, its name
 //!   (`Semi Bold`) the number; `opacity` a number, a percentage its
 //!   fraction; `fontFamilies` a font family; `boxShadow` a shadow (drop and
 //!   inner, one or a list); `typography` and `border` their composites;
@@ -117,6 +119,7 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
             0,
         );
     }
+    bare_line_heights(&written, d);
     let members = match dollar * 2 > written.len() {
         true => DOLLAR,
         false => LEGACY,
@@ -531,6 +534,29 @@ fn member(at: &str, member: &str, w: &Written<'_>) -> String {
     match w.dollar {
         true => join(at, &format!("${member}")),
         false => join(at, member),
+    }
+}
+
+/// A warning at each line height written as a bare number, a token's or
+/// a typography's, saying how [`super::bare_line_height`] read it.
+fn bare_line_heights(written: &[Written<'_>], d: &mut FileDiags<'_>) {
+    let bare = |v: &Value| match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    for w in written {
+        let (at, n) = match w.ty.as_deref() {
+            Some("lineHeights") => (member(&w.at, "value", w), bare(w.value)),
+            Some("typography") => (
+                join(&member(&w.at, "value", w), "lineHeight"),
+                w.value.get("lineHeight").and_then(bare),
+            ),
+            _ => continue,
+        };
+        if let Some(n) = n {
+            d.push(Code::BareLineHeight, &at, super::bare_line_height(n).2);
+        }
     }
 }
 

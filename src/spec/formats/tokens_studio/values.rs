@@ -166,6 +166,10 @@ pub(super) fn dtcg_type(ty: &str, value: &Value) -> Option<&'static str> {
 /// An evaluated expression as a value of type `ty`, and its DTCG type.
 pub(super) fn quantity(ty: &str, q: Quantity) -> (Option<&'static str>, Value) {
     let round = |x: f64| (x * 1e4).round() / 1e4;
+    if ty == "lineHeights" && q.unit.is_empty() {
+        let (dtcg, value, _) = super::super::bare_line_height(round(q.value));
+        return (Some(dtcg), value);
+    }
     let dtcg = match dtcg_type(ty, &Value::Null) {
         Some("number") | None if matches!(q.unit.as_str(), "px" | "rem" | "em") => {
             Some("dimension")
@@ -220,6 +224,10 @@ pub(super) fn leaf(ty: &str, s: &str) -> (Option<&'static str>, Value) {
             _ => json!(s),
         },
         Some("number") => match (number, percent, length) {
+            (Some(n), _, _) if ty == "lineHeights" => {
+                let (dtcg, value, _) = super::super::bare_line_height(n);
+                return (Some(dtcg), value);
+            }
             (Some(n), _, _) => json!(n),
             (_, Some(p), _) => json!(p / 100.0),
             (_, _, Some(l)) => return (Some("dimension"), l),

@@ -135,7 +135,7 @@ pub struct Merged {
 /// Most JSON values one permutation's merge copies: sources are files of
 /// at most a few megabytes, but a resolver can list one of them thousands
 /// of times. Past it the merge stops and the brand has an error.
-pub const MAX_MERGED_VALUES: usize = crate::spec::limits::MAX_EXPANDED_VALUES;
+pub const MAX_MERGED_VALUES: usize = crate::spec::limits::MAX_MERGED_VALUES;
 
 impl Merged {
     fn new() -> Merged {

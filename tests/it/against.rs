@@ -1,0 +1,146 @@
+//! `marque import --against <built.css>` (issue 59): the team's own built
+//! CSS compared, per context, with the tokens.css marque publishes: equal,
+//! different and missing, by exact name. A constructed case with one
+//! value that differs and one property marque does not publish, and a
+//! real system's published build (Auro's, `tests/fixtures/formats/
+//! style-dictionary/auro-classic`, whose SOURCE.md gives its origin and
+//! licence).
+
+use crate::formats::fixtures;
+use std::path::Path;
+use std::process::Command;
+
+fn import(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("import")
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+const RESOLVER: &str = r##"{
+  "name": "Against", "version": "2025.10",
+  "sets": {"base": {"sources": [{
+    "color": {
+      "ink": {"$type": "color", "$value": "#111111"},
+      "paper": {"$type": "color", "$value": "#ffffff"},
+      "fg": {"$type": "color", "$value": "{color.ink}"}
+    },
+    "space": {"sm": {"$type": "dimension", "$value": {"value": 4, "unit": "px"}}}
+  }]}},
+  "modifiers": {"theme": {"default": "light", "contexts": {
+    "light": [],
+    "dark": [{"color": {
+      "ink": {"$type": "color", "$value": "#eeeeee"},
+      "paper": {"$type": "color", "$value": "#000000"}
+    }}]
+  }}},
+  "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]
+}"##;
+
+/// The team's build: `--space-md` is not a token, dark's paper is not
+/// marque's, a breakpoint and a component class name no context.
+const BUILT: &str = r#"/* Do not edit: built by the team's Style Dictionary */
+:root {
+  --color-ink: #111;
+  --color-paper: #FFF;
+  --color-fg: var(--color-ink);
+  --space-sm: 4px;
+  --space-md: 8px;
+}
+.theme-dark, [data-theme="dark"] { --color-ink: #eee; --color-paper: #0a0a0a; }
+@media (prefers-color-scheme: dark) { :root { --color-fg: #EEEEEE; } }
+@media (min-width: 600px) { :root { --space-sm: 6px; } }
+.card { --color-ink: red; }
+"#;
+
+#[test]
+fn against_a_built_css_counts_equal_different_and_missing_per_context_by_exact_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("against.resolver.json");
+    std::fs::write(&input, RESOLVER).unwrap();
+    let built = dir.path().join("variables.css");
+    std::fs::write(&built, BUILT).unwrap();
+    let out = dir.path().join("out");
+    let (ok, said) = import(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--against",
+        built.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("  default: 4 equal, 0 different, 1 missing (of 5 it declares)\n    missing --space-md\n"),
+        "{said}"
+    );
+    // Dark: ink and fg (through `var(--color-ink)` on marque's side) are
+    // equal, paper differs.
+    assert!(
+        said.contains("  theme=dark: 2 equal, 1 different, 0 missing (of 3 it declares)\n    different --color-paper: theirs `#0a0a0a`, marque `#000`\n")
+            || said.contains("  theme=dark: 2 equal, 1 different, 0 missing (of 3 it declares)\n    different --color-paper: theirs `#0a0a0a`, marque `#000000`\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("not compared, naming no context of the brand: .card, @media (min-width: 600px) { :root }"),
+        "{said}"
+    );
+}
+
+/// Auro's own build of its sources: its names carry the `--ds-` prefix
+/// its pipeline adds, which marque does not (yet) take from a build, so
+/// the comparison says every property is missing by that exact name; with
+/// the prefix taken off the build, the values are compared.
+#[test]
+fn against_a_real_systems_own_build() {
+    let auro = fixtures().join("style-dictionary/auro-classic");
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<String> = crate::formats::json_files(&auro)
+        .into_iter()
+        .filter(|p| !p.starts_with("expected/"))
+        .collect();
+    crate::formats::corpus_brand(dir.path(), "auro", &auro, &files, &[]);
+    let input = dir.path().join("auro/tokens.resolver.json");
+    let built = auro.join("expected/CSSCustomProperties.css");
+    let out = dir.path().join("out");
+    let run = |css: &Path| {
+        import(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--allow-partial",
+            "--against",
+            css.to_str().unwrap(),
+        ])
+    };
+    let (ok, said) = run(&built);
+    assert!(ok, "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("  default: "))
+        .unwrap_or_else(|| panic!("{said}"));
+    println!("auro-classic against its build: {line}");
+    assert!(
+        line.contains("0 equal") && line.contains("(of 762 it declares)"),
+        "{line}"
+    );
+    let unprefixed = dir.path().join("unprefixed.css");
+    let css = std::fs::read_to_string(&built)
+        .unwrap()
+        .replace("--ds-", "--");
+    std::fs::write(&unprefixed, css).unwrap();
+    let (ok, said) = run(&unprefixed);
+    assert!(ok, "{said}");
+    let line = said.lines().find(|l| l.starts_with("  default: ")).unwrap();
+    println!("auro-classic against its build, prefix taken off: {line}");
+    let equal: usize = line["  default: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(equal > 500, "{said}");
+}
