@@ -75,24 +75,35 @@ pub(super) fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
                 .filter(|v| v.required)
                 .map(|v| v.name.as_str())
                 .collect();
-            let variables = json!({
-                "type": "object",
-                "properties": properties,
-                "required": required,
-                "additionalProperties": false
-            });
-            let mut body = json!({
-                "type": "object",
-                "properties": {"promptId": {"const": p.id}, "variables": variables},
-                "required": if required.is_empty() { json!(["promptId"]) } else { json!(["promptId", "variables"]) },
-                "additionalProperties": false
-            });
+            // Built by moving each part in: `json!` would copy a value it
+            // is given, and there is an operation per brand.
+            let mut variables = Map::new();
+            variables.insert("type".into(), "object".into());
+            variables.insert("properties".into(), Value::Object(properties));
+            let has_required = !required.is_empty();
+            variables.insert("required".into(), json!(required));
+            variables.insert("additionalProperties".into(), false.into());
+            let mut members = Map::new();
+            members.insert("promptId".into(), json!({"const": p.id}));
+            members.insert("variables".into(), Value::Object(variables));
+            let mut body = Map::new();
+            body.insert("type".into(), "object".into());
+            body.insert("properties".into(), Value::Object(members));
+            body.insert(
+                "required".into(),
+                if has_required {
+                    json!(["promptId", "variables"])
+                } else {
+                    json!(["promptId"])
+                },
+            );
+            body.insert("additionalProperties".into(), false.into());
             let title = p.title.clone().unwrap_or_else(|| p.id.clone());
-            body["title"] = json!(title);
+            body.insert("title".into(), title.into());
             if let Some(d) = &p.description {
-                body["description"] = json!(d);
+                body.insert("description".into(), d.clone().into());
             }
-            body
+            Value::Object(body)
         })
         .collect();
     let ids: Vec<&str> = prompts.iter().map(|p| p.id.as_str()).collect();
@@ -102,17 +113,20 @@ pub(super) fn demo_operation(slug: &str, prompts: &[PromptShape]) -> Value {
         let status = refusal.status();
         responses.insert(status.to_string(), r("responses", &format!("Demo{status}")));
     }
-    json!({
+    let mut operation = json!({
         "tags": ["demo"],
         "operationId": format!("demo-{slug}"),
         "summary": format!("Run a prompt of {slug}'s prompt kit against a language model"),
         "description": format!("Prompts: {}. The system message is the brand's spec.md followed by the prompt's system text; the user message is the prompt's template with the variables. Every request counts against the client address's rate limit (GCRA, per IPv4 address or IPv6 /64), malformed ones too. The body is at most {} KiB.", ids.join(", "), DEMO_MAX_BODY / 1024),
         "requestBody": {
             "required": true,
-            "content": {"application/json": {"schema": {"oneOf": bodies}}}
+            "content": {"application/json": {"schema": {"oneOf": []}}}
         },
-        "responses": responses,
-    })
+    });
+    operation["requestBody"]["content"]["application/json"]["schema"]["oneOf"] =
+        Value::Array(bodies);
+    operation["responses"] = Value::Object(responses);
+    operation
 }
 
 /// The answers of every brand's demo operation, shared by them all.

@@ -62,9 +62,11 @@ pub fn render(ctx: &Context, examples: &Examples) -> String {
             {"name": "demo", "description": "Run a prompt of a brand's prompt kit"},
             {"name": "operations", "description": "Health, status, metrics, reload events and the git webhook"}
         ],
-        "paths": paths,
-        "components": components(ctx, examples),
     });
+    // Moved in, not interpolated: `json!` serialises what it is given into
+    // a new value, a deep copy of a demo operation per brand.
+    doc["paths"] = Value::Object(paths);
+    doc["components"] = components(ctx, examples);
     // Every request may carry an access token (DESIGN.md §20): it opens
     // private brands, embargoed versions and protected previews.
     doc["components"]["securitySchemes"] = json!({"accessToken": {
@@ -506,10 +508,9 @@ fn event(name: &str, data: Value) -> Value {
 /// and left out of the operations (see the README).
 fn operations(paths: &mut Map<String, Value>, examples: &Examples) {
     for (slug, prompts) in &examples.prompts {
-        paths.insert(
-            url::demo(slug),
-            json!({"post": demo_operation(slug, prompts)}),
-        );
+        let mut post = Map::new();
+        post.insert("post".into(), demo_operation(slug, prompts));
+        paths.insert(url::demo(slug), Value::Object(post));
     }
     paths.insert(
         url::HOOK_GIT.into(),
