@@ -13,8 +13,8 @@
 //!   to, not published: a reference to it is its value); groups that are
 //!   alternatives are one modifier of exactly their themes, and the
 //!   default is `light`, `default` or `base`, else the first theme (see
-//!   [`groups`]). Sets
-//!   every theme of a group selects are always on: the resolver's base (a
+//!   the `groups` module). Sets every theme of a group selects are always
+//!   on: the resolver's base (a
 //!   group of one theme adds no modifier); a set no theme selects is left
 //!   out with a warning. Without themes every set applies, later
 //!   sets overriding earlier ones (a warning counts what they override).
