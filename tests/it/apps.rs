@@ -448,13 +448,7 @@ fn tokens_js_imports_in_node_and_its_types_catch_a_misspelled_token() {
 fn mcp_lists_the_outputs_for_apps_and_reads_an_archive_as_a_blob() {
     let app = spawn_app(&example_content());
     let sid = crate::mcp::session(&app, "127.0.0.1");
-    let list = crate::mcp::rpc(&app, &sid, "resources/list", json!({}));
-    let uris: Vec<&str> = list["result"]["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["uri"].as_str().unwrap())
-        .collect();
+    let uris = crate::mcp::resource_uris(&app, &sid);
     for file in [
         "android.zip",
         "ios.zip",
@@ -464,7 +458,7 @@ fn mcp_lists_the_outputs_for_apps_and_reads_an_archive_as_a_blob() {
         "tokens.d.ts",
     ] {
         let uri = format!("{}/brand/lumen-health/{file}", app.public_url);
-        assert!(uris.contains(&uri.as_str()), "{file} in {uris:#?}");
+        assert!(uris.contains(&uri), "{file} in {uris:#?}");
     }
     let uri = format!("{}/brand/lumen-health/ios.zip", app.public_url);
     let read = crate::mcp::rpc(&app, &sid, "resources/read", json!({"uri": uri}));

@@ -267,21 +267,7 @@ fn tailwind_builds_the_theme_and_chromium_paints_the_brands_values() {
             Surface::TailwindCss.render(brand, &ctx()),
         )
         .unwrap();
-        // Tailwind as `@import "tailwindcss"` finds it, from where
-        // `.ci/deps` installs it; the page named as a source.
-        let package = tailwind
-            .parent()
-            .and_then(Path::parent)
-            .unwrap()
-            .join("tailwindcss");
-        std::fs::write(
-            work.join("in.css"),
-            format!(
-                "@import \"{}\";\n@import \"./tailwind.css\";\n@source \"./page.html\";\n",
-                package.display()
-            ),
-        )
-        .unwrap();
+        tailwind_entry(&work, &tailwind);
         let (placed, _) = place(&brand.tokens);
         let set = &brand.tokens;
         let mut items = Vec::new();
@@ -554,4 +540,19 @@ fn a_brand_theme_leaves_a_stock_tailwind_layout_as_it_was() {
             brand.slug
         );
     }
+}
+
+/// Writes `work/in.css`, what Tailwind's CLI `cli` builds: Tailwind as
+/// `@import "tailwindcss"` finds it, from where `.ci/deps` installs it,
+/// then the brand's `tailwind.css`, with `page.html` named as a source.
+pub(crate) fn tailwind_entry(work: &Path, cli: &Path) {
+    let package = cli.ancestors().nth(2).unwrap().join("tailwindcss");
+    std::fs::write(
+        work.join("in.css"),
+        format!(
+            "@import \"{}\";\n@import \"./tailwind.css\";\n@source \"./page.html\";\n",
+            package.display()
+        ),
+    )
+    .unwrap();
 }

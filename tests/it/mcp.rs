@@ -666,6 +666,17 @@ pub(crate) fn rpc(app: &TestApp, sid: &str, method: &str, params: Value) -> Valu
     messages(&res).pop().unwrap()
 }
 
+/// The URI of every resource `resources/list` gives in session `sid`.
+pub(crate) fn resource_uris(app: &TestApp, sid: &str) -> Vec<String> {
+    let list = rpc(app, sid, "resources/list", json!({}));
+    list["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A `tools/call` in session `sid`, and the JSON-RPC message that answers it.
 pub(crate) fn call_tool(app: &TestApp, sid: &str, tool: &str, arguments: Value) -> Value {
     rpc(

@@ -10,7 +10,7 @@ use crate::surfaces::{brands_of, ctx};
 use marque::render::openapi::{render as openapi, Examples};
 use marque::render::outputs::{self, Kind, OUTPUTS};
 use marque::render::{html, llms_txt, spec_json, spec_md};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Every string of a JSON document, at any depth.
 fn strings(v: &Value, out: &mut Vec<String>) {
@@ -79,18 +79,12 @@ fn every_output_is_described_by_every_describer() {
     // MCP lists every output the server answers GET for, each brand.
     let app = spawn_app(&example_content());
     let sid = crate::mcp::session(&app, "127.0.0.1");
-    let list = crate::mcp::rpc(&app, &sid, "resources/list", json!({}));
-    let uris: Vec<&str> = list["result"]["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|r| r["uri"].as_str())
-        .collect();
+    let uris = crate::mcp::resource_uris(&app, &sid);
     for brand in &brands {
         for out in &OUTPUTS {
             let path = format!("/brand/{}/{}", brand.slug, out.file);
             let uri = format!("{}{path}", app.public_url);
-            if app.get(&path).status == 200 && !uris.contains(&uri.as_str()) {
+            if app.get(&path).status == 200 && !uris.contains(&uri) {
                 missing.push(format!("{}: MCP leaves out {}", brand.slug, out.file));
             }
         }

@@ -166,15 +166,7 @@ pub(super) fn tailwind(b: &Browser, tool: &Path, system: &System, work: &Path) -
         format!("<div id=\"plain\">{elements}</div><div id=\"moded\">{elements}</div>"),
     )
     .unwrap();
-    let package = tool.ancestors().nth(2).unwrap().join("tailwindcss");
-    std::fs::write(
-        work.join("in.css"),
-        format!(
-            "@import \"{}\";\n@import \"./tailwind.css\";\n@source \"./page.html\";\n",
-            package.display()
-        ),
-    )
-    .unwrap();
+    crate::consumers::tailwind_entry(work, tool);
     let (ok, text) = super::run(
         work,
         tool.to_str().unwrap(),
