@@ -26,9 +26,13 @@ impl DirWorker {
     /// Reads the whole folder at `dir`, builds it and serves the result
     /// (blocking). An unreadable folder is an error: there is nothing to serve.
     pub fn start(mut live: Live, dir: &Path) -> anyhow::Result<DirWorker> {
+        let covered = live.progress.building();
         let mut source = DirSource::new(dir);
         source.read_all()?;
         live.rebuild(&source.content(), None, "");
+        // What arrived before the read is served; compressing (a minute of
+        // brotli at 10,000 brands) is no build that changes wait on.
+        live.progress.built(covered);
         live.finish();
         Ok(DirWorker { live, source })
     }
@@ -36,6 +40,7 @@ impl DirWorker {
     /// Reads what `pending` names again, rebuilds and serves (blocking). A
     /// failure is reported on /status, never the end of reloading.
     fn step(&mut self, pending: &Pending, covered: u64) {
+        let mut served = false;
         let result = catch_unwind(AssertUnwindSafe(|| {
             if pending.republish_only() {
                 self.live.republish_if_due();
@@ -45,6 +50,11 @@ impl DirWorker {
             let read = pending.apply(&mut self.source);
             if read.is_ok() {
                 self.live.rebuild(&self.source.content(), None, &cause);
+                // Served: what follows (codings, the render cache) is no
+                // build that changes wait on, and /readyz must not read a
+                // minute of brotli after a large build as a stuck reload.
+                self.live.progress.built(covered);
+                served = true;
                 self.live.finish();
                 self.live.republish_if_due();
             }
@@ -65,7 +75,11 @@ impl DirWorker {
                 let _ = self.source.read_all();
             }
         }
-        self.live.progress.built(covered);
+        // A step that served no build (a republish, a read that failed, a
+        // panic) ends its changes' wait here.
+        if !served {
+            self.live.progress.built(covered);
+        }
     }
 
     /// Rebuilds whenever `triggers` fire, debounced, until `triggers` closes
@@ -215,4 +229,34 @@ pub fn flag_arrivals(
         }
     });
     rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::{publisher::Publisher, reload::Reloader, Progress};
+
+    /// A change that arrived before the first read is served by the first
+    /// build: /readyz must not count the compressing that follows (a
+    /// minute of brotli at 10,000 brands) as a reload that is stuck.
+    #[test]
+    fn the_first_build_ends_the_wait_of_what_arrived_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("acme")).unwrap();
+        let progress = Arc::new(Progress::default());
+        progress.arrived();
+        let reloader = Reloader::new(
+            crate::render::Context::new("https://b.example"),
+            "test".into(),
+            crate::build::BuildOptions::default(),
+            crate::report::Reporter {
+                json: true,
+                colour: false,
+            },
+        );
+        let (generations, _) = tokio::sync::watch::channel(0u64);
+        let live = Live::new(reloader, Publisher::new(generations), progress.clone());
+        let _worker = DirWorker::start(live, dir.path()).unwrap();
+        assert_eq!(progress.waiting_for(), None);
+    }
 }

@@ -98,9 +98,14 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Namespace> {
     ) {
         return None;
     }
-    let joined = format!("-{}-", words(t).join("-"));
-    // A word or a phrase of words (`line-height`) of the path.
-    let has = |list: &[&str]| list.iter().any(|p| joined.contains(&format!("-{p}-")));
+    // A word or a phrase of words (`line-height`) of the path, whose words
+    // are joined only for the types that ask (every renderer of a theme
+    // asks this of every token).
+    let joined = std::cell::OnceCell::new();
+    let has = |list: &[&str]| {
+        let joined = joined.get_or_init(|| format!("-{}-", words(t).join("-")));
+        list.iter().any(|p| has_phrase(joined, p))
+    };
     Some(match t.ty {
         TokenType::Color => Namespace::Color,
         TokenType::FontFamily => Namespace::Font,
@@ -133,6 +138,15 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Namespace> {
             }
         }
         _ => return None,
+    })
+}
+
+/// True when `joined` (words between hyphens, `-a-b-`) holds `phrase` as
+/// whole words: what `joined.contains("-{phrase}-")` says, without
+/// formatting the pattern.
+fn has_phrase(joined: &str, phrase: &str) -> bool {
+    joined.match_indices(phrase).any(|(at, _)| {
+        joined[..at].ends_with('-') && joined[at + phrase.len()..].starts_with('-')
     })
 }
 
@@ -247,6 +261,25 @@ pub fn place(set: &TokenSet) -> (Vec<Placed<'_>>, Vec<Left<'_>>) {
 mod tests {
     use super::*;
     use crate::spec::diag::FileDiags;
+
+    #[test]
+    fn a_phrase_is_found_as_whole_words_only() {
+        for (joined, phrase) in [
+            ("-line-height-", "line-height"),
+            ("-font-size-", "size"),
+            ("-sizes-", "size"),
+            ("-upsize-", "size"),
+            ("-a-b-", "b-"),
+            ("-size-size-", "size"),
+            ("-x-sizex-size-", "size"),
+        ] {
+            assert_eq!(
+                has_phrase(joined, phrase),
+                joined.contains(&format!("-{phrase}-")),
+                "{joined} {phrase}"
+            );
+        }
+    }
 
     fn parse(json: &str) -> TokenSet {
         let doc: serde_json::Value = serde_json::from_str(json).unwrap();

@@ -278,6 +278,18 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
 }
 
 pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
+    let tokens = &brand.tokens;
+    Spec {
+        tokens: tokens_tree(tokens),
+        modes: modes(tokens),
+        ..build_prose(brand, ctx)
+    }
+}
+
+/// [`build`] without the token tree and the modes, which are the costly
+/// part (2 % of a first build went to spec.md's unused copy of them)
+/// and which spec.md reads from the brand's tokens itself.
+pub fn build_prose<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
     let doc = &brand.doc;
     let tokens = &brand.tokens;
     Spec {
@@ -289,8 +301,8 @@ pub fn build<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
         revision: brand.revision.as_deref(),
         extends: super::family::extends(brand),
         links: links(brand, ctx),
-        tokens: tokens_tree(tokens),
-        modes: modes(tokens),
+        tokens: Value::Null,
+        modes: Vec::new(),
         voice: &doc.voice,
         audience: &doc.audience,
         logo: Logo {

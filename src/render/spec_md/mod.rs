@@ -75,7 +75,7 @@ fn then(text: Option<&str>) -> String {
 }
 
 pub fn render(brand: &Brand, ctx: &Context) -> String {
-    let spec = spec_json::build(brand, ctx);
+    let spec = spec_json::build_prose(brand, ctx);
     let mut o = String::new();
     for section in [
         header,

@@ -23,32 +23,51 @@ pub enum Refs {
 
 /// Kebab case of one path segment: `fontSize` → `font-size`, `Brand Blue` → `brand-blue`.
 pub fn kebab(segment: &str) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(segment.len() + 4);
+    push_kebab(&mut out, segment);
+    out
+}
+
+/// Appends [`kebab`] of `segment` to `out`. Every token name of every
+/// renderer goes through here, so it writes in place, ASCII first.
+fn push_kebab(out: &mut String, segment: &str) {
+    let start = out.len();
     let mut prev: Option<char> = None;
     for c in segment.chars() {
         if c.is_alphanumeric() {
             let boundary =
                 c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
-            if boundary || (prev.is_none() && !out.is_empty()) {
+            if boundary || (prev.is_none() && out.len() > start) {
                 out.push('-');
             }
-            out.extend(c.to_lowercase());
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
             prev = Some(c);
         } else {
             prev = None;
         }
     }
-    out
 }
 
-/// The CSS custom property name of a token path, without the leading `--`.
+/// The CSS custom property name of a token path, without the leading `--`:
+/// each segment's [`kebab`], the empty ones left out, joined by `-`.
 pub fn css_name(path: &[String]) -> String {
-    path.iter()
-        .filter(|s| s.as_str() != ROOT)
-        .map(|s| kebab(s))
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
+    let mut out = String::with_capacity(path.iter().map(|s| s.len() + 1).sum());
+    for segment in path.iter().filter(|s| s.as_str() != ROOT) {
+        let mark = out.len();
+        if mark > 0 {
+            out.push('-');
+        }
+        let at = out.len();
+        push_kebab(&mut out, segment);
+        if out.len() == at {
+            out.truncate(mark);
+        }
+    }
+    out
 }
 
 /// A CSS string literal (with quotes). Quotes, backslashes, line breaks and
@@ -549,6 +568,31 @@ pub fn shorthand_of_parts(ty: TokenType, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The written-in-place names equal the plain definition: each
+    /// segment's kebab case, the empty ones left out, joined by `-`.
+    #[test]
+    fn css_names_in_place_equal_segments_joined() {
+        let segments = [
+            "color", "brandBlue", "500", "", "--", "Body Text", "ÄpfelGrün", "x2Large", "İstanbul",
+            "ß", "a_b-c", "ROOT", ROOT, "😀", "Σίσυφος", "HTTPServer", "2xl",
+        ];
+        for a in segments {
+            for b in segments {
+                for c in ["", "Z", "ǅungla"] {
+                    let path: Vec<String> = [a, b, c].iter().map(|s| s.to_string()).collect();
+                    let plain = path
+                        .iter()
+                        .filter(|s| s.as_str() != ROOT)
+                        .map(|s| kebab(s))
+                        .filter(|s| !s.is_empty())
+                        .collect::<Vec<_>>()
+                        .join("-");
+                    assert_eq!(css_name(&path), plain, "{path:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn css_names_are_kebab_case_paths() {
