@@ -340,7 +340,9 @@ fn contents(o: &mut String) {
     };
     let mut links = String::new();
     let mut rest = &o[main..];
-    while let Some(i) = rest.find(OPEN) {
+    // memchr's search: the page is long, and each brand's is searched.
+    let open = memchr::memmem::Finder::new(OPEN);
+    while let Some(i) = open.find(rest.as_bytes()) {
         let after = &rest[i + OPEN.len()..];
         let Some((id, tail)) = after.split_once('"') else {
             break;

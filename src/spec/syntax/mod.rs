@@ -126,6 +126,25 @@ pub fn maybe_relaxed(text: &str) -> bool {
         return true;
     }
     let bytes = text.as_bytes();
+    // Every file of every brand is asked at each read: a file with no
+    // slash, no single quote and no comma before a closing bracket (most
+    // JSON) is plain without the walk through its strings.
+    let trailing_comma = memchr::memchr_iter(b',', bytes).any(|at| {
+        bytes[at + 1..]
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            .is_some_and(|b| matches!(b, b'}' | b']'))
+    });
+    if !trailing_comma && memchr::memchr2(b'/', b'\'', bytes).is_none() {
+        return false;
+    }
+    relaxed_outside_strings(text)
+}
+
+/// [`maybe_relaxed`]'s walk: a comment, a single quote or a trailing comma
+/// outside the strings of `text`.
+fn relaxed_outside_strings(text: &str) -> bool {
+    let bytes = text.as_bytes();
     let mut comma = false;
     for (i, b) in super::json::outside_strings(text) {
         match b {

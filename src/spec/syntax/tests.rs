@@ -94,3 +94,33 @@ fn names_and_stems() {
     assert_eq!(stem("light.tokens.yaml"), "light.tokens");
     assert_eq!(stem("a.json"), "a");
 }
+
+/// The shortcut over plain JSON says what the walk through the strings
+/// says, for texts with and without each relaxed form, inside strings and
+/// out.
+#[test]
+fn the_plain_json_shortcut_agrees_with_the_walk() {
+    let texts = [
+        "{\"a\": 1, \"b\": [1, 2]}",
+        "{\"a\": 1,}",
+        "{\"a\": [1, 2 ,\n ]}",
+        "{\"a\": \", }\"}",
+        "{\"a\": \"x/y\", \"b\": \"it's\"}",
+        "{\"a\": 1} // note",
+        "{/* c */ \"a\": 1}",
+        "{'a': 1}",
+        "{\"a\": \"\\\", ]\"}",
+        "{\"url\": \"https://x.example\"}",
+        "{\"a\": 1, \"b\": 2}\n",
+        ",",
+        "",
+        "[1,\t\r\n]",
+    ];
+    for text in texts {
+        assert_eq!(
+            maybe_relaxed(text),
+            relaxed_outside_strings(text),
+            "{text}"
+        );
+    }
+}
