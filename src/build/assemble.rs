@@ -432,9 +432,11 @@ fn assemble_rest(
         }
         _ => {
             // Large lists wait for their codings (`compress_later`) while
-            // a first build hurries to be served; a ready snapshot has them.
+            // a first build hurries to be served; a ready snapshot has
+            // their gzip coding, and their brotli one follows as every
+            // body's does (`compress_later` once the snapshot is served).
             let effort = if snap.ready {
-                Effort::Fast
+                Effort::Gzip
             } else {
                 Effort::None
             };
@@ -620,12 +622,13 @@ fn document(content_type: &str, body: String, cache: CachePolicy, large: Effort)
 }
 
 /// The documents of `snap` published uncompressed because they are large,
-/// with their codings, compressed now: swap them into a copy of the
+/// or with gzip alone (a first build's lists), with their codings,
+/// compressed now: swap them into a copy of the
 /// snapshot to serve them compressed. Empty when there is nothing to do.
 pub fn compress_later(snap: &Snapshot) -> Vec<(String, Arc<Resource>)> {
     snap.documents
         .iter()
-        .filter(|(_, r)| !r.has_codings() && r.len() > LARGE)
+        .filter(|(_, r)| (!r.has_codings() || r.wants_brotli()) && r.len() > LARGE)
         .map(|(path, r)| (path.clone(), Arc::new(r.with_codings(Effort::Fast))))
         .collect()
 }

@@ -454,13 +454,7 @@ async fn serve_folder(
     serving: JoinHandle<()>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<()> {
-    // The watch is set up beside the first build, not before it: adding a
-    // watch to each of 10,000 brand folders takes about half a second that
-    // the first read need not wait for. An edit made in a folder before its
-    // watch existed would be missed, so once the watch is in place and the
-    // first build is served, everything is read once more (`Trigger::All`;
-    // brands whose files are unchanged are not built again).
-    let rescan = trigger_tx.clone();
+    // Watch before the first build, so an edit made during it is not missed.
     let trigger_rx = crate::live::dir::flag_arrivals(
         trigger_rx,
         (
@@ -469,14 +463,11 @@ async fn serve_folder(
         ),
         live.progress.clone(),
     );
-    let watching = if watch != Watch::Off {
-        let dir = dir.to_path_buf();
-        Some(tokio::task::spawn_blocking(move || {
-            let w = crate::live::watch::watch(&dir, watch == Watch::Polling, trigger_tx)
-                .with_context(|| format!("cannot watch {}", dir.display()))?;
-            tracing::info!(polling = w.polling, "watching the content folder");
-            anyhow::Ok(w)
-        }))
+    let watcher = if watch != Watch::Off {
+        let w = crate::live::watch::watch(dir, watch == Watch::Polling, trigger_tx)
+            .with_context(|| format!("cannot watch {}", dir.display()))?;
+        tracing::info!(polling = w.polling, "watching the content folder");
+        Some(w)
     } else {
         // Without a watcher, builds still publish brands left behind.
         drop(trigger_tx);
@@ -498,20 +489,6 @@ async fn serve_folder(
             return Err(e);
         }
     };
-    let watcher = match watching {
-        Some(watching) => match watching.await? {
-            Ok(w) => {
-                let _ = rescan.send(crate::live::watch::Trigger::All);
-                Some(w)
-            }
-            Err(e) => {
-                serving.abort();
-                return Err(e);
-            }
-        },
-        None => None,
-    };
-    drop(rescan);
     tokio::spawn(worker.run(trigger_rx));
     serving.await?;
     drop(watcher);
