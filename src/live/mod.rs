@@ -221,6 +221,9 @@ impl Live {
     /// Serves the current catalog again (same generation).
     fn republish(&mut self) {
         self.serve(|r, serving| Some(r.site(serving, false)));
+        // Its large documents, made again with gzip alone, get their
+        // brotli coding back.
+        self.publisher.compress_documents();
     }
 
     /// Serves what `make` makes of the reloader and the snapshot being

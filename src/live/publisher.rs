@@ -136,17 +136,31 @@ impl Publisher {
     }
 
     /// Adds the codings of the large documents that the last swap published
-    /// uncompressed (the index of thousands of brands).
+    /// uncompressed or with gzip alone (the lists of thousands of brands,
+    /// /openapi.json), in every audience's snapshot.
     pub fn compress_documents(&self) {
         self.served.swap(|current| {
-            let compressed = compress_later(current.public());
-            if compressed.is_empty() {
+            // Every audience's: a token holder's lists and /openapi.json
+            // are as large as the public ones.
+            let branch = &current.published;
+            let public = compress_later(&branch.public);
+            let scoped: Vec<_> = branch
+                .scoped
+                .iter()
+                .map(|(_, snapshot)| compress_later(snapshot))
+                .collect();
+            if public.is_empty() && scoped.iter().all(Vec::is_empty) {
                 return None;
             }
             let mut next = Site::clone(current);
             Arc::make_mut(&mut next.published.public)
                 .documents
-                .extend(compressed);
+                .extend(public);
+            for ((_, snapshot), compressed) in next.published.scoped.iter_mut().zip(scoped) {
+                if !compressed.is_empty() {
+                    Arc::make_mut(snapshot).documents.extend(compressed);
+                }
+            }
             Some(next)
         });
     }

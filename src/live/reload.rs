@@ -281,6 +281,7 @@ impl Reloader {
             self.ctx.max_age,
         );
         let public_info = withheld_from(&self.info, &split.withheld);
+        self.views.adopt_openapi(serving.public());
         let (mut snapshot, lists) = assemble(
             split.public.as_ref().unwrap_or(&self.catalog),
             &self.ctx,
@@ -325,12 +326,15 @@ impl Reloader {
         let mut audience_lists = Vec::new();
         for opened in split.opened {
             let views = self.opened_views.entry(opened.slugs).or_default();
-            // Each scope's lists follow a save as the public ones do.
-            let before = opened
+            let served = opened
                 .scopes
                 .first()
-                .and_then(|s| serving.published.scoped_for(s))
-                .filter(|s| lists_may_follow && large(s));
+                .and_then(|s| serving.published.scoped_for(s));
+            if let Some(served) = served {
+                views.adopt_openapi(served);
+            }
+            // Each scope's lists follow a save as the public ones do.
+            let before = served.filter(|s| lists_may_follow && large(s));
             let (mut seen, lists) = assemble(
                 &opened.catalog,
                 &self.ctx,

@@ -145,9 +145,9 @@ pub fn kind_of(t: &Token, set: &TokenSet) -> Option<Namespace> {
 /// whole words: what `joined.contains("-{phrase}-")` says, without
 /// formatting the pattern.
 fn has_phrase(joined: &str, phrase: &str) -> bool {
-    joined.match_indices(phrase).any(|(at, _)| {
-        joined[..at].ends_with('-') && joined[at + phrase.len()..].starts_with('-')
-    })
+    joined
+        .match_indices(phrase)
+        .any(|(at, _)| joined[..at].ends_with('-') && joined[at + phrase.len()..].starts_with('-'))
 }
 
 /// A token's name in its kind: the words of its path without those that

@@ -261,10 +261,27 @@ fn a_first_build_is_served_at_once_ready_with_gzip_and_brotli_follows() {
             assert_eq!(unbrotli(&br.body), identity);
         }
     }
-    for path in ["/", "/brands.json", "/llms.txt"] {
+    for path in ["/", "/brands.json", "/llms.txt", "/openapi.json"] {
         let gz = app.get_with(path, &[("Accept-Encoding", "gzip")]);
         assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
     }
+    // The large documents about every brand were ready with gzip alone;
+    // their brotli coding follows as every body's does.
+    let br = |a: &TestApp, path: &str| {
+        let res = a.get_with(path, &[("Accept-Encoding", "br")]);
+        (res.header("content-encoding") == Some("br")).then(|| unbrotli(&res.body))
+    };
+    app.wait_until(
+        |a| {
+            ["/brands.json", "/openapi.json"]
+                .iter()
+                .all(|p| br(a, p).is_some())
+        },
+        "the lists and /openapi.json get their brotli coding",
+    );
+    let openapi = app.get("/openapi.json").body;
+    assert!(openapi.len() > 256 * 1024, "{} bytes", openapi.len());
+    assert_eq!(br(&app, "/openapi.json").unwrap(), openapi);
     assert_eq!(app.get("/status").json()["ready"], true);
 }
 
@@ -385,6 +402,16 @@ fn a_token_holders_lists_of_all_brands_follow_a_save_as_the_public_ones_do() {
         "the public lists follow",
     );
     assert!(!app.get("/brands.json").text().contains("lumen-health"));
+    // A holder's large documents get their brotli coding as the public
+    // ones do, and are the holder's own.
+    app.wait_until(
+        |a| {
+            let res = a.get_with("/brands.json", &[holder[0], ("Accept-Encoding", "br")]);
+            res.header("content-encoding") == Some("br")
+                && String::from_utf8_lossy(&unbrotli(&res.body)).contains("lumen-health")
+        },
+        "a holder's lists get their brotli coding",
+    );
 }
 
 #[test]

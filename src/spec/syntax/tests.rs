@@ -117,10 +117,6 @@ fn the_plain_json_shortcut_agrees_with_the_walk() {
         "[1,\t\r\n]",
     ];
     for text in texts {
-        assert_eq!(
-            maybe_relaxed(text),
-            relaxed_outside_strings(text),
-            "{text}"
-        );
+        assert_eq!(maybe_relaxed(text), relaxed_outside_strings(text), "{text}");
     }
 }

@@ -574,8 +574,23 @@ mod tests {
     #[test]
     fn css_names_in_place_equal_segments_joined() {
         let segments = [
-            "color", "brandBlue", "500", "", "--", "Body Text", "ÄpfelGrün", "x2Large", "İstanbul",
-            "ß", "a_b-c", "ROOT", ROOT, "😀", "Σίσυφος", "HTTPServer", "2xl",
+            "color",
+            "brandBlue",
+            "500",
+            "",
+            "--",
+            "Body Text",
+            "ÄpfelGrün",
+            "x2Large",
+            "İstanbul",
+            "ß",
+            "a_b-c",
+            "ROOT",
+            ROOT,
+            "😀",
+            "Σίσυφος",
+            "HTTPServer",
+            "2xl",
         ];
         for a in segments {
             for b in segments {
