@@ -2,7 +2,9 @@
 //! (`marque::render::outputs`) each consumer judges, the outputs judged
 //! in a module of their own, and the cells known to fail, with why.
 
-use marque::render::outputs::{Output, ANDROID_NIGHT, ANDROID_VALUES};
+use marque::render::outputs::{
+    Output, ANDROID_NIGHT, ANDROID_NOTNIGHT, ANDROID_VALUES, CHANGELOG_JSON, CHANGELOG_MD,
+};
 
 /// A column of the table: the consumer that judges it, and the outputs of
 /// the registry (`marque::render::outputs`) it judges.
@@ -42,7 +44,12 @@ pub(super) const COLUMNS: [Column; 13] = [
     },
     Column {
         name: "android.zip",
-        outputs: &["android.zip", ANDROID_VALUES, ANDROID_NIGHT],
+        outputs: &[
+            "android.zip",
+            ANDROID_VALUES,
+            ANDROID_NIGHT,
+            ANDROID_NOTNIGHT,
+        ],
     },
     Column {
         name: "ios.zip",
@@ -72,7 +79,13 @@ pub(super) const COLUMNS: [Column; 13] = [
     // these have no other consumer than an agent that reads them.
     Column {
         name: "mcp",
-        outputs: &["spec.json", "spec.md", "family.json"],
+        outputs: &[
+            "spec.json",
+            "spec.md",
+            "family.json",
+            CHANGELOG_MD,
+            CHANGELOG_JSON,
+        ],
     },
 ];
 
