@@ -10,6 +10,7 @@
 //! SDK's types, which keeps this module a plain mapping from the snapshot
 //! to the protocol.
 
+pub mod reply;
 pub mod sessions;
 mod tools;
 
@@ -348,10 +349,9 @@ impl ServerHandler for Marque {
         let Some(r) = found else {
             return Err(McpError::resource_not_found(
                 format!(
-                    "no resource {}: a brand's URIs are {}/brand/<slug>/<file> (files: {})",
+                    "no resource {}: a brand's URIs are {}/brand/<slug>/<file>, with a file resources/list names (spec.md, spec.json, tokens.css, …)",
                     clipped(&uri),
                     self.app.public_url,
-                    for_agents().map(|o| o.file).collect::<Vec<_>>().join(", ")
                 ),
                 None,
             ));

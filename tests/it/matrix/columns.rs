@@ -101,24 +101,6 @@ pub(super) const ELSEWHERE: [(&str, &str); 1] = [(
 /// one that passes fails the test, so the list cannot go stale.
 pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
     (
-        "dtcg/adobe-spectrum",
-        "mcp",
-        "tokens.figma.json: reading it raises MCPError(-32000, 'SSE stream failed: Server-sent event exceeded the 1048576 byte limit.'",
-        "the Python SDK's streamable HTTP client takes one server-sent event of at most 1 MiB, and /mcp answers resources/read as one event: a document over 1 MiB cannot be read by that client (answer with JSON, not SSE, for a request that streams nothing)",
-    ),
-    (
-        "dtcg/github-primer",
-        "mcp",
-        "spec.json: reading it raises MCPError(-32000, 'SSE stream failed: Server-sent event exceeded the 1048576 byte limit.'",
-        "as adobe-spectrum: its spec.json is over 1 MiB",
-    ),
-    (
-        "export/primer-figma",
-        "mcp",
-        "tokens.figma.json: reading it raises MCPError(-32000, 'SSE stream failed: Server-sent event exceeded the 1048576 byte limit.'",
-        "as adobe-spectrum: its tokens.figma.json is over 1 MiB",
-    ),
-    (
         "export/primer-figma",
         "mcp",
         "spec.json is not listed",
