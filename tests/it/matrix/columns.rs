@@ -102,12 +102,6 @@ pub(super) const ELSEWHERE: [(&str, &str); 1] = [(
 pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
     (
         "export/primer-figma",
-        "mcp",
-        "spec.json is not listed",
-        "under load (2 cores, 10 busy), primer-figma, the largest export, is published after the test server reports no brand building; formats::every_export_of_the_corpus_publishes sees the same (its tokens.css empty) when run beside other tests: a readiness race in the test server's start, not in MCP",
-    ),
-    (
-        "export/primer-figma",
         "figma",
         "alias targets are in the body",
         "tokens.figma.json has an alias to a variable the body does not hold: not yet found which",
@@ -116,19 +110,19 @@ pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
         "export/auro",
         "style-dict",
         "Style Dictionary throws Reference Errors: Some token references (266) could not be found.",
-        "Style Dictionary 5.5 finds none of the aliases of this tokens.json, which Terrazzo reads with every alias resolved: not yet found which side is wrong",
+        "Style Dictionary resolves a `{…}` in every string of a token, `$description` and `$extensions` too (its resolveObject skips only `original`); DTCG 2025.10 and Terrazzo read references in `$value` only. Each of the 266 is a `$description` that is Auro's own `comment`, a reference into its notes file (`{comments.color.base.value.comment}`), which marque keeps as written: resolving it to the note's text when the sources are read would fix this cell and the description",
     ),
     (
         "export/slds",
         "style-dict",
         "Style Dictionary throws Reference Errors: Some token references (246) could not be found.",
-        "as auro",
+        "as auro, Style Dictionary reads a `{…}` outside `$value` as a reference: each of the 246 is Theo's `originalValue` (`{!PALETTE_NEUTRAL_100}`, Theo's alias syntax), which marque keeps under `$extensions` `org.theo` as the source has it; DTCG 2025.10 leaves `$extensions` to their tool, and Terrazzo reads the file whole",
     ),
     (
         "export/twilio",
         "style-dict",
         "Style Dictionary throws Reference Errors: Some token references (230) could not be found.",
-        "as auro",
+        "as slds: Theo's `originalValue` (`{!palette-purple-30}`) under `$extensions` `org.theo`",
     ),
     (
         "hostile/evil",
