@@ -10,7 +10,7 @@ use crate::surfaces::{brands_of, ctx};
 use marque::render::openapi::{render as openapi, Examples};
 use marque::render::outputs::{self, OUTPUTS};
 use marque::render::{html, llms_txt, spec_json, spec_md};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Every string of a JSON document, at any depth.
 fn strings(v: &Value, out: &mut Vec<String>) {
@@ -76,6 +76,7 @@ fn every_output_is_described_by_every_describer() {
     let api: Value = serde_json::from_str(&openapi(&ctx(), &Examples::default())).unwrap();
     let mut missing = Vec::new();
     let mut described = std::collections::BTreeSet::new();
+    let mut read_notnight = false;
     for content in &contents {
         let brands = brands_of(content);
         for brand in &brands {
@@ -99,7 +100,25 @@ fn every_output_is_described_by_every_describer() {
                 }
             }
         }
+        // And reads what it lists by the registry's row: MCP once answered
+        // -32002 for values-notnight, a row it did not know by its path.
+        for uri in uris
+            .iter()
+            .filter(|u| u.ends_with(outputs::ANDROID_NOTNIGHT))
+        {
+            let read = crate::mcp::rpc(&app, &sid, "resources/read", json!({ "uri": uri }));
+            let path = uri.strip_prefix(&app.public_url).unwrap();
+            let text = read["result"]["contents"][0]["text"].as_str();
+            if text != Some(app.get(path).text().as_str()) {
+                missing.push(format!("MCP does not read {uri}: {read}"));
+            }
+            read_notnight = true;
+        }
     }
+    assert!(
+        read_notnight,
+        "the dark-default brand's values-notnight is listed"
+    );
     // Every row is served by some brand above: a row no brand serves
     // would pass the loops unchecked.
     for out in &OUTPUTS {
