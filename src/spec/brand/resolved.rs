@@ -188,6 +188,9 @@ fn prepare<'t>(
         .into_iter()
         .map(String::from)
         .collect();
+    // The Style Dictionary sources, and each as written (for the notes
+    // their comments name), in the order they are named.
+    let (mut sd_paths, mut notes) = (Vec::new(), Vec::new());
     for path in named {
         let Some(bytes) = files.get(&path) else {
             continue;
@@ -204,6 +207,10 @@ fn prepare<'t>(
                     None
                 }
             };
+            if source_format == Some(Format::StyleDictionary) {
+                sd_paths.push(path.clone());
+                notes.push(doc.clone());
+            }
             if source_format == Some(Format::Theo) {
                 let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
                 formats::theo::import_aliases(&mut doc, &path, &file, &mut fd);
@@ -237,6 +244,13 @@ fn prepare<'t>(
             if input.converted.contains_key(path) {
                 formats::style_dictionary::rewrite_references(doc, &roots);
             }
+        }
+    }
+    // A comment may name a note of another source (Auro's notes file):
+    // it reads as the note's text, as Style Dictionary reads it.
+    for path in &sd_paths {
+        if let Some(doc) = input.files.get_mut(path) {
+            formats::style_dictionary::resolve_comments(doc, &notes);
         }
     }
     input.resolver.check_sources(&input.files, &mut d);

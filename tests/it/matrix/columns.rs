@@ -107,16 +107,10 @@ pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
         "tokens.figma.json has an alias to a variable the body does not hold: not yet found which",
     ),
     (
-        "export/auro",
-        "style-dict",
-        "Style Dictionary throws Reference Errors: Some token references (266) could not be found.",
-        "Style Dictionary resolves a `{…}` in every string of a token, `$description` and `$extensions` too (its resolveObject skips only `original`); DTCG 2025.10 and Terrazzo read references in `$value` only. Each of the 266 is a `$description` that is Auro's own `comment`, a reference into its notes file (`{comments.color.base.value.comment}`), which marque keeps as written: resolving it to the note's text when the sources are read would fix this cell and the description",
-    ),
-    (
         "export/slds",
         "style-dict",
         "Style Dictionary throws Reference Errors: Some token references (246) could not be found.",
-        "as auro, Style Dictionary reads a `{…}` outside `$value` as a reference: each of the 246 is Theo's `originalValue` (`{!PALETTE_NEUTRAL_100}`, Theo's alias syntax), which marque keeps under `$extensions` `org.theo` as the source has it; DTCG 2025.10 leaves `$extensions` to their tool, and Terrazzo reads the file whole",
+        "Style Dictionary resolves a `{…}` in every string of a token, `$description` and `$extensions` too (its resolveObject skips only `original`); DTCG 2025.10 and Terrazzo read references in `$value` only. Each of the 246 is Theo's `originalValue` (`{!PALETTE_NEUTRAL_100}`, Theo's alias syntax), which marque keeps under `$extensions` `org.theo` as the source has it; DTCG 2025.10 leaves `$extensions` to their tool, and Terrazzo reads the file whole",
     ),
     (
         "export/twilio",
