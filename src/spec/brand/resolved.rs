@@ -188,9 +188,8 @@ fn prepare<'t>(
         .into_iter()
         .map(String::from)
         .collect();
-    // The Style Dictionary sources, and each as written (for the notes
-    // their comments name), in the order they are named.
-    let (mut sd_paths, mut notes) = (Vec::new(), Vec::new());
+    // The Style Dictionary sources as written: the notes comments name.
+    let mut notes = Vec::new();
     for path in named {
         let Some(bytes) = files.get(&path) else {
             continue;
@@ -208,8 +207,7 @@ fn prepare<'t>(
                 }
             };
             if source_format == Some(Format::StyleDictionary) {
-                sd_paths.push(path.clone());
-                notes.push(doc.clone());
+                notes.push((path.clone(), doc.clone()));
             }
             if source_format == Some(Format::Theo) {
                 let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
@@ -246,13 +244,7 @@ fn prepare<'t>(
             }
         }
     }
-    // A comment may name a note of another source (Auro's notes file):
-    // it reads as the note's text, as Style Dictionary reads it.
-    for path in &sd_paths {
-        if let Some(doc) = input.files.get_mut(path) {
-            formats::style_dictionary::resolve_comments(doc, &notes);
-        }
-    }
+    formats::style_dictionary::resolve_comments_in(&mut input.files, &notes);
     input.resolver.check_sources(&input.files, &mut d);
     input
         .resolver

@@ -390,13 +390,28 @@ pub(crate) fn rewrite_references(v: &mut Value, roots: &HashSet<String>) {
     }
 }
 
+/// Each comment of the Style Dictionary `sources` (path, file as written,
+/// in the order they are named) that names a note of another (Auro's
+/// notes file) reads as the note's text, in `files`, the converted files.
+pub(crate) fn resolve_comments_in(
+    files: &mut std::collections::BTreeMap<String, Value>,
+    sources: &[(String, Value)],
+) {
+    let notes: Vec<&Value> = sources.iter().map(|(_, doc)| doc).collect();
+    for (path, _) in sources {
+        if let Some(doc) = files.get_mut(path) {
+            resolve_comments(doc, &notes);
+        }
+    }
+}
+
 /// Each `$description` in `doc` that is one whole reference to a note
 /// of the sources (Auro's `comment` `{comments.color.base.value.comment}`
 /// names its notes file) becomes the note's text, as Style Dictionary
 /// reads a `comment`. `sources` are the Style Dictionary files as written,
 /// in the order they merge (a later one wins). A reference to nothing, or
 /// to what is not text, stays as written.
-pub(crate) fn resolve_comments(doc: &mut Value, sources: &[Value]) {
+pub(crate) fn resolve_comments(doc: &mut Value, sources: &[&Value]) {
     let Value::Object(o) = doc else {
         return;
     };
@@ -415,7 +430,7 @@ pub(crate) fn resolve_comments(doc: &mut Value, sources: &[Value]) {
 
 /// The text a comment that is one whole reference names, following a
 /// note that is itself one (a chain no longer than 8).
-fn note_of(text: &str, sources: &[Value]) -> Option<String> {
+fn note_of(text: &str, sources: &[&Value]) -> Option<String> {
     let mut text = text.trim();
     for _ in 0..8 {
         let path = text.strip_prefix('{')?.strip_suffix('}')?;
@@ -424,7 +439,7 @@ fn note_of(text: &str, sources: &[Value]) -> Option<String> {
         }
         let found = sources.iter().rev().find_map(|doc| {
             path.split('.')
-                .try_fold(doc, |v, k| v.get(k))
+                .try_fold(*doc, |v, k| v.get(k))
                 .and_then(Value::as_str)
         })?;
         text = found.trim();
@@ -476,7 +491,7 @@ mod tests {
             "obj": {"$value": "#222", "$description": "{comments.color.base}"},
             "prose": {"$value": "#333", "$description": "Use {color.white} on dark"}
         }});
-        resolve_comments(&mut doc, &[notes]);
+        resolve_comments(&mut doc, &[&notes]);
         let description = |k: &str| doc["color"][k]["$description"].clone();
         assert_eq!(description("white"), "// Base value; not for code");
         assert_eq!(description("old"), "// Deprecated, no replacement");
