@@ -18,7 +18,7 @@
 //! - [`redact`]: PURE. what logs and `/status` may show of a URL that can carry a credential.
 //! - [`fleet`]: IO. the Redis connection a fleet of replicas shares, a dead one replaced; the demo's shared limit (`demo::limit::redis`) and the webhook fan-out (`live::fanout`) use it.
 //! - [`demo`]: the prompt demo endpoint: request checks, rate limit per client, LLM clients.
-//! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded).
+//! - [`http`]: the router, handlers, problem+json errors, the connection loop, and MCP (its sessions bounded, its replies JSON where nothing streams).
 //! - [`config`]: the command line, and [`config::ServeConfig`], what `marque serve` runs with: flags checked once, secrets read from the environment.
 //! - [`cmd`]: the commands, one room each: `serve` (state built from the config, two loops started), `check`, `build`, `diff`, `changelog` and `import` (a brand folder from a design system's tokens); [`clock`]: today's date and the time, read at the edge.
 //!

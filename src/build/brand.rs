@@ -226,14 +226,14 @@ pub fn render_brand(
             Some(&ctx.brand_url(&s, "")),
         );
         let json = render::changelog::render_json(&s, &brand.version, &brand.releases, changes);
-        add(
-            paths::brand_doc(&s, paths::CHANGELOG_MD),
-            resource("text/markdown; charset=utf-8", md.into()),
-        );
-        add(
-            paths::brand_doc(&s, paths::CHANGELOG_JSON),
-            resource("application/json", json.into()),
-        );
+        // Served by the registry's media types, as every describer names them.
+        for (file, body) in [
+            (render::outputs::CHANGELOG_MD, md),
+            (render::outputs::CHANGELOG_JSON, json),
+        ] {
+            let media = render::outputs::named(file).map_or("text/plain", |o| o.media_type);
+            add(paths::brand_doc(&s, file), resource(media, body.into()));
+        }
     }
     let page = render::html::render_with_notes(&brand, ctx, &diagnostics, changes, access);
     add(

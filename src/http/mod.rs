@@ -155,7 +155,8 @@ pub fn router(state: AppState) -> Router {
         let gate = move |req, next| mcp::sessions::gate(sessions.clone(), mcp::MAX_BODY, req, next);
         let mcp = Router::new()
             .route_service(paths::MCP, mcp_service(&state, &m.origins, &m.sessions))
-            .layer(axum::middleware::from_fn(gate));
+            .layer(axum::middleware::from_fn(gate))
+            .layer(axum::middleware::from_fn(mcp::reply::as_json));
         router = router.merge(mcp);
     }
     router

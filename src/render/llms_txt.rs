@@ -102,7 +102,7 @@ pub fn render(brand: &Brand, ctx: &Context) -> String {
     );
     let _ = writeln!(
         o,
-        "- [android.zip]({}) and [ios.zip]({}): Android resources (values, values-night) and an Xcode asset catalogue of the colours, every appearance.",
+        "- [android.zip]({}) and [ios.zip]({}): Android resources (values, and values-night or values-notnight for the other appearance) and an Xcode asset catalogue of the colours, every appearance.",
         ctx.brand_url(s, outputs::ANDROID_ZIP),
         ctx.brand_url(s, outputs::IOS_ZIP)
     );

@@ -17,6 +17,10 @@ pub enum Kind {
     /// A file in a platform's own form, for apps (DESIGN.md §19),
     /// rendered by [`super::apps::render`].
     App,
+    /// A brand's releases, from git tags, rendered by [`super::changelog`]
+    /// with what changed between them: one per brand, beside its current
+    /// version.
+    Changelog,
 }
 
 /// Which of a brand's versions serve an output.
@@ -24,11 +28,16 @@ pub enum Kind {
 pub enum Serves {
     /// Every version.
     Always,
-    /// A brand whose colour scheme has a second context: Android's
-    /// `values-night/` (or `values-notnight/`, when the default is dark).
-    NightResources,
+    /// A brand whose colour scheme has a second context that Android
+    /// reads from this folder: `values-night` (a dark context beside a
+    /// light default) or `values-notnight` (a light context beside a dark
+    /// default).
+    OtherAppearance(&'static str),
     /// Released versions only (`/brand/<slug>@<version>/…`).
     Releases,
+    /// The current version only (`/brand/<slug>/…`): what lists every
+    /// release is not itself part of one.
+    Current,
 }
 
 /// One output of a brand.
@@ -47,6 +56,12 @@ pub struct Output {
 }
 
 impl Output {
+    /// True for an archive, which MCP reads as a blob and OpenAPI
+    /// describes as binary; every other output is text.
+    pub fn is_binary(&self) -> bool {
+        matches!(self.mime(), "application/zip" | "application/gzip")
+    }
+
     /// The media type without its parameters (`text/markdown`), as MCP
     /// resources name it.
     pub fn mime(&self) -> &'static str {
@@ -55,21 +70,24 @@ impl Output {
     }
 
     /// Its path under the key of `brand` (a release's when `pinned`),
-    /// where that version serves it: package.tgz only for a release, and
-    /// the night resources in the folder Android reads for the brand's
-    /// other appearance.
+    /// where that version serves it: package.tgz only for a release, the
+    /// changelog only beside the current version, and the Android
+    /// resources of the other appearance only in the folder Android reads
+    /// it from for this brand.
     pub fn file_of(&self, brand: &Brand, pinned: bool) -> Option<String> {
         match self.serves {
             Serves::Always => Some(self.file.to_string()),
             Serves::Releases => pinned.then(|| self.file.to_string()),
-            Serves::NightResources => super::apps::android::night_folder(&brand.tokens)
-                .map(|folder| format!("android/{folder}/tokens.xml")),
+            Serves::Current => (!pinned).then(|| self.file.to_string()),
+            Serves::OtherAppearance(folder) => (super::apps::android::night_folder(&brand.tokens)
+                == Some(folder))
+            .then(|| self.file.to_string()),
         }
     }
 }
 
 pub use super::apps::{
-    ANDROID_NIGHT, ANDROID_VALUES, ANDROID_ZIP, FIGMA_ZIP, IOS_ZIP, PACKAGE_TGZ,
+    ANDROID_NIGHT, ANDROID_NOTNIGHT, ANDROID_VALUES, ANDROID_ZIP, FIGMA_ZIP, IOS_ZIP, PACKAGE_TGZ,
 };
 
 const fn surface(
@@ -86,6 +104,23 @@ const fn surface(
         purpose,
         kind: Kind::Surface(s),
         serves: Serves::Always,
+    }
+}
+
+/// A brand's changelog, in one of its forms.
+const fn changelog(
+    file: &'static str,
+    media_type: &'static str,
+    label: &'static str,
+    purpose: &'static str,
+) -> Output {
+    Output {
+        file,
+        media_type,
+        label,
+        purpose,
+        kind: Kind::Changelog,
+        serves: Serves::Current,
     }
 }
 
@@ -111,9 +146,13 @@ const MARKDOWN: &str = "text/markdown; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
 
+/// A brand's releases, from git tags, as Markdown and as JSON.
+pub const CHANGELOG_MD: &str = crate::paths::CHANGELOG_MD;
+pub const CHANGELOG_JSON: &str = crate::paths::CHANGELOG_JSON;
+
 /// Every output, surfaces first in [`Surface::ALL`]'s order (row `i` is
-/// `Surface::ALL[i]`), then those for apps.
-pub const OUTPUTS: [Output; 18] = [
+/// `Surface::ALL[i]`), then the changelog, then those for apps.
+pub const OUTPUTS: [Output; 21] = [
     surface(Surface::SpecJson, "spec.json", JSON, "canonical structured spec", "the canonical structured spec"),
     surface(Surface::SpecMd, "spec.md", MARKDOWN, "prose for a system prompt", "the brand as prose for a system prompt, with its brand book"),
     surface(Surface::TokensCss, "tokens.css", CSS, "CSS custom properties", "design tokens as CSS custom properties"),
@@ -126,9 +165,12 @@ pub const OUTPUTS: [Output; 18] = [
     surface(Surface::FamilyJson, "family.json", JSON, "the brand's family: parents and dependents", "where the brand stands in its family: the brand it extends, its chain of parents and the brands that extend it"),
     surface(Surface::TokensJs, "tokens.js", "text/javascript; charset=utf-8", "ES module of resolved tokens, every mode", "the tokens as an ES module of resolved CSS values: `tokens` (the default) and `modes.<modifier>.<context>` (what differs)"),
     surface(Surface::TokensDts, "tokens.d.ts", TEXT, "TypeScript types of tokens.js", "tokens.js's TypeScript types, every token a literal type"),
-    app(ANDROID_ZIP, "application/zip", "Android resources: the whole res/ tree (values/tokens.xml, and values-night/tokens.xml with what the dark context changes)", Serves::Always),
+    changelog(CHANGELOG_MD, MARKDOWN, "releases from git tags, Keep a Changelog style", "the brand's releases from git tags, each with what changed and the semver level it required (Keep a Changelog)"),
+    changelog(CHANGELOG_JSON, JSON, "releases from git tags, as JSON", "the brand's releases from git tags as JSON: each version, its date and its changes, each with the semver level it required"),
+    app(ANDROID_ZIP, "application/zip", "Android resources: the whole res/ tree (values/tokens.xml, and values-night/tokens.xml with what the dark context changes, or values-notnight/tokens.xml with what the light context changes when the default is dark)", Serves::Always),
     app(ANDROID_VALUES, "application/xml", "Android resources of the default context: colours, dimensions (dp, sp), font weights, durations, numbers, font families", Serves::Always),
-    app(ANDROID_NIGHT, "application/xml", "Android resources: what the colour scheme's dark context changes (404 for a brand without one)", Serves::NightResources),
+    app(ANDROID_NIGHT, "application/xml", "Android resources: what the colour scheme's dark context changes (404 for a brand without one, or whose default is dark)", Serves::OtherAppearance("values-night")),
+    app(ANDROID_NOTNIGHT, "application/xml", "Android resources of a brand whose default is dark: what the colour scheme's light context changes (404 for any other brand)", Serves::OtherAppearance("values-notnight")),
     app(IOS_ZIP, "application/zip", "an Xcode asset catalogue: a colour set per colour token, with the brand's dark and high-contrast appearances", Serves::Always),
     app(FIGMA_ZIP, "application/zip", "Figma's variables import, for every paid plan: a folder per collection, a `<Mode>.tokens.json` per mode (DTCG, with `com.figma` scopes, code syntax and cross-collection aliases); in Figma, Local variables → Import", Serves::Always),
     app(PACKAGE_TGZ, "application/gzip", "an npm package of tokens.js and tokens.d.ts, at the release's version (`npm install <this URL>`)", Serves::Releases),

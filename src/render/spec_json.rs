@@ -62,7 +62,9 @@ pub struct Links {
     pub tokens_dts: String,
     pub android_zip: String,
     pub android_values: String,
-    /// Absent for a brand without a dark context.
+    /// The resources of the colour scheme's other context: values-night
+    /// (or values-notnight, for a brand whose default is dark). Absent for
+    /// a brand without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub android_values_night: Option<String>,
     pub ios_zip: String,
@@ -71,6 +73,11 @@ pub struct Links {
     /// A released version's npm package (absent for the current brand).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub package_tgz: Option<String>,
+    /// The brand's releases, from git tags (absent for a released version).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changelog_md: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changelog_json: Option<String>,
     pub embed: String,
     pub demo: String,
     pub schema: String,
@@ -267,10 +274,13 @@ pub fn links(brand: &Brand, ctx: &Context) -> Links {
         tokens_dts: url(Surface::TokensDts),
         android_zip: ctx.brand_url(s, outputs::ANDROID_ZIP),
         android_values: ctx.brand_url(s, outputs::ANDROID_VALUES),
-        android_values_night: app(outputs::ANDROID_NIGHT),
+        android_values_night: app(outputs::ANDROID_NIGHT)
+            .or_else(|| app(outputs::ANDROID_NOTNIGHT)),
         ios_zip: ctx.brand_url(s, outputs::IOS_ZIP),
         figma_zip: ctx.brand_url(s, outputs::FIGMA_ZIP),
         package_tgz: app(outputs::PACKAGE_TGZ),
+        changelog_md: app(outputs::CHANGELOG_MD),
+        changelog_json: app(outputs::CHANGELOG_JSON),
         embed: ctx.embed_url(s),
         demo: ctx.demo_url(s),
         schema: ctx.schema_url(),

@@ -676,7 +676,7 @@ fn hostile_names_and_values_pass_aapt2_node_and_every_unzip() {
 /// Android's rules are strict about: CSS a browser reads (a gradient, as
 /// CSS text and as a string, `calc()`), and text with `%`, a leading `@`
 /// and `?`, quotes and characters beyond ASCII.
-fn dark_default_lumen(root: &Path) {
+pub(crate) fn dark_default_lumen(root: &Path) {
     copy_dir(
         &example_content().join("lumen-health"),
         &root.join("lumen-health"),

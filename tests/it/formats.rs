@@ -1183,6 +1183,13 @@ fn every_export_of_the_corpus_publishes() {
             );
         }
     }
+    // Auro's comments name notes in its notes file: each reads as the
+    // note's text, not the reference, in tokens.json as everywhere.
+    let tokens = app.get("/brand/auro/tokens.json").json();
+    assert_eq!(
+        tokens["color"]["base"]["white"]["$description"],
+        "// Base value for token support; should not use in code!"
+    );
 }
 
 /// `marque import` takes each export of the corpus that is one file or

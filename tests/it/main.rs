@@ -71,6 +71,8 @@ mod lint;
 mod matrix;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
+/// MCP's replies in a session are JSON: a document over 1 MiB reads whole.
+mod mcp_sizes;
 /// What a publish sends: CDN purges and signed release events, through failing and hanging receivers.
 mod outbound;
 /// Branch previews under `/preview/<name>/`.

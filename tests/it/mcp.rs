@@ -61,7 +61,10 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
             assert_eq!(res.status, 200);
             served.insert(path, res);
         }
-        for file in marque::render::outputs::apps().map(|o| o.file) {
+        let others = marque::render::outputs::OUTPUTS
+            .iter()
+            .filter(|o| !matches!(o.kind, marque::render::outputs::Kind::Surface(_)));
+        for file in others.map(|o| o.file) {
             let path = format!("/brand/{slug}/{file}");
             let res = app.get(&path);
             if res.status == 200 {
@@ -110,9 +113,10 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
         2 * marque::render::Surface::ALL.len(),
         "{resources:?}"
     );
-    // Then what apps take: the three zips and the Android files each has
-    // (Lumen Health a values-night, Northwind none).
-    assert_eq!(resources.len(), surfaces + 5 + 4, "{resources:?}");
+    // Then each brand's changelog, in Markdown and JSON, and what apps
+    // take: the three zips and the Android files each has (Lumen Health a
+    // values-night, Northwind none).
+    assert_eq!(resources.len(), surfaces + 2 * 2 + 5 + 4, "{resources:?}");
     for r in resources {
         let uri = r["uri"].as_str().unwrap();
         let path = uri.strip_prefix(&app.public_url).unwrap();
@@ -133,9 +137,43 @@ fn an_mcp_client_reads_every_brand_runs_its_prompts_and_hears_of_edits() {
         .iter()
         .map(|t| t["uriTemplate"].as_str().unwrap())
         .collect();
-    assert!(templates.contains(&format!("{}/brand/{{slug}}/spec.md", app.public_url).as_str()));
-    assert!(templates
-        .contains(&format!("{}/brand/{{slug}}@{{version}}/tokens.css", app.public_url).as_str()));
+    // A template per output of the registry, text or blob, at each key
+    // that serves it: package.tgz only a release's, the changelog only
+    // the current version's.
+    let mut expected = Vec::new();
+    for o in &marque::render::outputs::OUTPUTS {
+        use marque::render::outputs::Serves;
+        let at = |key: &str| {
+            (
+                format!("{}/brand/{key}/{}", app.public_url, o.file),
+                o.mime(),
+            )
+        };
+        if o.serves != Serves::Releases {
+            expected.push(at("{slug}"));
+        }
+        if o.serves != Serves::Current {
+            expected.push(at("{slug}@{version}"));
+        }
+    }
+    let mut listed: Vec<(String, &str)> = report["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["uriTemplate"].as_str().unwrap().to_string(),
+                t["mimeType"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    listed.sort();
+    expected.sort();
+    assert_eq!(listed, expected);
+    for binary in ["{slug}/ios.zip", "{slug}@{version}/package.tgz"] {
+        let uri = format!("{}/brand/{binary}", app.public_url);
+        assert!(templates.contains(&uri.as_str()), "{uri}");
+    }
     let spec_md = served["/brand/northwind/spec.md"].text();
     assert_eq!(report["read"]["text"], spec_md.as_str());
     assert_eq!(report["read"]["mimeType"], "text/markdown");

@@ -10,6 +10,7 @@
 //! SDK's types, which keeps this module a plain mapping from the snapshot
 //! to the protocol.
 
+pub mod reply;
 pub mod sessions;
 mod tools;
 
@@ -17,6 +18,7 @@ use super::AppState;
 use crate::demo::limit::{ceil_secs, Decision};
 use crate::demo::{bind, find_prompt, messages, DemoError};
 use crate::paths;
+use crate::render::outputs::{Kind, Output, Serves, OUTPUTS};
 use crate::render::Surface;
 use crate::snapshot::{DemoBrand, Snapshot};
 use crate::spec::diag::clipped;
@@ -283,11 +285,8 @@ impl ServerHandler for Marque {
         let snap = self.snapshot(&context.extensions);
         let mut resources = Vec::new();
         for b in brands(&snap) {
-            // Every surface, then what apps take (android.zip, ios.zip,
-            // the Android XML), each that the brand has.
-            let surfaces = Surface::FOR_AGENTS.map(Surface::output);
-            let apps = crate::render::outputs::apps();
-            for o in surfaces.into_iter().chain(apps) {
+            // Every output of the registry that the brand has.
+            for o in for_agents() {
                 let (file, mime, what) = (o.file, o.mime(), o.purpose);
                 let path = paths::brand_doc(&b.slug, file);
                 let Some(r) = snap.get(&path) else {
@@ -312,20 +311,26 @@ impl ServerHandler for Marque {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let mut templates = Vec::new();
-        for s in Surface::FOR_AGENTS {
-            let (file, mime, what) = (s.file(), s.mime(), s.purpose());
-            templates.push(json!({
-                "uriTemplate": self.url(&paths::brand_doc("{slug}", file)),
-                "name": format!("brand-{file}"),
-                "description": format!("A brand's {file}: {what}"),
-                "mimeType": mime,
-            }));
-            templates.push(json!({
-                "uriTemplate": self.url(&paths::brand_doc("{slug}@{version}", file)),
-                "name": format!("release-{file}"),
-                "description": format!("A released version's {file} (from a `<slug>@<version>` tag): {what}"),
-                "mimeType": mime,
-            }));
+        // Every output of the registry, text or blob, at each key that
+        // serves it: the current version's, a release's, or both.
+        for o in for_agents() {
+            let (file, mime, what) = (o.file, o.mime(), o.purpose);
+            if o.serves != Serves::Releases {
+                templates.push(json!({
+                    "uriTemplate": self.url(&paths::brand_doc("{slug}", file)),
+                    "name": format!("brand-{file}"),
+                    "description": format!("A brand's {file}: {what}"),
+                    "mimeType": mime,
+                }));
+            }
+            if o.serves != Serves::Current {
+                templates.push(json!({
+                    "uriTemplate": self.url(&paths::brand_doc("{slug}@{version}", file)),
+                    "name": format!("release-{file}"),
+                    "description": format!("A released version's {file} (from a `<slug>@<version>` tag): {what}"),
+                    "mimeType": mime,
+                }));
+            }
         }
         from_json(json!({ "resourceTemplates": templates }))
     }
@@ -338,15 +343,15 @@ impl ServerHandler for Marque {
         let uri = request.uri.clone();
         let snap = self.snapshot(&context.extensions);
         // Only a brand's own documents: /brand/<key>/<surface>.
-        let path = path_of(&uri, &self.app.public_url).filter(|p| is_output(p));
-        let found = path.and_then(|p| Some((snap.get(p)?, p)));
-        let Some((r, _)) = found else {
+        let path = path_of(&uri, &self.app.public_url);
+        let output = path.and_then(output_of);
+        let found = path.filter(|_| output.is_some()).and_then(|p| snap.get(p));
+        let Some(r) = found else {
             return Err(McpError::resource_not_found(
                 format!(
-                    "no resource {}: a brand's URIs are {}/brand/<slug>/<surface> (surfaces: {})",
+                    "no resource {}: a brand's URIs are {}/brand/<slug>/<file>, with a file resources/list names (spec.md, spec.json, tokens.css, …)",
                     clipped(&uri),
                     self.app.public_url,
-                    Surface::FOR_AGENTS.map(Surface::file).join(", ")
                 ),
                 None,
             ));
@@ -360,11 +365,9 @@ impl ServerHandler for Marque {
             .unwrap_or("text/plain")
             .to_string();
         // An archive is a blob; every other document is text.
-        let contents = match mime.as_str() {
-            "application/zip" | "application/gzip" => {
-                json!({ "uri": uri, "mimeType": mime, "blob": base64(&r.body()) })
-            }
-            _ => {
+        let contents = match output.is_some_and(Output::is_binary) {
+            true => json!({ "uri": uri, "mimeType": mime, "blob": base64(&r.body()) }),
+            false => {
                 let text = String::from_utf8_lossy(&r.body()).into_owned();
                 json!({ "uri": uri, "mimeType": mime, "text": text })
             }
@@ -615,12 +618,24 @@ impl Marque {
     }
 }
 
-/// True for the path of a brand's output (`/brand/<key>/tokens.css`,
-/// `/brand/<key>/android/values/tokens.xml`, …), by the registry.
-fn is_output(path: &str) -> bool {
+/// The output of the registry a brand's path names
+/// (`/brand/<key>/tokens.css`, `/brand/<key>/android/values/tokens.xml`, …).
+fn output_of(path: &str) -> Option<&'static Output> {
     path.strip_prefix("/brand/")
         .and_then(|rest| rest.split_once('/'))
-        .is_some_and(|(_, file)| crate::render::outputs::named(file).is_some())
+        .and_then(|(_, file)| crate::render::outputs::named(file))
+}
+
+/// Every output of the registry, in the order MCP lists them: the
+/// surfaces with prose for a system prompt first ([`Surface::FOR_AGENTS`]),
+/// then the changelog and what apps take, in the registry's order.
+fn for_agents() -> impl Iterator<Item = &'static Output> {
+    let surfaces = Surface::FOR_AGENTS.into_iter().map(Surface::output);
+    surfaces.chain(
+        OUTPUTS
+            .iter()
+            .filter(|o| !matches!(o.kind, Kind::Surface(_))),
+    )
 }
 
 /// Standard base64 with padding (RFC 4648), as MCP's `blob` is.

@@ -18,6 +18,8 @@ use serde_json::json;
 pub const ANDROID_ZIP: &str = "android.zip";
 pub const ANDROID_VALUES: &str = "android/values/tokens.xml";
 pub const ANDROID_NIGHT: &str = "android/values-night/tokens.xml";
+/// A brand whose default is dark: what its light context changes.
+pub const ANDROID_NOTNIGHT: &str = "android/values-notnight/tokens.xml";
 pub const IOS_ZIP: &str = "ios.zip";
 pub const FIGMA_ZIP: &str = "figma.zip";
 pub const PACKAGE_TGZ: &str = "package.tgz";

@@ -17,9 +17,13 @@ pub(super) fn section(o: &mut String, brand: &Brand, ctx: &Context, snip: &mut S
     o.push_str("<section id=\"apps\"><h2>Apps</h2>\n<p>The same tokens, in each platform's own form, with every mode it has a place for.</p>");
     let dark = brand.tokens.dark_context().is_some();
     o.push_str("<h3 id=\"apps-android\">Android</h3><p>Resources for <code>res/</code>: colours, dimensions in dp and sp");
-    o.push_str(match dark {
-        true => ", and <code>values-night</code> for the dark context:</p>",
-        false => ":</p>",
+    // The folder Android reads the other appearance from, as the zip has it.
+    o.push_str(match crate::render::apps::android::night_folder(&brand.tokens) {
+        Some("values-notnight") => {
+            ", and <code>values-notnight</code> for the light context (the default is dark):</p>"
+        }
+        Some(_) => ", and <code>values-night</code> for the dark context:</p>",
+        None => ":</p>",
     });
     snip.code(
         o,

@@ -355,9 +355,9 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
             &format!("The {which} version's {file}: {what}"),
             "apps",
             media,
-            match media {
-                "application/xml" => text(),
-                _ => json!({"type": "string", "format": "binary"}),
+            match o.is_binary() {
+                true => json!({"type": "string", "format": "binary"}),
+                false => text(),
             },
             params,
         );
@@ -424,26 +424,29 @@ fn brand_paths(paths: &mut Map<String, Value>, pin: &str, which: &str) {
     paths.insert(url::assets(&key) + "{file}", get(asset));
     if pin.is_empty() {
         paths.insert(url::COMPARE_PATTERN.into(), get(compare()));
-        paths.insert(
-            url::brand_doc("{slug}", url::CHANGELOG_MD),
-            get(document_get(
-                "Releases from git tags, Keep a Changelog style",
+        // The changelog's forms, from the registry: one per brand, beside
+        // its current version.
+        let changelogs = crate::render::outputs::OUTPUTS
+            .iter()
+            .filter(|o| o.kind == crate::render::outputs::Kind::Changelog);
+        for o in changelogs {
+            let schema = match o.media_type {
+                "application/json" => r("schemas", "Changelog"),
+                _ => text(),
+            };
+            let mut op = document_get(
+                &format!("The {which} version's {}: {}", o.file, o.label),
                 "surfaces",
-                "text/markdown; charset=utf-8",
-                text(),
+                o.media_type,
+                schema,
                 params,
-            )),
-        );
-        paths.insert(
-            url::brand_doc("{slug}", url::CHANGELOG_JSON),
-            get(document_get(
-                "Releases from git tags",
-                "surfaces",
-                "application/json",
-                r("schemas", "Changelog"),
-                params,
-            )),
-        );
+            );
+            op["description"] = json!(format!(
+                "Served as `{}`: {}. Only beside the current version: a release does not list the releases after it.",
+                o.media_type, o.purpose
+            ));
+            paths.insert(url::brand_doc(&key, o.file), get(op));
+        }
     }
 }
 

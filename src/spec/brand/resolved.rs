@@ -188,6 +188,8 @@ fn prepare<'t>(
         .into_iter()
         .map(String::from)
         .collect();
+    // The Style Dictionary sources as written: the notes comments name.
+    let mut notes = Vec::new();
     for path in named {
         let Some(bytes) = files.get(&path) else {
             continue;
@@ -204,6 +206,9 @@ fn prepare<'t>(
                     None
                 }
             };
+            if source_format == Some(Format::StyleDictionary) {
+                notes.push((path.clone(), doc.clone()));
+            }
             if source_format == Some(Format::Theo) {
                 let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
                 formats::theo::import_aliases(&mut doc, &path, &file, &mut fd);
@@ -239,6 +244,7 @@ fn prepare<'t>(
             }
         }
     }
+    formats::style_dictionary::resolve_comments_in(&mut input.files, &notes);
     input.resolver.check_sources(&input.files, &mut d);
     input
         .resolver

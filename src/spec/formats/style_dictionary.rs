@@ -390,6 +390,66 @@ pub(crate) fn rewrite_references(v: &mut Value, roots: &HashSet<String>) {
     }
 }
 
+/// Each comment of the Style Dictionary `sources` (path, file as written,
+/// in the order they are named) that names a note of another (Auro's
+/// notes file) reads as the note's text, in `files`, the converted files.
+pub(crate) fn resolve_comments_in(
+    files: &mut std::collections::BTreeMap<String, Value>,
+    sources: &[(String, Value)],
+) {
+    let notes: Vec<&Value> = sources.iter().map(|(_, doc)| doc).collect();
+    for (path, _) in sources {
+        if let Some(doc) = files.get_mut(path) {
+            resolve_comments(doc, &notes);
+        }
+    }
+}
+
+/// Each `$description` in `doc` that is one whole reference to a note
+/// of the sources (Auro's `comment` `{comments.color.base.value.comment}`
+/// names its notes file) becomes the note's text, as Style Dictionary
+/// reads a `comment`. `sources` are the Style Dictionary files as written,
+/// in the order they merge (a later one wins). A reference to nothing, or
+/// to what is not text, stays as written.
+pub(crate) fn resolve_comments(doc: &mut Value, sources: &[&Value]) {
+    let Value::Object(o) = doc else {
+        return;
+    };
+    for (k, v) in o.iter_mut() {
+        match (k.as_str(), v) {
+            ("$description", Value::String(text)) => {
+                if let Some(note) = note_of(text, sources) {
+                    *text = note;
+                }
+            }
+            (k, v) if !k.starts_with('$') => resolve_comments(v, sources),
+            _ => {}
+        }
+    }
+}
+
+/// The text a comment that is one whole reference names, following a
+/// note that is itself one (a chain no longer than 8).
+fn note_of(text: &str, sources: &[&Value]) -> Option<String> {
+    let mut text = text.trim();
+    for _ in 0..8 {
+        let path = text.strip_prefix('{')?.strip_suffix('}')?;
+        if path.contains(['{', '}']) {
+            return None;
+        }
+        let found = sources.iter().rev().find_map(|doc| {
+            path.split('.')
+                .try_fold(*doc, |v, k| v.get(k))
+                .and_then(Value::as_str)
+        })?;
+        text = found.trim();
+        if !text.starts_with('{') {
+            return Some(text.to_string());
+        }
+    }
+    None
+}
+
 fn rewrite(s: &str, roots: &HashSet<String>) -> String {
     let mut out = String::new();
     let mut rest = s;
@@ -414,6 +474,32 @@ fn rewrite(s: &str, roots: &HashSet<String>) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_comment_naming_a_note_becomes_the_notes_text() {
+        let notes = json!({"comments": {
+            "deprecated": {"comment": "\n // Deprecated, no replacement"},
+            "color": {
+                "base": {"value": {"comment": "\n // Base value; not for code", "type": "semantic"}},
+                "deprecated": {"comment": "{comments.deprecated.comment}"}
+            }
+        }});
+        let mut doc = json!({"color": {
+            "white": {"$value": "#fff", "$description": "{comments.color.base.value.comment}"},
+            "old": {"$value": "#000", "$description": "{comments.color.deprecated.comment}"},
+            "odd": {"$value": "#111", "$description": "{comments.nowhere}"},
+            "obj": {"$value": "#222", "$description": "{comments.color.base}"},
+            "prose": {"$value": "#333", "$description": "Use {color.white} on dark"}
+        }});
+        resolve_comments(&mut doc, &[&notes]);
+        let description = |k: &str| doc["color"][k]["$description"].clone();
+        assert_eq!(description("white"), "// Base value; not for code");
+        assert_eq!(description("old"), "// Deprecated, no replacement");
+        // What names no text stays as written.
+        assert_eq!(description("odd"), "{comments.nowhere}");
+        assert_eq!(description("obj"), "{comments.color.base}");
+        assert_eq!(description("prose"), "Use {color.white} on dark");
+    }
 
     #[test]
     fn legacy_sources_become_dtcg_with_their_places_kept() {

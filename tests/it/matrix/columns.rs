@@ -2,7 +2,9 @@
 //! (`marque::render::outputs`) each consumer judges, the outputs judged
 //! in a module of their own, and the cells known to fail, with why.
 
-use marque::render::outputs::{Output, ANDROID_NIGHT, ANDROID_VALUES};
+use marque::render::outputs::{
+    Output, ANDROID_NIGHT, ANDROID_NOTNIGHT, ANDROID_VALUES, CHANGELOG_JSON, CHANGELOG_MD,
+};
 
 /// A column of the table: the consumer that judges it, and the outputs of
 /// the registry (`marque::render::outputs`) it judges.
@@ -42,7 +44,12 @@ pub(super) const COLUMNS: [Column; 13] = [
     },
     Column {
         name: "android.zip",
-        outputs: &["android.zip", ANDROID_VALUES, ANDROID_NIGHT],
+        outputs: &[
+            "android.zip",
+            ANDROID_VALUES,
+            ANDROID_NIGHT,
+            ANDROID_NOTNIGHT,
+        ],
     },
     Column {
         name: "ios.zip",
@@ -72,7 +79,13 @@ pub(super) const COLUMNS: [Column; 13] = [
     // these have no other consumer than an agent that reads them.
     Column {
         name: "mcp",
-        outputs: &["spec.json", "spec.md", "family.json"],
+        outputs: &[
+            "spec.json",
+            "spec.md",
+            "family.json",
+            CHANGELOG_MD,
+            CHANGELOG_JSON,
+        ],
     },
 ];
 
@@ -88,52 +101,22 @@ pub(super) const ELSEWHERE: [(&str, &str); 1] = [(
 /// one that passes fails the test, so the list cannot go stale.
 pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
     (
-        "dtcg/adobe-spectrum",
-        "mcp",
-        "tokens.figma.json: reading it raises MCPError(-32000, 'SSE stream failed: Server-sent event exceeded the 1048576 byte limit.'",
-        "the Python SDK's streamable HTTP client takes one server-sent event of at most 1 MiB, and /mcp answers resources/read as one event: a document over 1 MiB cannot be read by that client (answer with JSON, not SSE, for a request that streams nothing)",
-    ),
-    (
-        "dtcg/github-primer",
-        "mcp",
-        "spec.json: reading it raises MCPError(-32000, 'SSE stream failed: Server-sent event exceeded the 1048576 byte limit.'",
-        "as adobe-spectrum: its spec.json is over 1 MiB",
-    ),
-    (
-        "export/primer-figma",
-        "mcp",
-        "tokens.figma.json: reading it raises MCPError(-32000, 'SSE stream failed: Server-sent event exceeded the 1048576 byte limit.'",
-        "as adobe-spectrum: its tokens.figma.json is over 1 MiB",
-    ),
-    (
-        "export/primer-figma",
-        "mcp",
-        "spec.json is not listed",
-        "under load (2 cores, 10 busy), primer-figma, the largest export, is published after the test server reports no brand building; formats::every_export_of_the_corpus_publishes sees the same (its tokens.css empty) when run beside other tests: a readiness race in the test server's start, not in MCP",
-    ),
-    (
         "export/primer-figma",
         "figma",
         "alias targets are in the body",
         "tokens.figma.json has an alias to a variable the body does not hold: not yet found which",
     ),
     (
-        "export/auro",
-        "style-dict",
-        "Style Dictionary throws Reference Errors: Some token references (266) could not be found.",
-        "Style Dictionary 5.5 finds none of the aliases of this tokens.json, which Terrazzo reads with every alias resolved: not yet found which side is wrong",
-    ),
-    (
         "export/slds",
         "style-dict",
         "Style Dictionary throws Reference Errors: Some token references (246) could not be found.",
-        "as auro",
+        "Style Dictionary resolves a `{…}` in every string of a token, `$description` and `$extensions` too (its resolveObject skips only `original`); DTCG 2025.10 and Terrazzo read references in `$value` only. Each of the 246 is Theo's `originalValue` (`{!PALETTE_NEUTRAL_100}`, Theo's alias syntax), which marque keeps under `$extensions` `org.theo` as the source has it; DTCG 2025.10 leaves `$extensions` to their tool, and Terrazzo reads the file whole",
     ),
     (
         "export/twilio",
         "style-dict",
         "Style Dictionary throws Reference Errors: Some token references (230) could not be found.",
-        "as auro",
+        "as slds: Theo's `originalValue` (`{!palette-purple-30}`) under `$extensions` `org.theo`",
     ),
     (
         "hostile/evil",

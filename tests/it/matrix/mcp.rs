@@ -11,10 +11,31 @@ use marque::render::outputs::OUTPUTS;
 use serde_json::Value;
 use std::path::Path;
 
-/// What the SDK lists and reads of the servers of `contents`, by URI;
-/// and each server's base URL. One client process for every server.
-fn listed(contents: &[&Path]) -> Result<(Vec<String>, serde_json::Map<String, Value>), String> {
-    let apps: Vec<TestApp> = contents.iter().map(|c| spawn_app(c)).collect();
+/// The slug a system's build is served under.
+fn slug_of(system: &System) -> String {
+    system
+        .brand
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// What the SDK lists and reads of the servers of `groups`' contents, by
+/// URI; and each server's base URL. One client process for every server.
+fn listed(
+    groups: &[(&Path, Vec<&System>)],
+) -> Result<(Vec<String>, serde_json::Map<String, Value>), String> {
+    let apps: Vec<TestApp> = groups.iter().map(|(c, _)| spawn_app(c)).collect();
+    // Under load, the largest export (primer-figma) can be published a
+    // moment after the server reports no brand building: each system is
+    // waited for, so the client lists what the build has.
+    for (app, (_, systems)) in apps.iter().zip(groups) {
+        for system in systems {
+            let path = format!("/brand/{}/spec.json", slug_of(system));
+            app.wait_until(|a| a.get(&path).status == 200, &format!("{path} is served"));
+        }
+    }
     let out = std::process::Command::new("python3")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -36,7 +57,7 @@ fn listed(contents: &[&Path]) -> Result<(Vec<String>, serde_json::Map<String, Va
 
 /// One system's cell, from what the SDK saw of its server.
 fn judge(base: &str, seen: &serde_json::Map<String, Value>, system: &System) -> Cell {
-    let slug = system.brand.file_name().unwrap().to_string_lossy();
+    let slug = slug_of(system);
     for out in &OUTPUTS {
         if !system.brand.join(out.file).is_file() {
             continue;
@@ -74,8 +95,7 @@ fn judge(base: &str, seen: &serde_json::Map<String, Value>, system: &System) -> 
 /// The MCP cell of each system: `groups` are each content folder and
 /// the systems built from it.
 pub(super) fn mcp_each(groups: &[(&Path, Vec<&System>)]) -> Vec<Vec<Cell>> {
-    let contents: Vec<&Path> = groups.iter().map(|(c, _)| *c).collect();
-    match listed(&contents) {
+    match listed(groups) {
         Ok((bases, seen)) => groups
             .iter()
             .zip(bases)
