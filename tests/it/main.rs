@@ -71,6 +71,8 @@ mod lint;
 mod matrix;
 /// MCP over Streamable HTTP with the official Python client; session bounds.
 mod mcp;
+/// brand.json `naming.prefix`: every published custom property carries the team's prefix.
+mod naming;
 /// What a publish sends: CDN purges and signed release events, through failing and hanging receivers.
 mod outbound;
 /// Branch previews under `/preview/<name>/`.
