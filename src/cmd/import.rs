@@ -34,6 +34,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub mod against;
+mod naming;
 mod roles;
 mod summary;
 mod write;
@@ -173,7 +174,7 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             doc.to_string()
         }
     };
-    let bare = skeleton(&name, today, None);
+    let bare = skeleton(&name, today, None, None);
     let (brand, diags) = parse(&slug, &named(bare.clone()), &files, &problems, today);
     let Some(brand) = brand else {
         for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
@@ -196,12 +197,18 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         )?;
         return Ok(1);
     };
-    // The roles the names make obvious, kept only if the brand still validates.
-    let filled = skeleton(&name, today, Some(&brand.tokens));
+    // The team's names, then the roles the names make obvious, kept only
+    // if the brand still validates.
+    let mut brand = brand;
+    let built = args.against.as_deref().map(read_built_css).transpose()?;
+    let naming = naming::find(&args.file, &brand.tokens, built.as_deref());
+    let prefix = naming.found.as_ref().map(|f| f.prefix.as_str());
+    brand.tokens.prefix = prefix.unwrap_or_default().to_string();
+    let filled = skeleton(&name, today, Some(&brand.tokens), prefix);
     let (brand_doc, roles_kept) =
         match parse(&slug, &named(filled.clone()), &files, &problems, today).0 {
             Some(_) => (filled, true),
-            None => (bare, false),
+            None => (skeleton(&name, today, None, prefix), false),
         };
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
@@ -211,6 +218,8 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         diags: &diags,
         brand_doc: &brand_doc,
         roles_kept,
+        naming: &naming,
+        built: built.as_deref(),
     };
     write_and_report(args, read, is_resolver, out)
 }
@@ -222,6 +231,8 @@ struct Read<'a> {
     diags: &'a [Diagnostic],
     brand_doc: &'a str,
     roles_kept: bool,
+    naming: &'a naming::Naming,
+    built: Option<&'a str>,
 }
 
 /// Writes what was read (unless it publishes no token) and says what it
@@ -238,6 +249,8 @@ fn write_and_report(
         diags,
         brand_doc,
         roles_kept,
+        naming,
+        built,
     } = read;
     let (tokens_file, body, left_out) = strict_export(brand, is_resolver);
     let set = &brand.tokens;
@@ -252,11 +265,11 @@ fn write_and_report(
     let (brand_json, keep_brand_json, wrote) =
         write_brand(&args.out, slug, tokens_file, brand_doc, &body)?;
     summary(out, &args.file, slug, set, diags, &left_out)?;
-    if let Some(built) = &args.against {
-        let css = read_built_css(built)?;
+    naming.report(out)?;
+    if let (Some(path), Some(css)) = (&args.against, built) {
         let ours = crate::render::tokens_css::render(brand, &crate::render::Context::new(""));
-        let compared = against::compare(set, &css, &ours);
-        against::report(out, set, built, &compared)?;
+        let compared = against::compare(set, css, &ours);
+        against::report(out, set, path, &compared)?;
     }
     if keep_brand_json {
         writeln!(out, "kept {} as it is", brand_json.display())?;
@@ -578,15 +591,24 @@ fn text_of<'f>(files: &'f BTreeMap<String, Bytes>, slug: &str, d: &Diagnostic) -
     std::str::from_utf8(files.get(rel)?).ok()
 }
 
-/// brand.json: the name, version 0.1.0 and `today`, with a palette and
-/// type section from `tokens` where the roles are obvious.
-fn skeleton(name: &str, today: chrono::NaiveDate, tokens: Option<&TokenSet>) -> String {
+/// brand.json: the name, version 0.1.0 and `today`, the team's CSS
+/// prefix, and a palette and type section from `tokens` where the roles
+/// are obvious.
+fn skeleton(
+    name: &str,
+    today: chrono::NaiveDate,
+    tokens: Option<&TokenSet>,
+    prefix: Option<&str>,
+) -> String {
     let mut doc = json!({
         "$schema": format!("http://127.0.0.1:8080{}", crate::render::SCHEMA_PATH),
         "name": name,
         "version": "0.1.0",
         "updated": today.to_string(),
     });
+    if let Some(p) = prefix {
+        doc["naming"] = json!({ "prefix": p });
+    }
     if let Some(set) = tokens {
         let palette = roles::palette(set).chosen;
         if !palette.is_empty() {

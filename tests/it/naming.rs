@@ -157,7 +157,9 @@ fn lint_finds_tokens_by_their_prefixed_names() {
     };
     assert!(at(1).is_empty(), "--ds-color-fg is a token: {out}");
     assert!(
-        at(2).iter().any(|v| v["suggest"][0] == "var(--ds-color-paper)"),
+        at(2)
+            .iter()
+            .any(|v| v["suggest"][0] == "var(--ds-color-paper)"),
         "{out}"
     );
     assert!(
@@ -176,4 +178,112 @@ fn lint(brand: &Path, cwd: &Path) -> String {
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+fn import(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("import")
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+/// A Style Dictionary config as teams keep one: JSON5, at the repository
+/// root, its CSS platform naming the prefix and its output folder.
+const CONFIG: &str = r#"// Built with `npx style-dictionary build`
+{
+  source: ['tokens/**/*.json'],
+  platforms: {
+    js: { transformGroup: 'js', prefix: 'nope', buildPath: 'build/js/' },
+    css: {
+      transformGroup: 'css',
+      prefix: 'acme',
+      buildPath: 'build/css/',
+      files: [{ destination: 'variables.css', format: 'css/variables' }],
+    },
+  },
+}
+"#;
+
+#[test]
+fn import_takes_the_prefix_from_the_teams_style_dictionary_config_and_runs_no_script() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("tokens/color")).unwrap();
+    std::fs::write(
+        root.join("tokens/color/base.json"),
+        r##"{"color": {"ink": {"value": "#111111", "type": "color"}, "fg": {"value": "{color.ink.value}", "type": "color"}}}"##,
+    )
+    .unwrap();
+    std::fs::write(root.join("config.json5"), CONFIG).unwrap();
+    let input = root.join("tokens/color/base.json");
+    let out = root.join("out");
+    let brand_json = || -> serde_json::Value {
+        let text = std::fs::read_to_string(out.join("acme/brand.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let args = [
+        input.to_str().unwrap(),
+        "--slug",
+        "acme",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let (ok, said) = import(&args);
+    assert!(ok, "{said}");
+    let config = root.canonicalize().unwrap().join("config.json5");
+    assert!(
+        said.contains(&format!(
+            "custom properties are prefixed `--acme-` (brand.json naming.prefix), from the Style Dictionary config {}",
+            config.display()
+        )),
+        "{said}"
+    );
+    assert_eq!(brand_json()["naming"]["prefix"], "acme");
+    // The brand it wrote publishes the team's names.
+    let folder = BrandFiles::from_texts(
+        "acme",
+        [
+            (
+                "brand.json",
+                std::fs::read(out.join("acme/brand.json"))
+                    .unwrap()
+                    .as_slice(),
+            ),
+            (
+                "tokens.json",
+                std::fs::read(out.join("acme/tokens.json"))
+                    .unwrap()
+                    .as_slice(),
+            ),
+        ],
+    );
+    let (brand, diags) = parse_brand(&folder, "2030-01-01".parse().unwrap());
+    let css = render::tokens_css::render(
+        &brand.unwrap_or_else(|| panic!("{diags:?}")),
+        &Context::new("http://x"),
+    );
+    assert!(
+        css.contains("--acme-color-fg: var(--acme-color-ink);"),
+        "{css}"
+    );
+
+    // A config that is a program is named, never run, and gives no prefix.
+    std::fs::remove_file(root.join("config.json5")).unwrap();
+    std::fs::write(
+        root.join("sd.config.js"),
+        "require('fs').writeFileSync('ran', '')\n",
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+    let (ok, said) = import(&args);
+    assert!(ok, "{said}");
+    assert!(said.contains("not run: "), "{said}");
+    assert!(said.contains("sd.config.js is a program"), "{said}");
+    assert!(!root.join("ran").exists());
+    assert!(brand_json().get("naming").is_none(), "{said}");
 }
