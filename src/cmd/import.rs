@@ -176,7 +176,7 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     let bare = skeleton(&name, today, None, None);
     let (brand, diags) = parse(&slug, &named(bare.clone()), &files, &problems, today);
-    let Some(brand) = brand else {
+    let Some(mut brand) = brand else {
         for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
             let text = text_of(&files, &slug, d);
             // Where the user's files are, not the folder import would write.
@@ -197,13 +197,10 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         )?;
         return Ok(1);
     };
-    // The team's names, then the roles the names make obvious, kept only
-    // if the brand still validates.
-    let mut brand = brand;
+    // The team's names; the roles the names make obvious, kept if the brand still validates.
     let built = args.against.as_deref().map(read_built_css).transpose()?;
-    let naming = naming::find(&args.file, &brand.tokens, built.as_deref());
+    let naming = naming::find(&args.file, &mut brand.tokens, built.as_deref());
     let prefix = naming.found.as_ref().map(|f| f.prefix.as_str());
-    brand.tokens.prefix = prefix.unwrap_or_default().to_string();
     let filled = skeleton(&name, today, Some(&brand.tokens), prefix);
     let (brand_doc, roles_kept) =
         match parse(&slug, &named(filled.clone()), &files, &problems, today).0 {

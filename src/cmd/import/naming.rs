@@ -61,7 +61,8 @@ pub struct Naming {
 
 /// The team's names for the import of `input` read as `set`, in the order
 /// of evidence; `built` is the team's built CSS that `--against` names.
-pub fn find(input: &Path, set: &TokenSet, built: Option<&str>) -> Naming {
+/// The prefix found is the set's from here on.
+pub fn find(input: &Path, set: &mut TokenSet, built: Option<&str>) -> Naming {
     let (found, scripts) = match from_config(input) {
         Ok(found) => (found, Vec::new()),
         Err(scripts) => (None, scripts),
@@ -76,6 +77,9 @@ pub fn find(input: &Path, set: &TokenSet, built: Option<&str>) -> Naming {
     let found = found
         .or_else(|| figma_prefix(set))
         .or_else(|| built.and_then(|_| built_prefix(set, &declared())));
+    if let Some(f) = &found {
+        set.prefix = f.prefix.clone();
+    }
     Naming { found, scripts }
 }
 
