@@ -36,6 +36,7 @@ use std::path::{Path, PathBuf};
 pub mod against;
 mod naming;
 mod roles;
+mod sd_config;
 mod summary;
 mod write;
 
@@ -71,10 +72,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
 
 /// The import itself (see [`run`]).
 fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
-    let slug = match &args.slug {
-        Some(s) => s.clone(),
-        None => slug_of(&args.file),
-    };
+    let slug = args.slug.clone().unwrap_or_else(|| slug_of(&args.file));
     if !is_slug(&slug) {
         bail!("`{slug}` is not a slug (lowercase words joined by hyphens): name one with --slug");
     }
@@ -113,6 +111,7 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             read_input(&mut reader, &args.file, file_name)?,
         ),
     };
+    let format = format.or_else(|| sd_config::format_in(&doc));
     let is_resolver = doc.get("resolutionOrder").is_some();
     // Another format is read where it is, named by brand.json's `tokens`.
     let other_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
@@ -390,7 +389,8 @@ fn slug_of(file: &Path) -> String {
         .trim_end_matches(".resolver")
         .trim_end_matches(".tokens");
     let stem = match stem {
-        "tokens" | "" => file
+        // A Style Dictionary config is named by its folder.
+        s if s.is_empty() || s == "tokens" || sd_config::NAMES.contains(&s) => file
             .canonicalize()
             .ok()
             .and_then(|p| p.parent()?.file_name()?.to_str().map(str::to_string))
@@ -432,6 +432,13 @@ fn read_or_say_why(reader: &mut Reader<'_>, file: &Path, name: &str) -> Result<B
 /// The input file, read as a brand file is (`file_name` in the reader's
 /// folder), and parsed, within the budget on JSON values.
 fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(Bytes, Value)> {
+    // A build script or a `.js` config is a program: never run.
+    if [".js", ".mjs", ".cjs", ".ts"]
+        .iter()
+        .any(|e| file_name.ends_with(e))
+    {
+        bail!("cannot import {}: it is a program, and marque never runs one; import a JSON or JSON5 Style Dictionary config, or the token files it names", file.display());
+    }
     let bytes = read_or_say_why(reader, file, file_name)?;
     // JSONC, JSON5 and YAML are read as the JSON they stand for.
     let bytes = match crate::spec::syntax::json_of(file_name, &bytes) {
@@ -458,6 +465,19 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
     }
     let doc: Value = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not JSON", file.display()))?;
+    // A Style Dictionary config: the resolver over the files it names.
+    if sd_config::is_config(&doc) {
+        let dir = split_input(file)?.0;
+        let why = || {
+            format!(
+                "cannot import the Style Dictionary config {}",
+                file.display()
+            )
+        };
+        let files = sd_config::data_files(dir).with_context(why)?;
+        let doc = sd_config::resolver(&doc, dir, &files).with_context(why)?;
+        return Ok((Bytes::from(doc.to_string()), doc));
+    }
     Ok((bytes, doc))
 }
 

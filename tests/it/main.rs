@@ -85,6 +85,8 @@ mod reload;
 mod resolver;
 /// Work proportional to the change: a save renders one brand, a restart none.
 mod scale;
+/// `marque import <config.json>`: a Style Dictionary config read statically: include, source, buildPath, prefix.
+mod sd_config;
 /// Style Dictionary with sd-transforms on the Tokens Studio corpus, computed beside tokens.css.
 mod sd_transforms;
 /// Version steps checked against the semantic diff, per release.
