@@ -1,8 +1,8 @@
 //! `marque import <config.json>` (issue 59): the system a Style Dictionary
 //! config describes, read statically. Its `include` files are the lower
 //! layer under its `source` files, a platform's `buildPath` is output and
-//! never read, and its CSS platform's `prefix` names what marque
-//! publishes. A real repository's config (Style Dictionary's own "basic"
+//! never read, its CSS platform's `prefix` names what marque publishes,
+//! and its `size/pxToRem` makes px sizes rem. A real repository's config (Style Dictionary's own "basic"
 //! example, `tests/fixtures/formats/style-dictionary/sd-basic-config`,
 //! whose SOURCE.md gives its origin and licence) and a constructed one.
 
@@ -114,12 +114,12 @@ fn include_is_the_lower_layer_and_the_css_prefix_names_what_is_published() {
     .unwrap();
     std::fs::write(
         root.join("tokens/brand.json"),
-        r##"{"color": {"ink": {"value": "#222222"}, "fg": {"value": "{color.ink.value}"}}}"##,
+        r##"{"color": {"ink": {"value": "#222222"}, "fg": {"value": "{color.ink.value}"}}, "space": {"gap": {"value": "10px", "type": "dimension"}}}"##,
     )
     .unwrap();
     std::fs::write(
         root.join("sd.config.json5"),
-        "{\n  // the core's tokens under the brand's\n  include: ['core/**/*.json'],\n  source: ['tokens/**/*.json'],\n  platforms: {css: {transformGroup: 'css', prefix: 'acme', buildPath: 'tokens/dist/'}},\n}\n",
+        "{\n  // the core's tokens under the brand's\n  include: ['core/**/*.json'],\n  source: ['tokens/**/*.json'],\n  platforms: {css: {transforms: ['attribute/cti', 'name/kebab', 'size/pxToRem'], basePxFontSize: 20, prefix: 'acme', buildPath: 'tokens/dist/'}},\n}\n",
     )
     .unwrap();
     // Output its `source` glob matches, under the buildPath: never read.
@@ -138,7 +138,11 @@ fn include_is_the_lower_layer_and_the_css_prefix_names_what_is_published() {
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{said}");
-    assert!(said.contains("kept 3 of 3 tokens"), "{said}");
+    assert!(said.contains("kept 4 of 4 tokens"), "{said}");
+    assert!(
+        said.contains("sizes in px are published in rem (20 px each), as size/pxToRem does"),
+        "{said}"
+    );
     assert!(said.contains("prefixed `--acme-`"), "{said}");
     let css = tokens_css(&out.join("acme"));
     assert!(
@@ -150,4 +154,6 @@ fn include_is_the_lower_layer_and_the_css_prefix_names_what_is_published() {
         css.contains("--acme-color-fg: var(--acme-color-ink);"),
         "{css}"
     );
+    assert!(!css.contains("built"), "{css}");
+    assert!(css.contains("--acme-space-gap: 0.5rem;"), "{css}");
 }

@@ -8,7 +8,7 @@
 
 use crate::spec::syntax::{self, Syntax};
 use crate::spec::tokens::css::{css_name, kebab, property_names};
-use crate::spec::tokens::TokenSet;
+use crate::spec::tokens::{DimUnit, TokenSet, TokenValue};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -51,22 +51,39 @@ pub struct Found {
     pub from: String,
 }
 
-/// What the import found of the team's names: the prefix, and the
-/// configs that are programs, which it did not run.
+/// What the import found of the team's names: the prefix, the config's
+/// unit transform, and the configs that are programs, which it did not
+/// run.
 #[derive(Debug, Default)]
 pub struct Naming {
     pub found: Option<Found>,
     pub scripts: Vec<PathBuf>,
+    /// The pixels per rem of the config's `size/pxToRem`, and the config.
+    pub rem: Option<(f64, String)>,
 }
 
 /// The team's names for the import of `input` read as `set`, in the order
 /// of evidence; `built` is the team's built CSS that `--against` names.
 /// The prefix found is the set's from here on.
 pub fn find(input: &Path, set: &mut TokenSet, built: Option<&str>) -> Naming {
-    let (found, scripts) = match from_config(input) {
-        Ok(found) => (found, Vec::new()),
+    let (config, scripts) = match from_config(input) {
+        Ok(config) => (config, Vec::new()),
         Err(scripts) => (None, scripts),
     };
+    let from = |path: &Path| format!("from the Style Dictionary config {}", path.display());
+    let found = config.as_ref().and_then(|(path, c)| {
+        let prefix = config_prefix(c)?;
+        Some(Found {
+            prefix,
+            from: from(path),
+        })
+    });
+    let rem = config
+        .as_ref()
+        .and_then(|(path, c)| Some((px_to_rem(c)?, from(path))));
+    if let Some((base, _)) = &rem {
+        to_rem(set, *base);
+    }
     let declared = || -> BTreeSet<String> {
         let rules = super::against::rules(built.unwrap_or_default());
         rules
@@ -80,7 +97,11 @@ pub fn find(input: &Path, set: &mut TokenSet, built: Option<&str>) -> Naming {
     if let Some(f) = &found {
         set.prefix = f.prefix.clone();
     }
-    Naming { found, scripts }
+    Naming {
+        found,
+        scripts,
+        rem,
+    }
 }
 
 impl Naming {
@@ -92,6 +113,13 @@ impl Naming {
                 out,
                 "custom properties are prefixed `--{}-` (brand.json naming.prefix), {}",
                 f.prefix, f.from
+            )?;
+        }
+        if let Some((base, from)) = &self.rem {
+            writeln!(
+                out,
+                "sizes in px are published in rem ({} px each), as size/pxToRem does {from}",
+                crate::spec::tokens::fmt_num(*base)
             )?;
         }
         for s in &self.scripts {
@@ -110,7 +138,16 @@ impl Naming {
 /// `transformGroup` or a file's `format`). Style Dictionary kebab-cases
 /// the prefix with the path (`name/kebab`), and so is it here.
 pub fn config_prefix(config: &Value) -> Option<String> {
-    let platforms = config.get("platforms")?.as_object()?;
+    css_platforms(config)
+        .find_map(|p| p.get("prefix").and_then(Value::as_str))
+        .map(kebab)
+        .filter(|p| crate::spec::brand::is_slug(p))
+}
+
+/// A config's platforms that write CSS: `css` first, then each whose
+/// `transformGroup` or a file's `format` is CSS's (or SCSS's, Less's).
+fn css_platforms(config: &Value) -> impl Iterator<Item = &Value> {
+    let platforms = config.get("platforms").and_then(Value::as_object);
     let writes_css = |p: &Value| {
         let group = p.get("transformGroup").and_then(Value::as_str);
         let formats = p
@@ -124,21 +161,56 @@ pub fn config_prefix(config: &Value) -> Option<String> {
                 .into_iter()
                 .any(|f| f.starts_with("css/") || f.starts_with("scss/") || f.starts_with("less/"))
     };
-    let css = platforms.get("css").into_iter();
+    let css = platforms.and_then(|p| p.get("css")).into_iter();
     let others = platforms
-        .iter()
-        .filter(|(k, p)| *k != "css" && writes_css(p))
+        .into_iter()
+        .flatten()
+        .filter(move |(k, p)| *k != "css" && writes_css(p))
         .map(|(_, p)| p);
     css.chain(others)
-        .find_map(|p| p.get("prefix").and_then(Value::as_str))
-        .map(kebab)
-        .filter(|p| crate::spec::brand::is_slug(p))
 }
 
-/// A Style Dictionary config in the input's folder or above it (up to
-/// the repository root), and the prefix it gives, if any; else the
-/// script configs found there, which are not run.
-pub fn from_config(input: &Path) -> Result<Option<Found>, Vec<PathBuf>> {
+/// The pixels per rem of a CSS platform whose `transforms` name
+/// `size/pxToRem`: its `basePxFontSize` (or its `options`'), else 16, as
+/// Style Dictionary's default.
+pub fn px_to_rem(config: &Value) -> Option<f64> {
+    let p = css_platforms(config).find(|p| {
+        p.get("transforms")
+            .and_then(Value::as_array)
+            .is_some_and(|t| t.iter().any(|t| t == "size/pxToRem"))
+    })?;
+    let base = p
+        .get("basePxFontSize")
+        .or_else(|| p.get("options")?.get("basePxFontSize"))
+        .and_then(Value::as_f64)
+        .filter(|b| b.is_finite() && *b > 0.0);
+    Some(base.unwrap_or(16.0))
+}
+
+/// Every dimension token in px, in every context, in rem: what
+/// `size/pxToRem` makes of a dimension or font size token (parts of
+/// composites it leaves, as Style Dictionary does).
+fn to_rem(set: &mut TokenSet, base: f64) {
+    let convert = |t: &mut crate::spec::tokens::Token| {
+        if let TokenValue::Dimension(d) = &mut t.value {
+            if d.unit == DimUnit::Px {
+                d.value = crate::spec::tokens::round(d.value / base, 4);
+                d.unit = DimUnit::Rem;
+            }
+        }
+    };
+    set.tokens.iter_mut().for_each(convert);
+    for m in &mut set.modes {
+        for c in &mut m.contexts {
+            c.tokens.iter_mut().for_each(convert);
+        }
+    }
+}
+
+/// The nearest Style Dictionary config in the input's folder or above it
+/// (up to the repository root), with its path; else the script configs
+/// found there, which are not run.
+pub fn from_config(input: &Path) -> Result<Option<(PathBuf, Value)>, Vec<PathBuf>> {
     let start = match input.is_dir() {
         true => input,
         false => input.parent().unwrap_or(Path::new(".")),
@@ -146,15 +218,12 @@ pub fn from_config(input: &Path) -> Result<Option<Found>, Vec<PathBuf>> {
     let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
     let mut scripts = Vec::new();
     for dir in start.ancestors().take(LEVELS + 1) {
-        for name in CONFIGS {
-            let path = dir.join(name);
-            let Some(config) = read_config(&path) else {
-                continue;
-            };
-            if let Some(prefix) = config_prefix(&config) {
-                let from = format!("from the Style Dictionary config {}", path.display());
-                return Ok(Some(Found { prefix, from }));
-            }
+        let found = CONFIGS
+            .iter()
+            .map(|name| dir.join(name))
+            .find_map(|path| Some((read_config(&path)?, path)));
+        if let Some((config, path)) = found {
+            return Ok(Some((path, config)));
         }
         scripts.extend(
             SCRIPTS
@@ -289,6 +358,29 @@ mod tests {
         assert_eq!(config_prefix(&config).as_deref(), Some("ds"));
         assert_eq!(config_prefix(&json!({"platforms": {"css": {}}})), None);
         assert_eq!(config_prefix(&json!({"source": []})), None);
+    }
+
+    #[test]
+    fn px_to_rem_is_read_from_the_css_platforms_transforms_with_its_base() {
+        let with = |css: Value| json!({"platforms": {"css": css}});
+        let transforms = json!(["attribute/cti", "name/kebab", "size/pxToRem"]);
+        assert_eq!(
+            px_to_rem(&with(json!({"transforms": transforms}))),
+            Some(16.0)
+        );
+        assert_eq!(
+            px_to_rem(&with(
+                json!({"transforms": transforms, "basePxFontSize": 10})
+            )),
+            Some(10.0)
+        );
+        assert_eq!(
+            px_to_rem(&with(
+                json!({"transforms": transforms, "options": {"basePxFontSize": 20}})
+            )),
+            Some(20.0)
+        );
+        assert_eq!(px_to_rem(&with(json!({"transformGroup": "css"}))), None);
     }
 
     fn set(json: &str) -> TokenSet {
