@@ -198,7 +198,8 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     // The team's names; the roles the names make obvious, kept if the brand still validates.
     let built = args.against.as_deref().map(read_built_css).transpose()?;
-    let naming = naming::find(&args.file, &mut brand.tokens, built.as_deref());
+    let kept = args.out.join(&slug).join("brand.json");
+    let naming = naming::find(&args.file, &kept, &mut brand.tokens, built.as_deref());
     let prefix = naming.found.as_ref().map(|f| f.prefix.as_str());
     let filled = skeleton(&name, today, Some(&brand.tokens), prefix);
     let (brand_doc, roles_kept) =

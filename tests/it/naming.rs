@@ -272,6 +272,33 @@ fn import_takes_the_prefix_from_the_teams_style_dictionary_config_and_runs_no_sc
         "{css}"
     );
 
+    // The brand.json import keeps is the team's correction: it says first.
+    let kept = out.join("acme/brand.json");
+    let mut doc = brand_json();
+    doc["naming"]["prefix"] = "team".into();
+    std::fs::write(&kept, doc.to_string()).unwrap();
+    let (ok, said) = import(&args);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains(&format!(
+            "custom properties are prefixed `--team-` (brand.json naming.prefix), as {} says",
+            kept.display()
+        )),
+        "{said}"
+    );
+    // One that says none is kept as it is, and the summary says what to add.
+    doc.as_object_mut().unwrap().remove("naming");
+    std::fs::write(&kept, doc.to_string()).unwrap();
+    let (ok, said) = import(&args);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains(&format!(
+            "is kept as it is: add \"naming\": {{\"prefix\": \"acme\"}} to it"
+        )),
+        "{said}"
+    );
+    assert!(brand_json().get("naming").is_none());
+
     // A config that is a program is named, never run, and gives no prefix.
     std::fs::remove_file(root.join("config.json5")).unwrap();
     std::fs::write(

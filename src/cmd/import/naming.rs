@@ -64,8 +64,10 @@ pub struct Naming {
 
 /// The team's names for the import of `input` read as `set`, in the order
 /// of evidence; `built` is the team's built CSS that `--against` names.
-/// The prefix found is the set's from here on.
-pub fn find(input: &Path, set: &mut TokenSet, built: Option<&str>) -> Naming {
+/// The brand.json that import keeps (`kept`, when there is one) says it
+/// first: it is the team's correction. The prefix found is the set's from
+/// here on.
+pub fn find(input: &Path, kept: &Path, set: &mut TokenSet, built: Option<&str>) -> Naming {
     let (config, scripts) = match from_config(input) {
         Ok(config) => (config, Vec::new()),
         Err(scripts) => (None, scripts),
@@ -91,11 +93,28 @@ pub fn find(input: &Path, set: &mut TokenSet, built: Option<&str>) -> Naming {
             .flat_map(|r| r.declarations.into_iter().map(|(n, _)| n))
             .collect()
     };
-    let found = found
+    let kept_doc = read_json(kept);
+    let said = kept_doc.as_ref().and_then(|doc| {
+        let prefix = doc.pointer("/naming/prefix")?.as_str()?.to_string();
+        let from = format!("as {} says", kept.display());
+        crate::spec::brand::is_slug(&prefix).then_some(Found { prefix, from })
+    });
+    let corrected = said.is_some();
+    let mut found = said
+        .or(found)
         .or_else(|| figma_prefix(set))
         .or_else(|| built.and_then(|_| built_prefix(set, &declared())));
-    if let Some(f) = &found {
+    if let Some(f) = &mut found {
         set.prefix = f.prefix.clone();
+        // A kept brand.json is not rewritten: the team adds the prefix.
+        if kept_doc.is_some() && !corrected {
+            let add = format!(
+                "; {} is kept as it is: add \"naming\": {{\"prefix\": \"{}\"}} to it",
+                kept.display(),
+                f.prefix
+            );
+            f.from.push_str(&add);
+        }
     }
     Naming {
         found,
@@ -243,6 +262,15 @@ pub fn from_config(input: &Path) -> Result<Option<(PathBuf, Value)>, Vec<PathBuf
 
 fn is_file(path: &Path, max: u64) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() <= max)
+}
+
+/// A brand.json as JSON, when it is a regular file of at most
+/// [`MAX_CONFIG_BYTES`] (a link is not followed).
+fn read_json(path: &Path) -> Option<Value> {
+    if !is_file(path, MAX_CONFIG_BYTES) {
+        return None;
+    }
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
 /// A config file as JSON, when it is a regular file of at most
