@@ -292,9 +292,7 @@ fn import_takes_the_prefix_from_the_teams_style_dictionary_config_and_runs_no_sc
     let (ok, said) = import(&args);
     assert!(ok, "{said}");
     assert!(
-        said.contains(&format!(
-            "is kept as it is: add \"naming\": {{\"prefix\": \"acme\"}} to it"
-        )),
+        said.contains(r#"is kept as it is: add "naming": {"prefix": "acme"} to it"#),
         "{said}"
     );
     assert!(brand_json().get("naming").is_none());
