@@ -157,3 +157,61 @@ fn include_is_the_lower_layer_and_the_css_prefix_names_what_is_published() {
     assert!(!css.contains("built"), "{css}");
     assert!(css.contains("--acme-space-gap: 0.5rem;"), "{css}");
 }
+
+/// A brand folder whose brand.json names the team's config reads what the
+/// config names, as import does: the same layers, the build left out.
+#[test]
+fn brand_json_can_name_the_config_and_check_reads_it_as_import_does() {
+    let config = "{\n  include: ['core/**/*.json'],\n  source: ['tokens/**/*.json'],\n  platforms: {css: {transformGroup: 'css', buildPath: 'tokens/dist/'}},\n}\n";
+    let files = BrandFiles::from_texts(
+        "acme",
+        [
+            (
+                "brand.json",
+                br#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01", "tokens": "sd/config.json5"}"#.as_slice(),
+            ),
+            ("sd/config.json5", config.as_bytes()),
+            (
+                "sd/core/base.json",
+                br##"{"color": {"ink": {"value": "#111111"}, "paper": {"value": "#ffffff"}}}"##,
+            ),
+            (
+                "sd/tokens/brand.json",
+                br##"{"color": {"ink": {"value": "#222222"}}}"##,
+            ),
+            (
+                "sd/tokens/dist/flat.json",
+                br##"{"built": {"value": "#123456"}}"##,
+            ),
+        ],
+    );
+    let (brand, diags) = parse_brand(&files, "2030-01-01".parse().unwrap());
+    let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
+    let names: Vec<String> = brand.tokens.tokens.iter().map(|t| t.name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let css = render::tokens_css::render(&brand, &Context::new("http://x"));
+    assert!(
+        css.contains("--color-ink: #222222;"),
+        "source over include: {css}"
+    );
+    assert!(!css.contains("built"), "{css}");
+    // A config that names nothing says so at the config.
+    let empty = BrandFiles::from_texts(
+        "acme",
+        [
+            (
+                "brand.json",
+                br#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01", "tokens": "config.json"}"#.as_slice(),
+            ),
+            ("config.json", br#"{"source": ["tokens/*.json"], "platforms": {}}"#),
+        ],
+    );
+    let (brand, diags) = parse_brand(&empty, "2030-01-01".parse().unwrap());
+    assert!(brand.is_none());
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file == "acme/config.json" && d.message.contains("name no data file")),
+        "{diags:?}"
+    );
+}
