@@ -92,7 +92,8 @@ pub struct ImportArgs {
     /// The resolver document (`*.resolver.json`) or tokens file to import;
     /// the files a resolver names are read relative to it. A folder (a
     /// Tokens Studio sync, Figma's export) or a zip of Figma's export is
-    /// read as a folder.
+    /// read as a folder. A Style Dictionary config (`config.json`, JSON5)
+    /// is read as data: the files its `include` and `source` name.
     pub file: PathBuf,
     /// The brand's slug (its folder's name); by default from the file's
     /// name (`figma-sds.resolver.json` → `figma-sds`).

@@ -34,7 +34,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub mod against;
+mod naming;
 mod roles;
+mod sd_config;
 mod summary;
 mod write;
 
@@ -70,10 +72,7 @@ pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
 
 /// The import itself (see [`run`]).
 fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
-    let slug = match &args.slug {
-        Some(s) => s.clone(),
-        None => slug_of(&args.file),
-    };
+    let slug = args.slug.clone().unwrap_or_else(|| slug_of(&args.file));
     if !is_slug(&slug) {
         bail!("`{slug}` is not a slug (lowercase words joined by hyphens): name one with --slug");
     }
@@ -112,6 +111,7 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             read_input(&mut reader, &args.file, file_name)?,
         ),
     };
+    let format = format.or_else(|| sd_config::format_in(&doc));
     let is_resolver = doc.get("resolutionOrder").is_some();
     // Another format is read where it is, named by brand.json's `tokens`.
     let other_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
@@ -173,9 +173,9 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             doc.to_string()
         }
     };
-    let bare = skeleton(&name, today, None);
+    let bare = skeleton(&name, today, None, None);
     let (brand, diags) = parse(&slug, &named(bare.clone()), &files, &problems, today);
-    let Some(brand) = brand else {
+    let Some(mut brand) = brand else {
         for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
             let text = text_of(&files, &slug, d);
             // Where the user's files are, not the folder import would write.
@@ -196,12 +196,16 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         )?;
         return Ok(1);
     };
-    // The roles the names make obvious, kept only if the brand still validates.
-    let filled = skeleton(&name, today, Some(&brand.tokens));
+    // The team's names; the roles the names make obvious, kept if the brand still validates.
+    let built = args.against.as_deref().map(read_built_css).transpose()?;
+    let kept = args.out.join(&slug).join("brand.json");
+    let naming = naming::find(&args.file, &kept, &mut brand.tokens, built.as_deref());
+    let prefix = naming.found.as_ref().map(|f| f.prefix.as_str());
+    let filled = skeleton(&name, today, Some(&brand.tokens), prefix);
     let (brand_doc, roles_kept) =
         match parse(&slug, &named(filled.clone()), &files, &problems, today).0 {
             Some(_) => (filled, true),
-            None => (bare, false),
+            None => (skeleton(&name, today, None, prefix), false),
         };
     // A format's modes (Figma's collections) are kept as a resolver's.
     let is_resolver = is_resolver || !brand.tokens.modes.is_empty();
@@ -211,6 +215,8 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         diags: &diags,
         brand_doc: &brand_doc,
         roles_kept,
+        naming: &naming,
+        built: built.as_deref(),
     };
     write_and_report(args, read, is_resolver, out)
 }
@@ -222,6 +228,8 @@ struct Read<'a> {
     diags: &'a [Diagnostic],
     brand_doc: &'a str,
     roles_kept: bool,
+    naming: &'a naming::Naming,
+    built: Option<&'a str>,
 }
 
 /// Writes what was read (unless it publishes no token) and says what it
@@ -238,6 +246,8 @@ fn write_and_report(
         diags,
         brand_doc,
         roles_kept,
+        naming,
+        built,
     } = read;
     let (tokens_file, body, left_out) = strict_export(brand, is_resolver);
     let set = &brand.tokens;
@@ -252,11 +262,11 @@ fn write_and_report(
     let (brand_json, keep_brand_json, wrote) =
         write_brand(&args.out, slug, tokens_file, brand_doc, &body)?;
     summary(out, &args.file, slug, set, diags, &left_out)?;
-    if let Some(built) = &args.against {
-        let css = read_built_css(built)?;
+    naming.report(out)?;
+    if let (Some(path), Some(css)) = (&args.against, built) {
         let ours = crate::render::tokens_css::render(brand, &crate::render::Context::new(""));
-        let compared = against::compare(set, &css, &ours);
-        against::report(out, set, built, &compared)?;
+        let compared = against::compare(set, css, &ours);
+        against::report(out, set, path, &compared)?;
     }
     if keep_brand_json {
         writeln!(out, "kept {} as it is", brand_json.display())?;
@@ -380,7 +390,8 @@ fn slug_of(file: &Path) -> String {
         .trim_end_matches(".resolver")
         .trim_end_matches(".tokens");
     let stem = match stem {
-        "tokens" | "" => file
+        // A Style Dictionary config is named by its folder.
+        s if s.is_empty() || s == "tokens" || sd_config::NAMES.contains(&s) => file
             .canonicalize()
             .ok()
             .and_then(|p| p.parent()?.file_name()?.to_str().map(str::to_string))
@@ -422,6 +433,13 @@ fn read_or_say_why(reader: &mut Reader<'_>, file: &Path, name: &str) -> Result<B
 /// The input file, read as a brand file is (`file_name` in the reader's
 /// folder), and parsed, within the budget on JSON values.
 fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(Bytes, Value)> {
+    // A build script or a `.js` config is a program: never run.
+    if [".js", ".mjs", ".cjs", ".ts"]
+        .iter()
+        .any(|e| file_name.ends_with(e))
+    {
+        bail!("cannot import {}: it is a program, and marque never runs one; import a JSON or JSON5 Style Dictionary config, or the token files it names", file.display());
+    }
     let bytes = read_or_say_why(reader, file, file_name)?;
     // JSONC, JSON5 and YAML are read as the JSON they stand for.
     let bytes = match crate::spec::syntax::json_of(file_name, &bytes) {
@@ -448,6 +466,19 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
     }
     let doc: Value = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not JSON", file.display()))?;
+    // A Style Dictionary config: the resolver over the files it names.
+    if sd_config::is_config(&doc) {
+        let dir = split_input(file)?.0;
+        let why = || {
+            format!(
+                "cannot import the Style Dictionary config {}",
+                file.display()
+            )
+        };
+        let files = sd_config::data_files(dir).with_context(why)?;
+        let doc = sd_config::resolver(&doc, dir, &files).with_context(why)?;
+        return Ok((Bytes::from(doc.to_string()), doc));
+    }
     Ok((bytes, doc))
 }
 
@@ -578,15 +609,24 @@ fn text_of<'f>(files: &'f BTreeMap<String, Bytes>, slug: &str, d: &Diagnostic) -
     std::str::from_utf8(files.get(rel)?).ok()
 }
 
-/// brand.json: the name, version 0.1.0 and `today`, with a palette and
-/// type section from `tokens` where the roles are obvious.
-fn skeleton(name: &str, today: chrono::NaiveDate, tokens: Option<&TokenSet>) -> String {
+/// brand.json: the name, version 0.1.0 and `today`, the team's CSS
+/// prefix, and a palette and type section from `tokens` where the roles
+/// are obvious.
+fn skeleton(
+    name: &str,
+    today: chrono::NaiveDate,
+    tokens: Option<&TokenSet>,
+    prefix: Option<&str>,
+) -> String {
     let mut doc = json!({
         "$schema": format!("http://127.0.0.1:8080{}", crate::render::SCHEMA_PATH),
         "name": name,
         "version": "0.1.0",
         "updated": today.to_string(),
     });
+    if let Some(p) = prefix {
+        doc["naming"] = json!({ "prefix": p });
+    }
     if let Some(set) = tokens {
         let palette = roles::palette(set).chosen;
         if !palette.is_empty() {

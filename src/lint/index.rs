@@ -33,8 +33,10 @@ pub struct Entry {
     /// Its dotted name: `color.accent.fg`.
     pub name: String,
     pub ty: TokenType,
-    /// Its custom property, without `--`.
+    /// Its custom property, without `--` (with the brand's prefix).
     pub css: String,
+    /// Its iOS colour set name (the custom property's name, unprefixed).
+    pub ios: String,
     /// Its Tailwind theme namespace and the name after it (`fjord-900`).
     pub tailwind: Option<(Namespace, String)>,
     /// Its Android resource name and the resource type (`color`, `dimen`).
@@ -155,7 +157,8 @@ impl Index {
         for (i, t) in set.tokens.iter().enumerate() {
             let name = t.name();
             let entry = Entry {
-                css: css_name(&t.path),
+                css: set.var_name(&t.path),
+                ios: css_name(&t.path),
                 tailwind: theme.get(&name).cloned(),
                 android: crate::render::apps::android::name(&t.path),
                 js: format!(
@@ -179,7 +182,7 @@ impl Index {
             }
             if t.ty == TokenType::Color {
                 ix.by_android.insert(entry.android.clone(), i);
-                ix.by_ios.insert(entry.css.clone(), i);
+                ix.by_ios.insert(entry.ios.clone(), i);
             }
             ix.first_words
                 .insert(format!("css:{}", first_word(&entry.css)));
@@ -191,7 +194,7 @@ impl Index {
                 ix.first_words
                     .insert(format!("android:{}", first_word(&entry.android)));
                 ix.first_words
-                    .insert(format!("ios:{}", first_word(&entry.css)));
+                    .insert(format!("ios:{}", first_word(&entry.ios)));
             }
             ix.by_js.insert(name.clone(), i);
             for n in 1..t.path.len() {

@@ -111,7 +111,7 @@ impl<'a> Sink<'a> {
                 _ => css,
             },
             Form::Js => e.js.clone(),
-            Form::Swift if e.ty == TokenType::Color => format!("Color(\"{}\")", e.css),
+            Form::Swift if e.ty == TokenType::Color => format!("Color(\"{}\")", e.ios),
             Form::Kotlin if e.ty == TokenType::Color => {
                 format!("colorResource(R.color.{})", e.android)
             }

@@ -12,7 +12,7 @@ mod kinds;
 pub(crate) use kinds::{figma_type, scopes};
 
 use super::Context;
-use crate::spec::tokens::css::{self, css_name};
+use crate::spec::tokens::css;
 use crate::spec::tokens::modes::{ModeContext, Modifier};
 use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
@@ -397,7 +397,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     };
     for t in &set.tokens {
         crate::spec::limits::checkpoint();
-        let web = format!("var(--{})", css_name(&t.path));
+        let web = format!("var(--{})", set.var_name(&t.path));
         let at = placement(brand, t, &mut skipped);
         match (&t.value, t.ty) {
             (_, ty @ (TokenType::Typography | TokenType::Border | TokenType::Transition | TokenType::Shadow | TokenType::Gradient)) => {
@@ -464,7 +464,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
 /// typography's line height is in pixels (a unitless factor in DTCG).
 fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let set = b.set;
-    let base = css_name(&t.path);
+    let base = set.var_name(&t.path);
     let composite = |x: &Token| match set.resolve(&x.value).as_deref() {
         Some(TokenValue::Composite(c)) => Some(c.clone()),
         _ => None,
@@ -548,7 +548,7 @@ fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
         .map(|(mode, x)| (mode.clone(), members(x)))
         .collect();
     let count = per_mode.first().map_or(0, |(_, m)| m.len());
-    let web = format!("var(--{})", css_name(&t.path));
+    let web = format!("var(--{})", set.var_name(&t.path));
     for i in 0..count {
         let keys: Vec<(&'static str, TokenType)> = per_mode[0].1[i]
             .iter()

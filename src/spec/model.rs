@@ -33,6 +33,10 @@ pub struct BrandDoc {
     /// Where the tokens are (read before the rest, by `spec::brand`).
     #[serde(default, skip_serializing)]
     pub tokens: Option<Value>,
+    /// How its tokens are named where they are published (applied to the
+    /// token set by `spec::brand`).
+    #[serde(default, skip_serializing)]
+    pub naming: Naming,
     /// Warnings silenced for this brand, by code (read by `spec::brand::silence`).
     #[serde(default, skip_serializing)]
     pub diagnostics: Option<Value>,
@@ -50,6 +54,16 @@ pub struct BrandDoc {
     pub applications: Vec<Application>,
     #[serde(default)]
     pub prompt_kit: PromptKit,
+    #[serde(flatten)]
+    pub ext: Ext,
+}
+
+/// brand.json `naming`: the names the team's own build gives its tokens.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+pub struct Naming {
+    /// The CSS custom-property prefix without `--` or the hyphen after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
     #[serde(flatten)]
     pub ext: Ext,
 }

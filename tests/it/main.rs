@@ -73,6 +73,8 @@ mod matrix;
 mod mcp;
 /// MCP's replies in a session are JSON: a document over 1 MiB reads whole.
 mod mcp_sizes;
+/// brand.json `naming.prefix`: every published custom property carries the team's prefix.
+mod naming;
 /// What a publish sends: CDN purges and signed release events, through failing and hanging receivers.
 mod outbound;
 /// Branch previews under `/preview/<name>/`.
@@ -85,6 +87,8 @@ mod reload;
 mod resolver;
 /// Work proportional to the change: a save renders one brand, a restart none.
 mod scale;
+/// `marque import <config.json>`: a Style Dictionary config read statically: include, source, buildPath, prefix.
+mod sd_config;
 /// Style Dictionary with sd-transforms on the Tokens Studio corpus, computed beside tokens.css.
 mod sd_transforms;
 /// Version steps checked against the semantic diff, per release.

@@ -7,7 +7,6 @@ use super::{spec_of, text_of, tool_error, tool_ok, unknown_brand};
 use crate::render::spec_json::resolved_value;
 use crate::snapshot::Snapshot;
 use crate::spec::diag::clipped;
-use crate::spec::tokens::css::css_name;
 use crate::spec::tokens::modes::Lookup;
 use crate::spec::tokens::{parse_reference, Token, TokenValue};
 use crate::spec::Brand;
@@ -371,7 +370,7 @@ impl Query<'_> {
                     "name": name,
                     "type": token.ty.as_str(),
                     "value": value,
-                    "cssVariable": format!("--{}", css_name(&token.path)),
+                    "cssVariable": format!("--{}", set.var_name(&token.path)),
                 });
                 if let Some(d) = &token.description {
                     entry["description"] = json!(d);

@@ -275,7 +275,7 @@ pub fn render(brand: &Brand) -> Bundle {
         let mut syntax = Map::new();
         syntax.insert(
             "WEB".into(),
-            json!(format!("var(--{})", css::css_name(&t.path))),
+            json!(format!("var(--{})", set.var_name(&t.path))),
         );
         syntax.insert("ANDROID".into(), json!(super::android::name(&t.path)));
         if t.ty == TokenType::Color {

@@ -118,7 +118,7 @@ pub(super) fn use_patterns(o: &mut String, brand: &Brand, ctx: &Context, snip: &
             o,
             &format!(
                 ".button {{ color: var(--{}); }}",
-                crate::spec::tokens::css::css_name(&t.path)
+                brand.tokens.var_name(&t.path)
             ),
         );
     }

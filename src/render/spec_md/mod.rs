@@ -20,7 +20,6 @@ use super::spec_json::{self, Spec};
 use super::view::reference_value;
 use super::Context;
 use crate::spec::model::Ext;
-use crate::spec::tokens::css::css_name;
 use crate::spec::tokens::css::{self, Refs};
 use crate::spec::tokens::{fmt_num, StrokeStyle, Token, TokenSet, TokenValue};
 use crate::spec::Brand;
@@ -488,7 +487,7 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
         o,
         "## Design tokens\n\nW3C DTCG 2025.10 tokens as CSS values; in tokens.css {} is {}.",
         md_code(&example.name()),
-        md_code(&format!("--{}", css_name(&example.path)))
+        md_code(&format!("--{}", set.var_name(&example.path)))
     );
     let mut types: Vec<&str> = Vec::new();
     for t in &set.tokens {
@@ -502,7 +501,7 @@ fn tokens(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
         for t in set.tokens.iter().filter(|t| t.ty.as_str() == ty) {
             let name = t.name();
             let mut line = format!("- {}: {}", md_code(&name), token_value(t, set));
-            let css = css_name(&t.path);
+            let css = set.var_name(&t.path);
             if css != name.replace('.', "-") {
                 let _ = write!(line, ", in CSS {}", md_code(&format!("--{css}")));
             }

@@ -119,7 +119,7 @@ fn root_entries<'a>(set: &'a TokenSet, shims: &BTreeMap<String, String>) -> Vec<
             None => token.description.as_deref().map(Into::into),
         };
         let decls = match shims.get(&token.name()) {
-            Some(r) => shim(declarations(token, set), &token.path, r),
+            Some(r) => shim(set, declarations(token, set), &token.path, r),
             None => declarations(token, set),
         };
         for decl in fresh(decls, &mut declared) {
@@ -135,13 +135,14 @@ fn root_entries<'a>(set: &'a TokenSet, shims: &BTreeMap<String, String>) -> Vec<
 /// `decls` of the token at `path` as references to the same properties of
 /// `replacement` (a dotted name): `--legacy-blue: var(--color-teal-700)`.
 fn shim<'a>(
+    set: &TokenSet,
     decls: Vec<Declaration<'a>>,
     path: &[String],
     replacement: &str,
 ) -> Vec<Declaration<'a>> {
-    let name = css::css_name(path);
+    let name = set.var_name(path);
     let target: Vec<String> = replacement.split('.').map(String::from).collect();
-    let base = css::css_name(&target);
+    let base = set.var_name(&target);
     decls
         .into_iter()
         .map(|d| Declaration {

@@ -28,7 +28,7 @@
 //! context of that modifier there itself.
 
 use super::{fresh, Entry, Sheet};
-use crate::spec::tokens::css::{self, css_name, declarations, Declaration};
+use crate::spec::tokens::css::{self, declarations, Declaration};
 use crate::spec::tokens::modes::{ModeContext, Modifier};
 use crate::spec::tokens::{Token, TokenSet, TokenValue};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -235,7 +235,7 @@ pub(crate) const NO_RELATIVE_COLORS: &str = "@supports not (color: rgb(from red 
 /// a brand without such an alias.
 pub(super) fn without_relative_colors(sheet: &mut Sheet, set: &TokenSet) {
     let literal = |t: &Token, v: &TokenValue| Literal {
-        name: css_name(&t.path),
+        name: set.var_name(&t.path),
         value: v.clone(),
     };
     let root: Vec<Literal> = set

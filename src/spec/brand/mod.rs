@@ -239,9 +239,11 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     if has_errors(&out) {
         return (None, out);
     }
-    let (Some((doc, version, updated)), Some(tokens)) = (parsed, tokens) else {
+    let (Some((doc, version, updated)), Some(mut tokens)) = (parsed, tokens) else {
         return (None, out);
     };
+    // Names were checked unprefixed; every published name carries it.
+    tokens.prefix = doc.naming.prefix.clone().unwrap_or_default();
     let assets: BTreeMap<String, Bytes> = files
         .files()
         .iter()
@@ -406,6 +408,7 @@ fn check_semantics(
             d.push(Code::InvalidEmbargo, "/embargo", m);
         }
     }
+    setting::check_naming(&doc, d);
     if let Some(tokens) = tokens {
         check_references(&doc, checked, tokens, d);
     }

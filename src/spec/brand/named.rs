@@ -2,7 +2,8 @@
 //! tokens.resolver.json, or what its `brand.json` names (DESIGN 17): `"tokens":
 //! "<path>"` or `{"path": "<path>", "format": "<format>"}`, a file in the
 //! brand folder in any format marque reads. A resolver document is read as
-//! one ([`super::resolved`]), with its sources in any format; any other
+//! one ([`super::resolved`]), with its sources in any format, and so is a
+//! Style Dictionary config, as the resolver over what it names; any other
 //! file is read by its format's reader, then as DTCG tokens, every
 //! diagnostic placed in the file as it is written.
 
@@ -106,6 +107,9 @@ pub(super) fn read_named(
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file.clone());
     enforce_limits(&mut doc, &mut d);
+    if formats::sd_config::is_config(&doc) {
+        return read_config(files, path, &doc, text, d, format, out);
+    }
     if doc.get("resolutionOrder").is_some() {
         // The format brand.json gives is its sources'.
         d.finish(Some(text), out);
@@ -127,6 +131,58 @@ pub(super) fn read_named(
     d.finish(Some(text), out);
     let converted = converted?;
     read_converted(files, path, converted, text, out)
+}
+
+/// A Style Dictionary config named by brand.json: the resolver over the
+/// brand's data files its `include` and `source` name, as `marque import`
+/// reads it (`formats::sd_config`).
+fn read_config(
+    files: &BrandFiles,
+    path: &str,
+    config: &Value,
+    text: &str,
+    mut d: FileDiags<'_>,
+    format: Option<Format>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let under = |f: &str| -> Option<String> {
+        match dir {
+            "" => Some(f.to_string()),
+            dir => Some(f.strip_prefix(&format!("{dir}/"))?.to_string()),
+        }
+    };
+    let rel: Vec<String> = files
+        .files()
+        .keys()
+        .filter(|f| f.as_str() != path && crate::spec::syntax::is_data_file(f))
+        .filter_map(|f| under(f))
+        .collect();
+    let rel: Vec<&str> = rel.iter().map(String::as_str).collect();
+    let full = |f: &str| match dir {
+        "" => f.to_string(),
+        dir => format!("{dir}/{f}"),
+    };
+    let has_value = |f: &str| {
+        files
+            .get(&full(f))
+            .is_some_and(|b| String::from_utf8_lossy(b).contains("\"$value\""))
+    };
+    match formats::sd_config::resolver(config, &rel, has_value) {
+        Ok(doc) => {
+            let format = format.or(formats::sd_config::format_in(&doc));
+            super::resolved::read_resolver(files, path, doc, text, None, d, format, out)
+        }
+        Err(why) => {
+            d.push(
+                Code::UnknownResolverReference,
+                "",
+                format!("a Style Dictionary config whose {why}"),
+            );
+            d.finish(Some(text), out);
+            None
+        }
+    }
 }
 
 /// The `.json` files under the folder `path`, by their path in it.

@@ -1,6 +1,7 @@
 //! What brand.json's `tokens` member says (DESIGN 17): where a brand's
 //! tokens are, read before the rest of brand.json. Both the one-brand
-//! reading (`named`) and a family's (`resolved`) start here.
+//! reading (`named`) and a family's (`resolved`) start here. And what its
+//! `naming` says: the names those tokens publish as.
 
 use crate::spec::diag::{Code, Diagnostic, FileDiags};
 use crate::spec::files::BrandFiles;
@@ -172,6 +173,15 @@ pub(super) fn not_a_file(files: &BrandFiles, path: &str, advice: &str) -> Option
         &format!("{slug}/brand.json"),
         message,
     ))
+}
+
+/// brand.json's `naming.prefix` must be able to start a custom property
+/// name as the team's build writes one: lowercase words joined by hyphens.
+pub(super) fn check_naming(doc: &crate::spec::model::BrandDoc, d: &mut FileDiags<'_>) {
+    if let Some(p) = doc.naming.prefix.as_deref().filter(|p| !super::is_slug(p)) {
+        let m = format!("prefix {} is not lowercase words joined by hyphens (`ds`, `pf-t`); write it without `--` or the hyphen after it", crate::spec::diag::quoted(p));
+        d.push(Code::InvalidPrefix, "/naming/prefix", m);
+    }
 }
 
 #[cfg(test)]

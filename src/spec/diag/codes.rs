@@ -220,6 +220,9 @@ codes! {
     SilencingIgnored = "1111", "silencing-ignored", Warning,
         "An entry of brand.json's `diagnostics` silences nothing: it names an error (errors cannot be silenced), a code marque does not have, or has a value other than \"off\".",
         "Name a warning's code with the value \"off\", or remove the entry.";
+    InvalidPrefix = "1112", "invalid-prefix", Error,
+        "brand.json's `naming.prefix` is not lowercase letters and digits in words joined by single hyphens, so it cannot start a CSS custom property name as a team's build writes one.",
+        "Write the prefix the team's build uses, without `--` or the hyphen after it: `ds` for `--ds-color-brand`.";
     // MQ12: versions, dates and releases.
     InvalidVersion = "1201", "invalid-version", Error,
         "`version` is not a semantic version MAJOR.MINOR.PATCH with an optional pre-release (no `v`, no build metadata).",

@@ -328,7 +328,7 @@ impl Builder {
         let mut vanished = BTreeSet::new();
         for t in gone {
             let name = t.name();
-            vanished.insert(property(&t.path));
+            vanished.insert(property(old, &t.path));
             // A rename: a new token of the same type and value. Prefer one
             // that keeps the last segment of the name (`a.primary` → `b.primary`).
             let free: Vec<usize> = by_value
@@ -351,14 +351,14 @@ impl Builder {
                     let n = fresh[i];
                     let what = What::TokenRenamed {
                         to: n.name(),
-                        from_property: property(&t.path),
-                        to_property: property(&n.path),
+                        from_property: property(old, &t.path),
+                        to_property: property(new, &n.path),
                     };
                     self.push(Level::Major, Section::Changed, Kind::Token, &name, what);
                 }
                 None => {
                     let what = What::TokenRemoved {
-                        property: property(&t.path),
+                        property: property(old, &t.path),
                         announced: t.deprecation(old).is_some(),
                     };
                     self.push(Level::Major, Section::Removed, Kind::Token, &name, what);
@@ -368,7 +368,7 @@ impl Builder {
         for (name, a) in &after {
             let Some(b) = before.get(name) else { continue };
             if a.ty != b.ty {
-                vanished.insert(property(&a.path));
+                vanished.insert(property(old, &a.path));
                 let what = What::TokenRetyped {
                     from: b.ty,
                     to: a.ty,
@@ -670,9 +670,9 @@ fn json<T: Serialize>(v: &T) -> serde_json::Value {
     serde_json::to_value(v).unwrap_or_default()
 }
 
-/// A token's custom property: `--color-brand-primary`.
-fn property(path: &[String]) -> String {
-    format!("--{}", css::css_name(path))
+/// A token's custom property in `set`'s names: `--color-brand-primary`.
+fn property(set: &TokenSet, path: &[String]) -> String {
+    format!("--{}", set.var_name(path))
 }
 
 /// True when `prop` is in `covered` or is a part property of one there

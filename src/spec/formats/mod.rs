@@ -13,6 +13,7 @@ pub mod figma_variables;
 pub mod material_theme;
 pub mod math;
 pub mod path_modes;
+pub mod sd_config;
 pub mod style_dictionary;
 pub mod theo;
 pub mod tokens_studio;

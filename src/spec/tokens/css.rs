@@ -70,6 +70,24 @@ pub fn css_name(path: &[String]) -> String {
     out
 }
 
+impl TokenSet {
+    /// The custom property a token path publishes as, without the leading
+    /// `--`: the brand's prefix (brand.json `naming.prefix`) and a hyphen,
+    /// then [`css_name`]. Every surface that names a custom property asks
+    /// here, so a team's stylesheet and marque's use the same names.
+    pub fn var_name(&self, path: &[String]) -> String {
+        prefixed(&self.prefix, css_name(path))
+    }
+}
+
+/// `name` behind `prefix` and a hyphen; `name` itself for no prefix.
+pub fn prefixed(prefix: &str, name: String) -> String {
+    match prefix.is_empty() {
+        true => name,
+        false => format!("{prefix}-{name}"),
+    }
+}
+
 /// A CSS string literal (with quotes). Quotes, backslashes, line breaks and
 /// `<` are written as CSS escapes, so the value can neither end the string
 /// and the declaration nor close a surrounding `<style>` element.
@@ -118,7 +136,7 @@ pub struct Declaration<'a> {
 /// token. An alias of a composite gets part properties that refer to its
 /// target's, so `--lead-font-size` exists wherever `--body-font-size` does.
 pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<'a>> {
-    let name = css_name(&token.path);
+    let name = set.var_name(&token.path);
     let mut out = Vec::new();
     let value = match &token.value {
         TokenValue::Composite(c) => {
@@ -146,7 +164,7 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
                 ) =>
         {
             let path: Vec<String> = target.split('.').map(String::from).collect();
-            let base = css_name(&path);
+            let base = set.var_name(&path);
             for part in token.ty.parts() {
                 out.push(Declaration {
                     name: format!("{name}-{}", part.css),
@@ -305,10 +323,10 @@ pub fn with_generic(css: &str, families: &[String], name: &str) -> String {
     format!("{css}, {generic}")
 }
 
-/// `var(--…)` of the token a reference names.
-pub fn var(target: &str) -> String {
+/// `var(--…)` of the token a reference names, by the set's names.
+pub fn var(set: &TokenSet, target: &str) -> String {
     let path: Vec<String> = target.split('.').map(String::from).collect();
-    format!("var(--{})", css_name(&path))
+    format!("var(--{})", set.var_name(&path))
 }
 
 /// The colour a `var()` holds with `alpha` in place of its own: CSS
@@ -322,14 +340,14 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
     let sub = |v: &TokenValue| value(v, set, refs);
     match v {
         TokenValue::Alias(target) => match refs {
-            Refs::Var => var(target),
+            Refs::Var => var(set, target),
             Refs::Resolve => set
                 .resolve(v)
                 .map(|r| value(&r, set, refs))
                 .unwrap_or_default(),
         },
         TokenValue::AliasWithAlpha { target, alpha } => match refs {
-            Refs::Var => with_alpha(&var(target), *alpha),
+            Refs::Var => with_alpha(&var(set, target), *alpha),
             Refs::Resolve => set
                 .resolve(v)
                 .map(|r| value(&r, set, refs))
@@ -427,7 +445,7 @@ pub fn interpolate(text: &str, set: &TokenSet, refs: Refs, depth: usize) -> Opti
         let piece = match refs {
             Refs::Var => {
                 set.get(target)?;
-                var(target)
+                var(set, target)
             }
             Refs::Resolve => {
                 let token = set.get(target)?;

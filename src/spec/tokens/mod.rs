@@ -427,6 +427,10 @@ pub struct TokenSet {
     /// A resolver brand's modifiers, each context with what differs from
     /// these tokens (the default permutation); empty for tokens.json.
     pub modes: Vec<modes::Modifier>,
+    /// The prefix of every custom property the tokens publish as (brand.json
+    /// `naming.prefix`, `ds` for `--ds-color-…`), without `--` or the hyphen
+    /// after it; empty for none. See [`TokenSet::var_name`].
+    pub prefix: String,
     by_name: HashMap<String, usize>,
     /// For each token, the token whose literal value its alias chain ends at
     /// (itself when it is no alias); `None` for a broken chain.
@@ -465,6 +469,7 @@ impl TokenSet {
             groups,
             unparsed,
             modes: Vec::new(),
+            prefix: String::new(),
             by_name,
             resolved: Vec::new(),
             alpha: Vec::new(),

@@ -268,7 +268,9 @@ impl TokenSet {
                 None => tokens.push(t.clone()),
             }
         }
-        TokenSet::new(tokens, self.groups.clone(), self.unparsed.clone())
+        let mut set = TokenSet::new(tokens, self.groups.clone(), self.unparsed.clone());
+        set.prefix = self.prefix.clone();
+        set
     }
 
     /// Context `c` of modifier `m` over these tokens, copying nothing.

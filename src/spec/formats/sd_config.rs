@@ -1,0 +1,170 @@
+//! A Style Dictionary config read as data (DESIGN 17, issue 59): the
+//! system it describes, as a resolver document over the team's own files.
+//! Its `include` files are the lower layer and its `source` files the
+//! upper, as Style Dictionary merges them, each glob matched under the
+//! config's folder; what a platform's `buildPath` names is output, never
+//! input. A config that is a program (`sd.config.js`) is never run.
+//! PURE: the files come in as their paths and a way to look inside one.
+
+use super::Format;
+use ignore::overrides::{Override, OverrideBuilder};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The file stems a Style Dictionary config is kept under.
+pub const NAMES: &[&str] = &[
+    "config",
+    "sd.config",
+    "style-dictionary.config",
+    "tokens.config",
+];
+
+/// True for a config: an object with `platforms` and a `source` or
+/// `include` list.
+pub fn is_config(doc: &Value) -> bool {
+    doc.get("platforms").is_some_and(Value::is_object)
+        && ["source", "include"]
+            .iter()
+            .any(|k| doc.get(*k).is_some_and(Value::is_array))
+}
+
+/// The globs of `key` (`source`, `include`), as written.
+fn globs<'a>(doc: &'a Value, key: &str) -> Vec<&'a str> {
+    doc.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// The platforms' `buildPath`s, without `./` and the trailing `/`.
+fn build_paths(doc: &Value) -> Vec<String> {
+    doc.get("platforms")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, p)| p.get("buildPath")?.as_str())
+        .map(|b| b.trim_start_matches("./").trim_end_matches('/').to_string())
+        .filter(|b| !b.is_empty())
+        .collect()
+}
+
+/// The globs as one matcher over paths relative to the config's folder
+/// (the folder stands at a root no file system is asked about).
+fn matcher(globs: &[&str]) -> Result<Override, String> {
+    let mut b = OverrideBuilder::new("/");
+    for g in globs {
+        b.add(g.trim_start_matches("./"))
+            .map_err(|_| format!("the config's glob `{g}` is not one"))?;
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// A resolver document over `files` (paths relative to the config's
+/// folder) that `config` names: one set of its `include` files, then one
+/// of its `source` files (a file both name is a source), in the order
+/// given. `has_value` says whether a file writes `$value`: Style
+/// Dictionary 4's form, with its own type names (`fontSize`), which the
+/// Tokens Studio reader knows; `value` is the older form Style
+/// Dictionary's reader reads. The format is said in the document's
+/// `$extensions["app.marque"].format`.
+pub fn resolver(
+    config: &Value,
+    files: &[&str],
+    has_value: impl Fn(&str) -> bool,
+) -> Result<Value, String> {
+    let outputs = build_paths(config);
+    let output = |f: &str| outputs.iter().any(|b| f.starts_with(&format!("{b}/")));
+    let include = matcher(&globs(config, "include"))?;
+    let source = matcher(&globs(config, "source"))?;
+    let hits = |m: &Override, f: &str| m.matched(Path::new("/").join(f), false).is_whitelist();
+    let mut sets = serde_json::Map::new();
+    let mut order = Vec::new();
+    let mut read = Vec::new();
+    for (name, m, other) in [
+        ("include", &include, Some(&source)),
+        ("source", &source, None),
+    ] {
+        let picked: Vec<&str> = files
+            .iter()
+            .copied()
+            .filter(|f| !output(f) && hits(m, f) && !other.is_some_and(|o| hits(o, f)))
+            .collect();
+        if picked.is_empty() {
+            continue;
+        }
+        let refs: Vec<Value> = picked.iter().map(|f| json!({ "$ref": f })).collect();
+        sets.insert(name.to_string(), json!({ "sources": refs }));
+        order.push(json!({ "$ref": format!("#/sets/{name}") }));
+        read.extend(picked);
+    }
+    if read.is_empty() {
+        return Err(format!(
+            "its `source` and `include` name no data file of its folder (outside {})",
+            match outputs.is_empty() {
+                true => "no buildPath".to_string(),
+                false => outputs.join(", "),
+            }
+        ));
+    }
+    let format = match read.iter().any(|f| has_value(f)) {
+        true => Format::TokensStudio,
+        false => Format::StyleDictionary,
+    };
+    Ok(json!({
+        "version": "2025.10",
+        "sets": sets,
+        "resolutionOrder": order,
+        "$extensions": {"app.marque": {"format": format.as_str()}}
+    }))
+}
+
+/// The format a resolver made from a config reads its files in.
+pub fn format_in(doc: &Value) -> Option<Format> {
+    let f = doc.pointer("/$extensions/app.marque/format")?.as_str()?;
+    Format::parse(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_is_the_lower_set_and_build_output_is_never_read() {
+        let config = json!({
+            "include": ["core/**/*.json"],
+            "source": ["./tokens/**/*.json", "core/brand.json"],
+            "platforms": {"css": {"buildPath": "./build/css/"}, "js": {"buildPath": "tokens/dist/"}}
+        });
+        assert!(is_config(&config));
+        let files = [
+            "core/base.json",
+            "core/brand.json",
+            "tokens/color.json",
+            "tokens/dist/color.json",
+            "build/css/tokens.json",
+            "other.json",
+        ];
+        let r = resolver(&config, &files, |_| false).unwrap();
+        assert_eq!(
+            r["sets"]["include"]["sources"],
+            json!([{"$ref": "core/base.json"}])
+        );
+        assert_eq!(
+            r["sets"]["source"]["sources"],
+            json!([{"$ref": "core/brand.json"}, {"$ref": "tokens/color.json"}])
+        );
+        assert_eq!(
+            r["resolutionOrder"],
+            json!([{"$ref": "#/sets/include"}, {"$ref": "#/sets/source"}])
+        );
+        assert_eq!(format_in(&r), Some(Format::StyleDictionary));
+        let modern = resolver(&config, &files, |f| f == "tokens/color.json").unwrap();
+        assert_eq!(format_in(&modern), Some(Format::TokensStudio));
+        let none = json!({"source": ["missing/*.json"], "platforms": {}});
+        let why = resolver(&none, &files, |_| false).unwrap_err();
+        assert!(why.contains("name no data file"), "{why}");
+        assert!(!is_config(&json!({"source": ["a.json"]})));
+    }
+}
