@@ -340,7 +340,6 @@ fn contents(o: &mut String) {
     };
     let mut links = String::new();
     let mut rest = &o[main..];
-    // memchr's search: the page is long, and each brand's is searched.
     let open = memchr::memmem::Finder::new(OPEN);
     while let Some(i) = open.find(rest.as_bytes()) {
         let after = &rest[i + OPEN.len()..];
