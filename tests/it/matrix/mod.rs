@@ -32,6 +32,10 @@
 //! - `tokens.json` and `tokens.resolver.json`: Terrazzo 2.7 with its lint
 //!   on, and `tokens.json` through Style Dictionary 5.5 (`tools.rs`);
 //! - `tokens.figma.json`: the request body of Figma's own OpenAPI;
+//! - `figma.zip`: Figma's native variables import (no plugin: no
+//!   manifest, no code), its files read as Figma's import reads them into
+//!   that same request body, which Figma's OpenAPI accepts, every colour
+//!   the resolver's in its mode's context (`figma_zip.rs`);
 //! - MCP: marque serves each content folder and the MCP Python SDK lists
 //!   and reads every output of every system (`mcp.rs`).
 //!
@@ -44,6 +48,7 @@
 
 mod apps;
 mod columns;
+mod figma_zip;
 mod js;
 mod mcp;
 mod outputs;
@@ -380,7 +385,7 @@ impl Clock {
 }
 
 /// The columns judged one system at a time: tokens.css, Tailwind,
-/// Figma, the apps and tokens.js with its package; the TypeScript
+/// Figma and figma.zip, the apps and tokens.js with its package; the TypeScript
 /// program for `tsc`, which runs once for every system, is put in `programs`.
 fn one_system(
     tools: &Tools,
@@ -404,6 +409,10 @@ fn one_system(
         }
     }
     row.insert("figma", clock.time("figma", || tools::figma(system)));
+    let cell = clock.time("figma.zip", || {
+        figma_zip::figma_zip(system, &work.join("figma"))
+    });
+    row.insert("figma.zip", cell);
     let cell = clock.time("android.zip", || {
         apps::android(system, &work.join("android"), tools.aapt2, tools.link)
     });

@@ -177,7 +177,13 @@ pub(super) fn style_dictionary_each(sd: &Path, systems: &[&System], work: &Path)
 pub(super) fn figma(system: &System) -> Cell {
     let body = std::fs::read_to_string(system.brand.join("tokens.figma.json"))
         .map_err(|e| format!("tokens.figma.json: {e}"))?;
-    std::panic::catch_unwind(|| crate::surfaces::assert_figma_accepts(&body)).map_err(|e| {
+    figma_accepts(&body)
+}
+
+/// `body` is one Figma's variables API accepts, or the first line of why
+/// not (the `figma.zip` column reads its bundle into such a body too).
+pub(super) fn figma_accepts(body: &str) -> Cell {
+    std::panic::catch_unwind(|| crate::surfaces::assert_figma_accepts(body)).map_err(|e| {
         let text = e
             .downcast_ref::<String>()
             .cloned()
