@@ -7,19 +7,8 @@
 //! licence).
 
 use crate::formats::fixtures;
+use crate::helpers::import;
 use std::path::Path;
-use std::process::Command;
-
-fn import(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
-        .arg("import")
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
 
 const RESOLVER: &str = r##"{
   "name": "Against", "version": "2025.10",

@@ -5,6 +5,7 @@
 //! can swap its stylesheet for marque's without renaming. A prefix that
 //! cannot start a custom property is MQ1112.
 
+use crate::helpers::import;
 use marque::render::{self, Context};
 use marque::spec::brand::{parse_brand, BrandFiles};
 use marque::spec::Brand;
@@ -178,17 +179,6 @@ fn lint(brand: &Path, cwd: &Path) -> String {
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
-
-fn import(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
-        .arg("import")
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
 }
 
 /// A Style Dictionary config as teams keep one: JSON5, at the repository

@@ -7,35 +7,10 @@
 //! whose SOURCE.md gives its origin and licence) and a constructed one.
 
 use crate::formats::fixtures;
+use crate::helpers::{copy_dir, import};
 use marque::render::{self, Context};
 use marque::spec::brand::{parse_brand, BrandFiles};
 use std::path::Path;
-use std::process::Command;
-
-fn import(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
-        .arg("import")
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let target = to.join(p.file_name().unwrap());
-        match p.is_dir() {
-            true => copy_dir(&p, &target),
-            false => {
-                std::fs::copy(&p, &target).unwrap();
-            }
-        }
-    }
-}
 
 /// The brand folder `out/<slug>` import wrote, parsed, and its tokens.css.
 fn tokens_css(folder: &Path) -> String {

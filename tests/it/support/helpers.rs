@@ -370,6 +370,19 @@ pub fn unbrotli(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `marque import ARGS`, run as a user runs it: whether it succeeded, and
+/// what it printed (standard output, then standard error).
+pub fn import(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("import")
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
 /// Copies a folder tree (for tests that edit content).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
