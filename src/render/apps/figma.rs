@@ -77,8 +77,9 @@ pub fn plan_warning(collection: &str, modes: usize) -> Option<String> {
     }
 }
 
-/// A name Figma and a zip both take as one path segment.
-fn segment(name: &str) -> String {
+/// A name Figma and a zip both take as one path segment: how figma.zip
+/// names a collection's folder and a mode's file.
+pub fn segment(name: &str) -> String {
     let s: String = name
         .trim()
         .chars()

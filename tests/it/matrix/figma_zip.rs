@@ -20,6 +20,7 @@
 //! - every colour is the resolver's in that mode's context (spec.json).
 
 use super::{unzip, Cell, System};
+use marque::render::apps::figma::segment;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -238,23 +239,6 @@ fn body(collections: &[Collection]) -> Result<Value, String> {
     }
     Ok(json!({"variableCollections": cols, "variableModes": modes,
         "variables": vars, "variableModeValues": values}))
-}
-
-/// `name` as figma.zip makes it a path segment (`segment` there).
-fn segment(name: &str) -> String {
-    let s: String = name
-        .trim()
-        .chars()
-        .map(|c| match c {
-            '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' => '-',
-            c if c.is_control() => '-',
-            c => c,
-        })
-        .collect();
-    match s.as_str() {
-        "" | "." | ".." => "collection".into(),
-        _ => s,
-    }
 }
 
 /// The tokens of the context a collection's mode stands for: none over
