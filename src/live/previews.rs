@@ -220,7 +220,18 @@ fn with_banners(built: &Snapshot, p: &Preview, published: &str) -> Snapshot {
             .iter()
             .map(|(k, r)| (k.clone(), Arc::new(bannered(r))))
             .collect(),
-        documents: bannered(&built.documents),
+        documents: {
+            // Its large documents (the lists, /openapi.json) were built
+            // with gzip alone: they get brotli here, as the main site's do
+            // once served. Pages have theirs with the banner.
+            let mut documents = bannered(&built.documents);
+            documents.extend(
+                crate::build::compress_later(built)
+                    .into_iter()
+                    .filter(|(_, r)| !r.content_type.as_bytes().starts_with(b"text/html")),
+            );
+            documents
+        },
         unpublished: bannered(&built.unpublished),
         ..built.clone()
     }
