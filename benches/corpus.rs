@@ -31,6 +31,11 @@ use marque::spec::brand::parse_brand;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// The allocator the `marque` binary runs with (`src/main.rs`), so the
+/// figures are the server's and not the system allocator's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
