@@ -209,14 +209,13 @@ fn contexts(
         // a view of the context; a composite's parts may alias what the
         // context changes, so those read the whole permutation, built once.
         let view = set.view(m, c);
-        let mut here: Option<TokenSet> = None;
         let mut decls = Vec::new();
         for (i, p) in placed.iter().enumerate() {
             let name = p.token.name();
             let now = match set.resolve(&p.token.value).as_deref() {
                 // A string's references may name what the context changes.
                 Some(TokenValue::Composite(_) | TokenValue::Shadow(_) | TokenValue::String(_)) => {
-                    let here = here.get_or_insert_with(|| set.in_context(m, c));
+                    let here = set.context(m, c);
                     let Some(token) = here.get(&name) else {
                         continue;
                     };

@@ -473,8 +473,8 @@ pub fn render(brand: &Brand) -> Android {
         file(&title, &default, &left_out, &notes),
     ));
     if let Some((folder, m, c)) = night {
-        let here = set.in_context(m, c);
-        let (all, _) = resources_of(&here, None, &mut Vec::new(), &mut Vec::new());
+        let here = set.context(m, c);
+        let (all, _) = resources_of(here, None, &mut Vec::new(), &mut Vec::new());
         let before: BTreeMap<&str, &str> = default
             .iter()
             .map(|(n, r)| (n.as_str(), r.line.as_str()))

@@ -154,9 +154,9 @@ pub fn render(brand: &Brand) -> Vec<(String, Vec<u8>)> {
     let set = &brand.tokens;
     let root = format!("{}.xcassets", catalogue_name(brand));
     let (contexts, left_out) = appearances(set);
-    let views: Vec<(TokenSet, &Appearance)> = contexts
+    let views: Vec<(&TokenSet, &Appearance)> = contexts
         .iter()
-        .map(|(m, c, a)| (set.in_context(*m, *c), a))
+        .map(|(m, c, a)| (set.context(*m, *c), a))
         .collect();
     let mut files = vec![(
         format!("{root}/Contents.json"),

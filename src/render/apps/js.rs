@@ -59,12 +59,12 @@ pub fn values(brand: &Brand) -> (Value, Value) {
             if c == modifier.default {
                 continue;
             }
-            let here = set.in_context(m, c);
+            let here = set.context(m, c);
             let differs = |t: &Token| {
-                let value = css::value(&t.value, &here, Refs::Resolve);
+                let value = css::value(&t.value, here, Refs::Resolve);
                 (resolved.get(&t.name()) != Some(&value)).then_some(value)
             };
-            contexts.insert(context.name.clone(), tree(&here, differs));
+            contexts.insert(context.name.clone(), tree(here, differs));
         }
         modes.insert(modifier.name.clone(), Value::Object(contexts));
     }

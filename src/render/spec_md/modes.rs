@@ -58,8 +58,10 @@ pub(super) fn modes(o: &mut String, brand: &Brand, _spec: &Spec<'_>) {
         // dozens of contexts over thousands of tokens.
         let columns: Vec<Vec<String>> = (0..modifier.contexts.len())
             .map(|c| {
-                let here = (c != modifier.default).then(|| set.in_context(m, c));
-                let here = here.as_ref().unwrap_or(set);
+                let here = match c == modifier.default {
+                    true => set,
+                    false => set.context(m, c),
+                };
                 rows.iter().map(|name| value_of(here, name)).collect()
             })
             .collect();

@@ -230,6 +230,10 @@ pub const GENERIC_FAMILIES: &[&str] = &[
 ];
 
 pub fn color(c: &Color) -> String {
+    // Most colours: their components are never written.
+    if c.space == "srgb" {
+        return srgb(c);
+    }
     let comp = |x: Component| match x {
         Component::Num(n) => fmt_num(round(n, 6)),
         Component::None => "none".to_string(),
@@ -241,7 +245,6 @@ pub fn color(c: &Color) -> String {
         String::new()
     };
     match c.space.as_str() {
-        "srgb" => srgb(c),
         "hsl" => format!("hsl({a} {b}% {cc}%{alpha})"),
         "hwb" => format!("hwb({a} {b}% {cc}%{alpha})"),
         "lab" | "lch" | "oklab" | "oklch" => format!("{}({a} {b} {cc}{alpha})", c.space),

@@ -438,6 +438,10 @@ pub struct TokenSet {
     /// For each token, the alpha written beside the alias nearest it on its
     /// chain: the alpha its colour is painted with, in place of its own.
     alpha: Vec<Option<f64>>,
+    /// Each context's whole set ([`TokenSet::context`]), made once when a
+    /// surface first asks: five surfaces read every context, and each set
+    /// copies and resolves every token again.
+    contexts: modes::ContextSets,
 }
 
 #[derive(Debug, Clone)]
@@ -473,6 +477,7 @@ impl TokenSet {
             by_name,
             resolved: Vec::new(),
             alpha: Vec::new(),
+            contexts: modes::ContextSets::default(),
         };
         let chains = refs::resolve_chains(&set);
         set.resolved = chains

@@ -255,7 +255,44 @@ impl ModeContext {
     }
 }
 
+/// The sets [`TokenSet::context`] made, one slot per context of each
+/// modifier. A copy of a set starts with none: a copy may be changed, and
+/// what was made from the original would no longer be its contexts.
+#[derive(Default)]
+pub struct ContextSets(std::sync::OnceLock<Vec<Vec<std::sync::OnceLock<TokenSet>>>>);
+
+impl Clone for ContextSets {
+    fn clone(&self) -> ContextSets {
+        ContextSets::default()
+    }
+}
+
+impl std::fmt::Debug for ContextSets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ContextSets")
+    }
+}
+
 impl TokenSet {
+    /// [`TokenSet::in_context`], made once per set and context and kept
+    /// with the set. For a finished set, as the surfaces read it: a change
+    /// to the tokens or modes after the first call is not seen.
+    pub fn context(&self, m: usize, c: usize) -> &TokenSet {
+        let slots = self.contexts.0.get_or_init(|| {
+            self.modes
+                .iter()
+                .map(|modifier| {
+                    modifier
+                        .contexts
+                        .iter()
+                        .map(|_| Default::default())
+                        .collect()
+                })
+                .collect()
+        });
+        slots[m][c].get_or_init(|| self.in_context(m, c))
+    }
+
     /// The tokens of the permutation with context `c` of modifier `m` and
     /// every other modifier at its default: these tokens with what that
     /// context writes in place (or added), aliases resolved again. Without
@@ -375,5 +412,55 @@ impl Lookup for View<'_> {
 
     fn resolve_value<'v>(&'v self, v: &'v TokenValue) -> Option<Cow<'v, TokenValue>> {
         self.resolve(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenSet;
+
+    /// The bundled brand with a dark context, as the server reads it.
+    fn lumen() -> TokenSet {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+        let files = crate::source::dir::read_brand(&root, "lumen-health").expect("a brand");
+        let (brand, _) = crate::spec::brand::parse_brand(&files, crate::clock::today());
+        brand.expect("lumen-health is valid").tokens
+    }
+
+    fn values(set: &TokenSet) -> Vec<(String, String)> {
+        let css = |t: &super::Token| {
+            super::super::css::value(&t.value, set, super::super::css::Refs::Resolve)
+        };
+        set.tokens.iter().map(|t| (t.name(), css(t))).collect()
+    }
+
+    #[test]
+    fn a_kept_context_is_the_context_made_anew() {
+        let set = lumen();
+        let (m, c) = set.contexts().next().expect("a dark context");
+        let made = set.in_context(m, c);
+        assert_eq!(values(set.context(m, c)), values(&made));
+        assert_ne!(values(&made), values(&set), "the context changes values");
+        // Asked again: the same set, not made again.
+        assert!(std::ptr::eq(set.context(m, c), set.context(m, c)));
+    }
+
+    #[test]
+    fn a_copy_keeps_no_context_of_the_original() {
+        let set = lumen();
+        let (m, c) = set.contexts().next().expect("a dark context");
+        let dark = values(set.context(m, c));
+        let mut copy = set.clone();
+        // Changed after the copy: the copy's context follows the change.
+        let i = copy
+            .tokens
+            .iter()
+            .position(|t| matches!(t.value, super::TokenValue::Color(_)))
+            .expect("a colour");
+        let changed = set.context(m, c).tokens[i].clone();
+        copy.modes[m].contexts[c]
+            .tokens
+            .retain(|t| t.name() != changed.name());
+        assert_ne!(values(copy.context(m, c)), dark);
     }
 }
