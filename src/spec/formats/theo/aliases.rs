@@ -134,9 +134,9 @@ fn as_type(ty: &'static str, value: Value) -> (&'static str, Value) {
 /// the type its value has. An alias whose value is another alias alone
 /// refers to it where their types agree.
 ///
-/// Not published: an alias `plan` finds contested, one whose
-/// value names a missing alias, and one whose DTCG name an earlier alias
-/// has (`a.b` after `a_b`). A token naming one keeps its literal.
+/// Not published: an alias `plan` finds contested, one whose value names
+/// a missing alias, and one whose DTCG name an earlier alias of the same
+/// value has (`a.b` after `a_b`). A token naming one keeps its literal.
 pub(super) fn publish(
     aliases: &Map<String, Value>,
     plan: &Plan,
@@ -146,7 +146,7 @@ pub(super) fn publish(
     let mut taken = HashSet::new();
     for (alias, v) in aliases {
         let name = token_name(alias);
-        if plan.contested.contains(alias) || name.is_empty() || taken.contains(&name) {
+        if plan.contested.contains(&name) || name.is_empty() || taken.contains(&name) {
             continue;
         }
         let Ok(value) = substitute(raw(v), aliases, 0) else {
@@ -188,9 +188,10 @@ pub(super) fn publish(
 /// which one token of [`GROUP`] publishes for all of them.
 #[derive(Default)]
 pub struct Plan {
-    /// The aliases two files give different values. One token cannot
-    /// hold both: SLDS's `font.raw.json` has `FONT_SIZE_1` at 1.125rem and
-    /// its `primitive.raw.json` at 0.625rem, in one set, where the later
+    /// The token names of aliases two files (or two aliases of one file,
+    /// `a.b` and `a_b`) give different values. One token cannot hold
+    /// both: SLDS's `font.raw.json` has `FONT_SIZE_1` at 1.125rem and its
+    /// `primitive.raw.json` at 0.625rem, in one set, where the later
     /// file's would win for both. So neither is published, and the props
     /// naming one keep their literal values.
     contested: BTreeSet<String>,
@@ -204,7 +205,7 @@ pub struct Plan {
 /// The plan of a brand's Theo files `docs`.
 pub fn plan<'a>(docs: impl IntoIterator<Item = &'a Value>) -> Plan {
     let mut plan = Plan::default();
-    let mut seen: BTreeMap<&str, Value> = BTreeMap::new();
+    let mut seen: BTreeMap<String, Value> = BTreeMap::new();
     let none = Map::new();
     for doc in docs {
         let aliases = doc
@@ -217,13 +218,14 @@ pub fn plan<'a>(docs: impl IntoIterator<Item = &'a Value>) -> Plan {
             };
             // As published: `#FFFFFF` and `#ffffff` are one colour.
             let (_, value) = inferred(value);
-            match seen.get(alias.as_str()) {
+            let name = token_name(alias);
+            match seen.get(&name) {
                 Some(before) if *before != value => {
-                    plan.contested.insert(alias.clone());
+                    plan.contested.insert(name);
                 }
                 Some(_) => {}
                 None => {
-                    seen.insert(alias, value);
+                    seen.insert(name, value);
                 }
             }
         }

@@ -609,11 +609,13 @@ mod tests {
     #[test]
     fn alias_names_are_made_valid_dtcg_names() {
         let doc = json!({
-            "aliases": {"brand.blue": "#0B5CAB", "$gap": "4px", "odd{x}": "2px", "brand_blue": "#FFFFFF"},
+            "aliases": {"brand.blue": "#0B5CAB", "$gap": "4px", "odd{x}": "2px", "brand_blue": "#0b5cab",
+                "a.b": "1px", "a_b": "2px"},
             "props": {
                 "a": {"value": "{!brand.blue}", "type": "color", "category": "color"},
                 "b": {"value": "{!$gap}", "type": "size", "category": "spacing"},
-                "d": {"value": "{!brand_blue}", "type": "color", "category": "color"}
+                "d": {"value": "{!brand_blue}", "type": "color", "category": "color"},
+                "e": {"value": "{!a_b}", "type": "size", "category": "spacing"}
             }
         });
         let mut d = FileDiags::new("b", "b/t.json");
@@ -625,17 +627,33 @@ mod tests {
                 "{n} is no DTCG name"
             );
         }
-        assert_eq!(c.doc["b"]["$value"], "{theo-alias._gap}");
         assert!(names.contains(&&"odd_x_".to_string()));
-        // `brand.blue` and `brand_blue` would be one name: the first is
-        // published, and the other's prop keeps its value.
+        assert_eq!(c.doc["b"]["$value"], "{theo-alias._gap}");
+        // `brand.blue` and `brand_blue` would be one name, of one value:
+        // the first is published, and the other's prop keeps its value.
         assert_eq!(c.doc["a"]["$value"], "{theo-alias.brand_blue}");
         assert_eq!(resolved(&c.doc, "a"), "#0b5cab");
-        assert_eq!(c.doc["d"]["$value"], "#ffffff");
+        assert_eq!(c.doc["d"]["$value"], "#0b5cab");
         assert_eq!(
             c.doc["d"]["$extensions"][EXTENSION]["template"],
             json!([{"alias": "brand_blue"}])
         );
+        // `a.b` and `a_b` differ: one token cannot hold both.
+        assert!(c.doc[GROUP].get("a_b").is_none());
+        assert_eq!(c.doc["e"]["$value"], "2px");
+    }
+
+    #[test]
+    fn an_alias_that_is_another_refers_to_it() {
+        let doc = json!({
+            "aliases": {"blue": "#0B5CAB", "brand": "{!blue}"},
+            "props": {"c": {"value": "{!brand}", "type": "color", "category": "color"}}
+        });
+        let mut d = FileDiags::new("b", "b/t.json");
+        let c = read(&doc, &mut d);
+        assert_eq!(c.doc[GROUP]["brand"]["$value"], "{theo-alias.blue}");
+        assert_eq!(c.doc["c"]["$value"], "{theo-alias.brand}");
+        assert_eq!(resolved(&c.doc, "c"), "#0b5cab");
     }
 
     #[test]
