@@ -202,7 +202,9 @@ fn the_strict_exports_build_with_terrazzo_and_style_dictionary() {
 
 /// The names of the tokens of `types` in a strict document (every token
 /// carries its `$type`), joined without separators and lower-cased, as
-/// they appear in a CSS variable with its hyphens taken out.
+/// they appear in a CSS variable with its hyphens taken out. Underscores
+/// go too: Style Dictionary's kebab case writes SLDS's
+/// `DURATION_INSTANTLY` as `--duration-instantly`.
 pub(crate) fn names_of_type(v: &Value, types: &[&str]) -> std::collections::HashSet<String> {
     fn walk(
         v: &Value,
@@ -217,7 +219,7 @@ pub(crate) fn names_of_type(v: &Value, types: &[&str]) -> std::collections::Hash
             .filter(|_| o.contains_key("$value"))
         {
             if types.contains(&t) {
-                out.insert(path.concat().replace('-', "").to_lowercase());
+                out.insert(path.concat().replace(['-', '_'], "").to_lowercase());
             }
             return;
         }

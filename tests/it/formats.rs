@@ -415,25 +415,23 @@ fn theo_exports_publish_with_the_values_theo_built() {
         ("salesforce-slds", slds.join("colors.raw.json"), None),
     ] {
         let css = app.get(&format!("/brand/{slug}/tokens.css")).text();
-        let rule = match context {
-            None => css.split("\n}\n").next().unwrap().to_string(),
-            Some(c) => css
-                .split(&format!("[data-theme=\"{c}\"] {{"))
-                .nth(1)
-                .unwrap()
-                .split('}')
-                .next()
-                .unwrap()
-                .to_string(),
+        let root = declarations(&css, ":root");
+        let here = match context {
+            None => root.clone(),
+            Some(c) => declarations(&css, &format!("[data-theme=\"{c}\"]")),
         };
-        let declared: std::collections::HashMap<&str, &str> = rule
-            .lines()
-            .filter_map(|l| {
-                l.trim()
-                    .strip_prefix("--")?
-                    .strip_suffix(';')?
-                    .split_once(": ")
-            })
+        // A prop that names one of Theo's aliases is a `var()` of the
+        // alias's property, in the context or else in `:root`.
+        let value = |name: &str| -> Option<String> {
+            let mut v = here.get(name)?.clone();
+            while let Some(to) = v.strip_prefix("var(--").and_then(|r| r.strip_suffix(')')) {
+                v = here.get(to).or_else(|| root.get(to))?.clone();
+            }
+            Some(v)
+        };
+        let declared: std::collections::HashMap<&str, String> = here
+            .keys()
+            .filter_map(|k| Some((k.as_str(), value(k)?)))
             .collect();
         let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&raw).unwrap()).unwrap();
         let (mut compared, mut equal) = (0, 0);

@@ -18,6 +18,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
 mod dependents;
+mod sources;
 use dependents::leave_out_dependents;
 
 /// What every permutation is merged from.
@@ -188,47 +189,7 @@ fn prepare<'t>(
         .into_iter()
         .map(String::from)
         .collect();
-    // The Style Dictionary sources as written: the notes comments name.
-    let mut notes = Vec::new();
-    for path in named {
-        let Some(bytes) = files.get(&path) else {
-            continue;
-        };
-        let file = format!("{slug}/{path}");
-        if let Some((mut doc, text)) = read_json(bytes, slug, &file, out) {
-            let mut fd = FileDiags::new(slug, file.clone());
-            enforce_limits(&mut doc, &mut fd);
-            // A source in another format is read by its reader first.
-            let source_format = match format.map_or_else(|| formats::detect(&doc), Ok) {
-                Ok(f) => Some(f),
-                Err(why) => {
-                    fd.push(Code::UndetectedFormat, "", why);
-                    None
-                }
-            };
-            if source_format == Some(Format::StyleDictionary) {
-                notes.push((path.clone(), doc.clone()));
-            }
-            if source_format == Some(Format::Theo) {
-                let file = |p: &str| files.get(p).and_then(|b| serde_json::from_slice(b).ok());
-                formats::theo::import_aliases(&mut doc, &path, &file, &mut fd);
-            }
-            match source_format {
-                Some(Format::Dtcg) => {
-                    input.files.insert(path.to_string(), doc);
-                }
-                Some(f) => {
-                    if let Some(c) = formats::convert(f, &doc, &mut fd) {
-                        input.files.insert(path.to_string(), c.doc.clone());
-                        input.converted.insert(path.to_string(), c);
-                    }
-                }
-                None => {}
-            }
-            fd.finish(Some(text), out);
-            input.texts.insert(file, text);
-        }
-    }
+    let notes = sources::read_sources(&mut input, files, named, format, out);
     // A Style Dictionary token with children (now its group's `$root`) may
     // be named from another source file: such references name the root.
     let mut roots = HashSet::new();

@@ -534,6 +534,9 @@ codes! {
     SetNotRead = "2216", "set-not-read", Warning,
         "A set is not read: a build output copy (`dist/`, `build/`) of the sources, or another platform's copy (`ios/`, `android/`) of a `web` set.",
         "Nothing, if that is so; otherwise rename the folder.";
+    TheoAliasGroupTaken = "2217", "theo-alias-group-taken", Warning,
+        "A Theo prop is named `theo-alias`, the group Theo's aliases are published in; no alias is published, and each prop keeps its value as Theo built it, not a reference.",
+        "Rename the prop.";
     // MQ23: what a surface leaves out.
     LeftOutOfFigma = "2301", "left-out-of-figma", Warning,
         "tokens.figma.json leaves a token out: Figma has no variable type for it, or a limit of Figma's is reached.",

@@ -109,18 +109,6 @@ pub(super) const KNOWN: &[(&str, &str, &str, &str)] = &[
         "tokens.figma.json has an alias to a variable the body does not hold: not yet found which",
     ),
     (
-        "export/slds",
-        "style-dict",
-        "Style Dictionary throws Reference Errors: Some token references (246) could not be found.",
-        "Style Dictionary resolves a `{…}` in every string of a token, `$description` and `$extensions` too (its resolveObject skips only keys named `original`); DTCG 2025.10 and Terrazzo read references in `$value` only. Each of the 246 is Theo's `originalValue` (`{!PALETTE_NEUTRAL_100}`, Theo's alias syntax), which marque keeps under `$extensions` `org.theo` as the source has it. It is not redundant: Theo's aliases are constants, not props, so marque writes `$value` as the substituted literal (`#ffffff`), and `originalValue` is the only record of which alias a token names (two aliases may share a value); 7 of slds's 492 are templates of several aliases in CSS text (`{!OFFSET_NONE} {!OFFSET_X_SMALL}px {!BRAND_ACCESSIBLE}`). No spelling without braces keeps that and stays Theo's own; the fix every consumer reads is Theo's aliases published as tokens and `$value` a reference to them, which changes every Theo brand's token set: its own change",
-    ),
-    (
-        "export/twilio",
-        "style-dict",
-        "Style Dictionary throws Reference Errors: Some token references (230) could not be found.",
-        "as slds: Theo's `originalValue` (`{!palette-purple-30}`) under `$extensions` `org.theo`, the only record of the alias; 210 of twilio's 956 are templates of several aliases (`inset {!offset-0} {!offset-negative-05} {!offset-0} {!offset-0} {!palette-gray-80}`)",
-    ),
-    (
         "hostile/evil",
         "terrazzo",
         "tokens.json: parser:init: Invalid alias syntax.",
