@@ -190,3 +190,34 @@ fn brand_json_can_name_the_config_and_check_reads_it_as_import_does() {
         "{diags:?}"
     );
 }
+
+#[test]
+fn a_config_named_by_brand_json_gives_its_prefix_and_units_as_import_does() {
+    let config = "{\n  source: ['tokens/*.json'],\n  platforms: {css: {transformGroup: 'css', prefix: 'Acme', transforms: ['attribute/cti', 'name/kebab', 'size/pxToRem'], basePxFontSize: 10, buildPath: 'dist/'}},\n}\n";
+    let tokens = br##"{"size": {"md": {"$type": "dimension", "$value": {"value": 16, "unit": "px"}}}, "color": {"ink": {"$type": "color", "$value": "#111111"}}}"##;
+    let brand = |brand_json: &str| {
+        let files = BrandFiles::from_texts(
+            "acme",
+            [
+                ("brand.json", brand_json.as_bytes()),
+                ("config.json5", config.as_bytes()),
+                ("tokens/base.json", tokens.as_slice()),
+            ],
+        );
+        let (brand, diags) = parse_brand(&files, "2030-01-01".parse().unwrap());
+        let brand = brand.unwrap_or_else(|| panic!("{diags:?}"));
+        render::tokens_css::render(&brand, &Context::new("http://x"))
+    };
+    let css = brand(
+        r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01", "tokens": "config.json5"}"#,
+    );
+    // The CSS platform's prefix, kebab-cased, and 16 px at 10 px a rem.
+    assert!(css.contains("--acme-size-md: 1.6rem;"), "{css}");
+    assert!(css.contains("--acme-color-ink: #111111;"), "{css}");
+    // brand.json's naming.prefix is the team's correction: it wins.
+    let css = brand(
+        r#"{"name": "Acme", "version": "1.0.0", "updated": "2026-01-01", "tokens": "config.json5", "naming": {"prefix": "ds"}}"#,
+    );
+    assert!(css.contains("--ds-size-md: 1.6rem;"), "{css}");
+    assert!(!css.contains("--acme-"), "{css}");
+}

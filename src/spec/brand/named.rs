@@ -171,7 +171,15 @@ fn read_config(
     match formats::sd_config::resolver(config, &rel, has_value) {
         Ok(doc) => {
             let format = format.or(formats::sd_config::format_in(&doc));
-            super::resolved::read_resolver(files, path, doc, text, None, d, format, out)
+            let mut set =
+                super::resolved::read_resolver(files, path, doc, text, None, d, format, out)?;
+            // Named as the team's own build names them, in its units
+            // (brand.json `naming.prefix`, where given, says the prefix).
+            if let Some(base) = formats::sd_config::px_to_rem(config) {
+                formats::sd_config::to_rem(&mut set, base);
+            }
+            set.prefix = formats::sd_config::config_prefix(config).unwrap_or_default();
+            Some(set)
         }
         Err(why) => {
             d.push(

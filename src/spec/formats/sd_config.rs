@@ -7,6 +7,8 @@
 //! PURE: the files come in as their paths and a way to look inside one.
 
 use super::Format;
+use crate::spec::tokens::css::kebab;
+use crate::spec::tokens::{DimUnit, TokenSet, TokenValue};
 use ignore::overrides::{Override, OverrideBuilder};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -124,6 +126,80 @@ pub fn resolver(
 pub fn format_in(doc: &Value) -> Option<Format> {
     let f = doc.pointer("/$extensions/app.marque/format")?.as_str()?;
     Format::parse(f)
+}
+
+/// The prefix a Style Dictionary config gives its CSS custom properties:
+/// the `css` platform's, else the first platform's that writes CSS (its
+/// `transformGroup` or a file's `format`). Style Dictionary kebab-cases
+/// the prefix with the path (`name/kebab`), and so is it here.
+pub fn config_prefix(config: &Value) -> Option<String> {
+    css_platforms(config)
+        .find_map(|p| p.get("prefix").and_then(Value::as_str))
+        .map(kebab)
+        .filter(|p| crate::spec::brand::is_slug(p))
+}
+
+/// A config's platforms that write CSS: `css` first, then each whose
+/// `transformGroup` or a file's `format` is CSS's (or SCSS's, Less's).
+fn css_platforms(config: &Value) -> impl Iterator<Item = &Value> {
+    let platforms = config.get("platforms").and_then(Value::as_object);
+    let writes_css = |p: &Value| {
+        let group = p.get("transformGroup").and_then(Value::as_str);
+        let formats = p
+            .get("files")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.get("format").and_then(Value::as_str));
+        matches!(group, Some("css" | "scss" | "less"))
+            || formats
+                .into_iter()
+                .any(|f| f.starts_with("css/") || f.starts_with("scss/") || f.starts_with("less/"))
+    };
+    let css = platforms.and_then(|p| p.get("css")).into_iter();
+    let others = platforms
+        .into_iter()
+        .flatten()
+        .filter(move |(k, p)| *k != "css" && writes_css(p))
+        .map(|(_, p)| p);
+    css.chain(others)
+}
+
+/// The pixels per rem of a CSS platform whose `transforms` name
+/// `size/pxToRem`: its `basePxFontSize` (or its `options`'), else 16, as
+/// Style Dictionary's default.
+pub fn px_to_rem(config: &Value) -> Option<f64> {
+    let p = css_platforms(config).find(|p| {
+        p.get("transforms")
+            .and_then(Value::as_array)
+            .is_some_and(|t| t.iter().any(|t| t == "size/pxToRem"))
+    })?;
+    let base = p
+        .get("basePxFontSize")
+        .or_else(|| p.get("options")?.get("basePxFontSize"))
+        .and_then(Value::as_f64)
+        .filter(|b| b.is_finite() && *b > 0.0);
+    Some(base.unwrap_or(16.0))
+}
+
+/// Every dimension token in px, in every context, in rem: what
+/// `size/pxToRem` makes of a dimension or font size token (parts of
+/// composites it leaves, as Style Dictionary does).
+pub fn to_rem(set: &mut TokenSet, base: f64) {
+    let convert = |t: &mut crate::spec::tokens::Token| {
+        if let TokenValue::Dimension(d) = &mut t.value {
+            if d.unit == DimUnit::Px {
+                d.value = crate::spec::tokens::round(d.value / base, 4);
+                d.unit = DimUnit::Rem;
+            }
+        }
+    };
+    set.tokens.iter_mut().for_each(convert);
+    for m in &mut set.modes {
+        for c in &mut m.contexts {
+            c.tokens.iter_mut().for_each(convert);
+        }
+    }
 }
 
 #[cfg(test)]
