@@ -19,11 +19,12 @@ use crate::spec::tokens::{Token, TokenSet};
 use crate::spec::Brand;
 use serde_json::{Map, Value};
 
-/// The tokens of `set` that `value` gives a value for, nested by path.
-fn tree(set: &TokenSet, value: impl Fn(&Token) -> Option<String>) -> Value {
+/// The tokens of `set` that `value` gives a value for (with each one's
+/// place in `set`), nested by path.
+fn tree(set: &TokenSet, value: impl Fn(usize, &Token) -> Option<String>) -> Value {
     let mut root = Map::new();
-    for t in &set.tokens {
-        let Some(value) = value(t) else {
+    for (i, t) in set.tokens.iter().enumerate() {
+        let Some(value) = value(i, t) else {
             continue;
         };
         let mut at = &mut root;
@@ -46,12 +47,12 @@ fn tree(set: &TokenSet, value: impl Fn(&Token) -> Option<String>) -> Value {
 /// and context, the tokens whose value differs there.
 pub fn values(brand: &Brand) -> (Value, Value) {
     let set = &brand.tokens;
-    let resolved: std::collections::HashMap<String, String> = set
+    let resolved: Vec<String> = set
         .tokens
         .iter()
-        .map(|t| (t.name(), css::value(&t.value, set, Refs::Resolve)))
+        .map(|t| css::value(&t.value, set, Refs::Resolve))
         .collect();
-    let default = tree(set, |t| resolved.get(&t.name()).cloned());
+    let default = tree(set, |i, _| Some(resolved[i].clone()));
     let mut modes = Map::new();
     for (m, modifier) in set.modes.iter().enumerate() {
         let mut contexts = Map::new();
@@ -60,9 +61,13 @@ pub fn values(brand: &Brand) -> (Value, Value) {
                 continue;
             }
             let here = set.context(m, c);
-            let differs = |t: &Token| {
+            // A context's set holds the default's tokens in their places,
+            // then those only it adds (`TokenSet::in_context`).
+            let differs = |i: usize, t: &Token| {
                 let value = css::value(&t.value, here, Refs::Resolve);
-                (resolved.get(&t.name()) != Some(&value)).then_some(value)
+                let default = set.tokens.get(i).filter(|d| d.path == t.path);
+                let default = default.map(|_| &resolved[i]);
+                (default != Some(&value)).then_some(value)
             };
             contexts.insert(context.name.clone(), tree(here, differs));
         }
