@@ -13,6 +13,7 @@ use crate::spec::tokens::deprecation::Deprecation;
 use crate::spec::tokens::modes::View;
 use crate::spec::tokens::{TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
@@ -28,7 +29,7 @@ pub enum Name<'a> {
 }
 
 /// One token, with its published names.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Entry {
     /// Its dotted name: `color.accent.fg`.
     pub name: String,
@@ -50,13 +51,15 @@ pub struct Entry {
 /// [`Index::tokens`] and [`Index::contexts`].
 pub type Hit = (usize, usize);
 
-/// A brand, read for lint.
-#[derive(Debug, Default)]
+/// A brand, read for lint. Serde writes and reads it whole (but for what
+/// lint finds as it goes), so `marque lint` can keep it between runs.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Index {
     pub slug: String,
     pub tokens: Vec<Entry>,
     /// `default`, then `modifier=context` for each other context.
     pub contexts: Vec<String>,
+    #[serde(with = "pairs")]
     colours: HashMap<[u8; 4], Vec<Hit>>,
     /// Each distinct colour once, in OKLab, for near matches.
     distinct: Vec<([u8; 4], [f64; 3])>,
@@ -89,14 +92,20 @@ pub struct Index {
     pub tokens_file: String,
     /// The nearest names found so far, by kind and name: a codebase
     /// repeats its mistakes, and each costs a pass over every name.
+    #[serde(skip)]
     nearest_seen: Mutex<HashMap<String, Vec<usize>>>,
     /// The names the nearest-name search measures, by kind, each with its
     /// words sorted: made at the first unknown name of the kind, once.
+    #[serde(skip)]
     near_css: OnceLock<Vec<Candidate>>,
+    #[serde(skip)]
     near_android: OnceLock<Vec<Candidate>>,
+    #[serde(skip)]
     near_ios: OnceLock<Vec<Candidate>>,
+    #[serde(skip)]
     near_js: OnceLock<Vec<Candidate>>,
     /// In token order, with each name's Tailwind namespace.
+    #[serde(skip)]
     near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
 }
 
@@ -495,6 +504,28 @@ impl<'a> Pattern<'a> {
             mv = ph & xv;
         }
         score
+    }
+}
+
+/// A map keyed by colour as a list of pairs: JSON keys are strings.
+mod pairs {
+    use super::Hit;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::HashMap;
+
+    pub fn serialize<S: Serializer>(
+        map: &HashMap<[u8; 4], Vec<Hit>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<HashMap<[u8; 4], Vec<Hit>>, D::Error> {
+        Ok(Vec::<([u8; 4], Vec<Hit>)>::deserialize(d)?
+            .into_iter()
+            .collect())
     }
 }
 
