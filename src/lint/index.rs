@@ -17,6 +17,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
+mod near;
+use near::{closest, Candidate};
+
 /// A name of the brand's kind, as code uses it.
 #[derive(Debug, Clone, Copy)]
 pub enum Name<'a> {
@@ -109,13 +112,9 @@ pub struct Index {
     near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
 }
 
-/// A name the nearest-name search measures: the name, its words sorted
-/// (`words`), and its token.
-type Candidate = (String, String, usize);
-
 /// A name map's names as candidates.
 fn candidates(map: &HashMap<String, usize>) -> Vec<Candidate> {
-    map.iter().map(|(k, &i)| (k.clone(), words(k), i)).collect()
+    map.iter().map(|(k, &i)| Candidate::new(k, i)).collect()
 }
 
 /// A value's key in hundredths: exact up to what code writes.
@@ -374,13 +373,10 @@ impl Index {
         fn list<'s>(
             cell: &'s OnceLock<Vec<Candidate>>,
             map: &HashMap<String, usize>,
-        ) -> Vec<(&'s str, &'s str, usize)> {
-            cell.get_or_init(|| candidates(map))
-                .iter()
-                .map(|(k, w, i)| (k.as_str(), w.as_str(), *i))
-                .collect()
+        ) -> Vec<&'s Candidate> {
+            cell.get_or_init(|| candidates(map)).iter().collect()
         }
-        let found: Vec<(&str, &str, usize)> = match kind {
+        let found: Vec<&Candidate> = match kind {
             Name::Css => list(&self.near_css, &self.by_css),
             Name::Android => list(&self.near_android, &self.by_android),
             Name::Ios => list(&self.near_ios, &self.by_ios),
@@ -392,13 +388,13 @@ impl Index {
                         .enumerate()
                         .filter_map(|(i, e)| {
                             let (ns, rest) = e.tailwind.as_ref()?;
-                            Some((*ns, (rest.clone(), words(rest), i)))
+                            Some((*ns, Candidate::new(rest, i)))
                         })
                         .collect()
                 })
                 .iter()
                 .filter(|(ns, _)| spaces.contains(ns))
-                .map(|(_, (k, w, i))| (k.as_str(), w.as_str(), *i))
+                .map(|(_, c)| c)
                 .collect(),
         };
         closest(found, name)
@@ -410,100 +406,8 @@ impl Index {
             .near_js
             .get_or_init(|| candidates(&self.by_js))
             .iter()
-            .map(|(k, w, i)| (k.as_str(), w.as_str(), *i))
             .collect();
         closest(found, path)
-    }
-}
-
-/// A name's words (split at `-`, `_` and `.`) sorted and joined by `-`:
-/// `--color-fg-default` is `--fg-color-default` misremembered, and both
-/// have the same words. As long as the name.
-fn words(s: &str) -> String {
-    let mut w: Vec<&str> = s.split(['-', '_', '.']).collect();
-    w.sort_unstable();
-    w.join("-")
-}
-
-/// The three candidates (name, its `words`, token) nearest `name` (edit
-/// distance, with words in any order as near as in theirs); ties in name
-/// order, so the answer does not depend on a map's order. A candidate
-/// whose length alone puts it further than the third best is not measured.
-fn closest(candidates: Vec<(&str, &str, usize)>, name: &str) -> Vec<usize> {
-    let sorted = words(name);
-    let (plain, sorted) = (Pattern::new(name), Pattern::new(&sorted));
-    // The best, nearest first: (distance, name, token), one per token.
-    let mut best: Vec<(usize, &str, usize)> = Vec::new();
-    for (k, kw, i) in candidates {
-        let bound = match (k.is_ascii() && name.is_ascii(), best.get(2)) {
-            (true, Some(third)) => k.len().abs_diff(name.len()) > third.0,
-            _ => false,
-        };
-        if bound {
-            continue;
-        }
-        let d = plain.distance(k).min(sorted.distance(kw));
-        if let Some(at) = best.iter().position(|b| b.2 == i) {
-            if (d, k) >= (best[at].0, best[at].1) {
-                continue;
-            }
-            best.remove(at);
-        }
-        let at = best.partition_point(|b| (b.0, b.1) < (d, k));
-        if at < 3 {
-            best.insert(at, (d, k, i));
-            best.truncate(3);
-        }
-    }
-    best.into_iter().map(|b| b.2).collect()
-}
-
-/// A name to measure many others against: for an ASCII name of 1 to 64
-/// bytes, the bit masks of Myers' bit-parallel edit distance (Hyyrö's
-/// form), made once, so each measure is one pass over the other name
-/// with a few word operations per byte; else `strsim`'s table.
-struct Pattern<'a> {
-    text: &'a str,
-    masks: Option<Box<[u64; 256]>>,
-}
-
-impl<'a> Pattern<'a> {
-    fn new(text: &'a str) -> Pattern<'a> {
-        let fits = (1..=64).contains(&text.len()) && text.is_ascii();
-        let masks = fits.then(|| {
-            let mut m = Box::new([0u64; 256]);
-            for (at, b) in text.bytes().enumerate() {
-                m[usize::from(b)] |= 1 << at;
-            }
-            m
-        });
-        Pattern { text, masks }
-    }
-
-    /// The Levenshtein distance (in characters) from `other`.
-    fn distance(&self, other: &str) -> usize {
-        let Some(masks) = self.masks.as_deref().filter(|_| other.is_ascii()) else {
-            return strsim::levenshtein(self.text, other);
-        };
-        let last = 1u64 << (self.text.len() - 1);
-        let (mut pv, mut mv, mut score) = (!0u64, 0u64, self.text.len());
-        for b in other.bytes() {
-            let eq = masks[usize::from(b)];
-            let xv = eq | mv;
-            let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
-            let ph = mv | !(xh | pv);
-            let mh = pv & xh;
-            if ph & last != 0 {
-                score += 1;
-            } else if mh & last != 0 {
-                score -= 1;
-            }
-            let ph = (ph << 1) | 1;
-            let mh = mh << 1;
-            pv = mh | !(xv | ph);
-            mv = ph & xv;
-        }
-        score
     }
 }
 
@@ -533,49 +437,5 @@ fn push<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Hit>>, k: K, hit: Hit)
     let list = map.entry(k).or_default();
     if !list.contains(&hit) {
         list.push(hit);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bit_parallel_distance_is_levenshteins() {
-        // Empty, one byte, 64 bytes (the widest mask), 65 and non-ASCII
-        // (measured by strsim), and names of a brand.
-        let mut names: Vec<String> = [
-            "",
-            "a",
-            "color-fg-default",
-            "fg-color-default",
-            "button-default-bgColor-rest",
-            "button-default-bg-color-rest",
-            "borderColor-translucent",
-            "couleur-é",
-        ]
-        .map(String::from)
-        .to_vec();
-        names.push("x".repeat(63) + "y");
-        names.push("x".repeat(65));
-        for a in &names {
-            let p = Pattern::new(a);
-            for b in &names {
-                assert_eq!(p.distance(b), strsim::levenshtein(a, b), "{a:?} {b:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_nearest_names_are_by_distance_then_name_one_per_token() {
-        let cands = vec![
-            ("color-fg-muted", "color-fg-muted", 0),
-            ("color-fg-default", "color-default-fg", 1),
-            ("color-fg-defaults", "color-defaults-fg", 1),
-            ("fg-color-default", "color-default-fg", 2),
-            ("space-gap", "gap-space", 3),
-        ];
-        // Words in another order are as near as in theirs; token 1 once.
-        assert_eq!(closest(cands, "color-default-fg"), [1, 2, 0]);
     }
 }
