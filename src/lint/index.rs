@@ -15,7 +15,7 @@ use crate::spec::tokens::{TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 mod near;
 use near::{closest, Candidate};
@@ -94,9 +94,11 @@ pub struct Index {
     /// Where the brand's tokens are written, for a finding about a token.
     pub tokens_file: String,
     /// The nearest names found so far, by kind and name: a codebase
-    /// repeats its mistakes, and each costs a pass over every name.
+    /// repeats its mistakes, and each costs a pass over every name. One
+    /// cell a name, so a thread that meets a name another is measuring
+    /// waits for its answer rather than measuring it again.
     #[serde(skip)]
-    nearest_seen: Mutex<HashMap<String, Vec<usize>>>,
+    nearest_seen: Mutex<HashMap<String, Arc<OnceLock<Vec<usize>>>>>,
     /// The names the nearest-name search measures, by kind, each with its
     /// words sorted: made at the first unknown name of the kind, once.
     #[serde(skip)]
@@ -354,19 +356,12 @@ impl Index {
             Name::Ios => format!("ios:{name}"),
             Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
         };
-        if let Some(found) = self
-            .nearest_seen
-            .lock()
-            .ok()
-            .and_then(|m| m.get(&key).cloned())
-        {
-            return found;
-        }
-        let found = self.nearest_uncached(kind, name);
-        if let Ok(mut m) = self.nearest_seen.lock() {
-            m.insert(key, found.clone());
-        }
-        found
+        let cell = match self.nearest_seen.lock() {
+            Ok(mut m) => m.entry(key).or_default().clone(),
+            Err(_) => Arc::default(),
+        };
+        cell.get_or_init(|| self.nearest_uncached(kind, name))
+            .clone()
     }
 
     fn nearest_uncached(&self, kind: Name<'_>, name: &str) -> Vec<usize> {

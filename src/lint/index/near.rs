@@ -35,23 +35,30 @@ impl Candidate {
 
 /// The three candidates' tokens nearest `name` (edit distance, with words
 /// in any order as near as in theirs); ties in name order, so the answer
-/// does not depend on a map's order. A candidate whose letters alone put
-/// it further than the third best ([`Letters`]) is not measured.
+/// does not depend on a map's order. Candidates are measured nearest by
+/// their letters ([`Letters`]) first, so the best are found early, and
+/// measuring stops at the first whose letters alone put it further than
+/// the third best (every one after it is as far). The sort is stable:
+/// two tokens' candidates of one name keep their order, as ties do.
 pub(super) fn closest(candidates: Vec<&Candidate>, name: &str) -> Vec<usize> {
     let sorted = words(name);
     let (plain, sorted) = (Pattern::new(name), Pattern::new(&sorted));
     let letters = Letters::of(name);
+    let mut order: Vec<(usize, &Candidate)> = candidates
+        .into_iter()
+        .map(|c| match (&letters, &c.letters) {
+            (Some(l), Some(o)) => (l.bound(o), c),
+            _ => (0, c),
+        })
+        .collect();
+    order.sort_by_key(|(bound, _)| *bound);
     // The best, nearest first: (distance, name, token), one per token.
     let mut best: Vec<(usize, &str, usize)> = Vec::new();
-    for c in candidates {
-        let (k, kw, i) = (c.name.as_str(), c.words.as_str(), c.token);
-        let bound = match (&letters, &c.letters, best.get(2)) {
-            (Some(l), Some(o), Some(third)) => l.bound(o) > third.0,
-            _ => false,
-        };
-        if bound {
-            continue;
+    for (bound, c) in order {
+        if best.get(2).is_some_and(|third| bound > third.0) {
+            break;
         }
+        let (k, kw, i) = (c.name.as_str(), c.words.as_str(), c.token);
         let d = plain.distance(k).min(sorted.distance(kw));
         if let Some(at) = best.iter().position(|b| b.2 == i) {
             if (d, k) >= (best[at].0, best[at].1) {
