@@ -8,12 +8,14 @@ use crate::config::{LintArgs, OutputFormat};
 use crate::lint::baseline::Baseline;
 use crate::lint::{lint_text, FileLint, Finding, Index, Lang, Options};
 use crate::spec::diag::{Code, Diagnostic};
-use crate::spec::{Brand, Severity};
+use crate::spec::Severity;
 use anyhow::{bail, Context as _, Result};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+mod cache;
 
 /// Files larger than this are not linted: generated bundles and minified
 /// builds, whose literals are the tokens' own output.
@@ -27,44 +29,77 @@ struct Linted {
     lint: FileLint,
 }
 
-/// A brand read for lint, with where its tokens are written.
-pub struct LoadedBrand {
-    pub brand: Brand,
+/// What lint needs of a brand: its index, where its tokens are written,
+/// and for `--unused` each token's pointer and the tokens file's text.
+pub struct Indexed {
+    pub ix: Index,
     /// The tokens file, as a path to show (`content/acme/tokens.json`).
     pub tokens_path: String,
     /// Its text, to place `--unused` findings on their tokens.
     pub tokens_text: Option<String>,
+    /// Each token's JSON pointer in it, in the index's token order.
+    pub pointers: Vec<String>,
 }
 
-/// Reads the brand `--brand` names: a brand folder, or a slug in `content`.
-pub fn load_brand(spec: &str, content: &Path) -> Result<LoadedBrand> {
+/// The content folder and the slug of the brand `--brand` names: a brand
+/// folder, or a slug in `content`.
+fn brand_folder(spec: &str, content: &Path) -> Result<(PathBuf, String)> {
     if spec.starts_with("http://") || spec.starts_with("https://") {
         bail!(
             "--brand {spec}: a URL is not supported; clone the brand's content and give its folder, or a slug with --content"
         );
     }
     let as_folder = Path::new(spec);
-    let (root, slug) = if as_folder.join("brand.json").is_file() {
-        let abs = as_folder
-            .canonicalize()
-            .with_context(|| format!("cannot read {spec}"))?;
-        let slug = abs
-            .file_name()
-            .and_then(|s| s.to_str())
-            .context("the brand folder has no name")?
-            .to_string();
-        let root = abs.parent().context("the brand folder has no parent")?;
-        (root.to_path_buf(), slug)
-    } else {
-        (content.to_path_buf(), spec.to_string())
-    };
-    let Some(files) = crate::source::dir::read_brand(&root, &slug) else {
+    if !as_folder.join("brand.json").is_file() {
+        return Ok((content.to_path_buf(), spec.to_string()));
+    }
+    let abs = as_folder
+        .canonicalize()
+        .with_context(|| format!("cannot read {spec}"))?;
+    let slug = abs
+        .file_name()
+        .and_then(|s| s.to_str())
+        .context("the brand folder has no name")?
+        .to_string();
+    let root = abs.parent().context("the brand folder has no parent")?;
+    Ok((root.to_path_buf(), slug))
+}
+
+/// Reads and indexes the brand `--brand` names. The index is kept in the
+/// cache folder `cache` (see [`cache`]), keyed by the brand's files as
+/// read, so a second run over an unchanged brand reads it rather than the
+/// brand.
+pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<Indexed> {
+    let (root, slug) = brand_folder(spec, content)?;
+    let Some((raw, problems)) = crate::source::dir::read_brand_bytes(&root, &slug) else {
         bail!(
             "--brand {spec}: neither a brand folder (with brand.json) nor a brand in {}",
             content.display()
         );
     };
     let today = chrono::Utc::now().date_naive();
+    let store =
+        cache.map(|c| cache::Store::new(c, &root.join(&slug), &slug, &raw, &problems, today));
+    let tokens_path = |rel: &str| shown(&root.join(&slug).join(rel));
+    if let Some(hit) = store.as_ref().and_then(cache::Store::load) {
+        let mut ix = hit.index;
+        ix.tokens_file = tokens_path(&hit.tokens_rel);
+        return Ok(Indexed {
+            tokens_path: ix.tokens_file.clone(),
+            tokens_text: raw
+                .get(&hit.tokens_rel)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .map(str::to_string),
+            pointers: hit.pointers,
+            ix,
+        });
+    }
+    let files = crate::spec::BrandFiles::new(
+        slug.as_str(),
+        raw,
+        problems,
+        crate::bodies::Bodies::process(),
+    );
     let (brand, diags) = crate::spec::parse_brand(&files, today);
     let Some(brand) = brand else {
         let errors = diags
@@ -83,11 +118,22 @@ pub fn load_brand(spec: &str, content: &Path) -> Result<LoadedBrand> {
         .source(&tokens_rel)
         .and_then(|b| std::str::from_utf8(b).ok())
         .map(str::to_string);
-    let tokens_path = shown(&root.join(&slug).join(&tokens_rel));
-    Ok(LoadedBrand {
-        brand,
+    let tokens_path = tokens_path(&tokens_rel);
+    let ix = Index::new(&brand, &tokens_path);
+    let pointers: Vec<String> = brand
+        .tokens
+        .tokens
+        .iter()
+        .map(|t| t.pointer.clone())
+        .collect();
+    if let Some(store) = &store {
+        store.save(&tokens_rel, &pointers, &ix);
+    }
+    Ok(Indexed {
+        ix,
         tokens_path,
         tokens_text,
+        pointers,
     })
 }
 
@@ -128,10 +174,7 @@ fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
             let Some(lang) = Lang::of_path(&path) else {
                 return ignore::WalkState::Continue;
             };
-            if entry.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
-                return ignore::WalkState::Continue;
-            }
-            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            let Some(text) = read_text(entry.path()) else {
                 return ignore::WalkState::Continue;
             };
             if let Ok(mut v) = out.lock() {
@@ -143,6 +186,21 @@ fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
     let mut files = out.into_inner().unwrap_or_default();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(files)
+}
+
+/// A file's text, unless it is over [`MAX_FILE_BYTES`] or not UTF-8: its
+/// size is asked of the open file, not of its path again, and is the
+/// buffer's size, so it is read once into the string it stays in.
+fn read_text(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    if len > MAX_FILE_BYTES {
+        return None;
+    }
+    let mut text = String::with_capacity(usize::try_from(len).ok()? + 1);
+    file.read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 /// Lints each file read, in parallel; keeps the text of those with findings.
@@ -161,19 +219,14 @@ fn lint_all(read: Vec<(String, Lang, String)>, ix: &Index, opts: &Options) -> Ve
 }
 
 /// The findings of `--unused`: each token no file names, on its token.
-fn unused(ix: &Index, files: &[Linted], loaded: &LoadedBrand) -> Vec<Finding> {
+fn unused(brand: &Indexed, files: &[Linted]) -> Vec<Finding> {
+    let ix = &brand.ix;
     let used: HashSet<usize> = files
         .iter()
         .flat_map(|f| f.lint.used.iter().copied())
         .collect();
-    let text = loaded.tokens_text.as_deref().unwrap_or("");
-    let pointers: Vec<String> = loaded
-        .brand
-        .tokens
-        .tokens
-        .iter()
-        .map(|t| t.pointer.clone())
-        .collect();
+    let text = brand.tokens_text.as_deref().unwrap_or("");
+    let pointers = &brand.pointers;
     let positions = match serde_json::from_str::<serde_json::Value>(text) {
         Ok(_) => {
             let wanted: Vec<(&str, crate::spec::json::Anchor)> = pointers
@@ -242,23 +295,19 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
     // The brand is read and indexed on one thread while the codebase is
     // walked and read on the others: neither needs the other until linting.
     let (brand, read) = std::thread::scope(|s| {
-        let brand = s.spawn(|| {
-            load_brand(&args.brand, &args.content).map(|loaded| {
-                let ix = Index::new(&loaded.brand, &loaded.tokens_path);
-                (loaded, ix)
-            })
-        });
+        let brand = s.spawn(|| index_brand(&args.brand, &args.content, cache::folder().as_deref()));
         let read = walk(&args.paths);
         let brand = brand
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e));
         (brand, read)
     });
-    let (loaded, ix) = brand?;
+    let brand = brand?;
+    let ix = &brand.ix;
     let opts = Options {
         delta_e: args.delta_e,
     };
-    let mut files = lint_all(read?, &ix, &opts);
+    let mut files = lint_all(read?, ix, &opts);
     // A custom property the codebase declares is its own, not the brand's.
     let declared: HashSet<String> = files
         .iter()
@@ -274,10 +323,10 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         false => 0,
     };
     if args.unused {
-        let findings = unused(&ix, &files, &loaded);
+        let findings = unused(&brand, &files);
         files.push(Linted {
-            path: loaded.tokens_path.clone(),
-            text: loaded.tokens_text.clone().unwrap_or_default(),
+            path: brand.tokens_path.clone(),
+            text: brand.tokens_text.clone().unwrap_or_default(),
             lint: FileLint {
                 findings,
                 ..FileLint::default()
@@ -312,6 +361,9 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         accepted.iter().filter(|a| **a).count(),
     )?;
     out.flush()?;
+    // The process ends here: its memory goes back whole, without the
+    // tens of thousands of frees of every text, finding and name.
+    std::mem::forget((files, diags, brand));
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
@@ -370,6 +422,43 @@ fn diagnostic(slug: &str, path: &str, x: &Finding) -> Diagnostic {
     }
 }
 
+/// A finding as a line of `--format json`: its diagnostic as check writes
+/// one, with the suggestions where the pointer was and what it is about
+/// last (the order lint has always written: the line was a JSON object
+/// whose pointer was swapped out for its last member). Written straight
+/// to the output: no JSON tree made and dropped per line.
+#[derive(serde::Serialize)]
+struct JsonLine<'a> {
+    severity: Severity,
+    code: Code,
+    brand: &'a str,
+    file: &'a str,
+    suggest: &'a [String],
+    line: u32,
+    column: u32,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inherited: Option<&'a crate::spec::diag::Inherited>,
+    subject: &'a str,
+}
+
+impl<'a> JsonLine<'a> {
+    fn of(d: &'a Diagnostic, x: &'a Finding) -> JsonLine<'a> {
+        JsonLine {
+            severity: d.severity(),
+            code: d.code,
+            brand: &d.brand,
+            file: &d.file,
+            line: d.line,
+            column: d.column,
+            message: &d.message,
+            inherited: d.inherited.as_ref(),
+            subject: &x.subject,
+            suggest: &x.suggest,
+        }
+    }
+}
+
 fn print(
     args: &LintArgs,
     out: &mut impl Write,
@@ -408,13 +497,8 @@ fn print(
         OutputFormat::Json => {
             for (d, n, m) in diags {
                 let x = &files[*n].lint.findings[*m];
-                let mut v = serde_json::to_value(d)?;
-                if let Some(o) = v.as_object_mut() {
-                    o.insert("subject".into(), x.subject.clone().into());
-                    o.insert("suggest".into(), serde_json::to_value(&x.suggest)?);
-                    o.remove("pointer");
-                }
-                writeln!(out, "{}", serde_json::to_string(&v)?)?;
+                serde_json::to_writer(&mut *out, &JsonLine::of(d, x))?;
+                out.write_all(b"\n")?;
             }
         }
         OutputFormat::Sarif => {
@@ -430,4 +514,58 @@ fn print(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JSON line as it was first written: the diagnostic as a JSON tree,
+    /// its pointer taken out, the subject and suggestions put in.
+    fn plain_json_line(d: &Diagnostic, x: &Finding) -> String {
+        let mut v = serde_json::to_value(d).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.insert("subject".into(), x.subject.clone().into());
+        o.insert("suggest".into(), serde_json::to_value(&x.suggest).unwrap());
+        o.remove("pointer");
+        serde_json::to_string(&v).unwrap()
+    }
+
+    #[test]
+    fn a_json_line_is_the_diagnostic_less_its_pointer_with_subject_and_suggestions() {
+        let finding = |code, subject: &str, suggest: &[&str]| Finding {
+            code,
+            line: 12,
+            column: 7,
+            range: 3..9,
+            subject: subject.to_string(),
+            message: format!("`{subject}` is \"quoted\"\tand → not ascii"),
+            suggest: suggest.iter().map(|s| s.to_string()).collect(),
+            fix: None,
+            var: None,
+        };
+        for x in [
+            finding(Code::UnusedToken, "color.ink", &[]),
+            finding(
+                Code::LiteralIsToken,
+                "#0969da",
+                &["var(--color-harbor-500)", "b"],
+            ),
+        ] {
+            let mut d = diagnostic("harbor", "src/a b.css", &x);
+            assert_eq!(
+                serde_json::to_string(&JsonLine::of(&d, &x)).unwrap(),
+                plain_json_line(&d, &x)
+            );
+            d.inherited = Some(crate::spec::diag::Inherited {
+                brand: "core".into(),
+                version: "1.2.0".into(),
+                through: vec!["mid".into()],
+            });
+            assert_eq!(
+                serde_json::to_string(&JsonLine::of(&d, &x)).unwrap(),
+                plain_json_line(&d, &x)
+            );
+        }
+    }
 }

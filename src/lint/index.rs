@@ -13,8 +13,12 @@ use crate::spec::tokens::deprecation::Deprecation;
 use crate::spec::tokens::modes::View;
 use crate::spec::tokens::{TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+
+mod near;
+use near::{closest, Candidate};
 
 /// A name of the brand's kind, as code uses it.
 #[derive(Debug, Clone, Copy)]
@@ -28,7 +32,7 @@ pub enum Name<'a> {
 }
 
 /// One token, with its published names.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Entry {
     /// Its dotted name: `color.accent.fg`.
     pub name: String,
@@ -50,13 +54,15 @@ pub struct Entry {
 /// [`Index::tokens`] and [`Index::contexts`].
 pub type Hit = (usize, usize);
 
-/// A brand, read for lint.
-#[derive(Debug, Default)]
+/// A brand, read for lint. Serde writes and reads it whole (but for what
+/// lint finds as it goes), so `marque lint` can keep it between runs.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Index {
     pub slug: String,
     pub tokens: Vec<Entry>,
     /// `default`, then `modifier=context` for each other context.
     pub contexts: Vec<String>,
+    #[serde(with = "pairs")]
     colours: HashMap<[u8; 4], Vec<Hit>>,
     /// Each distinct colour once, in OKLab, for near matches.
     distinct: Vec<([u8; 4], [f64; 3])>,
@@ -88,25 +94,29 @@ pub struct Index {
     /// Where the brand's tokens are written, for a finding about a token.
     pub tokens_file: String,
     /// The nearest names found so far, by kind and name: a codebase
-    /// repeats its mistakes, and each costs a pass over every name.
-    nearest_seen: Mutex<HashMap<String, Vec<usize>>>,
+    /// repeats its mistakes, and each costs a pass over every name. One
+    /// cell a name, so a thread that meets a name another is measuring
+    /// waits for its answer rather than measuring it again.
+    #[serde(skip)]
+    nearest_seen: Mutex<HashMap<String, Arc<OnceLock<Vec<usize>>>>>,
     /// The names the nearest-name search measures, by kind, each with its
     /// words sorted: made at the first unknown name of the kind, once.
+    #[serde(skip)]
     near_css: OnceLock<Vec<Candidate>>,
+    #[serde(skip)]
     near_android: OnceLock<Vec<Candidate>>,
+    #[serde(skip)]
     near_ios: OnceLock<Vec<Candidate>>,
+    #[serde(skip)]
     near_js: OnceLock<Vec<Candidate>>,
     /// In token order, with each name's Tailwind namespace.
+    #[serde(skip)]
     near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
 }
 
-/// A name the nearest-name search measures: the name, its words sorted
-/// (`words`), and its token.
-type Candidate = (String, String, usize);
-
 /// A name map's names as candidates.
 fn candidates(map: &HashMap<String, usize>) -> Vec<Candidate> {
-    map.iter().map(|(k, &i)| (k.clone(), words(k), i)).collect()
+    map.iter().map(|(k, &i)| Candidate::new(k, i)).collect()
 }
 
 /// A value's key in hundredths: exact up to what code writes.
@@ -346,32 +356,22 @@ impl Index {
             Name::Ios => format!("ios:{name}"),
             Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
         };
-        if let Some(found) = self
-            .nearest_seen
-            .lock()
-            .ok()
-            .and_then(|m| m.get(&key).cloned())
-        {
-            return found;
-        }
-        let found = self.nearest_uncached(kind, name);
-        if let Ok(mut m) = self.nearest_seen.lock() {
-            m.insert(key, found.clone());
-        }
-        found
+        let cell = match self.nearest_seen.lock() {
+            Ok(mut m) => m.entry(key).or_default().clone(),
+            Err(_) => Arc::default(),
+        };
+        cell.get_or_init(|| self.nearest_uncached(kind, name))
+            .clone()
     }
 
     fn nearest_uncached(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
         fn list<'s>(
             cell: &'s OnceLock<Vec<Candidate>>,
             map: &HashMap<String, usize>,
-        ) -> Vec<(&'s str, &'s str, usize)> {
-            cell.get_or_init(|| candidates(map))
-                .iter()
-                .map(|(k, w, i)| (k.as_str(), w.as_str(), *i))
-                .collect()
+        ) -> Vec<&'s Candidate> {
+            cell.get_or_init(|| candidates(map)).iter().collect()
         }
-        let found: Vec<(&str, &str, usize)> = match kind {
+        let found: Vec<&Candidate> = match kind {
             Name::Css => list(&self.near_css, &self.by_css),
             Name::Android => list(&self.near_android, &self.by_android),
             Name::Ios => list(&self.near_ios, &self.by_ios),
@@ -383,13 +383,13 @@ impl Index {
                         .enumerate()
                         .filter_map(|(i, e)| {
                             let (ns, rest) = e.tailwind.as_ref()?;
-                            Some((*ns, (rest.clone(), words(rest), i)))
+                            Some((*ns, Candidate::new(rest, i)))
                         })
                         .collect()
                 })
                 .iter()
                 .filter(|(ns, _)| spaces.contains(ns))
-                .map(|(_, (k, w, i))| (k.as_str(), w.as_str(), *i))
+                .map(|(_, c)| c)
                 .collect(),
         };
         closest(found, name)
@@ -401,100 +401,30 @@ impl Index {
             .near_js
             .get_or_init(|| candidates(&self.by_js))
             .iter()
-            .map(|(k, w, i)| (k.as_str(), w.as_str(), *i))
             .collect();
         closest(found, path)
     }
 }
 
-/// A name's words (split at `-`, `_` and `.`) sorted and joined by `-`:
-/// `--color-fg-default` is `--fg-color-default` misremembered, and both
-/// have the same words. As long as the name.
-fn words(s: &str) -> String {
-    let mut w: Vec<&str> = s.split(['-', '_', '.']).collect();
-    w.sort_unstable();
-    w.join("-")
-}
+/// A map keyed by colour as a list of pairs: JSON keys are strings.
+mod pairs {
+    use super::Hit;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::HashMap;
 
-/// The three candidates (name, its `words`, token) nearest `name` (edit
-/// distance, with words in any order as near as in theirs); ties in name
-/// order, so the answer does not depend on a map's order. A candidate
-/// whose length alone puts it further than the third best is not measured.
-fn closest(candidates: Vec<(&str, &str, usize)>, name: &str) -> Vec<usize> {
-    let sorted = words(name);
-    let (plain, sorted) = (Pattern::new(name), Pattern::new(&sorted));
-    // The best, nearest first: (distance, name, token), one per token.
-    let mut best: Vec<(usize, &str, usize)> = Vec::new();
-    for (k, kw, i) in candidates {
-        let bound = match (k.is_ascii() && name.is_ascii(), best.get(2)) {
-            (true, Some(third)) => k.len().abs_diff(name.len()) > third.0,
-            _ => false,
-        };
-        if bound {
-            continue;
-        }
-        let d = plain.distance(k).min(sorted.distance(kw));
-        if let Some(at) = best.iter().position(|b| b.2 == i) {
-            if (d, k) >= (best[at].0, best[at].1) {
-                continue;
-            }
-            best.remove(at);
-        }
-        let at = best.partition_point(|b| (b.0, b.1) < (d, k));
-        if at < 3 {
-            best.insert(at, (d, k, i));
-            best.truncate(3);
-        }
-    }
-    best.into_iter().map(|b| b.2).collect()
-}
-
-/// A name to measure many others against: for an ASCII name of 1 to 64
-/// bytes, the bit masks of Myers' bit-parallel edit distance (Hyyrö's
-/// form), made once, so each measure is one pass over the other name
-/// with a few word operations per byte; else `strsim`'s table.
-struct Pattern<'a> {
-    text: &'a str,
-    masks: Option<Box<[u64; 256]>>,
-}
-
-impl<'a> Pattern<'a> {
-    fn new(text: &'a str) -> Pattern<'a> {
-        let fits = (1..=64).contains(&text.len()) && text.is_ascii();
-        let masks = fits.then(|| {
-            let mut m = Box::new([0u64; 256]);
-            for (at, b) in text.bytes().enumerate() {
-                m[usize::from(b)] |= 1 << at;
-            }
-            m
-        });
-        Pattern { text, masks }
+    pub fn serialize<S: Serializer>(
+        map: &HashMap<[u8; 4], Vec<Hit>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
     }
 
-    /// The Levenshtein distance (in characters) from `other`.
-    fn distance(&self, other: &str) -> usize {
-        let Some(masks) = self.masks.as_deref().filter(|_| other.is_ascii()) else {
-            return strsim::levenshtein(self.text, other);
-        };
-        let last = 1u64 << (self.text.len() - 1);
-        let (mut pv, mut mv, mut score) = (!0u64, 0u64, self.text.len());
-        for b in other.bytes() {
-            let eq = masks[usize::from(b)];
-            let xv = eq | mv;
-            let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
-            let ph = mv | !(xh | pv);
-            let mh = pv & xh;
-            if ph & last != 0 {
-                score += 1;
-            } else if mh & last != 0 {
-                score -= 1;
-            }
-            let ph = (ph << 1) | 1;
-            let mh = mh << 1;
-            pv = mh | !(xv | ph);
-            mv = ph & xv;
-        }
-        score
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<HashMap<[u8; 4], Vec<Hit>>, D::Error> {
+        Ok(Vec::<([u8; 4], Vec<Hit>)>::deserialize(d)?
+            .into_iter()
+            .collect())
     }
 }
 
@@ -502,49 +432,5 @@ fn push<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Hit>>, k: K, hit: Hit)
     let list = map.entry(k).or_default();
     if !list.contains(&hit) {
         list.push(hit);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bit_parallel_distance_is_levenshteins() {
-        // Empty, one byte, 64 bytes (the widest mask), 65 and non-ASCII
-        // (measured by strsim), and names of a brand.
-        let mut names: Vec<String> = [
-            "",
-            "a",
-            "color-fg-default",
-            "fg-color-default",
-            "button-default-bgColor-rest",
-            "button-default-bg-color-rest",
-            "borderColor-translucent",
-            "couleur-é",
-        ]
-        .map(String::from)
-        .to_vec();
-        names.push("x".repeat(63) + "y");
-        names.push("x".repeat(65));
-        for a in &names {
-            let p = Pattern::new(a);
-            for b in &names {
-                assert_eq!(p.distance(b), strsim::levenshtein(a, b), "{a:?} {b:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_nearest_names_are_by_distance_then_name_one_per_token() {
-        let cands = vec![
-            ("color-fg-muted", "color-fg-muted", 0),
-            ("color-fg-default", "color-default-fg", 1),
-            ("color-fg-defaults", "color-defaults-fg", 1),
-            ("fg-color-default", "color-default-fg", 2),
-            ("space-gap", "gap-space", 3),
-        ];
-        // Words in another order are as near as in theirs; token 1 once.
-        assert_eq!(closest(cands, "color-default-fg"), [1, 2, 0]);
     }
 }

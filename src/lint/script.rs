@@ -70,9 +70,10 @@ fn role<'t>(masked: &'t str, quote: usize) -> Role<'t> {
                 None => p,
             };
             let key = std::str::from_utf8(ident_before(b, key_end)).unwrap_or("");
-            if !enclosed_in_classes(b, quote) {
-                return Role::Value(key);
-            }
+            return match enclosed_in_classes(b, quote) {
+                true => Role::Classes,
+                false => Role::Value(key),
+            };
         }
         _ => {}
     }
@@ -125,8 +126,9 @@ pub fn lint(sink: &mut Sink<'_>, lexed: &Lexed, range: Range<usize>) {
         .filter(|s| range.contains(&s.range.start))
     {
         let quote = s.range.start.saturating_sub(1);
-        let classes = matches!(role(text, quote), Role::Classes);
-        if classes {
+        // Read once: it walks back up to a few hundred bytes.
+        let role = role(text, quote);
+        if matches!(role, Role::Classes) {
             css::classes(sink, text, s.range.clone(), false);
             continue;
         }
@@ -135,7 +137,7 @@ pub fn lint(sink: &mut Sink<'_>, lexed: &Lexed, range: Range<usize>) {
             css::declarations(sink, text, s.range.clone(), Form::Css, false);
             continue;
         }
-        let prop = match role(text, quote) {
+        let prop = match role {
             Role::Value(k) => k,
             Role::Classes => "",
         };

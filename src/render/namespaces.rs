@@ -9,7 +9,9 @@ use crate::spec::tokens::{Token, TokenSet, TokenType, TokenValue};
 use std::collections::HashMap;
 
 /// A kind of theme value, named as Tailwind's namespace for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Namespace {
     Color,
     /// A font family (`--font-display`).

@@ -207,6 +207,18 @@ fn list_brands(root: &Path) -> Result<Vec<String>> {
 /// Reads one brand folder, or `None` when it is not a brand (any more).
 /// Whatever cannot be read becomes a problem carried with the files.
 pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
+    let (files, problems) = read_brand_bytes(root, slug)?;
+    Some(BrandFiles::new(slug, files, problems, Bodies::process()))
+}
+
+/// The files of one brand folder as they are on disk (before
+/// [`BrandFiles::new`] reads JSONC, JSON5 and YAML as JSON), with the
+/// problems met reading them: what [`read_brand`] makes its files of, and
+/// what `marque lint` keys its cached index by.
+pub fn read_brand_bytes(
+    root: &Path,
+    slug: &str,
+) -> Option<(BTreeMap<String, Bytes>, Vec<Diagnostic>)> {
     let dir = root.join(slug);
     let mut problems = Vec::new();
     let mut files = BTreeMap::new();
@@ -222,7 +234,7 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
             &format!("{slug}/"),
             "the brand folder is a link to a folder outside the content folder; it is not read",
         ));
-        return Some(BrandFiles::new(slug, files, problems, Bodies::process()));
+        return Some((files, problems));
     }
     if !holds_brand_json(root, slug) {
         return None;
@@ -243,12 +255,7 @@ pub fn read_brand(root: &Path, slug: &str) -> Option<BrandFiles> {
         reader.read_token_files(&dir, &mut files);
     }
     reader.read_assets(&dir.join("assets"), &mut files);
-    Some(BrandFiles::new(
-        slug,
-        files,
-        reader.problems,
-        Bodies::process(),
-    ))
+    Some((files, reader.problems))
 }
 
 /// Reads the files of one brand folder, counting what it read against the

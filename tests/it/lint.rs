@@ -23,12 +23,21 @@ fn brand() -> String {
 }
 
 /// Runs `marque lint` with `args`: exit code and stdout (stderr on failure).
+/// Its index of the brand is kept under the tests' own folder, not the
+/// user's cache.
 fn lint(args: &[&str], cwd: &Path) -> (i32, String) {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lint-cache");
+    lint_in(args, cwd, &cache)
+}
+
+/// [`lint`], its index kept in `cache` (`XDG_CACHE_HOME`).
+fn lint_in(args: &[&str], cwd: &Path, cache: &Path) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .arg("lint")
         .args(args)
         .current_dir(cwd)
         .env_remove("MARQUE_CONTENT")
+        .env("XDG_CACHE_HOME", cache)
         .output()
         .unwrap();
     let code = out.status.code().unwrap_or(-1);
@@ -277,6 +286,48 @@ fn a_baseline_accepts_what_it_lists_fails_on_new_findings_and_only_shrinks() {
     assert_eq!(base(&["--update-baseline"]).0, 1);
     let listed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(listed["findings"][0]["count"], 1);
+}
+
+#[test]
+fn a_kept_index_finds_what_reading_the_brand_finds_until_the_brand_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let harbor = dir.path().join("harbor");
+    copy_dir(&fixtures().join("content/harbor"), &harbor);
+    let harbor = harbor.to_string_lossy().into_owned();
+    let code = fixtures().join("code");
+    let code = code.to_string_lossy();
+    let args = ["--brand", &harbor, "--unused", "--format", "json", &code];
+    let cold = lint_in(&args, dir.path(), &cache);
+    let kept: Vec<_> = std::fs::read_dir(cache.join("marque/lint"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1, "one index a brand folder: {kept:?}");
+    assert!(!cold.1.is_empty());
+    assert_eq!(
+        lint_in(&args, dir.path(), &cache),
+        cold,
+        "read from the cache"
+    );
+    // A token's value changed (styles.css's 650 is no longer the strong
+    // weight): the kept index is not the brand's any more.
+    let base = std::path::PathBuf::from(&harbor).join("tokens/base.json");
+    let text = std::fs::read_to_string(&base).unwrap();
+    let strong = r#""strong": { "$value": 650 }"#;
+    assert!(text.contains(strong));
+    std::fs::write(
+        &base,
+        text.replace(strong, r#""strong": { "$value": 700 }"#),
+    )
+    .unwrap();
+    let changed = lint_in(&args, dir.path(), &cache);
+    let fresh = lint_in(&args, dir.path(), &dir.path().join("fresh"));
+    assert_eq!(changed, fresh);
+    assert_ne!(changed, cold);
+    // A cache file cut short is no index: the brand is read again.
+    std::fs::write(&kept[0], b"cut").unwrap();
+    assert_eq!(lint_in(&args, dir.path(), &cache), fresh);
 }
 
 #[test]

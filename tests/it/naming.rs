@@ -176,6 +176,10 @@ fn lint(brand: &Path, cwd: &Path) -> String {
         .args(["--format", "json", "."])
         .current_dir(cwd)
         .env_remove("MARQUE_CONTENT")
+        .env(
+            "XDG_CACHE_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("lint-cache"),
+        )
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)

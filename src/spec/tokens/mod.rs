@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The token types marque understands, with their `$type` spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TokenType {
     Color,
     Dimension,
