@@ -68,6 +68,17 @@ pub struct Naming {
     pub ext: Ext,
 }
 
+impl Naming {
+    /// Gives `tokens` this prefix, where brand.json says one; else they
+    /// keep the one their source gave (a Style Dictionary config's CSS
+    /// platform's, `spec::brand::named`), or none.
+    pub fn prefix_tokens(&self, tokens: &mut crate::spec::tokens::TokenSet) {
+        if let Some(prefix) = &self.prefix {
+            tokens.prefix.clone_from(prefix);
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct Voice {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -242,12 +242,8 @@ pub fn parse_brand(files: &BrandFiles, today: NaiveDate) -> (Option<Brand>, Vec<
     let (Some((doc, version, updated)), Some(mut tokens)) = (parsed, tokens) else {
         return (None, out);
     };
-    // Names were checked unprefixed; every published name carries it:
-    // brand.json's, else the one the tokens' source gives (a Style
-    // Dictionary config's CSS platform), else none.
-    if let Some(prefix) = &doc.naming.prefix {
-        tokens.prefix = prefix.clone();
-    }
+    // Names were checked unprefixed; every published name carries it.
+    doc.naming.prefix_tokens(&mut tokens);
     let assets: BTreeMap<String, Bytes> = files
         .files()
         .iter()
