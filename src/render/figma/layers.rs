@@ -2,7 +2,7 @@
 //! no composite variable, so each member it can bind is one.
 
 use super::{Builder, Placement};
-use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
+use crate::spec::tokens::{Item, Token, TokenType, TokenValue};
 
 /// The layers of a shadow or the stops of a gradient, each member a
 /// variable Figma can bind (an effect's colour, offsets, blur and spread;
@@ -11,11 +11,11 @@ use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
 /// of the token it names. Dev Mode shows the whole token's property.
 pub(super) fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     let set = b.set;
-    let members = |x: &Token| elements(set, &x.value, 0);
+    // Each mode's elements, resolved in the context the mode stands for.
     let per_mode: Vec<(String, Vec<Element>)> = at
         .modes
         .iter()
-        .map(|(mode, x)| (mode.clone(), members(x)))
+        .map(|(mode, x)| (mode.clone(), elements(b, mode, &x.value, 0)))
         .collect();
     let count = per_mode.first().map_or(0, |(_, m)| m.len());
     let web = format!("var(--{})", set.var_name(&t.path));
@@ -63,20 +63,24 @@ pub(super) fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
 type Element = Vec<(&'static str, TokenType, TokenValue)>;
 
 /// A shadow's layers or a gradient's stops as (member, type, value) lists,
-/// aliased elements replaced by the elements they name.
-fn elements(set: &TokenSet, value: &TokenValue, depth: usize) -> Vec<Element> {
-    let value = match set.resolve(value) {
+/// aliased elements replaced by the elements they name in Figma mode
+/// `mode`'s context.
+fn elements(b: &Builder<'_>, mode: &str, value: &TokenValue, depth: usize) -> Vec<Element> {
+    let value = match b.resolve(mode, value) {
         Some(v) if depth < 8 => v,
         _ => return Vec::new(),
     };
     let mut out = Vec::new();
-    match value.as_ref() {
+    match &value {
         TokenValue::Shadow(items) => {
             for item in items {
                 match item {
-                    Item::Alias(target) => {
-                        out.extend(elements(set, &TokenValue::Alias(target.clone()), depth + 1))
-                    }
+                    Item::Alias(target) => out.extend(elements(
+                        b,
+                        mode,
+                        &TokenValue::Alias(target.clone()),
+                        depth + 1,
+                    )),
                     Item::Literal(l) => out.push(vec![
                         ("color", TokenType::Color, l.color.clone()),
                         ("offsetX", TokenType::Dimension, l.offset_x.clone()),
@@ -90,9 +94,12 @@ fn elements(set: &TokenSet, value: &TokenValue, depth: usize) -> Vec<Element> {
         TokenValue::Gradient(items) => {
             for item in items {
                 match item {
-                    Item::Alias(target) => {
-                        out.extend(elements(set, &TokenValue::Alias(target.clone()), depth + 1))
-                    }
+                    Item::Alias(target) => out.extend(elements(
+                        b,
+                        mode,
+                        &TokenValue::Alias(target.clone()),
+                        depth + 1,
+                    )),
                     Item::Literal(s) => out.push(vec![
                         ("color", TokenType::Color, s.color.clone()),
                         ("position", TokenType::Number, s.position.clone()),
