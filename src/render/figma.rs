@@ -9,15 +9,16 @@
 //! out and reported.
 
 mod kinds;
+mod layers;
 pub(crate) use kinds::{figma_type, scopes};
 
 use super::Context;
 use crate::spec::tokens::css;
 use crate::spec::tokens::modes::{ModeContext, Modifier};
-use crate::spec::tokens::{Item, Token, TokenSet, TokenType, TokenValue};
+use crate::spec::tokens::{Composite, Token, TokenSet, TokenType, TokenValue};
 use crate::spec::Brand;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Figma's limits on one request (from the endpoint's documentation).
 pub const MAX_VARIABLES_PER_COLLECTION: usize = 5000;
@@ -163,44 +164,85 @@ struct Builder<'a> {
     set: &'a TokenSet,
     /// Collection ids: the brand's base collection, then one per modifier.
     collections: Vec<String>,
+    /// Each modifier's Figma mode ids, with the modifier and context they
+    /// stand for: a value written in a context resolves there.
+    contexts: HashMap<String, (usize, usize)>,
+    /// The tokens an alias may point at: those with a variable in the body.
     exported: HashSet<String>,
+    /// Exportable tokens that an earlier pass could not give a variable;
+    /// an alias to one is written as the value it resolves to.
+    dropped: HashSet<String>,
     body: Body,
+    skipped: Vec<Skipped>,
 }
 
 impl Builder<'_> {
-    /// Adds one variable to `collection` with a value per mode; a value may
-    /// be an alias to an exported token, in any collection.
+    /// `v` resolved to a literal in the context Figma mode `mode` stands
+    /// for (the default tokens for the base collection's mode).
+    fn resolve(&self, mode: &str, v: &TokenValue) -> Option<TokenValue> {
+        match self.contexts.get(mode) {
+            Some(&(m, c)) => self.set.view(m, c).resolve(v).map(|v| v.into_owned()),
+            None => self.set.resolve(v).map(|v| v.into_owned()),
+        }
+    }
+
+    /// Adds one variable for `t` (or a part of it) to `collection` with a
+    /// value per mode; a value may be an alias to an exported token, in any
+    /// collection. An alias to a token an earlier pass left out is written
+    /// as its value, with a warning. `Err` with the first mode whose value
+    /// Figma cannot hold (`None`: the type has no Figma variable).
+    #[allow(clippy::too_many_arguments)]
     fn add(
         &mut self,
+        t: &Token,
         name_path: &[String],
         ty: TokenType,
         collection: usize,
         values: &[(String, Option<TokenValue>)],
         description: Option<&String>,
         web: String,
-    ) -> Option<&mut VariableCreate> {
-        let resolved_type = figma_type(ty)?;
+    ) -> Result<&mut VariableCreate, Option<String>> {
+        let resolved_type = figma_type(ty).ok_or(None)?;
         let id = var_id(&name_path.join("."));
         let mut mode_values = Vec::new();
+        let mut unfollowed = None;
         for (mode, value) in values {
             let v = match value {
-                Some(TokenValue::Alias(target)) if self.exported.contains(target) => Value::Alias {
-                    kind: "VARIABLE_ALIAS",
-                    id: var_id(target),
-                },
+                Some(TokenValue::Alias(target)) if self.exported.contains(target) => {
+                    Some(Value::Alias {
+                        kind: "VARIABLE_ALIAS",
+                        id: var_id(target),
+                    })
+                }
                 // A string's `{references}` are resolved: Figma has no var().
                 Some(TokenValue::String(text)) if css::has_references(text) => {
-                    let text = css::interpolate(text, self.set, css::Refs::Resolve, 0)?;
-                    literal(&TokenValue::String(text))?
+                    css::interpolate(text, self.set, css::Refs::Resolve, 0)
+                        .and_then(|text| literal(&TokenValue::String(text)))
                 }
-                Some(other) => self.set.resolve(other).as_deref().and_then(literal)?,
-                None => return None,
+                Some(other) => {
+                    if let Some(target) = other.alias_target() {
+                        if self.dropped.contains(target) {
+                            unfollowed = Some(target.to_string());
+                        }
+                    }
+                    self.resolve(mode, other).as_ref().and_then(literal)
+                }
+                None => None,
+            };
+            let Some(v) = v else {
+                return Err(Some(mode.rsplit(':').next().unwrap_or(mode).to_string()));
             };
             mode_values.push(ModeValue {
                 variable_id: id.clone(),
                 mode_id: mode.clone(),
                 value: v,
             });
+        }
+        if let Some(target) = unfollowed {
+            self.skipped.push((
+                format!("variable `{}` refers to `{target}`, which tokens.figma.json leaves out; it holds the value `{target}` resolves to, so in Figma it no longer follows it", name_path.join("/")),
+                Some((t.file.clone(), t.pointer.clone())),
+            ));
         }
         self.body.variables.push(VariableCreate {
             action: "CREATE",
@@ -213,7 +255,7 @@ impl Builder<'_> {
             code_syntax: CodeSyntax { web },
         });
         self.body.variable_mode_values.extend(mode_values);
-        self.body.variables.last_mut()
+        Ok(self.body.variables.last_mut().expect("just pushed"))
     }
 }
 
@@ -368,6 +410,31 @@ fn placement<'t>(brand: &'t Brand, t: &'t Token, skipped: &mut Vec<Skipped>) -> 
 type Skipped = (String, Option<crate::spec::tokens::WrittenAt>);
 
 pub fn render(brand: &Brand, _ctx: &Context) -> Output {
+    // Whether a token gets a variable is known only once each of its
+    // modes' values is tried, and an alias to one that did not would point
+    // at nothing Figma holds. So the body is made again with such aliases
+    // written as their values, until every alias's target is in the body;
+    // each pass leaves out more tokens, so this ends (in one pass, almost
+    // always).
+    let mut dropped = HashSet::new();
+    loop {
+        let b = pass(brand, &dropped);
+        let held: HashSet<&str> = b.body.variables.iter().map(|v| v.id.as_str()).collect();
+        let unheld: Vec<String> = b
+            .exported
+            .iter()
+            .filter(|name| !held.contains(var_id(name).as_str()))
+            .cloned()
+            .collect();
+        if unheld.is_empty() {
+            return finish(b.body, b.skipped);
+        }
+        dropped.extend(unheld);
+    }
+}
+
+/// One pass over the tokens, aliases to `dropped` written as their values.
+fn pass<'a>(brand: &'a Brand, dropped: &HashSet<String>) -> Builder<'a> {
     let set = &brand.tokens;
     let mut skipped = Vec::new();
     let mut body = Body {
@@ -377,6 +444,16 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
         variable_mode_values: Vec::new(),
     };
     let collection_ids = collections(brand, &mut body, &mut skipped);
+    let contexts = set
+        .modes
+        .iter()
+        .enumerate()
+        .flat_map(|(m, modifier)| {
+            with_modes(modifier).map(move |(c, context)| {
+                (mode_id(&brand.slug, &modifier.name, &context.name), (m, c))
+            })
+        })
+        .collect();
     // A token Figma can hold: of a type it has, with a value in its units
     // (a length relative to its element has no pixels).
     let exportable = |t: &Token| {
@@ -387,13 +464,17 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
     let mut b = Builder {
         set,
         collections: collection_ids,
+        contexts,
         exported: set
             .tokens
             .iter()
             .filter(|t| exportable(t))
             .map(Token::name)
+            .filter(|name| !dropped.contains(name))
             .collect(),
+        dropped: dropped.clone(),
         body,
+        skipped: Vec::new(),
     };
     for t in &set.tokens {
         crate::spec::limits::checkpoint();
@@ -403,7 +484,7 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
             (_, ty @ (TokenType::Typography | TokenType::Border | TokenType::Transition | TokenType::Shadow | TokenType::Gradient)) => {
                 let before = b.body.variables.len();
                 if matches!(ty, TokenType::Shadow | TokenType::Gradient) {
-                    layers(&mut b, t, &at);
+                    layers::layers(&mut b, t, &at);
                 } else {
                     composite(&mut b, t, &at);
                 }
@@ -434,7 +515,13 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
                         .collect(),
                 };
                 let description = t.described(b.set);
-                b.add(&t.path, ty, at.collection, &values, description.as_ref(), web);
+                let added = b.add(t, &t.path, ty, at.collection, &values, description.as_ref(), web);
+                if let Err(Some(mode)) = added {
+                    skipped.push((
+                        format!("token `{}` has no value Figma can hold in mode `{mode}` and is left out of tokens.figma.json", t.name()),
+                        Some((t.file.clone(), t.pointer.clone())),
+                    ));
+                }
             }
             (_, TokenType::Dimension) => skipped.push((
                 format!(
@@ -454,7 +541,10 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
             )),
         }
     }
-    finish(b.body, skipped)
+    // Placement's warnings first, as before aliases' own.
+    skipped.append(&mut b.skipped);
+    b.skipped = skipped;
+    b
 }
 
 /// Figma has no composite variable: a border, transition or typography
@@ -463,66 +553,68 @@ pub fn render(brand: &Brand, _ctx: &Context) -> Output {
 /// a border's style, which no Figma field takes, stays in CSS. A
 /// typography's line height is in pixels (a unitless factor in DTCG).
 fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
-    let set = b.set;
-    let base = set.var_name(&t.path);
-    let composite = |x: &Token| match set.resolve(&x.value).as_deref() {
-        Some(TokenValue::Composite(c)) => Some(c.clone()),
-        _ => None,
-    };
+    let base = b.set.var_name(&t.path);
+    // Each mode's composite, resolved in the context the mode stands for.
+    let per_mode: Vec<(String, Option<Composite>)> = at
+        .modes
+        .iter()
+        .map(|(mode, x)| match b.resolve(mode, &x.value) {
+            Some(TokenValue::Composite(c)) => (mode.clone(), Some(c)),
+            _ => (mode.clone(), None),
+        })
+        .collect();
     for part in t.ty.parts().iter().filter(|p| p.key != "lineHeight") {
         let mut path = t.path.clone();
         path.push(part.key.to_string());
-        let values: Vec<(String, Option<TokenValue>)> = at
-            .modes
+        let values: Vec<(String, Option<TokenValue>)> = per_mode
             .iter()
-            .map(|(mode, x)| {
+            .map(|(mode, c)| {
                 (
                     mode.clone(),
-                    composite(x).and_then(|c| c.get(part.key).cloned()),
+                    c.as_ref().and_then(|c| c.get(part.key).cloned()),
                 )
             })
             .collect();
         let web = format!("var(--{base}-{})", part.css);
         let description = t.described(b.set);
-        if let Some(v) = b.add(
+        let added = b.add(
+            t,
             &path,
             part.ty,
             at.collection,
             &values,
             description.as_ref(),
             web,
-        ) {
-            if t.ty == TokenType::Border {
-                v.scopes = match part.ty {
-                    TokenType::Color => vec!["STROKE_COLOR"],
-                    _ => vec!["STROKE_FLOAT"],
-                };
-            }
+        );
+        if let (Ok(v), TokenType::Border) = (added, t.ty) {
+            v.scopes = match part.ty {
+                TokenType::Color => vec!["STROKE_COLOR"],
+                _ => vec!["STROKE_FLOAT"],
+            };
         }
     }
     if t.ty != TokenType::Typography {
         return;
     }
-    let line = |x: &Token| {
-        let c = composite(x)?;
-        let size = c.get("fontSize").and_then(|v| set.resolve(v));
-        let px = match c.get("lineHeight").and_then(|v| set.resolve(v)).as_deref() {
-            Some(TokenValue::Number(f)) => size.as_deref().and_then(pixels).map(|s| s * f),
+    let line = |mode: &str, c: &Composite| {
+        let size = c.get("fontSize").and_then(|v| b.resolve(mode, v));
+        let px = match c.get("lineHeight").and_then(|v| b.resolve(mode, v)) {
+            Some(TokenValue::Number(f)) => size.as_ref().and_then(pixels).map(|s| s * f),
             Some(TokenValue::Dimension(d)) => d.px(),
             _ => None,
         }?;
         Some(TokenValue::Number(round(px)))
     };
-    let values: Vec<(String, Option<TokenValue>)> = at
-        .modes
+    let values: Vec<(String, Option<TokenValue>)> = per_mode
         .iter()
-        .map(|(mode, x)| (mode.clone(), line(x)))
+        .map(|(mode, c)| (mode.clone(), c.as_ref().and_then(|c| line(mode, c))))
         .collect();
     let mut path = t.path.clone();
     path.push("lineHeight".into());
     let web = format!("var(--{base}-line-height)");
     let description = t.described(b.set);
-    if let Some(v) = b.add(
+    if let Ok(v) = b.add(
+        t,
         &path,
         TokenType::Number,
         at.collection,
@@ -532,99 +624,6 @@ fn composite(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
     ) {
         v.scopes = vec!["LINE_HEIGHT"];
     }
-}
-
-/// The layers of a shadow or the stops of a gradient, each member a
-/// variable Figma can bind (an effect's colour, offsets, blur and spread;
-/// a stop's colour), named by position when there are several
-/// (`elevation/card/1/blur`). An aliased element stands for the elements
-/// of the token it names. Dev Mode shows the whole token's property.
-fn layers(b: &mut Builder<'_>, t: &Token, at: &Placement<'_>) {
-    let set = b.set;
-    let members = |x: &Token| elements(set, &x.value, 0);
-    let per_mode: Vec<(String, Vec<Element>)> = at
-        .modes
-        .iter()
-        .map(|(mode, x)| (mode.clone(), members(x)))
-        .collect();
-    let count = per_mode.first().map_or(0, |(_, m)| m.len());
-    let web = format!("var(--{})", set.var_name(&t.path));
-    for i in 0..count {
-        let keys: Vec<(&'static str, TokenType)> = per_mode[0].1[i]
-            .iter()
-            .map(|(k, ty, _)| (*k, *ty))
-            .collect();
-        for (key, ty) in keys {
-            let mut path = t.path.clone();
-            if count > 1 {
-                path.push(i.to_string());
-            }
-            path.push(key.to_string());
-            let values: Vec<(String, Option<TokenValue>)> = per_mode
-                .iter()
-                .map(|(mode, m)| {
-                    let v = m.get(i).and_then(|e| e.iter().find(|(k, _, _)| *k == key));
-                    (mode.clone(), v.map(|(_, _, v)| v.clone()))
-                })
-                .collect();
-            let description = t.description.as_ref();
-            let Some(v) = b.add(&path, ty, at.collection, &values, description, web.clone()) else {
-                continue;
-            };
-            v.scopes = match (t.ty, ty) {
-                (TokenType::Shadow, TokenType::Color) => vec!["EFFECT_COLOR"],
-                (TokenType::Shadow, _) => vec!["EFFECT_FLOAT"],
-                (_, TokenType::Color) => vec!["ALL_FILLS"],
-                _ => vec![],
-            };
-        }
-    }
-}
-
-/// A shadow layer or a gradient stop: its members, each with its type.
-type Element = Vec<(&'static str, TokenType, TokenValue)>;
-
-/// A shadow's layers or a gradient's stops as (member, type, value) lists,
-/// aliased elements replaced by the elements they name.
-fn elements(set: &TokenSet, value: &TokenValue, depth: usize) -> Vec<Element> {
-    let value = match set.resolve(value) {
-        Some(v) if depth < 8 => v,
-        _ => return Vec::new(),
-    };
-    let mut out = Vec::new();
-    match value.as_ref() {
-        TokenValue::Shadow(items) => {
-            for item in items {
-                match item {
-                    Item::Alias(target) => {
-                        out.extend(elements(set, &TokenValue::Alias(target.clone()), depth + 1))
-                    }
-                    Item::Literal(l) => out.push(vec![
-                        ("color", TokenType::Color, l.color.clone()),
-                        ("offsetX", TokenType::Dimension, l.offset_x.clone()),
-                        ("offsetY", TokenType::Dimension, l.offset_y.clone()),
-                        ("blur", TokenType::Dimension, l.blur.clone()),
-                        ("spread", TokenType::Dimension, l.spread.clone()),
-                    ]),
-                }
-            }
-        }
-        TokenValue::Gradient(items) => {
-            for item in items {
-                match item {
-                    Item::Alias(target) => {
-                        out.extend(elements(set, &TokenValue::Alias(target.clone()), depth + 1))
-                    }
-                    Item::Literal(s) => out.push(vec![
-                        ("color", TokenType::Color, s.color.clone()),
-                        ("position", TokenType::Number, s.position.clone()),
-                    ]),
-                }
-            }
-        }
-        _ => {}
-    }
-    out
 }
 
 /// Figma's limits on the whole body, then the body as text.

@@ -14,8 +14,9 @@
 //! - a typography's `lineHeight` given as a length becomes the ratio to
 //!   its `fontSize`, and an `em` or `%` `letterSpacing` becomes pixels of
 //!   it (both exact when the font size is in px or rem);
-//! - other lengths in `em`, `%`, `vw`, `vh` and `string` tokens are left
-//!   out, and so is every token that refers to one;
+//! - other lengths in `em`, `%`, `vw`, `vh`, `string` tokens and font
+//!   family names holding `{` or `}` (which the format's readers take for
+//!   a reference) are left out, and so is every token that refers to one;
 //! - composite members outside the type's table move to the token's
 //!   `$extensions` under [`EXTENSION`].
 
@@ -260,7 +261,26 @@ fn strict(t: &Token, set: &TokenSet) -> StrictForm {
         }
     }
     lengths(&value)?;
+    braces(&value)?;
     Ok((value, extra))
+}
+
+/// An error naming the first font family name that holds `{` or `}`:
+/// 2025.10 keeps braces for references, so its readers take such a name
+/// for a malformed one (Terrazzo refuses the file, Style Dictionary looks
+/// the text up as a token). No escape exists for them in the format.
+fn braces(v: &TokenValue) -> Result<(), String> {
+    match v {
+        TokenValue::FontFamily(names) => match names.iter().find(|n| n.contains(['{', '}'])) {
+            Some(name) => Err(format!(
+                "its font family name {} holds `{{` or `}}`, which the format's readers take for a reference",
+                serde_json::to_string(name).unwrap_or_default()
+            )),
+            None => Ok(()),
+        },
+        TokenValue::Composite(c) => c.parts().try_for_each(|(_, v)| braces(v)),
+        _ => Ok(()),
+    }
 }
 
 /// A typography's `lineHeight` as a ratio, and its `letterSpacing` in
@@ -412,5 +432,38 @@ mod tests {
             "an em font size gives no pixels: {:?}",
             out["caption"]
         );
+    }
+
+    /// A font family name with a brace has no strict form: Terrazzo
+    /// refuses it as a malformed reference. A name without one, or an
+    /// alias that stands as the whole value, is kept.
+    #[test]
+    fn font_family_names_holding_braces_are_left_out() {
+        let out = strict_of(
+            r##"{
+              "evil": { "$type": "fontFamily", "$value": ["Evil\"; } body { color: red; } /*", "serif"] },
+              "half": { "$type": "fontFamily", "$value": "Open}" },
+              "plain": { "$type": "fontFamily", "$value": ["Inter", "sans-serif"] },
+              "follows": { "$type": "fontFamily", "$value": "{plain}" },
+              "body": { "$type": "typography", "$value": {
+                "fontFamily": "{evil}", "fontSize": { "value": 16, "unit": "px" }, "fontWeight": 400,
+                "letterSpacing": { "value": 0, "unit": "px" }, "lineHeight": 1.5 } },
+              "inline": { "$type": "typography", "$value": {
+                "fontFamily": ["{x}y"], "fontSize": { "value": 16, "unit": "px" }, "fontWeight": 400,
+                "letterSpacing": { "value": 0, "unit": "px" }, "lineHeight": 1.5 } }
+            }"##,
+        );
+        assert!(out["evil"]
+            .as_ref()
+            .unwrap_err()
+            .contains("holds `{` or `}`"));
+        assert!(out["half"].as_ref().unwrap_err().contains("\"Open}\""));
+        assert!(out["plain"].is_ok());
+        assert!(out["follows"].is_ok(), "{:?}", out["follows"]);
+        assert!(out["body"]
+            .as_ref()
+            .unwrap_err()
+            .contains("refers to `evil`"));
+        assert!(out["inline"].as_ref().unwrap_err().contains("\"{x}y\""));
     }
 }

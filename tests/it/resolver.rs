@@ -550,3 +550,78 @@ fn figma_gets_at_most_forty_modes_per_modifier() {
     );
     crate::surfaces::assert_figma_accepts(&out.body);
 }
+
+/// Every alias in tokens.figma.json names a variable the body holds. A
+/// context's value is resolved in that context: an alias to a token only
+/// the context writes is that token's colour (primer-figma's dark
+/// `control.fgColor.rest` is `{fgColor.default}`, which light has not). A
+/// token with a value Figma cannot hold in one mode is left out, with a
+/// warning, and an alias to it elsewhere holds its value instead. A
+/// shadow's layers are resolved in each context too.
+#[test]
+fn figma_aliases_only_name_variables_in_the_body() {
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let lift = |blur: u8| {
+        format!(
+            r##"{{ "color": "#000000", "offsetX": {{ "value": 0, "unit": "px" }}, "offsetY": {{ "value": 1, "unit": "px" }}, "blur": {{ "value": {blur}, "unit": "px" }}, "spread": {{ "value": 0, "unit": "px" }} }}"##
+        )
+    };
+    let dark = r##"{
+      "probe": {
+        "only-dark": { "$type": "color", "$value": { "colorSpace": "srgb", "components": [1, 0, 0], "hex": "#ff0000" } },
+        "tint": { "$type": "color", "$value": "{probe.only-dark}" },
+        "size": { "$type": "dimension", "$value": { "value": 2, "unit": "em" } },
+        "dark-lift": { "$type": "shadow", "$value": LIFT_9 },
+        "lift": { "$type": "shadow", "$value": "{probe.dark-lift}" }
+      }
+    }"##
+    .replace("LIFT_9", &lift(9));
+    let probe = r##"{"probe": {
+      "tint": { "$type": "color", "$value": "{color.lichen.500}" },
+      "follows": { "$type": "color", "$value": "{probe.tint}" },
+      "size": { "$type": "dimension", "$value": { "value": 4, "unit": "px" } },
+      "gap": { "$type": "dimension", "$value": "{probe.size}" },
+      "lift": { "$type": "shadow", "$value": LIFT_2 }
+    },"##
+        .replace("LIFT_2", &lift(2));
+    let files = northwind_files(&dark, |base| *base = base.replacen('{', &probe, 1));
+    let (brand, diags) = parse_brand(&files, today);
+    let brand = brand.unwrap_or_else(|| panic!("{diags:#?}"));
+    let out = marque::render::figma::render(&brand, &marque::render::Context::new("http://x"));
+    crate::surfaces::assert_figma_accepts(&out.body);
+    let body: serde_json::Value = serde_json::from_str(&out.body).unwrap();
+    let values = |id: &str| -> Vec<serde_json::Value> {
+        body["variableModeValues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|mv| mv["variableId"] == id)
+            .map(|mv| mv["value"].clone())
+            .collect()
+    };
+    let tint = values("var:probe.tint");
+    assert_eq!(tint.len(), 2, "probe.tint has a light and a dark value");
+    assert!(
+        tint.iter().any(|v| v["r"] == 1.0 && v["g"] == 0.0),
+        "dark resolves probe.only-dark: {tint:?}"
+    );
+    assert_eq!(values("var:probe.follows")[0]["type"], "VARIABLE_ALIAS");
+    assert!(values("var:probe.size").is_empty(), "2em has no pixels");
+    let blur = values("var:probe.lift.blur");
+    assert!(
+        blur.contains(&serde_json::json!(2.0)) && blur.contains(&serde_json::json!(9.0)),
+        "dark's shadow is the dark-only one it names: {blur:?}"
+    );
+    assert_eq!(values("var:probe.gap"), [serde_json::json!(4.0)]);
+    let said = |needle: &str| out.skipped.iter().any(|(m, _)| m.contains(needle));
+    assert!(
+        said("token `probe.size` has no value Figma can hold in mode `dark`"),
+        "{:?}",
+        out.skipped
+    );
+    assert!(
+        said("variable `probe/gap` refers to `probe.size`, which tokens.figma.json leaves out"),
+        "{:?}",
+        out.skipped
+    );
+}
