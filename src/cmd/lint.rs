@@ -66,7 +66,7 @@ fn brand_folder(spec: &str, content: &Path) -> Result<(PathBuf, String)> {
 }
 
 /// Reads and indexes the brand `--brand` names. The index is kept in the
-/// cache folder `cache` (see [`cache`]), keyed by the brand's files as
+/// cache folder (see the `cache` module), keyed by the brand's files as
 /// read, so a second run over an unchanged brand reads it rather than the
 /// brand.
 pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<Indexed> {

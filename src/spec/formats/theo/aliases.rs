@@ -185,7 +185,7 @@ pub(super) fn publish(
 }
 
 /// What a brand's Theo files (their imports merged) say of each alias,
-/// which one token of [`GROUP`] publishes for all of them.
+/// which one token of the group `theo-alias` publishes for all of them.
 #[derive(Default)]
 pub struct Plan {
     /// The token names of aliases two files (or two aliases of one file,

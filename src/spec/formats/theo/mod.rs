@@ -13,7 +13,7 @@
 //!   unit a dimension, without one a number; a font family its list;
 //!   a shadow its CSS text; anything else text.
 //! - the aliases are tokens of the group `theo-alias`, and a prop whose
-//!   value is one alias alone a reference to it (see [`aliases`]); one of
+//!   value is one alias alone a reference to it (see the `aliases` module); one of
 //!   CSS text around aliases keeps the value Theo built.
 
 mod aliases;
