@@ -70,17 +70,15 @@ fn elements(b: &Builder<'_>, mode: &str, value: &TokenValue, depth: usize) -> Ve
         Some(v) if depth < 8 => v,
         _ => return Vec::new(),
     };
+    // An aliased element stands for the elements its target has here.
+    let aliased =
+        |target: &String| elements(b, mode, &TokenValue::Alias(target.clone()), depth + 1);
     let mut out = Vec::new();
     match &value {
         TokenValue::Shadow(items) => {
             for item in items {
                 match item {
-                    Item::Alias(target) => out.extend(elements(
-                        b,
-                        mode,
-                        &TokenValue::Alias(target.clone()),
-                        depth + 1,
-                    )),
+                    Item::Alias(target) => out.extend(aliased(target)),
                     Item::Literal(l) => out.push(vec![
                         ("color", TokenType::Color, l.color.clone()),
                         ("offsetX", TokenType::Dimension, l.offset_x.clone()),
@@ -94,12 +92,7 @@ fn elements(b: &Builder<'_>, mode: &str, value: &TokenValue, depth: usize) -> Ve
         TokenValue::Gradient(items) => {
             for item in items {
                 match item {
-                    Item::Alias(target) => out.extend(elements(
-                        b,
-                        mode,
-                        &TokenValue::Alias(target.clone()),
-                        depth + 1,
-                    )),
+                    Item::Alias(target) => out.extend(aliased(target)),
                     Item::Literal(s) => out.push(vec![
                         ("color", TokenType::Color, s.color.clone()),
                         ("position", TokenType::Number, s.position.clone()),
