@@ -119,6 +119,13 @@ pub struct ImportArgs {
     /// `@media (prefers-color-scheme: dark)` the context `dark`).
     #[arg(long, env = "MARQUE_IMPORT_AGAINST")]
     pub against: Option<PathBuf>,
+    /// Write the reading plan to FILE instead of a brand folder: a DTCG
+    /// resolver document over the input's own files, each set saying how
+    /// it is read (`$extensions["app.marque"]`), each modifier what it was
+    /// read from. Keep it in the folder that holds the input (or one above
+    /// it), correct it by hand, and name it in brand.json's `tokens`.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -490,6 +497,12 @@ pub struct CheckArgs {
     /// it the rules carry their fix as text, and no link.
     #[arg(long, env = "MARQUE_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Say how each brand's tokens are read instead: its reading plan (a
+    /// resolver document over the brand's own files, as `marque import
+    /// --plan` writes it), what each modifier was read from, each
+    /// context's token count, and the sets not read.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Clone, Args)]

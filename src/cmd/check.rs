@@ -11,12 +11,17 @@ use crate::spec::{Diagnostic, Severity};
 use anyhow::Result;
 use std::io::Write;
 
+mod explain;
+
 /// A brand with more diagnostics than this gets them grouped by kind too.
 const GROUPED_FROM: usize = 10;
 
 /// Validates a content folder. Returns the process exit code: 1 on errors.
 pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
+    if args.explain {
+        return explain::run(&content, args.format, out);
+    }
     let ctx = Context::new("http://127.0.0.1:8080");
     // Every surface is rendered, as when serving, but nothing is compressed.
     let opts = BuildOptions {

@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 
 pub mod against;
 mod naming;
+mod plan;
 mod roles;
 mod sd_config;
 mod summary;
@@ -196,6 +197,19 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         )?;
         return Ok(1);
     };
+    if let Some(to) = &args.plan {
+        let input = plan::Input {
+            dir,
+            named: file_name,
+            format: other_format.or(format),
+            doc: &doc,
+            files: &files,
+            folder,
+        };
+        summary(out, &args.file, &slug, &brand.tokens, &diags, &[])?;
+        plan::write(to, input, &brand.tokens, out)?;
+        return Ok(0);
+    }
     // The team's names; the roles the names make obvious, kept if the brand still validates.
     let built = args.against.as_deref().map(read_built_css).transpose()?;
     let kept = args.out.join(&slug).join("brand.json");

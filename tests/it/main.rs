@@ -77,6 +77,8 @@ mod mcp_sizes;
 mod naming;
 /// What a publish sends: CDN purges and signed release events, through failing and hanging receivers.
 mod outbound;
+/// The reading plan: `import --plan`, `check --explain`, a plan named by brand.json and corrected by hand.
+mod plan;
 /// Branch previews under `/preview/<name>/`.
 mod preview;
 /// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).

@@ -17,6 +17,9 @@ use crate::spec::tokens::{parse_tokens, TokenSet};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+mod plan;
+pub(super) use plan::read_plan;
+
 /// The brand's tokens: the file brand.json names, else tokens.json or
 /// tokens.resolver.json; read, limited, parsed, their CSS names checked.
 pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
@@ -417,6 +420,7 @@ fn read_jsons(
         sources.push(formats::SourceFile {
             prefix: formats::tokens_studio::set_pointer(&name),
             path: file.to_string(),
+            within: String::new(),
             text: text.to_string(),
         });
         docs.push((rel.to_string(), doc));
@@ -428,11 +432,24 @@ fn read_jsons(
 /// named by its path in the folder, `$themes.json` and `$metadata.json`
 /// its themes and set order.
 fn read_folder(files: &BrandFiles, path: &str, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
-    let slug = files.slug.as_str();
     let (docs, sources) = read_jsons(files, path, out)?;
     let doc = formats::tokens_studio::folder_doc(&docs);
+    read_studio(files, path, &doc, sources, out)
+}
+
+/// A Tokens Studio document put together from `sources` (a synced folder's
+/// files, or a plan's), read as one, each diagnostic in its file. `path`
+/// is the folder's (or plan's) path.
+fn read_studio(
+    files: &BrandFiles,
+    path: &str,
+    doc: &Value,
+    sources: Vec<formats::SourceFile>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
     let mut d = FileDiags::new(slug, format!("{slug}/{path}"));
-    let mut converted = formats::tokens_studio::read(&doc, true, &mut d);
+    let mut converted = formats::tokens_studio::read(doc, true, &mut d);
     converted.files = sources;
     // The reader's own diagnostics, in the files they are about.
     let texts: BTreeMap<String, &str> = converted

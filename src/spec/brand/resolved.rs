@@ -95,6 +95,20 @@ pub(super) fn read_resolved(
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file.clone());
     enforce_limits(&mut doc, &mut d);
+    // A plan whose sets are one tree is the Tokens Studio document it
+    // stands for.
+    if formats::plan::is_one_tree(&doc) {
+        d.finish(Some(text), out);
+        return super::named::read_plan(files, path, &doc, text, out);
+    }
+    // A plan of one whole file, read as brand.json naming it reads it.
+    if let Some((file, format)) = formats::plan::whole_file(&doc) {
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        if let Ok(file) = resolver::brand_path(&format!("{dir}/{file}").trim_start_matches('/')) {
+            d.finish(Some(text), out);
+            return super::named::read_named(files, &file, Some(format), out);
+        }
+    }
     read_resolver(files, path, doc, text, None, d, format, out)
 }
 
@@ -189,7 +203,23 @@ fn prepare<'t>(
         .into_iter()
         .map(String::from)
         .collect();
-    let notes = sources::read_sources(&mut input, files, named, format, out);
+    // A plan says each set's format: it wins over the one given for all.
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let planned: BTreeMap<String, Format> = formats::plan::set_formats(&input.doc)
+        .into_iter()
+        .filter_map(|(p, f)| {
+            let p = resolver::brand_path(p.split_once('#').map_or(p.as_str(), |(p, _)| p)).ok()?;
+            Some((
+                if dir.is_empty() {
+                    p
+                } else {
+                    format!("{dir}/{p}")
+                },
+                f,
+            ))
+        })
+        .collect();
+    let notes = sources::read_sources(&mut input, files, named, format, &planned, out);
     // A Style Dictionary token with children (now its group's `$root`) may
     // be named from another source file: such references name the root.
     let mut roots = HashSet::new();

@@ -13,6 +13,7 @@ pub mod figma_variables;
 pub mod material_theme;
 pub mod math;
 pub mod path_modes;
+pub mod plan;
 pub mod sd_config;
 pub mod style_dictionary;
 pub mod theo;
@@ -430,17 +431,19 @@ pub struct Converted {
     tokens: Vec<(String, String)>,
     /// How a member of a token is called in the source (`$value` → `value`).
     members: &'static [(&'static str, &'static str)],
-    /// A folder's files, when the source was put together from them (a
-    /// Tokens Studio sync): each at its prefix of the source's pointers.
+    /// A folder's files, when the source was put together from them; what
+    /// the reader decided of sets and modes, where it decides them.
     pub files: Vec<SourceFile>,
+    pub plan: Option<plan::Plan>,
 }
 
 /// A file of a folder read as one source.
 pub struct SourceFile {
     /// The pointer the file's content has in the source.
     pub prefix: String,
-    /// Its path in the brand folder.
+    /// Its path in the brand folder; `within`, the part read (or empty).
     pub path: String,
+    pub within: String,
     pub text: String,
 }
 
@@ -456,6 +459,7 @@ impl Converted {
             tokens,
             members,
             files: Vec::new(),
+            plan: None,
         }
     }
 
@@ -506,7 +510,7 @@ impl Converted {
         for f in &self.files {
             if let Some(rest) = pointer.strip_prefix(f.prefix.as_str()) {
                 if rest.is_empty() || rest.starts_with('/') {
-                    return (Some(f.path.as_str()), rest.to_string());
+                    return (Some(f.path.as_str()), format!("{}{rest}", f.within));
                 }
             }
         }

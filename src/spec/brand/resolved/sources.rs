@@ -27,6 +27,7 @@ pub(super) fn read_sources<'t>(
     files: &'t BrandFiles,
     named: Vec<String>,
     format: Option<Format>,
+    planned: &std::collections::BTreeMap<String, Format>,
     out: &mut Vec<Diagnostic>,
 ) -> Vec<(String, Value)> {
     let slug = files.slug.as_str();
@@ -43,6 +44,7 @@ pub(super) fn read_sources<'t>(
         let mut fd = FileDiags::new(slug, file);
         enforce_limits(&mut doc, &mut fd);
         // A source in another format is read by its reader first.
+        let format = planned.get(&path).copied().or(format);
         let format = match format.map_or_else(|| formats::detect(&doc), Ok) {
             Ok(f) => Some(f),
             Err(why) => {

@@ -43,6 +43,7 @@ use values::*;
 
 mod groups;
 mod inferred;
+mod planned;
 mod reader;
 mod values;
 
@@ -128,7 +129,12 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
     // `$themes`, those the sets' names make plain.
     let names: Vec<&str> = sets.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut themes = themes(o.get("$themes"), &names, d);
-    themes = groups::as_the_system_defines(themes, &written, o.get("$themes"));
+    // A plan's themes are the system's, as it says: nothing merged.
+    let planned = o.contains_key(super::plan::PLANNED);
+    let declared = themes.clone();
+    if !planned {
+        themes = groups::as_the_system_defines(themes, &written, o.get("$themes"));
+    }
     // Sets only ever `source` are referred to, not published (as Tokens
     // Studio exports them): a reference to one of their tokens is its value.
     let mut enabled = enabled_sets(o.get("$themes"), &names);
@@ -153,6 +159,12 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
                 .any(|(_, ts)| ts.iter().any(|(_, sel)| sel.contains(s)))
         })
         .collect();
+    let evidence = match (planned, o.contains_key("$themes")) {
+        (true, _) => planned::Evidence::Plan,
+        (false, true) => planned::Evidence::Declared(&declared),
+        (false, false) => planned::Evidence::Inferred,
+    };
+    let plan = planned::plan(&names, &themes, &hidden, &skipped, evidence);
     let mut reader = Reader {
         hidden,
         inlining: 0,
@@ -172,9 +184,13 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
         let order: Vec<usize> = (0..sets.len()).filter(|s| !skipped.contains(s)).collect();
         overrides(&written, &order, &names, d);
         let (tree, tokens) = reader.tree(&order, &order, "", d, &mut HashSet::new());
-        return Converted::new(Value::Object(tree), tokens, members);
+        let mut converted = Converted::new(Value::Object(tree), tokens, members);
+        converted.plan = Some(plan);
+        return converted;
     }
-    with_themes(&mut reader, &written, &sets, &names, &themes, members, d)
+    let mut converted = with_themes(&mut reader, &written, &sets, &names, &themes, members, d);
+    converted.plan = Some(plan);
+    converted
 }
 
 /// The resolver of a document with themes: the base (sets every theme of

@@ -20,6 +20,7 @@ pub use family::sibling;
 
 use crate::spec::diag::{Code, FileDiags};
 use crate::spec::json::join;
+pub(crate) use read::brand_path;
 pub use read::read;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};

@@ -485,7 +485,7 @@ fn pointer_in<'v>(root: &'v Map<String, Value>, pointer: &str) -> Option<&'v Val
 }
 
 /// A `$ref`'s path as a path of the brand folder, or why it cannot be one.
-fn brand_path(path: &str) -> Result<String, &'static str> {
+pub(crate) fn brand_path(path: &str) -> Result<String, &'static str> {
     if path.contains("://") || path.starts_with("//") {
         return Err("sources are files of the brand folder, never URLs");
     }

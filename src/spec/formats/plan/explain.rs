@@ -1,0 +1,95 @@
+//! A plan said in words: each modifier with what it was read from and its
+//! contexts, the sets each applies, and the sets not read with why.
+
+use super::Made;
+use crate::spec::tokens::TokenSet;
+use serde_json::Value;
+
+/// The lines that say `made`, with each context's token count in `set`
+/// (the brand read by the plan) where it is known.
+pub fn explain(made: &Made, set: Option<&TokenSet>) -> Vec<String> {
+    let doc = &made.doc;
+    let mut lines = Vec::new();
+    let sets = doc.get("sets").and_then(Value::as_object);
+    let names: Vec<String> = sets
+        .into_iter()
+        .flatten()
+        .map(|(name, s)| {
+            let how = s.get("$extensions").and_then(|e| e.get(super::EXTENSION));
+            match how
+                .and_then(|h| h.get("sourceOnly"))
+                .and_then(Value::as_bool)
+            {
+                Some(true) => format!("`{name}` (source only)"),
+                _ => format!("`{name}`"),
+            }
+        })
+        .collect();
+    lines.push(format!(
+        "sets, in the order they apply ({}, read as {}): {}",
+        names.len(),
+        made.format.as_str(),
+        names.join(", ")
+    ));
+    let modifiers = doc.get("modifiers").and_then(Value::as_object);
+    for (name, m) in modifiers.into_iter().flatten() {
+        let description = m.get("description").and_then(Value::as_str).unwrap_or("");
+        lines.push(format!("modifier `{name}`: {description}"));
+        let default = m.get("default").and_then(Value::as_str);
+        for (context, own) in m
+            .get("contexts")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let own: Vec<String> = own
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|r| r.get("$ref")?.as_str())
+                .map(|r| {
+                    let r = r.strip_prefix("#/sets/").unwrap_or(r);
+                    format!("`{}`", r.replace("~1", "/").replace("~0", "~"))
+                })
+                .collect();
+            let count = set.and_then(|s| count_in(s, name, context));
+            lines.push(format!(
+                "  {context}{}: {}{}",
+                if Some(context.as_str()) == default {
+                    " (default)"
+                } else {
+                    ""
+                },
+                match own.is_empty() {
+                    true => "no set of its own".to_string(),
+                    false => own.join(", "),
+                },
+                count.map_or(String::new(), |n| format!("; {n} tokens")),
+            ));
+        }
+    }
+    if modifiers.is_none_or(|m| m.is_empty()) {
+        let modes = set.map_or(0, |s| s.modes.len());
+        lines.push(match modes {
+            0 => "no modifier: one context".to_string(),
+            n => format!("{n} modifier(s) read from inside the file"),
+        });
+    }
+    for (name, why) in made.plan.iter().flat_map(|p| &p.not_read) {
+        lines.push(format!("not read: `{name}`, {why}"));
+    }
+    lines
+}
+
+/// The tokens of context `context` of modifier `modifier` in `set`.
+fn count_in(set: &TokenSet, modifier: &str, context: &str) -> Option<usize> {
+    let m = set.modes.iter().position(|m| m.name == modifier)?;
+    let c = set.modes[m]
+        .contexts
+        .iter()
+        .position(|c| c.name == context)?;
+    Some(match c == set.modes[m].default {
+        true => set.tokens.len(),
+        false => set.context(m, c).tokens.len(),
+    })
+}

@@ -1,0 +1,279 @@
+//! The reading plan: `marque import --plan` writes how marque reads a
+//! team's files as a resolver document over those files, `check
+//! --explain` says it for a brand read natively, and brand.json naming
+//! the plan (as written, or corrected by hand) reads exactly what it says.
+
+use crate::helpers::*;
+use serde_json::{json, Value};
+use std::path::Path;
+
+const CORE: &str = r##"{"palette": {"white": {"value": "#ffffff", "type": "color"}, "ink": {"value": "#111111", "type": "color"}, "blue": {"value": "#0969da", "type": "color"}}}"##;
+const LIGHT: &str = r#"{"bg": {"value": "{palette.white}", "type": "color"}, "fg": {"value": "{palette.ink}", "type": "color"}}"#;
+const DARK: &str = r#"{"bg": {"value": "{palette.ink}", "type": "color"}, "fg": {"value": "{palette.white}", "type": "color"}}"#;
+const ACCENT: &str = r#"{"accent": {"value": "{palette.blue}", "type": "color"}}"#;
+
+/// A team's repository: `tokens/` with a core, light and dark semantic
+/// sets, and an iOS copy of the light set beside its web one.
+fn repository(root: &Path) {
+    for (path, text) in [
+        ("tokens/core.json", CORE),
+        ("tokens/web/semantic/light.json", LIGHT),
+        ("tokens/web/semantic/dark.json", DARK),
+        ("tokens/ios/semantic/light.json", LIGHT),
+        ("tokens/web/extra/accent.json", ACCENT),
+    ] {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+}
+
+fn brand_json(dir: &Path, tokens: &str) {
+    std::fs::write(
+        dir.join("brand.json"),
+        format!(r#"{{"name": "Acme", "summary": "x", "version": "1.0.0", "updated": "2026-11-20", "tokens": "{tokens}"}}"#),
+    )
+    .unwrap();
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The plan of the repository at `repo`, written beside its `tokens/`.
+fn plan_of(repo: &Path) -> (Value, String) {
+    let plan = repo.join("marque.plan.json");
+    let (ok, said) = import(&[
+        repo.join("tokens").to_str().unwrap(),
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    (read(&plan), said)
+}
+
+/// The declarations of the rule `selector` in `css`, sorted.
+fn rule(css: &str, selector: &str) -> Vec<String> {
+    let Some(at) = css.find(&format!("{selector} {{")) else {
+        return Vec::new();
+    };
+    let body = &css[at..];
+    let mut out: Vec<String> = body[..body.find('}').unwrap()]
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("--"))
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_plan_names_the_teams_files_says_what_it_inferred_and_reads_as_the_folder_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let planned = content.join("planned");
+    repository(&planned);
+    let (plan, said) = plan_of(&planned);
+    // The team's own files, each set saying how it is read.
+    let sets = plan["sets"].as_object().unwrap();
+    let names: Vec<&str> = sets.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "core",
+            "web/extra/accent",
+            "web/semantic/dark",
+            "web/semantic/light"
+        ],
+        "{plan:#}"
+    );
+    assert_eq!(
+        plan["sets"]["web/semantic/dark"]["sources"][0]["$ref"],
+        "tokens/web/semantic/dark.json"
+    );
+    assert_eq!(
+        plan["sets"]["core"]["$extensions"]["app.marque"],
+        json!({"format": "tokens-studio", "oneTree": true})
+    );
+    // The modifier, what it was inferred from, and its default.
+    let theme = &plan["modifiers"]["theme"];
+    assert_eq!(theme["default"], "light");
+    let description = theme["description"].as_str().unwrap();
+    assert!(
+        description.contains("inferred from the sets' names")
+            && description.contains("`web/semantic/dark`"),
+        "{description}"
+    );
+    assert_eq!(
+        theme["contexts"]["dark"],
+        json!([{"$ref": "#/sets/web~1semantic~1dark"}])
+    );
+    assert_eq!(
+        plan["resolutionOrder"],
+        json!([{"$ref": "#/sets/core"}, {"$ref": "#/sets/web~1extra~1accent"}, {"$ref": "#/modifiers/theme"}])
+    );
+    // What was left out is said, not kept in the plan.
+    assert!(said.contains("not read: `ios/semantic/light`"), "{said}");
+    assert!(!plan.to_string().contains("ios"), "{plan:#}");
+
+    // The same repository, its folder named: the plan reads to the same brand.
+    let folder = content.join("folder");
+    repository(&folder);
+    brand_json(&folder, "tokens");
+    brand_json(&planned, "marque.plan.json");
+    let app = spawn_app(&content);
+    let a = app.get("/brand/planned/tokens.css").text();
+    let b = app.get("/brand/folder/tokens.css").text();
+    assert_eq!(rule(&a, ":root"), rule(&b, ":root"), "{a}\n{b}");
+    assert_eq!(
+        rule(&a, "[data-theme=\"dark\"]"),
+        rule(&b, "[data-theme=\"dark\"]")
+    );
+    assert!(rule(&a, ":root").contains(&"--bg: var(--palette-white);".to_string()));
+    // The plan is explicit: nothing is inferred from it again.
+    let status = app.get("/status").json().to_string();
+    let planned_status = brand_status(&app, "planned").unwrap().to_string();
+    assert!(!planned_status.contains("MQ2214"), "{planned_status}");
+    assert!(
+        status.contains("MQ2214"),
+        "the folder's reading is inferred"
+    );
+}
+
+#[test]
+fn a_plan_corrected_by_hand_reads_to_exactly_what_it_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    repository(&brand);
+    let (mut plan, _) = plan_of(&brand);
+    // Dark the default, the core referred to but never published, and the
+    // accent made part of the dark context (light's and dark's merged
+    // with it: dark now applies both).
+    plan["modifiers"]["theme"]["default"] = json!("dark");
+    plan["sets"]["core"]["$extensions"]["app.marque"]["sourceOnly"] = json!(true);
+    plan["modifiers"]["theme"]["contexts"]["dark"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"$ref": "#/sets/web~1extra~1accent"}));
+    plan["resolutionOrder"] = json!([{"$ref": "#/sets/core"}, {"$ref": "#/modifiers/theme"}]);
+    std::fs::write(
+        brand.join("marque.plan.json"),
+        serde_json::to_string_pretty(&plan).unwrap(),
+    )
+    .unwrap();
+    brand_json(&brand, "marque.plan.json");
+    let app = spawn_app(&content);
+    let css = app.get("/brand/acme/tokens.css").text();
+    let root = rule(&css, ":root");
+    assert_eq!(
+        root,
+        ["--accent: #0969da;", "--bg: #111111;", "--fg: #ffffff;"],
+        "dark the default, the core's values inlined, not published\n{css}"
+    );
+    let light = rule(&css, "[data-theme=\"light\"]");
+    assert!(
+        light.contains(&"--bg: #ffffff;".to_string()),
+        "light is a context\n{css}"
+    );
+    // Imported again, the corrected plan gives the same.
+    let out = dir.path().join("out");
+    let (ok, said) = import(&[
+        brand.join("marque.plan.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--slug",
+        "acme",
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("theme dark: 3 tokens (the default)"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_plan_of_a_file_that_keeps_its_modes_inside_keeps_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    std::fs::create_dir_all(&brand).unwrap();
+    std::fs::write(
+        brand.join("system.json"),
+        r##"{"bg": {"$type": "color", "$value": {"default": "#ffffff", "dark": "#000000"}}}"##,
+    )
+    .unwrap();
+    let plan = brand.join("marque.plan.json");
+    let (ok, said) = import(&[
+        brand.join("system.json").to_str().unwrap(),
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    let doc = read(&plan);
+    assert_eq!(
+        doc["sets"]["tokens"],
+        json!({"sources": [{"$ref": "system.json"}], "$extensions": {"app.marque": {"format": "dtcg"}}})
+    );
+    assert!(
+        said.contains("1 modifier(s) read from inside the file"),
+        "{said}"
+    );
+    brand_json(&brand, "marque.plan.json");
+    let app = spawn_app(&content);
+    let css = app.get("/brand/acme/tokens.css").text();
+    assert!(
+        rule(&css, "[data-mode=\"dark\"]").contains(&"--bg: #000000;".to_string())
+            || rule(&css, "[data-theme=\"dark\"]").contains(&"--bg: #000000;".to_string()),
+        "the file's dark mode is a context\n{css}"
+    );
+}
+
+#[test]
+fn check_explain_says_each_brands_plan_and_counts_per_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    repository(&brand);
+    brand_json(&brand, "tokens");
+    let run = |format: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args(["check", "--explain", "--format", format])
+            .arg(&content)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("human");
+    assert!(text.contains("acme: tokens from `tokens`"), "{text}");
+    assert!(
+        text.contains("dark: `web/semantic/dark`; 6 tokens"),
+        "{text}"
+    );
+    assert!(text.contains("not read: `ios/semantic/light`"), "{text}");
+    let line: Value = serde_json::from_str(run("json").lines().next().unwrap()).unwrap();
+    assert_eq!(line["brand"], "acme");
+    assert_eq!(line["plan"]["modifiers"]["theme"]["default"], "light");
+    assert_eq!(line["contexts"]["theme=dark"], 6);
+    assert_eq!(line["contexts"]["default"], 6);
+}
+
+#[test]
+fn a_plan_is_kept_beside_the_files_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    repository(&repo);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (ok, said) = import(&[
+        repo.join("tokens").to_str().unwrap(),
+        "--plan",
+        elsewhere.path().join("plan.json").to_str().unwrap(),
+    ]);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("keep it in the folder that holds the input"),
+        "{said}"
+    );
+}
