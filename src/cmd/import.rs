@@ -48,6 +48,12 @@ use summary::{summary, verdict};
 /// stops there with an error, as a build does (a hostile input cannot
 /// keep it for minutes).
 pub fn run(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
+    // `.` or `..`: the folder by its name.
+    let mut args = args.clone();
+    if args.file.file_name().is_none() {
+        args.file = args.file.canonicalize().unwrap_or(args.file);
+    }
+    let args = &args;
     use crate::spec::limits::stop::{self, Stopped, Watch};
     struct Until(std::time::Instant);
     impl Watch for Until {

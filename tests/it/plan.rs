@@ -277,3 +277,55 @@ fn a_plan_is_kept_beside_the_files_it_names() {
         "{said}"
     );
 }
+
+#[test]
+fn a_theme_that_selects_a_folder_selects_every_set_in_it_in_its_place() {
+    // Workday Canvas's shape: `$themes` and `tokenSetOrder` name `base`,
+    // the folder of `base/palette.json` and `base/size.json`.
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    for (path, text) in [
+        (
+            "tokens/base/palette.json",
+            r##"{"blue": {"value": "#0969da", "type": "color"}, "green": {"value": "#1a7f37", "type": "color"}}"##,
+        ),
+        (
+            "tokens/base/size.json",
+            r#"{"size": {"4": {"value": "16", "type": "sizing"}}}"#,
+        ),
+        (
+            "tokens/sys/canvas.json",
+            r#"{"brand": {"value": "{blue}", "type": "color"}, "space": {"value": "{size.4}", "type": "spacing"}}"#,
+        ),
+        (
+            "tokens/sys/forest.json",
+            r#"{"brand": {"value": "{green}", "type": "color"}}"#,
+        ),
+        (
+            "tokens/$metadata.json",
+            r#"{"tokenSetOrder": ["base", "sys/canvas", "sys/forest"]}"#,
+        ),
+        (
+            "tokens/$themes.json",
+            r#"[{"name": "Canvas", "group": "Brand", "selectedTokenSets": {"base": "source", "sys/canvas": "enabled"}}, {"name": "Forest", "group": "Brand", "selectedTokenSets": {"base": "source", "sys/canvas": "enabled", "sys/forest": "enabled"}}]"#,
+        ),
+    ] {
+        let file = brand.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    brand_json(&brand, "tokens");
+    let app = spawn_app(&content);
+    let css = app.get("/brand/acme/tokens.css").text();
+    let root = rule(&css, ":root");
+    assert!(
+        root.contains(&"--brand: #0969da;".to_string())
+            && root.contains(&"--space: 16px;".to_string()),
+        "the folder's sets are read, as sources\n{css}"
+    );
+    assert!(
+        rule(&css, "[data-brand=\"forest\"]").contains(&"--brand: #1a7f37;".to_string()),
+        "{css}"
+    );
+}

@@ -96,7 +96,13 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
                 .and_then(Value::as_array)
             {
                 let order: Vec<&str> = order.iter().filter_map(Value::as_str).collect();
-                names.sort_by_key(|n| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
+                // A folder's name orders every set in it.
+                let at = |n: &str| {
+                    let in_folder =
+                        |o: &&str| n.strip_prefix(*o).is_some_and(|r| r.starts_with('/'));
+                    order.iter().position(|o| *o == n || in_folder(o))
+                };
+                names.sort_by_key(|n| at(n).unwrap_or(usize::MAX));
             }
             names
                 .into_iter()
@@ -486,13 +492,13 @@ fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group
             if !matches!(state.as_str(), Some("enabled" | "source")) {
                 continue;
             }
-            match names.iter().position(|n| n == set) {
-                Some(s) => selected.push(s),
-                None => d.push(
+            match named_sets(names, set).as_slice() {
+                [] => d.push(
                     Code::MissingThemeSet,
                     &join(&join(&at, "selectedTokenSets"), set),
                     format!("theme `{name}` selects the set `{set}`, which is not there"),
                 ),
+                found => selected.extend(found),
             }
         }
         selected.sort_unstable();
@@ -512,8 +518,23 @@ fn enabled_sets(v: Option<&Value>, names: &[&str]) -> HashSet<usize> {
         .filter_map(|t| t.get("selectedTokenSets")?.as_object())
         .flatten()
         .filter(|(_, state)| state.as_str() == Some("enabled"))
-        .filter_map(|(set, _)| names.iter().position(|n| n == set))
+        .flat_map(|(set, _)| named_sets(names, set))
         .collect()
+}
+
+/// The sets a theme's `selectedTokenSets` key names: the set of that
+/// name, else every set in the folder of that name (`base` for
+/// `base/palette`, `base/size`), as a synced folder's themes may select.
+fn named_sets(names: &[&str], set: &str) -> Vec<usize> {
+    match names.iter().position(|n| *n == set) {
+        Some(s) => vec![s],
+        None => {
+            let folder = format!("{set}/");
+            (0..names.len())
+                .filter(|s| names[*s].starts_with(&folder))
+                .collect()
+        }
+    }
 }
 
 /// A warning counting what later sets override, when no theme says which
