@@ -122,7 +122,7 @@ pub struct ImportArgs {
     /// Write the reading plan to FILE instead of a brand folder: a DTCG
     /// resolver document over the input's own files, each set saying how
     /// it is read (`$extensions["app.marque"]`), each modifier what it was
-    /// read from. Keep it in the folder that holds the input (or one above
+    /// read from. Keep it in the folder that holds the input (or one under
     /// it), correct it by hand, and name it in brand.json's `tokens`.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,

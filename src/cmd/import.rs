@@ -85,11 +85,7 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     }
     // A zip (Figma's export of a collection, or marque's figma.zip) is
     // read as the folder it unpacks to, named by the zip without `.zip`.
-    let zipped = !args.file.is_dir()
-        && args
-            .file
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+    let zipped = is_zip(&args.file);
     let folder = args.file.is_dir() || zipped;
     let format = format_of(args, folder)?;
     let (dir, zip_name) = split_input(&args.file)?;
@@ -204,17 +200,10 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         return Ok(1);
     };
     if let Some(to) = &args.plan {
-        let input = plan::Input {
-            dir,
-            named: file_name,
-            format: other_format.or(format),
-            doc: &doc,
-            files: &files,
-            folder,
-        };
-        summary(out, &args.file, &slug, &brand.tokens, &diags, &[])?;
-        plan::write(to, input, &brand.tokens, out)?;
-        return Ok(0);
+        let input = plan::Input::new(dir, file_name, other_format.or(format), &doc, &files);
+        return input
+            .of(folder, &args.file, &slug, &diags)
+            .write(to, &brand.tokens, out);
     }
     // The team's names; the roles the names make obvious, kept if the brand still validates.
     let built = args.against.as_deref().map(read_built_css).transpose()?;
@@ -596,6 +585,14 @@ fn json_files_under(dir: &Path) -> Result<Vec<String>> {
 
 /// The input's folder (the brand folder for the files a resolver names)
 /// and its name in that folder.
+/// True for a zip (Figma's export of a collection, or marque's figma.zip).
+fn is_zip(file: &Path) -> bool {
+    !file.is_dir()
+        && file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+}
+
 fn split_input(file: &Path) -> Result<(&Path, &str)> {
     let name = file
         .file_name()

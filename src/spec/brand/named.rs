@@ -18,7 +18,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 mod plan;
-pub(super) use plan::read_plan;
+use plan::read_resolver_at;
 
 /// The brand's tokens: the file brand.json names, else tokens.json or
 /// tokens.resolver.json; read, limited, parsed, their CSS names checked.
@@ -41,7 +41,7 @@ pub(super) fn read_tokens(files: &BrandFiles, out: &mut Vec<Diagnostic>) -> Opti
     let resolver = files.get(RESOLVER_FILE).is_some();
     let Some(bytes) = files.get("tokens.json") else {
         if resolver {
-            return resolved::read_resolved(files, RESOLVER_FILE, None, out);
+            return read_resolver_at(files, RESOLVER_FILE, None, out);
         }
         if !named_in(&files.problems, &file) {
             out.push(file_diagnostic(
@@ -116,7 +116,7 @@ pub(super) fn read_named(
     if doc.get("resolutionOrder").is_some() {
         // The format brand.json gives is its sources'.
         d.finish(Some(text), out);
-        return super::resolved::read_resolved(files, path, format, out);
+        return read_resolver_at(files, path, format, out);
     }
     let format = match format.map_or_else(|| formats::detect(&doc), Ok) {
         Ok(f) => f,

@@ -95,20 +95,6 @@ pub(super) fn read_resolved(
     let (mut doc, text) = read_json(bytes, slug, &file, out)?;
     let mut d = FileDiags::new(slug, file.clone());
     enforce_limits(&mut doc, &mut d);
-    // A plan whose sets are one tree is the Tokens Studio document it
-    // stands for.
-    if formats::plan::is_one_tree(&doc) {
-        d.finish(Some(text), out);
-        return super::named::read_plan(files, path, &doc, text, out);
-    }
-    // A plan of one whole file, read as brand.json naming it reads it.
-    if let Some((file, format)) = formats::plan::whole_file(&doc) {
-        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        if let Ok(file) = resolver::brand_path(&format!("{dir}/{file}").trim_start_matches('/')) {
-            d.finish(Some(text), out);
-            return super::named::read_named(files, &file, Some(format), out);
-        }
-    }
     read_resolver(files, path, doc, text, None, d, format, out)
 }
 

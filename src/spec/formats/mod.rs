@@ -9,6 +9,7 @@
 //! ([`Converted::source_pointer`]), so what the token parser later finds
 //! wrong points there too.
 
+pub mod decisions;
 pub mod figma_variables;
 pub mod material_theme;
 pub mod math;
@@ -431,10 +432,9 @@ pub struct Converted {
     tokens: Vec<(String, String)>,
     /// How a member of a token is called in the source (`$value` → `value`).
     members: &'static [(&'static str, &'static str)],
-    /// A folder's files, when the source was put together from them; what
-    /// the reader decided of sets and modes, where it decides them.
+    /// A folder's files, when put together from them; what the reader decided of its sets.
     pub files: Vec<SourceFile>,
-    pub plan: Option<plan::Plan>,
+    pub plan: Option<decisions::Plan>,
 }
 
 /// A file of a folder read as one source.

@@ -4,17 +4,59 @@
 //! file, put together as the Tokens Studio document the plan stands for,
 //! and read as a synced folder is, each diagnostic in its file.
 
-use super::{enforce_limits, read_json, read_studio};
+use super::{enforce_limits, read_json, read_named, read_studio};
 use crate::spec::diag::{Code, Diagnostic, FileDiags};
 use crate::spec::files::BrandFiles;
 use crate::spec::formats::plan;
+use crate::spec::formats::{self, Format};
 use crate::spec::tokens::resolver::brand_path;
 use crate::spec::tokens::TokenSet;
 use serde_json::Value;
 
+/// The resolver document at `path`: a reading plan is read as it says
+/// (its sets one tree, or one whole file in its format), any other as a
+/// resolver, its sources in `format` or each in its own.
+pub(super) fn read_resolver_at(
+    files: &BrandFiles,
+    path: &str,
+    format: Option<Format>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TokenSet> {
+    let slug = files.slug.as_str();
+    // A plan names files, so it is small: a large resolver (sets inline)
+    // is not parsed twice.
+    let said = |b: &&bytes::Bytes| b.len() < 1 << 20 && b.windows(10).any(|w| w == b"app.marque");
+    if let Some(bytes) = files.get(path).filter(said) {
+        let file = format!("{slug}/{path}");
+        let (mut doc, text) = read_json(bytes, slug, &file, out)?;
+        let mut d = FileDiags::new(slug, file);
+        enforce_limits(&mut doc, &mut d);
+        if formats::plan::is_one_tree(&doc) {
+            d.finish(Some(text), out);
+            return read_plan(files, path, &doc, text, out);
+        }
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let whole = formats::plan::whole_file(&doc).and_then(|(file, format)| {
+            let file = match dir {
+                "" => file,
+                dir => format!("{dir}/{file}"),
+            };
+            Some((
+                crate::spec::tokens::resolver::brand_path(&file).ok()?,
+                format,
+            ))
+        });
+        if let Some((file, format)) = whole {
+            d.finish(Some(text), out);
+            return read_named(files, &file, Some(format), out);
+        }
+    }
+    super::resolved::read_resolved(files, path, format, out)
+}
+
 /// The tokens of the plan `doc` at `path` in the brand folder (`text` as
 /// written).
-pub(in crate::spec::brand) fn read_plan(
+fn read_plan(
     files: &BrandFiles,
     path: &str,
     doc: &Value,

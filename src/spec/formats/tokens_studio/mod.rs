@@ -136,7 +136,7 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
     let names: Vec<&str> = sets.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut themes = themes(o.get("$themes"), &names, d);
     // A plan's themes are the system's, as it says: nothing merged.
-    let planned = o.contains_key(super::plan::PLANNED);
+    let planned = o.contains_key(super::decisions::PLANNED);
     let declared = themes.clone();
     if !planned {
         themes = groups::as_the_system_defines(themes, &written, o.get("$themes"));

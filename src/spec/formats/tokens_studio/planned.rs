@@ -4,7 +4,7 @@
 //! read with why.
 
 use super::Group;
-use crate::spec::formats::plan::{Modifier, Plan, Set};
+use crate::spec::formats::decisions::{Modifier, Plan, Set};
 use std::collections::HashSet;
 
 /// Where the themes came from.
