@@ -329,3 +329,83 @@ fn a_theme_that_selects_a_folder_selects_every_set_in_it_in_its_place() {
         "{css}"
     );
 }
+
+/// A Style Dictionary 4 repository: `$value` sources, one file per mode,
+/// and a config whose CSS files' selectors name the modes.
+fn sd_repository(dir: &Path, modes: [&str; 2], selectors: [&str; 2]) {
+    let files = [
+        ("tokens/core.json".to_string(), r##"{"color": {"ink": {"$type": "color", "$value": "#111111"}, "paper": {"$type": "color", "$value": "#fafafa"}}}"##.to_string()),
+        (format!("tokens/themes/{}.json", modes[0]), r#"{"bg": {"$type": "color", "$value": "{color.paper}"}}"#.to_string()),
+        (format!("tokens/themes/{}.json", modes[1]), r#"{"bg": {"$type": "color", "$value": "{color.ink}"}}"#.to_string()),
+    ];
+    for (path, text) in files {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let files: Vec<Value> = selectors
+        .iter()
+        .map(|s| json!({"destination": "x.css", "format": "css/variables", "options": {"selector": s}}))
+        .collect();
+    let config = json!({"source": ["tokens/**/*.json"], "platforms": {"css": {"transformGroup": "css", "prefix": "ac", "buildPath": "build/", "files": files}}});
+    std::fs::write(dir.join("config.json"), config.to_string()).unwrap();
+}
+
+#[test]
+fn a_style_dictionary_configs_mode_files_are_contexts_named_as_its_selectors_name_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    // Mode words, and names only the config's selectors give.
+    sd_repository(
+        &content.join("daynight"),
+        ["light", "dark"],
+        [":root", "[data-theme=\"dark\"]"],
+    );
+    sd_repository(
+        &content.join("seasons"),
+        ["ocean", "forest"],
+        ["[data-theme=\"ocean\"]", "[data-theme=\"forest\"]"],
+    );
+    for slug in ["daynight", "seasons"] {
+        brand_json(&content.join(slug), "config.json");
+    }
+    let app = spawn_app(&content);
+    let css = app.get("/brand/daynight/tokens.css").text();
+    assert!(
+        rule(&css, ":root").contains(&"--ac-bg: var(--ac-color-paper);".to_string()),
+        "light the default\n{css}"
+    );
+    assert!(
+        rule(&css, "[data-theme=\"dark\"]").contains(&"--ac-bg: var(--ac-color-ink);".to_string()),
+        "{css}"
+    );
+    let css = app.get("/brand/seasons/tokens.css").text();
+    assert!(
+        rule(&css, ":root").contains(&"--ac-bg: var(--ac-color-paper);".to_string()),
+        "ocean, the first the selectors name, is the default\n{css}"
+    );
+    assert!(
+        rule(&css, "[data-theme=\"forest\"]")
+            .contains(&"--ac-bg: var(--ac-color-ink);".to_string()),
+        "{css}"
+    );
+    // The plan says the modifier and where it came from.
+    let plan = content.join("seasons/marque.plan.json");
+    let (ok, said) = import(&[
+        content.join("seasons/config.json").to_str().unwrap(),
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    let plan = read(&plan);
+    let theme = &plan["modifiers"]["theme"];
+    assert_eq!(theme["default"], "ocean", "{plan:#}");
+    assert_eq!(
+        theme["contexts"]["forest"],
+        json!([{"$ref": "#/sets/tokens~1themes~1forest"}])
+    );
+    assert_eq!(
+        plan["sets"]["tokens/core"]["sources"][0]["$ref"],
+        "tokens/core.json"
+    );
+}

@@ -174,8 +174,15 @@ fn read_config(
     match formats::sd_config::resolver(config, &rel, has_value) {
         Ok(doc) => {
             let format = format.or(formats::sd_config::format_in(&doc));
-            let mut set =
-                super::resolved::read_resolver(files, path, doc, text, None, d, format, out)?;
+            let mut set = match formats::plan::is_one_tree(&doc) {
+                true => {
+                    d.finish(Some(text), out);
+                    plan::read_plan(files, path, &doc, text, out)?
+                }
+                false => {
+                    super::resolved::read_resolver(files, path, doc, text, None, d, format, out)?
+                }
+            };
             // Named as the team's own build names them, in its units
             // (brand.json `naming.prefix`, where given, says the prefix).
             if let Some(base) = formats::sd_config::px_to_rem(config) {

@@ -12,6 +12,9 @@ pub const EXTENSION: &str = "app.marque";
 /// The member of a Tokens Studio document that says `$themes` is a plan's:
 /// exactly the system's themes, to be read as they are, nothing inferred.
 pub const PLANNED: &str = "$marquePlan";
+/// The member of a Tokens Studio document that lists words a config
+/// gives as names of modes (its CSS files' selectors: `[data-theme=ocean]`).
+pub const MODE_WORDS: &str = "$marqueModeWords";
 
 /// How a reader read a team's files.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -22,7 +22,7 @@
 //! exactly its modifiers, contexts and defaults, so nothing is inferred
 //! again. PURE.
 
-pub use super::decisions::{Modifier, Plan, Set, EXTENSION, PLANNED};
+pub use super::decisions::{Modifier, Plan, Set, EXTENSION, MODE_WORDS, PLANNED};
 use super::{tokens_studio, Format, SourceFile};
 
 mod explain;
@@ -172,6 +172,16 @@ pub fn studio_doc(
         });
     }
     let order: Vec<Value> = doc.keys().map(|n| json!(n)).collect();
+    // A plan that leaves the modes to be inferred (a Style Dictionary
+    // config's files): the sets in order, and the mode names it gives.
+    let how = plan.get("$extensions").and_then(|e| e.get(EXTENSION));
+    if how.and_then(|h| h.get("infer")).and_then(Value::as_bool) == Some(true) {
+        doc.insert("$metadata".into(), json!({"tokenSetOrder": order}));
+        if let Some(words) = how.and_then(|h| h.get("modeWords")) {
+            doc.insert(MODE_WORDS.into(), words.clone());
+        }
+        return (Value::Object(doc), files);
+    }
     let mut always: Vec<&str> = Vec::new();
     for step in plan
         .get("resolutionOrder")

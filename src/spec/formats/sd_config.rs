@@ -114,12 +114,93 @@ pub fn resolver(
         true => Format::TokensStudio,
         false => Format::StyleDictionary,
     };
+    let words = selector_modes(config);
+    if format == Format::TokensStudio && mode_siblings(&read, &words) {
+        return Ok(one_tree(&read, &words));
+    }
     Ok(json!({
         "version": "2025.10",
         "sets": sets,
         "resolutionOrder": order,
         "$extensions": {"app.marque": {"format": format.as_str()}}
     }))
+}
+
+/// The names a config's CSS files' selectors give modes: the value of an
+/// attribute (`[data-theme="dark"]` → `dark`) or a class (`.ocean`), never
+/// `:root`, `html`, `:host` or `body`.
+pub fn selector_modes(config: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let selectors = css_platforms(config)
+        .flat_map(|p| {
+            p.get("files")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        })
+        .filter_map(|f| f.get("options")?.get("selector")?.as_str());
+    for selector in selectors {
+        for part in selector.split([',', ' ', '>']) {
+            let word = match (part.find('='), part.strip_prefix('.')) {
+                (Some(eq), _) => part[eq + 1..].trim_matches([']', '"', '\'', ' ']),
+                (None, Some(class)) => class,
+                _ => continue,
+            };
+            let word = word.to_lowercase();
+            if !word.is_empty() && !out.contains(&word) {
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
+/// True when two of `files` differ only by one segment, a mode word or a
+/// name in `words` in both (`semantic/light.json`, `semantic/dark.json`).
+fn mode_siblings(files: &[&str], words: &[String]) -> bool {
+    let mode = |w: &str| super::tokens_studio::is_mode_word(w) || words.iter().any(|g| g == w);
+    let segments = |f: &str| -> Vec<String> {
+        super::tokens_studio::set_name(f)
+            .to_lowercase()
+            .split(['/', '-', '_', '.'])
+            .map(str::to_string)
+            .collect()
+    };
+    let all: Vec<Vec<String>> = files.iter().map(|f| segments(f)).collect();
+    all.iter().enumerate().any(|(i, a)| {
+        all[i + 1..].iter().any(|b| {
+            let differ: Vec<usize> = (0..a.len().min(b.len()))
+                .filter(|k| a[*k] != b[*k])
+                .collect();
+            a.len() == b.len() && matches!(differ.as_slice(), [k] if mode(&a[*k]) && mode(&b[*k]))
+        })
+    })
+}
+
+/// The config's files as one Tokens Studio tree, a set per file in the
+/// order they merge, whose modes are inferred as a synced folder's are
+/// (with the names `words` gives): a reading plan that leaves its modes
+/// to be found.
+fn one_tree(files: &[&str], words: &[String]) -> Value {
+    let how = json!({"format": Format::TokensStudio.as_str(), "oneTree": true});
+    let mut sets = serde_json::Map::new();
+    for f in files {
+        let name = super::tokens_studio::set_name(f).to_string();
+        sets.insert(
+            name,
+            json!({"sources": [{"$ref": f}], "$extensions": {"app.marque": how}}),
+        );
+    }
+    let order: Vec<Value> = sets
+        .keys()
+        .map(|n| json!({"$ref": crate::spec::json::join("#/sets", n)}))
+        .collect();
+    json!({
+        "version": "2025.10",
+        "sets": sets,
+        "resolutionOrder": order,
+        "$extensions": {"app.marque": {"format": Format::TokensStudio.as_str(), "infer": true, "modeWords": words}}
+    })
 }
 
 /// The format a resolver made from a config reads its files in.

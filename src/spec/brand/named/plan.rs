@@ -56,7 +56,7 @@ pub(super) fn read_resolver_at(
 
 /// The tokens of the plan `doc` at `path` in the brand folder (`text` as
 /// written).
-fn read_plan(
+pub(super) fn read_plan(
     files: &BrandFiles,
     path: &str,
     doc: &Value,

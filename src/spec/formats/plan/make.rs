@@ -140,6 +140,12 @@ fn resolver(
             .map_err(|e| format!("a Style Dictionary config whose {e}"))?;
         description = format!("How marque reads the Style Dictionary config `{named}`: its `include` then its `source`, read as data; its build is never run.");
     }
+    // Files read as one tree whose modes are left to be found (a config's,
+    // as read, or as `marque import` made it): the modes found, written.
+    if doc.pointer(&format!("/$extensions/{EXTENSION}/infer")) == Some(&json!(true)) {
+        let description = format!("How marque reads the Style Dictionary config `{named}`: its `include` then its `source`, read as data and as one tree; its build is never run.");
+        return Ok(inferred(&doc, &description, files, &under, plan_dir));
+    }
     let format = format.or_else(|| formats::sd_config::format_in(&doc));
     // Files a modifier's contexts name, from the plan's folder too.
     for key in ["modifiers", "resolutionOrder"] {
@@ -195,6 +201,40 @@ fn resolver(
         plan: None,
         format: format.unwrap_or(Format::Dtcg),
     })
+}
+
+/// The plan of a config's files read as one tree, its modes inferred: the
+/// modifiers found, written out, so the plan says them.
+fn inferred(
+    doc: &Value,
+    description: &str,
+    files: &BTreeMap<String, Value>,
+    under: &dyn Fn(&str) -> String,
+    plan_dir: &str,
+) -> Made {
+    let (studio, sources) = super::studio_doc(
+        doc,
+        |p| Some((files.get(&under(p))?.clone(), String::new())),
+        &mut Vec::new(),
+    );
+    let mut d = crate::spec::diag::FileDiags::new("", String::new());
+    let plan = tokens_studio::read(&studio, true, &mut d)
+        .plan
+        .unwrap_or_default();
+    let file_of: BTreeMap<String, String> = sources
+        .iter()
+        .map(|s| (s.prefix.clone(), s.path.clone()))
+        .collect();
+    let source = |set: &str| {
+        let file = file_of.get(&tokens_studio::set_pointer(set));
+        relative(plan_dir, &under(file.map_or(set, String::as_str)))
+    };
+    let doc = plan.to_resolver(Format::TokensStudio, description, source);
+    Made {
+        doc,
+        plan: Some(plan),
+        format: Format::TokensStudio,
+    }
 }
 
 /// Every file reference (`$ref` not to `#…`) in `v`, as `to` writes it.

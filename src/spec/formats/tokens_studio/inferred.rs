@@ -59,6 +59,11 @@ fn axis_of(word: &str) -> Option<&'static str> {
         .map(|(axis, _)| *axis)
 }
 
+/// True for a word that names a mode of some axis (`dark`, `compact`).
+pub fn is_mode_word(word: &str) -> bool {
+    axis_of(word).is_some()
+}
+
 /// Themes made of a document without `$themes`, where the sets' names
 /// make them plain: sets whose names differ only by mode words of one
 /// axis (`semantic/light.json`, `semantic/dark.json`; `theme-dark`), and
@@ -70,8 +75,14 @@ pub(super) fn inferred_themes(
     written: &[Written<'_>],
     declared: bool,
     skipped: &[usize],
+    given: &[String],
     d: &mut FileDiags<'_>,
 ) -> Vec<Group> {
+    // Names a config's selectors give modes are modes of `theme`.
+    let axis_of = |w: &str| match given.iter().any(|g| g == w) {
+        true => Some("theme"),
+        false => axis_of(w),
+    };
     // By axis and the name with its mode word blanked: (word, set).
     let mut families: BTreeMap<(&str, String), Vec<(String, usize)>> = BTreeMap::new();
     for (s, name) in names.iter().enumerate() {
@@ -153,9 +164,15 @@ pub(super) fn inferred_themes(
         // The default first: `light`, `default`, `base`…; else the first
         // set the document orders (`$metadata.tokenSetOrder`), never the
         // alphabetical first (`dark`): without an order, a question.
+        // Else the first a config's selectors name.
         let named = DEFAULT_CONTEXTS
             .iter()
-            .find_map(|w| contexts.iter().position(|(c, _)| c == w));
+            .find_map(|w| contexts.iter().position(|(c, _)| c == w))
+            .or_else(|| {
+                given
+                    .iter()
+                    .find_map(|g| contexts.iter().position(|(c, _)| c == g))
+            });
         let first = contexts.remove(named.unwrap_or(0));
         contexts.insert(0, first);
         let described: Vec<String> = contexts

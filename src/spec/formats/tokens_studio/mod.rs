@@ -43,6 +43,7 @@ use values::*;
 
 mod groups;
 mod inferred;
+pub use inferred::is_mode_word;
 mod planned;
 mod reader;
 mod values;
@@ -151,7 +152,16 @@ pub fn read(doc: &Value, folder: bool, d: &mut FileDiags<'_>) -> Converted {
             .get("$metadata")
             .and_then(|m| m.get("tokenSetOrder"))
             .is_some();
-        themes = inferred::inferred_themes(&names, &written, declared, &skipped, d);
+        // Mode names a Style Dictionary config's selectors give.
+        let given: Vec<String> = o
+            .get(super::decisions::MODE_WORDS)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_lowercase)
+            .collect();
+        themes = inferred::inferred_themes(&names, &written, declared, &skipped, &given, d);
         enabled = themes
             .iter()
             .flat_map(|(_, ts)| ts.iter().flat_map(|(_, sel)| sel.iter().copied()))

@@ -116,7 +116,7 @@ fn describe(
                 .flat_map(|(_, own)| own.iter().map(String::as_str))
                 .collect();
             format!(
-                "inferred from the sets' names (no `$themes`): {} differ by a mode word and none refers to another (MQ2214); {why_default}",
+                "inferred from the sets' names (no `$themes`): {} differ by a mode word (or a mode a config's CSS selector names) and none refers to another (MQ2214); {why_default}",
                 quoted(&sets)
             )
         }
