@@ -192,17 +192,15 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
             }
             writeln!(out, "{}", crate::report::frame(&d, text, false))?;
         }
-        writeln!(
-            out,
-            "{} is not imported: fix the errors above",
-            args.file.display()
-        )?;
+        let file = args.file.display();
+        writeln!(out, "{file} is not imported: fix the errors above")?;
         return Ok(1);
     };
     if let Some(to) = &args.plan {
-        let input = plan::Input::new(dir, file_name, other_format.or(format), &doc, &files);
+        let said = (args.file.as_path(), slug.as_str(), diags.as_slice());
+        let input = plan::Input::new(reader.base(), file_name, &doc, &files);
         return input
-            .of(folder, &args.file, &slug, &diags)
+            .of(folder, other_format.or(format), said)
             .write(to, &brand.tokens, out);
     }
     // The team's names; the roles the names make obvious, kept if the brand still validates.
@@ -485,8 +483,21 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
             )
         };
         let files = sd_config::data_files(dir).with_context(why)?;
-        let doc = sd_config::resolver(&doc, dir, &files).with_context(why)?;
-        return Ok((Bytes::from(doc.to_string()), doc));
+        let made = match sd_config::resolver(&doc, dir, &files) {
+            Ok(made) => made,
+            // Style Dictionary runs where the team runs it, the repository's
+            // root: globs that name nothing beside the config name from there.
+            Err(e) => {
+                let Some(root) = sd_config::repository_root(dir) else {
+                    return Err(e).with_context(why);
+                };
+                let files = sd_config::data_files(&root).with_context(why)?;
+                let made = sd_config::resolver(&doc, &root, &files).map_err(|_| e);
+                reader.reopen(&root)?;
+                made.with_context(why)?
+            }
+        };
+        return Ok((Bytes::from(made.to_string()), made));
     }
     Ok((bytes, doc))
 }

@@ -285,6 +285,18 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// The folder read, canonical.
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+
+    /// Reads from `dir` from now on (an ancestor the input's files are
+    /// named from), what was read and said kept.
+    pub fn reopen(&mut self, dir: &Path) -> std::io::Result<()> {
+        self.base = dir.canonicalize()?;
+        Ok(())
+    }
+
     /// Reads `rel`, a path inside the folder (`tokens/base.json`), as a
     /// brand file: a regular file, through links only when they stay in the
     /// folder, within the size and count limits. `None` when it is missing

@@ -409,3 +409,43 @@ fn a_style_dictionary_configs_mode_files_are_contexts_named_as_its_selectors_nam
         "tokens/core.json"
     );
 }
+
+#[test]
+fn a_config_whose_globs_start_at_the_repositorys_root_reads_the_files_they_name_there() {
+    // Style Dictionary runs from the repository's root, so a config kept
+    // in `config/` names `tokens/**` from there, not from `config/`.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    sd_repository(&repo, ["light", "dark"], [":root", ".dark"]);
+    std::fs::create_dir_all(repo.join("config")).unwrap();
+    std::fs::rename(repo.join("config.json"), repo.join("config/sd.json")).unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let out = dir.path().join("out");
+    let (ok, said) = import(&[
+        repo.join("config/sd.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--slug",
+        "acme",
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("kept 3 of 3 tokens, modifiers theme (light, dark)"),
+        "{said}"
+    );
+    // Outside a repository, the config's own folder is all there is.
+    std::fs::remove_dir_all(repo.join(".git")).unwrap();
+    let (ok, said) = import(&[
+        repo.join("config/sd.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--slug",
+        "other",
+    ]);
+    assert!(!ok && said.contains("name no data file"), "{said}");
+}

@@ -34,14 +34,13 @@ impl<'a> Input<'a> {
     pub fn new(
         dir: &'a Path,
         named: &'a str,
-        format: Option<Format>,
         doc: &'a Value,
         files: &'a BTreeMap<String, Bytes>,
     ) -> Input<'a> {
         Input {
             dir,
             named,
-            format,
+            format: None,
             doc,
             files,
             folder: false,
@@ -51,16 +50,17 @@ impl<'a> Input<'a> {
         }
     }
 
-    /// With the input as named (a folder or not), its slug and diagnostics.
+    /// With the input as named (a folder or not) and its format, and what
+    /// was read: the input's path, the brand's slug, the diagnostics.
     pub fn of(
         self,
         folder: bool,
-        file: &'a Path,
-        slug: &'a str,
-        diags: &'a [Diagnostic],
+        format: Option<Format>,
+        (file, slug, diags): (&'a Path, &'a str, &'a [Diagnostic]),
     ) -> Input<'a> {
         Input {
             folder,
+            format,
             file,
             slug,
             diags,
