@@ -37,6 +37,7 @@ pub mod against;
 mod naming;
 mod plan;
 mod roles;
+mod root;
 mod sd_config;
 mod summary;
 mod write;
@@ -488,7 +489,7 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
             // Style Dictionary runs where the team runs it, the repository's
             // root: globs that name nothing beside the config name from there.
             Err(e) => {
-                let Some(root) = sd_config::repository_root(dir) else {
+                let Some(root) = root::repository_root(dir) else {
                     return Err(e).with_context(why);
                 };
                 let files = sd_config::data_files(&root).with_context(why)?;
@@ -498,6 +499,10 @@ fn read_input(reader: &mut Reader<'_>, file: &Path, file_name: &str) -> Result<(
             }
         };
         return Ok((Bytes::from(made.to_string()), made));
+    }
+    // A resolver whose sources reach outside its folder (`../core.json`).
+    if let Some(made) = root::widened(reader, split_input(file)?.0, &doc)? {
+        return Ok(made);
     }
     Ok((bytes, doc))
 }

@@ -449,3 +449,50 @@ fn a_config_whose_globs_start_at_the_repositorys_root_reads_the_files_they_name_
     ]);
     assert!(!ok && said.contains("name no data file"), "{said}");
 }
+
+#[test]
+fn a_resolver_whose_sources_reach_outside_its_folder_is_read_from_the_repositorys_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    for (path, text) in [
+        (
+            "core/base.json",
+            r##"{"ink": {"$type": "color", "$value": "#111111"}, "paper": {"$type": "color", "$value": "#fafafa"}}"##,
+        ),
+        (
+            "brands/acme/light.json",
+            r#"{"bg": {"$type": "color", "$value": "{paper}"}}"#,
+        ),
+        (
+            "brands/acme/dark.json",
+            r#"{"bg": {"$type": "color", "$value": "{ink}"}}"#,
+        ),
+        (
+            "brands/acme/acme.resolver.json",
+            r##"{"version": "2025.10", "sets": {"core": {"sources": [{"$ref": "../../core/base.json"}]}}, "modifiers": {"theme": {"contexts": {"light": [{"$ref": "light.json"}], "dark": [{"$ref": "dark.json"}]}, "default": "light"}}, "resolutionOrder": [{"$ref": "#/sets/core"}, {"$ref": "#/modifiers/theme"}]}"##,
+        ),
+    ] {
+        let file = repo.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let out = dir.path().join("out");
+    let (ok, said) = import(&[
+        repo.join("brands/acme/acme.resolver.json")
+            .to_str()
+            .unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("kept 3 of 3 tokens, modifiers theme (light, dark)"),
+        "{said}"
+    );
+}

@@ -39,14 +39,6 @@ pub fn data_files(dir: &Path) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// The root of the git repository that holds `dir`, when it is above
-/// `dir`: where a team runs Style Dictionary, so where its globs start.
-pub fn repository_root(dir: &Path) -> Option<std::path::PathBuf> {
-    let dir = dir.canonicalize().ok()?;
-    let root = dir.ancestors().find(|a| a.join(".git").exists())?;
-    (root != dir).then(|| root.to_path_buf())
-}
-
 /// The resolver document over the files under `dir` (the config's
 /// folder) that `config` names.
 pub fn resolver(config: &Value, dir: &Path, files: &[String]) -> Result<Value> {
