@@ -179,6 +179,15 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
     };
     let bare = skeleton(&name, today, None, None);
     let (brand, diags) = parse(&slug, &named(bare.clone()), &files, &problems, today);
+    if let Some(to) = &args.plan {
+        let said = (args.file.as_path(), slug.as_str(), diags.as_slice());
+        let input = plan::Input::new(reader.base(), file_name, &doc, &files);
+        return input.of(folder, other_format.or(format), said).write(
+            to,
+            brand.as_ref().map(|b| &b.tokens),
+            out,
+        );
+    }
     let Some(mut brand) = brand else {
         for d in diags.iter().filter(|d| d.severity() == Severity::Error) {
             let text = text_of(&files, &slug, d);
@@ -197,13 +206,6 @@ fn import(args: &ImportArgs, out: &mut impl Write) -> Result<i32> {
         writeln!(out, "{file} is not imported: fix the errors above")?;
         return Ok(1);
     };
-    if let Some(to) = &args.plan {
-        let said = (args.file.as_path(), slug.as_str(), diags.as_slice());
-        let input = plan::Input::new(reader.base(), file_name, &doc, &files);
-        return input
-            .of(folder, other_format.or(format), said)
-            .write(to, &brand.tokens, out);
-    }
     // The team's names; the roles the names make obvious, kept if the brand still validates.
     let built = args.against.as_deref().map(read_built_css).transpose()?;
     let kept = args.out.join(&slug).join("brand.json");

@@ -496,3 +496,61 @@ fn a_resolver_whose_sources_reach_outside_its_folder_is_read_from_the_repository
         "{said}"
     );
 }
+
+#[test]
+fn where_marque_must_ask_the_import_fails_with_the_plan_it_proposes_and_the_answer_is_an_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    // `dim` and `dark`: modes, and neither is the default by name or order.
+    for (path, text) in [
+        ("tokens/core.json", CORE),
+        ("tokens/semantic/dim.json", LIGHT),
+        ("tokens/semantic/dark.json", DARK),
+    ] {
+        let file = brand.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let plan = brand.join("marque.plan.json");
+    let (ok, said) = import(&[
+        brand.join("tokens").to_str().unwrap(),
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("MQ2215") && said.contains("which context is the default?"),
+        "{said}"
+    );
+    assert!(said.contains("the reading plan marque proposes"), "{said}");
+    let mut doc = read(&plan);
+    assert_eq!(
+        doc["modifiers"]["theme"]["contexts"]
+            .as_object()
+            .unwrap()
+            .len(),
+        2,
+        "{doc:#}"
+    );
+    // The answer: the default, said in the plan.
+    doc["modifiers"]["theme"]["default"] = json!("dim");
+    std::fs::write(&plan, doc.to_string()).unwrap();
+    brand_json(&brand, "marque.plan.json");
+    let app = spawn_app(&content);
+    let css = app.get("/brand/acme/tokens.css").text();
+    assert!(
+        rule(&css, ":root").contains(&"--bg: var(--palette-white);".to_string()),
+        "{css}"
+    );
+    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--semver", "off"])
+        .arg(&content)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        checked.status.success() && !said.contains("MQ2215"),
+        "{said}"
+    );
+}

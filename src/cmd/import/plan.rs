@@ -4,7 +4,7 @@
 
 use crate::spec::formats::{self, Format};
 use crate::spec::tokens::TokenSet;
-use crate::spec::Diagnostic;
+use crate::spec::{Diagnostic, Severity};
 use anyhow::{anyhow, bail, Context as _, Result};
 use bytes::Bytes;
 use serde_json::Value;
@@ -71,29 +71,24 @@ impl<'a> Input<'a> {
 
 impl Input<'_> {
     /// Writes the plan of the input to `to` and says it, with what was read
-    /// and each context's tokens in `set`; the exit code.
-    pub fn write(self, to: &Path, set: &TokenSet, out: &mut impl Write) -> Result<i32> {
+    /// and each context's tokens in `set`; the exit code. Without `set`
+    /// (the input has errors, such as a question marque could not answer),
+    /// the errors, then the plan it proposes, and 1.
+    pub fn write(self, to: &Path, set: Option<&TokenSet>, out: &mut impl Write) -> Result<i32> {
         let input = self;
-        super::summary(out, input.file, input.slug, set, input.diags, &[])?;
-        let root = input
-            .dir
-            .canonicalize()
-            .with_context(|| format!("cannot read {}", input.dir.display()))?;
-        let parent = match to.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(p) => p.to_path_buf(),
-            None => std::path::PathBuf::from("."),
-        };
-        let at = parent
-            .canonicalize()
-            .with_context(|| format!("cannot write the plan in {}", parent.display()))?;
-        let Ok(plan_dir) = at.strip_prefix(&root) else {
-            bail!(
-            "cannot write the plan to {}: keep it in the folder that holds the input ({}) or in one under it, so it names the team's files from where it is",
-            to.display(),
-            input.dir.display()
-        );
-        };
-        let plan_dir = plan_dir.to_string_lossy().replace('\\', "/");
+        match set {
+            Some(set) => super::summary(out, input.file, input.slug, set, input.diags, &[])?,
+            None => {
+                let errors = input
+                    .diags
+                    .iter()
+                    .filter(|d| d.severity() == Severity::Error);
+                for d in errors {
+                    writeln!(out, "{}", crate::report::frame(d, None, false))?;
+                }
+            }
+        }
+        let plan_dir = plan_dir(input.dir, to)?;
         let mut files: BTreeMap<String, Value> = input
             .files
             .iter()
@@ -102,25 +97,47 @@ impl Input<'_> {
         if !input.folder {
             files.insert(input.named.to_string(), input.doc.clone());
         }
+        let named = input.dir.join(input.named);
         let made = formats::plan::make(input.named, input.format, &files, &plan_dir)
-            .map_err(|e| anyhow!("cannot plan {}: {e}", input.dir.join(input.named).display()))?;
+            .map_err(|e| anyhow!("cannot plan {}: {e}", named.display()))?;
         if std::fs::symlink_metadata(to).is_ok_and(|m| !m.is_file()) {
-            bail!(
-                "cannot write the plan to {}: it is not a file",
-                to.display()
-            );
+            bail!("cannot write the plan to {}: not a file", to.display());
         }
         let text = serde_json::to_string_pretty(&made.doc)? + "\n";
         std::fs::write(to, text).with_context(|| format!("cannot write {}", to.display()))?;
-        writeln!(out, "the reading plan:")?;
-        for line in formats::plan::explain(&made, Some(set)) {
+        let title = match set {
+            Some(_) => "the reading plan:",
+            None => "the reading plan marque proposes (answer the question above in it):",
+        };
+        writeln!(out, "{title}")?;
+        for line in formats::plan::explain(&made, set) {
             writeln!(out, "  {line}")?;
         }
-        writeln!(
-        out,
-        "wrote the plan {}: edit it if marque guessed wrong, and name it in brand.json's `tokens`",
-        to.display()
-    )?;
-        Ok(0)
+        let to = to.display();
+        writeln!(out, "wrote the plan {to}: edit it where marque guessed wrong or asks, and name it in brand.json's `tokens`")?;
+        Ok(match set {
+            Some(_) => 0,
+            None => 1,
+        })
     }
+}
+
+/// The folder of the plan `to`, from `dir` (where the input's files are
+/// named from): the plan must be in it or under it.
+fn plan_dir(dir: &Path, to: &Path) -> Result<String> {
+    let root = dir
+        .canonicalize()
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    let parent = match to.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(p) => p.to_path_buf(),
+        None => std::path::PathBuf::from("."),
+    };
+    let at = parent
+        .canonicalize()
+        .with_context(|| format!("cannot write the plan in {}", parent.display()))?;
+    let Ok(rel) = at.strip_prefix(&root) else {
+        let (to, dir) = (to.display(), dir.display());
+        bail!("cannot write the plan to {to}: keep it in the folder that holds the input ({dir}) or in one under it, so it names the team's files from where it is");
+    };
+    Ok(rel.to_string_lossy().replace('\\', "/"))
 }
