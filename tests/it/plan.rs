@@ -554,3 +554,50 @@ fn where_marque_must_ask_the_import_fails_with_the_plan_it_proposes_and_the_answ
         "{said}"
     );
 }
+
+#[test]
+fn brand_groups_are_one_modifier_of_their_themes_and_the_plan_proposes_a_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let theme = |group: &str, mode: &str| json!({"name": mode, "group": group, "selectedTokenSets": {"core": "source", format!("{group}/{mode}"): "enabled"}});
+    let themes = json!([
+        theme("acme", "light"),
+        theme("acme", "dark"),
+        theme("zen", "light"),
+        theme("zen", "dark")
+    ]);
+    let mut files = vec![
+        ("tokens/core.json".to_string(), CORE.to_string()),
+        ("tokens/$themes.json".to_string(), themes.to_string()),
+    ];
+    for group in ["acme", "zen"] {
+        files.push((format!("tokens/{group}/light.json"), LIGHT.to_string()));
+        files.push((format!("tokens/{group}/dark.json"), DARK.to_string()));
+    }
+    for (path, text) in files {
+        let file = repo.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let (plan, said) = plan_of(&repo);
+    let modifiers = plan["modifiers"].as_object().unwrap();
+    assert_eq!(modifiers.len(), 1, "{plan:#}");
+    let theme = &modifiers["theme"];
+    let contexts: Vec<&String> = theme["contexts"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        contexts,
+        ["acme light", "acme dark", "zen light", "zen dark"]
+    );
+    assert_eq!(theme["default"], "acme light");
+    let description = theme["description"].as_str().unwrap();
+    assert!(
+        description.contains("groups `acme`, `zen` are alternatives")
+            && description.contains("one brand per group, as a family"),
+        "{description}"
+    );
+    assert!(said.contains("acme dark: `acme/dark`; 2 tokens"), "{said}");
+    assert_eq!(
+        plan["sets"]["core"]["$extensions"]["app.marque"]["sourceOnly"],
+        true
+    );
+}

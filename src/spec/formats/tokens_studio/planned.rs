@@ -104,10 +104,23 @@ fn describe(
                 [one] if *one == group => {
                     format!("declared by `$themes`, group `{group}`; {why_default}")
                 }
-                _ => format!(
-                    "`$themes` groups {} are alternatives (their themes define the same tokens, or are modes of one Figma collection), so one modifier of exactly their themes; {why_default}",
-                    quoted(&merged)
-                ),
+                _ => {
+                    // Groups of several themes each (a brand's light and
+                    // dark) may be whole brands: say how to keep them so.
+                    let brands = merged.len() > 1
+                        && groups
+                            .iter()
+                            .filter(|(g, _)| merged.contains(&g.as_str()))
+                            .all(|(_, themes)| themes.len() > 1);
+                    let proposal = match brands {
+                        true => "; if each group is a whole brand, one brand per group, as a family that `extends` a core, gives each its own `:root`, versions and changelog",
+                        false => "",
+                    };
+                    format!(
+                        "`$themes` groups {} are alternatives (their themes define the same tokens, or are modes of one Figma collection), so one modifier of exactly their themes; {why_default}{proposal}",
+                        quoted(&merged)
+                    )
+                }
             }
         }
         Evidence::Inferred => {
