@@ -601,3 +601,117 @@ fn brand_groups_are_one_modifier_of_their_themes_and_the_plan_proposes_a_family(
         true
     );
 }
+
+/// The modifiers of a plan: each with its contexts, in order, and default.
+fn modes_of(plan: &Value) -> Vec<(String, Vec<String>, String)> {
+    plan["modifiers"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, m)| {
+            let contexts = m["contexts"].as_object().unwrap().keys().cloned().collect();
+            (
+                name.clone(),
+                contexts,
+                m["default"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn file_order_syntax_and_how_sets_are_split_change_neither_the_modes_nor_the_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    // The reference: JSON files, written in order.
+    let write = |brand: &str, files: &[(&str, &str)]| {
+        let root = content.join(brand);
+        for (path, text) in files {
+            let file = root.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+        brand_json(&root, "tokens");
+    };
+    write(
+        "json",
+        &[
+            ("tokens/core.json", CORE),
+            ("tokens/semantic/light.json", LIGHT),
+            ("tokens/semantic/dark.json", DARK),
+        ],
+    );
+    // Written in another order.
+    write(
+        "shuffled",
+        &[
+            ("tokens/semantic/dark.json", DARK),
+            ("tokens/core.json", CORE),
+            ("tokens/semantic/light.json", LIGHT),
+        ],
+    );
+    // The same tokens as YAML and JSON5.
+    let yaml = "palette:\n  white: {value: '#ffffff', type: color}\n  ink: {value: '#111111', type: color}\n  blue: {value: '#0969da', type: color}\n";
+    let light5 = "{bg: {value: '{palette.white}', type: 'color'}, fg: {value: '{palette.ink}', type: 'color',},} // light\n";
+    write(
+        "syntaxes",
+        &[
+            ("tokens/core.yaml", yaml),
+            ("tokens/semantic/light.json5", light5),
+            ("tokens/semantic/dark.json", DARK),
+        ],
+    );
+    // The core split in two files.
+    write(
+        "split",
+        &[
+            (
+                "tokens/core/white.json",
+                r##"{"palette": {"white": {"value": "#ffffff", "type": "color"}}}"##,
+            ),
+            (
+                "tokens/core/rest.json",
+                r##"{"palette": {"ink": {"value": "#111111", "type": "color"}, "blue": {"value": "#0969da", "type": "color"}}}"##,
+            ),
+            ("tokens/semantic/light.json", LIGHT),
+            ("tokens/semantic/dark.json", DARK),
+        ],
+    );
+    let app = spawn_app(&content);
+    let reference = app.get("/brand/json/tokens.css").text();
+    let mut plans = Vec::new();
+    for brand in ["json", "shuffled", "syntaxes", "split"] {
+        let css = app.get(&format!("/brand/{brand}/tokens.css")).text();
+        for selector in [":root", "[data-theme=\"dark\"]"] {
+            assert_eq!(
+                rule(&css, selector),
+                rule(&reference, selector),
+                "{brand} {selector}\n{css}"
+            );
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+            .args(["check", "--explain", "--format", "json"])
+            .arg(&content)
+            .output()
+            .unwrap();
+        let lines = String::from_utf8(out.stdout).unwrap();
+        let line: Value = lines
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|l| l["brand"] == brand)
+            .unwrap();
+        plans.push((brand, modes_of(&line["plan"]), line["contexts"].clone()));
+    }
+    for (brand, modes, contexts) in &plans[1..] {
+        assert_eq!(modes, &plans[0].1, "{brand}");
+        assert_eq!(contexts, &plans[0].2, "{brand}");
+    }
+    assert_eq!(
+        plans[0].1,
+        [(
+            "theme".to_string(),
+            vec!["light".to_string(), "dark".to_string()],
+            "light".to_string()
+        )]
+    );
+}
