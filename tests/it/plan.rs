@@ -258,6 +258,7 @@ fn check_explain_says_each_brands_plan_and_counts_per_context() {
     assert_eq!(line["plan"]["modifiers"]["theme"]["default"], "light");
     assert_eq!(line["contexts"]["theme=dark"], 6);
     assert_eq!(line["contexts"]["default"], 6);
+    assert_eq!(line["leftOut"], json!({}), "nothing is left out");
 }
 
 #[test]

@@ -20,14 +20,21 @@ pub fn run(content: &Content, format: OutputFormat, out: &mut impl Write) -> Res
         let slug = files.slug.as_str();
         let (named, given) = named(files);
         let parsed = data_files(files);
-        let (brand, _) = crate::spec::brand::parse_brand(files, crate::clock::today());
+        let (brand, diags) = crate::spec::brand::parse_brand(files, crate::clock::today());
         let set = brand.as_ref().map(|b| &b.tokens);
+        let left_out = left_out(&diags);
         match plan::make(&named, given, &parsed, "") {
             Ok(made) => {
-                let lines = plan::explain(&made, set);
+                let mut lines = plan::explain(&made, set);
+                if !left_out.is_empty() {
+                    let by: Vec<String> =
+                        left_out.iter().map(|(c, n)| format!("{c} × {n}")).collect();
+                    let n: usize = left_out.values().sum();
+                    lines.push(format!("left out: {n} token(s) ({})", by.join(", ")));
+                }
                 match format {
                     OutputFormat::Json => {
-                        let line = json!({"brand": slug, "tokens": named, "format": made.format.as_str(), "plan": made.doc, "explain": lines, "contexts": contexts(set)});
+                        let line = json!({"brand": slug, "tokens": named, "format": made.format.as_str(), "plan": made.doc, "explain": lines, "contexts": contexts(set), "leftOut": left_out});
                         writeln!(out, "{line}")?;
                     }
                     _ => {
@@ -96,6 +103,17 @@ fn data_files(files: &BrandFiles) -> BTreeMap<String, Value> {
             Some((p.clone(), serde_json::from_slice(&text).ok()?))
         })
         .collect()
+}
+
+/// The tokens left out, counted by code.
+fn left_out(diags: &[crate::spec::Diagnostic]) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for d in diags {
+        if d.code.family() == crate::spec::diag::Family::LeftOut {
+            *out.entry(d.code.to_string()).or_default() += 1;
+        }
+    }
+    out
 }
 
 /// Each context's token count, by modifier.

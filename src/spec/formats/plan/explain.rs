@@ -70,8 +70,9 @@ pub fn explain(made: &Made, set: Option<&TokenSet>) -> Vec<String> {
     }
     if modifiers.is_none_or(|m| m.is_empty()) {
         let modes = set.map_or(0, |s| s.modes.len());
+        let count = set.map_or(String::new(), |s| format!(" of {} tokens", s.tokens.len()));
         lines.push(match modes {
-            0 => "no modifier: one context".to_string(),
+            0 => format!("no modifier: one context{count}"),
             n => format!("{n} modifier(s) read from inside the file"),
         });
     }
