@@ -125,6 +125,9 @@ pub fn studio_doc(
     let mut doc = Map::new();
     let mut files = Vec::new();
     let mut source_only = Vec::new();
+    // What the sets read, in all: a file read by two sets counts twice, so
+    // a plan cannot make one file many times its size.
+    let mut read = 0;
     for (name, set) in sets {
         let at = join("/sets", name);
         if how(set)
@@ -156,6 +159,17 @@ pub fn studio_doc(
             ));
             continue;
         };
+        read += text.len();
+        if read > crate::spec::limits::MAX_BRAND_BYTES {
+            problems.push((
+                at,
+                format!(
+                    "the plan's sets read more than {} in all (a file read by several sets counts each time): it is not read",
+                    crate::spec::limits::describe_bytes(crate::spec::limits::MAX_BRAND_BYTES)
+                ),
+            ));
+            break;
+        }
         let Some(part) = content.pointer(within) else {
             problems.push((
                 join(&join(&at, "sources"), "0"),
@@ -318,6 +332,20 @@ mod tests {
         doc["modifiers"]["theme"]["default"] = json!("dark");
         let (studio, _) = studio_doc(&doc, |_| Some((json!({}), String::new())), &mut Vec::new());
         assert_eq!(studio["$themes"][0]["name"], "dark");
+    }
+
+    #[test]
+    fn a_plan_cannot_read_one_file_many_times_its_size() {
+        let mut doc = plan().to_resolver(Format::TokensStudio, "d", |_| "big.json".into());
+        for i in 0..40 {
+            doc["sets"][format!("copy{i}")] = doc["sets"]["core"].clone();
+        }
+        let big = "x".repeat(crate::spec::limits::MAX_BRAND_BYTES / 20);
+        let mut problems = Vec::new();
+        let (studio, _) = studio_doc(&doc, |_| Some((json!({}), big.clone())), &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].1.contains("read more than"), "{problems:?}");
+        assert!(studio.as_object().unwrap().len() < 30);
     }
 
     #[test]

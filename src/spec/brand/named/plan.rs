@@ -70,18 +70,25 @@ pub(super) fn read_plan(
         dir => brand_path(&format!("{dir}/{p}")),
     };
     let mut read_ok = true;
+    let mut seen: std::collections::HashMap<String, Option<(Value, String)>> = Default::default();
     let mut problems = Vec::new();
     let (studio, mut sources) = plan::studio_doc(
         doc,
         |p| {
             let file = full(p).ok()?;
+            // A file several sets read parts of is read once.
+            if let Some(read) = seen.get(&file) {
+                return read.clone();
+            }
             let bytes = files.get(&file)?;
             let (mut v, t) = read_json(bytes, slug, &format!("{slug}/{file}"), out)?;
             let mut d = FileDiags::new(slug, format!("{slug}/{file}"));
             enforce_limits(&mut v, &mut d);
             read_ok &= !d.has_errors();
             d.finish(Some(t), out);
-            Some((v, t.to_string()))
+            let read = Some((v, t.to_string()));
+            seen.insert(file, read.clone());
+            read
         },
         &mut problems,
     );
