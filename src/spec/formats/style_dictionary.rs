@@ -269,6 +269,15 @@ impl Reader {
                 Some(child) if child.contains_key("value") => {
                     self.token(child, k, &here, &there, path, &mut out, d);
                 }
+                // An exporter's own notes beside the tokens (Tokens
+                // Brücke's `$meta`): a `$` name DTCG reserves, no token.
+                Some(_) if k.starts_with('$') && !holds_token(v, 0) => {
+                    d.push_at_key(
+                        Code::NotAToken,
+                        &there,
+                        format!("`{k}` is an exporter's notes, no token; it is ignored"),
+                    );
+                }
                 Some(child) => {
                     out.insert(
                         k.clone(),
