@@ -171,10 +171,18 @@ fn open_tokens_brand_and_mode_themes_are_one_modifier_of_exactly_those_themes() 
     assert_eq!(lines["folder"]["contexts"], expected);
     assert_eq!(lines["planned"]["contexts"], expected);
     let css = same_as_without_plan(&content, "planned", "folder", "");
-    let dark = &rules(&css)["[data-theme=\"very-dark-blue\"]"];
-    assert!(
-        dark.iter()
-            .any(|d| d.starts_with("--color-primary-default:")),
+    // The dark theme's own values, as `core / color` holds them
+    // (`global.blue.45`, `.40`, `.50`, `global.neutral.black`), and its
+    // scheme from its name.
+    assert_eq!(
+        rules(&css)["[data-theme=\"very-dark-blue\"]"],
+        [
+            "color-scheme: dark;",
+            "--color-primary-default: #337fbf;",
+            "--color-primary-hover: #438bcc;",
+            "--color-primary-active: #296fab;",
+            "--painel-foreground: #000000;"
+        ],
         "{css}"
     );
 }
