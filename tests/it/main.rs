@@ -81,6 +81,8 @@ mod outbound;
 mod plan;
 /// Branch previews under `/preview/<name>/`.
 mod preview;
+/// Reading plans of real repositories (a brand × mode Tokens Studio folder, a Figma plugin export, a Style Dictionary config): plan, counts, the team's build.
+mod real_plans;
 /// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).
 mod reference;
 /// Hot reload over real files: every save served, a broken brand keeps its last good version.

@@ -625,7 +625,7 @@ pub fn convert(
         Format::FigmaExport => {
             path_modes::read(doc).or_else(|| Some(Converted::new(doc.clone(), Vec::new(), &[])))
         }
-        Format::StyleDictionary => Some(style_dictionary::read(doc, d)),
+        Format::StyleDictionary => Some(path_modes::over(style_dictionary::read(doc, d))),
         Format::Theo => Some(theo::read(doc, d)),
         Format::FigmaVariables => Some(figma_variables::read(doc, d)),
         Format::TokensStudio => Some(tokens_studio::read(doc, false, d)),

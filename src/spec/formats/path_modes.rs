@@ -75,13 +75,28 @@ fn is_mode_name(name: &str) -> bool {
 }
 
 /// True when something in `v` is Figma's: an `$extensions` key naming
-/// it (`com.figma…`, `org.lukasoppermann.figmaDesignTokens`).
+/// it (`com.figma…`, `org.lukasoppermann.figmaDesignTokens`), or a Figma
+/// variable's id in one (Tokens Brücke's `"variableId": "VariableID:72:35"`).
 fn figma(v: &Value, depth: usize) -> bool {
     let Some(o) = v.as_object() else { return false };
     o.get("$extensions")
         .and_then(Value::as_object)
-        .is_some_and(|e| e.keys().any(|k| k.to_lowercase().contains("figma")))
+        .is_some_and(|e| {
+            e.keys().any(|k| k.to_lowercase().contains("figma"))
+                || e.values().any(|x| variable_id(x, 0))
+        })
         || (depth < crate::spec::limits::MAX_JSON_DEPTH && o.values().any(|c| figma(c, depth + 1)))
+}
+
+/// True when `v` is, or holds, the id Figma gives a variable.
+fn variable_id(v: &Value, depth: usize) -> bool {
+    match v {
+        Value::String(s) => s.starts_with("VariableID:"),
+        Value::Object(o) if depth < crate::spec::limits::MAX_JSON_DEPTH => {
+            o.values().any(|c| variable_id(c, depth + 1))
+        }
+        _ => false,
+    }
 }
 
 /// The modes of collection `v`, when it is one: its members, all groups
@@ -238,6 +253,22 @@ pub fn read(doc: &Value) -> Option<Converted> {
     Some(Converted::new(resolver, tokens, &[]))
 }
 
+/// A Style Dictionary source as read (`read`), or, when it is a Figma
+/// plugin's export keeping a collection's modes in its paths (Tokens
+/// Brücke's `value`, `type`), those modes as contexts, each token's place
+/// still the one in the source.
+pub fn over(read: Converted) -> Converted {
+    let Some(mut modes) = self::read(&read.doc) else {
+        return read;
+    };
+    for (_, source) in &mut modes.tokens {
+        *source = read.source_pointer(source);
+    }
+    modes.tokens.sort();
+    modes.members = read.members;
+    modes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,6 +300,12 @@ mod tests {
         // Mode words without Figma's evidence are groups, as written.
         let hand = json!({"color": {"light": {"a": {"$type": "color", "$value": "#000000"}}, "dark": {"a": {"$type": "color", "$value": "#ffffff"}}}});
         assert!(read(&hand).is_none());
+        // A Figma variable's id is Figma's evidence too (Tokens Brücke).
+        let id = |v: &str| json!({"$type": "color", "$value": v, "$extensions": {"variableId": "VariableID:72:35"}});
+        let bruecke =
+            json!({"Tokens": {"Light": {"bg": id("#ffffff")}, "Dark": {"bg": id("#000000")}}});
+        let c = read(&bruecke).expect("modes in the path");
+        assert_eq!(c.doc["modifiers"]["Tokens"]["default"], "Light");
         // Groups that are not modes stay groups.
         let plain = json!({"color": {"brand": {"a": {"$type": "color", "$value": "#000000"}}, "accent": {"a": {"$type": "color", "$value": "#ffffff"}}}});
         assert!(read(&plain).is_none());

@@ -15,6 +15,8 @@
 //! - A token with child tokens becomes its group's `$root` token, so both
 //!   it and its children publish; references to it name the `$root`.
 //! - `.value` at the end of a reference is dropped.
+//! - Text that is a CSS easing (`cubic-bezier(0.4, 0, 0.2, 1)`) is DTCG's
+//!   cubicBezier, published as the same CSS.
 
 use super::Converted;
 use crate::spec::diag::{Code, FileDiags};
@@ -147,6 +149,9 @@ fn give_types(c: &mut Converted, d: &mut FileDiags<'_>) {
                     .collect();
                 o.insert("$value".into(), Value::Array(names));
             }
+        } else if let Some(points) = o.get("$value").and_then(easing) {
+            o.insert("$type".into(), Value::String("cubicBezier".into()));
+            o.insert("$value".into(), points);
         } else if let Some(ty) = o.get("$value").and_then(form_of) {
             o.insert("$type".into(), Value::String(ty.into()));
         }
@@ -204,6 +209,21 @@ fn name_of(pointer: &str) -> String {
         .map(|s| s.replace("~1", "/").replace("~0", "~"))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// A CSS easing written as text (`cubic-bezier(0.4, 0, 0.2, 1)`), as
+/// DTCG's cubicBezier: the four numbers, which CSS reads as the same curve.
+fn easing(v: &Value) -> Option<Value> {
+    let inner = v
+        .as_str()?
+        .trim()
+        .strip_prefix("cubic-bezier(")?
+        .strip_suffix(')')?;
+    let points: Vec<f64> = inner
+        .split(',')
+        .map(|n| n.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    (points.len() == 4).then(|| serde_json::json!(points))
 }
 
 /// The type a value's own form says.
@@ -268,6 +288,15 @@ impl Reader {
             match v.as_object() {
                 Some(child) if child.contains_key("value") => {
                     self.token(child, k, &here, &there, path, &mut out, d);
+                }
+                // An exporter's own notes beside the tokens (Tokens
+                // Brücke's `$meta`): a `$` name DTCG reserves, no token.
+                Some(_) if k.starts_with('$') && !holds_token(v, 0) => {
+                    d.push_at_key(
+                        Code::NotAToken,
+                        &there,
+                        format!("`{k}` is an exporter's notes, no token; it is ignored"),
+                    );
                 }
                 Some(child) => {
                     out.insert(
