@@ -217,7 +217,8 @@ fn a_plan_of_a_file_that_keeps_its_modes_inside_keeps_them() {
         json!({"sources": [{"$ref": "system.json"}], "$extensions": {"app.marque": {"format": "dtcg"}}})
     );
     assert!(
-        said.contains("1 modifier(s) read from inside the file"),
+        said.contains("modifier `theme`: read from inside the file")
+            && said.contains("  dark: 1 tokens"),
         "{said}"
     );
     brand_json(&brand, "marque.plan.json");

@@ -204,7 +204,9 @@ fn fusillo_a_figma_collection_with_its_modes_in_the_path_is_a_modifier() {
     );
     assert!(plan.get("modifiers").is_none(), "{plan:#}");
     assert!(
-        said.contains("1 modifier(s) read from inside the file"),
+        said.contains("modifier `Tokens`: read from inside the file")
+            && said.contains("  Light (default): 475 tokens")
+            && said.contains("  Dark: 475 tokens"),
         "{said}"
     );
     // The modifier, as imported: the collection `Tokens`, Light the default.
@@ -316,10 +318,10 @@ fn db_ui_base_a_style_dictionary_config_reads_with_its_prefix_and_matches_its_bu
     let lines = explain(&content);
     assert_eq!(lines["folder"]["contexts"], json!({"default": 177}));
     assert_eq!(lines["planned"]["contexts"], json!({"default": 177}));
-    // The config's prefix; an easing written as text is CSS, not a string.
-    // The plan does not carry the prefix (reported): the planned brand's
-    // names are compared without it.
-    let css = same_as_without_plan(&content, "planned", "folder", "db");
+    // The config's prefix, which the plan keeps (`$extensions` `prefix`);
+    // an easing written as text is CSS, not a string.
+    assert_eq!(plan["$extensions"]["app.marque"]["prefix"], "db", "{plan:#}");
+    let css = same_as_without_plan(&content, "planned", "folder", "");
     let root = &rules(&css)[":root"];
     assert_eq!(root.len(), 177, "{css}");
     assert!(root.iter().all(|d| d.starts_with("--db-")), "{css}");

@@ -115,15 +115,24 @@ pub fn resolver(
         false => Format::StyleDictionary,
     };
     let words = selector_modes(config);
-    if format == Format::TokensStudio && mode_siblings(&read, &words) {
-        return Ok(one_tree(&read, &words));
+    let mut doc = match format == Format::TokensStudio && mode_siblings(&read, &words) {
+        true => one_tree(&read, &words),
+        false => json!({
+            "version": "2025.10",
+            "sets": sets,
+            "resolutionOrder": order,
+            "$extensions": {"app.marque": {"format": format.as_str()}}
+        }),
+    };
+    // How the team's build names and sizes what it publishes.
+    let how = &mut doc["$extensions"]["app.marque"];
+    if let Some(prefix) = config_prefix(config) {
+        how["prefix"] = json!(prefix);
     }
-    Ok(json!({
-        "version": "2025.10",
-        "sets": sets,
-        "resolutionOrder": order,
-        "$extensions": {"app.marque": {"format": format.as_str()}}
-    }))
+    if let Some(base) = px_to_rem(config) {
+        how["pxToRem"] = json!(base);
+    }
+    Ok(doc)
 }
 
 /// The names a config's CSS files' selectors give modes: the value of an
@@ -201,6 +210,23 @@ fn one_tree(files: &[&str], words: &[String]) -> Value {
         "resolutionOrder": order,
         "$extensions": {"app.marque": {"format": Format::TokensStudio.as_str(), "infer": true, "modeWords": words}}
     })
+}
+
+/// What a resolver made from a config (or a plan of one) says of names
+/// and units: the CSS prefix, and the pixels per rem of `size/pxToRem`.
+/// Applied to `set` as the config's build applies them.
+pub fn apply_naming(doc: &Value, set: &mut TokenSet) {
+    let how = doc.pointer("/$extensions/app.marque");
+    if let Some(base) = how.and_then(|h| h.get("pxToRem")).and_then(Value::as_f64) {
+        if base.is_finite() && base > 0.0 {
+            to_rem(set, base);
+        }
+    }
+    if let Some(prefix) = how.and_then(|h| h.get("prefix")).and_then(Value::as_str) {
+        if crate::spec::brand::is_slug(prefix) {
+            set.prefix = prefix.to_string();
+        }
+    }
 }
 
 /// The format a resolver made from a config reads its files in.

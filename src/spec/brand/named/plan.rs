@@ -33,7 +33,7 @@ pub(super) fn read_resolver_at(
         enforce_limits(&mut doc, &mut d);
         if formats::plan::is_one_tree(&doc) {
             d.finish(Some(text), out);
-            return read_plan(files, path, &doc, text, out);
+            return named_as_built(&doc, read_plan(files, path, &doc, text, out));
         }
         let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
         let whole = formats::plan::whole_file(&doc).and_then(|(file, format)| {
@@ -48,10 +48,20 @@ pub(super) fn read_resolver_at(
         });
         if let Some((file, format)) = whole {
             d.finish(Some(text), out);
-            return read_named(files, &file, Some(format), out);
+            return named_as_built(&doc, read_named(files, &file, Some(format), out));
         }
+        let set = super::resolved::read_resolved(files, path, format, out);
+        return named_as_built(&doc, set);
     }
     super::resolved::read_resolved(files, path, format, out)
+}
+
+/// `set`, named and sized as the plan (or a config's resolver) says the
+/// team's build does: its CSS prefix, and `size/pxToRem`.
+fn named_as_built(doc: &Value, set: Option<TokenSet>) -> Option<TokenSet> {
+    let mut set = set?;
+    formats::sd_config::apply_naming(doc, &mut set);
+    Some(set)
 }
 
 /// The tokens of the plan `doc` at `path` in the brand folder (`text` as

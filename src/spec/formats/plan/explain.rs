@@ -69,17 +69,38 @@ pub fn explain(made: &Made, set: Option<&TokenSet>) -> Vec<String> {
         }
     }
     if modifiers.is_none_or(|m| m.is_empty()) {
-        let modes = set.map_or(0, |s| s.modes.len());
-        let count = set.map_or(String::new(), |s| format!(" of {} tokens", s.tokens.len()));
-        lines.push(match modes {
-            0 => format!("no modifier: one context{count}"),
-            n => format!("{n} modifier(s) read from inside the file"),
-        });
+        inside(set, made.format, &mut lines);
     }
     for (name, why) in made.plan.iter().flat_map(|p| &p.not_read) {
         lines.push(format!("not read: `{name}`, {why}"));
     }
     lines
+}
+
+/// The modifiers a file keeps inside it (modes in its values or paths, a
+/// Figma collection's modes, Material's schemes), read from `set`.
+fn inside(set: Option<&TokenSet>, format: crate::spec::formats::Format, lines: &mut Vec<String>) {
+    let Some(set) = set.filter(|s| !s.modes.is_empty()) else {
+        let count = set.map_or(String::new(), |s| format!(" of {} tokens", s.tokens.len()));
+        lines.push(format!("no modifier: one context{count}"));
+        return;
+    };
+    for modifier in &set.modes {
+        lines.push(format!(
+            "modifier `{}`: read from inside the file, as {} keeps modes (in its values, its paths, a collection's modes or a scheme)",
+            modifier.name,
+            format.as_str()
+        ));
+        for (c, context) in modifier.contexts.iter().enumerate() {
+            let default = if c == modifier.default {
+                " (default)"
+            } else {
+                ""
+            };
+            let n = count_in(set, &modifier.name, &context.name).unwrap_or(0);
+            lines.push(format!("  {}{default}: {n} tokens", context.name));
+        }
+    }
 }
 
 /// The tokens of context `context` of modifier `modifier` in `set`.

@@ -62,7 +62,25 @@ pub fn make(
         });
     };
     if formats::sd_config::is_config(doc) || doc.get("resolutionOrder").is_some() {
-        return resolver(named, format, doc, files, plan_dir);
+        let mut made = resolver(named, format, doc, files, plan_dir)?;
+        // The config's names and units, kept in the plan.
+        let said = |key: &str| {
+            doc.pointer(&format!("/$extensions/{EXTENSION}/{key}"))
+                .cloned()
+        };
+        let (prefix, rem) = match formats::sd_config::is_config(doc) {
+            true => (
+                formats::sd_config::config_prefix(doc).map(Value::from),
+                formats::sd_config::px_to_rem(doc).map(Value::from),
+            ),
+            false => (said("prefix"), said("pxToRem")),
+        };
+        for (key, v) in [("prefix", prefix), ("pxToRem", rem)] {
+            if let Some(v) = v {
+                made.doc["$extensions"][EXTENSION][key] = v;
+            }
+        }
+        return Ok(made);
     }
     let format = match format.map_or_else(|| formats::detect(doc), Ok) {
         Ok(f) => f,
