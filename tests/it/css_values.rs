@@ -40,3 +40,31 @@ fn css_only_lengths_and_font_lists_publish_as_the_teams_build_makes_them() {
     let figma = app.get("/brand/ts/tokens.figma.json").text();
     assert!(!figma.contains("clamp("), "{figma}");
 }
+
+#[test]
+fn a_dtcg_font_stack_naming_a_brand_font_lists_that_fonts_families() {
+    // `["{font.brand}", "Helvetica"]`: the reference resolves, as any does.
+    let dir = tempfile::tempdir().unwrap();
+    let brand = dir.path().join("content/acme");
+    std::fs::create_dir_all(&brand).unwrap();
+    std::fs::write(
+        brand.join("tokens.json"),
+        r#"{"font": {"brand": {"$type": "fontFamily", "$value": "DB Screen Sans"},
+ "stack": {"$type": "fontFamily", "$value": ["{font.brand}", "Helvetica", "sans-serif"]},
+ "list": {"$type": "fontFamily", "$value": "'{font.brand}', Helvetica, Arial, sans-serif"}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        brand.join("brand.json"),
+        r#"{"name": "Acme", "summary": "x", "version": "1.0.0", "updated": "2026-11-20"}"#,
+    )
+    .unwrap();
+    let app = spawn_with(serve_config(&dir.path().join("content")));
+    let css = app.get("/brand/acme/tokens.css").text();
+    for line in [
+        "--font-stack: \"DB Screen Sans\", Helvetica, sans-serif;",
+        "--font-list: \"DB Screen Sans\", Helvetica, Arial, sans-serif;",
+    ] {
+        assert!(css.contains(line), "{line}\n{css}");
+    }
+}

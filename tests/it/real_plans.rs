@@ -320,7 +320,10 @@ fn db_ui_base_a_style_dictionary_config_reads_with_its_prefix_and_matches_its_bu
     assert_eq!(lines["planned"]["contexts"], json!({"default": 177}));
     // The config's prefix, which the plan keeps (`$extensions` `prefix`);
     // an easing written as text is CSS, not a string.
-    assert_eq!(plan["$extensions"]["app.marque"]["prefix"], "db", "{plan:#}");
+    assert_eq!(
+        plan["$extensions"]["app.marque"]["prefix"], "db",
+        "{plan:#}"
+    );
     let css = same_as_without_plan(&content, "planned", "folder", "");
     let root = &rules(&css)[":root"];
     assert_eq!(root.len(), 177, "{css}");

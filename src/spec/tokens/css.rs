@@ -12,6 +12,9 @@ use super::{
 };
 use std::collections::BTreeSet;
 
+mod families;
+pub use families::families;
+
 /// How aliases are written.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Refs {
@@ -143,7 +146,8 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
             for (part, v) in c.parts() {
                 let css = match v {
                     TokenValue::FontFamily(names) => {
-                        with_generic(&font_family(names), names, &name)
+                        let names = families(names, set, 0);
+                        with_generic(&font_family(&names), &names, &name)
                     }
                     v => value(v, set, Refs::Var),
                 };
@@ -190,7 +194,10 @@ pub fn declarations<'a>(token: &'a Token, set: &'a TokenSet) -> Vec<Declaration<
         {
             text.clone()
         }
-        TokenValue::FontFamily(names) => with_generic(&font_family(names), names, &name),
+        TokenValue::FontFamily(names) => {
+            let names = families(names, set, 0);
+            with_generic(&font_family(&names), &names, &name)
+        }
         v => value(v, set, Refs::Var),
     };
     out.push(Declaration {
@@ -358,7 +365,7 @@ pub fn value(v: &TokenValue, set: &TokenSet, refs: Refs) -> String {
         },
         TokenValue::Color(c) => color(c),
         TokenValue::Dimension(d) => format!("{}{}", fmt_num(d.value), d.unit.as_str()),
-        TokenValue::FontFamily(names) => font_family(names),
+        TokenValue::FontFamily(names) => font_family(&families(names, set, 0)),
         TokenValue::String(text) if has_references(text) => {
             match interpolate(text, set, Refs::Resolve, 0) {
                 Some(resolved) if is_css_value(&resolved) => match refs {
