@@ -75,6 +75,7 @@ const TOKENS_STUDIO_TYPES: &[&str] = &[
     "lineHeights",
     "letterSpacing",
     "paragraphSpacing",
+    "paragraphIndent",
     "spacing",
     "sizing",
     "borderRadius",
