@@ -79,6 +79,8 @@ mod naming;
 mod outbound;
 /// Branch previews under `/preview/<name>/`.
 mod preview;
+/// A real repository with modes (NVE's) against its own built CSS: --against and Chromium.
+mod real_modes;
 /// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).
 mod reference;
 /// Hot reload over real files: every save served, a broken brand keeps its last good version.
