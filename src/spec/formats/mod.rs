@@ -468,9 +468,11 @@ impl Converted {
 
     /// The pointer in [`Converted::doc`] of the token that the place
     /// `pointer` in the source file `file` (`None`: the one source file)
-    /// is in, if it is in one.
+    /// is in, if it is in one: the innermost still there, of every place
+    /// the source token is written (the base, a context restoring it), so
+    /// that a reading finds the copy the last one did not take out.
     pub fn token_at(&self, file: Option<&str>, pointer: &str) -> Option<String> {
-        let (at, rest) = self
+        let mut found: Vec<(&String, &str)> = self
             .tokens
             .iter()
             .filter_map(|(doc, source)| {
@@ -478,22 +480,23 @@ impl Converted {
                 let rest = pointer.strip_prefix(p.as_str())?;
                 (f == file && (rest.is_empty() || rest.starts_with('/'))).then_some((doc, rest))
             })
-            .max_by_key(|(_, rest)| std::cmp::Reverse(rest.len()))?;
-        // The innermost token on the way, in the converted document.
-        let mut pointer = format!("{at}{rest}");
-        loop {
-            if self
+            .collect();
+        found.reverse(); // of those as near, the last listed first, as before
+        found.sort_by_key(|(_, rest)| rest.len());
+        found.into_iter().find_map(|(at, rest)| {
+            let mut pointer = format!("{at}{rest}");
+            while self
                 .doc
                 .pointer(&pointer)
-                .is_some_and(|v| v.get("$value").is_some())
+                .is_none_or(|v| v.get("$value").is_none())
             {
-                return Some(pointer);
+                if pointer.len() <= at.len() {
+                    return None;
+                }
+                pointer.truncate(pointer.rfind('/')?);
             }
-            if pointer.len() <= at.len() {
-                return None;
-            }
-            pointer.truncate(pointer.rfind('/')?);
-        }
+            Some(pointer)
+        })
     }
 
     /// Takes the token at `pointer` out of [`Converted::doc`].
