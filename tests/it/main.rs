@@ -81,6 +81,8 @@ mod outbound;
 mod plan;
 /// Branch previews under `/preview/<name>/`.
 mod preview;
+/// A real repository with modes (NVE's) against its own built CSS: --against and Chromium.
+mod real_modes;
 /// Reading plans of real repositories (a brand × mode Tokens Studio folder, a Figma plugin export, a Style Dictionary config): plan, counts, the team's build.
 mod real_plans;
 /// Outputs checked by the tools that consume them (llms.txt parser, Chromium's CSS engine, …).

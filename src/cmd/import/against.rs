@@ -9,7 +9,7 @@
 //! The team's selectors name contexts: `:root`, `html`, `:host` and `body`
 //! are the default; a class, an attribute's value or a
 //! `prefers-color-scheme` media query names the context it spells
-//! (`.dark`, `.theme-dark`, `[data-theme=dark]`, `[data-mode="dark"]`,
+//! (`.dark`, `.theme-dark`, `.darkmode`, `[data-theme=dark]`, `[data-mode="dark"]`,
 //! `@media (prefers-color-scheme: dark)`), of any modifier; several, the
 //! contexts of several modifiers at once. A rule whose selector names no
 //! context of the brand, and one under another media query (a breakpoint),
@@ -194,6 +194,20 @@ fn ident_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Whether a selector's word names the context whose identifier is `n`:
+/// the identifier itself, or it after a `-` or `_` (`theme-dark`), or it
+/// before `mode` (`darkmode`, `dark-mode`: NVE's build writes
+/// `:root.darkmode`).
+fn names(w: &str, n: &str) -> bool {
+    let bare = w
+        .strip_suffix("mode")
+        .map_or(w, |s| s.trim_end_matches(['-', '_']));
+    !n.is_empty()
+        && [w, bare]
+            .iter()
+            .any(|w| *w == n || w.ends_with(&format!("-{n}")) || w.ends_with(&format!("_{n}")))
+}
+
 /// The contexts one selector (of a list) names, `None` when it names none
 /// of the brand's; a context that is its modifier's default adds nothing.
 fn key_of(set: &TokenSet, selector: &str, media: &str) -> Option<Key> {
@@ -206,11 +220,7 @@ fn key_of(set: &TokenSet, selector: &str, media: &str) -> Option<Key> {
     let mut named = false;
     for w in &words {
         for (m, modifier) in set.modes.iter().enumerate() {
-            let hit = modifier.contexts.iter().position(|c| {
-                let n = c.ident();
-                !n.is_empty()
-                    && (*w == n || w.ends_with(&format!("-{n}")) || w.ends_with(&format!("_{n}")))
-            });
+            let hit = modifier.contexts.iter().position(|c| names(w, &c.ident()));
             if let Some(c) = hit {
                 named = true;
                 if c != modifier.default && !key.iter().any(|(k, _)| *k == m) {

@@ -77,6 +77,7 @@ const TOKENS_STUDIO_TYPES: &[&str] = &[
     "lineHeights",
     "letterSpacing",
     "paragraphSpacing",
+    "paragraphIndent",
     "spacing",
     "sizing",
     "borderRadius",
@@ -471,9 +472,11 @@ impl Converted {
 
     /// The pointer in [`Converted::doc`] of the token that the place
     /// `pointer` in the source file `file` (`None`: the one source file)
-    /// is in, if it is in one.
+    /// is in, if it is in one: the innermost still there, of every place
+    /// the source token is written (the base, a context restoring it), so
+    /// that a reading finds the copy the last one did not take out.
     pub fn token_at(&self, file: Option<&str>, pointer: &str) -> Option<String> {
-        let (at, rest) = self
+        let mut found: Vec<(&String, &str)> = self
             .tokens
             .iter()
             .filter_map(|(doc, source)| {
@@ -481,22 +484,23 @@ impl Converted {
                 let rest = pointer.strip_prefix(p.as_str())?;
                 (f == file && (rest.is_empty() || rest.starts_with('/'))).then_some((doc, rest))
             })
-            .max_by_key(|(_, rest)| std::cmp::Reverse(rest.len()))?;
-        // The innermost token on the way, in the converted document.
-        let mut pointer = format!("{at}{rest}");
-        loop {
-            if self
+            .collect();
+        found.reverse(); // of those as near, the last listed first, as before
+        found.sort_by_key(|(_, rest)| rest.len());
+        found.into_iter().find_map(|(at, rest)| {
+            let mut pointer = format!("{at}{rest}");
+            while self
                 .doc
                 .pointer(&pointer)
-                .is_some_and(|v| v.get("$value").is_some())
+                .is_none_or(|v| v.get("$value").is_none())
             {
-                return Some(pointer);
+                if pointer.len() <= at.len() {
+                    return None;
+                }
+                pointer.truncate(pointer.rfind('/')?);
             }
-            if pointer.len() <= at.len() {
-                return None;
-            }
-            pointer.truncate(pointer.rfind('/')?);
-        }
+            Some(pointer)
+        })
     }
 
     /// Takes the token at `pointer` out of [`Converted::doc`].
@@ -634,67 +638,4 @@ pub fn convert(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn formats_are_told_apart_by_what_only_each_writes() {
-        let cases = [
-            (json!({"resolutionOrder": []}), Ok(Format::Dtcg)),
-            (
-                json!({"meta": {"variables": {}, "variableCollections": {}}}),
-                Ok(Format::FigmaVariables),
-            ),
-            (json!({"props": {}, "aliases": {}}), Ok(Format::Theo)),
-            (
-                json!({"c": {"$type": "color", "$value": "#fff"}}),
-                Ok(Format::Dtcg),
-            ),
-            (
-                json!({"c": {"$type": "color", "$value": "#fff", "$extensions": {"com.figma": {}}}}),
-                Ok(Format::FigmaExport),
-            ),
-            (
-                json!({"s": {"type": "spacing", "value": "{base} * 2"}}),
-                Ok(Format::TokensStudio),
-            ),
-            (
-                json!({"c": {"value": "{a.b.value}"}}),
-                Ok(Format::StyleDictionary),
-            ),
-            (
-                json!({"c": {"type": "color", "value": "#fff"}}),
-                Ok(Format::StyleDictionary),
-            ),
-        ];
-        for (doc, want) in cases {
-            assert_eq!(detect(&doc), want, "{doc}");
-        }
-        let both = json!({"a": {"type": "sizing", "value": "4"}, "b": {"value": "{a.value}"}});
-        let err = detect(&both).unwrap_err();
-        assert!(
-            err.contains("tokens-studio") && err.contains("style-dictionary"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_pointer_into_a_converted_token_names_the_member_the_source_wrote() {
-        let c = Converted::new(
-            json!({}),
-            vec![("/color/brand/$root".into(), "/color/brand".into())],
-            &[("$value", "value"), ("$description", "comment")],
-        );
-        assert_eq!(
-            c.source_pointer("/color/brand/$root/$value"),
-            "/color/brand/value"
-        );
-        assert_eq!(
-            c.source_pointer("/color/brand/$root/$value/color"),
-            "/color/brand/value/color"
-        );
-        assert_eq!(c.source_pointer("/color/brand/$root"), "/color/brand");
-        assert_eq!(c.source_pointer("/other"), "/other");
-    }
-}
+mod tests;

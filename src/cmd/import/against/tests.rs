@@ -60,3 +60,21 @@ fn selectors_name_classes_attribute_values_and_the_colour_scheme() {
     assert_eq!(words("[data-theme='dark'] :not(.x)", ""), ["dark"]);
     assert_eq!(words(":root", "(prefers-color-scheme: dark)"), ["dark"]);
 }
+
+#[test]
+fn a_word_names_a_context_alone_after_a_dash_or_before_mode() {
+    for w in [
+        "dark",
+        "theme-dark",
+        "theme_dark",
+        "darkmode",
+        "dark-mode",
+        "dark_mode",
+    ] {
+        assert!(names(w, "dark"), "{w}");
+    }
+    for w in ["darker", "undark", "mode", "darkmodes", "dark-moded"] {
+        assert!(!names(w, "dark"), "{w}");
+    }
+    assert!(!names("mode", ""));
+}

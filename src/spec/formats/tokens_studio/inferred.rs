@@ -156,9 +156,15 @@ pub(super) fn inferred_themes(
     let base: Vec<usize> = (0..names.len())
         .filter(|s| !in_a_context.contains(s) && !skipped.contains(s))
         .collect();
-    if axes.is_empty() {
-        undecided_siblings(names, &defines, &refers, skipped, d);
-    }
+    // Sets of no context are layers, unless siblings among them define
+    // the same tokens with no mode word: a question, whether or not other
+    // sets made a modifier (NVE's devices `tablet`, `mobile`,
+    // `mobile-small` beside its `light` and `dark`, without `$themes`,
+    // were read as layers, the last overriding the others everywhere).
+    let not_siblings: Vec<usize> = (0..names.len())
+        .filter(|s| skipped.contains(s) || in_a_context.contains(s))
+        .collect();
+    undecided_siblings(names, &defines, &refers, &not_siblings, d);
     let mut groups = Vec::new();
     for (axis, mut contexts) in axes {
         // The default first: `light`, `default`, `base`…; else the first

@@ -79,6 +79,7 @@ pub(super) fn is_numeric(ty: &str) -> bool {
             | "borderWidth"
             | "fontSizes"
             | "paragraphSpacing"
+            | "paragraphIndent"
             | "dimension"
             | "letterSpacing"
             | "lineHeights"
@@ -146,7 +147,7 @@ pub(super) fn dtcg_type(ty: &str, value: &Value) -> Option<&'static str> {
     Some(match ty {
         "color" => "color",
         "sizing" | "spacing" | "borderRadius" | "borderWidth" | "fontSizes"
-        | "paragraphSpacing" | "dimension" | "letterSpacing" => "dimension",
+        | "paragraphSpacing" | "paragraphIndent" | "dimension" | "letterSpacing" => "dimension",
         "lineHeights" => match value.as_str().map(str::trim) {
             Some(s) if s.ends_with("px") || s.ends_with("rem") || s.ends_with("em") => "dimension",
             _ => "number",
