@@ -39,6 +39,35 @@ pub struct Indexed {
     pub tokens_text: Option<String>,
     /// Each token's JSON pointer in it, in the index's token order.
     pub pointers: Vec<String>,
+    /// Where the index is kept between runs, if anywhere: written by
+    /// [`Indexed::keep`] after linting.
+    keep: Option<Keep>,
+}
+
+/// The cache file of a brand's index, and what it held when read.
+struct Keep {
+    store: cache::Store,
+    /// The tokens file's path in the brand folder.
+    tokens_rel: String,
+    /// Whether the file held this index (a hit), and how many
+    /// nearest-name answers it held.
+    hit: bool,
+    known: usize,
+}
+
+impl Indexed {
+    /// Keeps the index in the cache when it was not there, or when
+    /// linting measured a nearest name it did not hold (see the `cache`
+    /// module). Failing is not an error.
+    pub fn keep(&self) {
+        let Some(k) = &self.keep else {
+            return;
+        };
+        if k.hit && self.ix.nearest_known().len() <= k.known {
+            return;
+        }
+        k.store.save(&k.tokens_rel, &self.pointers, &self.ix);
+    }
 }
 
 /// The content folder and the slug of the brand `--brand` names: a brand
@@ -84,6 +113,8 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
     if let Some(hit) = store.as_ref().and_then(cache::Store::load) {
         let mut ix = hit.index;
         ix.tokens_file = tokens_path(&hit.tokens_rel);
+        let known = hit.nearest.len();
+        ix.remember_nearest(hit.nearest);
         return Ok(Indexed {
             tokens_path: ix.tokens_file.clone(),
             tokens_text: raw
@@ -92,6 +123,12 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
                 .map(str::to_string),
             pointers: hit.pointers,
             ix,
+            keep: store.map(|store| Keep {
+                store,
+                tokens_rel: hit.tokens_rel,
+                hit: true,
+                known,
+            }),
         });
     }
     let files = crate::spec::BrandFiles::new(
@@ -126,14 +163,17 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
         .iter()
         .map(|t| t.pointer.clone())
         .collect();
-    if let Some(store) = &store {
-        store.save(&tokens_rel, &pointers, &ix);
-    }
     Ok(Indexed {
         ix,
         tokens_path,
         tokens_text,
         pointers,
+        keep: store.map(|store| Keep {
+            store,
+            tokens_rel,
+            hit: false,
+            known: 0,
+        }),
     })
 }
 
@@ -307,7 +347,28 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
     let opts = Options {
         delta_e: args.delta_e,
     };
-    let mut files = lint_all(read?, ix, &opts);
+    let files = lint_all(read?, ix, &opts);
+    // The cache is written while the findings are: neither needs the other.
+    let code = std::thread::scope(|s| {
+        s.spawn(|| brand.keep());
+        report(args, out, &brand, files)
+    });
+    // The process ends here: its memory goes back whole, without the
+    // tens of thousands of frees of every name of the brand.
+    std::mem::forget(brand);
+    code
+}
+
+/// What follows linting: codebase-declared properties dropped, fixes,
+/// `--unused`, the baseline, then the findings printed. Returns the exit
+/// code.
+fn report(
+    args: &LintArgs,
+    out: &mut impl Write,
+    brand: &Indexed,
+    mut files: Vec<Linted>,
+) -> Result<i32> {
+    let ix = &brand.ix;
     // A custom property the codebase declares is its own, not the brand's.
     let declared: HashSet<String> = files
         .iter()
@@ -323,7 +384,7 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         false => 0,
     };
     if args.unused {
-        let findings = unused(&brand, &files);
+        let findings = unused(brand, &files);
         files.push(Linted {
             path: brand.tokens_path.clone(),
             text: brand.tokens_text.clone().unwrap_or_default(),
@@ -362,8 +423,8 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
     )?;
     out.flush()?;
     // The process ends here: its memory goes back whole, without the
-    // tens of thousands of frees of every text, finding and name.
-    std::mem::forget((files, diags, brand));
+    // tens of thousands of frees of every text and finding.
+    std::mem::forget((files, diags));
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
