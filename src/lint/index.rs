@@ -112,6 +112,9 @@ pub struct Index {
     /// In token order, with each name's Tailwind namespace.
     #[serde(skip)]
     near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
+    /// What findings come to, worked out once (see `sink::Memo`).
+    #[serde(skip)]
+    pub(super) memo: super::sink::Memo,
 }
 
 /// A name map's names as candidates.
@@ -332,6 +335,18 @@ impl Index {
     }
 }
 
+/// A name of `kind` as the memos key it: `css:name`, `tw:bg:name`
+/// (a Tailwind utility's namespaces are the utility's), `android:name`,
+/// `ios:name`.
+pub fn name_key(kind: Name<'_>, name: &str) -> String {
+    match kind {
+        Name::Css => format!("css:{name}"),
+        Name::Android => format!("android:{name}"),
+        Name::Ios => format!("ios:{name}"),
+        Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
+    }
+}
+
 /// A name with its case and separators dropped: `button-default-bgColor-rest`
 /// and `button-default-bg-color-rest` fold alike.
 pub fn fold(name: &str) -> String {
@@ -350,13 +365,7 @@ impl Index {
     /// The tokens whose name of `kind` is nearest `name` (edit distance),
     /// at most three, nearest first.
     pub fn nearest(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
-        let key = match kind {
-            Name::Css => format!("css:{name}"),
-            Name::Android => format!("android:{name}"),
-            Name::Ios => format!("ios:{name}"),
-            Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
-        };
-        self.seen(key, || self.nearest_uncached(kind, name))
+        self.seen(name_key(kind, name), || self.nearest_uncached(kind, name))
     }
 
     /// The memo's answer for `key`, measured by `measure` at its first ask.

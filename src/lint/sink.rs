@@ -7,10 +7,13 @@ use super::colour::Rgba;
 use super::index::{Entry, Hit, Index, Name};
 use super::tailwind::utility_takes;
 use super::{FileLint, Options};
+use crate::render::namespaces::Namespace;
 use crate::spec::diag::Code;
 use crate::spec::tokens::TokenType;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 /// One thing lint found in a file.
 #[derive(Debug, Clone, Serialize)]
@@ -36,7 +39,7 @@ pub struct Finding {
 }
 
 /// How a file names a token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Form {
     /// `var(--color-accent)`.
     Css,
@@ -50,6 +53,68 @@ pub enum Form {
     Kotlin,
     /// `@color/color_accent`.
     Xml,
+}
+
+/// What lint works out once a run rather than once a finding, kept in
+/// the [`Index`] (a codebase writes `16px`, or misspells
+/// `--color-fg-default`, hundreds of times): what a literal value comes
+/// to, by value, form, utility and ΔE; and what a name no token has is,
+/// by kind and name, and form.
+#[derive(Debug, Default)]
+pub struct Memo {
+    literals: Mutex<HashMap<LitKey, Option<Arc<Answer>>>>,
+    names: Mutex<HashMap<(String, Form), Arc<Unknown>>>,
+}
+
+/// A literal's kind and exact value (its bits: a colour near a token is
+/// measured from its exact channels), form, utility and ΔE.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct LitKey(u8, [u64; 4], Form, Option<String>, u64);
+
+impl LitKey {
+    fn of(lit: Lit, form: Form, utility: Option<&str>, delta_e: f64) -> LitKey {
+        let (kind, bits) = match lit {
+            Lit::Colour(c) => (0, [c.rgb[0], c.rgb[1], c.rgb[2], c.alpha].map(f64::to_bits)),
+            Lit::Dimension(v) => (1, [v.to_bits(), 0, 0, 0]),
+            Lit::Duration(v) => (2, [v.to_bits(), 0, 0, 0]),
+            Lit::Weight(v) => (3, [v.to_bits(), 0, 0, 0]),
+        };
+        LitKey(
+            kind,
+            bits,
+            form,
+            utility.map(str::to_string),
+            delta_e.to_bits(),
+        )
+    }
+}
+
+/// What a literal value comes to: the findings' words, but for the
+/// literal as written.
+#[derive(Debug)]
+struct Answer {
+    /// The distance to the nearest token colour, for a near one.
+    near: Option<f64>,
+    /// The names to write instead, best first.
+    suggest: Vec<String>,
+    /// The tokens listed with their contexts (and how many more).
+    listed: String,
+    /// The one token `--fix` may write, where one may be.
+    only: Option<usize>,
+}
+
+/// What a name no token has is.
+#[derive(Debug)]
+enum Unknown {
+    /// Another spelling of this published name.
+    Spelling(String),
+    /// A mistake: its message and suggestions.
+    Mistake {
+        message: String,
+        suggest: Vec<String>,
+    },
+    /// The codebase's own (its first word is none of the brand's).
+    Own,
 }
 
 /// A literal value read from code.
@@ -150,70 +215,53 @@ impl<'a> Sink<'a> {
     }
 
     /// A literal at `range`: a finding when a token has its value (or,
-    /// for a colour, one near it).
+    /// for a colour, one near it). What a value comes to is worked out
+    /// once a run (see [`Memo`]); only the words about the literal as
+    /// written, and its fix, are made per finding.
     pub fn literal(&mut self, lit: Lit, range: Range<usize>, form: Form, fix: Fix) {
         let ix = self.ix;
-        let (hits, near) = match lit {
-            Lit::Colour(c) => match ix.colour(&c) {
-                [] => match ix.near_colour(&c, self.opts.delta_e) {
-                    Some((hits, d)) => (hits, Some(d)),
-                    None => return,
-                },
-                hits => (hits, None),
-            },
-            Lit::Dimension(px) => (ix.dimension(px), None),
-            Lit::Duration(ms) => (ix.duration(ms), None),
-            Lit::Weight(w) => (ix.weight(w), None),
-        };
-        if hits.is_empty() {
-            return;
-        }
         let utility = match &fix {
             Fix::Class { utility, .. } => Some(utility.as_str()),
             _ => None,
         };
-        let ranked = rank(ix, hits);
-        let suggest: Vec<String> = ranked
-            .iter()
-            .take(3)
-            .map(|&i| self.name_in(&ix.tokens[i], form, utility))
-            .collect();
-        let listed: Vec<String> = ranked
-            .iter()
-            .take(3)
-            .map(|&i| format!("`{}` ({})", ix.tokens[i].name, contexts_of(ix, i, hits)))
-            .collect();
-        let more = match ranked.len() {
-            n if n > 3 => format!(" and {} more", n - 3),
-            _ => String::new(),
+        let key = LitKey::of(lit, form, utility, self.opts.delta_e);
+        let seen = ix
+            .memo
+            .literals
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned());
+        let answer = match seen {
+            Some(a) => a,
+            None => {
+                let a = self.answer(lit, form, utility).map(Arc::new);
+                if let Ok(mut m) = ix.memo.literals.lock() {
+                    m.insert(key, a.clone());
+                }
+                a
+            }
+        };
+        let Some(a) = answer else {
+            return;
         };
         let subject = &self.text[range.clone()];
-        let (code, message) = match near {
+        let (code, message) = match a.near {
             None => (
                 Code::LiteralIsToken,
                 format!(
-                    "`{subject}` is the value of {}{more}: use {}",
-                    listed.join(", "),
-                    suggest[0]
+                    "`{subject}` is the value of {}: use {}",
+                    a.listed, a.suggest[0]
                 ),
             ),
             Some(d) => (
                 Code::LiteralNearToken,
                 format!(
-                    "`{subject}` is near {}{more} (ΔE {:.2}): use {} if it was meant",
-                    listed.join(", "),
-                    d,
-                    suggest[0]
+                    "`{subject}` is near {} (ΔE {:.2}): use {} if it was meant",
+                    a.listed, d, a.suggest[0]
                 ),
             ),
         };
-        // One token, the same in every context, and not deprecated: a
-        // rewrite that changes nothing a reader sees, anywhere.
-        let only = match ranked.as_slice() {
-            [i] if near.is_none() && ix.same_everywhere(*i, hits) => Some(*i),
-            _ => None,
-        };
-        let fix = match (only, fix) {
+        let fix = match (a.only, fix) {
             (Some(i), Fix::Var) => {
                 Some((range.clone(), self.name_in(&ix.tokens[i], Form::Css, None)))
             }
@@ -225,10 +273,58 @@ impl<'a> Sink<'a> {
             },
             _ => None,
         };
-        self.push(code, range, message, suggest);
+        self.push(code, range, message, a.suggest.clone());
         if let Some(f) = self.out.findings.last_mut() {
             f.fix = fix;
         }
+    }
+
+    /// What a literal value comes to in `form` (for a use by `utility`):
+    /// `None` when no token has it (nor, for a colour, one near it).
+    fn answer(&self, lit: Lit, form: Form, utility: Option<&str>) -> Option<Answer> {
+        let ix = self.ix;
+        let (hits, near) = match lit {
+            Lit::Colour(c) => match ix.colour(&c) {
+                [] => {
+                    let (hits, d) = ix.near_colour(&c, self.opts.delta_e)?;
+                    (hits, Some(d))
+                }
+                hits => (hits, None),
+            },
+            Lit::Dimension(px) => (ix.dimension(px), None),
+            Lit::Duration(ms) => (ix.duration(ms), None),
+            Lit::Weight(w) => (ix.weight(w), None),
+        };
+        if hits.is_empty() {
+            return None;
+        }
+        let ranked = rank(ix, hits);
+        let suggest: Vec<String> = ranked
+            .iter()
+            .take(3)
+            .map(|&i| self.name_in(&ix.tokens[i], form, utility))
+            .collect();
+        let listed: Vec<String> = ranked
+            .iter()
+            .take(3)
+            .map(|&i| format!("`{}` ({})", ix.tokens[i].name, contexts_of(ix, i, hits)))
+            .collect();
+        let mut listed = listed.join(", ");
+        if ranked.len() > 3 {
+            listed.push_str(&format!(" and {} more", ranked.len() - 3));
+        }
+        // One token, the same in every context, and not deprecated: a
+        // rewrite that changes nothing a reader sees, anywhere.
+        let only = match ranked.as_slice() {
+            [i] if near.is_none() && ix.same_everywhere(*i, hits) => Some(*i),
+            _ => None,
+        };
+        Some(Answer {
+            near,
+            suggest,
+            listed,
+            only,
+        })
     }
 
     /// A token used by name: marked used, and a finding when it is deprecated.
@@ -274,9 +370,51 @@ impl<'a> Sink<'a> {
         if let Some(i) = found {
             return self.used(i, range, form, utility.map(|u| u.0));
         }
+        // What a name no token has comes to is worked out once a run.
+        let key = (super::index::name_key(kind, name), form);
+        let seen = ix.memo.names.lock().ok().and_then(|m| m.get(&key).cloned());
+        let answer = match seen {
+            Some(a) => a,
+            None => {
+                let a = Arc::new(self.unknown(kind, name, form, first_key, utility));
+                if let Ok(mut m) = ix.memo.names.lock() {
+                    m.insert(key, a.clone());
+                }
+                a
+            }
+        };
+        match &*answer {
+            Unknown::Spelling(published) => self.spelling(name, published, range, form),
+            Unknown::Mistake { message, suggest } => {
+                self.push(
+                    Code::UnknownTokenName,
+                    range,
+                    message.clone(),
+                    suggest.clone(),
+                );
+                if let (Name::Css, Some(f)) = (kind, self.out.findings.last_mut()) {
+                    f.var = Some(name.to_string());
+                }
+            }
+            Unknown::Own => {}
+        }
+    }
+
+    /// What a name of `kind` that no token has is: another spelling of a
+    /// published one, a mistake (its first word is one of the brand's),
+    /// or the codebase's own.
+    fn unknown(
+        &self,
+        kind: Name<'_>,
+        name: &str,
+        form: Form,
+        first_key: &str,
+        utility: Option<(&str, &[Namespace])>,
+    ) -> Unknown {
+        let ix = self.ix;
         if let Name::Css = kind {
             if let Some(Some(published)) = ix.by_css_folded.get(&super::index::fold(name)) {
-                return self.spelling(name, published, range, form);
+                return Unknown::Spelling(published.clone());
             }
         }
         let first = name.split(['-', '_', '.']).next().unwrap_or(name);
@@ -288,7 +426,7 @@ impl<'a> Sink<'a> {
             None => ix.first_words.contains(&format!("{first_key}:{first}")),
         };
         if !branded {
-            return;
+            return Unknown::Own;
         }
         let nearest = ix.nearest(kind, name);
         let shown = match (kind, utility) {
@@ -304,10 +442,7 @@ impl<'a> Sink<'a> {
             Some(n) => format!("`{shown}` is no token of {}: did you mean {n}?", ix.slug),
             None => format!("`{shown}` is no token of {}", ix.slug),
         };
-        self.push(Code::UnknownTokenName, range, message, suggest);
-        if let (Name::Css, Some(f)) = (kind, self.out.findings.last_mut()) {
-            f.var = Some(name.to_string());
-        }
+        Unknown::Mistake { message, suggest }
     }
 
     /// `var(--name)` where marque publishes the same words as
