@@ -395,36 +395,40 @@ fn report(
         });
     }
     let accepted = baseline(args, &files)?;
-    // Each diagnostic with its file and finding, by index.
-    let mut diags: Vec<(Diagnostic, usize, usize)> = Vec::new();
+    // Each finding shown (not in the baseline), by file and index.
+    let mut shown: Vec<(usize, usize)> = Vec::new();
     let mut k = 0;
     for (n, f) in files.iter().enumerate() {
-        for (m, x) in f.lint.findings.iter().enumerate() {
+        for m in 0..f.lint.findings.len() {
             if !accepted[k] {
-                diags.push((diagnostic(&ix.slug, &f.path, x), n, m));
+                shown.push((n, m));
             }
             k += 1;
         }
     }
-    let errors = diags
+    let errors = shown
         .iter()
-        .filter(|(d, ..)| d.severity() == Severity::Error)
+        .filter(|&&(n, m)| files[n].lint.findings[m].code.severity() == Severity::Error)
         .count();
     // Thousands of findings are thousands of lines: one write each to a
     // line-buffered stdout is a system call each.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let listed = Listed {
+        slug: &ix.slug,
+        files: &files,
+        shown: &shown,
+    };
     print(
         args,
         &mut out,
-        &files,
-        &diags,
+        &listed,
         fixed,
         accepted.iter().filter(|a| **a).count(),
     )?;
     out.flush()?;
     // The process ends here: its memory goes back whole, without the
     // tens of thousands of frees of every text and finding.
-    std::mem::forget((files, diags));
+    std::mem::forget((files, shown));
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
@@ -466,10 +470,6 @@ fn baseline(args: &LintArgs, files: &[Linted]) -> Result<Vec<bool>> {
 /// A finding as one of check's diagnostics: the code, the file, where, the
 /// message; the subject as its pointer, so SARIF's fingerprint follows it.
 fn diagnostic(slug: &str, path: &str, x: &Finding) -> Diagnostic {
-    let mut message = x.message.clone();
-    if x.suggest.len() > 1 {
-        message.push_str(&format!(" (or {})", x.suggest[1..].join(", ")));
-    }
     Diagnostic {
         code: x.code,
         brand: slug.to_string(),
@@ -477,9 +477,37 @@ fn diagnostic(slug: &str, path: &str, x: &Finding) -> Diagnostic {
         pointer: x.subject.clone(),
         line: x.line,
         column: x.column,
-        message,
+        message: message(x).into_owned(),
         target: None,
         inherited: None,
+    }
+}
+
+/// A finding's message as shown: with its other suggestions, where it has any.
+fn message(x: &Finding) -> std::borrow::Cow<'_, str> {
+    match x.suggest.len() > 1 {
+        true => format!("{} (or {})", x.message, x.suggest[1..].join(", ")).into(),
+        false => x.message.as_str().into(),
+    }
+}
+
+/// The findings to print: each shown one's file and index in it.
+struct Listed<'a> {
+    slug: &'a str,
+    files: &'a [Linted],
+    shown: &'a [(usize, usize)],
+}
+
+impl Listed<'_> {
+    /// Each finding shown as a diagnostic, with its file and finding.
+    fn diagnostics(&self) -> Vec<(Diagnostic, usize, usize)> {
+        self.shown
+            .iter()
+            .map(|&(n, m)| {
+                let f = &self.files[n];
+                (diagnostic(self.slug, &f.path, &f.lint.findings[m]), n, m)
+            })
+            .collect()
     }
 }
 
@@ -504,6 +532,24 @@ struct JsonLine<'a> {
 }
 
 impl<'a> JsonLine<'a> {
+    /// The line of a finding, as `JsonLine::of` writes its diagnostic's, with
+    /// no diagnostic made (nothing of the finding copied).
+    fn of_finding(slug: &'a str, file: &'a str, x: &'a Finding, message: &'a str) -> JsonLine<'a> {
+        JsonLine {
+            severity: x.code.severity(),
+            code: x.code,
+            brand: slug,
+            file,
+            line: x.line,
+            column: x.column,
+            message,
+            inherited: None,
+            subject: &x.subject,
+            suggest: &x.suggest,
+        }
+    }
+
+    #[cfg(test)]
     fn of(d: &'a Diagnostic, x: &'a Finding) -> JsonLine<'a> {
         JsonLine {
             severity: d.severity(),
@@ -523,13 +569,15 @@ impl<'a> JsonLine<'a> {
 fn print(
     args: &LintArgs,
     out: &mut impl Write,
-    files: &[Linted],
-    diags: &[(Diagnostic, usize, usize)],
+    listed: &Listed<'_>,
     fixed: usize,
     accepted: usize,
 ) -> Result<()> {
+    let files = listed.files;
     match args.format {
         OutputFormat::Human => {
+            let diags = listed.diagnostics();
+            let diags = diags.as_slice();
             for (d, n, m) in diags {
                 let source = Some(files[*n].text.as_str()).filter(|t| !t.is_empty());
                 // The whole literal or name is underlined, not the word at its start.
@@ -556,14 +604,16 @@ fn print(
             writeln!(out, "{line}")?;
         }
         OutputFormat::Json => {
-            for (d, n, m) in diags {
-                let x = &files[*n].lint.findings[*m];
-                serde_json::to_writer(&mut *out, &JsonLine::of(d, x))?;
+            for &(n, m) in listed.shown {
+                let (f, x) = (&files[n], &files[n].lint.findings[m]);
+                let message = message(x);
+                let line = JsonLine::of_finding(listed.slug, &f.path, x, &message);
+                serde_json::to_writer(&mut *out, &line)?;
                 out.write_all(b"\n")?;
             }
         }
         OutputFormat::Sarif => {
-            let list: Vec<Diagnostic> = diags.iter().map(|(d, ..)| d.clone()).collect();
+            let list: Vec<Diagnostic> = listed.diagnostics().into_iter().map(|(d, ..)| d).collect();
             let sarif = crate::render::sarif::render(&list, "", args.public_url.as_deref(), |d| {
                 files
                     .iter()
@@ -616,6 +666,12 @@ mod tests {
             let mut d = diagnostic("harbor", "src/a b.css", &x);
             assert_eq!(
                 serde_json::to_string(&JsonLine::of(&d, &x)).unwrap(),
+                plain_json_line(&d, &x)
+            );
+            let shown = message(&x);
+            assert_eq!(
+                serde_json::to_string(&JsonLine::of_finding("harbor", "src/a b.css", &x, &shown))
+                    .unwrap(),
                 plain_json_line(&d, &x)
             );
             d.inherited = Some(crate::spec::diag::Inherited {
