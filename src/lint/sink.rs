@@ -11,6 +11,7 @@ use crate::render::namespaces::Namespace;
 use crate::spec::diag::Code;
 use crate::spec::tokens::TokenType;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -63,7 +64,9 @@ pub enum Form {
 #[derive(Debug, Default)]
 pub struct Memo {
     literals: Mutex<HashMap<LitKey, Option<Arc<Answer>>>>,
-    names: Mutex<HashMap<(String, Form), Arc<Unknown>>>,
+    /// By kind (0 CSS, 1 Android, 2 iOS, 3 Tailwind) and form, then by
+    /// name (`utility:name` for Tailwind): a lookup copies no name.
+    names: Mutex<HashMap<(u8, Form), HashMap<String, Arc<Unknown>>>>,
 }
 
 /// A literal's kind and exact value (its bits: a colour near a token is
@@ -106,8 +109,13 @@ struct Answer {
 /// What a name no token has is.
 #[derive(Debug)]
 enum Unknown {
-    /// Another spelling of this published name.
-    Spelling(String),
+    /// Another spelling of a published name: a use of its token, and a
+    /// note with the published spelling.
+    Spelling {
+        token: usize,
+        message: String,
+        instead: String,
+    },
     /// A mistake: its message and suggestions.
     Mistake {
         message: String,
@@ -191,8 +199,10 @@ impl<'a> Sink<'a> {
 
     fn push(&mut self, code: Code, range: Range<usize>, message: String, suggest: Vec<String>) {
         if self.lines.is_empty() {
-            self.lines.push(0);
             let b = self.text.as_bytes();
+            self.lines
+                .reserve_exact(memchr::memchr_iter(b'\n', b).count() + 1);
+            self.lines.push(0);
             self.lines
                 .extend(memchr::memchr_iter(b'\n', b).map(|p| p + 1));
         }
@@ -371,20 +381,41 @@ impl<'a> Sink<'a> {
             return self.used(i, range, form, utility.map(|u| u.0));
         }
         // What a name no token has comes to is worked out once a run.
-        let key = (super::index::name_key(kind, name), form);
-        let seen = ix.memo.names.lock().ok().and_then(|m| m.get(&key).cloned());
+        let (tag, key) = match kind {
+            Name::Css => (0, Cow::Borrowed(name)),
+            Name::Android => (1, Cow::Borrowed(name)),
+            Name::Ios => (2, Cow::Borrowed(name)),
+            Name::Tailwind(u, _) => (3, Cow::Owned(format!("{u}:{name}"))),
+        };
+        let seen = ix.memo.names.lock().ok().and_then(|m| {
+            m.get(&(tag, form))
+                .and_then(|names| names.get(key.as_ref()))
+                .cloned()
+        });
         let answer = match seen {
             Some(a) => a,
             None => {
                 let a = Arc::new(self.unknown(kind, name, form, first_key, utility));
                 if let Ok(mut m) = ix.memo.names.lock() {
-                    m.insert(key, a.clone());
+                    let names = m.entry((tag, form)).or_default();
+                    names.insert(key.into_owned(), a.clone());
                 }
                 a
             }
         };
         match &*answer {
-            Unknown::Spelling(published) => self.spelling(name, published, range, form),
+            Unknown::Spelling {
+                token,
+                message,
+                instead,
+            } => {
+                self.used(*token, range.clone(), form, None);
+                let (message, instead) = (message.clone(), instead.clone());
+                self.push(Code::TokenNameSpelling, range, message, vec![instead]);
+                if let Some(f) = self.out.findings.last_mut() {
+                    f.var = Some(name.to_string());
+                }
+            }
             Unknown::Mistake { message, suggest } => {
                 self.push(
                     Code::UnknownTokenName,
@@ -414,7 +445,7 @@ impl<'a> Sink<'a> {
         let ix = self.ix;
         if let Name::Css = kind {
             if let Some(Some(published)) = ix.by_css_folded.get(&super::index::fold(name)) {
-                return Unknown::Spelling(published.clone());
+                return self.spelling(name, published);
             }
         }
         let first = name.split(['-', '_', '.']).next().unwrap_or(name);
@@ -450,20 +481,20 @@ impl<'a> Sink<'a> {
     /// a note with the published spelling, not an unknown name. A design
     /// system's own CSS (Primer's) declares its token paths' spelling; a
     /// codebase that loads marque's tokens.css needs marque's.
-    fn spelling(&mut self, name: &str, published: &str, range: Range<usize>, form: Form) {
+    fn spelling(&self, name: &str, published: &str) -> Unknown {
         let ix = self.ix;
-        let Some(&i) = ix.by_css.get(published) else {
-            return;
+        let Some(&token) = ix.by_css.get(published) else {
+            return Unknown::Own;
         };
-        self.used(i, range.clone(), form, None);
         let instead = format!("var(--{published})");
         let message = format!(
             "`--{name}` is `{}` spelt another way: {} publishes it as `--{published}`; write {instead} where the code loads marque's tokens.css",
-            ix.tokens[i].name, ix.slug
+            ix.tokens[token].name, ix.slug
         );
-        self.push(Code::TokenNameSpelling, range, message, vec![instead]);
-        if let Some(f) = self.out.findings.last_mut() {
-            f.var = Some(name.to_string());
+        Unknown::Spelling {
+            token,
+            message,
+            instead,
         }
     }
 
