@@ -13,9 +13,21 @@ use anyhow::{bail, Context as _, Result};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 mod cache;
+
+/// Sets the brand's cell, if nothing has, when dropped: a panic while
+/// indexing leaves an error there rather than walkers waiting.
+struct SetOnDrop<'a>(&'a OnceLock<Result<Indexed>>);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .set(Err(anyhow::anyhow!("indexing the brand failed")));
+    }
+}
 
 /// Files larger than this are not linted: generated bundles and minified
 /// builds, whose literals are the tokens' own output.
@@ -183,9 +195,18 @@ fn shown(p: &Path) -> String {
     s.strip_prefix("./").unwrap_or(&s).to_string()
 }
 
-/// Reads every file under `paths` that lint reads, in parallel: (path as
-/// shown, language, text).
-fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
+/// Reads and lints every file under `paths` that lint reads, in
+/// parallel, each as soon as it is read (its text dropped then, unless it
+/// has findings and `keep_text`): the walker's threads wait for the brand
+/// (`brand`, set by the thread indexing it) at their first file. Sorted
+/// by path. `None` when the brand could not be read (its error is the
+/// one to report).
+fn walk(
+    paths: &[PathBuf],
+    brand: &OnceLock<Result<Indexed>>,
+    opts: &Options,
+    keep_text: bool,
+) -> Result<Option<Vec<Linted>>> {
     let Some((first, rest)) = paths.split_first() else {
         bail!("no path to lint");
     };
@@ -200,9 +221,10 @@ fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
     }
     // A .gitignore counts in a folder that is not (yet) a repository too.
     builder.require_git(false);
-    let out: Mutex<Vec<(String, Lang, String)>> = Mutex::new(Vec::new());
+    let out: Mutex<Vec<Linted>> = Mutex::new(Vec::new());
+    let failed = std::sync::atomic::AtomicBool::new(false);
     builder.build_parallel().run(|| {
-        let out = &out;
+        let (out, failed) = (&out, &failed);
         Box::new(move |entry| {
             let Ok(entry) = entry else {
                 return ignore::WalkState::Continue;
@@ -217,15 +239,27 @@ fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
             let Some(text) = read_text(entry.path()) else {
                 return ignore::WalkState::Continue;
             };
+            let Ok(brand) = brand.wait() else {
+                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                return ignore::WalkState::Quit;
+            };
+            let lint = lint_text(&brand.ix, lang, &text, opts);
+            let text = match keep_text && !lint.findings.is_empty() {
+                true => text,
+                false => String::new(),
+            };
             if let Ok(mut v) = out.lock() {
-                v.push((path, lang, text));
+                v.push(Linted { path, text, lint });
             }
             ignore::WalkState::Continue
         })
     });
+    if failed.into_inner() {
+        return Ok(None);
+    }
     let mut files = out.into_inner().unwrap_or_default();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(files)
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Some(files))
 }
 
 /// A file's text, unless it is over [`MAX_FILE_BYTES`] or not UTF-8: its
@@ -241,21 +275,6 @@ fn read_text(path: &Path) -> Option<String> {
     let mut text = String::with_capacity(usize::try_from(len).ok()? + 1);
     file.read_to_string(&mut text).ok()?;
     Some(text)
-}
-
-/// Lints each file read, in parallel; keeps the text of those with findings.
-fn lint_all(read: Vec<(String, Lang, String)>, ix: &Index, opts: &Options) -> Vec<Linted> {
-    use rayon::prelude::*;
-    read.into_par_iter()
-        .map(|(path, lang, text)| {
-            let lint = lint_text(ix, lang, &text, opts);
-            let text = match lint.findings.is_empty() {
-                true => String::new(),
-                false => text,
-            };
-            Linted { path, text, lint }
-        })
-        .collect()
 }
 
 /// The findings of `--unused`: each token no file names, on its token.
@@ -332,22 +351,36 @@ fn apply_fixes(files: &mut [Linted]) -> Result<usize> {
 /// Runs `marque lint`. Returns the exit code: 1 when an error remains
 /// (after the baseline), as `marque check` does.
 pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
-    // The brand is read and indexed on one thread while the codebase is
-    // walked and read on the others: neither needs the other until linting.
-    let (brand, read) = std::thread::scope(|s| {
-        let brand = s.spawn(|| index_brand(&args.brand, &args.content, cache::folder().as_deref()));
-        let read = walk(&args.paths);
-        let brand = brand
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (brand, read)
-    });
-    let brand = brand?;
-    let ix = &brand.ix;
     let opts = Options {
         delta_e: args.delta_e,
     };
-    let files = lint_all(read?, ix, &opts);
+    // Only the human and SARIF formats and `--fix` read a file's text
+    // after linting it.
+    let keep_text = args.fix || args.format != OutputFormat::Json;
+    // The brand is read and indexed on one thread while the codebase is
+    // walked on the others, which lint each file read once the brand is.
+    let brand: OnceLock<Result<Indexed>> = OnceLock::new();
+    let walked = std::thread::scope(|s| {
+        s.spawn(|| {
+            // Set however the thread ends, so no walker waits forever: a
+            // panic is the scope's to raise again.
+            let unset = SetOnDrop(&brand);
+            let _ = brand.set(index_brand(
+                &args.brand,
+                &args.content,
+                cache::folder().as_deref(),
+            ));
+            drop(unset);
+        });
+        walk(&args.paths, &brand, &opts, keep_text)
+    });
+    let brand = match brand.into_inner() {
+        Some(b) => b?,
+        None => bail!("the brand was not read"),
+    };
+    let Some(files) = walked? else {
+        bail!("the brand was not read");
+    };
     // The cache is written while the findings are: neither needs the other.
     let code = std::thread::scope(|s| {
         s.spawn(|| brand.keep());
