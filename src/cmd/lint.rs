@@ -6,28 +6,19 @@
 
 use crate::config::{LintArgs, OutputFormat};
 use crate::lint::baseline::Baseline;
-use crate::lint::{lint_text, FileLint, Finding, Index, Lang, Options};
+use crate::lint::{FileLint, Finding, Index, Options};
 use crate::spec::diag::{Code, Diagnostic};
 use crate::spec::Severity;
 use anyhow::{bail, Context as _, Result};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 mod cache;
+mod walk;
 
-/// Sets the brand's cell, if nothing has, when dropped: a panic while
-/// indexing leaves an error there rather than walkers waiting.
-struct SetOnDrop<'a>(&'a OnceLock<Result<Indexed>>);
-
-impl Drop for SetOnDrop<'_> {
-    fn drop(&mut self) {
-        let _ = self
-            .0
-            .set(Err(anyhow::anyhow!("indexing the brand failed")));
-    }
-}
+use walk::{walk, SetOnDrop};
 
 /// Files larger than this are not linted: generated bundles and minified
 /// builds, whose literals are the tokens' own output.
@@ -193,88 +184,6 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
 fn shown(p: &Path) -> String {
     let s = p.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").unwrap_or(&s).to_string()
-}
-
-/// Reads and lints every file under `paths` that lint reads, in
-/// parallel, each as soon as it is read (its text dropped then, unless it
-/// has findings and `keep_text`): the walker's threads wait for the brand
-/// (`brand`, set by the thread indexing it) at their first file. Sorted
-/// by path. `None` when the brand could not be read (its error is the
-/// one to report).
-fn walk(
-    paths: &[PathBuf],
-    brand: &OnceLock<Result<Indexed>>,
-    opts: &Options,
-    keep_text: bool,
-) -> Result<Option<Vec<Linted>>> {
-    let Some((first, rest)) = paths.split_first() else {
-        bail!("no path to lint");
-    };
-    for p in paths {
-        if !p.exists() {
-            bail!("{}: no such file or folder", p.display());
-        }
-    }
-    let mut builder = ignore::WalkBuilder::new(first);
-    for p in rest {
-        builder.add(p);
-    }
-    // A .gitignore counts in a folder that is not (yet) a repository too.
-    builder.require_git(false);
-    let out: Mutex<Vec<Linted>> = Mutex::new(Vec::new());
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    builder.build_parallel().run(|| {
-        let (out, failed) = (&out, &failed);
-        Box::new(move |entry| {
-            let Ok(entry) = entry else {
-                return ignore::WalkState::Continue;
-            };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                return ignore::WalkState::Continue;
-            }
-            let path = shown(entry.path());
-            let Some(lang) = Lang::of_path(&path) else {
-                return ignore::WalkState::Continue;
-            };
-            let Some(text) = read_text(entry.path()) else {
-                return ignore::WalkState::Continue;
-            };
-            let Ok(brand) = brand.wait() else {
-                failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                return ignore::WalkState::Quit;
-            };
-            let lint = lint_text(&brand.ix, lang, &text, opts);
-            let text = match keep_text && !lint.findings.is_empty() {
-                true => text,
-                false => String::new(),
-            };
-            if let Ok(mut v) = out.lock() {
-                v.push(Linted { path, text, lint });
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    if failed.into_inner() {
-        return Ok(None);
-    }
-    let mut files = out.into_inner().unwrap_or_default();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Some(files))
-}
-
-/// A file's text, unless it is over [`MAX_FILE_BYTES`] or not UTF-8: its
-/// size is asked of the open file, not of its path again, and is the
-/// buffer's size, so it is read once into the string it stays in.
-fn read_text(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    if len > MAX_FILE_BYTES {
-        return None;
-    }
-    let mut text = String::with_capacity(usize::try_from(len).ok()? + 1);
-    file.read_to_string(&mut text).ok()?;
-    Some(text)
 }
 
 /// The findings of `--unused`: each token no file names, on its token.

@@ -112,9 +112,9 @@ pub struct Index {
     /// In token order, with each name's Tailwind namespace.
     #[serde(skip)]
     near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
-    /// What findings come to, worked out once (see `sink::Memo`).
+    /// What findings come to, worked out once (see `memo::Memo`).
     #[serde(skip)]
-    pub(super) memo: super::sink::Memo,
+    pub(super) memo: super::memo::Memo,
 }
 
 /// A name map's names as candidates.

@@ -5,6 +5,7 @@
 
 use super::colour::Rgba;
 use super::index::{Entry, Hit, Index, Name};
+use super::memo::{Answer, LitKey, Unknown};
 use super::tailwind::utility_takes;
 use super::{FileLint, Options};
 use crate::render::namespaces::Namespace;
@@ -12,9 +13,8 @@ use crate::spec::diag::Code;
 use crate::spec::tokens::TokenType;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// One thing lint found in a file.
 #[derive(Debug, Clone, Serialize)]
@@ -56,73 +56,23 @@ pub enum Form {
     Xml,
 }
 
-/// What lint works out once a run rather than once a finding, kept in
-/// the [`Index`] (a codebase writes `16px`, or misspells
-/// `--color-fg-default`, hundreds of times): what a literal value comes
-/// to, by value, form, utility and ΔE; and what a name no token has is,
-/// by kind and name, and form.
-#[derive(Debug, Default)]
-pub struct Memo {
-    literals: Mutex<HashMap<LitKey, Option<Arc<Answer>>>>,
-    /// By kind (0 CSS, 1 Android, 2 iOS, 3 Tailwind) and form, then by
-    /// name (`utility:name` for Tailwind): a lookup copies no name.
-    names: Mutex<HashMap<(u8, Form), HashMap<String, Arc<Unknown>>>>,
-}
-
-/// A literal's kind and exact value (its bits: a colour near a token is
-/// measured from its exact channels), form, utility and ΔE.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct LitKey(u8, [u64; 4], Form, Option<String>, u64);
-
-impl LitKey {
-    fn of(lit: Lit, form: Form, utility: Option<&str>, delta_e: f64) -> LitKey {
-        let (kind, bits) = match lit {
-            Lit::Colour(c) => (0, [c.rgb[0], c.rgb[1], c.rgb[2], c.alpha].map(f64::to_bits)),
-            Lit::Dimension(v) => (1, [v.to_bits(), 0, 0, 0]),
-            Lit::Duration(v) => (2, [v.to_bits(), 0, 0, 0]),
-            Lit::Weight(v) => (3, [v.to_bits(), 0, 0, 0]),
-        };
-        LitKey(
-            kind,
-            bits,
-            form,
-            utility.map(str::to_string),
-            delta_e.to_bits(),
-        )
-    }
-}
-
-/// What a literal value comes to: the findings' words, but for the
-/// literal as written.
-#[derive(Debug)]
-struct Answer {
-    /// The distance to the nearest token colour, for a near one.
-    near: Option<f64>,
-    /// The names to write instead, best first.
-    suggest: Vec<String>,
-    /// The tokens listed with their contexts (and how many more).
-    listed: String,
-    /// The one token `--fix` may write, where one may be.
-    only: Option<usize>,
-}
-
-/// What a name no token has is.
-#[derive(Debug)]
-enum Unknown {
-    /// Another spelling of a published name: a use of its token, and a
-    /// note with the published spelling.
-    Spelling {
-        token: usize,
-        message: String,
-        instead: String,
-    },
-    /// A mistake: its message and suggestions.
-    Mistake {
-        message: String,
-        suggest: Vec<String>,
-    },
-    /// The codebase's own (its first word is none of the brand's).
-    Own,
+/// The memo's key for a literal: its kind and exact value (its bits: a
+/// colour near a token is measured from its exact channels), form,
+/// utility and ΔE.
+fn lit_key(lit: Lit, form: Form, utility: Option<&str>, delta_e: f64) -> LitKey {
+    let (kind, bits) = match lit {
+        Lit::Colour(c) => (0, [c.rgb[0], c.rgb[1], c.rgb[2], c.alpha].map(f64::to_bits)),
+        Lit::Dimension(v) => (1, [v.to_bits(), 0, 0, 0]),
+        Lit::Duration(v) => (2, [v.to_bits(), 0, 0, 0]),
+        Lit::Weight(v) => (3, [v.to_bits(), 0, 0, 0]),
+    };
+    LitKey(
+        kind,
+        bits,
+        form as u8,
+        utility.map(str::to_string),
+        delta_e.to_bits(),
+    )
 }
 
 /// A literal value read from code.
@@ -226,7 +176,7 @@ impl<'a> Sink<'a> {
 
     /// A literal at `range`: a finding when a token has its value (or,
     /// for a colour, one near it). What a value comes to is worked out
-    /// once a run (see [`Memo`]); only the words about the literal as
+    /// once a run (see `memo::Memo`); only the words about the literal as
     /// written, and its fix, are made per finding.
     pub fn literal(&mut self, lit: Lit, range: Range<usize>, form: Form, fix: Fix) {
         let ix = self.ix;
@@ -234,7 +184,7 @@ impl<'a> Sink<'a> {
             Fix::Class { utility, .. } => Some(utility.as_str()),
             _ => None,
         };
-        let key = LitKey::of(lit, form, utility, self.opts.delta_e);
+        let key = lit_key(lit, form, utility, self.opts.delta_e);
         let seen = ix
             .memo
             .literals
@@ -388,7 +338,7 @@ impl<'a> Sink<'a> {
             Name::Tailwind(u, _) => (3, Cow::Owned(format!("{u}:{name}"))),
         };
         let seen = ix.memo.names.lock().ok().and_then(|m| {
-            m.get(&(tag, form))
+            m.get(&(tag, form as u8))
                 .and_then(|names| names.get(key.as_ref()))
                 .cloned()
         });
@@ -397,7 +347,7 @@ impl<'a> Sink<'a> {
             None => {
                 let a = Arc::new(self.unknown(kind, name, form, first_key, utility));
                 if let Ok(mut m) = ix.memo.names.lock() {
-                    let names = m.entry((tag, form)).or_default();
+                    let names = m.entry((tag, form as u8)).or_default();
                     names.insert(key.into_owned(), a.clone());
                 }
                 a

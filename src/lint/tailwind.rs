@@ -119,12 +119,12 @@ mod tests {
     #[test]
     fn a_class_is_of_the_first_utility_it_starts_with() {
         // The loop the lookup stands for.
-        let plain = |u: &str| {
+        fn plain(u: &str) -> Option<(usize, &str)> {
             UTILITIES.iter().enumerate().find_map(|(k, (utility, _))| {
                 let value = u.strip_prefix(utility)?.strip_prefix('-')?;
                 Some((k, value))
             })
-        };
+        }
         for class in [
             "bg-fjord-900",
             "border-t-fjord-900",
