@@ -6,16 +6,19 @@
 
 use crate::config::{LintArgs, OutputFormat};
 use crate::lint::baseline::Baseline;
-use crate::lint::{lint_text, FileLint, Finding, Index, Lang, Options};
+use crate::lint::{FileLint, Finding, Index, Options};
 use crate::spec::diag::{Code, Diagnostic};
 use crate::spec::Severity;
 use anyhow::{bail, Context as _, Result};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::OnceLock;
 
 mod cache;
+mod walk;
+
+use walk::{walk, SetOnDrop};
 
 /// Files larger than this are not linted: generated bundles and minified
 /// builds, whose literals are the tokens' own output.
@@ -39,6 +42,35 @@ pub struct Indexed {
     pub tokens_text: Option<String>,
     /// Each token's JSON pointer in it, in the index's token order.
     pub pointers: Vec<String>,
+    /// Where the index is kept between runs, if anywhere: written by
+    /// [`Indexed::keep`] after linting.
+    keep: Option<Keep>,
+}
+
+/// The cache file of a brand's index, and what it held when read.
+struct Keep {
+    store: cache::Store,
+    /// The tokens file's path in the brand folder.
+    tokens_rel: String,
+    /// Whether the file held this index (a hit), and how many
+    /// nearest-name answers it held.
+    hit: bool,
+    known: usize,
+}
+
+impl Indexed {
+    /// Keeps the index in the cache when it was not there, or when
+    /// linting measured a nearest name it did not hold (see the `cache`
+    /// module). Failing is not an error.
+    pub fn keep(&self) {
+        let Some(k) = &self.keep else {
+            return;
+        };
+        if k.hit && self.ix.nearest_known().len() <= k.known {
+            return;
+        }
+        k.store.save(&k.tokens_rel, &self.pointers, &self.ix);
+    }
 }
 
 /// The content folder and the slug of the brand `--brand` names: a brand
@@ -84,6 +116,8 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
     if let Some(hit) = store.as_ref().and_then(cache::Store::load) {
         let mut ix = hit.index;
         ix.tokens_file = tokens_path(&hit.tokens_rel);
+        let known = hit.nearest.len();
+        ix.remember_nearest(hit.nearest);
         return Ok(Indexed {
             tokens_path: ix.tokens_file.clone(),
             tokens_text: raw
@@ -92,6 +126,12 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
                 .map(str::to_string),
             pointers: hit.pointers,
             ix,
+            keep: store.map(|store| Keep {
+                store,
+                tokens_rel: hit.tokens_rel,
+                hit: true,
+                known,
+            }),
         });
     }
     let files = crate::spec::BrandFiles::new(
@@ -126,14 +166,17 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
         .iter()
         .map(|t| t.pointer.clone())
         .collect();
-    if let Some(store) = &store {
-        store.save(&tokens_rel, &pointers, &ix);
-    }
     Ok(Indexed {
         ix,
         tokens_path,
         tokens_text,
         pointers,
+        keep: store.map(|store| Keep {
+            store,
+            tokens_rel,
+            hit: false,
+            known: 0,
+        }),
     })
 }
 
@@ -141,81 +184,6 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
 fn shown(p: &Path) -> String {
     let s = p.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").unwrap_or(&s).to_string()
-}
-
-/// Reads every file under `paths` that lint reads, in parallel: (path as
-/// shown, language, text).
-fn walk(paths: &[PathBuf]) -> Result<Vec<(String, Lang, String)>> {
-    let Some((first, rest)) = paths.split_first() else {
-        bail!("no path to lint");
-    };
-    for p in paths {
-        if !p.exists() {
-            bail!("{}: no such file or folder", p.display());
-        }
-    }
-    let mut builder = ignore::WalkBuilder::new(first);
-    for p in rest {
-        builder.add(p);
-    }
-    // A .gitignore counts in a folder that is not (yet) a repository too.
-    builder.require_git(false);
-    let out: Mutex<Vec<(String, Lang, String)>> = Mutex::new(Vec::new());
-    builder.build_parallel().run(|| {
-        let out = &out;
-        Box::new(move |entry| {
-            let Ok(entry) = entry else {
-                return ignore::WalkState::Continue;
-            };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                return ignore::WalkState::Continue;
-            }
-            let path = shown(entry.path());
-            let Some(lang) = Lang::of_path(&path) else {
-                return ignore::WalkState::Continue;
-            };
-            let Some(text) = read_text(entry.path()) else {
-                return ignore::WalkState::Continue;
-            };
-            if let Ok(mut v) = out.lock() {
-                v.push((path, lang, text));
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut files = out.into_inner().unwrap_or_default();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(files)
-}
-
-/// A file's text, unless it is over [`MAX_FILE_BYTES`] or not UTF-8: its
-/// size is asked of the open file, not of its path again, and is the
-/// buffer's size, so it is read once into the string it stays in.
-fn read_text(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    if len > MAX_FILE_BYTES {
-        return None;
-    }
-    let mut text = String::with_capacity(usize::try_from(len).ok()? + 1);
-    file.read_to_string(&mut text).ok()?;
-    Some(text)
-}
-
-/// Lints each file read, in parallel; keeps the text of those with findings.
-fn lint_all(read: Vec<(String, Lang, String)>, ix: &Index, opts: &Options) -> Vec<Linted> {
-    use rayon::prelude::*;
-    read.into_par_iter()
-        .map(|(path, lang, text)| {
-            let lint = lint_text(ix, lang, &text, opts);
-            let text = match lint.findings.is_empty() {
-                true => String::new(),
-                false => text,
-            };
-            Linted { path, text, lint }
-        })
-        .collect()
 }
 
 /// The findings of `--unused`: each token no file names, on its token.
@@ -292,22 +260,57 @@ fn apply_fixes(files: &mut [Linted]) -> Result<usize> {
 /// Runs `marque lint`. Returns the exit code: 1 when an error remains
 /// (after the baseline), as `marque check` does.
 pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
-    // The brand is read and indexed on one thread while the codebase is
-    // walked and read on the others: neither needs the other until linting.
-    let (brand, read) = std::thread::scope(|s| {
-        let brand = s.spawn(|| index_brand(&args.brand, &args.content, cache::folder().as_deref()));
-        let read = walk(&args.paths);
-        let brand = brand
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (brand, read)
-    });
-    let brand = brand?;
-    let ix = &brand.ix;
     let opts = Options {
         delta_e: args.delta_e,
     };
-    let mut files = lint_all(read?, ix, &opts);
+    // Only the human and SARIF formats and `--fix` read a file's text
+    // after linting it.
+    let keep_text = args.fix || args.format != OutputFormat::Json;
+    // The brand is read and indexed on one thread while the codebase is
+    // walked on the others, which lint each file read once the brand is.
+    let brand: OnceLock<Result<Indexed>> = OnceLock::new();
+    let walked = std::thread::scope(|s| {
+        s.spawn(|| {
+            // Set however the thread ends, so no walker waits forever: a
+            // panic is the scope's to raise again.
+            let unset = SetOnDrop(&brand);
+            let _ = brand.set(index_brand(
+                &args.brand,
+                &args.content,
+                cache::folder().as_deref(),
+            ));
+            drop(unset);
+        });
+        walk(&args.paths, &brand, &opts, keep_text)
+    });
+    let brand = match brand.into_inner() {
+        Some(b) => b?,
+        None => bail!("the brand was not read"),
+    };
+    let Some(files) = walked? else {
+        bail!("the brand was not read");
+    };
+    // The cache is written while the findings are: neither needs the other.
+    let code = std::thread::scope(|s| {
+        s.spawn(|| brand.keep());
+        report(args, out, &brand, files)
+    });
+    // The process ends here: its memory goes back whole, without the
+    // tens of thousands of frees of every name of the brand.
+    std::mem::forget(brand);
+    code
+}
+
+/// What follows linting: codebase-declared properties dropped, fixes,
+/// `--unused`, the baseline, then the findings printed. Returns the exit
+/// code.
+fn report(
+    args: &LintArgs,
+    out: &mut impl Write,
+    brand: &Indexed,
+    mut files: Vec<Linted>,
+) -> Result<i32> {
+    let ix = &brand.ix;
     // A custom property the codebase declares is its own, not the brand's.
     let declared: HashSet<String> = files
         .iter()
@@ -323,7 +326,7 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         false => 0,
     };
     if args.unused {
-        let findings = unused(&brand, &files);
+        let findings = unused(brand, &files);
         files.push(Linted {
             path: brand.tokens_path.clone(),
             text: brand.tokens_text.clone().unwrap_or_default(),
@@ -334,36 +337,40 @@ pub fn run(args: &LintArgs, out: &mut impl Write) -> Result<i32> {
         });
     }
     let accepted = baseline(args, &files)?;
-    // Each diagnostic with its file and finding, by index.
-    let mut diags: Vec<(Diagnostic, usize, usize)> = Vec::new();
+    // Each finding shown (not in the baseline), by file and index.
+    let mut shown: Vec<(usize, usize)> = Vec::new();
     let mut k = 0;
     for (n, f) in files.iter().enumerate() {
-        for (m, x) in f.lint.findings.iter().enumerate() {
+        for m in 0..f.lint.findings.len() {
             if !accepted[k] {
-                diags.push((diagnostic(&ix.slug, &f.path, x), n, m));
+                shown.push((n, m));
             }
             k += 1;
         }
     }
-    let errors = diags
+    let errors = shown
         .iter()
-        .filter(|(d, ..)| d.severity() == Severity::Error)
+        .filter(|&&(n, m)| files[n].lint.findings[m].code.severity() == Severity::Error)
         .count();
     // Thousands of findings are thousands of lines: one write each to a
     // line-buffered stdout is a system call each.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let listed = Listed {
+        slug: &ix.slug,
+        files: &files,
+        shown: &shown,
+    };
     print(
         args,
         &mut out,
-        &files,
-        &diags,
+        &listed,
         fixed,
         accepted.iter().filter(|a| **a).count(),
     )?;
     out.flush()?;
     // The process ends here: its memory goes back whole, without the
-    // tens of thousands of frees of every text, finding and name.
-    std::mem::forget((files, diags, brand));
+    // tens of thousands of frees of every text and finding.
+    std::mem::forget((files, shown));
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
@@ -405,10 +412,6 @@ fn baseline(args: &LintArgs, files: &[Linted]) -> Result<Vec<bool>> {
 /// A finding as one of check's diagnostics: the code, the file, where, the
 /// message; the subject as its pointer, so SARIF's fingerprint follows it.
 fn diagnostic(slug: &str, path: &str, x: &Finding) -> Diagnostic {
-    let mut message = x.message.clone();
-    if x.suggest.len() > 1 {
-        message.push_str(&format!(" (or {})", x.suggest[1..].join(", ")));
-    }
     Diagnostic {
         code: x.code,
         brand: slug.to_string(),
@@ -416,9 +419,37 @@ fn diagnostic(slug: &str, path: &str, x: &Finding) -> Diagnostic {
         pointer: x.subject.clone(),
         line: x.line,
         column: x.column,
-        message,
+        message: message(x).into_owned(),
         target: None,
         inherited: None,
+    }
+}
+
+/// A finding's message as shown: with its other suggestions, where it has any.
+fn message(x: &Finding) -> std::borrow::Cow<'_, str> {
+    match x.suggest.len() > 1 {
+        true => format!("{} (or {})", x.message, x.suggest[1..].join(", ")).into(),
+        false => x.message.as_str().into(),
+    }
+}
+
+/// The findings to print: each shown one's file and index in it.
+struct Listed<'a> {
+    slug: &'a str,
+    files: &'a [Linted],
+    shown: &'a [(usize, usize)],
+}
+
+impl Listed<'_> {
+    /// Each finding shown as a diagnostic, with its file and finding.
+    fn diagnostics(&self) -> Vec<(Diagnostic, usize, usize)> {
+        self.shown
+            .iter()
+            .map(|&(n, m)| {
+                let f = &self.files[n];
+                (diagnostic(self.slug, &f.path, &f.lint.findings[m]), n, m)
+            })
+            .collect()
     }
 }
 
@@ -443,6 +474,24 @@ struct JsonLine<'a> {
 }
 
 impl<'a> JsonLine<'a> {
+    /// The line of a finding, as `JsonLine::of` writes its diagnostic's, with
+    /// no diagnostic made (nothing of the finding copied).
+    fn of_finding(slug: &'a str, file: &'a str, x: &'a Finding, message: &'a str) -> JsonLine<'a> {
+        JsonLine {
+            severity: x.code.severity(),
+            code: x.code,
+            brand: slug,
+            file,
+            line: x.line,
+            column: x.column,
+            message,
+            inherited: None,
+            subject: &x.subject,
+            suggest: &x.suggest,
+        }
+    }
+
+    #[cfg(test)]
     fn of(d: &'a Diagnostic, x: &'a Finding) -> JsonLine<'a> {
         JsonLine {
             severity: d.severity(),
@@ -462,13 +511,15 @@ impl<'a> JsonLine<'a> {
 fn print(
     args: &LintArgs,
     out: &mut impl Write,
-    files: &[Linted],
-    diags: &[(Diagnostic, usize, usize)],
+    listed: &Listed<'_>,
     fixed: usize,
     accepted: usize,
 ) -> Result<()> {
+    let files = listed.files;
     match args.format {
         OutputFormat::Human => {
+            let diags = listed.diagnostics();
+            let diags = diags.as_slice();
             for (d, n, m) in diags {
                 let source = Some(files[*n].text.as_str()).filter(|t| !t.is_empty());
                 // The whole literal or name is underlined, not the word at its start.
@@ -495,14 +546,16 @@ fn print(
             writeln!(out, "{line}")?;
         }
         OutputFormat::Json => {
-            for (d, n, m) in diags {
-                let x = &files[*n].lint.findings[*m];
-                serde_json::to_writer(&mut *out, &JsonLine::of(d, x))?;
+            for &(n, m) in listed.shown {
+                let (f, x) = (&files[n], &files[n].lint.findings[m]);
+                let message = message(x);
+                let line = JsonLine::of_finding(listed.slug, &f.path, x, &message);
+                serde_json::to_writer(&mut *out, &line)?;
                 out.write_all(b"\n")?;
             }
         }
         OutputFormat::Sarif => {
-            let list: Vec<Diagnostic> = diags.iter().map(|(d, ..)| d.clone()).collect();
+            let list: Vec<Diagnostic> = listed.diagnostics().into_iter().map(|(d, ..)| d).collect();
             let sarif = crate::render::sarif::render(&list, "", args.public_url.as_deref(), |d| {
                 files
                     .iter()
@@ -555,6 +608,12 @@ mod tests {
             let mut d = diagnostic("harbor", "src/a b.css", &x);
             assert_eq!(
                 serde_json::to_string(&JsonLine::of(&d, &x)).unwrap(),
+                plain_json_line(&d, &x)
+            );
+            let shown = message(&x);
+            assert_eq!(
+                serde_json::to_string(&JsonLine::of_finding("harbor", "src/a b.css", &x, &shown))
+                    .unwrap(),
                 plain_json_line(&d, &x)
             );
             d.inherited = Some(crate::spec::diag::Inherited {

@@ -7,7 +7,7 @@
 use super::colour;
 use super::index::Name;
 use super::sink::{Fix, Form, Lit, Sink};
-use super::tailwind::UTILITIES;
+use super::tailwind::{self, UTILITIES};
 use crate::render::namespaces::Namespace;
 use std::ops::Range;
 
@@ -35,6 +35,27 @@ pub fn takes_colour(prop: &str) -> bool {
         .iter()
         .any(|s| starts(s))
 }
+
+/// The bytes that start nothing the scanner reads, in any state: blanks,
+/// brackets, operators, bytes of non-ASCII characters (not `{}`, `;`,
+/// `:`, quotes, `#`, `@`, `.`, nor a byte of a word or number).
+const PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'{' | b'}' | b';' | b':' | b'"' | b'\'' | b'#' | b'@' | b'.' | b'-' | b'_'
+            )
+        {
+            t[c] = false;
+        }
+        c += 1;
+    }
+    t
+};
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
@@ -78,6 +99,10 @@ pub fn values(
     let keep = Fix::None;
     while i < end {
         let c = b[i];
+        if PLAIN[usize::from(c)] {
+            i += 1;
+            continue;
+        }
         // A Sass or Less variable's value may feed a function
         // (`darken($brand, 5%)`) that a custom property would break.
         let fix = match prop.starts_with(['$', '@']) {
@@ -312,7 +337,7 @@ fn class(sink: &mut Sink<'_>, text: &str, range: Range<usize>, fix: bool) {
             return;
         }
         let utility = &u[..open];
-        let prop = match UTILITIES.iter().find(|(p, _)| *p == utility) {
+        let prop = match tailwind::utility(utility).map(|k| UTILITIES[k]) {
             Some((_, spaces)) if spaces.contains(&Namespace::Color) => "color",
             _ => "",
         };
@@ -331,18 +356,17 @@ fn class(sink: &mut Sink<'_>, text: &str, range: Range<usize>, fix: bool) {
         return values(sink, text, inner, Form::Class, start_at, fix);
     }
     let u = u.split('/').next().unwrap_or(u);
-    for (utility, spaces) in UTILITIES {
-        if let Some(value) = u.strip_prefix(utility).and_then(|r| r.strip_prefix('-')) {
-            if value.is_empty() {
-                return;
-            }
-            let at = start + utility.len() + 1;
-            return sink.name(
-                Name::Tailwind(utility, spaces),
-                value,
-                start..at + value.len(),
-                Form::Class,
-            );
+    if let Some((k, value)) = tailwind::utility_of(u) {
+        let (utility, spaces) = UTILITIES[k];
+        if value.is_empty() {
+            return;
         }
+        let at = start + utility.len() + 1;
+        sink.name(
+            Name::Tailwind(utility, spaces),
+            value,
+            start..at + value.len(),
+            Form::Class,
+        );
     }
 }

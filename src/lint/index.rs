@@ -112,6 +112,9 @@ pub struct Index {
     /// In token order, with each name's Tailwind namespace.
     #[serde(skip)]
     near_tailwind: OnceLock<Vec<(Namespace, Candidate)>>,
+    /// What findings come to, worked out once (see `memo::Memo`).
+    #[serde(skip)]
+    pub(super) memo: super::memo::Memo,
 }
 
 /// A name map's names as candidates.
@@ -332,6 +335,18 @@ impl Index {
     }
 }
 
+/// A name of `kind` as the memos key it: `css:name`, `tw:bg:name`
+/// (a Tailwind utility's namespaces are the utility's), `android:name`,
+/// `ios:name`.
+pub fn name_key(kind: Name<'_>, name: &str) -> String {
+    match kind {
+        Name::Css => format!("css:{name}"),
+        Name::Android => format!("android:{name}"),
+        Name::Ios => format!("ios:{name}"),
+        Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
+    }
+}
+
 /// A name with its case and separators dropped: `button-default-bgColor-rest`
 /// and `button-default-bg-color-rest` fold alike.
 pub fn fold(name: &str) -> String {
@@ -350,18 +365,46 @@ impl Index {
     /// The tokens whose name of `kind` is nearest `name` (edit distance),
     /// at most three, nearest first.
     pub fn nearest(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
-        let key = match kind {
-            Name::Css => format!("css:{name}"),
-            Name::Android => format!("android:{name}"),
-            Name::Ios => format!("ios:{name}"),
-            Name::Tailwind(u, _) => format!("tw:{u}:{name}"),
-        };
+        self.seen(name_key(kind, name), || self.nearest_uncached(kind, name))
+    }
+
+    /// The memo's answer for `key`, measured by `measure` at its first ask.
+    fn seen(&self, key: String, measure: impl FnOnce() -> Vec<usize>) -> Vec<usize> {
         let cell = match self.nearest_seen.lock() {
             Ok(mut m) => m.entry(key).or_default().clone(),
             Err(_) => Arc::default(),
         };
-        cell.get_or_init(|| self.nearest_uncached(kind, name))
-            .clone()
+        cell.get_or_init(measure).clone()
+    }
+
+    /// Every nearest-name answer measured so far (or remembered), by its
+    /// key (`css:name`, `tw:bg:name`, `js:path`), in key order: what the
+    /// lint cache keeps beside the index, so a later run over the same
+    /// brand measures none of them again.
+    pub fn nearest_known(&self) -> Vec<(String, Vec<usize>)> {
+        let Ok(m) = self.nearest_seen.lock() else {
+            return Vec::new();
+        };
+        let mut known: Vec<(String, Vec<usize>)> = m
+            .iter()
+            .filter_map(|(k, cell)| Some((k.clone(), cell.get()?.clone())))
+            .collect();
+        known.sort_unstable();
+        known
+    }
+
+    /// Answers of [`Index::nearest_known`] from an earlier run over this
+    /// brand, taken as measured. An answer naming no token of the index is
+    /// dropped (it cannot be this brand's).
+    pub fn remember_nearest(&self, known: Vec<(String, Vec<usize>)>) {
+        let Ok(mut m) = self.nearest_seen.lock() else {
+            return;
+        };
+        for (k, tokens) in known {
+            if tokens.iter().all(|&i| i < self.tokens.len()) {
+                m.insert(k, Arc::new(OnceLock::from(tokens)));
+            }
+        }
     }
 
     fn nearest_uncached(&self, kind: Name<'_>, name: &str) -> Vec<usize> {
@@ -397,12 +440,14 @@ impl Index {
 
     /// The tokens whose dotted name is nearest `path`.
     pub fn nearest_js(&self, path: &str) -> Vec<usize> {
-        let found = self
-            .near_js
-            .get_or_init(|| candidates(&self.by_js))
-            .iter()
-            .collect();
-        closest(found, path)
+        self.seen(format!("js:{path}"), || {
+            let found = self
+                .near_js
+                .get_or_init(|| candidates(&self.by_js))
+                .iter()
+                .collect();
+            closest(found, path)
+        })
     }
 }
 

@@ -70,7 +70,10 @@ pub fn css(text: &str, line_comments: bool) -> String {
                 blank(&mut out, i..end);
                 i = end;
             }
-            _ => i += 1,
+            // On to the next byte that may start a string or a comment.
+            _ => {
+                i += 1 + memchr::memchr3(b'"', b'\'', b'/', &b[i + 1..]).unwrap_or(b.len() - i - 1)
+            }
         }
     }
     into_string(out)
@@ -120,6 +123,19 @@ fn regex_may_start(prev: Option<u8>) -> bool {
     }
 }
 
+/// The bytes at which JS code may start a comment, a string, a template,
+/// a regular expression, or change the depth of a template's `${…}`.
+const CODE_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b"/\"'`{}";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 /// JavaScript and TypeScript, with JSX: `//` and `/* */` comments;
 /// `'…'`, `"…"` and template literals (their `${…}` read as code, to any
 /// depth); regular expressions skipped.
@@ -154,7 +170,23 @@ pub fn script(text: &str) -> Lexed {
                     prev = Some(b'{');
                     i += 2;
                 }
-                _ => i += 1,
+                // Plain text: on to the next byte that may end it.
+                _ => {
+                    i += 1 + memchr::memchr3(b'\\', b'`', b'$', &b[i + 1..])
+                        .unwrap_or(b.len() - i - 1)
+                }
+            }
+            continue;
+        }
+        if !CODE_STOPS[usize::from(c)] {
+            // A run of plain code (names, operators, blanks): all it
+            // changes is the last byte seen that is not blank.
+            let run = i;
+            while i < b.len() && !CODE_STOPS[usize::from(b[i])] {
+                i += 1;
+            }
+            if let Some(p) = b[run..i].iter().rposition(|x| !x.is_ascii_whitespace()) {
+                prev = Some(b[run + p]);
             }
             continue;
         }

@@ -13,6 +13,8 @@
 //! - `markup`: HTML, Vue and Svelte: their style, script and class parts.
 //! - `native`: Swift/SwiftUI, Kotlin/Compose and Android XML.
 //! - `sink`: one finding made from a literal or a name, worded per language.
+//! - `memo`: what a literal value or an unknown name comes to, worked out
+//!   once a run and kept in the index.
 //! - `tailwind`: the utilities that take theme values, by namespace.
 //! - [`baseline`]: the findings CI accepts for now, which may only shrink.
 //!
@@ -25,6 +27,7 @@ mod css;
 pub mod index;
 pub(crate) mod lex;
 mod markup;
+mod memo;
 mod native;
 mod script;
 mod sink;

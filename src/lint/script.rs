@@ -116,6 +116,15 @@ fn enclosed_in_classes(b: &[u8], at: usize) -> bool {
     false
 }
 
+/// Whether a string (not a template) may hold what lint reads other than
+/// a named colour: a hex colour (`#`), a function (`var(`, `rgb(`), a
+/// number, or a class with a value (`bg-fjord-900`, `-m-4`: every
+/// Tailwind utility's value follows a `-`).
+fn may_hold(body: &[u8]) -> bool {
+    body.iter()
+        .any(|c| matches!(c, b'#' | b'(' | b'-' | b'0'..=b'9'))
+}
+
 /// Lints the script in `range` of `lexed` (the whole file, or a
 /// `<script>` of a component: `lexed.masked` is the whole file either way).
 pub fn lint(sink: &mut Sink<'_>, lexed: &Lexed, range: Range<usize>) {
@@ -126,6 +135,15 @@ pub fn lint(sink: &mut Sink<'_>, lexed: &Lexed, range: Range<usize>) {
         .filter(|s| range.contains(&s.range.start))
     {
         let quote = s.range.start.saturating_sub(1);
+        if !s.template && !may_hold(&text.as_bytes()[s.range.clone()]) {
+            // Nothing in it is a literal, a `var(…)` or a class with a
+            // value: only a named colour can be, as the value of a key
+            // (`color: "red"`). Most strings are none of these: an
+            // import's path, a label, a key.
+            if back(text.as_bytes(), quote).is_none_or(|(_, c)| c != b':') {
+                continue;
+            }
+        }
         // Read once: it walks back up to a few hundred bytes.
         let role = role(text, quote);
         if matches!(role, Role::Classes) {

@@ -5,12 +5,16 @@
 
 use super::colour::Rgba;
 use super::index::{Entry, Hit, Index, Name};
+use super::memo::{Answer, LitKey, Unknown};
 use super::tailwind::utility_takes;
 use super::{FileLint, Options};
+use crate::render::namespaces::Namespace;
 use crate::spec::diag::Code;
 use crate::spec::tokens::TokenType;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// One thing lint found in a file.
 #[derive(Debug, Clone, Serialize)]
@@ -36,7 +40,7 @@ pub struct Finding {
 }
 
 /// How a file names a token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Form {
     /// `var(--color-accent)`.
     Css,
@@ -50,6 +54,25 @@ pub enum Form {
     Kotlin,
     /// `@color/color_accent`.
     Xml,
+}
+
+/// The memo's key for a literal: its kind and exact value (its bits: a
+/// colour near a token is measured from its exact channels), form,
+/// utility and ΔE.
+fn lit_key(lit: Lit, form: Form, utility: Option<&str>, delta_e: f64) -> LitKey {
+    let (kind, bits) = match lit {
+        Lit::Colour(c) => (0, [c.rgb[0], c.rgb[1], c.rgb[2], c.alpha].map(f64::to_bits)),
+        Lit::Dimension(v) => (1, [v.to_bits(), 0, 0, 0]),
+        Lit::Duration(v) => (2, [v.to_bits(), 0, 0, 0]),
+        Lit::Weight(v) => (3, [v.to_bits(), 0, 0, 0]),
+    };
+    LitKey(
+        kind,
+        bits,
+        form as u8,
+        utility.map(str::to_string),
+        delta_e.to_bits(),
+    )
 }
 
 /// A literal value read from code.
@@ -126,8 +149,10 @@ impl<'a> Sink<'a> {
 
     fn push(&mut self, code: Code, range: Range<usize>, message: String, suggest: Vec<String>) {
         if self.lines.is_empty() {
-            self.lines.push(0);
             let b = self.text.as_bytes();
+            // About one line in 32 bytes: one pass, few regrowths.
+            self.lines.reserve(b.len() / 32 + 1);
+            self.lines.push(0);
             self.lines
                 .extend(memchr::memchr_iter(b'\n', b).map(|p| p + 1));
         }
@@ -150,70 +175,53 @@ impl<'a> Sink<'a> {
     }
 
     /// A literal at `range`: a finding when a token has its value (or,
-    /// for a colour, one near it).
+    /// for a colour, one near it). What a value comes to is worked out
+    /// once a run (see `memo::Memo`); only the words about the literal as
+    /// written, and its fix, are made per finding.
     pub fn literal(&mut self, lit: Lit, range: Range<usize>, form: Form, fix: Fix) {
         let ix = self.ix;
-        let (hits, near) = match lit {
-            Lit::Colour(c) => match ix.colour(&c) {
-                [] => match ix.near_colour(&c, self.opts.delta_e) {
-                    Some((hits, d)) => (hits, Some(d)),
-                    None => return,
-                },
-                hits => (hits, None),
-            },
-            Lit::Dimension(px) => (ix.dimension(px), None),
-            Lit::Duration(ms) => (ix.duration(ms), None),
-            Lit::Weight(w) => (ix.weight(w), None),
-        };
-        if hits.is_empty() {
-            return;
-        }
         let utility = match &fix {
             Fix::Class { utility, .. } => Some(utility.as_str()),
             _ => None,
         };
-        let ranked = rank(ix, hits);
-        let suggest: Vec<String> = ranked
-            .iter()
-            .take(3)
-            .map(|&i| self.name_in(&ix.tokens[i], form, utility))
-            .collect();
-        let listed: Vec<String> = ranked
-            .iter()
-            .take(3)
-            .map(|&i| format!("`{}` ({})", ix.tokens[i].name, contexts_of(ix, i, hits)))
-            .collect();
-        let more = match ranked.len() {
-            n if n > 3 => format!(" and {} more", n - 3),
-            _ => String::new(),
+        let key = lit_key(lit, form, utility, self.opts.delta_e);
+        let seen = ix
+            .memo
+            .literals
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned());
+        let answer = match seen {
+            Some(a) => a,
+            None => {
+                let a = self.answer(lit, form, utility).map(Arc::new);
+                if let Ok(mut m) = ix.memo.literals.lock() {
+                    m.insert(key, a.clone());
+                }
+                a
+            }
+        };
+        let Some(a) = answer else {
+            return;
         };
         let subject = &self.text[range.clone()];
-        let (code, message) = match near {
+        let (code, message) = match a.near {
             None => (
                 Code::LiteralIsToken,
                 format!(
-                    "`{subject}` is the value of {}{more}: use {}",
-                    listed.join(", "),
-                    suggest[0]
+                    "`{subject}` is the value of {}: use {}",
+                    a.listed, a.suggest[0]
                 ),
             ),
             Some(d) => (
                 Code::LiteralNearToken,
                 format!(
-                    "`{subject}` is near {}{more} (ΔE {:.2}): use {} if it was meant",
-                    listed.join(", "),
-                    d,
-                    suggest[0]
+                    "`{subject}` is near {} (ΔE {:.2}): use {} if it was meant",
+                    a.listed, d, a.suggest[0]
                 ),
             ),
         };
-        // One token, the same in every context, and not deprecated: a
-        // rewrite that changes nothing a reader sees, anywhere.
-        let only = match ranked.as_slice() {
-            [i] if near.is_none() && ix.same_everywhere(*i, hits) => Some(*i),
-            _ => None,
-        };
-        let fix = match (only, fix) {
+        let fix = match (a.only, fix) {
             (Some(i), Fix::Var) => {
                 Some((range.clone(), self.name_in(&ix.tokens[i], Form::Css, None)))
             }
@@ -225,10 +233,58 @@ impl<'a> Sink<'a> {
             },
             _ => None,
         };
-        self.push(code, range, message, suggest);
+        self.push(code, range, message, a.suggest.clone());
         if let Some(f) = self.out.findings.last_mut() {
             f.fix = fix;
         }
+    }
+
+    /// What a literal value comes to in `form` (for a use by `utility`):
+    /// `None` when no token has it (nor, for a colour, one near it).
+    fn answer(&self, lit: Lit, form: Form, utility: Option<&str>) -> Option<Answer> {
+        let ix = self.ix;
+        let (hits, near) = match lit {
+            Lit::Colour(c) => match ix.colour(&c) {
+                [] => {
+                    let (hits, d) = ix.near_colour(&c, self.opts.delta_e)?;
+                    (hits, Some(d))
+                }
+                hits => (hits, None),
+            },
+            Lit::Dimension(px) => (ix.dimension(px), None),
+            Lit::Duration(ms) => (ix.duration(ms), None),
+            Lit::Weight(w) => (ix.weight(w), None),
+        };
+        if hits.is_empty() {
+            return None;
+        }
+        let ranked = rank(ix, hits);
+        let suggest: Vec<String> = ranked
+            .iter()
+            .take(3)
+            .map(|&i| self.name_in(&ix.tokens[i], form, utility))
+            .collect();
+        let listed: Vec<String> = ranked
+            .iter()
+            .take(3)
+            .map(|&i| format!("`{}` ({})", ix.tokens[i].name, contexts_of(ix, i, hits)))
+            .collect();
+        let mut listed = listed.join(", ");
+        if ranked.len() > 3 {
+            listed.push_str(&format!(" and {} more", ranked.len() - 3));
+        }
+        // One token, the same in every context, and not deprecated: a
+        // rewrite that changes nothing a reader sees, anywhere.
+        let only = match ranked.as_slice() {
+            [i] if near.is_none() && ix.same_everywhere(*i, hits) => Some(*i),
+            _ => None,
+        };
+        Some(Answer {
+            near,
+            suggest,
+            listed,
+            only,
+        })
     }
 
     /// A token used by name: marked used, and a finding when it is deprecated.
@@ -274,9 +330,72 @@ impl<'a> Sink<'a> {
         if let Some(i) = found {
             return self.used(i, range, form, utility.map(|u| u.0));
         }
+        // What a name no token has comes to is worked out once a run.
+        let (tag, key) = match kind {
+            Name::Css => (0, Cow::Borrowed(name)),
+            Name::Android => (1, Cow::Borrowed(name)),
+            Name::Ios => (2, Cow::Borrowed(name)),
+            Name::Tailwind(u, _) => (3, Cow::Owned(format!("{u}:{name}"))),
+        };
+        let seen = ix.memo.names.lock().ok().and_then(|m| {
+            m.get(&(tag, form as u8))
+                .and_then(|names| names.get(key.as_ref()))
+                .cloned()
+        });
+        let answer = match seen {
+            Some(a) => a,
+            None => {
+                let a = Arc::new(self.unknown(kind, name, form, first_key, utility));
+                if let Ok(mut m) = ix.memo.names.lock() {
+                    let names = m.entry((tag, form as u8)).or_default();
+                    names.insert(key.into_owned(), a.clone());
+                }
+                a
+            }
+        };
+        match &*answer {
+            Unknown::Spelling {
+                token,
+                message,
+                instead,
+            } => {
+                self.used(*token, range.clone(), form, None);
+                let (message, instead) = (message.clone(), instead.clone());
+                self.push(Code::TokenNameSpelling, range, message, vec![instead]);
+                if let Some(f) = self.out.findings.last_mut() {
+                    f.var = Some(name.to_string());
+                }
+            }
+            Unknown::Mistake { message, suggest } => {
+                self.push(
+                    Code::UnknownTokenName,
+                    range,
+                    message.clone(),
+                    suggest.clone(),
+                );
+                if let (Name::Css, Some(f)) = (kind, self.out.findings.last_mut()) {
+                    f.var = Some(name.to_string());
+                }
+            }
+            Unknown::Own => {}
+        }
+    }
+
+    /// What a name of `kind` that no token has is: another spelling of a
+    /// published one, a mistake (its first word is one of the brand's),
+    /// or the codebase's own.
+    fn unknown(
+        &self,
+        kind: Name<'_>,
+        name: &str,
+        form: Form,
+        first_key: &str,
+        utility: Option<(&str, &[Namespace])>,
+    ) -> Unknown {
+        let ix = self.ix;
         if let Name::Css = kind {
             if let Some(Some(published)) = ix.by_css_folded.get(&super::index::fold(name)) {
-                return self.spelling(name, published, range, form);
+                return self.spelling(name, published);
             }
         }
         let first = name.split(['-', '_', '.']).next().unwrap_or(name);
@@ -288,7 +407,7 @@ impl<'a> Sink<'a> {
             None => ix.first_words.contains(&format!("{first_key}:{first}")),
         };
         if !branded {
-            return;
+            return Unknown::Own;
         }
         let nearest = ix.nearest(kind, name);
         let shown = match (kind, utility) {
@@ -304,10 +423,7 @@ impl<'a> Sink<'a> {
             Some(n) => format!("`{shown}` is no token of {}: did you mean {n}?", ix.slug),
             None => format!("`{shown}` is no token of {}", ix.slug),
         };
-        self.push(Code::UnknownTokenName, range, message, suggest);
-        if let (Name::Css, Some(f)) = (kind, self.out.findings.last_mut()) {
-            f.var = Some(name.to_string());
-        }
+        Unknown::Mistake { message, suggest }
     }
 
     /// `var(--name)` where marque publishes the same words as
@@ -315,20 +431,20 @@ impl<'a> Sink<'a> {
     /// a note with the published spelling, not an unknown name. A design
     /// system's own CSS (Primer's) declares its token paths' spelling; a
     /// codebase that loads marque's tokens.css needs marque's.
-    fn spelling(&mut self, name: &str, published: &str, range: Range<usize>, form: Form) {
+    fn spelling(&self, name: &str, published: &str) -> Unknown {
         let ix = self.ix;
-        let Some(&i) = ix.by_css.get(published) else {
-            return;
+        let Some(&token) = ix.by_css.get(published) else {
+            return Unknown::Own;
         };
-        self.used(i, range.clone(), form, None);
         let instead = format!("var(--{published})");
         let message = format!(
             "`--{name}` is `{}` spelt another way: {} publishes it as `--{published}`; write {instead} where the code loads marque's tokens.css",
-            ix.tokens[i].name, ix.slug
+            ix.tokens[token].name, ix.slug
         );
-        self.push(Code::TokenNameSpelling, range, message, vec![instead]);
-        if let Some(f) = self.out.findings.last_mut() {
-            f.var = Some(name.to_string());
+        Unknown::Spelling {
+            token,
+            message,
+            instead,
         }
     }
 

@@ -14,6 +14,13 @@
 //! again. Whatever goes wrong with the cache (no folder, a file cut short,
 //! another version's layout) is a miss: the brand is read as if there
 //! were none.
+//!
+//! Beside the index, the file keeps the nearest-name answers lint has
+//! measured for the brand (each misspelled name against every name the
+//! brand publishes): they depend on the brand and the name alone, and a
+//! codebase repeats its misspellings from run to run. The file is written
+//! after linting, when it was missing or the run measured a name it did
+//! not hold.
 
 use crate::lint::Index;
 use crate::spec::Diagnostic;
@@ -31,12 +38,15 @@ pub struct Store {
 }
 
 /// What is kept: the index, the tokens file's path in the brand folder,
-/// and each token's pointer in it (for `--unused`).
+/// each token's pointer in it (for `--unused`), and the nearest-name
+/// answers measured so far (see [`Index::nearest_known`]).
 #[derive(Deserialize)]
 pub struct Kept {
     pub tokens_rel: String,
     pub pointers: Vec<String>,
     pub index: Index,
+    #[serde(default)]
+    pub nearest: Vec<(String, Vec<usize>)>,
 }
 
 #[derive(Serialize)]
@@ -44,6 +54,7 @@ struct Keeping<'a> {
     tokens_rel: &'a str,
     pointers: &'a [String],
     index: &'a Index,
+    nearest: Vec<(String, Vec<usize>)>,
 }
 
 /// The user's cache folder for lint: `$XDG_CACHE_HOME/marque/lint`, else
@@ -151,6 +162,7 @@ impl Store {
             tokens_rel,
             pointers,
             index,
+            nearest: index.nearest_known(),
         };
         let mut bytes = Vec::with_capacity(1 << 20);
         bytes.extend_from_slice(self.key.as_bytes());
