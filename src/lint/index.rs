@@ -20,6 +20,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 mod near;
 use near::{closest, Candidate};
 
+/// The most nearest-name answers the cache file keeps, and the longest
+/// name it keeps one for: a codebase of endless misspellings cannot grow
+/// the file without end.
+pub const MAX_KEPT_NEAREST: usize = 20_000;
+pub const MAX_KEPT_NAME: usize = 200;
 /// A name of the brand's kind, as code uses it.
 #[derive(Debug, Clone, Copy)]
 pub enum Name<'a> {
@@ -387,9 +392,13 @@ impl Index {
         };
         let mut known: Vec<(String, Vec<usize>)> = m
             .iter()
+            .filter(|(k, _)| k.len() <= MAX_KEPT_NAME)
             .filter_map(|(k, cell)| Some((k.clone(), cell.get()?.clone())))
             .collect();
         known.sort_unstable();
+        // A codebase of endless misspellings cannot grow the cache file
+        // without end: the first answers, in name order, are kept.
+        known.truncate(MAX_KEPT_NEAREST);
         known
     }
 
