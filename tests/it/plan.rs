@@ -717,3 +717,34 @@ fn file_order_syntax_and_how_sets_are_split_change_neither_the_modes_nor_the_val
         )]
     );
 }
+
+#[test]
+fn a_theme_none_of_whose_sets_is_there_is_left_out_not_published_as_another() {
+    // `$themes` kept a theme whose file was renamed away: publishing it
+    // would show the light theme's tokens under the name `dark`.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let themes = json!([
+        {"name": "light", "group": "theme", "selectedTokenSets": {"core": "source", "light": "enabled"}},
+        {"name": "dark", "group": "theme", "selectedTokenSets": {"core": "source", "dark": "enabled"}},
+        {"name": "dim", "group": "theme", "selectedTokenSets": {"core": "source", "dim": "enabled"}}
+    ]);
+    for (path, text) in [
+        ("tokens/core.json", CORE.to_string()),
+        ("tokens/light.json", LIGHT.to_string()),
+        ("tokens/dim.json", DARK.to_string()),
+        ("tokens/$themes.json", themes.to_string()),
+    ] {
+        let file = repo.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let (plan, said) = plan_of(&repo);
+    let contexts: Vec<&String> = plan["modifiers"]["theme"]["contexts"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(contexts, ["light", "dim"], "{plan:#}");
+    assert!(said.contains("MQ"), "{said}");
+}

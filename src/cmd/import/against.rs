@@ -349,11 +349,13 @@ fn matching_paren(s: &str, from: usize) -> Option<usize> {
     None
 }
 
-/// A value as what it means: lowercase, quotes and spaces beside commas,
-/// slashes and brackets gone, colours as 8-bit RGBA, numbers without
-/// trailing zeros (`0px` is `0`).
+/// A value as what it means: lowercase, quotes around names and spaces
+/// beside commas, slashes and brackets gone, colours as 8-bit RGBA,
+/// numbers without trailing zeros (`0px` is `0`). A quoted string that
+/// holds a function (`"cubic-bezier(…)"`) is a string, not the function,
+/// so its quotes stay.
 pub fn normal(value: &str) -> String {
-    let v = colours_in(&value.trim().to_ascii_lowercase().replace(['"', '\''], ""));
+    let v = colours_in(&unquote_names(&value.trim().to_ascii_lowercase()));
     let mut spaced = String::new();
     for ch in v.chars() {
         if matches!(ch, ',' | '(' | ')' | '/') {
@@ -372,6 +374,34 @@ pub fn normal(value: &str) -> String {
         .replace(" , ", ",")
         .replace("( ", "(")
         .replace(" )", ")")
+}
+
+/// `v` with the quotes around each name (`"Source Sans 3"`) gone, and
+/// those around a string that holds a bracket written `"`.
+fn unquote_names(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    let mut rest = v;
+    while let Some(open) = rest.find(['"', '\'']) {
+        out.push_str(&rest[..open]);
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(quote) else {
+            out.push_str(after);
+            return out;
+        };
+        let inner = &after[..close];
+        match inner.contains(['(', ')']) {
+            true => {
+                out.push('"');
+                out.push_str(inner);
+                out.push('"');
+            }
+            false => out.push_str(inner),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `v` with each colour function (`rgb(0 0 0 / 0.2)`) as 8-bit RGBA hex.

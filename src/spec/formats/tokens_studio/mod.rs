@@ -493,6 +493,10 @@ fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group
             .and_then(Value::as_str)
             .unwrap_or("theme");
         let mut selected: Vec<usize> = Vec::new();
+        // Whether the sets it enables are there: a theme none of whose
+        // enabled sets is there would publish another theme's tokens
+        // under its name.
+        let (mut enabled, mut missing) = (0, 0);
         for (set, state) in theme
             .get("selectedTokenSets")
             .and_then(Value::as_object)
@@ -502,14 +506,29 @@ fn themes(v: Option<&Value>, names: &[&str], d: &mut FileDiags<'_>) -> Vec<Group
             if !matches!(state.as_str(), Some("enabled" | "source")) {
                 continue;
             }
+            let on = state.as_str() == Some("enabled");
             match named_sets(names, set).as_slice() {
-                [] => d.push(
-                    Code::MissingThemeSet,
-                    &join(&join(&at, "selectedTokenSets"), set),
-                    format!("theme `{name}` selects the set `{set}`, which is not there"),
-                ),
-                found => selected.extend(found),
+                [] => {
+                    missing += usize::from(on);
+                    d.push(
+                        Code::MissingThemeSet,
+                        &join(&join(&at, "selectedTokenSets"), set),
+                        format!("theme `{name}` selects the set `{set}`, which is not there"),
+                    )
+                }
+                found => {
+                    enabled += usize::from(on);
+                    selected.extend(found)
+                }
             }
+        }
+        if missing > 0 && enabled == 0 {
+            d.push(
+                Code::MissingThemeSet,
+                &at,
+                format!("theme `{name}` is left out: none of the sets it enables is there, so it would publish another theme's tokens under its name"),
+            );
+            continue;
         }
         selected.sort_unstable();
         match groups.iter_mut().find(|(g, _)| g == group) {
