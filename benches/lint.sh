@@ -53,7 +53,7 @@ cache="$PWD/$root/cache"
 cargo build --release --bin marque -q
 bin="${CARGO_TARGET_DIR:-target}/release/marque"
 XDG_CACHE_HOME="$cache" python3 - "$bin" "$brand" "$tree" "$runs" "$empty" "$cache" <<'PY'
-import json, os, shutil, subprocess, sys, time
+import json, os, resource, shutil, subprocess, sys, time
 bin, brand, tree, runs, empty, cache = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 exts = (".css", ".scss", ".sass", ".less", ".html", ".htm", ".vue", ".svelte", ".js", ".mjs", ".cjs",
         ".ts", ".jsx", ".tsx", ".swift", ".kt", ".xml")
@@ -69,20 +69,25 @@ def cold():
     shutil.rmtree(cache, ignore_errors=True)
 def median(cmd, before_each=None):
     # Wall time, and CPU time (user and system) from the OS's accounting of
-    # the finished child: steadier on a shared machine.
+    # the finished child: steadier on a shared machine. getrusage counts in
+    # microseconds (os.times counts 10 ms clock ticks, too coarse for a
+    # 20 ms command). Each tool writes to /dev/null, as hyperfine has it;
+    # one more run, not timed, keeps the output.
     times, cpus = [], []
     if before_each is None:
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(runs):
         if before_each:
             before_each()
-        before = os.times()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - t)
-        after = os.times()
-        cpus.append(after.children_user - before.children_user
-                    + after.children_system - before.children_system)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    if before_each:
+        before_each()
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     times.sort()
     cpus.sort()
     return times[len(times) // 2], cpus[len(cpus) // 2], out.stdout

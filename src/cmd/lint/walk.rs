@@ -46,9 +46,22 @@ pub(super) fn walk(
     // A .gitignore counts in a folder that is not (yet) a repository too.
     builder.require_git(false);
     let out: Mutex<Vec<Linted>> = Mutex::new(Vec::new());
+    // Files read before the brand is indexed wait here, so reading the
+    // tree overlaps indexing rather than waiting on it.
+    let pending: Mutex<Vec<(String, Lang, String)>> = Mutex::new(Vec::new());
     let failed = std::sync::atomic::AtomicBool::new(false);
+    let done = |brand: &Indexed, path: String, lang: Lang, text: String| {
+        let lint = lint_text(&brand.ix, lang, &text, opts);
+        let text = match keep_text && !lint.findings.is_empty() {
+            true => text,
+            false => String::new(),
+        };
+        if let Ok(mut v) = out.lock() {
+            v.push(Linted { path, text, lint });
+        }
+    };
     builder.build_parallel().run(|| {
-        let (out, failed) = (&out, &failed);
+        let (pending, failed, done) = (&pending, &failed, &done);
         Box::new(move |entry| {
             let Ok(entry) = entry else {
                 return ignore::WalkState::Continue;
@@ -63,24 +76,51 @@ pub(super) fn walk(
             let Some(text) = read_text(entry.path()) else {
                 return ignore::WalkState::Continue;
             };
-            let Ok(brand) = brand.wait() else {
-                failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                return ignore::WalkState::Quit;
-            };
-            let lint = lint_text(&brand.ix, lang, &text, opts);
-            let text = match keep_text && !lint.findings.is_empty() {
-                true => text,
-                false => String::new(),
-            };
-            if let Ok(mut v) = out.lock() {
-                v.push(Linted { path, text, lint });
+            match brand.get() {
+                None => {
+                    if let Ok(mut p) = pending.lock() {
+                        p.push((path, lang, text));
+                    }
+                }
+                Some(Ok(brand)) => done(brand, path, lang, text),
+                Some(Err(_)) => {
+                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return ignore::WalkState::Quit;
+                }
             }
             ignore::WalkState::Continue
         })
     });
+    let Ok(indexed) = brand.wait() else {
+        return Ok(None);
+    };
     if failed.into_inner() {
         return Ok(None);
     }
+    // What was read while the brand was indexed, linted on every core.
+    let pending = pending.into_inner().unwrap_or_default();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let share = pending.len().div_ceil(threads).max(1);
+    let pending = Mutex::new(pending);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let batch: Vec<_> = match pending.lock() {
+                    Ok(mut p) => {
+                        let at = p.len().saturating_sub(share.min(16));
+                        p.split_off(at)
+                    }
+                    Err(_) => return,
+                };
+                if batch.is_empty() {
+                    return;
+                }
+                for (path, lang, text) in batch {
+                    done(indexed, path, lang, text);
+                }
+            });
+        }
+    });
     let mut files = out.into_inner().unwrap_or_default();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Some(files))

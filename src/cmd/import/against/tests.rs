@@ -41,7 +41,10 @@ fn values_compare_by_what_they_mean() {
         ("16px", "1rem"),
         ("1.5", "24px"),
         // A string is not the function it spells: no transition takes it.
-        ("\"cubic-bezier(0.4, 0, 0.2, 1)\"", "cubic-bezier(0.4, 0, 0.2, 1)"),
+        (
+            "\"cubic-bezier(0.4, 0, 0.2, 1)\"",
+            "cubic-bezier(0.4, 0, 0.2, 1)",
+        ),
     ] {
         assert_ne!(normal(a), normal(b), "{a} and {b}");
     }
