@@ -92,12 +92,6 @@ colours without `#` (those compare equal as text)",
     },
     Known {
         export: "auro-classic",
-        token: "font.family.default",
-        right: Right::Reference,
-        why: "`{asset.font.circular.familyName.value}, Helvetica Neue, Arial, sans-serif`: a font list with a reference in it. Style Dictionary writes the list with the name put in; marque reads a string with a reference as CSS text and, the result being no CSS value it can tell is a font list, quotes it whole. (Font lists written without references are read as lists.)",
-    },
-    Known {
-        export: "auro-classic",
         token: "comments.*",
         right: Right::Marque,
         why: "only Style Dictionary declares `comments.color.base` and `comments.color.brand`: \

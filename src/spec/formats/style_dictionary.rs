@@ -115,7 +115,7 @@ fn give_types(c: &mut Converted, d: &mut FileDiags<'_>) {
         let name = name_of(p).to_ascii_lowercase();
         let text = t.get("$value").and_then(Value::as_str);
         let named = match text {
-            Some(v) if name.contains("family") && !v.contains('{') => Some("fontFamily"),
+            Some(v) if name.contains("family") && font_list(v) => Some("fontFamily"),
             Some(v)
                 if (name.contains("shadow") || name.contains("elevation"))
                     && v.split_whitespace().count() > 2 =>
@@ -224,6 +224,21 @@ fn easing(v: &Value) -> Option<Value> {
         .map(|n| n.trim().parse().ok())
         .collect::<Option<_>>()?;
     (points.len() == 4).then(|| serde_json::json!(points))
+}
+
+/// True for a CSS font list whose names are names or whole references
+/// (`'{asset.font.sans.value}', Helvetica, sans-serif`): a reference
+/// stands for the font it names.
+fn font_list(v: &str) -> bool {
+    // One reference alone is an alias, typed as its target.
+    (v.contains(',') || !v.contains('{'))
+        && v.split(',').all(|name| {
+            let name = name.trim().trim_matches(['\'', '"']);
+            match name.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+                Some(r) => !r.is_empty() && !r.contains(['{', '}']),
+                None => !name.contains(['{', '}']),
+            }
+        })
 }
 
 /// The type a value's own form says.
