@@ -503,6 +503,10 @@ pub struct CheckArgs {
     /// context's token count, and the sets not read.
     #[arg(long)]
     pub explain: bool,
+    /// With --explain: the team's own built CSS, compared per context with
+    /// what each brand publishes, as `marque import --against` compares it.
+    #[arg(long, requires = "explain")]
+    pub against: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

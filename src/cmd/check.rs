@@ -20,7 +20,7 @@ const GROUPED_FROM: usize = 10;
 pub fn run(args: &CheckArgs, colour: bool, out: &mut impl Write) -> Result<i32> {
     let content = crate::source::read_folder(&args.dir)?;
     if args.explain {
-        return explain::run(&content, args.format, out);
+        return explain::run(&content, args.format, args.against.as_deref(), out);
     }
     let ctx = Context::new("http://127.0.0.1:8080");
     // Every surface is rendered, as when serving, but nothing is compressed.

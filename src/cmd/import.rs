@@ -289,7 +289,7 @@ fn write_and_report(
 
 /// The team's built CSS that `--against` names: a regular file of at most
 /// [`crate::spec::limits::MAX_BRAND_BYTES`].
-fn read_built_css(path: &Path) -> Result<String> {
+pub(crate) fn read_built_css(path: &Path) -> Result<String> {
     let meta =
         std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     let max = crate::spec::limits::MAX_BRAND_BYTES;

@@ -748,3 +748,31 @@ fn a_theme_none_of_whose_sets_is_there_is_left_out_not_published_as_another() {
     assert_eq!(contexts, ["light", "dim"], "{plan:#}");
     assert!(said.contains("MQ"), "{said}");
 }
+
+#[test]
+fn check_explain_compares_with_the_teams_build_as_import_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    sd_repository(&brand, ["light", "dark"], [":root", ".dark"]);
+    brand_json(&brand, "config.json");
+    let built = dir.path().join("built.css");
+    std::fs::write(
+        &built,
+        ":root { --ac-color-ink: #111111; --ac-color-paper: #fafafa; --ac-bg: #fafafa; }\n.dark { --ac-bg: #111111; }\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marque"))
+        .args(["check", "--explain", "--against"])
+        .arg(&built)
+        .arg(&content)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("  default: 3 equal, 0 different, 0 missing (of 3 it declares)")
+            && said.contains("dark: 1 equal, 0 different, 0 missing"),
+        "{said}"
+    );
+}

@@ -12,9 +12,18 @@ use anyhow::Result;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::Path;
 
 /// Says every brand's plan; the exit code (1 when one cannot be planned).
-pub fn run(content: &Content, format: OutputFormat, out: &mut impl Write) -> Result<i32> {
+pub fn run(
+    content: &Content,
+    format: OutputFormat,
+    against: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<i32> {
+    let built = against
+        .map(crate::cmd::import::read_built_css)
+        .transpose()?;
     let mut code = 0;
     for files in &content.brands {
         let slug = files.slug.as_str();
@@ -31,6 +40,10 @@ pub fn run(content: &Content, format: OutputFormat, out: &mut impl Write) -> Res
                         left_out.iter().map(|(c, n)| format!("{c} × {n}")).collect();
                     let n: usize = left_out.values().sum();
                     lines.push(format!("left out: {n} token(s) ({})", by.join(", ")));
+                }
+                // The team's own build, compared as import compares it.
+                if let (Some(css), Some(path), Some(brand)) = (&built, against, &brand) {
+                    lines.extend(compared(brand, css, path)?);
                 }
                 match format {
                     OutputFormat::Json => {
@@ -103,6 +116,20 @@ fn data_files(files: &BrandFiles) -> BTreeMap<String, Value> {
             Some((p.clone(), serde_json::from_slice(&text).ok()?))
         })
         .collect()
+}
+
+/// What `marque import --against` says of `brand` against the team's
+/// built CSS `css` (read from `path`), as lines.
+fn compared(brand: &crate::spec::Brand, css: &str, path: &Path) -> Result<Vec<String>> {
+    use crate::cmd::import::against;
+    let ours = crate::render::tokens_css::render(brand, &crate::render::Context::new(""));
+    let a = against::compare(&brand.tokens, css, &ours);
+    let mut text = Vec::new();
+    against::report(&mut text, &brand.tokens, path, &a)?;
+    Ok(String::from_utf8_lossy(&text)
+        .lines()
+        .map(str::to_string)
+        .collect())
 }
 
 /// The tokens left out, counted by code.
