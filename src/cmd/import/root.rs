@@ -39,29 +39,7 @@ pub fn repository_root(dir: &Path) -> Option<std::path::PathBuf> {
 /// the root), as the root names them: `../core.json` from `tokens` is
 /// `core.json`.
 pub fn rebased(mut doc: Value, dir: &str) -> Value {
-    fn walk(v: &mut Value, dir: &str, depth: usize) {
-        if depth > crate::spec::limits::MAX_JSON_DEPTH {
-            return;
-        }
-        match v {
-            Value::Object(o) => {
-                if let Some(Value::String(r)) = o.get_mut("$ref") {
-                    if !r.starts_with('#') {
-                        *r = normalized(&format!("{dir}/{r}"));
-                    }
-                    return;
-                }
-                o.values_mut().for_each(|c| walk(c, dir, depth + 1));
-            }
-            Value::Array(a) => a.iter_mut().for_each(|c| walk(c, dir, depth + 1)),
-            _ => {}
-        }
-    }
-    for key in ["sets", "modifiers", "resolutionOrder"] {
-        if let Some(v) = doc.get_mut(key) {
-            walk(v, dir, 0);
-        }
-    }
+    crate::spec::formats::plan::rebase_files(&mut doc, |r| normalized(&format!("{dir}/{r}")));
     doc
 }
 

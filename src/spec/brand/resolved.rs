@@ -78,26 +78,6 @@ pub(crate) fn content_path(slug: &str, path: &str) -> String {
     }
 }
 
-/// The brand's tokens (its default permutation), with every problem of
-/// the resolver, its files and each of its contexts pushed into `out`.
-/// The resolver is at `path` in the brand folder (`tokens.resolver.json`
-/// unless brand.json names another); its sources are read in `format`, or
-/// each in the format its content shows.
-pub(super) fn read_resolved(
-    files: &BrandFiles,
-    path: &str,
-    format: Option<Format>,
-    out: &mut Vec<Diagnostic>,
-) -> Option<TokenSet> {
-    let slug = files.slug.as_str();
-    let file = format!("{slug}/{path}");
-    let bytes = files.get(path)?;
-    let (mut doc, text) = read_json(bytes, slug, &file, out)?;
-    let mut d = FileDiags::new(slug, file.clone());
-    enforce_limits(&mut doc, &mut d);
-    read_resolver(files, path, doc, text, None, d, format, out)
-}
-
 /// A resolver document read: the one in the file at `path` (whose text is
 /// `text`), or the one a format's reader made of that file (`made`: its
 /// diagnostics are placed where the reader read each token).

@@ -29,7 +29,7 @@ mod explain;
 mod make;
 use crate::spec::json::join;
 pub use explain::explain;
-pub use make::{make, relative, Made};
+pub use make::{make, rebase_files, relative, Made};
 use serde_json::{json, Map, Value};
 
 /// How a plan's set is read, from its `$extensions`.

@@ -213,10 +213,10 @@ fn one_tree(files: &[&str], words: &[String]) -> Value {
 }
 
 /// What a resolver made from a config (or a plan of one) says of names
-/// and units: the CSS prefix, and the pixels per rem of `size/pxToRem`.
-/// Applied to `set` as the config's build applies them.
-pub fn apply_naming(doc: &Value, set: &mut TokenSet) {
-    let how = doc.pointer("/$extensions/app.marque");
+/// and units in its `$extensions["app.marque"]` (`how`): the CSS prefix,
+/// and the pixels per rem of `size/pxToRem`. Applied to `set` as the
+/// config's build applies them.
+pub fn apply_naming(how: Option<&Value>, set: &mut TokenSet) {
     if let Some(base) = how.and_then(|h| h.get("pxToRem")).and_then(Value::as_f64) {
         if base.is_finite() && base > 0.0 {
             to_rem(set, base);

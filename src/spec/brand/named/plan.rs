@@ -15,7 +15,7 @@ use serde_json::Value;
 
 /// The resolver document at `path`: a reading plan is read as it says
 /// (its sets one tree, or one whole file in its format), any other as a
-/// resolver, its sources in `format` or each in its own.
+/// resolver, its sources in `format` or each in its own. Parsed once.
 pub(super) fn read_resolver_at(
     files: &BrandFiles,
     path: &str,
@@ -23,44 +23,40 @@ pub(super) fn read_resolver_at(
     out: &mut Vec<Diagnostic>,
 ) -> Option<TokenSet> {
     let slug = files.slug.as_str();
-    // A plan names files, so it is small: a large resolver (sets inline)
-    // is not parsed twice.
-    let said = |b: &&bytes::Bytes| b.len() < 1 << 20 && b.windows(10).any(|w| w == b"app.marque");
-    if let Some(bytes) = files.get(path).filter(said) {
-        let file = format!("{slug}/{path}");
-        let (mut doc, text) = read_json(bytes, slug, &file, out)?;
-        let mut d = FileDiags::new(slug, file);
-        enforce_limits(&mut doc, &mut d);
-        if formats::plan::is_one_tree(&doc) {
-            d.finish(Some(text), out);
-            return named_as_built(&doc, read_plan(files, path, &doc, text, out));
-        }
-        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let whole = formats::plan::whole_file(&doc).and_then(|(file, format)| {
-            let file = match dir {
-                "" => file,
-                dir => format!("{dir}/{file}"),
-            };
-            Some((
-                crate::spec::tokens::resolver::brand_path(&file).ok()?,
-                format,
-            ))
-        });
-        if let Some((file, format)) = whole {
-            d.finish(Some(text), out);
-            return named_as_built(&doc, read_named(files, &file, Some(format), out));
-        }
-        let set = super::resolved::read_resolved(files, path, format, out);
-        return named_as_built(&doc, set);
+    let file = format!("{slug}/{path}");
+    let (mut doc, text) = read_json(files.get(path)?, slug, &file, out)?;
+    let mut d = FileDiags::new(slug, file);
+    enforce_limits(&mut doc, &mut d);
+    if formats::plan::is_one_tree(&doc) {
+        d.finish(Some(text), out);
+        return named_as_built(&doc, read_plan(files, path, &doc, text, out));
     }
-    super::resolved::read_resolved(files, path, format, out)
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let whole = formats::plan::whole_file(&doc).and_then(|(file, format)| {
+        let file = match dir {
+            "" => file,
+            dir => format!("{dir}/{file}"),
+        };
+        Some((brand_path(&file).ok()?, format))
+    });
+    if let Some((file, format)) = whole {
+        d.finish(Some(text), out);
+        return named_as_built(&doc, read_named(files, &file, Some(format), out));
+    }
+    // Names and units a plan or a config's resolver says, kept before the
+    // document goes to the resolver's reader.
+    let naming = doc.pointer("/$extensions/app.marque").cloned();
+    let set = super::resolved::read_resolver(files, path, doc, text, None, d, format, out);
+    let mut set = set?;
+    formats::sd_config::apply_naming(naming.as_ref(), &mut set);
+    Some(set)
 }
 
 /// `set`, named and sized as the plan (or a config's resolver) says the
 /// team's build does: its CSS prefix, and `size/pxToRem`.
 fn named_as_built(doc: &Value, set: Option<TokenSet>) -> Option<TokenSet> {
     let mut set = set?;
-    formats::sd_config::apply_naming(doc, &mut set);
+    formats::sd_config::apply_naming(doc.pointer("/$extensions/app.marque"), &mut set);
     Some(set)
 }
 

@@ -165,38 +165,19 @@ fn resolver(
         return Ok(inferred(&doc, &description, files, &under, plan_dir));
     }
     let format = format.or_else(|| formats::sd_config::format_in(&doc));
-    // Files a modifier's contexts name, from the plan's folder too.
-    for key in ["modifiers", "resolutionOrder"] {
-        if let Some(v) = doc.get_mut(key) {
-            rebase(v, &|r| relative(plan_dir, &under(r)), 0);
-        }
-    }
+    // Each set's format: the one given, else the first its files show.
     let sets = doc.get_mut("sets").and_then(Value::as_object_mut);
     for set in sets.into_iter().flat_map(|s| s.values_mut()) {
-        let mut said = None;
-        for s in set
-            .get_mut("sources")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
-            let Some(r) = s
-                .get("$ref")
-                .and_then(Value::as_str)
+        let said = format.or_else(|| {
+            set.get("sources")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.get("$ref")?.as_str())
                 .filter(|r| !r.starts_with('#'))
-            else {
-                continue;
-            };
-            let (path, within) = r.split_once('#').map_or((r, None), |(p, w)| (p, Some(w)));
-            let full = under(path);
-            said =
-                said.or(format.or_else(|| files.get(&full).and_then(|v| formats::detect(v).ok())));
-            let mut to = relative(plan_dir, &full);
-            if let Some(w) = within {
-                to = format!("{to}#{w}");
-            }
-            s["$ref"] = json!(to);
-        }
+                .map(|r| under(r.split_once('#').map_or(r, |(p, _)| p)))
+                .find_map(|full| formats::detect(files.get(&full)?).ok())
+        });
         if let (Some(f), Some(o)) = (said, set.as_object_mut()) {
             let ext = o.entry("$extensions").or_insert_with(|| json!({}));
             if let Some(e) = ext.as_object_mut() {
@@ -204,6 +185,8 @@ fn resolver(
             }
         }
     }
+    // Every file it names, from the plan's folder.
+    rebase_files(&mut doc, |r| relative(plan_dir, &under(r)));
     if doc.get("description").is_none() {
         doc["description"] = json!(description);
     }
@@ -255,29 +238,35 @@ fn inferred(
     }
 }
 
-/// Every file reference (`$ref` not to `#…`) in `v`, as `to` writes it.
-fn rebase(v: &mut Value, to: &dyn Fn(&str) -> String, depth: usize) {
-    if depth > crate::spec::limits::MAX_JSON_DEPTH {
-        return;
-    }
-    match v {
-        Value::Object(o) => {
-            if let Some(Value::String(r)) = o.get_mut("$ref") {
-                if !r.starts_with('#') {
-                    let (path, within) =
-                        r.split_once('#').map_or((r.as_str(), ""), |(p, w)| (p, w));
-                    let mut moved = to(path);
-                    if !within.is_empty() {
-                        moved = format!("{moved}#{within}");
-                    }
-                    *r = moved;
-                }
-                return;
-            }
-            o.values_mut().for_each(|c| rebase(c, to, depth + 1));
+/// Every file a resolver document's sets, modifiers and order name
+/// (`$ref` not to `#…`, a `#/pointer` after the file kept), as `to`
+/// writes the file's path.
+pub fn rebase_files(doc: &mut Value, to: impl Fn(&str) -> String) {
+    fn walk(v: &mut Value, to: &dyn Fn(&str) -> String, depth: usize) {
+        if depth > crate::spec::limits::MAX_JSON_DEPTH {
+            return;
         }
-        Value::Array(a) => a.iter_mut().for_each(|c| rebase(c, to, depth + 1)),
-        _ => {}
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::String(r)) = o.get_mut("$ref") {
+                    if !r.starts_with('#') {
+                        *r = match r.split_once('#') {
+                            Some((path, within)) => format!("{}#{within}", to(path)),
+                            None => to(r),
+                        };
+                    }
+                    return;
+                }
+                o.values_mut().for_each(|c| walk(c, to, depth + 1));
+            }
+            Value::Array(a) => a.iter_mut().for_each(|c| walk(c, to, depth + 1)),
+            _ => {}
+        }
+    }
+    for key in ["sets", "modifiers", "resolutionOrder"] {
+        if let Some(v) = doc.get_mut(key) {
+            walk(v, &to, 0);
+        }
     }
 }
 
