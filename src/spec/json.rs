@@ -132,6 +132,11 @@ pub fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// One escaped reference token as the name it stands for (`a~1b` → `a/b`).
+pub fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
 /// Appends a token to a pointer.
 pub fn join(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", escape_token(token))
@@ -145,7 +150,7 @@ pub fn tokens(pointer: &str) -> Vec<String> {
     pointer
         .trim_start_matches('/')
         .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(unescape_token)
         .collect()
 }
 

@@ -150,10 +150,7 @@ fn contexts(set: Option<&crate::spec::tokens::TokenSet>) -> Value {
     out.insert("default".into(), json!(set.tokens.len()));
     for (m, modifier) in set.modes.iter().enumerate() {
         for (c, context) in modifier.contexts.iter().enumerate() {
-            let n = match c == modifier.default {
-                true => set.tokens.len(),
-                false => set.context(m, c).tokens.len(),
-            };
+            let n = plan::context_tokens(set, m, c);
             out.insert(format!("{}={}", modifier.name, context.name), json!(n));
         }
     }

@@ -27,8 +27,8 @@ use super::{tokens_studio, Format, SourceFile};
 
 mod explain;
 mod make;
-use crate::spec::json::join;
-pub use explain::explain;
+use crate::spec::json::{join, unescape_token};
+pub use explain::{context_tokens, explain};
 pub use make::{make, rebase_files, relative, Made};
 use serde_json::{json, Map, Value};
 
@@ -196,24 +196,22 @@ pub fn studio_doc(
         }
         return (Value::Object(doc), files);
     }
-    let mut always: Vec<&str> = Vec::new();
-    for step in plan
-        .get("resolutionOrder")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if let Some(set) = step
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix("#/sets/"))
-        {
-            always.push(set);
-        }
-    }
-    let status = |set: &str| match source_only.contains(&set) {
-        true => "source",
-        false => "enabled",
+    // The set a `{"$ref": "#/sets/…"}` names.
+    let set_of = |r: &Value| {
+        let r = r.get("$ref")?.as_str()?.strip_prefix("#/sets/")?;
+        Some(unescape_token(r))
+    };
+    let steps = plan.get("resolutionOrder").and_then(Value::as_array);
+    let always: Vec<String> = steps.into_iter().flatten().filter_map(set_of).collect();
+    let selecting = |sets: &mut dyn Iterator<Item = String>| -> Map<String, Value> {
+        sets.map(|set| {
+            let status = match source_only.contains(&set.as_str()) {
+                true => "source",
+                false => "enabled",
+            };
+            (set, json!(status))
+        })
+        .collect()
     };
     let mut themes = Vec::new();
     let modifiers = plan.get("modifiers").and_then(Value::as_object);
@@ -223,40 +221,21 @@ pub fn studio_doc(
         let mut ordered: Vec<(&String, &Value)> = contexts.into_iter().flatten().collect();
         ordered.sort_by_key(|(c, _)| Some(c.as_str()) != default);
         for (context, own) in ordered {
-            let mut selected = Map::new();
-            for s in &always {
-                selected.insert(unescape(s), json!(status(&unescape(s))));
-            }
-            for r in own.as_array().into_iter().flatten() {
-                if let Some(s) = r
-                    .get("$ref")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.strip_prefix("#/sets/"))
-                {
-                    selected.insert(unescape(s), json!(status(&unescape(s))));
-                }
-            }
+            let own = own.as_array().into_iter().flatten().filter_map(set_of);
+            let selected = selecting(&mut always.iter().cloned().chain(own));
             themes.push(json!({"name": context, "group": group, "selectedTokenSets": selected}));
         }
     }
     // No modifier: one theme of the sets always on (a group of one theme
     // is no modifier), so source-only sets are kept unpublished.
     if themes.is_empty() {
-        let selected: Map<String, Value> = always
-            .iter()
-            .map(|s| (unescape(s), json!(status(&unescape(s)))))
-            .collect();
+        let selected = selecting(&mut always.iter().cloned());
         themes.push(json!({"name": "default", "group": "plan", "selectedTokenSets": selected}));
     }
     doc.insert("$themes".into(), Value::Array(themes));
     doc.insert("$metadata".into(), json!({"tokenSetOrder": order}));
     doc.insert(PLANNED.into(), json!(true));
     (Value::Object(doc), files)
-}
-
-/// A JSON-pointer token as its name (`semantic~1light` → `semantic/light`).
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub fn explain(made: &Made, set: Option<&TokenSet>) -> Vec<String> {
                 .filter_map(|r| r.get("$ref")?.as_str())
                 .map(|r| {
                     let r = r.strip_prefix("#/sets/").unwrap_or(r);
-                    format!("`{}`", r.replace("~1", "/").replace("~0", "~"))
+                    format!("`{}`", crate::spec::json::unescape_token(r))
                 })
                 .collect();
             let count = set.and_then(|s| count_in(s, name, context));
@@ -85,7 +85,7 @@ fn inside(set: Option<&TokenSet>, format: crate::spec::formats::Format, lines: &
         lines.push(format!("no modifier: one context{count}"));
         return;
     };
-    for modifier in &set.modes {
+    for (m, modifier) in set.modes.iter().enumerate() {
         lines.push(format!(
             "modifier `{}`: read from inside the file, as {} keeps modes (in its values, its paths, a collection's modes or a scheme)",
             modifier.name,
@@ -97,7 +97,7 @@ fn inside(set: Option<&TokenSet>, format: crate::spec::formats::Format, lines: &
             } else {
                 ""
             };
-            let n = count_in(set, &modifier.name, &context.name).unwrap_or(0);
+            let n = context_tokens(set, m, c);
             lines.push(format!("  {}{default}: {n} tokens", context.name));
         }
     }
@@ -110,8 +110,14 @@ fn count_in(set: &TokenSet, modifier: &str, context: &str) -> Option<usize> {
         .contexts
         .iter()
         .position(|c| c.name == context)?;
-    Some(match c == set.modes[m].default {
+    Some(context_tokens(set, m, c))
+}
+
+/// How many tokens context `c` of modifier `m` publishes (the default's
+/// are the set's own).
+pub fn context_tokens(set: &TokenSet, m: usize, c: usize) -> usize {
+    match c == set.modes[m].default {
         true => set.tokens.len(),
         false => set.context(m, c).tokens.len(),
-    })
+    }
 }
