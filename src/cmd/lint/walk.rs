@@ -5,6 +5,7 @@ use super::{shown, Indexed, Linted, MAX_FILE_BYTES};
 use crate::lint::{lint_text, Lang, Options};
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Mutex, OnceLock};
 
 /// Sets the brand's cell, if nothing has, when dropped: a panic while
@@ -19,12 +20,17 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
+/// The most text files read before the brand is indexed may hold while
+/// they wait for it.
+const PENDING_BYTES: usize = 64 << 20;
+
 /// Reads and lints every file under `paths` that lint reads, in
-/// parallel, each as soon as it is read (its text dropped then, unless it
-/// has findings and `keep_text`): the walker's threads wait for the brand
-/// (`brand`, set by the thread indexing it) at their first file. Sorted
-/// by path. `None` when the brand could not be read (its error is the
-/// one to report).
+/// parallel, each as soon as it is read and the brand (`brand`, set by
+/// the thread indexing it) is indexed (its text dropped then, unless it
+/// has findings and `keep_text`). Files read before then wait, up to
+/// [`PENDING_BYTES`], and are linted on every core once it is. Sorted by
+/// path. `None` when the brand could not be read (its error is the one to
+/// report).
 pub(super) fn walk(
     paths: &[PathBuf],
     brand: &OnceLock<Result<Indexed>>,
@@ -49,6 +55,7 @@ pub(super) fn walk(
     // Files read before the brand is indexed wait here, so reading the
     // tree overlaps indexing rather than waiting on it.
     let pending: Mutex<Vec<(String, Lang, String)>> = Mutex::new(Vec::new());
+    let pending_bytes = std::sync::atomic::AtomicUsize::new(0);
     let failed = std::sync::atomic::AtomicBool::new(false);
     let done = |brand: &Indexed, path: String, lang: Lang, text: String| {
         let lint = lint_text(&brand.ix, lang, &text, opts);
@@ -61,7 +68,7 @@ pub(super) fn walk(
         }
     };
     builder.build_parallel().run(|| {
-        let (pending, failed, done) = (&pending, &failed, &done);
+        let (pending, pending_bytes, failed, done) = (&pending, &pending_bytes, &failed, &done);
         Box::new(move |entry| {
             let Ok(entry) = entry else {
                 return ignore::WalkState::Continue;
@@ -76,7 +83,14 @@ pub(super) fn walk(
             let Some(text) = read_text(entry.path()) else {
                 return ignore::WalkState::Continue;
             };
-            match brand.get() {
+            // Kept while the brand is indexed, up to PENDING_BYTES; past
+            // that, a walker waits for it as it did.
+            let kept = pending_bytes.fetch_add(text.len(), Relaxed) + text.len();
+            let ready = match kept <= PENDING_BYTES {
+                true => brand.get(),
+                false => Some(brand.wait()),
+            };
+            match ready {
                 None => {
                     if let Ok(mut p) = pending.lock() {
                         p.push((path, lang, text));
