@@ -132,10 +132,11 @@ impl Stop {
         self.started.get().copied()
     }
 
-    /// Runs `work` on this thread, its time counted from now.
+    /// Runs `work` on this thread, its time counted from now, its
+    /// independent pieces spread over the machine's cores.
     fn run<R>(self: &Arc<Self>, work: impl FnOnce() -> R) -> R {
         let _ = self.started.set(Instant::now());
-        stop::under(self.clone(), work)
+        stop::under(self.clone(), || stop::spreading(Arc::new(Cores), work))
     }
 }
 
@@ -299,6 +300,38 @@ impl Pool {
 
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(2, usize::from)
+}
+
+/// Spreads one brand's independent pieces (a resolver's contexts) over
+/// the machine's cores: scoped threads, each under the job's watch, for
+/// as long as the pieces last. A thread that cannot be had is done
+/// without.
+pub struct Cores;
+
+impl stop::Spread for Cores {
+    fn spread(&self, watch: Option<Arc<dyn Watch>>, worker: &(dyn Fn() + Sync)) {
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..cores())
+                .filter_map(|_| {
+                    let watch = watch.clone();
+                    std::thread::Builder::new()
+                        .name("marque-spread".into())
+                        .spawn_scoped(scope, move || match watch {
+                            Some(w) => stop::under(w, worker),
+                            None => worker(),
+                        })
+                        .ok()
+                })
+                .collect();
+            let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(worker));
+            let theirs: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
+            for outcome in std::iter::once(mine).chain(theirs) {
+                if let Err(payload) = outcome {
+                    std::panic::resume_unwind(payload);
+                }
+            }
+        });
+    }
 }
 
 /// Most jobs of the published content left behind at once (previews: one).
@@ -536,6 +569,57 @@ mod tests {
         assert!(matches!(out[0], Ran::Finished(Outcome::Done(_))));
         assert!(matches!(&out[1], Ran::Finished(Outcome::Panicked(m)) if m == "boom"));
         assert!(matches!(out[2], Ran::Finished(Outcome::TimedOut)));
+    }
+
+    #[test]
+    fn a_jobs_pieces_are_spread_answered_in_order_and_stopped_with_it() {
+        use crate::spec::limits::stop::each;
+        use std::sync::atomic::AtomicUsize;
+        let threads = Arc::new(Mutex::new(std::collections::HashSet::new()));
+        let seen = threads.clone();
+        let jobs: Vec<Job> = vec![
+            Box::new(move || {
+                let items: Vec<usize> = (0..64).collect();
+                let answers = each(
+                    &items,
+                    |i| {
+                        lock(&seen).insert(std::thread::current().id());
+                        busy(Duration::from_millis(2));
+                        i * 10
+                    },
+                    |_| false,
+                );
+                let answers: Vec<usize> = answers.into_iter().map(Option::unwrap).collect();
+                assert_eq!(answers, items.iter().map(|i| i * 10).collect::<Vec<_>>());
+                // Past `enough`, no more are taken: what is left is a tail.
+                let taken = AtomicUsize::new(0);
+                let some = each(
+                    &items,
+                    |i| *i,
+                    |_| taken.fetch_add(1, Ordering::SeqCst) >= 3,
+                );
+                let answered = some.iter().take_while(|a| a.is_some()).count();
+                assert!((4..items.len()).contains(&answered), "{answered}");
+                assert!(some[answered..].iter().all(Option::is_none));
+                (None, Default::default(), Default::default())
+            }),
+            // A piece that runs away on any thread is stopped with its job.
+            Box::new(|| {
+                each(&[0, 1, 2], |_| busy(Duration::from_secs(30)), |_| false);
+                (None, Default::default(), Default::default())
+            }),
+        ];
+        let started = Instant::now();
+        let out = run(jobs, &wait_all(Duration::from_millis(1000)));
+        match &out[0] {
+            Ran::Finished(Outcome::Panicked(m)) => panic!("the spread job failed: {m}"),
+            r => assert!(matches!(r, Ran::Finished(Outcome::Done(_)))),
+        }
+        assert!(matches!(out[1], Ran::Finished(Outcome::TimedOut)));
+        assert!(started.elapsed() < Duration::from_secs(5));
+        if cores() > 1 {
+            assert!(lock(&threads).len() > 1, "the pieces ran on one thread");
+        }
     }
 
     #[test]

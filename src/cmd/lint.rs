@@ -140,7 +140,11 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
         problems,
         crate::bodies::Bodies::process(),
     );
-    let (brand, diags) = crate::spec::parse_brand(&files, today);
+    // A resolver's contexts are checked on every core.
+    let (brand, diags) = crate::spec::limits::stop::spreading(
+        std::sync::Arc::new(crate::build::jobs::Cores),
+        || crate::spec::parse_brand(&files, today),
+    );
     let Some(brand) = brand else {
         let errors = diags
             .iter()

@@ -139,7 +139,16 @@ pub fn unescape_token(token: &str) -> String {
 
 /// Appends a token to a pointer.
 pub fn join(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_token(token))
+    // Every member of every merge and parse is named through here.
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    if token.contains(['~', '/']) {
+        out.push_str(&escape_token(token));
+    } else {
+        out.push_str(token);
+    }
+    out
 }
 
 /// The unescaped reference tokens of a pointer (`/a~1b/0` → `["a/b", "0"]`).
@@ -167,20 +176,45 @@ pub fn count_values(text: &str) -> usize {
 /// string's opening quote is one, what follows it up to and with its
 /// closing quote is not. One pass, no allocation.
 pub fn outside_strings(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
-    let (mut in_string, mut escaped) = (false, false);
-    text.bytes().enumerate().filter(move |&(_, b)| {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
+    OutsideStrings {
+        bytes: text.as_bytes(),
+        at: 0,
+    }
+}
+
+/// [`outside_strings`]: a string's content is skipped with `memchr`, to
+/// its closing quote, so long descriptions cost little.
+struct OutsideStrings<'t> {
+    bytes: &'t [u8],
+    at: usize,
+}
+
+impl Iterator for OutsideStrings<'_> {
+    type Item = (usize, u8);
+
+    fn next(&mut self) -> Option<(usize, u8)> {
+        let i = self.at;
+        let b = *self.bytes.get(i)?;
+        self.at = i + 1;
+        if b == b'"' {
+            // Past the closing quote: the first `"` no backslash escapes.
+            loop {
+                let rest = self.bytes.get(self.at..).unwrap_or_default();
+                match memchr::memchr2(b'"', b'\\', rest) {
+                    Some(k) if rest[k] == b'\\' => self.at += k + 2,
+                    Some(k) => {
+                        self.at += k + 1;
+                        break;
+                    }
+                    None => {
+                        self.at = self.bytes.len();
+                        break;
+                    }
+                }
             }
-            return false;
         }
-        in_string = b == b'"';
-        true
-    })
+        Some((i, b))
+    }
 }
 
 /// A trie of the wanted pointers; each node records where it was seen.
@@ -412,6 +446,46 @@ mod tests {
         assert_eq!(first_duplicate_key(text).as_deref(), Some("/visibility"));
         assert_eq!(first_duplicate_key(r#"{"a": {"a": 1}, "b": [1, 1]}"#), None);
         assert_eq!(first_duplicate_key("{"), None);
+    }
+
+    #[test]
+    fn outside_strings_skips_each_strings_content_and_closing_quote() {
+        // The byte-by-byte reading it must agree with.
+        let slow = |text: &str| {
+            let (mut in_string, mut escaped) = (false, false);
+            let mut out = Vec::new();
+            for (i, b) in text.bytes().enumerate() {
+                if in_string {
+                    match b {
+                        _ if escaped => escaped = false,
+                        b'\\' => escaped = true,
+                        b'"' => in_string = false,
+                        _ => {}
+                    }
+                    continue;
+                }
+                in_string = b == b'"';
+                out.push((i, b));
+            }
+            out
+        };
+        let texts = [
+            r#"{"a": "x/y", "b": 'c'}"#,
+            r#"{"a\"b": "\\", "c": 1}"#,
+            r#"{"q": "\"", "r": "\\\"x"}"#,
+            r#"{"open": "no end"#,
+            r#"{"ends in a backslash\"#,
+            r#""""#,
+            "",
+            r#"[1, "é", {"k": "\u0022"}]"#,
+        ];
+        for text in texts {
+            assert_eq!(
+                outside_strings(text).collect::<Vec<_>>(),
+                slow(text),
+                "{text}"
+            );
+        }
     }
 
     fn at(text: &str, pointer: &str, anchor: Anchor) -> Pos {

@@ -111,6 +111,76 @@ pub mod stop {
         work()
     }
 
+    /// Runs the pieces of one brand's work that do not depend on each
+    /// other (a resolver's contexts) at once: the core says what may run
+    /// together, the runner that called it (`build::jobs`, `marque lint`)
+    /// says on how many threads, as it says when to stop. Work run outside
+    /// [`spreading`] runs its pieces one after another on its own thread.
+    pub trait Spread: Send + Sync {
+        /// Calls `worker` on this thread and on as many more as it has,
+        /// each under `watch` (the caller's), and returns when every call
+        /// has returned; a call that unwinds unwinds this one with its
+        /// payload. Each worker takes pieces until none is left.
+        fn spread(&self, watch: Option<Arc<dyn Watch>>, worker: &(dyn Fn() + Sync));
+    }
+
+    thread_local! {
+        static SPREAD: RefCell<Option<Arc<dyn Spread>>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `work` on this thread with its independent pieces spread by `spread`.
+    pub fn spreading<R>(spread: Arc<dyn Spread>, work: impl FnOnce() -> R) -> R {
+        let outer = SPREAD.with(|s| s.replace(Some(spread)));
+        struct Restore(Option<Arc<dyn Spread>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let outer = self.0.take();
+                SPREAD.with(|s| *s.borrow_mut() = outer);
+            }
+        }
+        let _restore = Restore(outer);
+        work()
+    }
+
+    /// Works `f` out for each of `items`, spread as this thread's
+    /// [`Spread`] spreads it (one after another where none is), and gives
+    /// the answers in the items' order. Items are taken in order and none
+    /// is taken once `enough` says so of an answer, so what is left out
+    /// is always a tail (`None`).
+    pub fn each<T: Sync, R: Send>(
+        items: &[T],
+        f: impl Fn(&T) -> R + Sync,
+        enough: impl Fn(&R) -> bool + Sync,
+    ) -> Vec<Option<R>> {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        let next = AtomicUsize::new(0);
+        let done = AtomicBool::new(false);
+        let answers: Mutex<Vec<Option<R>>> =
+            Mutex::new(std::iter::repeat_with(|| None).take(items.len()).collect());
+        // A worker that unwinds leaves the others to finish what is left:
+        // a stopped build stops them at their next checkpoint too.
+        let worker = || {
+            while !done.load(Ordering::SeqCst) {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(item) = items.get(i) else { break };
+                let answer = f(item);
+                if enough(&answer) {
+                    done.store(true, Ordering::SeqCst);
+                }
+                answers.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(answer);
+            }
+        };
+        let spread = SPREAD
+            .with(|s| s.borrow().clone())
+            .filter(|_| items.len() > 1);
+        match spread {
+            Some(spread) => spread.spread(CURRENT.with(|c| c.borrow().clone()), &worker),
+            None => worker(),
+        }
+        answers.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Unwinds with [`Stopped`] when the work this thread runs is over.
     /// Cheap: it asks one call in 16.
     pub fn checkpoint() {

@@ -11,7 +11,7 @@ use crate::spec::formats::{self, Converted, Format};
 use crate::spec::limits::MAX_CONTEXT_TOKENS;
 use crate::spec::tokens::modes::{self, Written};
 use crate::spec::tokens::resolver::{
-    self, Permutation, Resolver, Source, MAX_MERGED_VALUES, RESOLVER_FILE,
+    self, Merged, Permutation, Resolver, Source, MAX_MERGED_VALUES, RESOLVER_FILE,
 };
 use crate::spec::tokens::{parse_tokens, Token, TokenSet};
 use serde_json::Value;
@@ -390,7 +390,8 @@ fn resolve(mut input: Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSet> 
 fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSet> {
     let slug = input.slug;
     let default = input.resolver.default_permutation();
-    let mut set = check(input, &default, out);
+    let common = input.resolver.merge_common(&input.doc, &input.files);
+    let mut set = check(input, &common, &default, out);
     let seen: HashSet<(String, String, String)> = out
         .iter()
         .map(|d| (d.file.clone(), d.pointer.clone(), d.message.clone()))
@@ -435,15 +436,33 @@ fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSe
         );
         return None;
     }
-    for (m, c, permutation) in contexts {
-        crate::spec::limits::checkpoint();
+    // The contexts are checked at once where the runner has threads; what
+    // each finds is taken in their order, so what is said does not depend
+    // on which ran first.
+    let taken = std::sync::atomic::AtomicUsize::new(0);
+    let checked = crate::spec::limits::stop::each(
+        &contexts,
+        |(_, _, permutation)| {
+            crate::spec::limits::checkpoint();
+            let mut found = Vec::new();
+            let here = check(input, &common, permutation, &mut found);
+            (here, found)
+        },
+        |(here, _)| {
+            let n = here.as_ref().map_or(0, |h| h.tokens.len());
+            taken.fetch_add(n, std::sync::atomic::Ordering::SeqCst) + n > MAX_CONTEXT_TOKENS
+        },
+    );
+    for ((m, c, _), answer) in contexts.iter().zip(checked) {
+        let (m, c) = (*m, *c);
         let modifier = &input.resolver.modifiers[m];
         let context = format!(
             "context `{}` of modifier `{}`",
             modifier.contexts[c].0, modifier.name
         );
-        let mut found = Vec::new();
-        let here = check(input, &permutation, &mut found);
+        // Contexts are left unchecked only past the budget, which an
+        // earlier one has then crossed.
+        let (here, found) = answer.unwrap_or_default();
         charged += here.as_ref().map_or(0, |h| h.tokens.len());
         if charged > MAX_CONTEXT_TOKENS {
             over_budget(
@@ -573,11 +592,14 @@ fn writes(sources: &[Source], resolver_path: &str, t: &Token) -> bool {
 /// their tokens came from, go to `out`.
 fn check(
     input: &Input<'_>,
+    common: &Merged,
     permutation: &Permutation,
     out: &mut Vec<Diagnostic>,
 ) -> Option<TokenSet> {
     let slug = input.slug;
-    let merged = input.resolver.merge(permutation, &input.doc, &input.files);
+    let merged = input
+        .resolver
+        .merge_over(common, permutation, &input.doc, &input.files);
     let resolver_file = input.file();
     let mut d = FileDiags::new(slug, resolver_file.clone());
     if merged.over_budget() {

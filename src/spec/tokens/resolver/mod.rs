@@ -123,7 +123,7 @@ impl Resolver {
 pub type Permutation = Vec<usize>;
 
 /// A merged token tree, and where each of its members was written.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Merged {
     pub doc: Value,
     /// Pointer in the merged tree → (file relative to the brand folder, or
@@ -262,8 +262,48 @@ impl Resolver {
         resolver: &Value,
         files: &BTreeMap<String, Value>,
     ) -> Merged {
+        self.merge_over(
+            &self.merge_common(resolver, files),
+            permutation,
+            resolver,
+            files,
+        )
+    }
+
+    /// The steps before the first modifier, merged: what every
+    /// permutation starts from (most of a system: its sets), so contexts
+    /// are merged from it rather than from every file again.
+    pub fn merge_common(&self, resolver: &Value, files: &BTreeMap<String, Value>) -> Merged {
         let mut merged = Merged::new();
-        for step in &self.steps {
+        for step in &self.steps[..self.common_steps()] {
+            if let Step::Set(sources) = step {
+                for s in sources {
+                    merge_source(&mut merged, s, resolver, files);
+                }
+            }
+        }
+        merged
+    }
+
+    /// How many steps come before the first modifier.
+    fn common_steps(&self) -> usize {
+        self.steps
+            .iter()
+            .take_while(|s| matches!(s, Step::Set(_)))
+            .count()
+    }
+
+    /// [`Resolver::merge`] of `permutation`, over `common` (what
+    /// [`Resolver::merge_common`] gave).
+    pub fn merge_over(
+        &self,
+        common: &Merged,
+        permutation: &Permutation,
+        resolver: &Value,
+        files: &BTreeMap<String, Value>,
+    ) -> Merged {
+        let mut merged = common.clone();
+        for step in &self.steps[self.common_steps()..] {
             let sources = match step {
                 Step::Set(sources) => sources,
                 Step::Modifier(m, here) => match here.get(permutation[*m]) {
@@ -506,15 +546,18 @@ fn merge_into(
         let (to, from) = (join(into, k), join(at.pointer, k));
         let is_group = v.as_object().is_some_and(|o| !o.contains_key("$value"));
         if k.starts_with('$') || !is_group {
-            // Whatever was written under this name before is gone.
-            let below = format!("{to}/");
-            let stale: Vec<String> = origins
-                .range(below.clone()..)
-                .take_while(|(p, _)| p.starts_with(&below))
-                .map(|(p, _)| p.clone())
-                .collect();
-            for p in stale {
-                origins.remove(&p);
+            // Whatever was written under this name before is gone (only a
+            // group has members written below it).
+            if target.get(k).is_some_and(Value::is_object) {
+                let below = format!("{to}/");
+                let stale: Vec<String> = origins
+                    .range(below.clone()..)
+                    .take_while(|(p, _)| p.starts_with(&below))
+                    .map(|(p, _)| p.clone())
+                    .collect();
+                for p in stale {
+                    origins.remove(&p);
+                }
             }
             target.insert(k.clone(), v.clone());
             origins.insert(to, (file.clone(), from));
