@@ -98,42 +98,69 @@ fn brand_folder(spec: &str, content: &Path) -> Result<(PathBuf, String)> {
 }
 
 /// Reads and indexes the brand `--brand` names. The index is kept in the
-/// cache folder (see the `cache` module), keyed by the brand's files as
-/// read, so a second run over an unchanged brand reads it rather than the
-/// brand.
+/// cache folder (see the `cache` module), known by the folder's stamp
+/// (its files' sizes and times) and by the brand's files as read, so a
+/// second run over an unchanged brand reads the index, not the brand.
 pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<Indexed> {
     let (root, slug) = brand_folder(spec, content)?;
+    let dir = root.join(&slug);
+    let today = chrono::Utc::now().date_naive();
+    let tokens_path = |rel: &str| shown(&dir.join(rel));
+    let indexed = |hit: cache::Kept, text: Option<String>, store, restamp: bool| {
+        let mut ix = hit.index;
+        ix.tokens_file = tokens_path(&hit.tokens_rel);
+        let known = hit.nearest.len();
+        ix.remember_nearest(hit.nearest);
+        Indexed {
+            tokens_path: ix.tokens_file.clone(),
+            tokens_text: text,
+            pointers: hit.pointers,
+            ix,
+            keep: Some(Keep {
+                store,
+                tokens_rel: hit.tokens_rel,
+                hit: !restamp,
+                known,
+            }),
+        }
+    };
+    // The folder as it was when its index was kept: nothing to read.
+    let stamped = cache.and_then(|c| cache::Store::stamped(c, &dir, today));
+    if let Some((store, (hit, true))) = stamped.and_then(|s| s.load().map(|h| (s, h))) {
+        let text = std::fs::read_to_string(dir.join(&hit.tokens_rel)).ok();
+        return Ok(indexed(hit, text, store, false));
+    }
     let Some((raw, problems)) = crate::source::dir::read_brand_bytes(&root, &slug) else {
         bail!(
             "--brand {spec}: neither a brand folder (with brand.json) nor a brand in {}",
             content.display()
         );
     };
-    let today = chrono::Utc::now().date_naive();
-    let store =
-        cache.map(|c| cache::Store::new(c, &root.join(&slug), &slug, &raw, &problems, today));
-    let tokens_path = |rel: &str| shown(&root.join(&slug).join(rel));
-    if let Some(hit) = store.as_ref().and_then(cache::Store::load) {
-        let mut ix = hit.index;
-        ix.tokens_file = tokens_path(&hit.tokens_rel);
-        let known = hit.nearest.len();
-        ix.remember_nearest(hit.nearest);
-        return Ok(Indexed {
-            tokens_path: ix.tokens_file.clone(),
-            tokens_text: raw
+    let store = cache.map(|c| cache::Store::new(c, &dir, &slug, &raw, &problems, today));
+    if let Some(store) = store {
+        if let Some((hit, by_stamp)) = store.load() {
+            let text = raw
                 .get(&hit.tokens_rel)
                 .and_then(|b| std::str::from_utf8(b).ok())
-                .map(str::to_string),
-            pointers: hit.pointers,
-            ix,
-            keep: store.map(|store| Keep {
-                store,
-                tokens_rel: hit.tokens_rel,
-                hit: true,
-                known,
-            }),
-        });
+                .map(str::to_string);
+            // The same files with other times: kept again under them.
+            return Ok(indexed(hit, text, store, !by_stamp));
+        }
+        return index_read(&root, slug, raw, problems, today, Some(store));
     }
+    index_read(&root, slug, raw, problems, today, None)
+}
+
+/// [`index_brand`] where no index is kept for the brand as it is.
+fn index_read(
+    root: &Path,
+    slug: String,
+    raw: std::collections::BTreeMap<String, bytes::Bytes>,
+    problems: Vec<crate::spec::Diagnostic>,
+    today: chrono::NaiveDate,
+    store: Option<cache::Store>,
+) -> Result<Indexed> {
+    let tokens_path = |rel: &str| shown(&root.join(&slug).join(rel));
     let files = crate::spec::BrandFiles::new(
         slug.as_str(),
         raw,

@@ -15,6 +15,13 @@
 //! another version's layout) is a miss: the brand is read as if there
 //! were none.
 //!
+//! Its second line is the folder's stamp: each file's path, size,
+//! modification and change times and inode, as git's index keeps them
+//! for the same purpose. A run whose stamp matches uses the index without
+//! reading the brand's files at all; one whose stamp does not (a file
+//! touched, or copied with its times) reads and hashes them, and uses the
+//! index still if the key matches.
+//!
 //! Beside the index, the file keeps the nearest-name answers lint has
 //! measured for the brand (each misspelled name against every name the
 //! brand publishes): they depend on the brand and the name alone, and a
@@ -31,10 +38,12 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Where one brand folder's index is kept, and the key it must carry.
+/// Where one brand folder's index is kept, and the key and stamp it
+/// must carry (either is enough; an empty one matches nothing).
 pub struct Store {
     file: PathBuf,
     key: String,
+    stamp: String,
 }
 
 /// What is kept: the index, the tokens file's path in the brand folder,
@@ -85,7 +94,7 @@ pub fn key(
         h.update((bytes.len() as u64).to_le_bytes());
         h.update(bytes);
     };
-    part(b"marque lint index 1");
+    part(b"marque lint index 2");
     part(env!("CARGO_PKG_VERSION").as_bytes());
     part(binary.as_bytes());
     part(today.to_string().as_bytes());
@@ -98,6 +107,78 @@ pub fn key(
         part(p.to_string().as_bytes());
     }
     hex(&h.finalize())
+}
+
+/// The stamp of the brand folder `dir` (see the module's documentation),
+/// as hex; `None` where a file cannot be asked, or the folder is larger
+/// than a brand may be (the brand is then read, and its limits said).
+pub fn stamp(dir: &Path, today: NaiveDate) -> Option<String> {
+    fn walk(dir: &Path, rel: &str, depth: usize, out: &mut Vec<(String, String)>) -> Option<()> {
+        if depth > crate::spec::limits::MAX_ASSET_DEPTH + 2 {
+            return None;
+        }
+        for entry in std::fs::read_dir(dir).ok()? {
+            let entry = entry.ok()?;
+            let name = entry.file_name().into_string().ok()?;
+            let path = format!("{rel}{name}");
+            let meta = std::fs::symlink_metadata(entry.path()).ok()?;
+            if meta.is_dir() {
+                walk(&entry.path(), &format!("{path}/"), depth + 1, out)?;
+                continue;
+            }
+            if out.len() > crate::spec::limits::MAX_ASSETS * 2 {
+                return None;
+            }
+            out.push((path, times(&meta)));
+        }
+        Some(())
+    }
+    let mut files = Vec::new();
+    walk(dir, "", 0, &mut files)?;
+    files.sort();
+    let mut h = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    part(b"marque lint stamp 1");
+    part(env!("CARGO_PKG_VERSION").as_bytes());
+    part(binary().as_bytes());
+    part(today.to_string().as_bytes());
+    for (path, times) in &files {
+        part(path.as_bytes());
+        part(times.as_bytes());
+    }
+    Some(hex(&h.finalize()))
+}
+
+/// A file's kind, size and times (and inode, where there is one).
+fn times(meta: &std::fs::Metadata) -> String {
+    let nanos = |t: std::io::Result<std::time::SystemTime>| {
+        t.ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos())
+    };
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    let more = {
+        use std::os::unix::fs::MetadataExt;
+        format!(
+            "{} {} {} {}",
+            meta.ctime(),
+            meta.ctime_nsec(),
+            meta.ino(),
+            meta.mode()
+        )
+    };
+    #[cfg(not(unix))]
+    let more = String::new();
+    format!(
+        "{} {} {} {more}",
+        kind.is_symlink(),
+        meta.len(),
+        nanos(meta.modified())
+    )
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -132,26 +213,39 @@ impl Store {
         problems: &[Diagnostic],
         today: NaiveDate,
     ) -> Store {
-        Store::at(folder, dir, key(slug, files, problems, today, &binary()))
+        let key = key(slug, files, problems, today, &binary());
+        Store::at(folder, dir, key, stamp(dir, today).unwrap_or_default())
     }
 
-    fn at(folder: &Path, dir: &Path, key: String) -> Store {
+    /// The store of the brand folder `dir` known by its stamp alone,
+    /// before its files are read.
+    pub fn stamped(folder: &Path, dir: &Path, today: NaiveDate) -> Option<Store> {
+        Some(Store::at(folder, dir, String::new(), stamp(dir, today)?))
+    }
+
+    fn at(folder: &Path, dir: &Path, key: String, stamp: String) -> Store {
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let name = hex(&Sha256::digest(dir.to_string_lossy().as_bytes())[..16]);
         Store {
             file: folder.join(format!("{name}.json")),
             key,
+            stamp,
         }
     }
 
-    /// The index kept for this key, if one is.
-    pub fn load(&self) -> Option<Kept> {
+    /// The index kept for this key or stamp, if one is, and whether it
+    /// was kept under this stamp (else it is kept again, under it).
+    pub fn load(&self) -> Option<(Kept, bool)> {
         let bytes = std::fs::read(&self.file).ok()?;
-        let (key, rest) = bytes.split_at(bytes.iter().position(|b| *b == b'\n')?);
-        if key != self.key.as_bytes() {
+        let line = |b: &[u8]| b.iter().position(|c| *c == b'\n');
+        let (key, rest) = bytes.split_at(line(&bytes)?);
+        let rest = &rest[1..];
+        let (stamp, rest) = rest.split_at(line(rest)?);
+        let by_stamp = !self.stamp.is_empty() && stamp == self.stamp.as_bytes();
+        if !by_stamp && (self.key.is_empty() || key != self.key.as_bytes()) {
             return None;
         }
-        serde_json::from_slice(&rest[1..]).ok()
+        Some((serde_json::from_slice(&rest[1..]).ok()?, by_stamp))
     }
 
     /// Keeps `index`, written whole to a file of its own and then renamed
@@ -166,6 +260,8 @@ impl Store {
         };
         let mut bytes = Vec::with_capacity(1 << 20);
         bytes.extend_from_slice(self.key.as_bytes());
+        bytes.push(b'\n');
+        bytes.extend_from_slice(self.stamp.as_bytes());
         bytes.push(b'\n');
         if serde_json::to_writer(&mut bytes, &keeping).is_err() {
             return;
@@ -223,10 +319,11 @@ mod tests {
         let brand = fixtures().join("content/harbor");
         let made =
             crate::cmd::lint::index_brand(&brand.to_string_lossy(), Path::new("."), None).unwrap();
-        let store = Store::at(folder.path(), &brand, "k1".into());
+        let store = Store::at(folder.path(), &brand, "k1".into(), String::new());
         assert!(store.load().is_none(), "nothing is kept yet");
         store.save("tokens/x.json", &made.pointers, &made.ix);
-        let kept = store.load().expect("the index just kept");
+        let (kept, by_stamp) = store.load().expect("the index just kept");
+        assert!(!by_stamp, "an empty stamp matches nothing");
         assert_eq!(kept.tokens_rel, "tokens/x.json");
         assert_eq!(kept.pointers, made.pointers);
         let (a, b) = (&made.ix, &kept.index);
@@ -243,8 +340,82 @@ mod tests {
         assert!(!findings(a).is_empty());
         assert_eq!(findings(a), findings(b));
         // Another key (another brand's files, day or binary) is a miss.
-        let other = Store::at(folder.path(), &brand, "k2".into());
+        let other = Store::at(folder.path(), &brand, "k2".into(), String::new());
         assert!(other.load().is_none());
+    }
+
+    #[test]
+    fn a_folder_as_it_was_is_known_by_its_stamp_and_any_change_to_a_file_is_not() {
+        let cache = tempfile::tempdir().unwrap();
+        let content = tempfile::tempdir().unwrap();
+        let dir = content.path().join("harbor");
+        let copy = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(fixtures().join("content/harbor"))
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(copy.success());
+        let day = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
+        let stamp = || super::stamp(&dir, day).unwrap();
+        let first = stamp();
+        assert_eq!(first, stamp(), "nothing changed");
+        assert_ne!(first, super::stamp(&dir, day.succ_opt().unwrap()).unwrap());
+        // Kept under the stamp: found by it alone, the files unread.
+        let made =
+            crate::cmd::lint::index_brand(&dir.to_string_lossy(), Path::new("."), None).unwrap();
+        Store::at(cache.path(), &dir, "k".into(), first.clone()).save(
+            "tokens.json",
+            &made.pointers,
+            &made.ix,
+        );
+        let by_stamp = Store::stamped(cache.path(), &dir, day).unwrap();
+        assert!(matches!(by_stamp.load(), Some((_, true))));
+        // Each change: rewritten with the same bytes (its times change),
+        // a byte changed in place, a file added, a file renamed.
+        let brand_json = dir.join("brand.json");
+        let bytes = std::fs::read(&brand_json).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        std::fs::write(&brand_json, &bytes).unwrap();
+        let rewritten = stamp();
+        assert_ne!(rewritten, first);
+        assert!(Store::stamped(cache.path(), &dir, day)
+            .unwrap()
+            .load()
+            .is_none());
+        let mut changed = bytes.clone();
+        let last = changed.iter().rposition(|b| *b == b'}').unwrap();
+        changed.insert(last, b' ');
+        std::fs::write(&brand_json, &changed).unwrap();
+        assert_ne!(stamp(), rewritten);
+        let now = stamp();
+        std::fs::write(dir.join("notes.txt"), "x").unwrap();
+        assert_ne!(stamp(), now);
+        let now = stamp();
+        std::fs::rename(dir.join("notes.txt"), dir.join("notes2.txt")).unwrap();
+        assert_ne!(stamp(), now);
+        // As lint runs: read and kept; then known by the stamp; touched,
+        // known by its bytes and kept again under the new stamp.
+        let kept = tempfile::tempdir().unwrap();
+        let run = || {
+            let spec = dir.to_string_lossy();
+            crate::cmd::lint::index_brand(&spec, Path::new("."), Some(kept.path())).unwrap()
+        };
+        let hit = |i: &crate::cmd::lint::Indexed| i.keep.as_ref().unwrap().hit;
+        let first = run();
+        assert!(!hit(&first));
+        first.keep();
+        assert!(hit(&run()));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        std::fs::write(&brand_json, &changed).unwrap();
+        let touched = run();
+        assert!(!hit(&touched), "kept again under its new stamp");
+        assert_eq!(
+            format!("{:?}", touched.ix.tokens),
+            format!("{:?}", first.ix.tokens)
+        );
+        touched.keep();
+        assert!(hit(&run()));
     }
 
     #[test]
