@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 mod cache;
+mod remote;
 mod walk;
 
 use walk::{walk, SetOnDrop};
@@ -74,12 +75,15 @@ impl Indexed {
 }
 
 /// The content folder and the slug of the brand `--brand` names: a brand
-/// folder, or a slug in `content`.
-fn brand_folder(spec: &str, content: &Path) -> Result<(PathBuf, String)> {
-    if spec.starts_with("http://") || spec.starts_with("https://") {
-        bail!(
-            "--brand {spec}: a URL is not supported; clone the brand's content and give its folder, or a slug with --content"
+/// folder, a slug in `content`, or a brand's URL on a marque server
+/// (written as a folder in `cache`, see `remote`).
+fn brand_folder(spec: &str, content: &Path, cache: Option<&Path>) -> Result<(PathBuf, String)> {
+    if remote::is_url(spec) {
+        let folder = cache.map_or_else(
+            || std::env::temp_dir().join("marque-lint"),
+            Path::to_path_buf,
         );
+        return remote::fetch(spec, &folder);
     }
     let as_folder = Path::new(spec);
     if !as_folder.join("brand.json").is_file() {
@@ -102,7 +106,7 @@ fn brand_folder(spec: &str, content: &Path) -> Result<(PathBuf, String)> {
 /// (its files' sizes and times) and by the brand's files as read, so a
 /// second run over an unchanged brand reads the index, not the brand.
 pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<Indexed> {
-    let (root, slug) = brand_folder(spec, content)?;
+    let (root, slug) = brand_folder(spec, content, cache)?;
     let dir = root.join(&slug);
     let today = chrono::Utc::now().date_naive();
     let tokens_path = |rel: &str| shown(&dir.join(rel));

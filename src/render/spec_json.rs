@@ -28,6 +28,12 @@ pub struct Spec<'a> {
     /// A brand of a family: the brand it extends (DESIGN.md §18).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extends: Option<Value>,
+    /// `{"prefix": "ds"}`: the prefix of every custom property the brand
+    /// publishes (brand.json's `naming`, or its source's), so a reader of
+    /// spec.json (`marque lint --brand <url>`) names tokens as tokens.css
+    /// does. Absent for none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub naming: Option<Value>,
     pub links: Links,
     pub tokens: Value,
     /// A resolver brand's modifiers; absent for tokens.json.
@@ -310,6 +316,7 @@ pub fn build_prose<'a>(brand: &'a Brand, ctx: &'a Context) -> Spec<'a> {
         summary: doc.summary.as_deref(),
         revision: brand.revision.as_deref(),
         extends: super::family::extends(brand),
+        naming: (!tokens.prefix.is_empty()).then(|| json!({"prefix": tokens.prefix})),
         links: links(brand, ctx),
         tokens: Value::Null,
         modes: Vec::new(),

@@ -556,3 +556,111 @@ fn check_code_answers_an_mcp_client_and_a_prompt_says_to_call_it() {
         .contains("marque lint"));
     assert!(app.get("/llms.txt").text().contains("call check_code"));
 }
+
+/// Runs `marque lint` expecting it to fail: its exit code and stderr.
+fn lint_fails(args: &[&str], cwd: &Path, cache: &Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
+        .arg("lint")
+        .args(args)
+        .current_dir(cwd)
+        .env("XDG_CACHE_HOME", cache)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    (code, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_brand_served_by_marque_is_linted_by_its_url_as_its_folder_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    copy_dir(&fixtures().join("content/harbor"), &content.join("harbor"));
+    // The same brand publishing its names with a prefix (`--hb-…`).
+    copy_dir(
+        &fixtures().join("content/harbor"),
+        &content.join("harbor-hb"),
+    );
+    let json = content.join("harbor-hb/brand.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let text = text.replacen('{', r#"{ "naming": { "prefix": "hb" },"#, 1);
+    std::fs::write(&json, text).unwrap();
+    let app = spawn_app(&content);
+    let code = fixtures().join("code");
+    let code = code.to_string_lossy();
+    let cache = dir.path().join("cache");
+    for slug in ["harbor", "harbor-hb"] {
+        let folder = content.join(slug).to_string_lossy().into_owned();
+        let by_folder = lint_in(
+            &["--brand", &folder, "--format", "json", &code],
+            dir.path(),
+            &cache,
+        );
+        assert!(by_folder.1.lines().count() > SEEDED.len() / 2, "{slug}");
+        // The brand's page, or any of its surfaces, names it.
+        for url in [
+            format!("http://{}/brand/{slug}", app.addr),
+            format!("http://{}/brand/{slug}/tokens.css", app.addr),
+        ] {
+            let by_url = lint_in(
+                &["--brand", &url, "--format", "json", &code],
+                dir.path(),
+                &cache,
+            );
+            assert_eq!(by_url, by_folder, "{url}");
+        }
+    }
+    // The prefix is the one tokens.css publishes.
+    let (_, hb) = lint_in(
+        &[
+            "--brand",
+            &format!("http://{}/brand/harbor-hb", app.addr),
+            "--format",
+            "json",
+            &code,
+        ],
+        dir.path(),
+        &cache,
+    );
+    assert!(hb.contains("var(--hb-color-harbor-500)"), "{hb}");
+    // Unchanged, the brand is known by its folder's stamp: nothing new kept.
+    let kept = || {
+        let mut v: Vec<_> = std::fs::read_dir(cache.join("marque/lint"))
+            .unwrap()
+            .map(|e| {
+                (
+                    e.as_ref().unwrap().path(),
+                    e.unwrap().metadata().unwrap().modified().unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = kept();
+    let url = format!("http://{}/brand/harbor", app.addr);
+    lint_in(
+        &["--brand", &url, "--format", "json", &code],
+        dir.path(),
+        &cache,
+    );
+    assert_eq!(kept(), before);
+    // A slug the server does not have, and a URL that names no brand.
+    let (status, err) = lint_fails(
+        &["--brand", &format!("http://{}/brand/nope", app.addr), &code],
+        dir.path(),
+        &cache,
+    );
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("404"), "{err}");
+    let (status, err) = lint_fails(
+        &[
+            "--brand",
+            &format!("http://{}/brands.json", app.addr),
+            &code,
+        ],
+        dir.path(),
+        &cache,
+    );
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("not the URL of a brand"), "{err}");
+}

@@ -1,0 +1,243 @@
+//! `--brand <url>`: a brand as a marque server publishes it. Its spec.json
+//! holds every token (aliases, deprecations and extensions kept), what
+//! each context of each modifier sets apart, and the prefix its custom
+//! properties are published with. Lint writes those back as a brand
+//! folder (brand.json and tokens.resolver.json, or tokens.json) and reads
+//! that as it reads any folder, so a served brand is linted as its own
+//! folder would be, and an app's CI needs no copy of the brand repository.
+//!
+//! The folder is kept in lint's cache folder, one per URL, and written
+//! only where a file changed, so an unchanged brand is known by its
+//! folder's stamp on the next run (see `cache`). A private brand is asked
+//! with `Authorization: Bearer $MARQUE_TOKEN`.
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// How long one request may take.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// True when `--brand` names a URL.
+pub(super) fn is_url(spec: &str) -> bool {
+    spec.starts_with("http://") || spec.starts_with("https://")
+}
+
+/// The brand's base URL (`…/brand/<slug>` or `…/brand/<slug>@<version>`)
+/// in `url`, which may name the brand's page or any of its surfaces.
+fn base(url: &str) -> Option<&str> {
+    let (_, after_scheme) = url.split_once("://")?;
+    let path_at = url.len() - after_scheme.len() + after_scheme.find('/')?;
+    let at = url[path_at..].find("/brand/")? + path_at + "/brand/".len();
+    let key_len = url[at..].find(['/', '?', '#']).unwrap_or(url.len() - at);
+    (key_len > 0).then(|| &url[..at + key_len])
+}
+
+/// Fetches the brand `url` names and writes it as a brand folder under
+/// `folder` (lint's cache folder, else the system's temporary one).
+/// Returns the content folder it is in and its slug.
+pub(super) fn fetch(url: &str, folder: &Path) -> Result<(PathBuf, String)> {
+    let Some(base) = base(url) else {
+        bail!("--brand {url}: not the URL of a brand on a marque server (…/brand/<slug>, or one of its surfaces)");
+    };
+    let spec = get_json(&format!("{base}/spec.json"))
+        .with_context(|| format!("--brand {url}: cannot read the brand's spec.json"))?;
+    let slug = spec["slug"].as_str().unwrap_or_default().to_string();
+    if !crate::spec::brand::is_slug(&slug) {
+        bail!("--brand {url}: its spec.json names no valid slug");
+    }
+    let (files, tokens) = folder_of(&spec)?;
+    let key = Sha256::digest(base.as_bytes());
+    let hex: String = key[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let root = folder.join("remote").join(hex);
+    let dir = root.join(&slug);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot write {}", dir.display()))?;
+    // A file left from another shape of the brand (tokens.json, then a
+    // resolver) would be read beside the new one.
+    for stale in ["tokens.json", "tokens.resolver.json"] {
+        if stale != tokens {
+            let _ = std::fs::remove_file(dir.join(stale));
+        }
+    }
+    for (name, body) in files {
+        let path = dir.join(name);
+        if std::fs::read(&path).ok().as_deref() != Some(body.as_bytes()) {
+            std::fs::write(&path, body)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok((root, slug))
+}
+
+/// brand.json and the tokens file of the brand `spec` describes, with the
+/// tokens file's name.
+fn folder_of(spec: &Value) -> Result<(Vec<(&'static str, String)>, &'static str)> {
+    let mut brand = Map::new();
+    for key in ["name", "version", "updated", "summary", "naming"] {
+        if let Some(v) = spec.get(key).filter(|v| !v.is_null()) {
+            brand.insert(key.to_string(), v.clone());
+        }
+    }
+    let tokens = spec.get("tokens").cloned().unwrap_or_else(|| json!({}));
+    let modes = spec["modes"].as_array().cloned().unwrap_or_default();
+    let (name, doc) = match modes.is_empty() {
+        true => ("tokens.json", tokens),
+        false => ("tokens.resolver.json", resolver(tokens, &modes)?),
+    };
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let files = vec![
+        ("brand.json", pretty(&Value::Object(brand))),
+        (name, pretty(&doc)),
+    ];
+    Ok((files, name))
+}
+
+/// A resolver document of `tokens` (the default context) and `modes`, as
+/// spec.json lists them: each context's tokens by dotted name.
+fn resolver(tokens: Value, modes: &[Value]) -> Result<Value> {
+    let mut modifiers = Map::new();
+    let mut order = vec![json!({"$ref": "#/sets/tokens"})];
+    for m in modes {
+        let name = m["name"]
+            .as_str()
+            .context("a mode of spec.json has no name")?;
+        let mut contexts = Map::new();
+        for c in m["contexts"].as_array().into_iter().flatten() {
+            let context = c["name"]
+                .as_str()
+                .context("a context of spec.json has no name")?;
+            let mut tree = Map::new();
+            for (dotted, token) in c["tokens"].as_object().into_iter().flatten() {
+                let path: Vec<&str> = dotted.split('.').collect();
+                insert(&mut tree, &path, token.clone());
+            }
+            let sources = match tree.is_empty() {
+                true => Vec::new(),
+                false => vec![Value::Object(tree)],
+            };
+            contexts.insert(context.to_string(), Value::Array(sources));
+        }
+        modifiers.insert(
+            name.to_string(),
+            json!({"contexts": contexts, "default": m["default"]}),
+        );
+        order.push(
+            json!({"$ref": format!("#/modifiers/{}", crate::spec::json::escape_token(name))}),
+        );
+    }
+    Ok(json!({
+        "version": "2025.10",
+        "sets": {"tokens": {"sources": [tokens]}},
+        "modifiers": modifiers,
+        "resolutionOrder": order,
+    }))
+}
+
+/// Puts `token` at `path` in `tree`, making the groups on the way.
+fn insert(tree: &mut Map<String, Value>, path: &[&str], token: Value) {
+    match path {
+        [] => {}
+        [last] => {
+            tree.insert((*last).to_string(), token);
+        }
+        [first, rest @ ..] => {
+            let group = tree
+                .entry((*first).to_string())
+                .or_insert_with(|| json!({}));
+            if let Value::Object(group) = group {
+                insert(group, rest, token);
+            }
+        }
+    }
+}
+
+/// GETs `url` as JSON, at most a brand's size, with the bearer token in
+/// `MARQUE_TOKEN` if one is set.
+fn get_json(url: &str) -> Result<Value> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let client = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            .user_agent(concat!("marque-lint/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        let mut request = client.get(url).header("Accept", "application/json");
+        if let Ok(token) = std::env::var("MARQUE_TOKEN") {
+            request = request.bearer_auth(token.trim());
+        }
+        let mut response = request.send().await?;
+        let status = response.status();
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await? {
+            body.extend_from_slice(&chunk);
+            if body.len() > crate::spec::limits::MAX_BRAND_BYTES {
+                bail!("{url}: larger than a brand may be");
+            }
+        }
+        if !status.is_success() {
+            // A marque server says why in an RFC 9457 problem's detail.
+            let detail = serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|p| p["detail"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            bail!("{url}: {status} {detail}");
+        }
+        Ok(serde_json::from_slice(&body)?)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_brands_base_is_found_in_its_page_or_any_surface() {
+        for (url, want) in [
+            (
+                "https://b.example/brand/acme",
+                Some("https://b.example/brand/acme"),
+            ),
+            (
+                "https://b.example/brand/acme/",
+                Some("https://b.example/brand/acme"),
+            ),
+            (
+                "http://127.0.0.1:80/brand/acme/tokens.css",
+                Some("http://127.0.0.1:80/brand/acme"),
+            ),
+            (
+                "https://b.example/x/brand/acme@1.2.0/spec.json",
+                Some("https://b.example/x/brand/acme@1.2.0"),
+            ),
+            (
+                "https://b.example/brand/acme?v=1",
+                Some("https://b.example/brand/acme"),
+            ),
+            ("https://b.example/brands.json", None),
+            ("https://b.example/brand/", None),
+            ("https://brand/acme", None),
+        ] {
+            assert_eq!(base(url), want, "{url}");
+        }
+    }
+
+    #[test]
+    fn each_contexts_dotted_names_are_nested_under_its_modifier() {
+        let modes = json!([{
+            "name": "theme", "default": "light",
+            "contexts": [
+                {"name": "light", "tokens": {}},
+                {"name": "dark", "tokens": {"color.bg": {"$type": "color", "$value": "#000000"}}}
+            ]
+        }]);
+        let doc = resolver(json!({"color": {"bg": {}}}), modes.as_array().unwrap()).unwrap();
+        assert_eq!(doc["modifiers"]["theme"]["contexts"]["light"], json!([]));
+        assert_eq!(
+            doc["modifiers"]["theme"]["contexts"]["dark"][0]["color"]["bg"]["$value"],
+            "#000000"
+        );
+        assert_eq!(doc["resolutionOrder"][1]["$ref"], "#/modifiers/theme");
+    }
+}
