@@ -57,6 +57,10 @@ struct Keep {
     /// nearest-name answers it held.
     hit: bool,
     known: usize,
+    /// Whether the brand's files were read (not when the folder's stamp
+    /// found the index): what the tests tell the two ways apart by.
+    #[cfg_attr(not(test), allow(dead_code))]
+    read: bool,
 }
 
 impl Indexed {
@@ -79,11 +83,11 @@ impl Indexed {
 /// (written as a folder in `cache`, see `remote`).
 fn brand_folder(spec: &str, content: &Path, cache: Option<&Path>) -> Result<(PathBuf, String)> {
     if remote::is_url(spec) {
-        let folder = cache.map_or_else(
-            || std::env::temp_dir().join("marque-lint"),
-            Path::to_path_buf,
-        );
-        return remote::fetch(spec, &folder);
+        // Never a folder others can write to, as a shared temporary one is.
+        let Some(folder) = cache else {
+            bail!("--brand {spec}: a brand read from a URL is kept in the cache folder; set XDG_CACHE_HOME or HOME");
+        };
+        return remote::fetch(spec, folder);
     }
     let as_folder = Path::new(spec);
     if !as_folder.join("brand.json").is_file() {
@@ -106,11 +110,22 @@ fn brand_folder(spec: &str, content: &Path, cache: Option<&Path>) -> Result<(Pat
 /// (its files' sizes and times) and by the brand's files as read, so a
 /// second run over an unchanged brand reads the index, not the brand.
 pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<Indexed> {
+    index_brand_with(spec, content, cache, cache::RACY)
+}
+
+/// [`index_brand`], a folder's stamp trusted once its newest change is
+/// `racy` old.
+fn index_brand_with(
+    spec: &str,
+    content: &Path,
+    cache: Option<&Path>,
+    racy: std::time::Duration,
+) -> Result<Indexed> {
     let (root, slug) = brand_folder(spec, content, cache)?;
     let dir = root.join(&slug);
     let today = chrono::Utc::now().date_naive();
     let tokens_path = |rel: &str| shown(&dir.join(rel));
-    let indexed = |hit: cache::Kept, text: Option<String>, store, restamp: bool| {
+    let indexed = |hit: cache::Kept, text: Option<String>, store, restamp: bool, read: bool| {
         let mut ix = hit.index;
         ix.tokens_file = tokens_path(&hit.tokens_rel);
         let known = hit.nearest.len();
@@ -125,14 +140,20 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
                 tokens_rel: hit.tokens_rel,
                 hit: !restamp,
                 known,
+                read,
             }),
         }
     };
+    // Taken before anything is read: an edit made while the files are
+    // read is a later stamp, never this one.
+    let stamp = cache.and_then(|_| cache::stamp(&dir, today, racy));
     // The folder as it was when its index was kept: nothing to read.
-    let stamped = cache.and_then(|c| cache::Store::stamped(c, &dir, today));
-    if let Some((store, (hit, true))) = stamped.and_then(|s| s.load().map(|h| (s, h))) {
-        let text = std::fs::read_to_string(dir.join(&hit.tokens_rel)).ok();
-        return Ok(indexed(hit, text, store, false));
+    if let (Some(c), Some(stamp)) = (cache, &stamp) {
+        let mut store = cache::Store::stamped(c, &dir, stamp.clone());
+        if let Some((hit, true)) = store.load() {
+            let text = std::fs::read_to_string(dir.join(&hit.tokens_rel)).ok();
+            return Ok(indexed(hit, text, store, false, false));
+        }
     }
     let Some((raw, problems)) = crate::source::dir::read_brand_bytes(&root, &slug) else {
         bail!(
@@ -140,15 +161,18 @@ pub fn index_brand(spec: &str, content: &Path, cache: Option<&Path>) -> Result<I
             content.display()
         );
     };
-    let store = cache.map(|c| cache::Store::new(c, &dir, &slug, &raw, &problems, today));
-    if let Some(store) = store {
+    let stamp = stamp.unwrap_or_default();
+    let store = cache.map(|c| cache::Store::new(c, &dir, &slug, &raw, &problems, today, stamp));
+    if let Some(mut store) = store {
         if let Some((hit, by_stamp)) = store.load() {
             let text = raw
                 .get(&hit.tokens_rel)
                 .and_then(|b| std::str::from_utf8(b).ok())
                 .map(str::to_string);
-            // The same files with other times: kept again under them.
-            return Ok(indexed(hit, text, store, !by_stamp));
+            // The same files with other times: kept again under them
+            // (when they have a stamp: not while a change is too recent).
+            let restamp = !by_stamp && store.has_stamp();
+            return Ok(indexed(hit, text, store, restamp, true));
         }
         return index_read(&root, slug, raw, problems, today, Some(store));
     }
@@ -165,16 +189,20 @@ fn index_read(
     store: Option<cache::Store>,
 ) -> Result<Indexed> {
     let tokens_path = |rel: &str| shown(&root.join(&slug).join(rel));
-    let files = crate::spec::BrandFiles::new(
-        slug.as_str(),
-        raw,
-        problems,
-        crate::bodies::Bodies::process(),
-    );
-    // A resolver's contexts are checked on every core.
-    let (brand, diags) = crate::spec::limits::stop::spreading(
+    // The brand's files are read, and its resolver's contexts checked, on
+    // every core.
+    let (files, (brand, diags)) = crate::spec::limits::stop::spreading(
         std::sync::Arc::new(crate::build::jobs::Cores),
-        || crate::spec::parse_brand(&files, today),
+        || {
+            let files = crate::spec::BrandFiles::new(
+                slug.as_str(),
+                raw,
+                problems,
+                crate::bodies::Bodies::process(),
+            );
+            let parsed = crate::spec::parse_brand(&files, today);
+            (files, parsed)
+        },
     );
     let Some(brand) = brand else {
         let errors = diags
@@ -211,6 +239,7 @@ fn index_read(
             tokens_rel,
             hit: false,
             known: 0,
+            read: true,
         }),
     })
 }

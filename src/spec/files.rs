@@ -127,12 +127,24 @@ impl BrandFiles {
         let mut originals = BTreeMap::new();
         // Each file is held once with every body of the same bytes: an
         // asset and the body that serves it, a release's and the current.
-        // A data file in JSONC, JSON5 or YAML is held as its JSON.
+        // A data file in JSONC, JSON5 or YAML is held as its JSON; each is
+        // read on its own, so where the runner spreads work
+        // (`limits::stop::spreading`), they are read at once.
+        let files: Vec<(String, Bytes)> = files.into_iter().collect();
+        let read = super::limits::stop::each(
+            &files,
+            |(path, bytes)| {
+                let mut notes = Vec::new();
+                let json = super::syntax::json_of_noting(path, bytes, &mut notes);
+                (json, notes)
+            },
+            |_| false,
+        );
         let files: BTreeMap<String, Bytes> = files
             .into_iter()
-            .filter_map(|(path, bytes)| {
-                let mut notes = Vec::new();
-                let json = super::syntax::json_of_noting(&path, &bytes, &mut notes);
+            .zip(read)
+            .filter_map(|((path, bytes), read)| {
+                let (json, notes) = read?;
                 problems.extend(notes.iter().map(|n| n.warning(&slug, &path)));
                 match json {
                     Ok(None) => Some((path, bytes)),

@@ -117,11 +117,12 @@ pub mod stop {
     /// says on how many threads, as it says when to stop. Work run outside
     /// [`spreading`] runs its pieces one after another on its own thread.
     pub trait Spread: Send + Sync {
-        /// Calls `worker` on this thread and on as many more as it has,
-        /// each under `watch` (the caller's), and returns when every call
-        /// has returned; a call that unwinds unwinds this one with its
-        /// payload. Each worker takes pieces until none is left.
-        fn spread(&self, watch: Option<Arc<dyn Watch>>, worker: &(dyn Fn() + Sync));
+        /// Calls `worker` on this thread and on as many more as it has
+        /// (fewer than `pieces`), each under `watch` (the caller's), and
+        /// returns when every call has returned; a call that unwinds
+        /// unwinds this one with its payload. Each worker takes pieces
+        /// until none is left.
+        fn spread(&self, pieces: usize, watch: Option<Arc<dyn Watch>>, worker: &(dyn Fn() + Sync));
     }
 
     thread_local! {
@@ -158,13 +159,22 @@ pub mod stop {
         let done = AtomicBool::new(false);
         let answers: Mutex<Vec<Option<R>>> =
             Mutex::new(std::iter::repeat_with(|| None).take(items.len()).collect());
-        // A worker that unwinds leaves the others to finish what is left:
-        // a stopped build stops them at their next checkpoint too.
+        // A worker that unwinds stops the others taking more (its guard is
+        // dropped only then; a stopped build stops them at their next
+        // checkpoint anyway).
+        struct Halt<'a>(&'a AtomicBool);
+        impl Drop for Halt<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
         let worker = || {
             while !done.load(Ordering::SeqCst) {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(item) = items.get(i) else { break };
+                let halt = Halt(&done);
                 let answer = f(item);
+                std::mem::forget(halt);
                 if enough(&answer) {
                     done.store(true, Ordering::SeqCst);
                 }
@@ -175,7 +185,9 @@ pub mod stop {
             .with(|s| s.borrow().clone())
             .filter(|_| items.len() > 1);
         match spread {
-            Some(spread) => spread.spread(CURRENT.with(|c| c.borrow().clone()), &worker),
+            Some(spread) => {
+                spread.spread(items.len(), CURRENT.with(|c| c.borrow().clone()), &worker)
+            }
             None => worker(),
         }
         answers.into_inner().unwrap_or_else(|p| p.into_inner())

@@ -622,7 +622,8 @@ fn a_brand_served_by_marque_is_linted_by_its_url_as_its_folder_is() {
         &cache,
     );
     assert!(hb.contains("var(--hb-color-harbor-500)"), "{hb}");
-    // Unchanged, the brand is known by its folder's stamp: nothing new kept.
+    // Unchanged, the brand's folder and its kept index are not written
+    // again (the folder is written only where a file changed).
     let kept = || {
         let mut v: Vec<_> = std::fs::read_dir(cache.join("marque/lint"))
             .unwrap()

@@ -20,7 +20,11 @@
 //! for the same purpose. A run whose stamp matches uses the index without
 //! reading the brand's files at all; one whose stamp does not (a file
 //! touched, or copied with its times) reads and hashes them, and uses the
-//! index still if the key matches.
+//! index still if the key matches. The stamp is taken before the files
+//! are read, so an edit made while they are is a later stamp; and as git
+//! does with a "racily clean" file, a folder with a file changed within
+//! [`RACY`] of the stamp has none (a same-size edit in the same tick of
+//! the file system's clock would leave it unchanged), and is hashed.
 //!
 //! Beside the index, the file keeps the nearest-name answers lint has
 //! measured for the brand (each misspelled name against every name the
@@ -109,11 +113,17 @@ pub fn key(
     hex(&h.finalize())
 }
 
+/// How recent a file's change may be for its folder's stamp to be
+/// trusted: above the coarsest clock of a common file system (FAT's 2 s).
+pub const RACY: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The stamp of the brand folder `dir` (see the module's documentation),
-/// as hex; `None` where a file cannot be asked, or the folder is larger
-/// than a brand may be (the brand is then read, and its limits said).
-pub fn stamp(dir: &Path, today: NaiveDate) -> Option<String> {
-    fn walk(dir: &Path, rel: &str, depth: usize, out: &mut Vec<(String, String)>) -> Option<()> {
+/// as hex; `None` where a file cannot be asked, the folder is larger than
+/// a brand may be (the brand is then read, and its limits said), or a
+/// file changed within `racy` of now.
+pub fn stamp(dir: &Path, today: NaiveDate, racy: std::time::Duration) -> Option<String> {
+    let started = std::time::SystemTime::now();
+    fn walk(dir: &Path, rel: &str, depth: usize, out: &mut Vec<(String, Meta)>) -> Option<()> {
         if depth > crate::spec::limits::MAX_ASSET_DEPTH + 2 {
             return None;
         }
@@ -135,7 +145,12 @@ pub fn stamp(dir: &Path, today: NaiveDate) -> Option<String> {
     }
     let mut files = Vec::new();
     walk(dir, "", 0, &mut files)?;
-    files.sort();
+    let newest = files.iter().map(|(_, m)| m.changed).max();
+    let cutoff = started.checked_sub(racy)?;
+    if newest.is_some_and(|n| n > cutoff) {
+        return None;
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut h = Sha256::new();
     let mut part = |bytes: &[u8]| {
         h.update((bytes.len() as u64).to_le_bytes());
@@ -145,40 +160,55 @@ pub fn stamp(dir: &Path, today: NaiveDate) -> Option<String> {
     part(env!("CARGO_PKG_VERSION").as_bytes());
     part(binary().as_bytes());
     part(today.to_string().as_bytes());
-    for (path, times) in &files {
+    for (path, meta) in &files {
         part(path.as_bytes());
-        part(times.as_bytes());
+        part(meta.words.as_bytes());
     }
     Some(hex(&h.finalize()))
 }
 
+/// What the stamp keeps of a file, and when it last changed.
+struct Meta {
+    words: String,
+    changed: std::time::SystemTime,
+}
+
 /// A file's kind, size and times (and inode, where there is one).
-fn times(meta: &std::fs::Metadata) -> String {
+fn times(meta: &std::fs::Metadata) -> Meta {
     let nanos = |t: std::io::Result<std::time::SystemTime>| {
         t.ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos())
     };
     let kind = meta.file_type();
+    let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
     #[cfg(unix)]
-    let more = {
+    let (more, changed) = {
         use std::os::unix::fs::MetadataExt;
-        format!(
+        let ctime = u64::try_from(meta.ctime()).ok().map(|s| {
+            std::time::UNIX_EPOCH
+                + std::time::Duration::new(s, u32::try_from(meta.ctime_nsec()).unwrap_or(0))
+        });
+        let words = format!(
             "{} {} {} {}",
             meta.ctime(),
             meta.ctime_nsec(),
             meta.ino(),
             meta.mode()
-        )
+        );
+        (words, ctime.map_or(modified, |c| c.max(modified)))
     };
     #[cfg(not(unix))]
-    let more = String::new();
-    format!(
-        "{} {} {} {more}",
-        kind.is_symlink(),
-        meta.len(),
-        nanos(meta.modified())
-    )
+    let (more, changed) = (String::new(), modified);
+    Meta {
+        words: format!(
+            "{} {} {} {more}",
+            kind.is_symlink(),
+            meta.len(),
+            nanos(meta.modified())
+        ),
+        changed,
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -205,6 +235,8 @@ fn binary() -> String {
 impl Store {
     /// The store in `folder` of the brand folder `dir` (of `slug`) read
     /// as `files` and `problems` on `today`.
+    /// `stamp` is the folder's, taken before its files were read (empty
+    /// for none).
     pub fn new(
         folder: &Path,
         dir: &Path,
@@ -212,15 +244,21 @@ impl Store {
         files: &BTreeMap<String, Bytes>,
         problems: &[Diagnostic],
         today: NaiveDate,
+        stamp: String,
     ) -> Store {
         let key = key(slug, files, problems, today, &binary());
-        Store::at(folder, dir, key, stamp(dir, today).unwrap_or_default())
+        Store::at(folder, dir, key, stamp)
     }
 
     /// The store of the brand folder `dir` known by its stamp alone,
-    /// before its files are read.
-    pub fn stamped(folder: &Path, dir: &Path, today: NaiveDate) -> Option<Store> {
-        Some(Store::at(folder, dir, String::new(), stamp(dir, today)?))
+    /// before its files are read (its key is the one kept, once loaded).
+    pub fn stamped(folder: &Path, dir: &Path, stamp: String) -> Store {
+        Store::at(folder, dir, String::new(), stamp)
+    }
+
+    /// Whether the folder had a stamp to keep the index under.
+    pub fn has_stamp(&self) -> bool {
+        !self.stamp.is_empty()
     }
 
     fn at(folder: &Path, dir: &Path, key: String, stamp: String) -> Store {
@@ -234,8 +272,9 @@ impl Store {
     }
 
     /// The index kept for this key or stamp, if one is, and whether it
-    /// was kept under this stamp (else it is kept again, under it).
-    pub fn load(&self) -> Option<(Kept, bool)> {
+    /// was kept under this stamp (else it is kept again, under it). Found
+    /// by its stamp alone, the store takes the key it was kept under.
+    pub fn load(&mut self) -> Option<(Kept, bool)> {
         let bytes = std::fs::read(&self.file).ok()?;
         let line = |b: &[u8]| b.iter().position(|c| *c == b'\n');
         let (key, rest) = bytes.split_at(line(&bytes)?);
@@ -245,7 +284,11 @@ impl Store {
         if !by_stamp && (self.key.is_empty() || key != self.key.as_bytes()) {
             return None;
         }
-        Some((serde_json::from_slice(&rest[1..]).ok()?, by_stamp))
+        let kept = serde_json::from_slice(&rest[1..]).ok()?;
+        if self.key.is_empty() {
+            self.key = String::from_utf8_lossy(key).into_owned();
+        }
+        Some((kept, by_stamp))
     }
 
     /// Keeps `index`, written whole to a file of its own and then renamed
@@ -319,7 +362,7 @@ mod tests {
         let brand = fixtures().join("content/harbor");
         let made =
             crate::cmd::lint::index_brand(&brand.to_string_lossy(), Path::new("."), None).unwrap();
-        let store = Store::at(folder.path(), &brand, "k1".into(), String::new());
+        let mut store = Store::at(folder.path(), &brand, "k1".into(), String::new());
         assert!(store.load().is_none(), "nothing is kept yet");
         store.save("tokens/x.json", &made.pointers, &made.ix);
         let (kept, by_stamp) = store.load().expect("the index just kept");
@@ -340,7 +383,7 @@ mod tests {
         assert!(!findings(a).is_empty());
         assert_eq!(findings(a), findings(b));
         // Another key (another brand's files, day or binary) is a miss.
-        let other = Store::at(folder.path(), &brand, "k2".into(), String::new());
+        let mut other = Store::at(folder.path(), &brand, "k2".into(), String::new());
         assert!(other.load().is_none());
     }
 
@@ -357,11 +400,20 @@ mod tests {
             .unwrap();
         assert!(copy.success());
         let day = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
-        let stamp = || super::stamp(&dir, day).unwrap();
+        // The tests do not wait out the racy window, but for one check.
+        let zero = std::time::Duration::ZERO;
+        let stamp = || super::stamp(&dir, day, zero).unwrap();
+        let tick = || std::thread::sleep(std::time::Duration::from_millis(20));
         let first = stamp();
         assert_eq!(first, stamp(), "nothing changed");
-        assert_ne!(first, super::stamp(&dir, day.succ_opt().unwrap()).unwrap());
-        // Kept under the stamp: found by it alone, the files unread.
+        assert_ne!(
+            first,
+            super::stamp(&dir, day.succ_opt().unwrap(), zero).unwrap()
+        );
+        // Just copied: too recent a change for any stamp to be trusted.
+        assert_eq!(super::stamp(&dir, day, RACY), None);
+        // Kept under the stamp: found by it alone, with the key it was
+        // kept under.
         let made =
             crate::cmd::lint::index_brand(&dir.to_string_lossy(), Path::new("."), None).unwrap();
         Store::at(cache.path(), &dir, "k".into(), first.clone()).save(
@@ -369,23 +421,24 @@ mod tests {
             &made.pointers,
             &made.ix,
         );
-        let by_stamp = Store::stamped(cache.path(), &dir, day).unwrap();
+        let mut by_stamp = Store::stamped(cache.path(), &dir, first.clone());
         assert!(matches!(by_stamp.load(), Some((_, true))));
+        assert_eq!(by_stamp.key, "k");
         // Each change: rewritten with the same bytes (its times change),
         // a byte changed in place, a file added, a file renamed.
         let brand_json = dir.join("brand.json");
         let bytes = std::fs::read(&brand_json).unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        tick();
         std::fs::write(&brand_json, &bytes).unwrap();
         let rewritten = stamp();
         assert_ne!(rewritten, first);
-        assert!(Store::stamped(cache.path(), &dir, day)
-            .unwrap()
+        assert!(Store::stamped(cache.path(), &dir, rewritten.clone())
             .load()
             .is_none());
         let mut changed = bytes.clone();
         let last = changed.iter().rposition(|b| *b == b'}').unwrap();
         changed.insert(last, b' ');
+        tick();
         std::fs::write(&brand_json, &changed).unwrap();
         assert_ne!(stamp(), rewritten);
         let now = stamp();
@@ -394,28 +447,33 @@ mod tests {
         let now = stamp();
         std::fs::rename(dir.join("notes.txt"), dir.join("notes2.txt")).unwrap();
         assert_ne!(stamp(), now);
-        // As lint runs: read and kept; then known by the stamp; touched,
-        // known by its bytes and kept again under the new stamp.
+        // As lint runs: read and kept; then known by the stamp, nothing
+        // read; touched, known by its bytes and kept again under the new
+        // stamp; then known by that stamp.
         let kept = tempfile::tempdir().unwrap();
         let run = || {
             let spec = dir.to_string_lossy();
-            crate::cmd::lint::index_brand(&spec, Path::new("."), Some(kept.path())).unwrap()
+            crate::cmd::lint::index_brand_with(&spec, Path::new("."), Some(kept.path()), zero)
+                .unwrap()
         };
-        let hit = |i: &crate::cmd::lint::Indexed| i.keep.as_ref().unwrap().hit;
+        let how = |i: &crate::cmd::lint::Indexed| {
+            let k = i.keep.as_ref().unwrap();
+            (k.hit, k.read)
+        };
         let first = run();
-        assert!(!hit(&first));
+        assert_eq!(how(&first), (false, true), "read, and kept");
         first.keep();
-        assert!(hit(&run()));
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(how(&run()), (true, false), "known by its stamp");
+        tick();
         std::fs::write(&brand_json, &changed).unwrap();
         let touched = run();
-        assert!(!hit(&touched), "kept again under its new stamp");
+        assert_eq!(how(&touched), (false, true), "read, known by its key");
         assert_eq!(
             format!("{:?}", touched.ix.tokens),
             format!("{:?}", first.ix.tokens)
         );
         touched.keep();
-        assert!(hit(&run()));
+        assert_eq!(how(&run()), (true, false), "known by its new stamp");
     }
 
     #[test]

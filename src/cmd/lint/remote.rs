@@ -25,22 +25,28 @@ pub(super) fn is_url(spec: &str) -> bool {
 }
 
 /// The brand's base URL (`…/brand/<slug>` or `…/brand/<slug>@<version>`)
-/// in `url`, which may name the brand's page or any of its surfaces.
-fn base(url: &str) -> Option<&str> {
-    let (_, after_scheme) = url.split_once("://")?;
-    let path_at = url.len() - after_scheme.len() + after_scheme.find('/')?;
-    let at = url[path_at..].find("/brand/")? + path_at + "/brand/".len();
-    let key_len = url[at..].find(['/', '?', '#']).unwrap_or(url.len() - at);
-    (key_len > 0).then(|| &url[..at + key_len])
+/// in `url`, which may name the brand's page or any of its surfaces: the
+/// first `brand` segment of its path and the key after it.
+fn base(url: &str) -> Option<String> {
+    let mut parsed = reqwest::Url::parse(url).ok()?;
+    let segments: Vec<&str> = parsed.path_segments()?.collect();
+    let at = segments.iter().position(|s| *s == "brand")?;
+    let key = segments.get(at + 1).filter(|k| !k.is_empty())?;
+    let path = format!("/{}/{key}", segments[..=at].join("/"));
+    parsed.set_path(&path);
+    parsed.set_query(None);
+    parsed.set_fragment(None);
+    Some(parsed.to_string())
 }
 
 /// Fetches the brand `url` names and writes it as a brand folder under
-/// `folder` (lint's cache folder, else the system's temporary one).
+/// `folder` (lint's cache folder).
 /// Returns the content folder it is in and its slug.
 pub(super) fn fetch(url: &str, folder: &Path) -> Result<(PathBuf, String)> {
     let Some(base) = base(url) else {
         bail!("--brand {url}: not the URL of a brand on a marque server (…/brand/<slug>, or one of its surfaces)");
     };
+    let base = base.as_str();
     let spec = get_json(&format!("{base}/spec.json"))
         .with_context(|| format!("--brand {url}: cannot read the brand's spec.json"))?;
     let slug = spec["slug"].as_str().unwrap_or_default().to_string();
@@ -63,7 +69,10 @@ pub(super) fn fetch(url: &str, folder: &Path) -> Result<(PathBuf, String)> {
     for (name, body) in files {
         let path = dir.join(name);
         if std::fs::read(&path).ok().as_deref() != Some(body.as_bytes()) {
-            std::fs::write(&path, body)
+            // Whole or not at all: another run may be reading the folder.
+            let part = dir.join(format!("{name}.{}.part", std::process::id()));
+            std::fs::write(&part, body)
+                .and_then(|()| std::fs::rename(&part, &path))
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
     }
@@ -110,6 +119,9 @@ fn resolver(tokens: Value, modes: &[Value]) -> Result<Value> {
             let mut tree = Map::new();
             for (dotted, token) in c["tokens"].as_object().into_iter().flatten() {
                 let path: Vec<&str> = dotted.split('.').collect();
+                if path.len() > crate::spec::limits::MAX_JSON_DEPTH || path.contains(&"") {
+                    bail!("spec.json names a token `{dotted}` that no brand can have");
+                }
                 insert(&mut tree, &path, token.clone());
             }
             let sources = match tree.is_empty() {
@@ -165,6 +177,19 @@ fn get_json(url: &str) -> Result<Value> {
             .build()?;
         let mut request = client.get(url).header("Accept", "application/json");
         if let Ok(token) = std::env::var("MARQUE_TOKEN") {
+            // Never in the clear across a network.
+            let parsed = reqwest::Url::parse(url)?;
+            let local = match parsed.host_str() {
+                Some("localhost") => true,
+                Some(h) => h
+                    .trim_matches(['[', ']'])
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|a| a.is_loopback()),
+                None => false,
+            };
+            if parsed.scheme() != "https" && !local {
+                bail!("MARQUE_TOKEN is sent over https only (or to this machine): {url}");
+            }
             request = request.bearer_auth(token.trim());
         }
         let mut response = request.send().await?;
@@ -181,7 +206,11 @@ fn get_json(url: &str) -> Result<Value> {
             let detail = serde_json::from_slice::<Value>(&body)
                 .ok()
                 .and_then(|p| p["detail"].as_str().map(str::to_string))
-                .unwrap_or_default();
+                .unwrap_or_default()
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(300)
+                .collect::<String>();
             bail!("{url}: {status} {detail}");
         }
         Ok(serde_json::from_slice(&body)?)
@@ -194,7 +223,7 @@ mod tests {
 
     #[test]
     fn a_brands_base_is_found_in_its_page_or_any_surface() {
-        for (url, want) in [
+        let cases = [
             (
                 "https://b.example/brand/acme",
                 Some("https://b.example/brand/acme"),
@@ -204,22 +233,25 @@ mod tests {
                 Some("https://b.example/brand/acme"),
             ),
             (
-                "http://127.0.0.1:80/brand/acme/tokens.css",
-                Some("http://127.0.0.1:80/brand/acme"),
+                "http://127.0.0.1:8080/brand/acme/tokens.css",
+                Some("http://127.0.0.1:8080/brand/acme"),
             ),
             (
                 "https://b.example/x/brand/acme@1.2.0/spec.json",
                 Some("https://b.example/x/brand/acme@1.2.0"),
             ),
             (
-                "https://b.example/brand/acme?v=1",
+                "https://b.example/brand/acme?v=1#top",
                 Some("https://b.example/brand/acme"),
             ),
+            ("https://b.example/page?next=/brand/acme", None),
             ("https://b.example/brands.json", None),
             ("https://b.example/brand/", None),
             ("https://brand/acme", None),
-        ] {
-            assert_eq!(base(url), want, "{url}");
+            ("not a url", None),
+        ];
+        for (url, want) in cases {
+            assert_eq!(base(url).as_deref(), want, "{url}");
         }
     }
 
@@ -239,5 +271,12 @@ mod tests {
             "#000000"
         );
         assert_eq!(doc["resolutionOrder"][1]["$ref"], "#/modifiers/theme");
+        // A hostile server's names: deeper than any brand, or empty parts.
+        for name in ["a.".repeat(10_000) + "a", "color..bg".to_string()] {
+            let modes = json!([{"name": "theme", "default": "light", "contexts": [
+                {"name": "dark", "tokens": {name: {"$type": "color", "$value": "#000000"}}}
+            ]}]);
+            assert!(resolver(json!({}), modes.as_array().unwrap()).is_err());
+        }
     }
 }
