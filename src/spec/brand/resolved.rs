@@ -439,18 +439,26 @@ fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSe
     // The contexts are checked at once where the runner has threads; what
     // each finds is taken in their order, so what is said does not depend
     // on which ran first.
+    // Each context's tokens are split from the default's where they are
+    // checked, so only what it sets apart is held until all are.
     let taken = std::sync::atomic::AtomicUsize::new(0);
+    let default = set.as_ref();
     let checked = crate::spec::limits::stop::each(
         &contexts,
-        |(_, _, permutation)| {
+        |(m, c, permutation)| {
             crate::spec::limits::checkpoint();
             let mut found = Vec::new();
             let here = check(input, &common, permutation, &mut found);
-            (here, found)
+            let tokens = here.as_ref().map_or(0, |h| h.tokens.len());
+            let sources = &input.resolver.modifiers[*m].contexts[*c].1;
+            let apart = default.zip(here.as_ref()).map(|(default, here)| {
+                modes::split(default, here, |t| writes(sources, &input.path, t))
+            });
+            (tokens, apart, found)
         },
-        |(here, _)| {
-            let n = here.as_ref().map_or(0, |h| h.tokens.len());
-            taken.fetch_add(n, std::sync::atomic::Ordering::SeqCst) + n > MAX_CONTEXT_TOKENS
+        |(tokens, _, _)| {
+            taken.fetch_add(*tokens, std::sync::atomic::Ordering::SeqCst) + tokens
+                > MAX_CONTEXT_TOKENS
         },
     );
     for ((m, c, _), answer) in contexts.iter().zip(checked) {
@@ -462,8 +470,8 @@ fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSe
         );
         // Contexts are left unchecked only past the budget, which an
         // earlier one has then crossed.
-        let (here, found) = answer.unwrap_or_default();
-        charged += here.as_ref().map_or(0, |h| h.tokens.len());
+        let (tokens, apart, found) = answer.unwrap_or_default();
+        charged += tokens;
         if charged > MAX_CONTEXT_TOKENS {
             over_budget(
                 format!("the contexts add up to more than {MAX_CONTEXT_TOKENS} tokens to check (the budget on tokens checked across contexts), {context} among them"),
@@ -471,10 +479,8 @@ fn every_context(input: &Input<'_>, out: &mut Vec<Diagnostic>) -> Option<TokenSe
             );
             return None;
         }
-        if let (Some(default), Some(here)) = (&set, &here) {
-            let sources = &modifier.contexts[c].1;
-            written[m].contexts[c].1 =
-                modes::split(default, here, |t| writes(sources, &input.path, t));
+        if let Some(apart) = apart {
+            written[m].contexts[c].1 = apart;
         }
         // Only errors a context adds, named by it: the rest are reported
         // once, above.
