@@ -515,8 +515,8 @@ pub struct LintArgs {
     /// .gitignore, .ignore and hidden files respected).
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// The brand: a brand folder (holding brand.json), or a slug in
-    /// `--content` (a URL is not read: lint needs the brand's files).
+    /// The brand: a brand folder (holding brand.json), a slug in
+    /// `--content`, or a brand's URL on a marque server (`…/brand/acme`).
     #[arg(long, env = "MARQUE_LINT_BRAND")]
     pub brand: String,
     /// The content folder a slug is looked up in.
