@@ -40,7 +40,7 @@ mod roles;
 mod root;
 mod sd_config;
 mod summary;
-mod write;
+pub(crate) mod write;
 
 use summary::{summary, verdict};
 

@@ -55,8 +55,7 @@ pub(super) fn fetch(url: &str, folder: &Path) -> Result<(PathBuf, String)> {
     }
     let (files, tokens) = folder_of(&spec)?;
     let key = Sha256::digest(base.as_bytes());
-    let hex: String = key[..8].iter().map(|b| format!("{b:02x}")).collect();
-    let root = folder.join("remote").join(hex);
+    let root = folder.join("remote").join(crate::access::hex(&key[..8]));
     let dir = root.join(&slug);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot write {}", dir.display()))?;
     // A file left from another shape of the brand (tokens.json, then a
@@ -67,13 +66,10 @@ pub(super) fn fetch(url: &str, folder: &Path) -> Result<(PathBuf, String)> {
         }
     }
     for (name, body) in files {
-        let path = dir.join(name);
-        if std::fs::read(&path).ok().as_deref() != Some(body.as_bytes()) {
-            // Whole or not at all: another run may be reading the folder.
-            let part = dir.join(format!("{name}.{}.part", std::process::id()));
-            std::fs::write(&part, body)
-                .and_then(|()| std::fs::rename(&part, &path))
-                .with_context(|| format!("cannot write {}", path.display()))?;
+        if std::fs::read(dir.join(name)).ok().as_deref() != Some(body.as_bytes()) {
+            // Whole or not at all, under a scratch name readers skip:
+            // another run may be reading the folder.
+            crate::cmd::import::write::replace(&dir, name, body.as_bytes())?;
         }
     }
     Ok((root, slug))
@@ -118,11 +114,13 @@ fn resolver(tokens: Value, modes: &[Value]) -> Result<Value> {
                 .context("a context of spec.json has no name")?;
             let mut tree = Map::new();
             for (dotted, token) in c["tokens"].as_object().into_iter().flatten() {
-                let path: Vec<&str> = dotted.split('.').collect();
-                if path.len() > crate::spec::limits::MAX_JSON_DEPTH || path.contains(&"") {
+                let path: Vec<String> = dotted.split('.').map(str::to_string).collect();
+                if path.len() > crate::spec::limits::MAX_JSON_DEPTH
+                    || path.iter().any(String::is_empty)
+                {
                     bail!("spec.json names a token `{dotted}` that no brand can have");
                 }
-                insert(&mut tree, &path, token.clone());
+                crate::spec::formats::insert(&mut tree, &path, token.clone());
             }
             let sources = match tree.is_empty() {
                 true => Vec::new(),
@@ -144,24 +142,6 @@ fn resolver(tokens: Value, modes: &[Value]) -> Result<Value> {
         "modifiers": modifiers,
         "resolutionOrder": order,
     }))
-}
-
-/// Puts `token` at `path` in `tree`, making the groups on the way.
-fn insert(tree: &mut Map<String, Value>, path: &[&str], token: Value) {
-    match path {
-        [] => {}
-        [last] => {
-            tree.insert((*last).to_string(), token);
-        }
-        [first, rest @ ..] => {
-            let group = tree
-                .entry((*first).to_string())
-                .or_insert_with(|| json!({}));
-            if let Value::Object(group) = group {
-                insert(group, rest, token);
-            }
-        }
-    }
 }
 
 /// GETs `url` as JSON, at most a brand's size, with the bearer token in
@@ -271,6 +251,18 @@ mod tests {
             "#000000"
         );
         assert_eq!(doc["resolutionOrder"][1]["$ref"], "#/modifiers/theme");
+        // A token named as a group's place is that group's `$root`, as
+        // marque reads and writes DTCG.
+        let modes = json!([{"name": "theme", "default": "light", "contexts": [
+            {"name": "dark", "tokens": {
+                "color.bg": {"$type": "color", "$value": "#000000"},
+                "color.bg.hover": {"$type": "color", "$value": "#111111"}
+            }}
+        ]}]);
+        let doc = resolver(json!({}), modes.as_array().unwrap()).unwrap();
+        let bg = &doc["modifiers"]["theme"]["contexts"]["dark"][0]["color"]["bg"];
+        assert_eq!(bg["$root"]["$value"], "#000000");
+        assert_eq!(bg["hover"]["$value"], "#111111");
         // A hostile server's names: deeper than any brand, or empty parts.
         for name in ["a.".repeat(10_000) + "a", "color..bg".to_string()] {
             let modes = json!([{"name": "theme", "default": "light", "contexts": [
