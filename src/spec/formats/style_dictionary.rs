@@ -234,10 +234,7 @@ fn font_list(v: &str) -> bool {
     (v.contains(',') || !v.contains('{'))
         && v.split(',').all(|name| {
             let name = name.trim().trim_matches(['\'', '"']);
-            match name.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-                Some(r) => !r.is_empty() && !r.contains(['{', '}']),
-                None => !name.contains(['{', '}']),
-            }
+            crate::spec::tokens::parse_reference(name).is_some() || !name.contains(['{', '}'])
         })
 }
 

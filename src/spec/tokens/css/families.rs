@@ -1,7 +1,7 @@
 //! Font stacks over a brand font: a stack's names that are references.
 
 use super::{has_references, MAX_STRING_DEPTH};
-use crate::spec::tokens::{TokenSet, TokenValue};
+use crate::spec::tokens::{parse_reference, TokenSet, TokenValue};
 use std::borrow::Cow;
 
 /// A font stack's names, each name that is a whole `{reference}` to a
@@ -10,20 +10,12 @@ use std::borrow::Cow;
 /// family's names, as any reference resolves; a name that names no font
 /// family stays as written.
 pub fn families<'a>(names: &'a [String], set: &TokenSet, depth: usize) -> Cow<'a, [String]> {
-    let target = |n: &str| {
-        n.strip_prefix('{')
-            .and_then(|r| r.strip_suffix('}'))
-            .filter(|r| !r.is_empty() && !r.contains(['{', '}']))
-            .map(str::to_string)
-    };
-    if depth > MAX_STRING_DEPTH || !names.iter().any(|n| target(n).is_some()) {
+    if depth > MAX_STRING_DEPTH || !names.iter().any(|n| parse_reference(n).is_some()) {
         return Cow::Borrowed(names);
     }
     let mut out: Vec<String> = Vec::new();
     for n in names {
-        let found = target(n)
-            .and_then(|t| set.get(&t))
-            .and_then(|t| set.resolve(&t.value));
+        let found = set.resolve_reference(n);
         match found.as_deref() {
             Some(TokenValue::FontFamily(inner)) => {
                 out.extend(families(inner, set, depth + 1).iter().cloned())
