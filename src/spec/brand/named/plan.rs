@@ -82,17 +82,19 @@ pub(super) fn read_plan(
         doc,
         |p| {
             let file = full(p).ok()?;
-            // A file several sets read parts of is read once.
+            // A file several sets read parts of is read (and what is
+            // wrong with it said) once, whether or not it can be read.
             if let Some(read) = seen.get(&file) {
                 return read.clone();
             }
-            let bytes = files.get(&file)?;
-            let (mut v, t) = read_json(bytes, slug, &format!("{slug}/{file}"), out)?;
-            let mut d = FileDiags::new(slug, format!("{slug}/{file}"));
-            enforce_limits(&mut v, &mut d);
-            read_ok &= !d.has_errors();
-            d.finish(Some(t), out);
-            let read = Some((v, t.to_string()));
+            let read = files.get(&file).and_then(|bytes| {
+                let (mut v, t) = read_json(bytes, slug, &format!("{slug}/{file}"), out)?;
+                let mut d = FileDiags::new(slug, format!("{slug}/{file}"));
+                enforce_limits(&mut v, &mut d);
+                read_ok &= !d.has_errors();
+                d.finish(Some(t), out);
+                Some((v, t.to_string()))
+            });
             seen.insert(file, read.clone());
             read
         },
