@@ -56,7 +56,6 @@ pub(super) fn walk(
     // tree overlaps indexing rather than waiting on it.
     let pending: Mutex<Vec<(String, Lang, String)>> = Mutex::new(Vec::new());
     let pending_bytes = std::sync::atomic::AtomicUsize::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
     let done = |brand: &Indexed, path: String, lang: Lang, text: String| {
         let lint = lint_text(&brand.ix, lang, &text, opts);
         let text = match keep_text && !lint.findings.is_empty() {
@@ -68,7 +67,7 @@ pub(super) fn walk(
         }
     };
     builder.build_parallel().run(|| {
-        let (pending, pending_bytes, failed, done) = (&pending, &pending_bytes, &failed, &done);
+        let (pending, pending_bytes, done) = (&pending, &pending_bytes, &done);
         Box::new(move |entry| {
             let Ok(entry) = entry else {
                 return ignore::WalkState::Continue;
@@ -97,10 +96,8 @@ pub(super) fn walk(
                     }
                 }
                 Some(Ok(brand)) => done(brand, path, lang, text),
-                Some(Err(_)) => {
-                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return ignore::WalkState::Quit;
-                }
+                // The brand's error is the one reported, once walking ends.
+                Some(Err(_)) => return ignore::WalkState::Quit,
             }
             ignore::WalkState::Continue
         })
@@ -108,9 +105,6 @@ pub(super) fn walk(
     let Ok(indexed) = brand.wait() else {
         return Ok(None);
     };
-    if failed.into_inner() {
-        return Ok(None);
-    }
     // What was read while the brand was indexed, linted on every core.
     let pending = pending.into_inner().unwrap_or_default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
