@@ -32,6 +32,14 @@ fn lint(args: &[&str], cwd: &Path) -> (i32, String) {
 
 /// [`lint`], its index kept in `cache` (`XDG_CACHE_HOME`).
 fn lint_in(args: &[&str], cwd: &Path, cache: &Path) -> (i32, String) {
+    let (code, stdout, stderr) = lint_run(args, cwd, cache);
+    assert!(code == 0 || code == 1, "lint failed ({code}): {stderr}");
+    (code, stdout)
+}
+
+/// Runs `marque lint` with `args`, its index kept in `cache`: exit code,
+/// stdout and stderr.
+fn lint_run(args: &[&str], cwd: &Path, cache: &Path) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_marque"))
         .arg("lint")
         .args(args)
@@ -40,14 +48,11 @@ fn lint_in(args: &[&str], cwd: &Path, cache: &Path) -> (i32, String) {
         .env("XDG_CACHE_HOME", cache)
         .output()
         .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        code == 0 || code == 1,
-        "lint failed ({code}): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (code, stdout)
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// JSON lines as `(file name, code, subject)`, and the lines themselves.
@@ -557,19 +562,6 @@ fn check_code_answers_an_mcp_client_and_a_prompt_says_to_call_it() {
     assert!(app.get("/llms.txt").text().contains("call check_code"));
 }
 
-/// Runs `marque lint` expecting it to fail: its exit code and stderr.
-fn lint_fails(args: &[&str], cwd: &Path, cache: &Path) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_marque"))
-        .arg("lint")
-        .args(args)
-        .current_dir(cwd)
-        .env("XDG_CACHE_HOME", cache)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    (code, String::from_utf8_lossy(&out.stderr).into_owned())
-}
-
 #[test]
 fn a_brand_served_by_marque_is_linted_by_its_url_as_its_folder_is() {
     let dir = tempfile::tempdir().unwrap();
@@ -624,17 +616,27 @@ fn a_brand_served_by_marque_is_linted_by_its_url_as_its_folder_is() {
     assert!(hb.contains("var(--hb-color-harbor-500)"), "{hb}");
     // Unchanged, the brand's folder and its kept index are not written
     // again (the folder is written only where a file changed).
+    // Every file under the cache folder, fetched brand folders included,
+    // with when it was last written and its inode (a rename is a new one).
     let kept = || {
-        let mut v: Vec<_> = std::fs::read_dir(cache.join("marque/lint"))
-            .unwrap()
-            .map(|e| {
-                (
-                    e.as_ref().unwrap().path(),
-                    e.unwrap().metadata().unwrap().modified().unwrap(),
-                )
-            })
-            .collect();
+        fn walk(dir: &Path, out: &mut Vec<(PathBuf, std::time::SystemTime, u64)>) {
+            use std::os::unix::fs::MetadataExt;
+            for e in std::fs::read_dir(dir).unwrap() {
+                let path = e.unwrap().path();
+                let meta = std::fs::symlink_metadata(&path).unwrap();
+                match meta.is_dir() {
+                    true => walk(&path, out),
+                    false => out.push((path, meta.modified().unwrap(), meta.ino())),
+                }
+            }
+        }
+        let mut v = Vec::new();
+        walk(&cache.join("marque/lint"), &mut v);
         v.sort();
+        assert!(
+            v.iter().any(|(p, _, _)| p.ends_with("harbor/brand.json")),
+            "{v:?}"
+        );
         v
     };
     let before = kept();
@@ -646,14 +648,14 @@ fn a_brand_served_by_marque_is_linted_by_its_url_as_its_folder_is() {
     );
     assert_eq!(kept(), before);
     // A slug the server does not have, and a URL that names no brand.
-    let (status, err) = lint_fails(
+    let (status, _, err) = lint_run(
         &["--brand", &format!("http://{}/brand/nope", app.addr), &code],
         dir.path(),
         &cache,
     );
     assert_eq!(status, 2, "{err}");
     assert!(err.contains("404"), "{err}");
-    let (status, err) = lint_fails(
+    let (status, _, err) = lint_run(
         &[
             "--brand",
             &format!("http://{}/brands.json", app.addr),
