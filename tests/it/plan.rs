@@ -776,3 +776,38 @@ fn check_explain_compares_with_the_teams_build_as_import_does() {
         "{said}"
     );
 }
+
+#[test]
+fn a_broken_file_that_two_sets_read_parts_of_is_said_to_be_broken_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let brand = content.join("acme");
+    repository(&brand);
+    let (mut plan, _) = plan_of(&brand);
+    let how = plan["sets"]["core"]["$extensions"].clone();
+    for (set, part) in [("x1", "a"), ("x2", "b")] {
+        plan["sets"][set] = json!({
+            "sources": [{"$ref": format!("tokens/broken.json#/{part}")}],
+            "$extensions": how,
+        });
+    }
+    plan["resolutionOrder"] = json!([
+        {"$ref": "#/sets/core"}, {"$ref": "#/sets/x1"}, {"$ref": "#/sets/x2"},
+        {"$ref": "#/modifiers/theme"}
+    ]);
+    std::fs::write(
+        brand.join("marque.plan.json"),
+        serde_json::to_string_pretty(&plan).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        brand.join("tokens/broken.json"),
+        r##"{"a": {"x": {"value": "#ffffff", "type": "color"}}, "b": "##,
+    )
+    .unwrap();
+    brand_json(&brand, "marque.plan.json");
+    let (code, out, _) = check_capped(&content, 4096);
+    assert_eq!(code, 1, "{out}");
+    let said = out.matches("invalid JSON").count();
+    assert_eq!(said, 1, "the file's error once, not once per set\n{out}");
+}
